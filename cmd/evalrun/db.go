@@ -1,0 +1,30 @@
+package main
+
+import (
+	"context"
+	"errors"
+)
+
+// MigrateCmd is a placeholder until its issue lands.
+type MigrateCmd struct{}
+
+// Run is not implemented yet.
+func (c *MigrateCmd) Run(ctx context.Context, g *Globals) error {
+	return errors.New("not implemented yet")
+}
+
+// CheckCmd is a placeholder until its issue lands.
+type CheckCmd struct{}
+
+// Run is not implemented yet.
+func (c *CheckCmd) Run(ctx context.Context, g *Globals) error {
+	return errors.New("not implemented yet")
+}
+
+// RailsMigrationCmd is a placeholder until its issue lands.
+type RailsMigrationCmd struct{}
+
+// Run is not implemented yet.
+func (c *RailsMigrationCmd) Run(ctx context.Context, g *Globals) error {
+	return errors.New("not implemented yet")
+}

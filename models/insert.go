@@ -1,0 +1,90 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+)
+
+// insertBatch is how many rows go into one INSERT statement.
+const insertBatch = 1000
+
+// UTC truncates t to microseconds in UTC, the precision and zone Rails uses
+// for timestamp(6) without time zone.
+func UTC(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
+
+// InsertRun appends a whole run (the run, its cases and their metrics) in one
+// transaction. It assigns a UUID v7 when run.ID is zero, fills Rails
+// timestamps, case and metric foreign keys, and reads back the database's
+// sequence and ids. Positions are taken as given.
+func (db *DB) InsertRun(ctx context.Context, run *Run) error {
+	if err := prepareRun(run, time.Now()); err != nil {
+		return err
+	}
+	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.NewInsert().Model(run).Returning("sequence").Exec(ctx); err != nil {
+			return fmt.Errorf("insert run: %w", err)
+		}
+		var metrics []*MetricResult
+		for start := 0; start < len(run.Cases); start += insertBatch {
+			batch := run.Cases[start:min(start+insertBatch, len(run.Cases))]
+			if _, err := tx.NewInsert().Model(&batch).Returning("id").Exec(ctx); err != nil {
+				return fmt.Errorf("insert case results: %w", err)
+			}
+		}
+		for _, c := range run.Cases {
+			for _, m := range c.Metrics {
+				m.CaseResultID = c.ID
+				metrics = append(metrics, m)
+			}
+		}
+		for start := 0; start < len(metrics); start += insertBatch {
+			batch := metrics[start:min(start+insertBatch, len(metrics))]
+			if _, err := tx.NewInsert().Model(&batch).Returning("id").Exec(ctx); err != nil {
+				return fmt.Errorf("insert metric results: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("save run %s: %w", run.ID, err)
+	}
+	return nil
+}
+
+// prepareRun validates the JSON object columns and fills ids and timestamps.
+func prepareRun(run *Run, now time.Time) error {
+	if run.ID == uuid.Nil {
+		id, err := uuid.NewV7()
+		if err != nil {
+			return fmt.Errorf("save run: %w", err)
+		}
+		run.ID = id
+	}
+	if run.Status == "" {
+		run.Status = RunStatusCompleted
+	}
+	if run.Metadata == nil || run.Metadata.IsNull() {
+		run.Metadata = JSON("{}")
+	}
+	if run.Summary == nil || run.Summary.IsNull() {
+		run.Summary = JSON("{}")
+	}
+	now = UTC(now)
+	run.StartedAt, run.FinishedAt = UTC(run.StartedAt), UTC(run.FinishedAt)
+	run.CreatedAt, run.UpdatedAt = now, now
+	for _, c := range run.Cases {
+		c.RunID = run.ID
+		if c.Metadata == nil || c.Metadata.IsNull() {
+			c.Metadata = JSON("{}")
+		}
+		c.CreatedAt, c.UpdatedAt = now, now
+		for _, m := range c.Metrics {
+			m.CreatedAt, m.UpdatedAt = now, now
+		}
+	}
+	return nil
+}

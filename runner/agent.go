@@ -1,0 +1,42 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+
+	"agentevals/judges"
+)
+
+// Question is what an agent receives for one case: the question data and the
+// case's id and name, never the expected answer or evaluation metadata.
+type Question struct {
+	ID       string          `json:"id"`
+	Name     string          `json:"name"`
+	Question json.RawMessage `json:"question"`
+}
+
+// Response is what an agent returns for one case.
+type Response struct {
+	Output json.RawMessage `json:"output"`
+	// Actions is the observed tool-call trace: nil means not instrumented,
+	// an empty slice means none observed.
+	Actions      []judges.Action `json:"actions"`
+	InputTokens  *int64          `json:"input_tokens,omitempty"`
+	OutputTokens *int64          `json:"output_tokens,omitempty"`
+	Cost         *float64        `json:"cost,omitempty"`
+	Metadata     map[string]any  `json:"metadata,omitempty"`
+}
+
+// Agent answers questions. Implementations must be safe for concurrent use
+// by as many goroutines as the run's concurrency.
+type Agent interface {
+	Answer(ctx context.Context, q Question) (Response, error)
+}
+
+// Func adapts a Go function to the Agent interface.
+type Func func(ctx context.Context, q Question) (Response, error)
+
+// Answer calls f.
+func (f Func) Answer(ctx context.Context, q Question) (Response, error) { return f(ctx, q) }
+
+var _ Agent = Func(nil)
