@@ -25,7 +25,7 @@ func (db *DB) InsertRun(ctx context.Context, run *Run) error {
 		return err
 	}
 	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if _, err := tx.NewInsert().Model(run).Returning("sequence").Exec(ctx); err != nil {
+		if _, err := tx.NewInsert().Model(run).ExcludeColumn("sequence").Returning("sequence").Exec(ctx); err != nil {
 			return fmt.Errorf("insert run: %w", err)
 		}
 		var metrics []*MetricResult

@@ -1,0 +1,458 @@
+package models_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"agentevals/internal/testdb"
+	"agentevals/models"
+)
+
+// dialects runs a conformance test against a migrated PostgreSQL schema and
+// a migrated SQLite file: both must behave the same.
+func dialects(t *testing.T, test func(t *testing.T, db *models.DB)) {
+	t.Helper()
+	for _, d := range []struct {
+		name string
+		open func(testing.TB) *models.DB
+	}{{"postgres", testdb.Postgres}, {"sqlite", testdb.SQLite}} {
+		t.Run(d.name, func(t *testing.T) {
+			t.Parallel()
+			test(t, d.open(t))
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// sameJSON compares two JSON column values as JSON (jsonb reorders keys and
+// drops whitespace), keeping SQL NULL and JSON null apart.
+func sameJSON(t *testing.T, field string, got, want models.JSON) {
+	t.Helper()
+	if got.IsSQLNull() != want.IsSQLNull() {
+		t.Errorf("%s: got %s (SQL NULL %v), want %s (SQL NULL %v)", field, show(got), got.IsSQLNull(), show(want), want.IsSQLNull())
+		return
+	}
+	if want.IsSQLNull() {
+		return
+	}
+	var g, w any
+	if err := json.Unmarshal(got, &g); err != nil {
+		t.Errorf("%s: read back invalid JSON %q: %v", field, got, err)
+		return
+	}
+	if err := json.Unmarshal(want, &w); err != nil {
+		t.Fatalf("%s: test wrote invalid JSON %q: %v", field, want, err)
+	}
+	if !reflect.DeepEqual(g, w) {
+		t.Errorf("%s: got %s, want %s", field, got, want)
+	}
+}
+
+func show(j models.JSON) string {
+	if j == nil {
+		return "SQL NULL"
+	}
+	return string(j)
+}
+
+var berlin = time.FixedZone("CET", 3600)
+
+// sampleRun builds a run with every kind of value the columns must keep.
+func sampleRun(suite string, started time.Time) *models.Run {
+	return &models.Run{
+		Suite: suite, Agent: "SupportAgent", Version: "1", SuiteDigest: "abc123",
+		StartedAt:  started,
+		FinishedAt: started.Add(1500*time.Millisecond + 123*time.Nanosecond),
+		Metadata:   models.JSON(`{"git":{"sha":"deadbeef"},"tags":["ci","nightly"],"note":"Grüße, 東京 ✓"}`),
+		Summary:    models.JSON(`{"quality":0.875,"pass_rate":1,"evaluated":2}`),
+		Cases: []*models.CaseResult{
+			{
+				Position: 0, CaseID: "returns", Name: "Rückgabe — 30 Tage ✓",
+				Status: models.StatusPassed, DurationMS: 12.5,
+				Question:         models.JSON(`{"text":"Wie lange kann ich zurückgeben?","locale":"de"}`),
+				ExpectedAnswer:   models.JSON(`"Innerhalb von 30 Tagen."`),
+				ExpectedActions:  models.JSON(`[{"group":"lookup","name":"policy","arguments":{"topic":"returns"}}]`),
+				MinimumScores:    models.JSON(`{"semantic_accuracy":0.9,"answer_relevancy":0.8}`),
+				Metadata:         models.JSON(`{"important_facts":["30 days"]}`),
+				Output:           models.JSON(`"Sie haben 30 Tage Zeit. 🙂"`),
+				Actions:          models.JSON(`[]`), // observed none
+				ResponseMetadata: models.JSON(`null`), // JSON null, not SQL NULL
+				InputTokens:      ptr(int64(120)), OutputTokens: ptr(int64(45)),
+				Cost: ptr(0.000123),
+				Metrics: []*models.MetricResult{
+					{Position: 0, Name: "semantic_accuracy", Threshold: 0.9, Score: ptr(0.95), Passed: true, Reason: ptr("Matches — exactly ✓")},
+					{Position: 1, Name: "answer_relevancy", Threshold: 0.8, Passed: false,
+						ErrorDetails: models.JSON(`{"class":"JudgeError","message":"score 1.7 outside [0,1]"}`)},
+					{Position: 2, Name: "exact", Threshold: 1, Passed: false}, // not calculated
+				},
+			},
+			{
+				Position: 1, CaseID: "numbers", Name: "numbers",
+				Status: models.StatusError, DurationMS: 0,
+				Question:       models.JSON(`42`),
+				ExpectedAnswer: models.JSON(`3.25`),
+				MinimumScores:  models.JSON(`{}`),
+				Output:         nil, // SQL NULL
+				Actions:        nil, // not instrumented
+				ErrorDetails:   models.JSON(`{"class":"Timeout","message":"agent timed out after 60s"}`),
+				Metrics:        []*models.MetricResult{},
+			},
+		},
+	}
+}
+
+func TestInsertRunRoundTrip(t *testing.T) {
+	dialects(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		started := time.Date(2026, 11, 30, 13, 4, 5, 123456789, berlin)
+		want := sampleRun("Customer support", started)
+		if err := db.InsertRun(ctx, want); err != nil {
+			t.Fatal(err)
+		}
+		if want.ID == uuid.Nil || want.ID.Version() != 7 {
+			t.Errorf("id = %s, want a uuid v7", want.ID)
+		}
+		if want.Sequence <= 0 {
+			t.Errorf("sequence = %d after insert, want the database's value", want.Sequence)
+		}
+		for _, c := range want.Cases {
+			if c.ID <= 0 || c.RunID != want.ID {
+				t.Errorf("case %s: id %d run_id %s after insert", c.CaseID, c.ID, c.RunID)
+			}
+			for _, m := range c.Metrics {
+				if m.ID <= 0 || m.CaseResultID != c.ID {
+					t.Errorf("metric %s: id %d case_result_id %d after insert (case id %d)", m.Name, m.ID, m.CaseResultID, c.ID)
+				}
+			}
+		}
+
+		got, err := db.GetRun(ctx, want.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Sequence != want.Sequence {
+			t.Errorf("sequence read back %d, returned %d", got.Sequence, want.Sequence)
+		}
+		wantStart := time.Date(2026, 11, 30, 12, 4, 5, 123456000, time.UTC)
+		if !got.StartedAt.Equal(wantStart) || got.StartedAt.Location() != time.UTC {
+			t.Errorf("started_at = %v, want %v in UTC", got.StartedAt, wantStart)
+		}
+		if want := wantStart.Add(1500 * time.Millisecond); !got.FinishedAt.Equal(want) || got.FinishedAt.Location() != time.UTC {
+			t.Errorf("finished_at = %v, want %v", got.FinishedAt, want)
+		}
+		if got.CreatedAt.IsZero() || got.CreatedAt.Location() != time.UTC || got.CreatedAt.Nanosecond()%1000 != 0 {
+			t.Errorf("created_at = %v, want UTC microseconds", got.CreatedAt)
+		}
+		for _, f := range [][3]any{
+			{"suite", got.Suite, want.Suite}, {"agent", got.Agent, want.Agent}, {"version", got.Version, want.Version},
+			{"suite_digest", got.SuiteDigest, want.SuiteDigest}, {"status", got.Status, models.RunStatusCompleted},
+		} {
+			if f[1] != f[2] {
+				t.Errorf("%s = %q, want %q", f[0], f[1], f[2])
+			}
+		}
+		sameJSON(t, "run metadata", got.Metadata, want.Metadata)
+		sameJSON(t, "run summary", got.Summary, want.Summary)
+
+		if len(got.Cases) != len(want.Cases) {
+			t.Fatalf("%d cases read back, want %d", len(got.Cases), len(want.Cases))
+		}
+		for i, w := range want.Cases {
+			g := got.Cases[i]
+			if g.ID != w.ID || g.RunID != want.ID || g.Position != w.Position || g.CaseID != w.CaseID ||
+				g.Name != w.Name || g.Status != w.Status || g.DurationMS != w.DurationMS {
+				t.Errorf("case %d = %+v, want %+v", i, g, w)
+			}
+			for _, f := range []struct {
+				name      string
+				got, want models.JSON
+			}{
+				{"question", g.Question, w.Question}, {"expected_answer", g.ExpectedAnswer, w.ExpectedAnswer},
+				{"expected_actions", g.ExpectedActions, w.ExpectedActions}, {"minimum_scores", g.MinimumScores, w.MinimumScores},
+				{"metadata", g.Metadata, w.Metadata}, {"output", g.Output, w.Output}, {"actions", g.Actions, w.Actions},
+				{"response_metadata", g.ResponseMetadata, w.ResponseMetadata}, {"error_details", g.ErrorDetails, w.ErrorDetails},
+			} {
+				sameJSON(t, fmt.Sprintf("case %d %s", i, f.name), f.got, f.want)
+			}
+			if !reflect.DeepEqual(g.InputTokens, w.InputTokens) || !reflect.DeepEqual(g.OutputTokens, w.OutputTokens) {
+				t.Errorf("case %d tokens = %v/%v, want %v/%v", i, g.InputTokens, g.OutputTokens, w.InputTokens, w.OutputTokens)
+			}
+			if !reflect.DeepEqual(g.Cost, w.Cost) {
+				t.Errorf("case %d cost = %v, want %v", i, deref(g.Cost), deref(w.Cost))
+			}
+			if g.CreatedAt.Location() != time.UTC || g.UpdatedAt.Location() != time.UTC {
+				t.Errorf("case %d timestamps not UTC: %v %v", i, g.CreatedAt, g.UpdatedAt)
+			}
+			if len(g.Metrics) != len(w.Metrics) {
+				t.Fatalf("case %d: %d metrics read back, want %d", i, len(g.Metrics), len(w.Metrics))
+			}
+			for j, wm := range w.Metrics {
+				gm := g.Metrics[j]
+				if gm.ID != wm.ID || gm.CaseResultID != g.ID || gm.Position != wm.Position || gm.Name != wm.Name ||
+					gm.Threshold != wm.Threshold || !reflect.DeepEqual(gm.Score, wm.Score) || gm.Passed != wm.Passed ||
+					!reflect.DeepEqual(gm.Reason, wm.Reason) {
+					t.Errorf("case %d metric %d = %+v, want %+v", i, j, gm, wm)
+				}
+				sameJSON(t, fmt.Sprintf("case %d metric %d error_details", i, j), gm.ErrorDetails, wm.ErrorDetails)
+				if gm.Calculated() != wm.Calculated() || gm.Errored() != wm.Errored() {
+					t.Errorf("case %d metric %s: calculated/errored = %v/%v, want %v/%v", i, gm.Name,
+						gm.Calculated(), gm.Errored(), wm.Calculated(), wm.Errored())
+				}
+			}
+		}
+		// The three metric states survive the trip.
+		ms := got.Cases[0].Metrics
+		if !ms[0].Calculated() || ms[0].Errored() || !ms[1].Calculated() || !ms[1].Errored() || ms[2].Calculated() {
+			t.Errorf("metric states after reading back: %v/%v %v/%v %v", ms[0].Calculated(), ms[0].Errored(),
+				ms[1].Calculated(), ms[1].Errored(), ms[2].Calculated())
+		}
+		// actions: [] (observed none) and NULL (not instrumented) stay apart.
+		if got.Cases[0].Actions.IsSQLNull() || got.Cases[0].Actions.IsNull() || !got.Cases[1].Actions.IsSQLNull() {
+			t.Errorf("actions read back as %s and %s, want [] and SQL NULL", show(got.Cases[0].Actions), show(got.Cases[1].Actions))
+		}
+		// JSON null stays JSON null, SQL NULL stays SQL NULL.
+		if rm := got.Cases[0].ResponseMetadata; rm.IsSQLNull() || !rm.IsNull() {
+			t.Errorf("response_metadata read back as %s, want JSON null", show(rm))
+		}
+		if out := got.Cases[1].Output; !out.IsSQLNull() {
+			t.Errorf("output read back as %s, want SQL NULL", show(out))
+		}
+	})
+}
+
+func deref[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+func TestInsertRunSequenceIncreases(t *testing.T) {
+	dialects(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+		var last int64
+		for i := range 3 {
+			r := sampleRun("seq", at)
+			if err := db.InsertRun(ctx, r); err != nil {
+				t.Fatal(err)
+			}
+			if r.Sequence <= last {
+				t.Errorf("run %d sequence %d, not above the previous %d", i, r.Sequence, last)
+			}
+			last = r.Sequence
+		}
+	})
+}
+
+func TestInsertRunIsAllOrNothing(t *testing.T) {
+	dialects(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		r := sampleRun("atomic", time.Now())
+		r.Cases[1].Position = 0 // duplicate (run_id, position): the insert must fail as a whole
+		if err := db.InsertRun(ctx, r); err == nil {
+			t.Fatal("InsertRun with duplicate case positions succeeded")
+		}
+		runs, _, err := db.ListRuns(ctx, models.RunFilter{Suite: "atomic"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cases int
+		if err := db.NewSelect().Table(models.CaseResultsTable).ColumnExpr("count(*)").Scan(ctx, &cases); err != nil {
+			t.Fatal(err)
+		}
+		if len(runs) != 0 || cases != 0 {
+			t.Errorf("after a failed insert: %d runs and %d cases remain", len(runs), cases)
+		}
+	})
+}
+
+func TestGetRunOrdersByPosition(t *testing.T) {
+	dialects(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		r := &models.Run{Suite: "order", Agent: "a", Version: "1", SuiteDigest: "d", StartedAt: time.Now(), FinishedAt: time.Now()}
+		for _, p := range []int{2, 0, 3, 1} {
+			c := &models.CaseResult{Position: p, CaseID: fmt.Sprintf("c%d", p), Name: "n", Status: models.StatusPassed}
+			for _, mp := range []int{1, 0} {
+				c.Metrics = append(c.Metrics, &models.MetricResult{Position: mp, Name: fmt.Sprintf("m%d", mp), Threshold: 0.5, Score: ptr(1.0), Passed: true})
+			}
+			r.Cases = append(r.Cases, c)
+		}
+		if err := db.InsertRun(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+		got, err := db.GetRun(ctx, r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range got.Cases {
+			if c.Position != i || c.CaseID != fmt.Sprintf("c%d", i) {
+				t.Errorf("case %d has position %d (%s)", i, c.Position, c.CaseID)
+			}
+			for j, m := range c.Metrics {
+				if m.Position != j || m.Name != fmt.Sprintf("m%d", j) {
+					t.Errorf("case %d metric %d has position %d (%s)", i, j, m.Position, m.Name)
+				}
+			}
+		}
+		if _, err := db.GetRun(ctx, uuid.New()); !errors.Is(err, models.ErrNotFound) {
+			t.Errorf("GetRun of an unknown id: %v, want ErrNotFound", err)
+		}
+	})
+}
+
+// insertAt inserts a minimal run of suite/agent at a time.
+func insertAt(t *testing.T, db *models.DB, suite, agent, digest string, at time.Time) *models.Run {
+	t.Helper()
+	r := &models.Run{Suite: suite, Agent: agent, Version: "1", SuiteDigest: digest, StartedAt: at, FinishedAt: at.Add(time.Second),
+		Cases: []*models.CaseResult{{Position: 0, CaseID: "q", Name: "q", Status: models.StatusPassed,
+			Metrics: []*models.MetricResult{{Name: "exact", Threshold: 1, Score: ptr(1.0), Passed: true}}}}}
+	if err := db.InsertRun(context.Background(), r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestListRunsKeysetPagination(t *testing.T) {
+	dialects(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		base := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+		var all []*models.Run
+		// Ties on started_at (including sub-second ones) are broken by sequence.
+		for i, off := range []time.Duration{0, time.Second, time.Second, 1500 * time.Microsecond, 2 * time.Second, 2 * time.Second, 2 * time.Second, 3 * time.Hour} {
+			agent := "A"
+			if i%3 == 2 {
+				agent = "B"
+			}
+			all = append(all, insertAt(t, db, "paged", agent, "d", base.Add(off)))
+		}
+		insertAt(t, db, "other suite", "A", "d", base.Add(time.Minute))
+
+		expect := func(filter func(*models.Run) bool) []*models.Run {
+			var out []*models.Run
+			for _, r := range all {
+				if filter(r) {
+					out = append(out, r)
+				}
+			}
+			// newest first, ties by sequence descending
+			for i := 1; i < len(out); i++ {
+				for j := i; j > 0; j-- {
+					a, b := out[j-1], out[j]
+					if a.StartedAt.Before(b.StartedAt) || (a.StartedAt.Equal(b.StartedAt) && a.Sequence < b.Sequence) {
+						out[j-1], out[j] = b, a
+					}
+				}
+			}
+			return out
+		}
+		for _, tc := range []struct {
+			name   string
+			filter models.RunFilter
+			want   []*models.Run
+		}{
+			{"suite", models.RunFilter{Suite: "paged", Limit: 3}, expect(func(*models.Run) bool { return true })},
+			{"suite and agent", models.RunFilter{Suite: "paged", Agent: "A", Limit: 2}, expect(func(r *models.Run) bool { return r.Agent == "A" })},
+			{"time window", models.RunFilter{Suite: "paged", From: base.Add(time.Second), To: base.Add(time.Hour), Limit: 1},
+				expect(func(r *models.Run) bool { return !r.StartedAt.Before(base.Add(time.Second)) && r.StartedAt.Before(base.Add(time.Hour)) })},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				var got []*models.Run
+				f := tc.filter
+				for page := 0; ; page++ {
+					runs, next, err := db.ListRuns(ctx, f)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(runs) > f.Limit {
+						t.Fatalf("page %d has %d runs, limit %d", page, len(runs), f.Limit)
+					}
+					got = append(got, runs...)
+					if next == nil {
+						break
+					}
+					if page > 20 {
+						t.Fatal("pagination does not end")
+					}
+					f.Before = next
+				}
+				if len(got) != len(tc.want) {
+					t.Fatalf("listed %d runs, want %d", len(got), len(tc.want))
+				}
+				for i := range got {
+					if got[i].ID != tc.want[i].ID {
+						t.Errorf("run %d: got sequence %d at %v, want sequence %d at %v", i,
+							got[i].Sequence, got[i].StartedAt, tc.want[i].Sequence, tc.want[i].StartedAt)
+					}
+					if len(got[i].Cases) != 0 {
+						t.Errorf("ListRuns loaded cases")
+					}
+				}
+			})
+		}
+	})
+}
+
+func TestBaselineCandidates(t *testing.T) {
+	dialects(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		t0 := time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC)
+		old := insertAt(t, db, "s", "a", "d1", t0)
+		otherDigest := insertAt(t, db, "s", "a", "d2", t0.Add(time.Minute))
+		tieA := insertAt(t, db, "s", "a", "d1", t0.Add(time.Hour))
+		tieB := insertAt(t, db, "s", "a", "d1", t0.Add(time.Hour))
+		future := insertAt(t, db, "s", "a", "d1", t0.Add(48*time.Hour))
+		insertAt(t, db, "s", "other agent", "d1", t0.Add(time.Minute))
+		insertAt(t, db, "other suite", "a", "d1", t0.Add(time.Minute))
+
+		ids := func(runs []*models.Run) []uuid.UUID {
+			var out []uuid.UUID
+			for _, r := range runs {
+				out = append(out, r.ID)
+			}
+			return out
+		}
+		for _, tc := range []struct {
+			name string
+			q    models.BaselineQuery
+			want []*models.Run
+		}{
+			{"before tieB by sequence", models.BaselineQuery{Suite: "s", Agent: "a", Before: models.Cursor{StartedAt: tieB.StartedAt, Sequence: tieB.Sequence}},
+				[]*models.Run{tieA, otherDigest, old}},
+			{"with digest", models.BaselineQuery{Suite: "s", Agent: "a", Digest: "d1", Before: models.Cursor{StartedAt: tieB.StartedAt, Sequence: tieB.Sequence}},
+				[]*models.Run{tieA, old}},
+			{"strictly before a time", models.BaselineQuery{Suite: "s", Agent: "a", Digest: "d1", Before: models.Cursor{StartedAt: tieA.StartedAt}},
+				[]*models.Run{old}},
+			{"a new run now", models.BaselineQuery{Suite: "s", Agent: "a", Digest: "d1", Before: models.Cursor{StartedAt: t0.Add(2 * time.Hour)}, Limit: 1},
+				[]*models.Run{tieB}},
+			{"the future run sees everything before it", models.BaselineQuery{Suite: "s", Agent: "a", Digest: "d1", Before: models.Cursor{StartedAt: future.StartedAt, Sequence: future.Sequence}},
+				[]*models.Run{tieB, tieA, old}},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				got, err := db.BaselineCandidates(ctx, tc.q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(ids(got), ids(tc.want)) {
+					t.Errorf("got %v, want %v", ids(got), ids(tc.want))
+				}
+				for _, r := range got {
+					if !r.StartedAt.Before(tc.q.Before.StartedAt) && !(r.StartedAt.Equal(tc.q.Before.StartedAt) && r.Sequence < tc.q.Before.Sequence) {
+						t.Errorf("candidate %s at %v is not before %v", r.ID, r.StartedAt, tc.q.Before)
+					}
+					if len(r.Cases) != 1 || len(r.Cases[0].Metrics) != 1 {
+						t.Errorf("candidate %s loaded without its cases and metrics", r.ID)
+					}
+				}
+			})
+		}
+	})
+}
