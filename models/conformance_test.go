@@ -83,7 +83,7 @@ func sampleRun(suite string, started time.Time) *models.Run {
 				MinimumScores:    models.JSON(`{"semantic_accuracy":0.9,"answer_relevancy":0.8}`),
 				Metadata:         models.JSON(`{"important_facts":["30 days"]}`),
 				Output:           models.JSON(`"Sie haben 30 Tage Zeit. 🙂"`),
-				Actions:          models.JSON(`[]`), // observed none
+				Actions:          models.JSON(`[]`),   // observed none
 				ResponseMetadata: models.JSON(`null`), // JSON null, not SQL NULL
 				InputTokens:      ptr(int64(120)), OutputTokens: ptr(int64(45)),
 				Cost: ptr(0.000123),
@@ -362,7 +362,9 @@ func TestListRunsKeysetPagination(t *testing.T) {
 			{"suite", models.RunFilter{Suite: "paged", Limit: 3}, expect(func(*models.Run) bool { return true })},
 			{"suite and agent", models.RunFilter{Suite: "paged", Agent: "A", Limit: 2}, expect(func(r *models.Run) bool { return r.Agent == "A" })},
 			{"time window", models.RunFilter{Suite: "paged", From: base.Add(time.Second), To: base.Add(time.Hour), Limit: 1},
-				expect(func(r *models.Run) bool { return !r.StartedAt.Before(base.Add(time.Second)) && r.StartedAt.Before(base.Add(time.Hour)) })},
+				expect(func(r *models.Run) bool {
+					return !r.StartedAt.Before(base.Add(time.Second)) && r.StartedAt.Before(base.Add(time.Hour))
+				})},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				var got []*models.Run
