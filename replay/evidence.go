@@ -1,0 +1,249 @@
+package replay
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"mime"
+	"net/http"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Evidence is what a session saw, for response_metadata.api_replay. Every
+// credential it could recognise is redacted.
+type Evidence struct {
+	Passed     bool                  `json:"passed"`
+	Error      string                `json:"error,omitempty"`
+	AllowHosts []string              `json:"allow_hosts"`
+	Declared   []DeclaredInteraction `json:"declared"`
+	Observed   []ObservedRequest     `json:"observed"`
+	Missing    []MissingRequest      `json:"missing"`
+	// Dropped counts observed requests beyond the kept maximum.
+	Dropped int `json:"dropped,omitempty"`
+}
+
+// DeclaredInteraction is one fixture as declared, and whether it was used.
+type DeclaredInteraction struct {
+	Interaction int                 `json:"interaction"`
+	Method      string              `json:"method"`
+	URL         string              `json:"url"`
+	Query       map[string][]string `json:"query,omitempty"`
+	JSON        json.RawMessage     `json:"json,omitempty"` // "null" is a declared null body
+	Headers     map[string]string   `json:"headers,omitempty"`
+	Response    DeclaredResponse    `json:"response"`
+	Consumed    bool                `json:"consumed"`
+}
+
+// DeclaredResponse summarizes a declared reply: its body by size and hash.
+type DeclaredResponse struct {
+	Status     int               `json:"status"`
+	Headers    map[string]string `json:"headers,omitempty"`
+	BodyBytes  int               `json:"body_bytes"`
+	BodySHA256 string            `json:"body_sha256"`
+	BodyFile   string            `json:"body_file,omitempty"`
+}
+
+// ObservedRequest is one request the agent made and what replay did.
+type ObservedRequest struct {
+	Method  string              `json:"method"`
+	URL     string              `json:"url"` // scheme://host/path, no query
+	Query   map[string][]string `json:"query,omitempty"`
+	Headers map[string]string   `json:"headers,omitempty"`
+	// JSON is the body when it parsed as JSON; Form when it was a form.
+	JSON        json.RawMessage     `json:"json,omitempty"`
+	Form        map[string][]string `json:"form,omitempty"`
+	BodyBytes   int                 `json:"body_bytes"`
+	Status      Status              `json:"status"`
+	Interaction *int                `json:"interaction,omitempty"` // the declaration compared
+	Differences []string            `json:"differences,omitempty"`
+	// ResponseStatus is the replayed (or, when allowed, real) status code.
+	ResponseStatus int    `json:"response_status,omitempty"`
+	Error          string `json:"error,omitempty"`
+}
+
+// MissingRequest is a declaration the agent never made.
+type MissingRequest struct {
+	Interaction int    `json:"interaction"`
+	Method      string `json:"method"`
+	URL         string `json:"url"`
+}
+
+// Value is the evidence as plain JSON values (map[string]any), ready for
+// response metadata.
+func (e *Evidence) Value() map[string]any {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return map[string]any{"error": "api replay evidence: " + err.Error()}
+	}
+	var v map[string]any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return map[string]any{"error": "api replay evidence: " + err.Error()}
+	}
+	return v
+}
+
+// Redacted replaces every credential value.
+const Redacted = "[REDACTED]"
+
+var secretNameParts = []string{
+	"authorization", "authentication", "cookie", "token", "secret", "password", "passwd",
+	"passphrase", "credential", "signature", "apikey", "sessionid", "jwt", "bearer",
+}
+
+// sensitiveName reports whether a header, query parameter or JSON field
+// name holds credentials.
+func sensitiveName(name string) bool {
+	n := strings.NewReplacer("-", "", "_", "", ".", "", " ", "").Replace(strings.ToLower(name))
+	for _, p := range secretNameParts {
+		if strings.Contains(n, p) {
+			return true
+		}
+	}
+	return n == "auth" || strings.HasSuffix(n, "auth") || strings.HasSuffix(n, "key") || n == "sig"
+}
+
+// secretValue matches values that look like credentials whatever their name.
+var secretValue = regexp.MustCompile(`(?i)^(bearer|basic|token|digest)\s+\S|^(sk|pk|rk)[-_][a-z0-9_-]{8,}|^(ghp|gho|ghs|ghu|github_pat|xox[abpr]|glpat)[-_]|^AKIA[0-9A-Z]{12}|^eyJ[a-zA-Z0-9_-]+\.[a-zA-Z0-9_-]+\.`)
+
+func redactString(name, v string) string {
+	if sensitiveName(name) || secretValue.MatchString(v) {
+		return Redacted
+	}
+	return v
+}
+
+// redactText hides credential-looking words in free text (error messages).
+func redactText(s string) string {
+	words := strings.Fields(s)
+	for i, w := range words {
+		if secretValue.MatchString(w) {
+			words[i] = Redacted
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// redactJSON replaces sensitive fields and secret-looking strings in v.
+func redactJSON(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			if sensitiveName(k) && x != nil {
+				out[k] = Redacted
+			} else {
+				out[k] = redactJSON(x)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = redactJSON(x)
+		}
+		return out
+	case string:
+		return redactString("", t)
+	default:
+		return v
+	}
+}
+
+// redactedJSON is raw (valid JSON) with credentials redacted.
+func redactedJSON(raw []byte) json.RawMessage {
+	b, err := json.Marshal(redactJSON(decodeJSON(raw)))
+	if err != nil {
+		return json.RawMessage(`"` + Redacted + `"`)
+	}
+	return b
+}
+
+func redactValues(q url.Values) map[string][]string {
+	if len(q) == 0 {
+		return nil
+	}
+	out := make(map[string][]string, len(q))
+	for k, vs := range q {
+		r := make([]string, len(vs))
+		for i, v := range vs {
+			r[i] = redactString(k, v)
+		}
+		sort.Strings(r)
+		out[k] = r
+	}
+	return out
+}
+
+func redactHeaderMap(h map[string]string) map[string]string {
+	if len(h) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(h))
+	for k, v := range h {
+		out[strings.ToLower(k)] = redactString(k, v)
+	}
+	return out
+}
+
+// hopHeaders are connection-level headers left out of evidence.
+var hopHeaders = map[string]bool{
+	"Connection": true, "Proxy-Connection": true, "Keep-Alive": true, "Te": true, "Trailer": true,
+	"Transfer-Encoding": true, "Upgrade": true, "Content-Length": true, "Proxy-Authorization": true,
+}
+
+// redactURLPath drops any query and hides path segments that look secret.
+func redactURLPath(u string) string {
+	if i := strings.IndexByte(u, '?'); i >= 0 {
+		u = u[:i]
+	}
+	parts := strings.Split(u, "/")
+	for i, p := range parts {
+		if i > 2 && secretValue.MatchString(p) {
+			parts[i] = Redacted
+		}
+	}
+	return strings.Join(parts, "/")
+}
+
+// observe describes r for the evidence, redacted.
+func observe(r *request) ObservedRequest {
+	o := ObservedRequest{Method: r.method, URL: redactURLPath(r.url()), Query: redactValues(r.query), BodyBytes: len(r.body)}
+	h := map[string]string{}
+	for k, vs := range r.header {
+		if !hopHeaders[http.CanonicalHeaderKey(k)] {
+			h[k] = strings.Join(vs, ", ")
+		}
+	}
+	o.Headers = redactHeaderMap(h)
+	if len(r.body) > 0 && !r.tooLarge {
+		if json.Valid(r.body) {
+			o.JSON = redactedJSON(r.body)
+		} else if mt, _, _ := mime.ParseMediaType(r.header.Get("Content-Type")); mt == "application/x-www-form-urlencoded" {
+			if form, err := url.ParseQuery(string(r.body)); err == nil {
+				o.Form = redactValues(form)
+			}
+		}
+	}
+	return o
+}
+
+// declared describes interaction i for the evidence, redacted.
+func declared(i int, in *Interaction, consumed bool) DeclaredInteraction {
+	sum := sha256.Sum256(in.Response.Body)
+	d := DeclaredInteraction{
+		Interaction: i, Method: in.Request.Method, URL: redactURLPath(in.Request.URL),
+		Query: redactValues(in.Request.Query), Headers: redactHeaderMap(in.Request.Headers),
+		Response: DeclaredResponse{
+			Status: in.Response.Status, Headers: redactHeaderMap(in.Response.Headers),
+			BodyBytes: len(in.Response.Body), BodySHA256: hex.EncodeToString(sum[:]), BodyFile: in.Response.BodyFile,
+		},
+		Consumed: consumed,
+	}
+	if in.Request.JSON != nil {
+		d.JSON = redactedJSON(in.Request.JSON)
+	}
+	return d
+}

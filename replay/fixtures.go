@@ -1,0 +1,491 @@
+package replay
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Fixtures are one question's replay declarations, validated and with every
+// response body snapshotted. They are immutable once loaded and may be
+// shared by any number of sessions.
+type Fixtures struct {
+	// AllowHosts are the exact hosts (lower case, optionally host:port) that
+	// undeclared requests may reach for real.
+	AllowHosts   []string
+	Interactions []Interaction
+}
+
+// Interaction is one declared request and its canned reply.
+type Interaction struct {
+	Request  Expectation
+	Response Reply
+}
+
+// Expectation is what a declared request must look like.
+type Expectation struct {
+	Method string // upper case
+	// URL is the normalized scheme://host[:port]/path, without query; the
+	// port is omitted when it is the scheme's default.
+	URL string
+	// Query is the expected query (from the url and the query field); empty
+	// means the request must carry no query parameters.
+	Query url.Values
+	// JSON is the expected body, compact; nil means the body must be empty.
+	JSON json.RawMessage
+	// Headers are the only headers compared, keyed by canonical name.
+	Headers map[string]string
+
+	scheme, host, path string // host is normalized: lower case, no default port
+}
+
+// Reply is a declared response.
+type Reply struct {
+	Status  int
+	Headers map[string]string // canonical names
+	Body    []byte            // exact bytes sent
+	// BodyFile is the resolved path the body was read from; "" for inline json.
+	BodyFile string
+}
+
+// FixtureError is an invalid fixture declaration. Path is the JSON path of
+// the offending value relative to the question, starting with
+// "api_interactions", so a caller can prefix the suite file and question.
+type FixtureError struct {
+	Path     string
+	Expected string // what would have been valid
+	Err      error  // underlying cause, if any (e.g. a file error)
+}
+
+func (e *FixtureError) Error() string {
+	msg := e.Path + ": want " + e.Expected
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
+}
+
+func (e *FixtureError) Unwrap() error { return e.Err }
+
+// allowedMethods are the methods a declaration may expect.
+var allowedMethods = map[string]bool{
+	http.MethodGet: true, http.MethodHead: true, http.MethodPost: true, http.MethodPut: true,
+	http.MethodPatch: true, http.MethodDelete: true, http.MethodOptions: true,
+}
+
+const root = "api_interactions"
+
+// Load validates a question's api_interactions value and snapshots its
+// response bodies; relative body_file paths resolve against suiteDir. An
+// empty or null value means no fixtures: Load returns nil, nil. Every
+// validation error is a *FixtureError.
+func Load(raw json.RawMessage, suiteDir string) (*Fixtures, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	fx := &Fixtures{AllowHosts: []string{}}
+	var list json.RawMessage
+	switch raw[0] {
+	case '[':
+		list = raw
+	case '{':
+		obj, err := object(raw, root, "an object with interactions and allow_hosts, or a list of interactions", "allow_hosts", "interactions")
+		if err != nil {
+			return nil, err
+		}
+		if v, ok := obj["allow_hosts"]; ok {
+			hosts, err := allowHosts(v, root+".allow_hosts")
+			if err != nil {
+				return nil, err
+			}
+			fx.AllowHosts = hosts
+		}
+		list = obj["interactions"]
+		if list == nil {
+			list = json.RawMessage("[]")
+		}
+	default:
+		return nil, &FixtureError{Path: root, Expected: "an object with interactions and allow_hosts, or a list of interactions"}
+	}
+	listPath := root
+	if raw[0] == '{' {
+		listPath += ".interactions"
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(list, &items); err != nil {
+		return nil, &FixtureError{Path: listPath, Expected: "a list of interactions"}
+	}
+	fx.Interactions = make([]Interaction, 0, len(items))
+	for i, item := range items {
+		in, err := interaction(item, fmt.Sprintf("%s[%d]", listPath, i), suiteDir)
+		if err != nil {
+			return nil, err
+		}
+		fx.Interactions = append(fx.Interactions, in)
+	}
+	return fx, nil
+}
+
+// object decodes raw as a JSON object with only the given keys.
+func object(raw json.RawMessage, path, expected string, keys ...string) (map[string]json.RawMessage, error) {
+	var obj map[string]json.RawMessage
+	if kind(raw) != '{' || json.Unmarshal(raw, &obj) != nil {
+		return nil, &FixtureError{Path: path, Expected: expected}
+	}
+	names := make([]string, 0, len(obj))
+	for k := range obj {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		known := false
+		for _, want := range keys {
+			known = known || k == want
+		}
+		if !known {
+			return nil, &FixtureError{Path: path + "." + k, Expected: "one of the keys " + strings.Join(keys, ", ") + " (unknown key)"}
+		}
+	}
+	return obj, nil
+}
+
+func interaction(raw json.RawMessage, path, suiteDir string) (Interaction, error) {
+	obj, err := object(raw, path, "an object with expect_request and respond_with", "expect_request", "respond_with")
+	if err != nil {
+		return Interaction{}, err
+	}
+	for _, k := range []string{"expect_request", "respond_with"} {
+		if _, ok := obj[k]; !ok {
+			return Interaction{}, &FixtureError{Path: path + "." + k, Expected: "an object (missing)"}
+		}
+	}
+	req, err := expectation(obj["expect_request"], path+".expect_request")
+	if err != nil {
+		return Interaction{}, err
+	}
+	rep, err := reply(obj["respond_with"], path+".respond_with", suiteDir)
+	if err != nil {
+		return Interaction{}, err
+	}
+	return Interaction{Request: req, Response: rep}, nil
+}
+
+func expectation(raw json.RawMessage, path string) (Expectation, error) {
+	obj, err := object(raw, path, "an object with method and url", "method", "url", "query", "json", "headers")
+	if err != nil {
+		return Expectation{}, err
+	}
+	var e Expectation
+	var method string
+	if json.Unmarshal(obj["method"], &method) != nil || !allowedMethods[strings.ToUpper(method)] {
+		return e, &FixtureError{Path: path + ".method", Expected: "one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"}
+	}
+	e.Method = strings.ToUpper(method)
+	var rawURL string
+	if json.Unmarshal(obj["url"], &rawURL) != nil {
+		return e, &FixtureError{Path: path + ".url", Expected: "an absolute http or https URL string"}
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || u.User != nil || u.Fragment != "" || u.Opaque != "" {
+		return e, &FixtureError{Path: path + ".url", Expected: "an absolute http or https URL without credentials or fragment, got " + strconv.Quote(rawURL), Err: err}
+	}
+	e.scheme, e.host, e.path = u.Scheme, normalHost(u.Scheme, u.Host), escapedPath(u)
+	e.URL = e.scheme + "://" + e.host + e.path
+	e.Query, err = url.ParseQuery(u.RawQuery)
+	if err != nil {
+		return e, &FixtureError{Path: path + ".url", Expected: "a valid query string", Err: err}
+	}
+	if q, ok := obj["query"]; ok {
+		if err := addQuery(e.Query, q, path+".query"); err != nil {
+			return e, err
+		}
+	}
+	if body, ok := obj["json"]; ok {
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, body); err != nil {
+			return e, &FixtureError{Path: path + ".json", Expected: "a JSON value", Err: err}
+		}
+		e.JSON = buf.Bytes()
+	}
+	if h, ok := obj["headers"]; ok {
+		if e.Headers, err = headers(h, path+".headers", false); err != nil {
+			return e, err
+		}
+	}
+	return e, nil
+}
+
+func reply(raw json.RawMessage, path, suiteDir string) (Reply, error) {
+	obj, err := object(raw, path, "an object with status, headers and one of json or body_file", "status", "headers", "json", "body_file")
+	if err != nil {
+		return Reply{}, err
+	}
+	r := Reply{Status: http.StatusOK, Headers: map[string]string{}}
+	if s, ok := obj["status"]; ok {
+		const want = "an integer status between 200 and 599 that allows a body (not 204, 205 or 304)"
+		n, err := strconv.Atoi(string(bytes.TrimSpace(s)))
+		if err != nil || n < 200 || n > 599 || n == 204 || n == 205 || n == 304 {
+			return r, &FixtureError{Path: path + ".status", Expected: want}
+		}
+		r.Status = n
+	}
+	if h, ok := obj["headers"]; ok {
+		if r.Headers, err = headers(h, path+".headers", true); err != nil {
+			return r, err
+		}
+	}
+	inline, hasJSON := obj["json"]
+	file, hasFile := obj["body_file"]
+	switch {
+	case hasJSON && hasFile:
+		return r, &FixtureError{Path: path, Expected: "exactly one of json or body_file, not both"}
+	case !hasJSON && !hasFile:
+		return r, &FixtureError{Path: path, Expected: "exactly one of json or body_file (neither given)"}
+	case hasJSON:
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, inline); err != nil {
+			return r, &FixtureError{Path: path + ".json", Expected: "a JSON value", Err: err}
+		}
+		r.Body = buf.Bytes()
+	default:
+		var name string
+		if json.Unmarshal(file, &name) != nil || name == "" {
+			return r, &FixtureError{Path: path + ".body_file", Expected: "a non-empty file path string"}
+		}
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(suiteDir, name)
+		}
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return r, &FixtureError{Path: path + ".body_file", Expected: "a readable file", Err: err}
+		}
+		if !utf8.Valid(b) {
+			return r, &FixtureError{Path: path + ".body_file", Expected: "a UTF-8 file, got invalid UTF-8 in " + name}
+		}
+		if !json.Valid(b) {
+			return r, &FixtureError{Path: path + ".body_file", Expected: "a file holding one JSON document, got invalid JSON in " + name}
+		}
+		r.Body, r.BodyFile = b, name
+	}
+	return r, nil
+}
+
+// addQuery adds the declared query object's values to q.
+func addQuery(q url.Values, raw json.RawMessage, path string) error {
+	const want = "an object mapping names to a string, number or boolean, or a list of them"
+	var obj map[string]json.RawMessage
+	if kind(raw) != '{' || json.Unmarshal(raw, &obj) != nil {
+		return &FixtureError{Path: path, Expected: want}
+	}
+	for name, v := range obj {
+		var list []json.RawMessage
+		if kind(v) != '[' {
+			list = []json.RawMessage{v}
+		} else if err := json.Unmarshal(v, &list); err != nil {
+			return &FixtureError{Path: path + "." + name, Expected: want}
+		}
+		for _, item := range list {
+			s, ok := scalarText(item)
+			if !ok {
+				return &FixtureError{Path: path + "." + name, Expected: "a string, number or boolean (or a list of them)"}
+			}
+			q.Add(name, s)
+		}
+	}
+	return nil
+}
+
+// scalarText is a JSON string's value, or a number's or boolean's literal.
+func scalarText(raw json.RawMessage) (string, bool) {
+	raw = bytes.TrimSpace(raw)
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s, true
+	}
+	var n json.Number
+	if json.Unmarshal(raw, &n) == nil {
+		return n.String(), true
+	}
+	var b bool
+	if json.Unmarshal(raw, &b) == nil {
+		return strconv.FormatBool(b), true
+	}
+	return "", false
+}
+
+// headers decodes a name -> string map, canonicalizing names.
+func headers(raw json.RawMessage, path string, response bool) (map[string]string, error) {
+	var obj map[string]json.RawMessage
+	if kind(raw) != '{' || json.Unmarshal(raw, &obj) != nil {
+		return nil, &FixtureError{Path: path, Expected: "an object mapping header names to strings"}
+	}
+	out := make(map[string]string, len(obj))
+	for name, v := range obj {
+		if !validToken(name) {
+			return nil, &FixtureError{Path: path + "." + name, Expected: "a valid header name"}
+		}
+		c := http.CanonicalHeaderKey(name)
+		if _, dup := out[c]; dup {
+			return nil, &FixtureError{Path: path + "." + name, Expected: "each header name once (names are case-insensitive)"}
+		}
+		if response && (c == "Content-Length" || c == "Transfer-Encoding") {
+			return nil, &FixtureError{Path: path + "." + name, Expected: "no " + c + " header (replay sets it from the body)"}
+		}
+		var s string
+		if json.Unmarshal(v, &s) != nil || strings.ContainsAny(s, "\r\n\x00") {
+			return nil, &FixtureError{Path: path + "." + name, Expected: "a single-line string value"}
+		}
+		out[c] = s
+	}
+	return out, nil
+}
+
+func allowHosts(raw json.RawMessage, path string) ([]string, error) {
+	var list []json.RawMessage
+	if kind(raw) != '[' || json.Unmarshal(raw, &list) != nil {
+		return nil, &FixtureError{Path: path, Expected: "a list of host names"}
+	}
+	seen := map[string]bool{}
+	hosts := []string{}
+	for i, item := range list {
+		var h string
+		p := fmt.Sprintf("%s[%d]", path, i)
+		if json.Unmarshal(item, &h) != nil {
+			return nil, &FixtureError{Path: p, Expected: "a host name string"}
+		}
+		u, err := url.Parse("//" + h)
+		if err != nil || h == "" || u.Host != h || u.Path != "" || u.User != nil || u.RawQuery != "" || u.Hostname() == "" ||
+			strings.ContainsAny(h, "*/") || strings.HasPrefix(h, ".") {
+			return nil, &FixtureError{Path: p, Expected: "an exact host name, optionally with :port (no scheme, path or wildcard), got " + strconv.Quote(h)}
+		}
+		h = strings.ToLower(h)
+		if !seen[h] {
+			seen[h] = true
+			hosts = append(hosts, h)
+		}
+	}
+	sort.Strings(hosts)
+	return hosts, nil
+}
+
+// kind is the first non-space byte of raw, 0 if there is none.
+func kind(raw []byte) byte {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return 0
+	}
+	return raw[0]
+}
+
+func validToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r <= ' ' || r >= 0x7f || strings.ContainsRune("\"(),/:;<=>?@[\\]{}", r) {
+			return false
+		}
+	}
+	return true
+}
+
+// normalHost lowers the host and drops the scheme's default port.
+func normalHost(scheme, host string) string {
+	host = strings.ToLower(host)
+	if (scheme == "http" && strings.HasSuffix(host, ":80")) || (scheme == "https" && strings.HasSuffix(host, ":443")) {
+		host = host[:strings.LastIndexByte(host, ':')]
+	}
+	return host
+}
+
+func escapedPath(u *url.URL) string {
+	if p := u.EscapedPath(); p != "" {
+		return p
+	}
+	return "/"
+}
+
+// Definition is the fixtures' contribution to the suite fingerprint: request
+// assertions, response status and headers, allowed hosts and the SHA-256 of
+// every response body, as plain JSON values (maps, slices, strings,
+// json.Number, bool, nil). Marshaled with encoding/json it is canonical
+// (sorted keys, compact). Body file names do not take part; their bytes do.
+// A nil *Fixtures has no definition (nil).
+func (f *Fixtures) Definition() map[string]any {
+	if f == nil {
+		return nil
+	}
+	hosts := make([]any, len(f.AllowHosts))
+	for i, h := range f.AllowHosts {
+		hosts[i] = h
+	}
+	items := make([]any, len(f.Interactions))
+	for i, in := range f.Interactions {
+		req := map[string]any{
+			"method":  in.Request.Method,
+			"url":     in.Request.URL,
+			"query":   queryValue(in.Request.Query),
+			"headers": headerValue(in.Request.Headers),
+		}
+		if in.Request.JSON != nil {
+			req["json"] = decodeJSON(in.Request.JSON)
+		}
+		sum := sha256.Sum256(in.Response.Body)
+		items[i] = map[string]any{
+			"request": req,
+			"response": map[string]any{
+				"status":      json.Number(strconv.Itoa(in.Response.Status)),
+				"headers":     headerValue(in.Response.Headers),
+				"body_sha256": hex.EncodeToString(sum[:]),
+			},
+		}
+	}
+	return map[string]any{"allow_hosts": hosts, "interactions": items}
+}
+
+// queryValue is q with each name's values sorted (order does not matter,
+// multiplicity does).
+func queryValue(q url.Values) map[string]any {
+	out := make(map[string]any, len(q))
+	for k, vs := range q {
+		sorted := append([]string(nil), vs...)
+		sort.Strings(sorted)
+		list := make([]any, len(sorted))
+		for i, v := range sorted {
+			list[i] = v
+		}
+		out[k] = list
+	}
+	return out
+}
+
+// headerValue keys h by lower-case name.
+func headerValue(h map[string]string) map[string]any {
+	out := make(map[string]any, len(h))
+	for k, v := range h {
+		out[strings.ToLower(k)] = v
+	}
+	return out
+}
+
+// decodeJSON decodes valid JSON keeping numbers as json.Number.
+func decodeJSON(raw []byte) any {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil
+	}
+	return v
+}
