@@ -1,0 +1,185 @@
+package judges
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+)
+
+// LLMJudge is the langchaingo-backed Judge: every Assess is a fresh
+// two-message conversation whose reply must be a JSON object with a
+// non-empty "reason" and a finite "score" in [0,1]. Anything else is a
+// *Error, never a verdict. An LLMJudge is safe for concurrent use.
+type LLMJudge struct {
+	client *Client
+	cache  *Cache // nil: no cache
+
+	mu     sync.Mutex
+	totals JudgeTotals
+}
+
+var _ Judge = (*LLMJudge)(nil)
+
+// JudgeTotals account for every judge call of a run (cache hits excluded).
+type JudgeTotals struct {
+	Provider string `json:"provider"`
+	Model    string `json:"model"`
+	// Calls counts model calls (an assessment with retries is one call).
+	Calls int64 `json:"calls"`
+	// Errors counts calls that ended in a *Error.
+	Errors       int64    `json:"errors"`
+	InputTokens  int64    `json:"input_tokens"`
+	OutputTokens int64    `json:"output_tokens"`
+	Cost         *float64 `json:"cost"` // USD; nil when any call's price is unknown
+}
+
+// NewLLMJudge validates the settings and builds the judge; cache may be nil.
+// Errors wrap ErrInvalidSettings.
+func NewLLMJudge(s Settings, o Options, cache *Cache) (*LLMJudge, error) {
+	c, err := NewClient(s, o)
+	if err != nil {
+		return nil, err
+	}
+	zero := 0.0
+	return &LLMJudge{client: c, cache: cache, totals: JudgeTotals{
+		Provider: s.Provider, Model: s.Model, Cost: &zero,
+	}}, nil
+}
+
+// Totals returns the usage of all judge calls so far.
+func (j *LLMJudge) Totals() JudgeTotals {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	t := j.totals
+	if t.Cost != nil {
+		c := *t.Cost
+		t.Cost = &c
+	}
+	return t
+}
+
+// Cache returns the judge's cache, or nil.
+func (j *LLMJudge) Cache() *Cache { return j.cache }
+
+// Assess asks the model for a verdict on one fresh conversation.
+func (j *LLMJudge) Assess(ctx context.Context, system, user string) (Assessment, error) {
+	s := j.client.Settings()
+	judgeInfo := map[string]any{"provider": s.Provider, "model": s.Model}
+	var key string
+	if j.cache != nil {
+		key = j.cache.Key(s, system, user)
+		if a, ok := j.cache.get(key); ok {
+			zero := 0.0
+			a.Usage = &Usage{Cost: &zero} // nothing was spent
+			a.Details = map[string]any{"judge": judgeInfo, "judge_cache": "hit"}
+			return a, nil
+		}
+	}
+	reply, err := j.client.Generate(ctx, system, user, true)
+	if err != nil {
+		j.account(reply.Usage, true)
+		var je *Error
+		if errors.As(err, &je) && reply.Usage.InputTokens+reply.Usage.OutputTokens > 0 {
+			je.Details["usage"] = reply.Usage
+		}
+		return Assessment{}, err
+	}
+	score, reason, perr := ParseVerdict(reply.Text)
+	if perr != nil {
+		j.account(reply.Usage, true)
+		return Assessment{}, &Error{
+			Kind:    KindInvalidReply,
+			Message: fmt.Sprintf("%s %s: %v", s.Provider, s.Model, perr),
+			Details: map[string]any{
+				"provider": s.Provider, "model": s.Model,
+				"problem":  perr.Error(),
+				"reply":    clipReply(reply.Text, 4000),
+				"attempts": reply.Attempts,
+				"usage":    reply.Usage,
+			},
+		}
+	}
+	j.account(reply.Usage, false)
+	usage := reply.Usage
+	a := Assessment{Score: score, Reason: reason, Usage: &usage, Details: map[string]any{"judge": judgeInfo}}
+	if len(reply.Attempts) > 1 {
+		a.Details["attempts"] = reply.Attempts
+	}
+	if j.cache != nil {
+		a.Details["judge_cache"] = "miss"
+		// A cache that cannot be written costs a later call, not this verdict.
+		_ = j.cache.put(key, score, reason)
+	}
+	return a, nil
+}
+
+func (j *LLMJudge) account(u Usage, failed bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	t := &j.totals
+	t.Calls++
+	if failed {
+		t.Errors++
+	}
+	t.InputTokens += u.InputTokens
+	t.OutputTokens += u.OutputTokens
+	switch {
+	case t.Cost == nil:
+	case u.Cost == nil && u.InputTokens+u.OutputTokens > 0:
+		t.Cost = nil // an unpriced call makes the total unknown
+	case u.Cost != nil:
+		*t.Cost += *u.Cost
+	}
+}
+
+// ParseVerdict reads a judge reply: one JSON object (optionally inside a
+// single ```json fence) with a non-empty string "reason" and a JSON number
+// "score" that is finite and in [0,1]. Other keys are ignored.
+func ParseVerdict(text string) (score float64, reason string, err error) {
+	body := strings.TrimSpace(text)
+	if rest, ok := strings.CutPrefix(body, "```"); ok {
+		rest = strings.TrimPrefix(rest, "json")
+		if inner, ok := strings.CutSuffix(strings.TrimSpace(rest), "```"); ok {
+			body = strings.TrimSpace(inner)
+		}
+	}
+	if body == "" {
+		return 0, "", errors.New("empty reply")
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(body), &fields); err != nil || fields == nil {
+		return 0, "", fmt.Errorf("reply is not a JSON object: %s", clipReply(body, 200))
+	}
+	rawReason, ok := fields["reason"]
+	if !ok {
+		return 0, "", errors.New(`reply has no "reason"`)
+	}
+	if err := json.Unmarshal(rawReason, &reason); err != nil {
+		return 0, "", errors.New(`"reason" is not a string`)
+	}
+	if strings.TrimSpace(reason) == "" {
+		return 0, "", errors.New(`"reason" is empty`)
+	}
+	rawScore, ok := fields["score"]
+	if !ok || string(rawScore) == "null" {
+		return 0, "", errors.New(`reply has no "score"`)
+	}
+	if err := json.Unmarshal(rawScore, &score); err != nil {
+		return 0, "", fmt.Errorf(`"score" is not a number: %s`, clipReply(string(rawScore), 100))
+	}
+	if math.IsNaN(score) || math.IsInf(score, 0) || score < 0 || score > 1 {
+		return 0, "", fmt.Errorf(`"score" %v is outside [0,1]`, score)
+	}
+	return score, strings.TrimSpace(reason), nil
+}
+
+func clipReply(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…[truncated]"
+}

@@ -1,0 +1,240 @@
+package judges
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/llms/anthropic"
+	"github.com/tmc/langchaingo/llms/ollama"
+	"github.com/tmc/langchaingo/llms/openai"
+)
+
+// Provider names accepted in Settings.Provider.
+const (
+	ProviderOpenAI    = "openai"    // OpenAI and any OpenAI-compatible server
+	ProviderAnthropic = "anthropic" // Anthropic Messages API
+	ProviderOllama    = "ollama"    // Ollama's /api/chat
+)
+
+// Defaults applied by Settings.withDefaults.
+const (
+	DefaultTimeout     = 60 * time.Second
+	DefaultMaxAttempts = 3
+	DefaultBackoff     = time.Second
+	DefaultMaxBackoff  = 20 * time.Second
+	maxAllowedAttempts = 10
+)
+
+// ErrInvalidSettings is wrapped by every settings validation error; callers
+// map it to "invalid configuration" (exit 2).
+var ErrInvalidSettings = errors.New("invalid model settings")
+
+// Settings name a model behind a provider and how to call it. They are the
+// judges-side twin of the suite's judge/llm-agent configuration.
+type Settings struct {
+	// Provider is openai, anthropic or ollama.
+	Provider string
+	// Model is the provider's model name; required.
+	Model string
+	// BaseURL overrides the default endpoint. OpenAI-compatible and Anthropic
+	// URLs include the API version path (https://host/v1), as in
+	// OPENAI_BASE_URL; an Ollama URL is the server root (http://host:11434).
+	BaseURL string
+	// Temperature in [0,2]; nil sends 0, so verdicts are as repeatable as the
+	// provider allows.
+	Temperature *float64
+	// MaxTokens bounds the reply; 0 leaves the provider default.
+	MaxTokens int
+	// Timeout bounds each attempt; 0 means DefaultTimeout.
+	Timeout time.Duration
+	// Retry bounds the retries of rate limits, server errors and timeouts.
+	Retry Retry
+}
+
+// Retry is a bounded exponential backoff: attempt n waits Backoff*2^(n-1),
+// at most MaxBackoff (a Retry-After header is honoured up to MaxBackoff).
+type Retry struct {
+	MaxAttempts int           // total attempts including the first; 0 means DefaultMaxAttempts
+	Backoff     time.Duration // 0 means DefaultBackoff
+	MaxBackoff  time.Duration // 0 means DefaultMaxBackoff
+}
+
+// Validate reports the first problem with the settings, wrapping
+// ErrInvalidSettings. It never contacts the provider.
+func (s Settings) Validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrInvalidSettings, fmt.Sprintf(format, args...))
+	}
+	switch s.Provider {
+	case ProviderOpenAI, ProviderAnthropic, ProviderOllama:
+	case "":
+		return bad("provider is required (openai, anthropic or ollama)")
+	default:
+		return bad("unknown provider %q (want openai, anthropic or ollama)", s.Provider)
+	}
+	if strings.TrimSpace(s.Model) == "" {
+		return bad("model is required")
+	}
+	if s.BaseURL != "" {
+		if err := validateBaseURL(s.BaseURL); err != nil {
+			return bad("base URL %q: %v", redactURL(s.BaseURL), err)
+		}
+	}
+	if t := s.Temperature; t != nil && (math.IsNaN(*t) || *t < 0 || *t > 2) {
+		return bad("temperature %v is outside [0,2]", *t)
+	}
+	if s.MaxTokens < 0 {
+		return bad("max tokens %d is negative", s.MaxTokens)
+	}
+	if s.Timeout < 0 {
+		return bad("timeout %s is negative", s.Timeout)
+	}
+	r := s.Retry
+	if r.MaxAttempts < 0 || r.MaxAttempts > maxAllowedAttempts {
+		return bad("retry attempts %d is outside [1,%d]", r.MaxAttempts, maxAllowedAttempts)
+	}
+	if r.Backoff < 0 || r.MaxBackoff < 0 {
+		return bad("retry backoff is negative")
+	}
+	return nil
+}
+
+// validateBaseURL accepts absolute http(s) URLs with a host and no query,
+// fragment or unparsable parts. It runs before any client is built because
+// langchaingo's Ollama client calls log.Fatal on an unparsable URL.
+func validateBaseURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return errors.New("not a valid URL")
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return errors.New("want an http:// or https:// URL")
+	}
+	if u.Host == "" || u.Hostname() == "" {
+		return errors.New("no host")
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return errors.New("query strings and fragments are not allowed")
+	}
+	return nil
+}
+
+// redactURL drops any user:password from a URL for messages and evidence.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	u.User = url.User("redacted")
+	return u.String()
+}
+
+func (s Settings) withDefaults() Settings {
+	if s.Timeout == 0 {
+		s.Timeout = DefaultTimeout
+	}
+	if s.Retry.MaxAttempts == 0 {
+		s.Retry.MaxAttempts = DefaultMaxAttempts
+	}
+	if s.Retry.Backoff == 0 {
+		s.Retry.Backoff = DefaultBackoff
+	}
+	if s.Retry.MaxBackoff == 0 {
+		s.Retry.MaxBackoff = DefaultMaxBackoff
+	}
+	return s
+}
+
+// CredentialEnv names the environment variable holding the provider's key
+// ("" for Ollama, which takes none).
+func CredentialEnv(provider string) string {
+	switch provider {
+	case ProviderOpenAI:
+		return "OPENAI_API_KEY"
+	case ProviderAnthropic:
+		return "ANTHROPIC_API_KEY"
+	}
+	return ""
+}
+
+// Options are the process-level inputs of a client: where credentials come
+// from and the HTTP client to use. The zero value reads os.Getenv and uses a
+// fresh http.Client.
+type Options struct {
+	// Getenv looks up credentials; nil means os.Getenv.
+	Getenv func(string) string
+	// HTTPClient is the base client (its Transport is wrapped, never
+	// modified); nil means one with http.DefaultTransport.
+	HTTPClient *http.Client
+}
+
+// newModel validates s and builds the langchaingo model with every option
+// passed explicitly, so the environment cannot redirect the client. It
+// returns the credential so that errors can be redacted.
+func newModel(s Settings, o Options) (llms.Model, string, error) {
+	if err := s.Validate(); err != nil {
+		return nil, "", err
+	}
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	base := o.HTTPClient
+	if base == nil {
+		base = &http.Client{}
+	}
+	hc := &http.Client{
+		Transport:     &statusTransport{next: base.Transport},
+		CheckRedirect: base.CheckRedirect,
+		Jar:           base.Jar,
+	}
+	env := CredentialEnv(s.Provider)
+	token := strings.TrimSpace(getenv(env))
+	if token == "" && env != "" {
+		if s.BaseURL == "" {
+			return nil, "", fmt.Errorf("%w: %s is not set (the %s provider needs an API key from the environment)",
+				ErrInvalidSettings, env, s.Provider)
+		}
+		// A self-hosted compatible server often needs no key, but the
+		// clients refuse an empty one.
+		token = "unused"
+	}
+	var (
+		m   llms.Model
+		err error
+	)
+	switch s.Provider {
+	case ProviderOpenAI:
+		opts := []openai.Option{openai.WithToken(token), openai.WithModel(s.Model), openai.WithHTTPClient(hc)}
+		opts = append(opts, openai.WithBaseURL(firstNonEmpty(s.BaseURL, "https://api.openai.com/v1")))
+		m, err = openai.New(opts...)
+	case ProviderAnthropic:
+		opts := []anthropic.Option{anthropic.WithToken(token), anthropic.WithModel(s.Model), anthropic.WithHTTPClient(hc)}
+		opts = append(opts, anthropic.WithBaseURL(firstNonEmpty(s.BaseURL, "https://api.anthropic.com/v1")))
+		m, err = anthropic.New(opts...)
+	case ProviderOllama:
+		m, err = ollama.New(ollama.WithModel(s.Model), ollama.WithHTTPClient(hc),
+			ollama.WithServerURL(firstNonEmpty(s.BaseURL, "http://127.0.0.1:11434")))
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("%w: %s client: %s", ErrInvalidSettings, s.Provider, redact(err.Error(), token))
+	}
+	if token == "unused" {
+		token = ""
+	}
+	return m, token, nil
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

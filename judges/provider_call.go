@@ -1,0 +1,297 @@
+package judges
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tmc/langchaingo/llms"
+)
+
+// Kinds of *Error returned by Client.Generate and LLMJudge.Assess.
+const (
+	KindRateLimited   = "rate_limited"   // HTTP 429 on the last attempt
+	KindServerError   = "server_error"   // HTTP 5xx on the last attempt
+	KindTimeout       = "timeout"        // the per-attempt timeout expired
+	KindCanceled      = "canceled"       // the caller's context ended
+	KindProviderError = "provider_error" // any other provider or network failure
+	KindEmptyReply    = "empty_reply"    // the provider returned no text
+	KindInvalidReply  = "invalid_reply"  // the text is not a usable verdict
+	KindMissingInput  = "missing_input"  // the sample lacks what the metric needs
+)
+
+// Client calls one model through langchaingo with per-attempt timeouts and
+// bounded retries of rate limits, server errors and timeouts (langchaingo
+// v0.1.14 retries nothing itself). Every call is a fresh conversation. A
+// Client is safe for concurrent use.
+type Client struct {
+	settings Settings
+	model    llms.Model
+	secret   string
+	// sleep waits between attempts; it returns early with ctx's error.
+	sleep func(ctx context.Context, d time.Duration) error
+}
+
+// NewClient validates the settings, reads the provider's credential from the
+// environment and builds the langchaingo client. Errors wrap
+// ErrInvalidSettings.
+func NewClient(s Settings, o Options) (*Client, error) {
+	m, secret, err := newModel(s, o)
+	if err != nil {
+		return nil, err
+	}
+	return &Client{settings: s.withDefaults(), model: m, secret: secret, sleep: sleepCtx}, nil
+}
+
+// Settings returns the client's settings with defaults applied.
+func (c *Client) Settings() Settings { return c.settings }
+
+// Reply is a model's text answer with its usage.
+type Reply struct {
+	Text  string
+	Usage Usage
+	// Attempts records every attempt, failed ones included.
+	Attempts []Attempt
+}
+
+// Attempt is the evidence of one request to the provider.
+type Attempt struct {
+	Attempt    int     `json:"attempt"`
+	Kind       string  `json:"kind"`             // "ok" or an error kind
+	Status     int     `json:"status,omitempty"` // HTTP status when one was seen
+	Error      string  `json:"error,omitempty"`  // redacted provider error text
+	DurationMS float64 `json:"duration_ms"`
+	WaitMS     float64 `json:"wait_ms,omitempty"` // backoff before the next attempt
+}
+
+func retryable(kind string) bool {
+	return kind == KindRateLimited || kind == KindServerError || kind == KindTimeout
+}
+
+// Generate sends a system and a user message as a new conversation and
+// returns the text. jsonMode asks the provider for a JSON object where it
+// supports that (OpenAI, Ollama; Anthropic ignores it). Failures are *Error
+// values whose Details hold the provider, model and every attempt.
+func (c *Client) Generate(ctx context.Context, system, user string, jsonMode bool) (Reply, error) {
+	msgs := []llms.MessageContent{
+		llms.TextParts(llms.ChatMessageTypeSystem, system),
+		llms.TextParts(llms.ChatMessageTypeHuman, user),
+	}
+	opts := []llms.CallOption{llms.WithTemperature(0)}
+	if t := c.settings.Temperature; t != nil {
+		opts[0] = llms.WithTemperature(*t)
+	}
+	if c.settings.MaxTokens > 0 {
+		opts = append(opts, llms.WithMaxTokens(c.settings.MaxTokens))
+	}
+	if jsonMode {
+		opts = append(opts, llms.WithJSONMode())
+	}
+	var attempts []Attempt
+	for n := 1; ; n++ {
+		reply, at, hint := c.attempt(ctx, n, msgs, opts)
+		attempts = append(attempts, at)
+		if at.Kind == "ok" {
+			reply.Attempts = attempts
+			return reply, nil
+		}
+		if !retryable(at.Kind) || n >= c.settings.Retry.MaxAttempts {
+			return Reply{Usage: reply.Usage, Attempts: attempts}, c.failure(at, attempts)
+		}
+		wait := c.backoff(n, hint)
+		attempts[len(attempts)-1].WaitMS = ms(wait)
+		if err := c.sleep(ctx, wait); err != nil {
+			attempts = append(attempts, Attempt{Attempt: n + 1, Kind: KindCanceled, Error: err.Error()})
+			return Reply{Attempts: attempts}, c.failure(attempts[len(attempts)-1], attempts)
+		}
+	}
+}
+
+// attempt makes one request under its own timeout and classifies the
+// result; hint is the server's Retry-After on a 429.
+func (c *Client) attempt(ctx context.Context, n int, msgs []llms.MessageContent, opts []llms.CallOption) (Reply, Attempt, time.Duration) {
+	rec := &statusRecord{}
+	actx, cancel := context.WithTimeout(withStatusRecord(ctx, rec), c.settings.Timeout)
+	defer cancel()
+	start := time.Now()
+	resp, err := c.model.GenerateContent(actx, msgs, opts...)
+	at := Attempt{Attempt: n, DurationMS: ms(time.Since(start))}
+	status, retryAfter := rec.get()
+	at.Status = status
+	var reply Reply
+	if err == nil && resp != nil {
+		reply = c.read(resp)
+	}
+	switch {
+	case ctx.Err() != nil:
+		at.Kind, at.Error = KindCanceled, ctx.Err().Error()
+	case errors.Is(actx.Err(), context.DeadlineExceeded):
+		// OpenAI's client flattens timeouts into plain strings, so the
+		// attempt's own context is the reliable witness.
+		at.Kind, at.Error = KindTimeout, fmt.Sprintf("no reply within %s", c.settings.Timeout)
+		if err != nil {
+			at.Error += ": " + redact(err.Error(), c.secret)
+		}
+	case err != nil:
+		if at.Status == 0 {
+			at.Status = statusFromText(err.Error())
+		}
+		at.Kind, at.Error = kindForStatus(at.Status), redact(err.Error(), c.secret)
+	case at.Status >= 400:
+		// Ollama turns an error status with an empty body into success.
+		at.Kind, at.Error = kindForStatus(at.Status), fmt.Sprintf("HTTP %d with no error text", at.Status)
+	case resp == nil || strings.TrimSpace(reply.Text) == "":
+		at.Kind, at.Error = KindEmptyReply, "the provider returned no text"
+	default:
+		at.Kind = "ok"
+	}
+	if at.Kind != KindRateLimited {
+		retryAfter = 0
+	}
+	return reply, at, retryAfter
+}
+
+// read extracts the text and usage. Anthropic returns one choice per content
+// block, each repeating the usage, so texts are joined and usage read once.
+func (c *Client) read(resp *llms.ContentResponse) Reply {
+	if len(resp.Choices) == 0 {
+		return Reply{}
+	}
+	var r Reply
+	if c.settings.Provider == ProviderAnthropic {
+		parts := make([]string, 0, len(resp.Choices))
+		for _, ch := range resp.Choices {
+			parts = append(parts, ch.Content)
+		}
+		r.Text = strings.Join(parts, "")
+	} else {
+		r.Text = resp.Choices[0].Content
+	}
+	r.Usage = usageFrom(c.settings, resp.Choices[0].GenerationInfo)
+	return r
+}
+
+func (c *Client) backoff(n int, hint time.Duration) time.Duration {
+	r := c.settings.Retry
+	d := r.Backoff << (n - 1)
+	if d <= 0 || d > r.MaxBackoff {
+		d = r.MaxBackoff
+	}
+	if hint > d {
+		d = min(hint, r.MaxBackoff)
+	}
+	return d
+}
+
+func (c *Client) failure(last Attempt, attempts []Attempt) *Error {
+	s := c.settings
+	details := map[string]any{
+		"provider": s.Provider,
+		"model":    s.Model,
+		"attempts": attempts,
+	}
+	if s.BaseURL != "" {
+		details["base_url"] = redactURL(s.BaseURL)
+	}
+	return &Error{
+		Kind:    last.Kind,
+		Message: fmt.Sprintf("%s %s: %s (after %d attempt(s))", s.Provider, s.Model, last.Error, len(attempts)),
+		Details: details,
+	}
+}
+
+func kindForStatus(status int) string {
+	switch {
+	case status == http.StatusTooManyRequests:
+		return KindRateLimited
+	case status >= 500 && status <= 599:
+		return KindServerError
+	}
+	return KindProviderError
+}
+
+var statusPattern = regexp.MustCompile(`status code: (\d{3})`)
+
+// statusFromText finds the HTTP status langchaingo puts only in its error
+// text ("API returned unexpected status code: 429: …"); 0 when absent.
+func statusFromText(s string) int {
+	m := statusPattern.FindStringSubmatch(s)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+var keyPattern = regexp.MustCompile(`\b(sk-[A-Za-z0-9_\-]{6,}|sk-ant-[A-Za-z0-9_\-]{6,})`)
+
+// redact removes the credential and anything shaped like an API key.
+func redact(s, secret string) string {
+	if secret != "" {
+		s = strings.ReplaceAll(s, secret, "[REDACTED]")
+	}
+	return keyPattern.ReplaceAllString(s, "[REDACTED]")
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// statusRecord captures the HTTP status of an attempt's response. The
+// langchaingo clients never expose it, so statusTransport records it into
+// the record carried by the request's context.
+type statusRecord struct {
+	mu         sync.Mutex
+	status     int
+	retryAfter time.Duration
+}
+
+func (r *statusRecord) get() (int, time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.status, r.retryAfter
+}
+
+type statusKey struct{}
+
+func withStatusRecord(ctx context.Context, r *statusRecord) context.Context {
+	return context.WithValue(ctx, statusKey{}, r)
+}
+
+// statusTransport wraps the HTTP transport to record response statuses.
+type statusTransport struct{ next http.RoundTripper }
+
+var _ http.RoundTripper = (*statusTransport)(nil)
+
+// RoundTrip forwards the request and records the response status.
+func (t *statusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	next := t.next
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	resp, err := next.RoundTrip(req)
+	if rec, ok := req.Context().Value(statusKey{}).(*statusRecord); ok && err == nil {
+		rec.mu.Lock()
+		rec.status = resp.StatusCode
+		if secs, perr := strconv.Atoi(resp.Header.Get("Retry-After")); perr == nil && secs > 0 {
+			rec.retryAfter = time.Duration(secs) * time.Second
+		}
+		rec.mu.Unlock()
+	}
+	return resp, err
+}
