@@ -1,0 +1,215 @@
+package runner
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"sync"
+	"time"
+)
+
+// workerAgent keeps N long-lived processes that read one JSON question per
+// line on stdin and write one JSON Response per line on stdout. A worker
+// that times out, crashes or answers garbage is killed and replaced.
+type workerAgent struct {
+	cfg     AgentConfig
+	env     []string
+	timeout time.Duration
+	envFor  func(int) []string
+	slots   chan *workerSlot
+
+	mu     sync.Mutex
+	all    []*workerSlot
+	closed bool
+}
+
+var (
+	_ Agent     = (*workerAgent)(nil)
+	_ io.Closer = (*workerAgent)(nil)
+)
+
+type workerSlot struct {
+	n    int
+	proc *workerProc // nil until started, or after a failure
+}
+
+type workerProc struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  chan []byte // closed when stdout ends
+	stderr *lockedTail
+	done   chan struct{} // closed when the process has exited
+	err    error         // exit error, valid after done
+}
+
+type lockedTail struct {
+	mu sync.Mutex
+	t  tailBuffer
+}
+
+func (l *lockedTail) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.t.Write(p)
+}
+
+func (l *lockedTail) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.t.String()
+}
+
+func newWorkerAgent(cfg AgentConfig, env []string, timeout time.Duration, opts AgentOptions) *workerAgent {
+	a := &workerAgent{cfg: cfg, env: env, timeout: timeout, envFor: opts.WorkerEnv,
+		slots: make(chan *workerSlot, opts.Concurrency)}
+	for i := range opts.Concurrency {
+		s := &workerSlot{n: i}
+		a.all = append(a.all, s)
+		a.slots <- s
+	}
+	return a
+}
+
+// Answer sends the question to a free worker, starting one if needed.
+func (a *workerAgent) Answer(ctx context.Context, q Question) (Response, error) {
+	var slot *workerSlot
+	select {
+	case slot = <-a.slots:
+	case <-ctx.Done():
+		return Response{}, &AgentError{Kind: "interrupted", Message: "no worker became free before the run ended"}
+	}
+	defer func() { a.slots <- slot }()
+	if slot.proc == nil {
+		p, err := a.start(slot.n)
+		if err != nil {
+			return Response{}, &AgentError{Kind: "start", Message: err.Error(), Details: map[string]any{"command": a.cfg.Command}}
+		}
+		slot.proc = p
+	}
+	resp, err := a.ask(ctx, slot.proc, q)
+	if err != nil {
+		slot.proc.kill()
+		slot.proc = nil
+	}
+	return resp, err
+}
+
+func (a *workerAgent) start(n int) (*workerProc, error) {
+	a.mu.Lock()
+	closed := a.closed
+	a.mu.Unlock()
+	if closed {
+		return nil, errors.New("worker agent is closed")
+	}
+	cmd := exec.Command(a.cfg.Command[0], a.cfg.Command[1:]...)
+	cmd.Dir = a.cfg.Dir
+	cmd.Env = append([]string(nil), a.env...)
+	if a.envFor != nil {
+		cmd.Env = append(cmd.Env, a.envFor(n)...)
+	}
+	setProcessGroup(cmd)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	p := &workerProc{cmd: cmd, stdin: stdin, lines: make(chan []byte), stderr: &lockedTail{t: tailBuffer{max: maxStderr}}, done: make(chan struct{})}
+	cmd.Stderr = p.stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start worker %d: %w", n, err)
+	}
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 64<<10), maxStdout)
+		for sc.Scan() {
+			line := append([]byte(nil), sc.Bytes()...)
+			select {
+			case p.lines <- line:
+			case <-p.done:
+				return
+			}
+		}
+		close(p.lines)
+	}()
+	go func() {
+		p.err = cmd.Wait()
+		close(p.done)
+	}()
+	return p, nil
+}
+
+func (a *workerAgent) ask(ctx context.Context, p *workerProc, q Question) (Response, error) {
+	in, err := json.Marshal(q)
+	if err != nil {
+		return Response{}, &AgentError{Kind: "bad_question", Message: err.Error()}
+	}
+	details := func() map[string]any {
+		return map[string]any{"stderr": p.stderr.String(), "command": a.cfg.Command}
+	}
+	if _, err := p.stdin.Write(append(in, '\n')); err != nil {
+		return Response{}, &AgentError{Kind: "exit_status", Message: "worker stopped reading questions: " + err.Error(), Details: details()}
+	}
+	timer := time.NewTimer(a.timeout)
+	defer timer.Stop()
+	select {
+	case line, ok := <-p.lines:
+		if !ok {
+			<-p.done
+			d := details()
+			msg := "worker closed stdout without answering"
+			if p.err != nil {
+				msg = fmt.Sprintf("worker exited without answering: %v", p.err)
+			}
+			return Response{}, &AgentError{Kind: "exit_status", Message: msg, Details: d}
+		}
+		resp, err := parseReply(line, false)
+		if err != nil {
+			d := details()
+			d["stdout"] = excerpt(line)
+			return Response{}, &AgentError{Kind: "bad_response", Message: err.Error(), Details: d}
+		}
+		return resp, nil
+	case <-timer.C:
+		return Response{}, &AgentError{Kind: "timeout", Message: fmt.Sprintf("no answer within %s", a.timeout), Details: details()}
+	case <-ctx.Done():
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return Response{}, &AgentError{Kind: "timeout", Message: "no answer before the case deadline", Details: details()}
+		}
+		return Response{}, &AgentError{Kind: "interrupted", Message: "the run was interrupted", Details: details()}
+	}
+}
+
+func (p *workerProc) kill() {
+	_ = killGroup(p.cmd)
+	_ = p.stdin.Close()
+	<-p.done
+}
+
+// Close stops every worker: stdin is closed and a worker still running
+// after two seconds is killed.
+func (a *workerAgent) Close() error {
+	a.mu.Lock()
+	a.closed = true
+	a.mu.Unlock()
+	for range a.all {
+		s := <-a.slots
+		if s.proc == nil {
+			continue
+		}
+		_ = s.proc.stdin.Close()
+		select {
+		case <-s.proc.done:
+		case <-time.After(2 * time.Second):
+			s.proc.kill()
+		}
+		s.proc = nil
+	}
+	return nil
+}

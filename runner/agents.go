@@ -1,0 +1,284 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Agent types of the suite file's "agent.type".
+const (
+	AgentCommand = "command"
+	AgentWorker  = "worker"
+	AgentHTTP    = "http"
+	AgentLLM     = "llm"
+)
+
+// DefaultAgentTimeout bounds one agent call when neither the suite nor the
+// command line sets a timeout.
+const DefaultAgentTimeout = 5 * time.Minute
+
+// AgentConfig is the suite's "agent" section.
+type AgentConfig struct {
+	// Name identifies the agent in the history (the runs' agent column).
+	Name string `json:"name"`
+	// Type is command, worker, http or llm. When omitted it is command if
+	// Command is set, http if URL is set, llm if LLM is set.
+	Type string `json:"type,omitempty"`
+	// Command is the program and its arguments (command and worker types).
+	Command []string `json:"command,omitempty"`
+	// Dir is the working directory, relative to the suite file (default: the
+	// suite file's directory).
+	Dir string `json:"dir,omitempty"`
+	// Env names environment variables passed through to command and worker
+	// agents, on top of a minimal base (PATH, HOME, TMPDIR, LANG, LC_ALL, TZ).
+	// Values are read from evalrun's environment and never persisted.
+	Env []string `json:"env,omitempty"`
+	// URL is the http agent's endpoint (POST).
+	URL string `json:"url,omitempty"`
+	// Headers are sent with every http agent request.
+	Headers map[string]string `json:"headers,omitempty"`
+	// HeaderEnv maps a header name to an environment variable holding its
+	// value (for tokens: secrets come from the environment only).
+	HeaderEnv map[string]string `json:"header_env,omitempty"`
+	// Timeout bounds one agent call (default DefaultAgentTimeout).
+	Timeout Duration `json:"timeout,omitempty"`
+	// LLM configures the llm agent type.
+	LLM *ModelConfig `json:"llm,omitempty"`
+}
+
+var agentKeys = []string{"name", "type", "command", "dir", "env", "url", "headers", "header_env", "timeout", "llm"}
+var modelKeys = []string{"provider", "model", "base_url", "temperature", "max_tokens", "timeout", "system_prompt"}
+
+// parseAgent reads the agent section; dir resolves relative paths.
+func parseAgent(p problems, path string, raw json.RawMessage, dir string) AgentConfig {
+	var cfg AgentConfig
+	obj := p.object(path, raw, agentKeys...)
+	if obj == nil {
+		return cfg
+	}
+	before := len(*p.list)
+	if n, ok := obj["name"]; ok {
+		cfg.Name, _ = p.nonEmpty(child(path, "name"), n)
+	} else {
+		p.add(child(path, "name"), "missing: want the agent's name (the history's agent column)")
+	}
+	if t, ok := obj["type"]; ok {
+		if cfg.Type, ok = p.str(child(path, "type"), t); ok {
+			switch cfg.Type {
+			case AgentCommand, AgentWorker, AgentHTTP, AgentLLM:
+			default:
+				p.add(child(path, "type"), "want one of command, worker, http, llm, got %q", cfg.Type)
+			}
+		}
+	}
+	if c, ok := obj["command"]; ok {
+		if cfg.Command, ok = p.strings(child(path, "command"), c); ok && len(cfg.Command) == 0 {
+			p.add(child(path, "command"), "want at least the program to run")
+		}
+	}
+	if d, ok := obj["dir"]; ok {
+		cfg.Dir, _ = p.nonEmpty(child(path, "dir"), d)
+	}
+	if e, ok := obj["env"]; ok {
+		cfg.Env, _ = p.strings(child(path, "env"), e)
+		for i, name := range cfg.Env {
+			if name == "" || strings.ContainsAny(name, "=\x00") {
+				p.add(index(child(path, "env"), i), "want an environment variable name, got %q", name)
+			}
+		}
+	}
+	if u, ok := obj["url"]; ok {
+		if cfg.URL, ok = p.nonEmpty(child(path, "url"), u); ok &&
+			!strings.HasPrefix(cfg.URL, "http://") && !strings.HasPrefix(cfg.URL, "https://") {
+			p.add(child(path, "url"), "want an http:// or https:// URL, got %q", cfg.URL)
+		}
+	}
+	for _, key := range []string{"headers", "header_env"} {
+		if h, ok := obj[key]; ok {
+			m := map[string]string{}
+			if h[0] != '{' || json.Unmarshal(h, &m) != nil {
+				p.add(child(path, key), "want an object of strings, got %s", describe(h))
+			}
+			if key == "headers" {
+				cfg.Headers = m
+			} else {
+				cfg.HeaderEnv = m
+			}
+		}
+	}
+	if t, ok := obj["timeout"]; ok {
+		if err := cfg.Timeout.UnmarshalJSON(t); err != nil {
+			p.add(child(path, "timeout"), "%v", err)
+		}
+	}
+	if l, ok := obj["llm"]; ok {
+		cfg.LLM = parseModel(p, child(path, "llm"), l)
+	}
+	if len(*p.list) > before {
+		return cfg
+	}
+	if cfg.Type == "" {
+		switch {
+		case cfg.Command != nil:
+			cfg.Type = AgentCommand
+		case cfg.URL != "":
+			cfg.Type = AgentHTTP
+		case cfg.LLM != nil:
+			cfg.Type = AgentLLM
+		}
+	}
+	switch cfg.Type {
+	case AgentCommand, AgentWorker:
+		if cfg.Command == nil {
+			p.add(child(path, "command"), "missing: a %s agent needs a command", cfg.Type)
+		}
+	case AgentHTTP:
+		if cfg.URL == "" {
+			p.add(child(path, "url"), "missing: an http agent needs a url")
+		}
+	case AgentLLM:
+		if cfg.LLM == nil {
+			p.add(child(path, "llm"), "missing: an llm agent needs an llm section (provider, model)")
+		}
+	}
+	if cfg.Dir != "" && !filepath.IsAbs(cfg.Dir) {
+		cfg.Dir = filepath.Join(dir, cfg.Dir)
+	} else if cfg.Dir == "" {
+		cfg.Dir = dir
+	}
+	return cfg
+}
+
+// parseModel reads a judge or llm section.
+func parseModel(p problems, path string, raw json.RawMessage) *ModelConfig {
+	if p.object(path, raw, modelKeys...) == nil {
+		return nil
+	}
+	var m ModelConfig
+	if err := json.Unmarshal(raw, &m); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			p.add(child(path, te.Field), "want %s, got %s", te.Type, te.Value)
+		} else {
+			p.add(path, "%v", err)
+		}
+		return nil
+	}
+	if strings.TrimSpace(m.Provider) == "" {
+		p.add(child(path, "provider"), "missing: want openai, anthropic or ollama")
+	}
+	if strings.TrimSpace(m.Model) == "" {
+		p.add(child(path, "model"), "missing: want the model's name")
+	}
+	return &m
+}
+
+// AgentOptions tune NewAgent.
+type AgentOptions struct {
+	// Concurrency is how many cases run at once (worker agents start this
+	// many processes). Default 1.
+	Concurrency int
+	// Timeout overrides the suite's per-call timeout when positive.
+	Timeout time.Duration
+	// WorkerEnv returns extra environment variables ("NAME=value") for the
+	// i-th worker process (used to point workers at per-worker proxies).
+	WorkerEnv func(worker int) []string
+	// LookupEnv reads evalrun's environment (default os.LookupEnv).
+	LookupEnv func(name string) (string, bool)
+}
+
+// NewAgent builds the agent a suite names. Agents holding processes or
+// connections also implement io.Closer; close them when the run ends.
+func NewAgent(cfg AgentConfig, opts AgentOptions) (Agent, error) {
+	if opts.Concurrency < 1 {
+		opts.Concurrency = 1
+	}
+	if opts.LookupEnv == nil {
+		opts.LookupEnv = os.LookupEnv
+	}
+	timeout := time.Duration(cfg.Timeout)
+	if opts.Timeout > 0 {
+		timeout = opts.Timeout
+	}
+	if timeout <= 0 {
+		timeout = DefaultAgentTimeout
+	}
+	switch cfg.Type {
+	case AgentCommand:
+		return &commandAgent{cfg: cfg, env: baseEnv(cfg.Env, opts.LookupEnv), timeout: timeout}, nil
+	case AgentWorker:
+		return newWorkerAgent(cfg, baseEnv(cfg.Env, opts.LookupEnv), timeout, opts), nil
+	case AgentHTTP:
+		return newHTTPAgent(cfg, timeout, opts)
+	case AgentLLM:
+		if cfg.LLM == nil {
+			return nil, errors.New("new agent: $.agent.llm: missing")
+		}
+		return newLLMAgent(*cfg.LLM)
+	default:
+		return nil, fmt.Errorf("new agent %q: $.agent: want a command, worker, http or llm agent (set command, url or llm)", cfg.Name)
+	}
+}
+
+// baseVars are passed to process agents whatever the suite says.
+var baseVars = [...]string{"PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "TZ"}
+
+// baseEnv builds a process agent's environment: the minimal base plus the
+// names the suite passes through, read from evalrun's environment.
+func baseEnv(names []string, lookup func(string) (string, bool)) []string {
+	var env []string
+	seen := map[string]bool{}
+	for _, list := range [][]string{baseVars[:], names} {
+		for _, n := range list {
+			if seen[n] {
+				continue
+			}
+			seen[n] = true
+			if v, ok := lookup(n); ok {
+				env = append(env, n+"="+v)
+			}
+		}
+	}
+	return env
+}
+
+type ctxKey int
+
+const (
+	envKey ctxKey = iota
+	clientKey
+)
+
+// WithEnv returns a context whose command-agent process for this case gets
+// the extra environment variables ("NAME=value"), e.g. a replay proxy.
+func WithEnv(ctx context.Context, env []string) context.Context {
+	return context.WithValue(ctx, envKey, append(caseEnv(ctx), env...))
+}
+
+func caseEnv(ctx context.Context) []string {
+	env, _ := ctx.Value(envKey).([]string)
+	return append([]string(nil), env...)
+}
+
+// WithHTTPClient returns a context carrying the HTTP client a Go function
+// (or llm) agent should use for this case, e.g. one replaying fixtures.
+func WithHTTPClient(ctx context.Context, c *http.Client) context.Context {
+	return context.WithValue(ctx, clientKey, c)
+}
+
+// HTTPClient returns the case's HTTP client placed by WithHTTPClient, or a
+// plain client when none was placed. Go function agents call it for every
+// outgoing request so that replay can intercept them.
+func HTTPClient(ctx context.Context) *http.Client {
+	if c, ok := ctx.Value(clientKey).(*http.Client); ok && c != nil {
+		return c
+	}
+	return &http.Client{}
+}

@@ -1,0 +1,262 @@
+package runner
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+
+	"agentevals/models"
+)
+
+// The suite digest (DESIGN §5) identifies a suite's definition so that only
+// runs of the same definition are compared:
+//
+//	suite_digest = lowercase hex SHA-256 of CanonicalJSON({
+//	  "suite": name, "version": version,
+//	  "questions": [Definition(case) for each case in suite order],
+//	  "calculated_metrics": sorted, de-duplicated names of the metrics that
+//	                        will actually be calculated,
+//	})
+//
+// Definition(case) is an object with the keys id, question,
+// expected_answer, expected_actions, minimum_scores (the effective map of
+// metric name to threshold, defaults applied) and metadata; absent values are
+// JSON null. It gains "context" when the case has retrieval context and
+// "api_interactions" when the case declares API replay (the replay package
+// folds its fixture definitions, including the SHA-256 of response bodies,
+// in there).
+//
+// CanonicalJSON writes objects with keys sorted by their UTF-8 bytes, no
+// insignificant whitespace, strings with Go's encoding/json escaping minus
+// HTML escaping, and numbers in a single form: integers up to 2^53 as plain
+// integers ("1.0" and "1" are the same value), every other number in the
+// shortest form that reads back as the same float64.
+
+// Definition is the canonical definition of a case: what the digest covers.
+// Extend it here (not at the call sites) when a case gains a definition
+// field.
+func Definition(c *Case) map[string]any {
+	scores := make(map[string]any, len(c.Metrics))
+	for _, m := range c.Metrics {
+		scores[m.Name] = m.Threshold
+	}
+	def := map[string]any{
+		"id":               c.ID,
+		"question":         c.Question,
+		"expected_answer":  nullable(c.ExpectedAnswer),
+		"expected_actions": nullable(c.ExpectedActions),
+		"minimum_scores":   scores,
+		"metadata":         nullable(c.Metadata),
+	}
+	if len(c.Context) > 0 {
+		def["context"] = c.Context
+	}
+	if c.APIInteractions != nil {
+		def["api_interactions"] = c.APIInteractions
+	}
+	return def
+}
+
+func nullable(raw json.RawMessage) any {
+	if raw == nil {
+		return nil
+	}
+	return raw
+}
+
+// Digest computes the suite digest for the given set of calculated metric
+// names (see the algorithm above).
+func (s *Suite) Digest(calculated []string) (string, error) {
+	qs := make([]any, len(s.Cases))
+	for i, c := range s.Cases {
+		qs[i] = Definition(c)
+	}
+	names := append([]string{}, calculated...)
+	sort.Strings(names)
+	names = dedupe(names)
+	doc := map[string]any{"suite": s.Name, "version": s.Version, "questions": qs, "calculated_metrics": names}
+	b, err := CanonicalJSON(doc)
+	if err != nil {
+		return "", fmt.Errorf("digest suite: %w", err)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+func dedupe(sorted []string) []string {
+	out := sorted[:0]
+	for i, s := range sorted {
+		if i == 0 || s != sorted[i-1] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// CanonicalJSON encodes v canonically (see the digest algorithm above).
+func CanonicalJSON(v any) ([]byte, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var tree any
+	if err := dec.Decode(&tree); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := writeCanonical(&b, tree); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func writeCanonical(b *bytes.Buffer, v any) error {
+	switch t := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeString(b, k)
+			b.WriteByte(':')
+			if err := writeCanonical(b, t[k]); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range t {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := writeCanonical(b, e); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+	case string:
+		writeString(b, t)
+	case json.Number:
+		s, err := canonicalNumber(t)
+		if err != nil {
+			return err
+		}
+		b.WriteString(s)
+	case bool:
+		b.WriteString(strconv.FormatBool(t))
+	case nil:
+		b.WriteString("null")
+	default:
+		return fmt.Errorf("canonical json: unexpected %T", v)
+	}
+	return nil
+}
+
+func writeString(b *bytes.Buffer, s string) {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // strings always encode
+	b.Truncate(b.Len() - 1)
+}
+
+func canonicalNumber(n json.Number) (string, error) {
+	f, err := strconv.ParseFloat(n.String(), 64)
+	if err != nil || math.IsInf(f, 0) {
+		return "", fmt.Errorf("canonical json: number %s is outside the float64 range", n)
+	}
+	if f == math.Trunc(f) && math.Abs(f) <= 1<<53 {
+		return strconv.FormatInt(int64(f), 10), nil
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64), nil
+}
+
+// Calculated lists, sorted, the metric names that will be calculated: all
+// of them, except judge-backed metrics when withJudge is false.
+func (s *Suite) Calculated(withJudge bool) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range s.Cases {
+		for _, m := range c.Metrics {
+			if seen[m.Name] {
+				continue
+			}
+			seen[m.Name] = true
+			if withJudge || !s.needsJudge(m.Name) {
+				out = append(out, m.Name)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// needsJudge reports whether a metric name resolves to a judge-backed type.
+func (s *Suite) needsJudge(name string) bool {
+	typ, _, ok := s.metricDefinition(name)
+	return ok && s.Registry[typ].NeedsJudge
+}
+
+// Plan returns the run record as it will be saved, without results: suite,
+// agent, version, digest (for the given calculated metric names) and each
+// case's definition columns in suite order. The baseline is looked up with
+// it before any agent is called.
+func (s *Suite) Plan(calculated []string) *models.Run {
+	digest, err := s.Digest(calculated)
+	if err != nil {
+		// Loaded suites hold only portable JSON; this cannot happen.
+		digest = "invalid:" + err.Error()
+	}
+	run := &models.Run{Suite: s.Name, Agent: s.Agent.Name, Version: s.Version,
+		SuiteDigest: digest, Status: models.RunStatusCompleted}
+	for i, c := range s.Cases {
+		run.Cases = append(run.Cases, &models.CaseResult{
+			Position:        i,
+			CaseID:          c.ID,
+			Name:            c.Name,
+			Question:        jsonColumn(c.Question),
+			ExpectedAnswer:  jsonColumn(c.ExpectedAnswer),
+			ExpectedActions: jsonColumn(c.ExpectedActions),
+			MinimumScores:   scoresColumn(c.Metrics),
+			Metadata:        jsonColumn(c.Metadata),
+		})
+	}
+	return run
+}
+
+// jsonColumn keeps an absent value as SQL NULL.
+func jsonColumn(raw json.RawMessage) models.JSON {
+	if raw == nil {
+		return nil
+	}
+	return models.JSON(append([]byte(nil), raw...))
+}
+
+// scoresColumn writes minimum_scores in the suite's metric order.
+func scoresColumn(ms []Metric) models.JSON {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range ms {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		writeString(&b, m.Name)
+		b.WriteByte(':')
+		b.WriteString(strconv.FormatFloat(m.Threshold, 'g', -1, 64))
+	}
+	b.WriteByte('}')
+	return models.JSON(b.Bytes())
+}

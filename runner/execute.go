@@ -1,0 +1,286 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"agentevals/judges"
+	"agentevals/models"
+)
+
+// DefaultConcurrency is how many cases run at once unless told otherwise:
+// agents are mostly waiting on remote models whose rate limits punish
+// bursts, process agents boot an interpreter per case and CI machines often
+// have two cores; four gives most of the speed-up of parallelism without
+// tripping rate limits. Raise it with --concurrency for fast local agents.
+const DefaultConcurrency = 4
+
+// ExecOptions tune Execute.
+type ExecOptions struct {
+	// Judge scores judge-backed metrics; nil means none is configured and
+	// those metrics are not calculated.
+	Judge judges.Judge
+	// Concurrency is how many cases run at once (default
+	// min(DefaultConcurrency, number of cases)).
+	Concurrency int
+	// Timeout bounds each agent call when positive (on top of the agent's own).
+	Timeout time.Duration
+	// Metadata is the run's metadata (a JSON object; default {}).
+	Metadata map[string]any
+	// Progress, when set, is called after each case finishes, one call at a time.
+	Progress func(Progress)
+	// ExtraSummary, when set, is called after every case finished; its keys
+	// are merged into the run summary (e.g. judge cache hits).
+	ExtraSummary func() map[string]any
+	// CaseHook, when set, prepares each case before its agent call (see CaseHook).
+	CaseHook CaseHook
+}
+
+// CaseHook prepares one case (for example a replay session): it returns the
+// context for the agent call (e.g. with WithEnv or WithHTTPClient) and an
+// optional function that sees the agent's reply and may turn it into an
+// agent error or add response metadata. An error makes the case an agent error.
+type CaseHook func(ctx context.Context, c *Case) (context.Context, func(Response, error) (Response, error), error)
+
+// Progress reports one finished case.
+type Progress struct {
+	Done, Total int
+	Case        *models.CaseResult
+}
+
+// InterruptedError is returned by Execute when its context ends before
+// every case finished. Nothing of the run should be saved.
+type InterruptedError struct {
+	Finished, Total int
+	Cause           error
+}
+
+func (e *InterruptedError) Error() string {
+	return fmt.Sprintf("execute suite: interrupted (%v): %d of %d cases finished, %d unfinished; nothing was saved",
+		e.Cause, e.Finished, e.Total, e.Total-e.Finished)
+}
+
+func (e *InterruptedError) Unwrap() error { return e.Cause }
+
+// Reasons written for metrics that were not calculated.
+const (
+	reasonNoJudge    = "not calculated: no judge configured"
+	reasonAgentError = "not calculated: agent error"
+)
+
+// Execute runs every case of the suite against the agent, scores the
+// answers and returns the finished run record (cases and metrics in suite
+// order) ready for models.DB.InsertRun. All agent and scorer calls have
+// finished when it returns. When ctx ends first it returns an
+// *InterruptedError and no run.
+func Execute(ctx context.Context, s *Suite, agent Agent, opts ExecOptions) (*models.Run, error) {
+	calculated := s.Calculated(opts.Judge != nil)
+	run := s.Plan(calculated)
+	meta := opts.Metadata
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	var err error
+	if run.Metadata, err = models.NewJSON(meta); err != nil {
+		return nil, fmt.Errorf("execute suite: run metadata: %w", err)
+	}
+	scorers, err := s.buildScorers(opts.Judge)
+	if err != nil {
+		return nil, err
+	}
+	conc := opts.Concurrency
+	if conc <= 0 {
+		conc = min(DefaultConcurrency, len(s.Cases))
+	}
+	conc = max(1, min(conc, len(s.Cases)))
+	e := &executor{suite: s, agent: agent, opts: opts, scorers: scorers, run: run}
+	run.StartedAt = time.Now()
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range conc {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				e.runCase(ctx, i)
+			}
+		}()
+	}
+feed:
+	for i := range s.Cases {
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	run.FinishedAt = time.Now()
+	if ctx.Err() != nil {
+		return nil, &InterruptedError{Finished: e.finished, Total: len(s.Cases), Cause: context.Cause(ctx)}
+	}
+	summary := Summarize(run, conc, time.Duration(run.FinishedAt.Sub(run.StartedAt)))
+	if opts.ExtraSummary != nil {
+		for k, v := range opts.ExtraSummary() {
+			summary[k] = v
+		}
+	}
+	if run.Summary, err = models.NewJSON(summary); err != nil {
+		return nil, fmt.Errorf("execute suite: summary: %w", err)
+	}
+	return run, nil
+}
+
+// buildScorers builds one scorer per calculated metric name.
+func (s *Suite) buildScorers(judge judges.Judge) (map[string]judges.Scorer, error) {
+	out := map[string]judges.Scorer{}
+	for _, name := range s.Calculated(judge != nil) {
+		typ, params, ok := s.metricDefinition(name)
+		if !ok {
+			return nil, fmt.Errorf("execute suite: metric %q: unknown", name)
+		}
+		sc, err := s.Registry.Build(typ, params, judge)
+		if err != nil {
+			return nil, fmt.Errorf("execute suite: metric %q: %w", name, err)
+		}
+		out[name] = sc
+	}
+	return out, nil
+}
+
+type executor struct {
+	suite   *Suite
+	agent   Agent
+	opts    ExecOptions
+	scorers map[string]judges.Scorer
+	run     *models.Run
+
+	mu       sync.Mutex
+	finished int
+}
+
+func (e *executor) runCase(ctx context.Context, i int) {
+	c, rec := e.suite.Cases[i], e.run.Cases[i]
+	resp, dur, agentErr := e.ask(ctx, c)
+	rec.DurationMS = float64(dur.Microseconds()) / 1000
+	if agentErr != nil {
+		rec.Status = models.StatusError
+		rec.ErrorDetails = agentErrorJSON(agentErr)
+		for pos, m := range c.Metrics {
+			rec.Metrics = append(rec.Metrics, notCalculated(pos, m, reasonAgentError))
+		}
+	} else {
+		e.record(ctx, c, rec, resp)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if ctx.Err() != nil {
+		return
+	}
+	e.finished++
+	if e.opts.Progress != nil {
+		e.opts.Progress(Progress{Done: e.finished, Total: len(e.suite.Cases), Case: rec})
+	}
+}
+
+// ask calls the agent for one case with the case's deadline, a copy of the
+// question and the case hook, and checks the reply.
+func (e *executor) ask(ctx context.Context, c *Case) (Response, time.Duration, error) {
+	if e.opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, e.opts.Timeout)
+		defer cancel()
+	}
+	var after func(Response, error) (Response, error)
+	if e.opts.CaseHook != nil {
+		var err error
+		if ctx, after, err = e.opts.CaseHook(ctx, c); err != nil {
+			return Response{}, 0, &AgentError{Kind: "setup", Message: err.Error()}
+		}
+	}
+	q := Question{ID: c.ID, Name: c.Name, Question: append(json.RawMessage(nil), c.Question...)}
+	start := time.Now()
+	resp, err := call(ctx, e.agent, q)
+	dur := time.Since(start)
+	if err == nil {
+		if cerr := checkResponse(&resp); cerr != nil {
+			err = &AgentError{Kind: "bad_response", Message: cerr.Error()}
+		}
+	}
+	if after != nil {
+		resp, err = after(resp, err)
+	}
+	if err != nil && ctx.Err() != nil && !isAgentError(err) {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			err = &AgentError{Kind: "timeout", Message: fmt.Sprintf("no answer within %s: %v", e.opts.Timeout, err)}
+		} else {
+			err = &AgentError{Kind: "interrupted", Message: err.Error()}
+		}
+	}
+	return resp, dur, err
+}
+
+func isAgentError(err error) bool {
+	var ae *AgentError
+	return errors.As(err, &ae)
+}
+
+// graceAfterDeadline is how long an agent may take to report its own
+// timeout (with its stderr) after the case deadline before the runner
+// gives up on it.
+const graceAfterDeadline = time.Second
+
+// call runs the agent, turning a panic into an agent error and not waiting
+// forever for an agent that ignores its context.
+func call(ctx context.Context, agent Agent, q Question) (Response, error) {
+	type result struct {
+		resp Response
+		err  error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				ch <- result{err: &AgentError{Kind: "panic", Message: fmt.Sprint(r), Details: map[string]any{"stack": string(debug.Stack())}}}
+			}
+		}()
+		resp, err := agent.Answer(ctx, q)
+		ch <- result{resp, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.resp, r.err
+	case <-ctx.Done():
+	}
+	select {
+	case r := <-ch:
+		return r.resp, r.err
+	case <-time.After(graceAfterDeadline):
+		return Response{}, fmt.Errorf("agent did not return: %w", ctx.Err())
+	}
+}
+
+// agentErrorJSON is the case's error_details: {"kind","message","details"}.
+func agentErrorJSON(err error) models.JSON {
+	kind, msg, details := "agent_error", err.Error(), map[string]any(nil)
+	var ae *AgentError
+	if errors.As(err, &ae) {
+		kind, msg, details = ae.Kind, ae.Message, ae.Details
+	}
+	j, jerr := models.NewJSON(map[string]any{"kind": kind, "message": msg, "details": details})
+	if jerr != nil {
+		return models.MustJSON(map[string]any{"kind": kind, "message": msg, "details": nil})
+	}
+	return j
+}
+
+func notCalculated(pos int, m Metric, reason string) *models.MetricResult {
+	r := reason
+	return &models.MetricResult{Position: pos, Name: m.Name, Threshold: m.Threshold, Reason: &r}
+}

@@ -1,0 +1,274 @@
+package runner
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Problem is one thing wrong with a suite: the file, the JSON path inside it
+// ("$.questions[2].minimum_scores.exact") and what was expected.
+type Problem struct {
+	File    string
+	Path    string
+	Message string
+}
+
+// String formats the problem as "file: path: message".
+func (p Problem) String() string {
+	if p.Path == "" {
+		return p.File + ": " + p.Message
+	}
+	return p.File + ": " + p.Path + ": " + p.Message
+}
+
+// ValidationError lists every problem found in a suite. Nothing runs and
+// nothing is written when a suite has one.
+type ValidationError struct {
+	Problems []Problem
+}
+
+func (e *ValidationError) Error() string {
+	if len(e.Problems) == 1 {
+		return "load suite: " + e.Problems[0].String()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "load suite: %d problems:", len(e.Problems))
+	for _, p := range e.Problems {
+		b.WriteString("\n  ")
+		b.WriteString(p.String())
+	}
+	return b.String()
+}
+
+// problems collects the problems of one file.
+type problems struct {
+	file string
+	list *[]Problem
+}
+
+func (p problems) add(path, format string, args ...any) {
+	*p.list = append(*p.list, Problem{File: p.file, Path: path, Message: fmt.Sprintf(format, args...)})
+}
+
+var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// child appends an object key to a JSON path.
+func child(path, key string) string {
+	if identRE.MatchString(key) {
+		return path + "." + key
+	}
+	return path + "[" + strconv.Quote(key) + "]"
+}
+
+// index appends an array index to a JSON path.
+func index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
+
+// member is one key of a JSON object, in file order.
+type member struct {
+	key   string
+	value json.RawMessage
+}
+
+// members splits a JSON object into its members in file order. It returns
+// false when raw is not an object.
+func members(raw json.RawMessage) ([]member, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	tok, err := dec.Token()
+	if err != nil || tok != json.Delim('{') {
+		return nil, false
+	}
+	var out []member
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		key, _ := tok.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, false
+		}
+		out = append(out, member{key: key, value: v})
+	}
+	return out, true
+}
+
+// object reads a JSON object whose keys must come from allowed; unknown keys
+// are problems. It returns nil (and records a problem) when raw is not an object.
+func (p problems) object(path string, raw json.RawMessage, allowed ...string) map[string]json.RawMessage {
+	ms, ok := members(raw)
+	if !ok {
+		p.add(path, "want an object, got %s", describe(raw))
+		return nil
+	}
+	out := make(map[string]json.RawMessage, len(ms))
+	for _, m := range ms {
+		if !contains(allowed, m.key) {
+			p.add(child(path, m.key), "unknown key (want one of %s)", strings.Join(allowed, ", "))
+			continue
+		}
+		out[m.key] = m.value
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// str reads a JSON string.
+func (p problems) str(path string, raw json.RawMessage) (string, bool) {
+	var s string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		p.add(path, "want a string, got %s", describe(raw))
+		return "", false
+	}
+	return s, true
+}
+
+// nonEmpty reads a JSON string that must not be blank.
+func (p problems) nonEmpty(path string, raw json.RawMessage) (string, bool) {
+	s, ok := p.str(path, raw)
+	if ok && strings.TrimSpace(s) == "" {
+		p.add(path, "want a non-empty string")
+		return "", false
+	}
+	return s, ok
+}
+
+// strings reads a JSON array of strings.
+func (p problems) strings(path string, raw json.RawMessage) ([]string, bool) {
+	var items []json.RawMessage
+	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &items) != nil {
+		p.add(path, "want an array of strings, got %s", describe(raw))
+		return nil, false
+	}
+	out := make([]string, 0, len(items))
+	ok := true
+	for i, it := range items {
+		s, good := p.str(index(path, i), it)
+		ok = ok && good
+		out = append(out, s)
+	}
+	return out, ok
+}
+
+// threshold reads a number in [0,1].
+func (p problems) threshold(path string, raw json.RawMessage) (float64, bool) {
+	var f float64
+	if len(raw) == 0 || json.Unmarshal(raw, &f) != nil || raw[0] == '"' || math.IsNaN(f) || f < 0 || f > 1 {
+		p.add(path, "want a number in [0,1], got %s", describe(raw))
+		return 0, false
+	}
+	return f, true
+}
+
+// describe names a JSON value for messages: its kind, and for scalars the
+// value itself (shortened).
+func describe(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 'n':
+		return "null"
+	}
+	s := string(raw)
+	if utf8.RuneCountInString(s) > 40 {
+		r := []rune(s)
+		s = string(r[:40]) + "…"
+	}
+	return s
+}
+
+// errNotPortable marks values that JSON cannot carry between implementations.
+var errNotPortable = errors.New("not JSON-portable")
+
+// portable walks a whole JSON document and records values that do not
+// survive a trip through other JSON implementations (PostgreSQL jsonb, Ruby):
+// duplicate object keys, numbers outside the float64 range, invalid UTF-8 and
+// NUL characters (jsonb rejects \u0000).
+func (p problems) portable(data []byte) bool {
+	if !utf8.Valid(data) {
+		p.add("$", "want UTF-8 text: %v", errNotPortable)
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	before := len(*p.list)
+	if err := p.walk(dec, "$"); err != nil {
+		p.add("$", "want valid JSON: %v", err)
+		return false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		p.add("$", "want a single JSON value, found more after it")
+		return false
+	}
+	return len(*p.list) == before
+}
+
+func (p problems) walk(dec *json.Decoder, path string) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		if t == '{' {
+			seen := map[string]bool{}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				key := kt.(string)
+				kp := child(path, key)
+				if seen[key] {
+					p.add(kp, "duplicate key: %v", errNotPortable)
+				}
+				seen[key] = true
+				if strings.ContainsRune(key, 0) {
+					p.add(kp, "key contains a NUL character: %v", errNotPortable)
+				}
+				if err := p.walk(dec, kp); err != nil {
+					return err
+				}
+			}
+		} else {
+			for i := 0; dec.More(); i++ {
+				if err := p.walk(dec, index(path, i)); err != nil {
+					return err
+				}
+			}
+		}
+		_, err := dec.Token() // closing delimiter
+		return err
+	case json.Number:
+		if f, err := strconv.ParseFloat(t.String(), 64); err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			p.add(path, "number %s is outside the float64 range: %v", t, errNotPortable)
+		}
+	case string:
+		if strings.ContainsRune(t, 0) {
+			p.add(path, "string contains a NUL character: %v", errNotPortable)
+		}
+	}
+	return nil
+}

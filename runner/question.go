@@ -1,0 +1,284 @@
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"agentevals/judges"
+)
+
+// checkJudge stands in for the real judge while a suite is validated, so
+// judge-backed evaluator parameters are checked without a configured judge.
+type checkJudge struct{}
+
+var _ judges.Judge = checkJudge{}
+
+// Assess always fails: checkJudge is never used to score.
+func (checkJudge) Assess(context.Context, string, string) (judges.Assessment, error) {
+	return judges.Assessment{}, errors.New("no judge configured")
+}
+
+var questionKeys = []string{"id", "name", "question", "expected_answer", "expected_actions",
+	"minimum_scores", "metadata", "context", "api_interactions"}
+
+// parseQuestion reads one inline question.
+func (s *Suite) parseQuestion(p problems, path string, raw json.RawMessage) *Case {
+	obj := p.object(path, raw, questionKeys...)
+	if obj == nil {
+		return nil
+	}
+	c := &Case{Source: p.file + ": " + path, file: p.file, path: path}
+	q, ok := obj["question"]
+	if !ok {
+		p.add(child(path, "question"), "missing: want the question text or object sent to the agent")
+		return nil
+	}
+	if !s.questionData(p, child(path, "question"), q, c) {
+		return nil
+	}
+	if raw, ok := obj["name"]; ok {
+		c.Name, _ = p.nonEmpty(child(path, "name"), raw)
+	}
+	if raw, ok := obj["id"]; ok {
+		c.ID, _ = p.nonEmpty(child(path, "id"), raw)
+	}
+	c.ExpectedAnswer = compact(obj["expected_answer"])
+	if raw, ok := obj["expected_actions"]; ok && !isNull(raw) {
+		c.ExpectedActions = compact(raw)
+		c.ExpectedActionList = parseActions(p, child(path, "expected_actions"), raw)
+	}
+	c.Metrics = s.parseScores(p, child(path, "minimum_scores"), obj["minimum_scores"])
+	c.Metadata = parseMetadata(p, child(path, "metadata"), obj["metadata"])
+	if raw, ok := obj["context"]; ok {
+		c.Context = parseContext(p, child(path, "context"), raw)
+	}
+	if raw, ok := obj["api_interactions"]; ok && !isNull(raw) {
+		c.APIInteractions = compact(raw)
+	}
+	s.defaults(c, len(s.Cases))
+	return c
+}
+
+// questionData checks and stores the question sent to the agent.
+func (s *Suite) questionData(p problems, path string, raw json.RawMessage, c *Case) bool {
+	switch {
+	case len(raw) > 0 && raw[0] == '"':
+		if str, ok := p.nonEmpty(path, raw); ok {
+			c.Question = compact(raw)
+			_ = str
+			return true
+		}
+		return false
+	case len(raw) > 0 && raw[0] == '{':
+		c.Question = compact(raw)
+		return true
+	default:
+		p.add(path, "want a string or an object, got %s", describe(raw))
+		return false
+	}
+}
+
+// defaults fills the name (question text, or "Question N" for structured
+// questions) and the id (the name).
+func (s *Suite) defaults(c *Case, position int) {
+	if c.Name == "" {
+		var text string
+		if json.Unmarshal(c.Question, &text) == nil {
+			c.Name = text
+		} else {
+			c.Name = "Question " + strconv.Itoa(position+1)
+		}
+	}
+	if c.ID == "" {
+		c.ID = c.Name
+	}
+}
+
+// parseScores reads minimum_scores, or applies the defaults when absent.
+func (s *Suite) parseScores(p problems, path string, raw json.RawMessage) []Metric {
+	if raw == nil || isNull(raw) {
+		list := s.defaultMetricList()
+		for _, m := range list {
+			if _, _, ok := s.metricDefinition(m.Name); !ok {
+				p.add(path, "missing, and the default metric %q is not available (declare minimum_scores or evaluators)", m.Name)
+			}
+		}
+		return list
+	}
+	ms, ok := members(raw)
+	if !ok {
+		p.add(path, "want an object of metric name to threshold in [0,1], got %s", describe(raw))
+		return nil
+	}
+	if len(ms) == 0 {
+		p.add(path, "want at least one metric (omit minimum_scores for the defaults)")
+		return nil
+	}
+	var out []Metric
+	for _, m := range ms {
+		mp := child(path, m.key)
+		t, ok := p.threshold(mp, m.value)
+		if _, _, known := s.metricDefinition(m.key); !known {
+			p.add(mp, "unknown metric %q (want a suite evaluator name or a type usable without params: %s)", m.key, s.usableTypes())
+			ok = false
+		}
+		if ok {
+			out = append(out, Metric{Name: m.key, Threshold: t})
+		}
+	}
+	return out
+}
+
+// usableTypes lists the names a minimum_scores key may use.
+func (s *Suite) usableTypes() string {
+	var names []string
+	for _, ev := range s.Evaluators {
+		names = append(names, ev.Name)
+	}
+	for _, n := range s.Registry.Names() {
+		if _, _, ok := s.metricDefinition(n); ok {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return "none available"
+	}
+	out, _ := json.Marshal(names)
+	return string(out)
+}
+
+// parseActions reads an expected action trace: each action names a group
+// and a name; arguments are any JSON value.
+func parseActions(p problems, path string, raw json.RawMessage) []judges.Action {
+	var items []json.RawMessage
+	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &items) != nil {
+		p.add(path, "want an array of actions {group, name, arguments}, got %s", describe(raw))
+		return nil
+	}
+	out := make([]judges.Action, 0, len(items))
+	for i, it := range items {
+		ip := index(path, i)
+		obj := p.object(ip, it, "group", "name", "arguments")
+		if obj == nil {
+			continue
+		}
+		var a judges.Action
+		if g, ok := obj["group"]; ok {
+			a.Group, _ = p.nonEmpty(child(ip, "group"), g)
+		} else {
+			p.add(child(ip, "group"), "missing: expected actions need a group")
+		}
+		if n, ok := obj["name"]; ok {
+			a.Name, _ = p.nonEmpty(child(ip, "name"), n)
+		} else {
+			p.add(child(ip, "name"), "missing: want the action's name")
+		}
+		if args, ok := obj["arguments"]; ok {
+			a.Arguments = compact(args)
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// parseMetadata reads a metadata object ({} when absent).
+func parseMetadata(p problems, path string, raw json.RawMessage) json.RawMessage {
+	if raw == nil || isNull(raw) {
+		return json.RawMessage("{}")
+	}
+	if raw[0] != '{' {
+		p.add(path, "want an object, got %s", describe(raw))
+		return nil
+	}
+	return compact(raw)
+}
+
+// parseContext reads retrieval context: a string or an array of strings.
+func parseContext(p problems, path string, raw json.RawMessage) []string {
+	if isNull(raw) {
+		return nil
+	}
+	if len(raw) > 0 && raw[0] == '"' {
+		s, _ := p.str(path, raw)
+		return []string{s}
+	}
+	list, _ := p.strings(path, raw)
+	return list
+}
+
+// compact removes insignificant whitespace; nil stays nil.
+func compact(raw json.RawMessage) json.RawMessage {
+	if raw == nil {
+		return nil
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return append(json.RawMessage(nil), raw...)
+	}
+	return json.RawMessage(b.Bytes())
+}
+
+// maxGoldenLine bounds one golden-set line.
+const maxGoldenLine = 16 << 20
+
+// loadGolden appends the questions of a JSONL golden set (id, input,
+// expected, context, meta), resolved against the suite's directory.
+func (s *Suite) loadGolden(p problems, rel string) {
+	path := rel
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(s.Dir, rel)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		p.add("$.golden_set", "cannot read the golden set: %v", err)
+		return
+	}
+	defer f.Close()
+	gp := problems{file: rel, list: p.list}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), maxGoldenLine)
+	for line := 1; sc.Scan(); line++ {
+		data := bytes.TrimSpace(sc.Bytes())
+		if len(data) == 0 {
+			continue
+		}
+		lp := problems{file: fmt.Sprintf("%s:%d", rel, line), list: p.list}
+		if !lp.portable(data) {
+			continue
+		}
+		obj := lp.object("$", data, "id", "input", "expected", "context", "meta")
+		if obj == nil {
+			continue
+		}
+		c := &Case{Source: lp.file + ": $", file: lp.file, path: "$"}
+		in, ok := obj["input"]
+		if !ok {
+			lp.add("$.input", "missing: want the question text or object sent to the agent")
+			continue
+		}
+		if !s.questionData(lp, "$.input", in, c) {
+			continue
+		}
+		if raw, ok := obj["id"]; ok {
+			c.ID, _ = lp.nonEmpty("$.id", raw)
+		}
+		c.ExpectedAnswer = compact(obj["expected"])
+		c.Metadata = parseMetadata(lp, "$.meta", obj["meta"])
+		if raw, ok := obj["context"]; ok {
+			c.Context = parseContext(lp, "$.context", raw)
+		}
+		c.Metrics = s.parseScores(lp, "$.minimum_scores", nil)
+		s.defaults(c, len(s.Cases))
+		s.Cases = append(s.Cases, c)
+	}
+	if err := sc.Err(); err != nil {
+		gp.add("", "cannot read the golden set: %v", err)
+	}
+}

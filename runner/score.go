@@ -1,0 +1,175 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"runtime/debug"
+	"strings"
+
+	"agentevals/judges"
+	"agentevals/models"
+)
+
+// record stores the agent's reply on the case and scores every metric.
+func (e *executor) record(ctx context.Context, c *Case, rec *models.CaseResult, resp Response) {
+	rec.Output = models.JSON(resp.Output)
+	if resp.Output == nil {
+		rec.Output = models.JSON("null")
+	}
+	if resp.Actions != nil {
+		rec.Actions = models.MustJSON(resp.Actions)
+	}
+	rec.InputTokens, rec.OutputTokens, rec.Cost = resp.InputTokens, resp.OutputTokens, resp.Cost
+	respMeta := map[string]any{}
+	for k, v := range resp.Metadata {
+		if k == "judge_usage" || k == "metric_details" { // reserved for the runner's evidence
+			k = "agent_" + k
+		}
+		respMeta[k] = v
+	}
+	sample := judges.Sample{
+		CaseID: c.ID, Name: c.Name, Question: c.Question, ExpectedAnswer: c.ExpectedAnswer,
+		ExpectedActions: c.ExpectedActionList, Context: c.Context,
+		Output: resp.Output, Actions: resp.Actions, ResponseMetadata: resp.Metadata,
+		DurationMS: rec.DurationMS, InputTokens: resp.InputTokens, OutputTokens: resp.OutputTokens, Cost: resp.Cost,
+	}
+	judgeUsage := map[string]any{}
+	details := map[string]any{}
+	for pos, m := range c.Metrics {
+		sc, ok := e.scorers[m.Name]
+		if !ok {
+			rec.Metrics = append(rec.Metrics, notCalculated(pos, m, reasonNoJudge))
+			continue
+		}
+		sample.Metadata = decodeObject(c.Metadata) // a fresh copy per scorer
+		a, err := assess(ctx, sc, sample)
+		mr := &models.MetricResult{Position: pos, Name: m.Name, Threshold: m.Threshold}
+		if err != nil {
+			mr.ErrorDetails = metricErrorJSON(err)
+			reason := "error: " + err.Error()
+			mr.Reason = &reason
+		} else {
+			score, reason := a.Score, a.Reason
+			mr.Score, mr.Reason = &score, &reason
+			mr.Passed = score >= m.Threshold
+			if len(a.Details) > 0 {
+				details[m.Name] = a.Details
+			}
+		}
+		if a.Usage != nil {
+			judgeUsage[m.Name] = a.Usage
+		}
+		rec.Metrics = append(rec.Metrics, mr)
+	}
+	if len(judgeUsage) > 0 {
+		respMeta["judge_usage"] = judgeUsage
+	}
+	if len(details) > 0 {
+		respMeta["metric_details"] = details
+	}
+	if len(respMeta) > 0 {
+		j, err := models.NewJSON(respMeta)
+		if err != nil {
+			j = models.MustJSON(map[string]any{"unencodable_metadata": err.Error()})
+		}
+		rec.ResponseMetadata = j
+	}
+	rec.Status = CaseStatus(rec)
+}
+
+func decodeObject(raw json.RawMessage) map[string]any {
+	m := map[string]any{}
+	_ = json.Unmarshal(raw, &m) // loaded metadata is always an object
+	return m
+}
+
+// assess calls the scorer, turning panics and invalid assessments into errors.
+func assess(ctx context.Context, sc judges.Scorer, s judges.Sample) (a judges.Assessment, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &judges.Error{Kind: "panic", Message: fmt.Sprint(r), Details: map[string]any{"stack": string(debug.Stack())}}
+		}
+	}()
+	a, err = sc.Score(ctx, s)
+	if err != nil {
+		return a, err
+	}
+	if math.IsNaN(a.Score) || math.IsInf(a.Score, 0) || a.Score < 0 || a.Score > 1 {
+		return a, &judges.Error{Kind: "invalid_assessment", Message: fmt.Sprintf("score %v is not a finite number in [0,1]", a.Score)}
+	}
+	if strings.TrimSpace(a.Reason) == "" {
+		return a, &judges.Error{Kind: "invalid_assessment", Message: "the assessment has no reason"}
+	}
+	return a, nil
+}
+
+// metricErrorJSON is a metric's error_details: {"kind","message","details"}.
+func metricErrorJSON(err error) models.JSON {
+	kind, msg, details := "scorer_error", err.Error(), map[string]any(nil)
+	var je *judges.Error
+	if errors.As(err, &je) {
+		kind, msg, details = je.Kind, je.Message, je.Details
+	}
+	j, jerr := models.NewJSON(map[string]any{"kind": kind, "message": msg, "details": details})
+	if jerr != nil {
+		return models.MustJSON(map[string]any{"kind": kind, "message": msg, "details": nil})
+	}
+	return j
+}
+
+// CaseStatus derives a case's status from its evidence (DESIGN §4.1): error
+// for an agent error or any errored metric; not_evaluated when no metric was
+// calculated; failed when a calculated metric missed its threshold; passed
+// otherwise.
+func CaseStatus(c *models.CaseResult) string {
+	if !c.ErrorDetails.IsNull() {
+		return models.StatusError
+	}
+	calculated, failed := 0, false
+	for _, m := range c.Metrics {
+		if !m.Calculated() {
+			continue
+		}
+		calculated++
+		if m.Errored() {
+			return models.StatusError
+		}
+		if !m.Passed {
+			failed = true
+		}
+	}
+	switch {
+	case calculated == 0:
+		return models.StatusNotEvaluated
+	case failed:
+		return models.StatusFailed
+	}
+	return models.StatusPassed
+}
+
+// CaseQuality is the mean of the calculated metric scores (an errored metric
+// counts 0); 0 after an agent error; nil when no metric was calculated.
+func CaseQuality(c *models.CaseResult) *float64 {
+	if !c.ErrorDetails.IsNull() {
+		zero := 0.0
+		return &zero
+	}
+	sum, n := 0.0, 0
+	for _, m := range c.Metrics {
+		if !m.Calculated() {
+			continue
+		}
+		n++
+		if m.Score != nil && !m.Errored() {
+			sum += *m.Score
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	q := sum / float64(n)
+	return &q
+}

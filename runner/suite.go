@@ -1,0 +1,311 @@
+package runner
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"agentevals/judges"
+)
+
+// Suite is a loaded, validated suite file.
+type Suite struct {
+	// Path is the suite file as given to Load; Dir is its directory, against
+	// which every relative path in the suite resolves.
+	Path, Dir string
+	Name     string
+	Version  string
+	Agent    AgentConfig
+	// Judge is the suite's judge section; nil when the suite names none.
+	Judge *ModelConfig
+	// Evaluators are the suite's named evaluators in file order.
+	Evaluators []Evaluator
+	// Cases are the questions in suite order (inline questions, then the
+	// golden set's lines).
+	Cases []*Case
+	// Registry builds the scorers; Load uses judges.Builtins().
+	Registry judges.Registry
+}
+
+// Evaluator is a suite-level evaluator: a name bound to a registry type,
+// its parameters and a default threshold.
+type Evaluator struct {
+	Name      string
+	Type      string
+	Params    json.RawMessage
+	Threshold float64
+}
+
+// Metric is one metric a case is scored on, with its inclusive threshold.
+type Metric struct {
+	Name      string
+	Threshold float64
+}
+
+// Case is one loaded question with its defaults applied.
+type Case struct {
+	ID   string
+	Name string
+	// Question is the question data sent to the agent: a JSON string or object.
+	Question json.RawMessage
+	// ExpectedAnswer is the reference answer (nil when absent).
+	ExpectedAnswer json.RawMessage
+	// ExpectedActions is the raw expected trace (nil when absent) and its
+	// decoded form.
+	ExpectedActions    json.RawMessage
+	ExpectedActionList []judges.Action
+	// Metrics are the minimum scores in file order (defaults applied).
+	Metrics []Metric
+	// Metadata is evaluation context as a JSON object (never nil).
+	Metadata json.RawMessage
+	// Context holds retrieval passages for judges (golden-set "context").
+	Context []string
+	// APIInteractions is the raw "api_interactions" section (nil when absent).
+	// The replay package validates and loads it; see Definition.
+	APIInteractions json.RawMessage
+	// Source is where the case was declared, for messages: "file: $.questions[2]".
+	Source     string
+	file, path string
+}
+
+// defaultThreshold is the threshold of the gem's default metrics.
+const defaultThreshold = 0.9
+
+// defaultMetrics are the gem's defaults for a question without
+// minimum_scores when the suite declares no evaluators.
+var defaultMetrics = [...]string{"semantic_accuracy", "answer_relevancy"}
+
+// Load reads, validates and resolves a suite file (JSON, or YAML when the
+// name ends in .yaml/.yml) with the built-in evaluator types. Every problem
+// is reported at once in a *ValidationError.
+func Load(path string) (*Suite, error) {
+	return LoadRegistry(path, judges.Builtins())
+}
+
+// LoadRegistry is Load with an explicit evaluator registry (for custom
+// evaluator types).
+func LoadRegistry(path string, reg judges.Registry) (*Suite, error) {
+	var list []Problem
+	p := problems{file: path, list: &list}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		p.add("", "cannot read the suite file: %v", err)
+		return nil, &ValidationError{Problems: list}
+	}
+	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
+		data, err = yaml.YAMLToJSON(data)
+		if err != nil {
+			p.add("$", "want valid YAML: %v", err)
+			return nil, &ValidationError{Problems: list}
+		}
+	}
+	if !p.portable(data) {
+		return nil, &ValidationError{Problems: list}
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		p.add("", "cannot resolve the suite path: %v", err)
+		return nil, &ValidationError{Problems: list}
+	}
+	s := &Suite{Path: path, Dir: filepath.Dir(abs), Registry: reg}
+	s.parse(p, data)
+	if len(list) > 0 {
+		return nil, &ValidationError{Problems: list}
+	}
+	return s, nil
+}
+
+// topKeys are the keys a suite file may have.
+var topKeys = []string{"$schema", "suite", "version", "agent", "judge", "evaluators", "questions", "golden_set"}
+
+func (s *Suite) parse(p problems, data []byte) {
+	top := p.object("$", data, topKeys...)
+	if top == nil {
+		return
+	}
+	if raw, ok := top["suite"]; ok {
+		s.Name, _ = p.nonEmpty("$.suite", raw)
+	} else {
+		p.add("$.suite", "missing: want the suite's name")
+	}
+	s.Version = "1"
+	if raw, ok := top["version"]; ok {
+		s.Version, _ = p.nonEmpty("$.version", raw)
+	}
+	if raw, ok := top["agent"]; ok {
+		s.Agent = parseAgent(p, "$.agent", raw, s.Dir)
+	} else {
+		p.add("$.agent", "missing: want an object with at least a name")
+	}
+	if raw, ok := top["judge"]; ok && !isNull(raw) {
+		s.Judge = parseModel(p, "$.judge", raw)
+	}
+	if raw, ok := top["evaluators"]; ok {
+		s.parseEvaluators(p, raw)
+	}
+	if raw, ok := top["questions"]; ok {
+		var items []json.RawMessage
+		if raw[0] != '[' || json.Unmarshal(raw, &items) != nil {
+			p.add("$.questions", "want an array of questions, got %s", describe(raw))
+		}
+		for i, item := range items {
+			if c := s.parseQuestion(p, index("$.questions", i), item); c != nil {
+				s.Cases = append(s.Cases, c)
+			}
+		}
+	}
+	if raw, ok := top["golden_set"]; ok {
+		if rel, ok := p.nonEmpty("$.golden_set", raw); ok {
+			s.loadGolden(p, rel)
+		}
+	}
+	if _, ok := top["questions"]; !ok {
+		if _, ok := top["golden_set"]; !ok {
+			p.add("$.questions", "missing: want questions or a golden_set")
+		}
+	}
+	s.checkIDs(p)
+}
+
+func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
+
+func (s *Suite) parseEvaluators(p problems, raw json.RawMessage) {
+	ms, ok := members(raw)
+	if !ok {
+		p.add("$.evaluators", "want an object of named evaluators, got %s", describe(raw))
+		return
+	}
+	for _, m := range ms {
+		path := child("$.evaluators", m.key)
+		if strings.TrimSpace(m.key) == "" {
+			p.add(path, "want a non-empty evaluator name")
+			continue
+		}
+		obj := p.object(path, m.value, "type", "params", "threshold")
+		if obj == nil {
+			continue
+		}
+		ev := Evaluator{Name: m.key, Params: obj["params"]}
+		typ, ok := obj["type"]
+		if !ok {
+			p.add(child(path, "type"), "missing: want one of %s", strings.Join(s.Registry.Names(), ", "))
+			continue
+		}
+		if ev.Type, ok = p.nonEmpty(child(path, "type"), typ); !ok {
+			continue
+		}
+		def, known := s.Registry[ev.Type]
+		if !known {
+			p.add(child(path, "type"), "unknown evaluator type %q (want one of %s)", ev.Type, strings.Join(s.Registry.Names(), ", "))
+			continue
+		}
+		if ev.Params != nil && !isNull(ev.Params) && ev.Params[0] != '{' {
+			p.add(child(path, "params"), "want an object, got %s", describe(ev.Params))
+			continue
+		}
+		ev.Threshold = 1
+		if def.NeedsJudge {
+			ev.Threshold = defaultThreshold
+		}
+		if t, ok := obj["threshold"]; ok {
+			ev.Threshold, _ = p.threshold(child(path, "threshold"), t)
+		}
+		if _, err := def.New(ev.Params, checkJudge{}); err != nil {
+			p.add(child(path, "params"), "%v", err)
+			continue
+		}
+		s.Evaluators = append(s.Evaluators, ev)
+	}
+}
+
+// evaluator returns the suite evaluator called name.
+func (s *Suite) evaluator(name string) (Evaluator, bool) {
+	for _, ev := range s.Evaluators {
+		if ev.Name == name {
+			return ev, true
+		}
+	}
+	return Evaluator{}, false
+}
+
+// metricDefinition resolves a metric name: a suite evaluator, or a registry
+// type used without parameters.
+func (s *Suite) metricDefinition(name string) (typ string, params json.RawMessage, ok bool) {
+	if ev, found := s.evaluator(name); found {
+		return ev.Type, ev.Params, true
+	}
+	def, found := s.Registry[name]
+	if !found {
+		return "", nil, false
+	}
+	if _, err := def.New(nil, checkJudge{}); err != nil {
+		return "", nil, false
+	}
+	return name, nil, true
+}
+
+// defaultMetricList is what a question without minimum_scores is scored on.
+func (s *Suite) defaultMetricList() []Metric {
+	if len(s.Evaluators) > 0 {
+		out := make([]Metric, len(s.Evaluators))
+		for i, ev := range s.Evaluators {
+			out[i] = Metric{Name: ev.Name, Threshold: ev.Threshold}
+		}
+		return out
+	}
+	out := make([]Metric, len(defaultMetrics))
+	for i, n := range defaultMetrics {
+		out[i] = Metric{Name: n, Threshold: defaultThreshold}
+	}
+	return out
+}
+
+func (s *Suite) checkIDs(p problems) {
+	seen := map[string]string{}
+	for _, c := range s.Cases {
+		if first, dup := seen[c.ID]; dup {
+			problems{file: c.file, list: p.list}.add(c.path+".id", "duplicate id %q (first used at %s)", c.ID, first)
+			continue
+		}
+		seen[c.ID] = c.Source
+	}
+}
+
+// Only returns a copy of the suite restricted to the given case ids, in
+// suite order. An unknown id is a *ValidationError.
+func (s *Suite) Only(ids []string) (*Suite, error) {
+	if len(ids) == 0 {
+		return s, nil
+	}
+	want := map[string]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	cp := *s
+	cp.Cases = nil
+	for _, c := range s.Cases {
+		if want[c.ID] {
+			cp.Cases = append(cp.Cases, c)
+			delete(want, c.ID)
+		}
+	}
+	if len(want) > 0 {
+		var missing []string
+		for id := range want {
+			missing = append(missing, id)
+		}
+		sort.Strings(missing)
+		var list []Problem
+		for _, id := range missing {
+			list = append(list, Problem{File: s.Path, Path: "--only", Message: fmt.Sprintf("no question has id %q", id)})
+		}
+		return nil, &ValidationError{Problems: list}
+	}
+	return &cp, nil
+}
