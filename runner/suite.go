@@ -19,9 +19,9 @@ type Suite struct {
 	// Path is the suite file as given to Load; Dir is its directory, against
 	// which every relative path in the suite resolves.
 	Path, Dir string
-	Name     string
-	Version  string
-	Agent    AgentConfig
+	Name      string
+	Version   string
+	Agent     AgentConfig
 	// Judge is the suite's judge section; nil when the suite names none.
 	Judge *ModelConfig
 	// Evaluators are the suite's named evaluators in file order.
