@@ -129,7 +129,7 @@ const maxQuoted = 80
 // quote renders untrusted text for a reason: at most maxQuoted characters,
 // Go-quoted so control characters and quotes cannot break the line.
 func quote(s string) string {
-	short, cut := truncate(s)
+	short, cut := truncate(s, maxQuoted)
 	if !cut {
 		return strconv.Quote(s)
 	}
@@ -138,8 +138,11 @@ func quote(s string) string {
 
 // clip shortens untrusted text to maxQuoted characters and escapes control
 // characters, without surrounding quotes (for JSON excerpts and call names).
-func clip(s string) string {
-	short, cut := truncate(s)
+func clip(s string) string { return clipTo(s, maxQuoted) }
+
+// clipTo is clip with another length (for longer trusted messages).
+func clipTo(s string, n int) string {
+	short, cut := truncate(s, n)
 	var b strings.Builder
 	for _, r := range short {
 		if unicode.IsControl(r) || r == utf8.RuneError {
@@ -155,13 +158,14 @@ func clip(s string) string {
 	return b.String()
 }
 
-func truncate(s string) (string, bool) {
-	n := 0
+// truncate cuts s after n characters.
+func truncate(s string, n int) (string, bool) {
+	count := 0
 	for i := range s {
-		if n == maxQuoted {
+		if count == n {
 			return s[:i], true
 		}
-		n++
+		count++
 	}
 	return s, false
 }

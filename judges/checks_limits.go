@@ -88,11 +88,10 @@ func limitParam(raw json.RawMessage) (int, error) {
 }
 
 func bounded(ok bool, observed, bound string, limit int) Assessment {
-	score, verb := 0.0, "; expected"
 	if ok {
-		score, verb = 1, ", within"
+		return Assessment{Score: 1, Reason: fmt.Sprintf("%s (limit: %s %d)", observed, bound, limit)}
 	}
-	return Assessment{Score: score, Reason: fmt.Sprintf("%s%s %s %d", observed, verb, bound, limit)}
+	return Assessment{Score: 0, Reason: fmt.Sprintf("%s; expected %s %d", observed, bound, limit)}
 }
 
 // MaxLatencyMS ("max_latency_ms") passes when the case's measured duration

@@ -200,7 +200,7 @@ func describeJSON(raw json.RawMessage) string {
 			return "the string " + quote(s)
 		}
 	}
-	if _, err := number(raw); err == nil {
+	if json.Valid(raw) {
 		return "the number " + clip(string(raw))
 	}
 	return "invalid JSON"

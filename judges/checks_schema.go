@@ -31,7 +31,7 @@ type JSONSchema struct {
 var _ Scorer = (*JSONSchema)(nil)
 
 // schemaLocation names the in-memory schema resource; no loader resolves it.
-const schemaLocation = "urn:agentevals:json_schema"
+const schemaLocation = "mem://agentevals/params/schema.json"
 
 func newJSONSchema(raw json.RawMessage) (*JSONSchema, error) {
 	p, err := parseParams(raw, "schema")
@@ -57,8 +57,13 @@ func newJSONSchema(raw json.RawMessage) (*JSONSchema, error) {
 		return nil, fmt.Errorf("%w: param \"schema\": expected a JSON Schema: %v", ErrInvalidParams, err)
 	}
 	schema, err := c.Compile(schemaLocation)
-	if err != nil {
-		return nil, fmt.Errorf("%w: param \"schema\": expected a valid JSON Schema: %s", ErrInvalidParams, clip(err.Error()))
+	var refErr *jsonschema.LoadURLError
+	switch {
+	case errors.As(err, &refErr):
+		return nil, fmt.Errorf("%w: param \"schema\": %s is not loaded: references outside the schema are refused; put the referenced schema under $defs",
+			ErrInvalidParams, quote(refErr.URL))
+	case err != nil:
+		return nil, fmt.Errorf("%w: param \"schema\": expected a valid JSON Schema: %s", ErrInvalidParams, clipTo(err.Error(), 400))
 	}
 	return &JSONSchema{Schema: schema}, nil
 }
@@ -68,7 +73,7 @@ type refuseLoader struct{}
 
 // Load refuses every URL the schema refers to.
 func (refuseLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("load %s: external references are not loaded; put the referenced schema under $defs", url)
+	return nil, errors.New("external references are not loaded")
 }
 
 // Score validates the answer against the schema.

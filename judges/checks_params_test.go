@@ -1,0 +1,136 @@
+package judges
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestRegistry_Build_invalidParams(t *testing.T) {
+	for _, tc := range []struct {
+		typ, params string
+		want        string // substring of the error
+	}{
+		{"exact_match", `[1]`, "params: expected a JSON object, got an array"},
+		{"exact_match", `"value"`, `params: expected a JSON object, got the string "value"`},
+		{"exact_match", `{"value": 1}`, `param "value": expected a string, got the number 1`},
+		{"exact_match", `{"value": null}`, `param "value": expected a string, got null`},
+		{"exact_match", `{"case_sensitive": "no"}`, `param "case_sensitive": expected a boolean (true or false), got the string "no"`},
+		{"exact_match", `{"valeu": "x"}`, `unknown param "valeu": expected one of "value", "case_sensitive"`},
+		{"exact_match", `{"value": "x"`, "expected a JSON object, got invalid JSON"},
+		{"equals", `{"expected": 1}`, `unknown param "expected": expected one of "value"`},
+		{"contains", ``, `params "value" and "values": expected exactly one of them`},
+		{"contains", `{"value": "a", "values": ["b"]}`, "exactly one of them"},
+		{"contains", `{"value": ""}`, `param "value": expected a non-empty string, got the string ""`},
+		{"contains", `{"values": []}`, `param "values": expected a non-empty array of non-empty strings, got an array`},
+		{"contains", `{"values": "a"}`, `param "values": expected a non-empty array of non-empty strings, got the string "a"`},
+		{"contains", `{"values": ["a", 2]}`, `param "values[1]": expected a non-empty string, got the number 2`},
+		{"not_contains", `{"values": ["a", ""]}`, `param "values[1]": expected a non-empty string`},
+		{"not_contains", `{"value": "a", "case_sensitive": 0}`, `param "case_sensitive": expected a boolean`},
+		{"matches", `{}`, `param "pattern" is missing: expected a non-empty string`},
+		{"matches", `{"pattern": "(unclosed"}`, `param "pattern": expected a Go (RE2) regular expression: error parsing regexp: missing closing )`},
+		{"matches", `{"pattern": "(?<=a)b"}`, `param "pattern": expected a Go (RE2) regular expression`},
+		{"matches", `{"value": "x"}`, `unknown param "value": expected one of "pattern", "case_sensitive"`},
+		{"starts_with", `{}`, `param "value" is missing`},
+		{"ends_with", `{"value": ["x"]}`, `param "value": expected a non-empty string, got an array`},
+		{"valid_json", `{"strict": true}`, `unknown param "strict": this type takes no params`},
+		{"json_schema", `{}`, `param "schema" is missing: expected a JSON Schema (object or boolean)`},
+		{"json_schema", `{"schema": "object"}`, `param "schema": expected a JSON Schema (object or boolean), got the string "object"`},
+		{"json_schema", `{"schema": {"type": "strnig"}}`, `param "schema": expected a valid JSON Schema`},
+		{"json_schema", `{"schema": {"$ref": "https://example.com/s.json"}}`, "is not loaded: references outside the schema are refused"},
+		{"min_length", `{}`, `param "limit" is missing: expected a non-negative integer`},
+		{"min_length", `{"limit": -1}`, `param "limit": expected a non-negative integer, got the number -1`},
+		{"max_length", `{"limit": 2.5}`, `param "limit": expected a non-negative integer, got the number 2.5`},
+		{"max_length", `{"limit": "10"}`, `param "limit": expected a non-negative integer, got the string "10"`},
+		{"max_words", `{"limit": 1e20}`, `param "limit": expected a non-negative integer`},
+		{"max_words", `{"max": 3}`, `unknown param "max": expected one of "limit"`},
+		{"is_url", `{"schemes": []}`, `param "schemes": expected a non-empty array of non-empty strings`},
+		{"is_email", `{"x": 1}`, "takes no params"},
+		{"max_latency_ms", `{"limit": "500ms"}`, `param "limit": expected a finite number >= 0, got the string "500ms"`},
+		{"max_latency_ms", `{"limit": -5}`, `param "limit": expected a finite number >= 0, got the number -5`},
+		{"max_cost", `{}`, `param "limit" is missing: expected a finite number >= 0`},
+		{"max_cost", `{"limit": 1e400}`, `param "limit": expected a finite number >= 0, got the number 1e400`},
+		{"max_cost", `{"limit": true}`, `got the boolean true`},
+		{"action_group", `{"order": "any"}`, `unknown param "order": this type takes no params`},
+	} {
+		t.Run(tc.typ+" "+tc.params, func(t *testing.T) {
+			s, err := deterministic().Build(tc.typ, json.RawMessage(tc.params), nil)
+			if err == nil {
+				t.Fatalf("Build() = %T, want an error", s)
+			}
+			if s != nil {
+				t.Errorf("Build() returned a scorer %T with the error", s)
+			}
+			if !errors.Is(err, ErrInvalidParams) {
+				t.Errorf("error %q does not wrap ErrInvalidParams", err)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error = %q, want it to contain %q", err, tc.want)
+			}
+			if !strings.HasPrefix(err.Error(), `build evaluator "`+tc.typ+`": invalid evaluator parameters: `) {
+				t.Errorf("error = %q, want the registry's prefix", err)
+			}
+		})
+	}
+}
+
+func TestRegistry_Build_noParams(t *testing.T) {
+	// Types without required params accept absent, null and empty params.
+	for _, typ := range []string{"exact_match", "equals", "valid_json", "is_url", "is_email", "action_group"} {
+		for _, params := range []string{"", "null", "{}", " { } "} {
+			t.Run(typ+" "+params, func(t *testing.T) {
+				if _, err := deterministic().Build(typ, json.RawMessage(params), nil); err != nil {
+					t.Errorf("Build() error = %v", err)
+				}
+			})
+		}
+	}
+}
+
+func TestAddChecks(t *testing.T) {
+	want := []string{"contains", "ends_with", "equals", "exact_match", "is_email", "is_url", "json_schema",
+		"matches", "max_cost", "max_latency_ms", "max_length", "max_words", "min_length", "not_contains",
+		"starts_with", "valid_json"}
+	r := Registry{}
+	addChecks(r)
+	if got, want := strings.Join(r.Names(), ","), strings.Join(want, ","); got != want {
+		t.Errorf("Names() = %s, want %s", got, want)
+	}
+	for name, def := range r {
+		if def.NeedsJudge {
+			t.Errorf("%s needs a judge; deterministic checks never do", name)
+		}
+	}
+}
+
+func TestQuote(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain", `"plain"`},
+		{"a\nb", `"a\nb"`},
+		{`say "hi"`, `"say \"hi\""`},
+		{"東京", `"東京"`},
+		{strings.Repeat("é", 81), `"` + strings.Repeat("é", 80) + `"… (81 chars)`},
+		{"bad\xffbyte", `"bad\xffbyte"`},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			if got, want := quote(tc.in), tc.want; got != want {
+				t.Errorf("quote(%q) = %s, want %s", tc.in, got, want)
+			}
+		})
+	}
+}
+
+func TestClip(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"a":1}`, `{"a":1}`},
+		{"a\x1bb\n", `a\x1bb\n`},
+		{strings.Repeat("x", 100), strings.Repeat("x", 80) + "…"},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			if got, want := clip(tc.in), tc.want; got != want {
+				t.Errorf("clip(%q) = %s, want %s", tc.in, got, want)
+			}
+		})
+	}
+}
