@@ -135,8 +135,10 @@ func (p *Proxy) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	for k, vs := range resp.Header {
 		w.Header()[k] = vs
 	}
-	if _, ok := resp.Header["Content-Type"]; !ok {
-		w.Header()["Content-Type"] = nil // no sniffing: only declared headers
+	for _, k := range []string{"Content-Type", "Date"} {
+		if _, ok := resp.Header[k]; !ok {
+			w.Header()[k] = nil // not added by the server: only declared headers
+		}
 	}
 	w.WriteHeader(resp.StatusCode)
 	io.Copy(w, resp.Body)
