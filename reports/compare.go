@@ -1,0 +1,383 @@
+package reports
+
+import (
+	"fmt"
+
+	"agentevals/models"
+)
+
+// Gate modes of the regression gate.
+const (
+	// GateStrict counts every regression finding: a per-case score drop
+	// beyond the tolerance, a newly failed threshold or a new error.
+	GateStrict = "strict"
+	// GateCI counts new failures and new errors, but a score drop only at
+	// metric level, when the current bootstrap interval lies wholly below
+	// the baseline mean (judge noise does not flap the gate).
+	GateCI = "ci"
+)
+
+// scoreEpsilon absorbs floating-point noise in score differences, so that
+// 0.98-0.96 is not "more than 0.02".
+const scoreEpsilon = 1e-9
+
+// Options tune Compare. The zero value is a strict gate with tolerance 0.
+type Options struct {
+	// Tolerance is the score decrease (and increase) ignored per metric.
+	// It never hides a new failure or a new error.
+	Tolerance float64
+	// Gate is GateStrict (default) or GateCI.
+	Gate string
+	// Resamples and Seed tune the bootstrap (defaults 1,000 and DefaultSeed).
+	Resamples int
+	Seed      uint64
+}
+
+func (o Options) withDefaults() Options {
+	if o.Gate == "" {
+		o.Gate = GateStrict
+	}
+	if o.Resamples <= 0 {
+		o.Resamples = DefaultResamples
+	}
+	if o.Seed == 0 {
+		o.Seed = DefaultSeed
+	}
+	return o
+}
+
+// Validate reports invalid options (a negative tolerance, an unknown gate).
+func (o Options) Validate() error {
+	if o.Tolerance < 0 || o.Tolerance > 1 || o.Tolerance != o.Tolerance {
+		return fmt.Errorf("tolerance %v: want a number from 0 to 1", o.Tolerance)
+	}
+	switch o.Gate {
+	case "", GateStrict, GateCI:
+		return nil
+	}
+	return fmt.Errorf("gate %q: want %q or %q", o.Gate, GateStrict, GateCI)
+}
+
+// Kind classifies a finding of the comparison.
+type Kind string
+
+// Finding kinds. The first five are regressions.
+const (
+	ScoreDrop      Kind = "score_drop"       // a metric score fell by more than the tolerance
+	NewFailure     Kind = "new_failure"      // a threshold that held now fails
+	NewAgentError  Kind = "new_agent_error"  // the agent call now fails
+	NewMetricError Kind = "new_metric_error" // a metric now ends in an error
+	MetricDrop     Kind = "metric_drop"      // ci gate: a metric's interval lies wholly below the baseline mean
+	Improvement    Kind = "improvement"      // a score rose by more than the tolerance
+	Fixed          Kind = "fixed"            // a failure or error of the baseline is gone
+)
+
+// Regression reports whether findings of this kind are regressions.
+func (k Kind) Regression() bool {
+	switch k {
+	case ScoreDrop, NewFailure, NewAgentError, NewMetricError, MetricDrop:
+		return true
+	}
+	return false
+}
+
+// Finding is one difference between a run and its baseline.
+type Finding struct {
+	Kind     Kind   `json:"kind"`
+	CaseID   string `json:"case_id,omitempty"`
+	CaseName string `json:"case_name,omitempty"`
+	Metric   string `json:"metric,omitempty"`
+	// Before and After are the baseline and current scores (nil when not
+	// calculated or when the finding is about an error).
+	Before *float64 `json:"before"`
+	After  *float64 `json:"after"`
+	// Threshold is the metric's minimum score, when the finding is about one.
+	Threshold *float64 `json:"threshold,omitempty"`
+	// Gating is true when the finding fails the gate under the chosen mode.
+	Gating  bool   `json:"gating"`
+	Message string `json:"message"`
+}
+
+// MetricDelta compares one metric of one case.
+type MetricDelta struct {
+	Name     string               `json:"name"`
+	Current  *models.MetricResult `json:"-"`
+	Baseline *models.MetricResult `json:"-"`
+	Before   *float64             `json:"before"`
+	After    *float64             `json:"after"`
+	Delta    *float64             `json:"delta"`
+}
+
+// CaseComparison is one question of the run next to the same question of
+// the baseline (nil when the baseline has no such case).
+type CaseComparison struct {
+	Case     *models.CaseResult `json:"-"`
+	Baseline *models.CaseResult `json:"-"`
+	CaseID   string             `json:"case_id"`
+	Status   string             `json:"status"`
+	// BaselineStatus is empty when there is no baseline case.
+	BaselineStatus  string        `json:"baseline_status,omitempty"`
+	Quality         *float64      `json:"quality"`
+	BaselineQuality *float64      `json:"baseline_quality"`
+	Metrics         []MetricDelta `json:"metrics"`
+	Findings        []Finding     `json:"findings"`
+}
+
+// MetricComparison is one metric over the whole run next to the baseline.
+type MetricComparison struct {
+	MetricStat
+	// BaselineMean is nil without a baseline or baseline scores.
+	BaselineMean *float64 `json:"baseline_mean"`
+	Delta        *float64 `json:"delta"`
+	// BelowBaseline is true when the whole interval lies below BaselineMean.
+	BelowBaseline bool `json:"below_baseline"`
+}
+
+// Comparison is a run compared with its baseline (or with none). It is
+// everything the renderers show.
+type Comparison struct {
+	Run      *models.Run
+	Baseline *models.Run
+	Options  Options
+	Totals   Totals
+	// BaselineTotals is nil without a baseline.
+	BaselineTotals *Totals
+	Metrics        []MetricComparison
+	Cases          []CaseComparison
+	// Findings lists every finding, regressions first, in case order.
+	Findings []Finding
+	// Slices are totals per metadata.failure_mode and per tag.
+	Slices []Slice
+	// Missing lists baseline case ids absent from the run.
+	Missing []string
+}
+
+// Regressions returns the regression findings (gating or not).
+func (c *Comparison) Regressions() []Finding {
+	var out []Finding
+	for _, f := range c.Findings {
+		if f.Kind.Regression() {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Regressed reports whether a finding fails the gate under the chosen mode.
+func (c *Comparison) Regressed() bool {
+	for _, f := range c.Findings {
+		if f.Gating {
+			return true
+		}
+	}
+	return false
+}
+
+// ChecksFailed reports whether a calculated check failed or errored, or an
+// agent call failed (exit 1 regardless of the gate, DESIGN §4.10).
+func (c *Comparison) ChecksFailed() bool {
+	return c.Totals.Failed > 0 || c.Totals.Errored > 0
+}
+
+// Compare compares run with baseline (nil: no baseline) per case and metric.
+// It does not check compatibility: callers choose the baseline with
+// FindBaseline or CheckBaseline.
+func Compare(run, baseline *models.Run, opts Options) *Comparison {
+	opts = opts.withDefaults()
+	cmp := &Comparison{Run: run, Baseline: baseline, Options: opts,
+		Totals: Summarize(run.Cases, opts)}
+	var base map[string]*models.CaseResult
+	if baseline != nil {
+		bt := Summarize(baseline.Cases, opts)
+		cmp.BaselineTotals = &bt
+		base = make(map[string]*models.CaseResult, len(baseline.Cases))
+		for _, c := range baseline.Cases {
+			base[c.CaseID] = c
+		}
+	}
+	var regressions, others []Finding
+	seen := map[string]bool{}
+	for _, c := range run.Cases {
+		seen[c.CaseID] = true
+		cc := compareCase(c, base[c.CaseID], opts)
+		cmp.Cases = append(cmp.Cases, cc)
+		for _, f := range cc.Findings {
+			if f.Kind.Regression() {
+				regressions = append(regressions, f)
+			} else {
+				others = append(others, f)
+			}
+		}
+	}
+	if baseline != nil {
+		for _, c := range baseline.Cases {
+			if !seen[c.CaseID] {
+				cmp.Missing = append(cmp.Missing, c.CaseID)
+			}
+		}
+	}
+	cmp.Metrics, regressions = compareMetrics(run, baseline, cmp, opts, regressions)
+	cmp.Findings = append(regressions, others...)
+	cmp.Slices = buildSlices(cmp, opts)
+	return cmp
+}
+
+func compareMetrics(run, baseline *models.Run, cmp *Comparison, opts Options, regs []Finding) ([]MetricComparison, []Finding) {
+	var baseStats map[string]MetricStat
+	if baseline != nil {
+		baseStats = map[string]MetricStat{}
+		for _, s := range MetricStats(baseline.Cases, opts) {
+			baseStats[s.Name] = s
+		}
+	}
+	var out []MetricComparison
+	check := func(name string, cur Stat, bm *float64) (MetricComparison, *Finding) {
+		mc := MetricComparison{BaselineMean: bm}
+		if bm == nil || cur.Mean == nil {
+			return mc, nil
+		}
+		d := *cur.Mean - *bm
+		mc.Delta = &d
+		if cur.CI != nil && cur.CI.High < *bm-scoreEpsilon {
+			mc.BelowBaseline = true
+			if opts.Gate != GateCI {
+				return mc, nil // shown in the metric table; the strict gate judges per question
+			}
+			return mc, &Finding{Kind: MetricDrop, Metric: name, Before: ptr(*bm), After: ptr(*cur.Mean),
+				Gating: true,
+				Message: fmt.Sprintf("%s mean %.3f, interval [%.3f, %.3f] lies below the baseline mean %.3f",
+					name, *cur.Mean, cur.CI.Low, cur.CI.High, *bm)}
+		}
+		return mc, nil
+	}
+	for _, s := range MetricStats(run.Cases, opts) {
+		var bm *float64
+		if b, ok := baseStats[s.Name]; ok {
+			bm = b.Mean
+		}
+		mc, f := check(s.Name, s.Stat, bm)
+		mc.MetricStat = s
+		out = append(out, mc)
+		if f != nil {
+			regs = append(regs, *f)
+		}
+	}
+	if cmp.BaselineTotals != nil {
+		if _, f := check("quality", cmp.Totals.Quality, cmp.BaselineTotals.Quality.Mean); f != nil {
+			regs = append(regs, *f)
+		}
+	}
+	return out, regs
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func compareCase(c, b *models.CaseResult, opts Options) CaseComparison {
+	cc := CaseComparison{Case: c, Baseline: b, CaseID: c.CaseID, Status: CaseStatus(c), Quality: CaseQuality(c)}
+	if b != nil {
+		cc.BaselineStatus = CaseStatus(b)
+		cc.BaselineQuality = CaseQuality(b)
+	}
+	baseMetrics := map[string]*models.MetricResult{}
+	if b != nil {
+		for _, m := range b.Metrics {
+			baseMetrics[m.Name] = m
+		}
+	}
+	for _, m := range c.Metrics {
+		md := MetricDelta{Name: m.Name, Current: m, Baseline: baseMetrics[m.Name], After: m.Score}
+		if md.Baseline != nil {
+			md.Before = md.Baseline.Score
+		}
+		if md.Before != nil && md.After != nil {
+			md.Delta = ptr(*md.After - *md.Before)
+		}
+		cc.Metrics = append(cc.Metrics, md)
+	}
+	if b == nil {
+		return cc
+	}
+	f := func(k Kind, metric string, before, after, threshold *float64, msg string) {
+		gating := k.Regression() && (k != ScoreDrop || opts.Gate == GateStrict)
+		cc.Findings = append(cc.Findings, Finding{Kind: k, CaseID: c.CaseID, CaseName: c.Name, Metric: metric,
+			Before: before, After: after, Threshold: threshold, Gating: gating, Message: msg})
+	}
+	switch {
+	case AgentErrored(c) && !AgentErrored(b):
+		f(NewAgentError, "", nil, nil, nil, "the agent call failed: "+ErrorSummary(c.ErrorDetails))
+		return cc // metric findings would only repeat the agent error
+	case !AgentErrored(c) && AgentErrored(b):
+		f(Fixed, "", nil, nil, nil, "the agent call no longer fails")
+	}
+	for _, md := range cc.Metrics {
+		m, bm := md.Current, md.Baseline
+		if bm == nil {
+			continue
+		}
+		th := ptr(m.Threshold)
+		switch {
+		case m.Errored() && !bm.Errored():
+			f(NewMetricError, m.Name, bm.Score, nil, th, m.Name+" now ends in an error: "+ErrorSummary(m.ErrorDetails))
+			continue
+		case !m.Errored() && bm.Errored() && m.Score != nil:
+			f(Fixed, m.Name, nil, m.Score, th, m.Name+" no longer ends in an error")
+		}
+		failedNow := m.Score != nil && !m.Errored() && !m.Passed
+		failedBefore := bm.Score != nil && !bm.Errored() && !bm.Passed
+		if failedNow && !failedBefore && !bm.Errored() {
+			f(NewFailure, m.Name, bm.Score, m.Score, th, fmt.Sprintf("%s now fails its minimum %s (score %s, was %s)",
+				m.Name, fmtScore(th), fmtScore(m.Score), fmtScore(bm.Score)))
+		}
+		if md.Delta != nil && !m.Errored() && !bm.Errored() {
+			d := *md.Delta
+			switch {
+			case -d > opts.Tolerance+scoreEpsilon:
+				f(ScoreDrop, m.Name, bm.Score, m.Score, th, fmt.Sprintf("%s fell by %.3f, from %s to %s (tolerance %s)",
+					m.Name, -d, fmtScore(bm.Score), fmtScore(m.Score), trimFloat(opts.Tolerance)))
+			case d > opts.Tolerance+scoreEpsilon:
+				f(Improvement, m.Name, bm.Score, m.Score, th, fmt.Sprintf("%s rose by %.3f, from %s to %s",
+					m.Name, d, fmtScore(bm.Score), fmtScore(m.Score)))
+			}
+		}
+		if failedBefore && m.Score != nil && !m.Errored() && m.Passed {
+			f(Fixed, m.Name, bm.Score, m.Score, th, m.Name+" meets its minimum again")
+		}
+	}
+	return cc
+}
+
+// ErrorSummary returns a short one-line text of an error_details value:
+// its "message" (or "error") string when it is an object, else its JSON.
+func ErrorSummary(details models.JSON) string {
+	if details.IsNull() {
+		return ""
+	}
+	var v any
+	if err := details.Decode(&v); err != nil {
+		return string(details)
+	}
+	if obj, ok := v.(map[string]any); ok {
+		for _, k := range []string{"message", "error", "class"} {
+			if s, ok := obj[k].(string); ok && s != "" {
+				if cls, ok := obj["class"].(string); ok && k != "class" && cls != "" {
+					return cls + ": " + s
+				}
+				return s
+			}
+		}
+	}
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return string(marshalJSON(v))
+}
+
+// fmtScore formats a score with three decimals; nil is "n/a".
+func fmtScore(v *float64) string {
+	if v == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.3f", *v)
+}
+
+func trimFloat(v float64) string { return fmt.Sprintf("%g", v) }

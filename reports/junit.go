@@ -1,0 +1,164 @@
+package reports
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+
+	"agentevals/models"
+)
+
+// JUnit XML (the Ant/Jenkins dialect CI systems read): one testsuite per
+// run, one testcase per question. Failed questions carry the failed metrics
+// and their reasons, errored questions the agent or metric error, and
+// not-evaluated questions are skipped. encoding/xml escapes every string
+// and replaces characters XML cannot hold.
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Time     string       `xml:"time,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Errors     int             `xml:"errors,attr"`
+	Skipped    int             `xml:"skipped,attr"`
+	Time       string          `xml:"time,attr"`
+	Timestamp  string          `xml:"timestamp,attr"`
+	ID         string          `xml:"id,attr"`
+	Properties []junitProperty `xml:"properties>property"`
+	Cases      []junitCase     `xml:"testcase"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitMessage `xml:"failure,omitempty"`
+	Error     *junitMessage `xml:"error,omitempty"`
+	Skipped   *junitMessage `xml:"skipped,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitMessage struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr,omitempty"`
+	Body    string `xml:",chardata"`
+}
+
+func renderJUnit(w io.Writer, c *Comparison) error {
+	run := c.Run
+	suite := junitSuite{Name: run.Suite, ID: run.ID.String(), Timestamp: run.StartedAt.UTC().Format("2006-01-02T15:04:05"),
+		Time: seconds(run.FinishedAt.Sub(run.StartedAt).Seconds())}
+	suite.Properties = []junitProperty{{"agent", run.Agent}, {"version", run.Version}, {"suite_digest", run.SuiteDigest},
+		{"quality", fmtScore(c.Totals.Quality.Mean)}, {"pass_rate", fmtScore(c.Totals.PassRate)}}
+	if c.Baseline != nil {
+		suite.Properties = append(suite.Properties, junitProperty{"baseline", c.Baseline.ID.String()},
+			junitProperty{"regressed", fmt.Sprint(c.Regressed())})
+	}
+	for _, cc := range c.Cases {
+		jc := junitCase{Name: cc.Case.Name, Classname: run.Suite + "." + run.Agent, Time: seconds(cc.Case.DurationMS / 1000)}
+		if jc.Name == "" {
+			jc.Name = cc.CaseID
+		}
+		var regs []string
+		for _, f := range cc.Findings {
+			if f.Kind.Regression() {
+				regs = append(regs, "regression: "+f.Message)
+			}
+		}
+		switch cc.Status {
+		case models.StatusFailed:
+			jc.Failure = &junitMessage{Type: "failed", Message: failureSummary(cc.Case), Body: metricLines(cc.Case, regs)}
+		case models.StatusError:
+			msg := ErrorSummary(cc.Case.ErrorDetails)
+			if msg == "" {
+				msg = failureSummary(cc.Case)
+			} else {
+				msg = "agent error: " + msg
+			}
+			jc.Error = &junitMessage{Type: "error", Message: msg, Body: metricLines(cc.Case, regs)}
+		case models.StatusNotEvaluated:
+			jc.Skipped = &junitMessage{Message: "not evaluated: no metric was calculated"}
+		default:
+			if len(regs) > 0 && c.Regressed() {
+				jc.Failure = &junitMessage{Type: "regression", Message: regs[0], Body: metricLines(cc.Case, regs)}
+			}
+		}
+		jc.SystemOut = jsonText(cc.Case.Output)
+		switch {
+		case jc.Failure != nil:
+			suite.Failures++
+		case jc.Error != nil:
+			suite.Errors++
+		case jc.Skipped != nil:
+			suite.Skipped++
+		}
+		suite.Tests++
+		suite.Cases = append(suite.Cases, jc)
+	}
+	doc := junitSuites{Name: run.Suite, Tests: suite.Tests, Failures: suite.Failures, Errors: suite.Errors,
+		Skipped: suite.Skipped, Time: suite.Time, Suites: []junitSuite{suite}}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// failureSummary names the metrics that did not pass.
+func failureSummary(c *models.CaseResult) string {
+	var parts []string
+	for _, m := range c.Metrics {
+		switch metricState(m) {
+		case "fail":
+			parts = append(parts, fmt.Sprintf("%s %s < %s", m.Name, fmtScore(m.Score), trimFloat(m.Threshold)))
+		case "error":
+			parts = append(parts, m.Name+" error")
+		}
+	}
+	if len(parts) == 0 {
+		return "question did not pass"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// metricLines lists every metric with its score, minimum and reason or
+// error, then the regressions.
+func metricLines(c *models.CaseResult, regs []string) string {
+	var b strings.Builder
+	for _, m := range c.Metrics {
+		fmt.Fprintf(&b, "%s: %s (minimum %s) %s", m.Name, fmtScore(m.Score), trimFloat(m.Threshold), metricState(m))
+		if e := ErrorSummary(m.ErrorDetails); e != "" {
+			b.WriteString(": " + e)
+		} else if m.Reason != nil && *m.Reason != "" {
+			b.WriteString(": " + *m.Reason)
+		}
+		b.WriteByte('\n')
+	}
+	for _, r := range regs {
+		b.WriteString(r + "\n")
+	}
+	return b.String()
+}
+
+func seconds(s float64) string { return fmt.Sprintf("%.3f", s) }

@@ -1,0 +1,270 @@
+package reports
+
+import (
+	"hash/fnv"
+	"math/rand/v2"
+	"slices"
+
+	"agentevals/models"
+)
+
+// Bootstrap defaults: 1,000 resamples and a fixed seed, so that the same
+// rows always give the same interval and reports are reproducible.
+const (
+	DefaultResamples = 1000
+	DefaultSeed      = 20261130
+)
+
+// Interval is a bootstrap 95% confidence interval of a mean.
+type Interval struct {
+	Low  float64 `json:"low"`
+	High float64 `json:"high"`
+}
+
+// Stat is a mean with its bootstrap interval over N values. Mean and CI are
+// nil when N is 0 (nothing was calculated).
+type Stat struct {
+	N    int       `json:"n"`
+	Mean *float64  `json:"mean"`
+	CI   *Interval `json:"ci"`
+}
+
+// Bootstrap returns the mean of values and the 2.5th and 97.5th percentiles
+// of the means of resamples drawn with replacement. The random stream is
+// derived from seed and label only, so equal inputs give equal intervals.
+func Bootstrap(values []float64, resamples int, seed uint64, label string) Stat {
+	st := Stat{N: len(values)}
+	if len(values) == 0 {
+		return st
+	}
+	if resamples <= 0 {
+		resamples = DefaultResamples
+	}
+	m := mean(values)
+	st.Mean = &m
+	h := fnv.New64a()
+	h.Write([]byte(label))
+	rng := rand.New(rand.NewPCG(seed, h.Sum64()))
+	means := make([]float64, resamples)
+	for i := range means {
+		var sum float64
+		for range values {
+			sum += values[rng.IntN(len(values))]
+		}
+		means[i] = sum / float64(len(values))
+	}
+	slices.Sort(means)
+	lo := means[int(0.025*float64(resamples))]
+	hi := means[min(int(0.975*float64(resamples)), resamples-1)]
+	st.CI = &Interval{Low: lo, High: hi}
+	return st
+}
+
+func mean(values []float64) float64 {
+	var sum float64
+	for _, v := range values {
+		sum += v
+	}
+	return sum / float64(len(values))
+}
+
+// CaseStatus returns the case's persisted status when it is one of the four
+// known statuses, and otherwise derives it from the rows (DESIGN §4.1): an
+// agent error is "error"; no calculated metric is "not_evaluated"; an
+// errored metric is "error"; any failed metric is "failed"; else "passed".
+func CaseStatus(c *models.CaseResult) string {
+	switch c.Status {
+	case models.StatusPassed, models.StatusFailed, models.StatusError, models.StatusNotEvaluated:
+		return c.Status
+	}
+	return DeriveStatus(c)
+}
+
+// DeriveStatus computes a case status from its rows alone (see CaseStatus).
+func DeriveStatus(c *models.CaseResult) string {
+	if AgentErrored(c) {
+		return models.StatusError
+	}
+	calculated, failed, errored := 0, false, false
+	for _, m := range c.Metrics {
+		if !m.Calculated() {
+			continue
+		}
+		calculated++
+		switch {
+		case m.Errored():
+			errored = true
+		case !m.Passed:
+			failed = true
+		}
+	}
+	switch {
+	case calculated == 0:
+		return models.StatusNotEvaluated
+	case errored:
+		return models.StatusError
+	case failed:
+		return models.StatusFailed
+	}
+	return models.StatusPassed
+}
+
+// AgentErrored reports whether the agent call of the case failed.
+func AgentErrored(c *models.CaseResult) bool { return !c.ErrorDetails.IsNull() }
+
+// MetricValue is the value a metric contributes to quality: its score, or 0
+// for an errored metric. ok is false when the metric was not calculated.
+func MetricValue(m *models.MetricResult) (v float64, ok bool) {
+	switch {
+	case m.Errored():
+		return 0, true
+	case m.Score != nil:
+		return *m.Score, true
+	}
+	return 0, false
+}
+
+// CaseQuality is the mean of the calculated metric values of a case (a metric
+// error counts 0); an agent error makes it 0. It is nil when nothing was
+// calculated and the agent did not fail.
+func CaseQuality(c *models.CaseResult) *float64 {
+	if AgentErrored(c) {
+		z := 0.0
+		return &z
+	}
+	var vals []float64
+	for _, m := range c.Metrics {
+		if v, ok := MetricValue(m); ok {
+			vals = append(vals, v)
+		}
+	}
+	if len(vals) == 0 {
+		return nil
+	}
+	q := mean(vals)
+	return &q
+}
+
+// Totals are the counts and rates of a set of cases, computed from rows.
+type Totals struct {
+	Cases        int `json:"cases"`
+	Passed       int `json:"passed"`
+	Failed       int `json:"failed"`
+	Errored      int `json:"errored"`
+	NotEvaluated int `json:"not_evaluated"`
+	// Evaluated counts every case that is not "not_evaluated".
+	Evaluated int `json:"evaluated"`
+	// Quality is the mean case quality of evaluated cases with its interval.
+	Quality Stat `json:"quality"`
+	// PassRate is Passed/Evaluated; nil when nothing was evaluated.
+	PassRate *float64 `json:"pass_rate"`
+	// Token and cost totals of agent usage; nil when no case reported any.
+	InputTokens  *int64   `json:"input_tokens"`
+	OutputTokens *int64   `json:"output_tokens"`
+	Cost         *float64 `json:"cost"`
+}
+
+// Summarize computes the totals of cases; opts supply the bootstrap settings.
+func Summarize(cases []*models.CaseResult, opts Options) Totals {
+	opts = opts.withDefaults()
+	var t Totals
+	var qualities []float64
+	for _, c := range cases {
+		t.Cases++
+		switch CaseStatus(c) {
+		case models.StatusPassed:
+			t.Passed++
+		case models.StatusFailed:
+			t.Failed++
+		case models.StatusError:
+			t.Errored++
+		case models.StatusNotEvaluated:
+			t.NotEvaluated++
+			continue
+		}
+		t.Evaluated++
+		if q := CaseQuality(c); q != nil {
+			qualities = append(qualities, *q)
+		}
+		t.InputTokens = addInt(t.InputTokens, c.InputTokens)
+		t.OutputTokens = addInt(t.OutputTokens, c.OutputTokens)
+		t.Cost = addFloat(t.Cost, c.Cost)
+	}
+	t.Quality = Bootstrap(qualities, opts.Resamples, opts.Seed, "quality")
+	if t.Evaluated > 0 {
+		r := float64(t.Passed) / float64(t.Evaluated)
+		t.PassRate = &r
+	}
+	return t
+}
+
+func addInt(total, v *int64) *int64 {
+	if v == nil {
+		return total
+	}
+	s := *v
+	if total != nil {
+		s += *total
+	}
+	return &s
+}
+
+func addFloat(total, v *float64) *float64 {
+	if v == nil {
+		return total
+	}
+	s := *v
+	if total != nil {
+		s += *total
+	}
+	return &s
+}
+
+// MetricStat is the mean of one metric over the cases that calculated it.
+type MetricStat struct {
+	Name string `json:"name"`
+	Stat
+	Passed  int `json:"passed"`
+	Failed  int `json:"failed"`
+	Errored int `json:"errored"`
+	// NotCalculated counts rows of this metric without a score or error.
+	NotCalculated int `json:"not_calculated"`
+}
+
+// MetricStats returns per-metric statistics in first-seen order.
+func MetricStats(cases []*models.CaseResult, opts Options) []MetricStat {
+	opts = opts.withDefaults()
+	var order []string
+	vals := map[string][]float64{}
+	stats := map[string]*MetricStat{}
+	for _, c := range cases {
+		for _, m := range c.Metrics {
+			st, ok := stats[m.Name]
+			if !ok {
+				st = &MetricStat{Name: m.Name}
+				stats[m.Name] = st
+				order = append(order, m.Name)
+			}
+			v, calculated := MetricValue(m)
+			switch {
+			case !calculated:
+				st.NotCalculated++
+				continue
+			case m.Errored():
+				st.Errored++
+			case m.Passed:
+				st.Passed++
+			default:
+				st.Failed++
+			}
+			vals[m.Name] = append(vals[m.Name], v)
+		}
+	}
+	out := make([]MetricStat, 0, len(order))
+	for _, name := range order {
+		st := stats[name]
+		st.Stat = Bootstrap(vals[name], opts.Resamples, opts.Seed, "metric:"+name)
+		out = append(out, *st)
+	}
+	return out
+}

@@ -1,0 +1,190 @@
+package reports
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"agentevals/models"
+)
+
+type viewKind int
+
+const (
+	viewText viewKind = iota
+	viewMarkdown
+	viewHTML
+)
+
+// view is what the text, Markdown and HTML templates render: the comparison
+// plus display strings. Untrusted strings stay raw here; each template
+// escapes them for its output (esc in text and Markdown, html/template's
+// contextual escaping in HTML).
+type view struct {
+	C            *Comparison
+	Run          *models.Run
+	Baseline     *models.Run
+	Title        string
+	Verdict      string
+	Regressed    bool
+	Regressions  []Finding
+	Improvements []Finding
+	Cases        []caseView
+	Charts       charts
+	CSPStyleHash string
+	CSS          string
+}
+
+type caseView struct {
+	CaseComparison
+	Name     string
+	Question string
+	Expected string
+	Output   string
+	Actions  string
+	Error    string
+	Metrics  []metricView
+}
+
+type metricView struct {
+	MetricDelta
+	Threshold float64
+	State     string // pass, fail, error, not calculated
+	Reason    string
+	Error     string
+}
+
+func newView(c *Comparison, kind viewKind) *view {
+	v := &view{C: c, Run: c.Run, Baseline: c.Baseline, Regressed: c.Regressed(),
+		Title: fmt.Sprintf("%s · %s · %s", c.Run.Suite, c.Run.Agent, c.Run.StartedAt.UTC().Format("2006-01-02 15:04:05 UTC"))}
+	switch {
+	case c.Baseline == nil:
+		v.Verdict = "no baseline: thresholds only"
+	case v.Regressed:
+		v.Verdict = "REGRESSED against the baseline"
+	case len(c.Regressions()) > 0:
+		v.Verdict = "regressions found, none gating (" + c.Options.Gate + " gate)"
+	default:
+		v.Verdict = "no regression against the baseline"
+	}
+	for _, f := range c.Findings {
+		if f.Kind.Regression() {
+			v.Regressions = append(v.Regressions, f)
+		} else {
+			v.Improvements = append(v.Improvements, f)
+		}
+	}
+	for _, cc := range c.Cases {
+		cv := caseView{CaseComparison: cc, Name: cc.Case.Name,
+			Question: jsonText(cc.Case.Question), Expected: jsonText(cc.Case.ExpectedAnswer),
+			Output: jsonText(cc.Case.Output), Actions: jsonText(cc.Case.Actions),
+			Error: ErrorSummary(cc.Case.ErrorDetails)}
+		for _, md := range cc.Metrics {
+			m := md.Current
+			mv := metricView{MetricDelta: md, Threshold: m.Threshold, State: metricState(m),
+				Error: ErrorSummary(m.ErrorDetails)}
+			if m.Reason != nil {
+				mv.Reason = *m.Reason
+			}
+			cv.Metrics = append(cv.Metrics, mv)
+		}
+		v.Cases = append(v.Cases, cv)
+	}
+	if kind == viewHTML {
+		v.Charts = buildCharts(c)
+	}
+	return v
+}
+
+// metricState names the outcome of a metric row.
+func metricState(m *models.MetricResult) string {
+	switch {
+	case m.Errored():
+		return "error"
+	case m.Score == nil:
+		return "not calculated"
+	case m.Passed:
+		return "pass"
+	}
+	return "fail"
+}
+
+// jsonText shows a JSON column: a string as itself, null as "", anything
+// else as compact JSON.
+func jsonText(j models.JSON) string {
+	if j.IsNull() {
+		return ""
+	}
+	var v any
+	if err := j.Decode(&v); err != nil {
+		return string(j)
+	}
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return string(marshalJSON(v))
+}
+
+// funcs are the formatting helpers shared by the templates; esc is the
+// escaping of untrusted text for the output (identity for HTML, where
+// html/template escapes by context).
+func funcs(esc func(string) string) map[string]any {
+	return map[string]any{
+		"esc":   esc,
+		"short": func(s string, n int) string { return esc(truncate(s, n)) },
+		"score": fmtScore,
+		"pct": func(v *float64) string {
+			if v == nil {
+				return "n/a"
+			}
+			return fmt.Sprintf("%.1f%%", *v*100)
+		},
+		"ci": func(st Stat) string {
+			if st.CI == nil {
+				return "n/a"
+			}
+			return fmt.Sprintf("[%.3f, %.3f]", st.CI.Low, st.CI.High)
+		},
+		"delta": func(v *float64) string {
+			if v == nil {
+				return "n/a"
+			}
+			return fmt.Sprintf("%+.3f", *v)
+		},
+		"num":   func(v float64) string { return trimFloat(v) },
+		"time":  FormatTime,
+		"upper": strings.ToUpper,
+		"tokens": func(v *int64) string {
+			if v == nil {
+				return "n/a"
+			}
+			return fmt.Sprint(*v)
+		},
+		"usd": func(v *float64) string {
+			if v == nil {
+				return "n/a"
+			}
+			return fmt.Sprintf("$%.4f", *v)
+		},
+		"statusMark": statusMark,
+		"json": func(v any) string {
+			b, _ := json.Marshal(v)
+			return string(b)
+		},
+	}
+}
+
+// statusMark is a short, fixed-width label of a case status for text output.
+func statusMark(status string) string {
+	switch status {
+	case models.StatusPassed:
+		return "PASS"
+	case models.StatusFailed:
+		return "FAIL"
+	case models.StatusError:
+		return "ERR "
+	case models.StatusNotEvaluated:
+		return "N/E "
+	}
+	return "????"
+}
