@@ -2,35 +2,194 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"agentevals/models"
+	"agentevals/runner"
 )
 
-// RunCmd is a placeholder until its issue lands.
-type RunCmd struct{}
+// RunCmd runs a suite against its agent, saves the run in one transaction,
+// compares it with its baseline and exits 0 (no failed or errored check, no
+// gated regression), 1 (failed or errored checks, a gated regression, or an
+// interrupted run: Ctrl-C or SIGTERM save nothing) or 2 (invalid suite,
+// options, configuration or baseline; nothing runs).
+type RunCmd struct {
+	Suite       string        `arg:"" name:"suite" help:"Suite file (JSON, or YAML with the same structure)."`
+	Metadata    string        `name:"metadata" placeholder:"JSON" help:"Run metadata as a JSON object, e.g. '{\"revision\":\"abc123\"}'."`
+	Concurrency int           `name:"concurrency" short:"j" default:"0" help:"Cases run at once (default: min(4, number of cases))."`
+	Only        []string      `name:"only" sep:"none" placeholder:"ID" help:"Run only the question with this id (repeatable)."`
+	Timeout     time.Duration `name:"timeout" help:"Per-case agent timeout, e.g. 30s (default: the suite's agent.timeout, else 5m)."`
 
-// Run is not implemented yet.
-func (c *RunCmd) Run(ctx context.Context, g *Globals) error { return errors.New("not implemented yet") }
-
-// ValidateCmd is a placeholder until its issue lands.
-type ValidateCmd struct{}
-
-// Run is not implemented yet.
-func (c *ValidateCmd) Run(ctx context.Context, g *Globals) error {
-	return errors.New("not implemented yet")
+	JudgeFlags
+	GateFlags
 }
 
-// SchemaCmd is a placeholder until its issue lands.
+// judgeSummarizer is implemented by JudgeFlags once it keeps statistics
+// (e.g. cache hits) worth adding to the run summary.
+type judgeSummarizer interface {
+	judgeSummary() map[string]any
+}
+
+// Run executes the suite.
+func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
+	suite, meta, err := c.load()
+	if err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
+	judge, err := c.judge(ctx, suite.Judge)
+	if err != nil {
+		return asInvalid(err)
+	}
+	calculated := suite.Calculated(judge != nil)
+	conc := c.Concurrency
+	if conc <= 0 {
+		conc = max(1, min(runner.DefaultConcurrency, len(suite.Cases)))
+	}
+	agent, err := runner.NewAgent(suite.Agent, runner.AgentOptions{Concurrency: conc, Timeout: c.Timeout})
+	if err != nil {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("%s: %w", suite.Path, err)}
+	}
+	if cl, ok := agent.(io.Closer); ok {
+		defer cl.Close()
+	}
+	db, err := g.open(ctx, false)
+	if err != nil {
+		return asInvalid(err)
+	}
+	defer db.Close()
+	baseline, err := c.resolveBaseline(ctx, db, suite.Plan(calculated), calculated)
+	if err != nil {
+		return asInvalid(err)
+	}
+	opts := runner.ExecOptions{Judge: judge, Concurrency: conc, Timeout: c.Timeout, Metadata: meta,
+		Progress: newProgress(g.Stderr, len(suite.Cases)).update}
+	if js, ok := any(&c.JudgeFlags).(judgeSummarizer); ok {
+		opts.ExtraSummary = js.judgeSummary
+	}
+	run, err := runner.Execute(ctx, suite, agent, opts)
+	var interrupted *runner.InterruptedError
+	if errors.As(err, &interrupted) {
+		return &exitError{Code: exitFailed, Err: err}
+	}
+	if err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
+	if err := db.InsertRun(ctx, run); err != nil {
+		if ctx.Err() != nil {
+			return &exitError{Code: exitFailed, Err: fmt.Errorf("interrupted while saving: all %d cases had finished; nothing was saved: %w", len(run.Cases), err)}
+		}
+		return &exitError{Code: exitFailed, Err: err}
+	}
+	writeRunTable(g.Stdout, run, db.URL)
+	gateFailed, err := c.finish(ctx, g, run, baseline)
+	if err != nil {
+		return asInvalid(err)
+	}
+	if runFailed(run) || gateFailed {
+		return &exitError{Code: exitFailed}
+	}
+	return nil
+}
+
+// load reads the suite, the --only filter and --metadata.
+func (c *RunCmd) load() (*runner.Suite, map[string]any, error) {
+	suite, err := runner.Load(c.Suite)
+	if err != nil {
+		return nil, nil, err
+	}
+	if suite, err = suite.Only(c.Only); err != nil {
+		return nil, nil, err
+	}
+	meta := map[string]any{}
+	if c.Metadata != "" {
+		if err := json.Unmarshal([]byte(c.Metadata), &meta); err != nil || meta == nil {
+			return nil, nil, fmt.Errorf("--metadata: want a JSON object such as '{\"revision\":\"abc\"}', got %q", c.Metadata)
+		}
+	}
+	if c.Concurrency < 0 {
+		return nil, nil, fmt.Errorf("--concurrency: want a positive number, got %d", c.Concurrency)
+	}
+	if c.Timeout < 0 {
+		return nil, nil, fmt.Errorf("--timeout: want a positive duration, got %s", c.Timeout)
+	}
+	return suite, meta, nil
+}
+
+// asInvalid keeps an exitError's code and makes anything else exit 2.
+func asInvalid(err error) error {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return err
+	}
+	return &exitError{Code: exitInvalid, Err: err}
+}
+
+// runFailed reports whether any calculated check failed or errored, or an
+// agent call errored.
+func runFailed(run *models.Run) bool {
+	for _, c := range run.Cases {
+		if c.Status == models.StatusFailed || c.Status == models.StatusError {
+			return true
+		}
+	}
+	return false
+}
+
+// ValidateCmd checks a suite file without running it.
+type ValidateCmd struct {
+	Suite string `arg:"" name:"suite" help:"Suite file to check."`
+}
+
+// Run loads the suite and reports every problem (exit 2) or a short
+// description (exit 0).
+func (c *ValidateCmd) Run(g *Globals) error {
+	suite, err := runner.Load(c.Suite)
+	if err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
+	names := suite.Calculated(true)
+	fmt.Fprintf(g.Stdout, "%s: ok: suite %q version %q, agent %q (%s), %d questions, metrics: %s\n",
+		c.Suite, clean(suite.Name), clean(suite.Version), clean(suite.Agent.Name), suite.Agent.Type,
+		len(suite.Cases), clean(strings.Join(names, ", ")))
+	return nil
+}
+
+// SchemaCmd prints the JSON Schema of suite files (committed as
+// docs/suite.schema.json).
 type SchemaCmd struct{}
 
-// Run is not implemented yet.
-func (c *SchemaCmd) Run(ctx context.Context, g *Globals) error {
-	return errors.New("not implemented yet")
+// Run prints the schema.
+func (c *SchemaCmd) Run(g *Globals) error {
+	_, err := g.Stdout.Write(runner.JSONSchema())
+	return err
 }
 
-// HistoryCmd is a placeholder until its issue lands.
-type HistoryCmd struct{}
+// HistoryCmd lists recent runs, newest first.
+type HistoryCmd struct {
+	Suite string `name:"suite" help:"Only runs of this suite."`
+	Agent string `name:"agent" help:"Only runs of this agent."`
+	Limit int    `name:"limit" default:"20" help:"How many runs to list."`
+}
 
-// Run is not implemented yet.
+// Run prints the runs.
 func (c *HistoryCmd) Run(ctx context.Context, g *Globals) error {
-	return errors.New("not implemented yet")
+	if c.Limit <= 0 {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--limit: want a positive number, got %d", c.Limit)}
+	}
+	db, err := g.open(ctx, true)
+	if err != nil {
+		return asInvalid(err)
+	}
+	defer db.Close()
+	runs, _, err := db.ListRuns(ctx, models.RunFilter{Suite: c.Suite, Agent: c.Agent, Limit: c.Limit})
+	if err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
+	writeHistory(g.Stdout, runs)
+	return nil
 }

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+	"unicode"
+
+	"golang.org/x/term"
+
+	"agentevals/models"
+	"agentevals/runner"
+)
+
+// progress shows a bar on a terminal and plain lines otherwise.
+type progress struct {
+	w     io.Writer
+	tty   bool
+	total int
+}
+
+func newProgress(w io.Writer, total int) *progress {
+	p := &progress{w: w, total: total}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p.tty = true
+	}
+	return p
+}
+
+// update is called once per finished case, never concurrently.
+func (p *progress) update(ev runner.Progress) {
+	c := ev.Case
+	if !p.tty {
+		fmt.Fprintf(p.w, "[%d/%d] %-13s %s (%.0f ms)\n", ev.Done, ev.Total, c.Status, clip(clean(c.CaseID), 60), c.DurationMS)
+		return
+	}
+	const width = 30
+	filled := width * ev.Done / max(1, ev.Total)
+	fmt.Fprintf(p.w, "\r\x1b[K[%s%s] %d/%d %s", strings.Repeat("#", filled), strings.Repeat(".", width-filled),
+		ev.Done, ev.Total, clip(clean(c.CaseID), 40))
+	if ev.Done == ev.Total {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+}
+
+// clean makes untrusted text safe for a terminal: control characters
+// (escape sequences, carriage returns, newlines) become spaces or vanish.
+func clean(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\t' || r == '\r':
+			return ' '
+		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r):
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// clip shortens s to n runes.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// writeRunTable prints the saved run: one line per case, then the totals.
+func writeRunTable(w io.Writer, run *models.Run, where string) {
+	var sum map[string]any
+	_ = run.Summary.Decode(&sum)
+	fmt.Fprintf(w, "Suite %q version %q, agent %q: run %s saved to %s\n",
+		clean(run.Suite), clean(run.Version), clean(run.Agent), run.ID, where)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTATUS\tQUALITY\tMETRICS")
+	for _, c := range run.Cases {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", clip(clean(c.CaseID), 40), c.Status, fmtScore(runner.CaseQuality(c)), metricsCell(c))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "Passing questions: %d of %d   Quality: %s   Errors: %d   Not evaluated: %d   Time: %s\n",
+		intOf(sum["passed"]), len(run.Cases), fmtAny(sum["quality"]), intOf(sum["errors"]), intOf(sum["not_evaluated"]),
+		time.Duration(floatOf(sum["duration_ms"])*float64(time.Millisecond)).Round(time.Millisecond))
+}
+
+// metricsCell lists "name score/threshold ok|FAIL|ERROR|n/a" for a case.
+func metricsCell(c *models.CaseResult) string {
+	parts := make([]string, 0, len(c.Metrics))
+	for _, m := range c.Metrics {
+		verdict := "ok"
+		switch {
+		case !m.Calculated():
+			verdict = "n/a"
+		case m.Errored():
+			verdict = "ERROR"
+		case !m.Passed:
+			verdict = "FAIL"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s/%.2f %s", clip(clean(m.Name), 30), fmtScore(m.Score), m.Threshold, verdict))
+	}
+	if !c.ErrorDetails.IsNull() {
+		var e struct {
+			Kind, Message string
+		}
+		_ = json.Unmarshal(c.ErrorDetails, &e)
+		parts = append(parts, "agent "+clip(clean(e.Kind+": "+e.Message), 80))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func fmtScore(f *float64) string {
+	if f == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", *f)
+}
+
+func fmtAny(v any) string {
+	if f, ok := v.(float64); ok {
+		return fmt.Sprintf("%.3f", f)
+	}
+	return "-"
+}
+
+func intOf(v any) int {
+	f, _ := v.(float64)
+	return int(f)
+}
+
+func floatOf(v any) float64 {
+	f, _ := v.(float64)
+	return f
+}
+
+// writeHistory prints runs newest first. Summaries written by other
+// implementations may lack keys: those show as "-".
+func writeHistory(w io.Writer, runs []*models.Run) {
+	if len(runs) == 0 {
+		fmt.Fprintln(w, "No runs.")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "STARTED (UTC)\tSUITE\tAGENT\tVERSION\tPASSED\tQUALITY\tRUN")
+	for _, r := range runs {
+		var sum map[string]any
+		_ = r.Summary.Decode(&sum)
+		passed := "-"
+		if _, ok := sum["passed"].(float64); ok {
+			passed = fmt.Sprintf("%d/%d", intOf(sum["passed"]), intOf(sum["cases"]))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.StartedAt.UTC().Format("2006-01-02 15:04:05"),
+			clip(clean(r.Suite), 30), clip(clean(r.Agent), 24), clip(clean(r.Version), 12), passed, fmtAny(sum["quality"]), r.ID)
+	}
+	tw.Flush()
+}
