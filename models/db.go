@@ -89,6 +89,7 @@ func openPostgres(ctx context.Context, url string, opts OpenOptions) (*DB, error
 	}
 	sqldb := stdlib.OpenDB(*cfg)
 	db := &DB{DB: bun.NewDB(sqldb, pgdialect.New()), Dialect: PostgreSQL, URL: Redact(url)}
+	readTolerantly(db.DB)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open database %q: %w", Redact(url), err)
@@ -114,6 +115,7 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*DB, error)
 		return nil, fmt.Errorf("open database %q: %w", path, err)
 	}
 	db := &DB{DB: bun.NewDB(sqldb, sqlitedialect.New()), Dialect: SQLite, URL: "sqlite:" + path}
+	readTolerantly(db.DB)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open database %q: %w", path, err)

@@ -5,6 +5,7 @@ import (
 	"database/sql/driver"
 	"encoding/json"
 	"fmt"
+	"strconv"
 )
 
 // JSON is the value of a json/jsonb column. A nil JSON is SQL NULL; the
@@ -67,6 +68,14 @@ func (j *JSON) Scan(src any) error {
 		*j = append(JSON{}, v...)
 	case string:
 		*j = JSON(v)
+	case int64:
+		// SQLite columns declared json have numeric affinity and hand back
+		// numbers and booleans as SQL values; they are still JSON.
+		*j = JSON(strconv.FormatInt(v, 10))
+	case float64:
+		*j = JSON(strconv.FormatFloat(v, 'g', -1, 64))
+	case bool:
+		*j = JSON(strconv.FormatBool(v))
 	default:
 		return fmt.Errorf("scan json column: unsupported type %T", src)
 	}

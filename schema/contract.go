@@ -243,6 +243,17 @@ func createTableSQL(d models.Dialect, t Table) string {
 	return fmt.Sprintf("CREATE TABLE %s (\n%s\n)", quoteIdent(t.Name), strings.Join(lines, ",\n"))
 }
 
+// CreateTableSQL returns the CREATE TABLE statement Migrate uses for a
+// contract table in a dialect ("" for a table outside the contract).
+func CreateTableSQL(d models.Dialect, table string) string {
+	for _, t := range Contract() {
+		if t.Name == table {
+			return createTableSQL(d, t)
+		}
+	}
+	return ""
+}
+
 func createIndexSQL(t Table, ix Index) string {
 	unique := ""
 	if ix.Unique {

@@ -37,6 +37,10 @@ const LedgerTable = "agentevals_schema_migrations"
 type step struct {
 	version string
 	up      func(ctx context.Context, in introspector) error
+	// always makes the step run on every Migrate, not only the first time:
+	// it completes whatever the contract needs and the live schema lacks
+	// (a table, a nullable column or an index dropped or never created).
+	always bool
 }
 
 // steps are applied in order; versions never change once released.
@@ -45,7 +49,7 @@ var steps = []step{
 	// It runs before the tables step, which would otherwise add an empty
 	// minimum_scores column next to the old one.
 	{version: "20261201000001_rename_criteria_to_minimum_scores", up: upgradeCriteria},
-	{version: "20261201000002_create_evaluation_tables", up: createTables},
+	{version: "20261201000002_create_evaluation_tables", up: createTables, always: true},
 }
 
 // Migrate creates or upgrades the contract tables of DESIGN §3 and records
@@ -120,11 +124,14 @@ func applySteps(ctx context.Context, in introspector) error {
 		return fmt.Errorf("read %s: %w", LedgerTable, err)
 	}
 	for _, s := range steps {
-		if applied[s.version] {
+		if applied[s.version] && !s.always {
 			continue
 		}
 		if err := s.up(ctx, in); err != nil {
 			return fmt.Errorf("step %s: %w", s.version, err)
+		}
+		if applied[s.version] {
+			continue
 		}
 		if _, err := in.db.ExecContext(ctx, "INSERT INTO "+quoteIdent(LedgerTable)+" (version, applied_at) VALUES (?, ?)",
 			s.version, models.UTC(time.Now())); err != nil {

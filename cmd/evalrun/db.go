@@ -4,35 +4,69 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"strings"
 
 	"agentevals/models"
 	"agentevals/schema"
 )
 
-// MigrateCmd is a placeholder until its issue lands.
+// MigrateCmd creates or upgrades the evaluation tables.
 type MigrateCmd struct{}
 
-// Run is not implemented yet.
+// Run migrates the database named by --database-url (or the default file).
 func (c *MigrateCmd) Run(ctx context.Context, g *Globals) error {
-	return errors.New("not implemented yet")
+	db, err := g.open(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := schema.Migrate(ctx, db); err != nil {
+		return err
+	}
+	fmt.Fprintf(g.Stdout, "Migrated %s: the evaluation tables are up to date.\n", db.URL)
+	return nil
 }
 
-// CheckCmd is a placeholder until its issue lands.
+// CheckCmd compares the live schema with the contract.
 type CheckCmd struct{}
 
-// Run is not implemented yet.
+// Run prints every difference and exits 2 when one is incompatible.
 func (c *CheckCmd) Run(ctx context.Context, g *Globals) error {
-	return errors.New("not implemented yet")
+	db, err := g.open(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	rep, err := schema.Check(ctx, db)
+	if err != nil {
+		return err
+	}
+	if err := rep.Write(g.Stdout); err != nil {
+		return err
+	}
+	if bad := rep.Incompatible(); len(bad) > 0 {
+		names := make([]string, len(bad))
+		for i, d := range bad {
+			names[i] = d.Table
+			if d.Column != "" {
+				names[i] += "." + d.Column
+			}
+		}
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("schema not usable: %s", strings.Join(names, ", "))}
+	}
+	return nil
 }
 
-// RailsMigrationCmd is a placeholder until its issue lands.
+// RailsMigrationCmd prints a Rails migration creating the contract.
 type RailsMigrationCmd struct{}
 
-// Run is not implemented yet.
-func (c *RailsMigrationCmd) Run(ctx context.Context, g *Globals) error {
-	return errors.New("not implemented yet")
+// Run prints the migration; it needs no database.
+func (c *RailsMigrationCmd) Run(g *Globals) error {
+	_, err := io.WriteString(g.Stdout, schema.RailsMigration())
+	return err
 }
 
 // open opens the database named by --database-url/DATABASE_URL, or the

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"agentevals/internal/testdb"
+	"agentevals/models"
+	"agentevals/schema"
+)
+
+func evalrun(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestDBMigrateThenCheckOnPostgres(t *testing.T) {
+	url := testdb.PostgresURL(t)
+	t.Setenv("DATABASE_URL", "")
+
+	// PostgreSQL is never migrated implicitly: db:check on an empty schema fails.
+	code, out, stderr := evalrun(t, "--database-url", url, "db:check")
+	if code != exitInvalid || !strings.Contains(out, "missing table") {
+		t.Fatalf("db:check on an empty schema: exit %d\n%s%s", code, out, stderr)
+	}
+	code, out, stderr = evalrun(t, "--database-url", url, "db:migrate")
+	if code != exitOK || !strings.Contains(out, "up to date") {
+		t.Fatalf("db:migrate: exit %d\n%s%s", code, out, stderr)
+	}
+	code, out, stderr = evalrun(t, "--database-url", url, "db:check")
+	if code != exitOK || !strings.Contains(out, "Usable") {
+		t.Fatalf("db:check after db:migrate: exit %d\n%s%s", code, out, stderr)
+	}
+
+	db, err := models.Open(context.Background(), url, models.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(context.Background(), "ALTER TABLE ruby_llm_evaluations_metric_results DROP COLUMN threshold"); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr = evalrun(t, "--database-url", url, "db:check")
+	if code != exitInvalid {
+		t.Fatalf("db:check after dropping a contract column: exit %d, want 2\n%s%s", code, out, stderr)
+	}
+	if !strings.Contains(out, "INCOMPATIBLE missing column threshold") ||
+		!strings.Contains(stderr, "ruby_llm_evaluations_metric_results.threshold") {
+		t.Errorf("db:check does not name the dropped column:\n%s%s", out, stderr)
+	}
+}
+
+func TestDBCheckThroughDatabaseURLEnv(t *testing.T) {
+	url := testdb.PostgresURL(t)
+	t.Setenv("DATABASE_URL", url)
+	if code, out, stderr := evalrun(t, "db:migrate"); code != exitOK {
+		t.Fatalf("db:migrate: exit %d\n%s%s", code, out, stderr)
+	}
+	if code, out, stderr := evalrun(t, "db:check"); code != exitOK || !strings.Contains(out, models.Redact(url)) {
+		t.Fatalf("db:check: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
+func TestDefaultDatabaseIsCreatedAndMigratedOnFirstUse(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", dir)
+	t.Setenv("DATABASE_URL", "")
+	path := filepath.Join(dir, "agentevals", "evaluations.sqlite3")
+
+	g := &Globals{}
+	ctx := context.Background()
+	if _, err := g.open(ctx, true); err == nil || !strings.Contains(err.Error(), path) {
+		t.Errorf("read-only open of a missing default database: %v, want an error naming %s", err, path)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Fatalf("a read-only open created %s", path)
+	}
+	db, err := g.open(ctx, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if db.Dialect != models.SQLite || db.URL != "sqlite:"+path {
+		t.Errorf("default database is %s %s, want sqlite:%s", db.Dialect, db.URL, path)
+	}
+	run := &models.Run{Suite: "s", Agent: "a", Version: "1", SuiteDigest: "d", StartedAt: time.Now(), FinishedAt: time.Now()}
+	if err := db.InsertRun(ctx, run); err != nil {
+		t.Fatalf("insert into the default database: %v", err)
+	}
+	ro, err := g.open(ctx, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if _, err := ro.GetRun(ctx, run.ID); err != nil {
+		t.Errorf("read back through a read-only open: %v", err)
+	}
+	if code, out, stderr := evalrun(t, "db:check"); code != exitOK {
+		t.Errorf("db:check of the default database: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
+func TestPostgresIsNeverMigratedImplicitly(t *testing.T) {
+	url := testdb.PostgresURL(t)
+	db, err := (&Globals{DatabaseURL: url}).open(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rep, err := schema.Check(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Usable() {
+		t.Error("opening PostgreSQL for writing created the tables")
+	}
+}
+
+func TestDBRailsMigration(t *testing.T) {
+	code, out, stderr := evalrun(t, "db:rails-migration")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"class CreateRubyLlmEvaluations < ActiveRecord::Migration[6.1]",
+		"create_table :ruby_llm_evaluations_runs, id: :uuid", "t.bigserial :sequence, null: false",
+		"t.jsonb :minimum_scores", "t.decimal :cost", "index_ruby_llm_evaluations_metric_results_on_case_and_position"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("migration lacks %q", want)
+		}
+	}
+}
