@@ -197,18 +197,18 @@ type Failure struct {
 
 func (f *Failure) Error() string {
 	var parts []string
-	add := func(n int, what string) {
+	add := func(n int, one, many string) {
 		if n == 1 {
-			parts = append(parts, "1 "+what)
+			parts = append(parts, "1 "+one)
 		} else if n > 1 {
-			parts = append(parts, fmt.Sprintf("%d %ss", n, what))
+			parts = append(parts, fmt.Sprintf("%d %s", n, many))
 		}
 	}
-	add(f.Unexpected, "unexpected request")
-	add(f.Mismatched, "mismatched request")
-	add(f.Exhausted, "request after the fixtures were used up")
-	add(f.Rejected, "rejected request")
-	add(f.Missing, "declared request never made")
+	add(f.Unexpected, "unexpected request", "unexpected requests")
+	add(f.Mismatched, "mismatched request", "mismatched requests")
+	add(f.Exhausted, "request after the fixtures were used up", "requests after the fixtures were used up")
+	add(f.Rejected, "rejected request", "rejected requests")
+	add(f.Missing, "declared request never made", "declared requests never made")
 	return "api replay: " + strings.Join(parts, ", ")
 }
 
