@@ -121,6 +121,8 @@ func newCall(a Action) call {
 
 func expectedProblem(c call) string {
 	switch {
+	case c.Group == "" && c.Name == "":
+		return "has no group: expected actions need one"
 	case c.Group == "":
 		return fmt.Sprintf("(%s) has no group: expected actions need one", clip(c.Name))
 	case c.Name == "":
@@ -162,7 +164,7 @@ func differences(a, b call) string {
 	if !a.valid || !b.valid || !sameValue(a.args, b.args) {
 		parts = append(parts, "arguments")
 	}
-	if len(parts) == 1 {
+	if len(parts) == 1 && parts[0] != "arguments" {
 		return parts[0] + " differs"
 	}
 	return strings.Join(parts, " and ") + " differ"

@@ -2,6 +2,7 @@ package judges
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -12,6 +13,10 @@ const maxAlignCells = 4 << 20
 // callPair links an expected call and an observed call by index.
 type callPair struct{ exp, obs int }
 
+// callGap holds the unmatched expected and observed indexes between two
+// matched calls.
+type callGap struct{ exp, obs []int }
+
 // callDiff is the alignment of an expected and an observed trace.
 type callDiff struct {
 	matched int
@@ -21,10 +26,11 @@ type callDiff struct {
 	moved   []callPair // a missing call observed elsewhere
 }
 
-// diffCalls aligns the traces along a longest common subsequence. The
-// unmatched calls between two matched ones are paired in order as wrong
-// calls; what is left over is missing (expected) or extra (observed); a
-// missing call equal to an extra one is reported as out of order.
+// diffCalls aligns the traces along a longest common subsequence. An
+// unmatched expected call equal to an unmatched observed call elsewhere is
+// out of order; the other unmatched calls between two matched ones pair up
+// in order as wrong calls, and what is left over is missing (expected) or
+// extra (observed).
 func diffCalls(exp, obs []call) callDiff {
 	n, m := len(exp), len(obs)
 	// lcs[i][j] is the LCS length of exp[i:] and obs[j:].
@@ -41,63 +47,62 @@ func diffCalls(exp, obs []call) callDiff {
 			}
 		}
 	}
+	// Walk the table, collecting the unmatched calls between two matched
+	// ones as gaps.
 	var d callDiff
-	var gapExp, gapObs []int
-	flush := func() {
-		k := min(len(gapExp), len(gapObs))
-		for x := range k {
-			d.wrong = append(d.wrong, callPair{gapExp[x], gapObs[x]})
-		}
-		d.missing = append(d.missing, gapExp[k:]...)
-		d.extra = append(d.extra, gapObs[k:]...)
-		gapExp, gapObs = gapExp[:0], gapObs[:0]
-	}
+	gaps := []callGap{{}}
 	i, j := 0, 0
-	for i < n && j < m {
+	for i < n || j < m {
+		last := &gaps[len(gaps)-1]
 		switch {
-		case same(exp[i], obs[j]):
-			flush()
+		case i < n && j < m && same(exp[i], obs[j]):
 			d.matched++
+			gaps = append(gaps, callGap{})
 			i, j = i+1, j+1
-		case lcs[i+1][j] >= lcs[i][j+1]:
-			gapExp = append(gapExp, i)
+		case j == m || (i < n && lcs[i+1][j] >= lcs[i][j+1]):
+			last.exp = append(last.exp, i)
 			i++
 		default:
-			gapObs = append(gapObs, j)
+			last.obs = append(last.obs, j)
 			j++
 		}
 	}
-	for ; i < n; i++ {
-		gapExp = append(gapExp, i)
+	// A call expected in one place and observed in another is out of order.
+	for g := range gaps {
+		for x := 0; x < len(gaps[g].exp); x++ {
+			e := gaps[g].exp[x]
+			if h, y, ok := findObserved(exp[e], obs, gaps); ok {
+				d.moved = append(d.moved, callPair{e, gaps[h].obs[y]})
+				gaps[h].obs = append(gaps[h].obs[:y:y], gaps[h].obs[y+1:]...)
+				gaps[g].exp = append(gaps[g].exp[:x:x], gaps[g].exp[x+1:]...)
+				x--
+			}
+		}
 	}
-	for ; j < m; j++ {
-		gapObs = append(gapObs, j)
+	// What is left in a gap pairs up in order as wrong calls; the rest is
+	// missing or extra.
+	for _, g := range gaps {
+		k := min(len(g.exp), len(g.obs))
+		for x := range k {
+			d.wrong = append(d.wrong, callPair{g.exp[x], g.obs[x]})
+		}
+		d.missing = append(d.missing, g.exp[k:]...)
+		d.extra = append(d.extra, g.obs[k:]...)
 	}
-	flush()
-	d.findMoved(exp, obs)
+	sort.Ints(d.extra)
 	return d
 }
 
-// findMoved turns a missing call that was observed elsewhere as an extra
-// call into an out-of-order pair.
-func (d *callDiff) findMoved(exp, obs []call) {
-	var missing []int
-	for _, e := range d.missing {
-		found := -1
-		for x, o := range d.extra {
-			if same(exp[e], obs[o]) {
-				found = x
-				break
+// findObserved finds an unmatched observed call equal to c.
+func findObserved(c call, obs []call, gaps []callGap) (int, int, bool) {
+	for h, g := range gaps {
+		for y, o := range g.obs {
+			if same(c, obs[o]) {
+				return h, y, true
 			}
 		}
-		if found < 0 {
-			missing = append(missing, e)
-			continue
-		}
-		d.moved = append(d.moved, callPair{e, d.extra[found]})
-		d.extra = append(d.extra[:found:found], d.extra[found+1:]...)
 	}
-	d.missing = missing
+	return 0, 0, false
 }
 
 // reason explains the alignment in one line.
@@ -116,7 +121,7 @@ func (d callDiff) reason(exp, obs []call) string {
 		d.matched, n, m, d.matched, max(n, m))}
 	if len(d.wrong) > 0 {
 		parts = append(parts, "wrong: "+listCalls(d.wrong, func(p callPair) string {
-			return fmt.Sprintf("#%d expected %s, observed %s (%s)", p.exp+1, exp[p.exp].describe(), obs[p.obs].describe(), differences(exp[p.exp], obs[p.obs]))
+			return fmt.Sprintf("expected #%d %s, observed #%d %s (%s)", p.exp+1, exp[p.exp].describe(), p.obs+1, obs[p.obs].describe(), differences(exp[p.exp], obs[p.obs]))
 		}))
 	}
 	if len(d.missing) > 0 {

@@ -63,7 +63,7 @@ func newJSONSchema(raw json.RawMessage) (*JSONSchema, error) {
 		return nil, fmt.Errorf("%w: param \"schema\": %s is not loaded: references outside the schema are refused; put the referenced schema under $defs",
 			ErrInvalidParams, quote(refErr.URL))
 	case err != nil:
-		return nil, fmt.Errorf("%w: param \"schema\": expected a valid JSON Schema: %s", ErrInvalidParams, clipTo(err.Error(), 400))
+		return nil, fmt.Errorf("%w: param \"schema\": expected a valid JSON Schema: %s", ErrInvalidParams, clipTo(strings.Join(strings.Fields(err.Error()), " "), 400))
 	}
 	return &JSONSchema{Schema: schema}, nil
 }
