@@ -1,0 +1,127 @@
+// Command evaldash serves the read-only evaluation dashboard over the
+// history tables that evalrun (and the Ruby gem) write. It has no built-in
+// authentication: run it behind an auth proxy. Run "evaldash --help".
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/alecthomas/kong"
+	"github.com/gin-gonic/gin"
+
+	"agentevals/dashboard"
+	"agentevals/models"
+)
+
+// CLI is evaldash's command line.
+type CLI struct {
+	DatabaseURL    string   `name:"database-url" env:"DATABASE_URL" placeholder:"URL" help:"Database: postgres://… or sqlite:PATH. Default: the embedded SQLite file ($$XDG_DATA_HOME/agentevals/evaluations.sqlite3, else ~/.local/share/agentevals/evaluations.sqlite3). Opened read-only."`
+	Listen         string   `default:"127.0.0.1:4567" placeholder:"HOST:PORT" help:"Address to listen on (loopback by default: put an auth proxy in front)."`
+	MountPath      string   `name:"mount-path" default:"" placeholder:"PATH" help:"Path prefix the dashboard is served under, e.g. /evaluations."`
+	TrustedProxies []string `name:"trusted-proxies" sep:"," placeholder:"CIDR,…" help:"Proxies whose X-Forwarded-For is trusted for logged client addresses."`
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run parses args, serves until SIGINT/SIGTERM and returns the exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var cli CLI
+	exit := -1
+	parser, err := kong.New(&cli, kong.Name("evaldash"),
+		kong.Description("Read-only web dashboard of the evaluation history. No built-in authentication: put it behind an auth proxy."),
+		kong.UsageOnError(), kong.Writers(stdout, stderr), kong.Exit(func(code int) { exit = code }))
+	if err != nil {
+		fmt.Fprintln(stderr, "evaldash:", err)
+		return 2
+	}
+	if _, err := parser.Parse(args); err != nil {
+		parser.FatalIfErrorf(err)
+		return 2
+	}
+	if exit >= 0 {
+		return exit
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	if err := serve(ctx, cli, logger); err != nil {
+		fmt.Fprintln(stderr, "evaldash:", err)
+		return 1
+	}
+	return 0
+}
+
+// databaseURL is --database-url, else the embedded default file, which must
+// already exist: the dashboard never creates or migrates a database.
+func databaseURL(flag string) (string, error) {
+	if flag != "" {
+		return flag, nil
+	}
+	path, err := models.DefaultSQLitePath()
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("no --database-url or DATABASE_URL given and the default database %s does not exist yet; run `evalrun run SUITE` first or point --database-url at your history", path)
+	} else if err != nil {
+		return "", fmt.Errorf("default database %s: %w", path, err)
+	}
+	return "sqlite:" + path, nil
+}
+
+func serve(ctx context.Context, cli CLI, logger *slog.Logger) error {
+	url, err := databaseURL(cli.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	openCtx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	db, err := models.Open(openCtx, url, models.OpenOptions{ReadOnly: true})
+	cancel()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+
+	gin.SetMode(gin.ReleaseMode)
+	handler, err := dashboard.New(dashboard.Config{DB: db, MountPath: cli.MountPath,
+		TrustedProxies: cli.TrustedProxies, Logger: logger})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cli.Listen)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10}
+	mount, _ := dashboard.CleanMountPath(cli.MountPath)
+	logger.Info("evaldash listening", "url", "http://"+ln.Addr().String()+mount+"/", "database", db.URL,
+		"read_only", true)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil && !strings.Contains(err.Error(), "closed") {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}

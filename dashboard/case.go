@@ -1,0 +1,227 @@
+package dashboard
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+
+	"agentevals/models"
+	"agentevals/reports"
+)
+
+// metricView is one metric row of a case, with its state spelled out:
+// calculated (a score), errored (error details) or not calculated (neither).
+type metricView struct {
+	*models.MetricResult
+	State  string
+	Reason string
+	Error  string
+}
+
+// actionRow puts the expected and the observed call at the same position
+// side by side.
+type actionRow struct {
+	Index    int
+	Expected string
+	Observed string
+	State    string // "match", "differs", "missing", "extra"
+}
+
+// casePage is the case page's data.
+type casePage struct {
+	BasePage
+	Run     *models.Run
+	Case    *models.CaseResult
+	Status  string
+	Quality *float64
+	Metrics []metricView
+
+	Question, ExpectedAnswer, Output string
+	MinimumScores, CaseMetadata      string
+	// Instrumented is false when actions is SQL NULL or JSON null.
+	Instrumented     bool
+	ExpectedActions  bool
+	Actions          []actionRow
+	Replay           string
+	ResponseMetadata string
+	AgentError       string
+	AgentErrorText   string
+
+	RunLink, PrevLink, NextLink string
+}
+
+func (s *Server) casePage(c *gin.Context) error {
+	run, err := s.loadRun(c.Request.Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	raw := c.Param("pos")
+	pos, err := strconv.Atoi(raw)
+	if err != nil || pos < 0 || len(raw) > 9 {
+		return notFound("There is no such case in this run.")
+	}
+	idx := -1
+	for i, cr := range run.Cases {
+		if cr.Position == pos {
+			idx = i
+			break
+		}
+	}
+	if idx < 0 {
+		return notFound("There is no such case in this run.")
+	}
+	cr := run.Cases[idx]
+	b := s.base(c.Request, cr.Name+" · case", "history")
+	id := run.ID.String()
+	page := &casePage{BasePage: b, Run: run, Case: cr, Status: reports.CaseStatus(cr), Quality: reports.CaseQuality(cr),
+		Question: jsonText(cr.Question), ExpectedAnswer: jsonText(cr.ExpectedAnswer), Output: jsonText(cr.Output),
+		MinimumScores: prettyJSON(cr.MinimumScores), CaseMetadata: prettyJSON(cr.Metadata),
+		Instrumented: !cr.Actions.IsNull(), ExpectedActions: !cr.ExpectedActions.IsNull(),
+		RunLink: b.Path("runs", id)}
+	if idx > 0 {
+		page.PrevLink = b.Path("runs", id, "cases", strconv.Itoa(run.Cases[idx-1].Position))
+	}
+	if idx < len(run.Cases)-1 {
+		page.NextLink = b.Path("runs", id, "cases", strconv.Itoa(run.Cases[idx+1].Position))
+	}
+	for _, m := range cr.Metrics {
+		mv := metricView{MetricResult: m, State: "not_calculated"}
+		switch {
+		case m.Errored():
+			mv.State, mv.Error = "errored", prettyJSON(m.ErrorDetails)
+		case m.Score != nil:
+			mv.State = "calculated"
+		}
+		if m.Reason != nil {
+			mv.Reason = *m.Reason
+		}
+		page.Metrics = append(page.Metrics, mv)
+	}
+	page.Actions = sideBySide(cr.ExpectedActions, cr.Actions)
+	page.Replay, page.ResponseMetadata = splitReplay(cr.ResponseMetadata)
+	if !cr.ErrorDetails.IsNull() {
+		page.AgentError = prettyJSON(cr.ErrorDetails)
+		page.AgentErrorText = reports.ErrorSummary(cr.ErrorDetails)
+	}
+	return s.render(c, "case", page)
+}
+
+// sideBySide aligns expected and observed calls by position. The action
+// metric's reason explains the scoring; this view only shows the evidence.
+func sideBySide(expected, observed models.JSON) []actionRow {
+	exp, obs := jsonItems(expected), jsonItems(observed)
+	n := max(len(exp), len(obs))
+	rows := make([]actionRow, n)
+	for i := range rows {
+		r := actionRow{Index: i + 1}
+		switch {
+		case i >= len(exp):
+			r.Observed, r.State = describeCall(obs[i]), "extra"
+		case i >= len(obs):
+			r.Expected, r.State = describeCall(exp[i]), "missing"
+		default:
+			r.Expected, r.Observed = describeCall(exp[i]), describeCall(obs[i])
+			r.State = "differs"
+			if sameCall(exp[i], obs[i]) {
+				r.State = "match"
+			}
+		}
+		rows[i] = r
+	}
+	return rows
+}
+
+// jsonItems returns the elements of a JSON array (nothing for anything else).
+func jsonItems(j models.JSON) []json.RawMessage {
+	var items []json.RawMessage
+	if j.IsNull() || json.Unmarshal(j, &items) != nil {
+		return nil
+	}
+	return items
+}
+
+type call struct {
+	Group     any             `json:"group"`
+	Name      any             `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// describeCall shows "group · name" and the arguments as JSON; anything
+// that is not a call object is shown as its JSON.
+func describeCall(raw json.RawMessage) string {
+	var c call
+	if json.Unmarshal(raw, &c) != nil || c.Name == nil {
+		return prettyJSON(models.JSON(raw))
+	}
+	head := ""
+	if c.Group != nil {
+		head = toText(c.Group) + " · "
+	}
+	head += toText(c.Name)
+	if len(c.Arguments) == 0 || string(c.Arguments) == "null" {
+		return head + "()"
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, c.Arguments) != nil {
+		return head + " " + string(c.Arguments)
+	}
+	return head + " " + buf.String()
+}
+
+func toText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// sameCall compares group, name and arguments as JSON values; absent, null
+// and {} arguments all mean "no arguments".
+func sameCall(a, b json.RawMessage) bool {
+	norm := func(raw json.RawMessage) (any, bool) {
+		var c call
+		if json.Unmarshal(raw, &c) != nil {
+			return nil, false
+		}
+		var args any
+		if len(c.Arguments) > 0 && json.Unmarshal(c.Arguments, &args) != nil {
+			return nil, false
+		}
+		if m, ok := args.(map[string]any); ok && len(m) == 0 {
+			args = nil
+		}
+		return []any{c.Group, c.Name, args}, true
+	}
+	x, ok1 := norm(a)
+	y, ok2 := norm(b)
+	if !ok1 || !ok2 {
+		return false
+	}
+	bx, _ := json.Marshal(x)
+	by, _ := json.Marshal(y)
+	return bytes.Equal(bx, by)
+}
+
+// splitReplay separates response_metadata.api_replay (the strict-replay
+// evidence) from the rest of the response metadata.
+func splitReplay(j models.JSON) (replay, rest string) {
+	if j.IsNull() {
+		return "", ""
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(j, &m) != nil {
+		return "", prettyJSON(j)
+	}
+	if r, ok := m["api_replay"]; ok {
+		replay = prettyJSON(models.JSON(r))
+		delete(m, "api_replay")
+	}
+	if len(m) > 0 {
+		b, _ := json.Marshal(m)
+		rest = prettyJSON(models.JSON(b))
+	}
+	return replay, rest
+}

@@ -1,0 +1,81 @@
+package dashboard
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+
+	"agentevals/models"
+	"agentevals/reports"
+)
+
+// compareRow is one question of run B next to the same question of run A.
+type compareRow struct {
+	reports.CaseComparison
+	Name         string
+	LinkA, LinkB string
+}
+
+// comparePage is the compare page's data.
+type comparePage struct {
+	BasePage
+	A, B         string // the ids as typed, for the form
+	RunA, RunB   *models.Run
+	Cmp          *reports.Comparison
+	Regressions  []findingView
+	Improvements []findingView
+	Rows         []compareRow
+	// Incompatible explains why the runs do not share a definition.
+	Incompatible string
+	LinkA, LinkB string
+	SwapLink     string
+}
+
+// compare shows run B against run A (A is the reference, like a baseline).
+func (s *Server) compare(c *gin.Context) error {
+	ctx := c.Request.Context()
+	q := c.Request.URL.Query()
+	page := &comparePage{BasePage: s.base(c.Request, "Compare two runs", "compare"), A: q.Get("a"), B: q.Get("b")}
+	if len(page.A) > 64 || len(page.B) > 64 {
+		return badRequest("Run ids are 36-character UUIDs.")
+	}
+	if page.A == "" && page.B == "" {
+		return s.render(c, "compare", page)
+	}
+	if _, err := parseRunID(page.A); err != nil {
+		return badRequest("Run A must be a run id (a UUID).")
+	}
+	if _, err := parseRunID(page.B); err != nil {
+		return badRequest("Run B must be a run id (a UUID).")
+	}
+	var err error
+	if page.RunA, err = s.loadRun(ctx, page.A); err != nil {
+		return err
+	}
+	if page.RunB, err = s.loadRun(ctx, page.B); err != nil {
+		return err
+	}
+	if err := reports.SameDefinition(page.RunB, page.RunA, nil, nil); err != nil {
+		if !errors.Is(err, reports.ErrIncompatible) {
+			return err
+		}
+		page.Incompatible = err.Error()
+	}
+	cmp := reports.Compare(page.RunB, page.RunA, reports.Options{})
+	page.Cmp = cmp
+	b := page.BasePage
+	page.Regressions, page.Improvements = findingViews(b, page.RunB, cmp.Findings)
+	ida, idb := page.RunA.ID.String(), page.RunB.ID.String()
+	page.LinkA, page.LinkB = b.Path("runs", ida), b.Path("runs", idb)
+	page.SwapLink = b.Path("compare") + "?a=" + idb + "&b=" + ida
+	for _, cc := range cmp.Cases {
+		row := compareRow{CaseComparison: cc, Name: cc.Case.Name,
+			LinkB: b.Path("runs", idb, "cases", strconv.Itoa(cc.Case.Position))}
+		if cc.Baseline != nil {
+			row.LinkA = b.Path("runs", ida, "cases", strconv.Itoa(cc.Baseline.Position))
+		}
+		page.Rows = append(page.Rows, row)
+	}
+	return s.render(c, "compare", page)
+}

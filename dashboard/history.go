@@ -1,0 +1,251 @@
+package dashboard
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"agentevals/models"
+)
+
+// Input limits of the history filters.
+const (
+	maxFilterLen = 200
+	defaultLimit = 50
+	maxLimit     = 200
+	// maxScan bounds how many runs one page request reads while looking for
+	// runs with a given outcome; the page then offers to continue.
+	maxScan = 1000
+)
+
+// historyFilter is the history page's query, as typed (for the form) and parsed.
+type historyFilter struct {
+	Suite, Agent, From, To, Status string
+	Limit                          int
+	cursor                         *models.Cursor
+	from, to                       time.Time
+}
+
+// historyRow is one run in the history table.
+type historyRow struct {
+	Run   *models.Run
+	Stats runStats
+	Link  string
+}
+
+// historyPage is the history page's data.
+type historyPage struct {
+	BasePage
+	Filter   historyFilter
+	Statuses []string
+	Rows     []historyRow
+	Charts   []trendChart
+	NextLink string
+	// Truncated tells that the outcome filter stopped after maxScan runs.
+	Truncated bool
+	Scanned   int
+	Filtered  bool
+}
+
+func parseHistoryFilter(q url.Values) (historyFilter, error) {
+	f := historyFilter{Suite: q.Get("suite"), Agent: q.Get("agent"), From: q.Get("from"), To: q.Get("to"),
+		Status: q.Get("status"), Limit: defaultLimit}
+	for name, v := range map[string]string{"suite": f.Suite, "agent": f.Agent} {
+		if len(v) > maxFilterLen || !utf8.ValidString(v) || strings.IndexFunc(v, unicode.IsControl) >= 0 {
+			return f, badRequest(fmt.Sprintf("The %s filter must be at most %d characters of text.", name, maxFilterLen))
+		}
+	}
+	var err error
+	if f.from, err = parseDate(f.From); err != nil {
+		return f, badRequest("The from date must look like 2026-11-30.")
+	}
+	if f.to, err = parseDate(f.To); err != nil {
+		return f, badRequest("The to date must look like 2026-11-30.")
+	}
+	if !f.to.IsZero() {
+		f.to = f.to.AddDate(0, 0, 1) // the to date is inclusive
+	}
+	if !f.from.IsZero() && !f.to.IsZero() && !f.from.Before(f.to) {
+		return f, badRequest("The from date must not be after the to date.")
+	}
+	switch f.Status {
+	case "", outcomePassed, outcomeFailed, outcomeError, outcomeNotEvaluated:
+	default:
+		return f, badRequest("The status filter must be passed, failed, error or not_evaluated.")
+	}
+	if l := q.Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 || n > maxLimit {
+			return f, badRequest(fmt.Sprintf("The limit must be a whole number from 1 to %d.", maxLimit))
+		}
+		f.Limit = n
+	}
+	if c := q.Get("cursor"); c != "" {
+		if f.cursor, err = parseCursor(c); err != nil {
+			return f, badRequest("The page cursor is not valid; start again from the first page.")
+		}
+	}
+	return f, nil
+}
+
+func parseDate(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if len(s) != len("2006-01-02") {
+		return time.Time{}, fmt.Errorf("bad date")
+	}
+	return time.Parse("2006-01-02", s)
+}
+
+// formatCursor writes a keyset cursor as "<started_at unix microseconds>.<sequence>".
+func formatCursor(c models.Cursor) string {
+	return strconv.FormatInt(c.StartedAt.UnixMicro(), 10) + "." + strconv.FormatInt(c.Sequence, 10)
+}
+
+func parseCursor(s string) (*models.Cursor, error) {
+	if len(s) > 48 {
+		return nil, fmt.Errorf("cursor too long")
+	}
+	ts, seq, ok := strings.Cut(s, ".")
+	if !ok {
+		return nil, fmt.Errorf("cursor without sequence")
+	}
+	us, err := strconv.ParseInt(ts, 10, 64)
+	if err != nil {
+		return nil, err
+	}
+	n, err := strconv.ParseInt(seq, 10, 64)
+	if err != nil || n < 0 {
+		return nil, fmt.Errorf("bad cursor sequence")
+	}
+	return &models.Cursor{StartedAt: time.UnixMicro(us).UTC(), Sequence: n}, nil
+}
+
+// query writes the filter back as a query string, with a cursor.
+func (f historyFilter) query(cursor string) string {
+	v := url.Values{}
+	for k, s := range map[string]string{"suite": f.Suite, "agent": f.Agent, "from": f.From, "to": f.To,
+		"status": f.Status, "cursor": cursor} {
+		if s != "" {
+			v.Set(k, s)
+		}
+	}
+	if f.Limit != defaultLimit {
+		v.Set("limit", strconv.Itoa(f.Limit))
+	}
+	return v.Encode()
+}
+
+func (s *Server) history(c *gin.Context) error {
+	ctx := c.Request.Context()
+	f, err := parseHistoryFilter(c.Request.URL.Query())
+	if err != nil {
+		return err
+	}
+	page := &historyPage{BasePage: s.base(c.Request, "Evaluation history", "history"), Filter: f,
+		Statuses: []string{outcomePassed, outcomeFailed, outcomeError, outcomeNotEvaluated},
+		Filtered: f.Suite != "" || f.Agent != "" || f.From != "" || f.To != "" || f.Status != ""}
+	rf := models.RunFilter{Suite: f.Suite, Agent: f.Agent, From: f.from, To: f.to, Before: f.cursor, Limit: f.Limit}
+	if f.Status != "" {
+		rf.Limit = maxLimit
+	}
+	var next *models.Cursor
+	for {
+		runs, more, err := s.db.ListRuns(ctx, rf)
+		if err != nil {
+			return unavailable(err)
+		}
+		rows, err := s.historyRows(c, runs)
+		if err != nil {
+			return err
+		}
+		page.Scanned += len(rows)
+		next = more
+		full := false
+		for i, r := range rows {
+			if f.Status != "" && !r.Stats.Has(f.Status) {
+				continue
+			}
+			page.Rows = append(page.Rows, r)
+			if len(page.Rows) == f.Limit {
+				if i < len(rows)-1 {
+					next = &models.Cursor{StartedAt: r.Run.StartedAt, Sequence: r.Run.Sequence}
+				}
+				full = true
+				break
+			}
+		}
+		if full || more == nil {
+			break
+		}
+		if page.Scanned >= maxScan {
+			page.Truncated = true
+			break
+		}
+		rf.Before = more
+	}
+	if next != nil {
+		page.NextLink = page.Home() + "?" + f.query(formatCursor(*next))
+	}
+	page.Charts = historyCharts(page.Rows)
+	return s.render(c, "history", page)
+}
+
+// historyRows reads each run's totals from its summary, loading the rows of
+// the runs whose summaries lack keys in one batch.
+func (s *Server) historyRows(c *gin.Context, runs []*models.Run) ([]historyRow, error) {
+	base := s.base(c.Request, "", "")
+	rows := make([]historyRow, len(runs))
+	var missing []int
+	var ids []uuid.UUID
+	for i, r := range runs {
+		st, ok := statsFromSummary(r.Summary)
+		rows[i] = historyRow{Run: r, Stats: st, Link: base.Path("runs", r.ID.String())}
+		if !ok {
+			missing = append(missing, i)
+			ids = append(ids, r.ID)
+		}
+	}
+	if len(missing) == 0 {
+		return rows, nil
+	}
+	cases, err := loadCases(c.Request.Context(), s.db, ids)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	for _, i := range missing {
+		rows[i].Stats = statsFromCases(cases[rows[i].Run.ID])
+	}
+	return rows, nil
+}
+
+// historyCharts draws one trend chart per suite/agent on the page, oldest
+// run first, in order of each pair's newest run.
+func historyCharts(rows []historyRow) []trendChart {
+	type key struct{ suite, agent string }
+	var order []key
+	groups := map[key][]trendInput{}
+	for i := len(rows) - 1; i >= 0; i-- {
+		r := rows[i]
+		k := key{r.Run.Suite, r.Run.Agent}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], trendInput{When: formatTime(r.Run.StartedAt), Link: r.Link,
+			Quality: r.Stats.Quality, PassRate: r.Stats.PassRate})
+	}
+	charts := make([]trendChart, 0, len(order))
+	for i := len(order) - 1; i >= 0; i-- {
+		k := order[i]
+		charts = append(charts, buildTrendChart(fmt.Sprintf("trend-%d", len(charts)+1), k.suite, k.agent, groups[k]))
+	}
+	return charts
+}

@@ -1,0 +1,187 @@
+package dashboard
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"math"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"agentevals/models"
+	"agentevals/reports"
+)
+
+// pageNames are the pages; each gets its own template set made of the base
+// layout, the shared partials and the page itself.
+var pageNames = []string{"history", "run", "case", "compare", "error"}
+
+// BasePage is embedded in every page's data: the title, the mount path that
+// every link carries, and which navigation entry is current.
+type BasePage struct {
+	Title     string
+	MountPath string
+	// Section is the navigation entry to mark current ("history", "compare").
+	Section string
+}
+
+// Path joins the mount path with escaped path segments.
+func (b BasePage) Path(segments ...string) string {
+	var sb strings.Builder
+	sb.WriteString(b.MountPath)
+	for _, s := range segments {
+		sb.WriteByte('/')
+		sb.WriteString(url.PathEscape(s))
+	}
+	if sb.Len() == 0 {
+		return "/"
+	}
+	return sb.String()
+}
+
+// Home is the history page's address (with a trailing slash under a mount path).
+func (b BasePage) Home() string { return b.MountPath + "/" }
+
+// Asset is the address of an embedded static file.
+func (b BasePage) Asset(name string) string { return b.Path("assets", name) }
+
+func (s *Server) base(_ *http.Request, title, section string) BasePage {
+	return BasePage{Title: title, MountPath: s.mount, Section: section}
+}
+
+// errorPage is the data of the error page.
+type errorPage struct {
+	BasePage
+	Status  int
+	Message string
+}
+
+func parsePages(fsys fs.FS) (map[string]*template.Template, error) {
+	pages := make(map[string]*template.Template, len(pageNames))
+	for _, name := range pageNames {
+		t, err := template.New(name).Funcs(templateFuncs()).ParseFS(fsys,
+			"templates/base.tmpl", "templates/partials.tmpl", "templates/"+name+".tmpl")
+		if err != nil {
+			return nil, fmt.Errorf("parse %s page: %w", name, err)
+		}
+		pages[name] = t
+	}
+	return pages, nil
+}
+
+func templateFuncs() template.FuncMap {
+	return template.FuncMap{
+		"score":    formatScore,
+		"pct":      formatPercent,
+		"when":     formatTime,
+		"duration": formatDuration,
+		"pretty":   prettyJSON,
+		"text":     jsonText,
+		"delta":    formatDelta,
+		"int64":    formatInt64,
+		"cost":     formatCost,
+		"ci":       formatInterval,
+		"short":    shortID,
+	}
+}
+
+// formatScore shows a score with two decimals, or a dash for "no value":
+// a missing value is never shown as 0.
+func formatScore(v *float64) string {
+	if v == nil || math.IsNaN(*v) || math.IsInf(*v, 0) {
+		return "—"
+	}
+	return fmt.Sprintf("%.2f", *v)
+}
+
+func formatPercent(v *float64) string {
+	if v == nil || math.IsNaN(*v) || math.IsInf(*v, 0) {
+		return "—"
+	}
+	return fmt.Sprintf("%.0f%%", *v*100)
+}
+
+func formatDelta(v *float64) string {
+	if v == nil || math.IsNaN(*v) {
+		return "—"
+	}
+	return fmt.Sprintf("%+.2f", *v)
+}
+
+// formatInterval shows a bootstrap interval, or a dash when there is none.
+func formatInterval(iv *reports.Interval) string {
+	if iv == nil {
+		return "—"
+	}
+	return fmt.Sprintf("[%.2f, %.2f]", iv.Low, iv.High)
+}
+
+// shortID abbreviates a digest or id for display (the full value is in a title).
+func shortID(s string) string {
+	if len(s) > 12 {
+		return s[:12] + "…"
+	}
+	return s
+}
+
+func formatInt64(v *int64) string {
+	if v == nil {
+		return "—"
+	}
+	return fmt.Sprintf("%d", *v)
+}
+
+func formatCost(v *float64) string {
+	if v == nil {
+		return "—"
+	}
+	return fmt.Sprintf("$%.4f", *v)
+}
+
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
+}
+
+func formatDuration(ms float64) string {
+	switch {
+	case ms < 1000:
+		return fmt.Sprintf("%.0f ms", ms)
+	case ms < 60_000:
+		return fmt.Sprintf("%.1f s", ms/1000)
+	default:
+		return (time.Duration(ms) * time.Millisecond).Round(time.Second).String()
+	}
+}
+
+// prettyJSON indents a JSON column for a <pre> block; SQL NULL and JSON
+// null read "null". The result is plain text and is escaped by the template.
+func prettyJSON(j models.JSON) string {
+	if j.IsNull() {
+		return "null"
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, j, "", "  "); err != nil {
+		return string(j)
+	}
+	return buf.String()
+}
+
+// jsonText shows a JSON string column as its text and anything else as
+// indented JSON.
+func jsonText(j models.JSON) string {
+	if j.IsNull() {
+		return ""
+	}
+	var s string
+	if err := json.Unmarshal(j, &s); err == nil {
+		return s
+	}
+	return prettyJSON(j)
+}

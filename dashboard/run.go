@@ -1,0 +1,175 @@
+package dashboard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"agentevals/models"
+	"agentevals/reports"
+)
+
+// caseRow is one question in the run page's case table.
+type caseRow struct {
+	reports.CaseComparison
+	Position    int
+	Name        string
+	Link        string
+	Regressions int
+}
+
+// runPage is the run page's data.
+type runPage struct {
+	BasePage
+	Run          *models.Run
+	Totals       reports.Totals
+	Baseline     *models.Run
+	BaseTotals   *reports.Totals
+	Metrics      []reports.MetricComparison
+	Regressions  []findingView
+	Improvements []findingView
+	Cases        []caseRow
+	Slices       []reports.Slice
+	Missing      []string
+	Metadata     string
+	JSONLink     string
+	BaselineLink string
+	CompareLink  string
+}
+
+// parseRunID reads a run id from the path; anything but a UUID is a 404.
+func parseRunID(s string) (uuid.UUID, error) {
+	id, err := uuid.Parse(s)
+	if err != nil || len(s) != 36 {
+		return uuid.Nil, notFound("There is no run with this id.")
+	}
+	return id, nil
+}
+
+// loadRun reads a run with its cases: unknown ids are 404s, database
+// failures 503s.
+func (s *Server) loadRun(ctx context.Context, raw string) (*models.Run, error) {
+	id, err := parseRunID(raw)
+	if err != nil {
+		return nil, err
+	}
+	run, err := s.db.GetRun(ctx, id)
+	if errors.Is(err, models.ErrNotFound) {
+		return nil, notFound("There is no run with this id.")
+	}
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	return run, nil
+}
+
+// comparison compares a run with its automatic baseline, exactly as
+// `evalrun report` does.
+func (s *Server) comparison(ctx context.Context, run *models.Run) (*reports.Comparison, error) {
+	baseline, err := reports.FindBaseline(ctx, s.db, run, nil)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	return reports.Compare(run, baseline, reports.Options{}), nil
+}
+
+func (s *Server) runPage(c *gin.Context) error {
+	ctx := c.Request.Context()
+	run, err := s.loadRun(ctx, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	cmp, err := s.comparison(ctx, run)
+	if err != nil {
+		return err
+	}
+	b := s.base(c.Request, "Run of "+run.Suite, "history")
+	id := run.ID.String()
+	page := &runPage{BasePage: b, Run: run, Totals: cmp.Totals, Baseline: cmp.Baseline, BaseTotals: cmp.BaselineTotals,
+		Metrics: cmp.Metrics, Slices: cmp.Slices, Missing: cmp.Missing,
+		Metadata: prettyJSON(run.Metadata), JSONLink: b.Path("runs", id, "report.json")}
+	page.Regressions, page.Improvements = findingViews(b, run, cmp.Findings)
+	if cmp.Baseline != nil {
+		bid := cmp.Baseline.ID.String()
+		page.BaselineLink = b.Path("runs", bid)
+		page.CompareLink = b.Path("compare") + "?a=" + bid + "&b=" + id
+	}
+	page.Cases = caseRows(b, run, cmp)
+	return s.render(c, "run", page)
+}
+
+// findingView is a comparison finding with a link to its case.
+type findingView struct {
+	reports.Finding
+	Link string
+}
+
+// findingViews splits findings into regressions and other findings (both in
+// the comparison's order) and links each to its case in run.
+func findingViews(b BasePage, run *models.Run, findings []reports.Finding) (regs, others []findingView) {
+	pos := make(map[string]int, len(run.Cases))
+	for _, c := range run.Cases {
+		pos[c.CaseID] = c.Position
+	}
+	for _, f := range findings {
+		v := findingView{Finding: f}
+		if p, ok := pos[f.CaseID]; ok && f.CaseID != "" {
+			v.Link = b.Path("runs", run.ID.String(), "cases", strconv.Itoa(p))
+		}
+		if f.Kind.Regression() {
+			regs = append(regs, v)
+		} else {
+			others = append(others, v)
+		}
+	}
+	return regs, others
+}
+
+// caseRows puts the cases with regressions first, then the rest in
+// position order.
+func caseRows(b BasePage, run *models.Run, cmp *reports.Comparison) []caseRow {
+	var regressed, rest []caseRow
+	for i, cc := range cmp.Cases {
+		cr := run.Cases[i]
+		row := caseRow{CaseComparison: cc, Position: cr.Position, Name: cr.Name,
+			Link: b.Path("runs", run.ID.String(), "cases", strconv.Itoa(cr.Position))}
+		for _, f := range cc.Findings {
+			if f.Kind.Regression() {
+				row.Regressions++
+			}
+		}
+		if row.Regressions > 0 {
+			regressed = append(regressed, row)
+		} else {
+			rest = append(rest, row)
+		}
+	}
+	return append(regressed, rest...)
+}
+
+// runJSON downloads the same snapshot and comparison document as
+// `evalrun report --format json`.
+func (s *Server) runJSON(c *gin.Context) error {
+	ctx := c.Request.Context()
+	run, err := s.loadRun(ctx, c.Param("id"))
+	if err != nil {
+		return err
+	}
+	cmp, err := s.comparison(ctx, run)
+	if err != nil {
+		return err
+	}
+	body, err := s.renderer.Bytes(reports.FormatJSON, cmp)
+	if err != nil {
+		return fmt.Errorf("run json: %w", err)
+	}
+	c.Header("Content-Disposition", fmt.Sprintf(`attachment; filename="run-%s.json"`, run.ID))
+	c.Header("Cache-Control", "no-store")
+	c.Data(http.StatusOK, "application/json; charset=utf-8", body)
+	return nil
+}

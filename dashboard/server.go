@@ -1,0 +1,230 @@
+// Package dashboard serves evaldash, the read-only web dashboard over the
+// evaluation-history tables shared with the Ruby gem: run history with trend
+// charts, run reports, case evidence and run comparisons. It answers GET and
+// HEAD only, expects a read-only database connection, and is meant to run
+// behind an application's auth proxy under a mount path.
+package dashboard
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"agentevals/models"
+	"agentevals/reports"
+)
+
+//go:embed templates/*.tmpl static/*
+var assets embed.FS
+
+// Config configures a Server.
+type Config struct {
+	// DB is the evaluation history; open it with models.OpenOptions{ReadOnly: true}.
+	DB *models.DB
+	// MountPath is the path prefix the dashboard lives under ("" or e.g.
+	// "/evaluations"); every link, asset, form and download carries it.
+	MountPath string
+	// TrustedProxies are the addresses whose X-Forwarded-For is believed when
+	// logging client addresses (none by default).
+	TrustedProxies []string
+	// Logger receives request failures with their causes (default: discard).
+	Logger *slog.Logger
+}
+
+// Server is the dashboard's http.Handler.
+type Server struct {
+	db     *models.DB
+	mount  string
+	log    *slog.Logger
+	pages  map[string]*template.Template
+	static fs.FS
+	engine *gin.Engine
+	// renderer renders the JSON download exactly as `evalrun report`.
+	renderer *reports.Renderer
+}
+
+// contentSecurityPolicy allows only the dashboard's own stylesheet, icon and
+// script; no inline script, no framing, no form posts elsewhere.
+const contentSecurityPolicy = "default-src 'none'; style-src 'self'; img-src 'self'; script-src 'self'; " +
+	"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+// New builds a Server: it validates the mount path, parses every page's
+// templates once and registers the routes.
+func New(cfg Config) (*Server, error) {
+	if cfg.DB == nil {
+		return nil, fmt.Errorf("new dashboard: no database")
+	}
+	mount, err := CleanMountPath(cfg.MountPath)
+	if err != nil {
+		return nil, fmt.Errorf("new dashboard: %w", err)
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	pages, err := parsePages(assets)
+	if err != nil {
+		return nil, fmt.Errorf("new dashboard: %w", err)
+	}
+	static, err := fs.Sub(assets, "static")
+	if err != nil {
+		return nil, fmt.Errorf("new dashboard: %w", err)
+	}
+	renderer, err := reports.NewRenderer()
+	if err != nil {
+		return nil, fmt.Errorf("new dashboard: %w", err)
+	}
+	s := &Server{db: cfg.DB, mount: mount, log: logger, pages: pages, static: static, renderer: renderer}
+
+	e := gin.New()
+	e.RedirectTrailingSlash = false
+	e.RedirectFixedPath = false
+	e.HandleMethodNotAllowed = false
+	if err := e.SetTrustedProxies(cfg.TrustedProxies); err != nil {
+		return nil, fmt.Errorf("new dashboard: trusted proxies: %w", err)
+	}
+	e.Use(gin.CustomRecoveryWithWriter(nil, func(c *gin.Context, rec any) {
+		s.fail(c, fmt.Errorf("panic: %v", rec))
+	}))
+	get := func(p string, h handlerFunc) {
+		e.Match([]string{http.MethodGet, http.MethodHead}, s.mount+p, s.handle(h))
+	}
+	if s.mount == "" {
+		get("/", s.history)
+	} else {
+		get("", s.history)
+		get("/", s.history)
+		e.Match([]string{http.MethodGet, http.MethodHead}, "/healthz", s.handle(s.healthz))
+	}
+	get("/healthz", s.healthz)
+	get("/runs/:id", s.runPage)
+	get("/runs/:id/report.json", s.runJSON)
+	get("/runs/:id/cases/:pos", s.casePage)
+	get("/compare", s.compare)
+	get("/assets/:file", s.asset)
+	e.NoRoute(s.handle(func(*gin.Context) error { return notFound("There is no page at this address.") }))
+	s.engine = e
+	return s, nil
+}
+
+// CleanMountPath normalises a mount path: "" and "/" mean the root; anything
+// else must be an absolute path of plain segments, returned without a
+// trailing slash.
+func CleanMountPath(p string) (string, error) {
+	if p == "" || p == "/" {
+		return "", nil
+	}
+	if !strings.HasPrefix(p, "/") {
+		return "", fmt.Errorf("mount path %q must start with /", p)
+	}
+	clean := strings.TrimSuffix(path.Clean(p), "/")
+	for _, seg := range strings.Split(strings.TrimPrefix(clean, "/"), "/") {
+		if seg == "" || seg == "." || seg == ".." || strings.ContainsAny(seg, "?#%:*\\ \"'<>") {
+			return "", fmt.Errorf("mount path %q has an unsafe segment %q", p, seg)
+		}
+	}
+	return clean, nil
+}
+
+// ServeHTTP sets the security headers, refuses every method but GET and HEAD
+// and hands the request to the router.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", contentSecurityPolicy)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		h.Set("Allow", "GET, HEAD")
+		s.writeError(w, r, &serverError{status: http.StatusMethodNotAllowed,
+			public: "This dashboard is read-only: it answers GET and HEAD requests only."})
+		return
+	}
+	s.engine.ServeHTTP(w, r)
+}
+
+// handlerFunc is a page handler: it writes a response or returns an error
+// that the one wrapper, handle, turns into an error page.
+type handlerFunc func(c *gin.Context) error
+
+func (s *Server) handle(h handlerFunc) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if err := h(c); err != nil {
+			s.fail(c, err)
+		}
+	}
+}
+
+// fail logs an error's cause and renders its public page.
+func (s *Server) fail(c *gin.Context, err error) {
+	s.writeError(c.Writer, c.Request, asServerError(err))
+	c.Abort()
+}
+
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, se *serverError) {
+	if se.status >= 500 {
+		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "status", se.status, "cause", se.cause)
+	}
+	data := &errorPage{BasePage: s.base(r, http.StatusText(se.status), ""), Status: se.status, Message: se.public}
+	var buf bytes.Buffer
+	if err := s.pages["error"].ExecuteTemplate(&buf, "base", data); err != nil {
+		s.log.Error("render error page", "cause", err)
+		http.Error(w, se.public, se.status)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(se.status)
+	_, _ = buf.WriteTo(w)
+}
+
+// render executes a page into a buffer and only then writes it, so a
+// template error becomes a clean error page, never half a page.
+func (s *Server) render(c *gin.Context, page string, data any) error {
+	var buf bytes.Buffer
+	if err := s.pages[page].ExecuteTemplate(&buf, "base", data); err != nil {
+		return fmt.Errorf("render %s: %w", page, err)
+	}
+	c.Header("Content-Type", "text/html; charset=utf-8")
+	c.Header("Cache-Control", "no-store")
+	c.Status(http.StatusOK)
+	_, err := buf.WriteTo(c.Writer)
+	return err
+}
+
+// healthz pings the database: 200 "ok" or a 503 that names nothing.
+func (s *Server) healthz(c *gin.Context) error {
+	ctx, cancel := context.WithTimeout(c.Request.Context(), 2*time.Second)
+	defer cancel()
+	if err := s.db.PingContext(ctx); err != nil {
+		s.log.Error("health check failed", "cause", err)
+		c.Header("Cache-Control", "no-store")
+		c.String(http.StatusServiceUnavailable, "unavailable\n")
+		return nil
+	}
+	c.Header("Cache-Control", "no-store")
+	c.String(http.StatusOK, "ok\n")
+	return nil
+}
+
+// asset serves the embedded stylesheet, script and icon.
+func (s *Server) asset(c *gin.Context) error {
+	name := c.Param("file")
+	if _, err := fs.Stat(s.static, name); err != nil || strings.Contains(name, "/") {
+		return notFound("There is no such asset.")
+	}
+	c.Header("Cache-Control", "public, max-age=3600")
+	http.ServeFileFS(c.Writer, c.Request, s.static, name)
+	return nil
+}
