@@ -7,5 +7,6 @@ func Builtins() Registry {
 	addChecks(r)
 	addActionGroup(r)
 	addLLMMetrics(r)
+	addToolResultBudget(r)
 	return r
 }
