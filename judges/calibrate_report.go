@@ -1,0 +1,63 @@
+package judges
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteCalibration prints the agreement table and, per metric, the cases
+// where human and judge disagree and the labels that could not be compared.
+func WriteCalibration(w io.Writer, ms []MetricAgreement) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "metric\tpairs\tagree\traw agreement\tCohen's kappa\tskipped")
+	for _, m := range ms {
+		raw, kappa := "-", "-"
+		if m.Pairs > 0 {
+			raw = fmt.Sprintf("%.3f", m.RawAgreement)
+		}
+		if m.Kappa != nil {
+			kappa = fmt.Sprintf("%.3f", *m.Kappa)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%d\n", m.Metric, m.Pairs, m.Agreements, raw, kappa, len(m.Skipped))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, m := range ms {
+		if len(m.Disagreements) > 0 {
+			fmt.Fprintf(w, "\n%s: %d disagreement(s)\n", m.Metric, len(m.Disagreements))
+			for _, d := range m.Disagreements {
+				fmt.Fprintf(w, "  %s: human %s, judge %s (threshold %s)\n",
+					d.CaseID, verdictText(d.HumanPass, d.HumanScore), verdictText(d.JudgePass, d.JudgeScore), num(d.Threshold))
+			}
+		}
+		if len(m.Skipped) > 0 {
+			fmt.Fprintf(w, "\n%s: %d label(s) not compared\n", m.Metric, len(m.Skipped))
+			for _, s := range m.Skipped {
+				fmt.Fprintf(w, "  %s: %s\n", s.CaseID, s.Reason)
+			}
+		}
+	}
+	return nil
+}
+
+func verdictText(pass bool, score *float64) string {
+	v := "fail"
+	if pass {
+		v = "pass"
+	}
+	if score != nil {
+		v += " (score " + num(*score) + ")"
+	}
+	return v
+}
+
+func num(f float64) string {
+	s := strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.3f", f), "0"), ".")
+	if s == "" || s == "-" {
+		return "0"
+	}
+	return s
+}
