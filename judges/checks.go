@@ -21,20 +21,10 @@ import (
 // when the suite is loaded, with an error wrapping ErrInvalidParams that
 // names the param and what was expected.
 //
-// How the checks read the agent's answer (Sample.Output):
-//
-//   - Text checks (exact_match, contains, not_contains, matches,
-//     starts_with, ends_with, min_length, max_length, max_words, is_url,
-//     is_email) read the answer text: a JSON string's value; any other JSON
-//     value as its compact JSON encoding (so contains can find a key of an
-//     object answer); no output and JSON null as the empty text. Surrounding
-//     whitespace is trimmed. Text is compared code point by code point, with
-//     no Unicode normalization; case_sensitive=false compares Unicode
-//     case-folded text ("STRASSE" matches "straße").
-//   - JSON checks (equals, valid_json, json_schema) read JSON values; see
-//     their types.
-//   - Budget checks (max_latency_ms, max_cost) read the measured duration
-//     and the agent's reported cost, not the answer.
+// How each check reads the answer is documented on its type: the text
+// checks read the answer text as ExactMatch describes; equals, valid_json
+// and json_schema read JSON values; max_latency_ms and max_cost read the
+// measured duration and the agent's reported cost, not the answer.
 //
 // Every check scores 1 or 0, except contains and not_contains with several
 // values, which score the fraction of values that passed. Reasons quote at

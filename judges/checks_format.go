@@ -10,8 +10,8 @@ import (
 	"unicode"
 )
 
-// IsURL ("is_url") passes when the whole answer text, trimmed of
-// surrounding whitespace, is one absolute URL: no white space inside, a
+// IsURL ("is_url") passes when the whole answer text (read as for
+// ExactMatch, so trimmed) is one absolute URL: no white space inside, a
 // scheme from the allowed list, and a host (http/https) or an opaque part
 // (e.g. "mailto:team@example.com" when mailto is allowed).
 //
@@ -78,8 +78,8 @@ func urlProblem(text string, schemes []string) string {
 	return ""
 }
 
-// IsEmail ("is_email") passes when the whole answer text, trimmed of
-// surrounding whitespace, is one bare e-mail address (an RFC 5322
+// IsEmail ("is_email") passes when the whole answer text (read as for
+// ExactMatch, so trimmed) is one bare e-mail address (an RFC 5322
 // addr-spec such as "team@example.com", no display name or angle
 // brackets) whose domain has at least one dot.
 //

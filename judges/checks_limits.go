@@ -10,12 +10,15 @@ import (
 	"unicode/utf8"
 )
 
-// MinLength ("min_length") passes when the answer text, trimmed of
-// surrounding whitespace, has at least limit characters (Unicode code
+// MinLength ("min_length") passes when the answer text (read as for
+// ExactMatch, so trimmed) has at least limit characters (Unicode code
 // points, so "é" counts 1 and an emoji may count more than 1).
 //
 // Params: "limit" (non-negative integer, required).
-type MinLength struct{ Limit int }
+type MinLength struct {
+	// Limit is the minimum number of characters.
+	Limit int
+}
 
 var _ Scorer = (*MinLength)(nil)
 
@@ -33,12 +36,15 @@ func (c *MinLength) Score(_ context.Context, s Sample) (Assessment, error) {
 	return bounded(n >= c.Limit, fmt.Sprintf("output has %d characters", n), "at least", c.Limit), nil
 }
 
-// MaxLength ("max_length") passes when the answer text, trimmed of
-// surrounding whitespace, has at most limit characters (code points, as
+// MaxLength ("max_length") passes when the answer text (read as for
+// ExactMatch, so trimmed) has at most limit characters (code points, as
 // for min_length).
 //
 // Params: "limit" (non-negative integer, required).
-type MaxLength struct{ Limit int }
+type MaxLength struct {
+	// Limit is the maximum number of characters.
+	Limit int
+}
 
 var _ Scorer = (*MaxLength)(nil)
 
@@ -56,12 +62,15 @@ func (c *MaxLength) Score(_ context.Context, s Sample) (Assessment, error) {
 	return bounded(n <= c.Limit, fmt.Sprintf("output has %d characters", n), "at most", c.Limit), nil
 }
 
-// MaxWords ("max_words") passes when the answer text has at most limit
-// words. Words are runs of non-space characters separated by Unicode white
+// MaxWords ("max_words") passes when the answer text (read as for
+// ExactMatch) has at most limit words. Words are runs of non-space characters separated by Unicode white
 // space, so text without spaces (e.g. Chinese) counts as one word.
 //
 // Params: "limit" (non-negative integer, required).
-type MaxWords struct{ Limit int }
+type MaxWords struct {
+	// Limit is the maximum number of words.
+	Limit int
+}
 
 var _ Scorer = (*MaxWords)(nil)
 
@@ -100,7 +109,10 @@ func bounded(ok bool, observed, bound string, limit int) Assessment {
 // "invalid_latency".
 //
 // Params: "limit" (finite number >= 0, milliseconds, required).
-type MaxLatencyMS struct{ Limit float64 }
+type MaxLatencyMS struct {
+	// Limit is the maximum duration in milliseconds.
+	Limit float64
+}
 
 var _ Scorer = (*MaxLatencyMS)(nil)
 
@@ -138,7 +150,10 @@ func (c *MaxLatencyMS) Score(_ context.Context, s Sample) (Assessment, error) {
 // "invalid_cost".
 //
 // Params: "limit" (finite number >= 0, USD, required).
-type MaxCost struct{ Limit float64 }
+type MaxCost struct {
+	// Limit is the maximum cost in USD.
+	Limit float64
+}
 
 var _ Scorer = (*MaxCost)(nil)
 

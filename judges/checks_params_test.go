@@ -1,9 +1,11 @@
 package judges
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -131,6 +133,37 @@ func TestClip(t *testing.T) {
 			if got, want := clip(tc.in), tc.want; got != want {
 				t.Errorf("clip(%q) = %s, want %s", tc.in, got, want)
 			}
+		})
+	}
+}
+
+// TestScorers_Score_concurrent shares one built scorer of every type
+// between goroutines, as the runner does; run it with -race.
+func TestScorers_Score_concurrent(t *testing.T) {
+	params := map[string]string{
+		"contains": `{"value": "a", "case_sensitive": false}`, "not_contains": `{"value": "b"}`,
+		"matches": `{"pattern": "a+"}`, "starts_with": `{"value": "a"}`, "ends_with": `{"value": "a"}`,
+		"json_schema": `{"schema": {"type": "string", "format": "email"}}`, "min_length": `{"limit": 1}`,
+		"max_length": `{"limit": 9}`, "max_words": `{"limit": 2}`, "max_latency_ms": `{"limit": 5}`, "max_cost": `{"limit": 1}`,
+	}
+	cost := 0.5
+	sample := Sample{Output: json.RawMessage(`"aaa"`), ExpectedAnswer: json.RawMessage(`"aaa"`), Cost: &cost,
+		ExpectedActions: []Action{{Group: "g", Name: "a"}}, Actions: []Action{{Group: "g", Name: "a"}}}
+	r := deterministic()
+	for _, name := range r.Names() {
+		t.Run(name, func(t *testing.T) {
+			s := mustBuild(t, name, params[name])
+			first, firstErr := s.Score(context.Background(), sample)
+			var wg sync.WaitGroup
+			for range 8 {
+				wg.Go(func() {
+					got, err := s.Score(context.Background(), sample)
+					if got.Score != first.Score || got.Reason != first.Reason || (err == nil) != (firstErr == nil) {
+						t.Errorf("concurrent Score() = %v, %v; want %v, %v", got, err, first, firstErr)
+					}
+				})
+			}
+			wg.Wait()
 		})
 	}
 }

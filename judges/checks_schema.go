@@ -25,6 +25,7 @@ import (
 // nothing is loaded from disk or the network. "format" is asserted
 // ("email", "date-time", "uri", …), not only annotated.
 type JSONSchema struct {
+	// Schema is the compiled schema.
 	Schema *jsonschema.Schema
 }
 

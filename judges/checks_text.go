@@ -11,6 +11,14 @@ import (
 // ExactMatch ("exact_match") passes when the answer text equals the
 // expected text, both trimmed of surrounding whitespace.
 //
+// Like every text check (contains, not_contains, matches, starts_with,
+// ends_with, min_length, max_length, max_words, is_url, is_email) it reads
+// the answer as text: a JSON string's value, any other JSON value's compact
+// JSON encoding, and the empty text for no output or JSON null; surrounding
+// whitespace is trimmed. Text compares code point by code point with no
+// Unicode normalization; case_sensitive=false compares Unicode case-folded
+// text ("STRASSE" equals "straße").
+//
 // Params:
 //   - "value" (string, optional): the expected text. Without it the
 //     question's expected_answer is used, read as text like the output
@@ -24,7 +32,8 @@ import (
 // apart.
 type ExactMatch struct {
 	// Value replaces the expected answer when non-nil.
-	Value      *string
+	Value *string
+	// IgnoreCase compares case-folded text (param case_sensitive: false).
 	IgnoreCase bool
 }
 
@@ -71,13 +80,17 @@ func (c *ExactMatch) Score(_ context.Context, s Sample) (Assessment, error) {
 	return Assessment{Score: 0, Reason: fmt.Sprintf("%s differs from the expected text %s%s", describeText(got), quote(want), note)}, nil
 }
 
-// Contains ("contains") passes when the answer text contains a value.
+// Contains ("contains") passes when the answer text (read as for
+// ExactMatch) contains a value. An object answer is searched in its
+// compact JSON encoding.
 //
 // Params: exactly one of "value" (non-empty string) or "values" (non-empty
 // array of non-empty strings); "case_sensitive" (boolean, default true).
 // Score: the fraction of the values found (1 or 0 for a single value).
 type Contains struct {
-	Values     []string
+	// Values are looked for in the answer text.
+	Values []string
+	// IgnoreCase compares case-folded text (param case_sensitive: false).
 	IgnoreCase bool
 }
 
@@ -112,14 +125,17 @@ func (c *Contains) Score(_ context.Context, s Sample) (Assessment, error) {
 		len(found), len(c.Values), note, listQuoted(missing))}, nil
 }
 
-// NotContains ("not_contains") passes when the answer text contains none of
-// the forbidden values. An empty answer passes.
+// NotContains ("not_contains") passes when the answer text (read as for
+// ExactMatch) contains none of the forbidden values. An empty answer
+// passes.
 //
 // Params: exactly one of "value" (non-empty string) or "values" (non-empty
 // array of non-empty strings); "case_sensitive" (boolean, default true).
 // Score: the fraction of the values absent (1 or 0 for a single value).
 type NotContains struct {
-	Values     []string
+	// Values are forbidden in the answer text.
+	Values []string
+	// IgnoreCase compares case-folded text (param case_sensitive: false).
 	IgnoreCase bool
 }
 
@@ -197,12 +213,13 @@ func listQuoted(values []string) string {
 }
 
 // Matches ("matches") passes when a regular expression matches anywhere in
-// the answer text (use ^ and $ to anchor it).
+// the answer text (read as for ExactMatch; use ^ and $ to anchor it).
 //
 // Params: "pattern" (non-empty string, Go RE2 syntax, compiled when the
 // suite is loaded; Perl look-arounds and backreferences are rejected);
 // "case_sensitive" (boolean, default true; false adds the (?i) flag).
 type Matches struct {
+	// Pattern is the compiled expression, with (?i) when case is ignored.
 	Pattern *regexp.Regexp
 }
 
@@ -244,12 +261,14 @@ func (c *Matches) Score(_ context.Context, s Sample) (Assessment, error) {
 	return Assessment{Score: 1, Reason: fmt.Sprintf("output matches the pattern %s at %s", quote(c.Pattern.String()), quote(got[loc[0]:loc[1]]))}, nil
 }
 
-// StartsWith ("starts_with") passes when the answer text, trimmed of
-// surrounding whitespace, begins with a value.
+// StartsWith ("starts_with") passes when the answer text (read as for
+// ExactMatch, so trimmed) begins with a value.
 //
 // Params: "value" (non-empty string); "case_sensitive" (boolean, default true).
 type StartsWith struct {
-	Value      string
+	// Value is the expected beginning.
+	Value string
+	// IgnoreCase compares case-folded text (param case_sensitive: false).
 	IgnoreCase bool
 }
 
@@ -270,12 +289,14 @@ func (c *StartsWith) Score(_ context.Context, s Sample) (Assessment, error) {
 	return affixAssessment(ok, got, "start", c.Value, c.IgnoreCase), nil
 }
 
-// EndsWith ("ends_with") passes when the answer text, trimmed of
-// surrounding whitespace, ends with a value.
+// EndsWith ("ends_with") passes when the answer text (read as for
+// ExactMatch, so trimmed) ends with a value.
 //
 // Params: "value" (non-empty string); "case_sensitive" (boolean, default true).
 type EndsWith struct {
-	Value      string
+	// Value is the expected ending.
+	Value string
+	// IgnoreCase compares case-folded text (param case_sensitive: false).
 	IgnoreCase bool
 }
 
