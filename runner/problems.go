@@ -169,7 +169,7 @@ func (p problems) strings(path string, raw json.RawMessage) ([]string, bool) {
 // threshold reads a number in [0,1].
 func (p problems) threshold(path string, raw json.RawMessage) (float64, bool) {
 	var f float64
-	if len(raw) == 0 || json.Unmarshal(raw, &f) != nil || raw[0] == '"' || math.IsNaN(f) || f < 0 || f > 1 {
+	if len(raw) == 0 || isNull(raw) || json.Unmarshal(raw, &f) != nil || raw[0] == '"' || math.IsNaN(f) || f < 0 || f > 1 {
 		p.add(path, "want a number in [0,1], got %s", describe(raw))
 		return 0, false
 	}

@@ -9,8 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"sigs.k8s.io/yaml"
-
 	"agentevals/judges"
 )
 
@@ -99,9 +97,8 @@ func LoadRegistry(path string, reg judges.Registry) (*Suite, error) {
 		return nil, &ValidationError{Problems: list}
 	}
 	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
-		data, err = yaml.YAMLToJSON(data)
-		if err != nil {
-			p.add("$", "want valid YAML: %v", err)
+		var ok bool
+		if data, ok = yamlToJSON(p, data); !ok {
 			return nil, &ValidationError{Problems: list}
 		}
 	}
