@@ -34,7 +34,7 @@ type junitSuite struct {
 	Skipped    int             `xml:"skipped,attr"`
 	Time       string          `xml:"time,attr"`
 	Timestamp  string          `xml:"timestamp,attr"`
-	ID         string          `xml:"id,attr"`
+	ID         int             `xml:"id,attr"`
 	Properties []junitProperty `xml:"properties>property"`
 	Cases      []junitCase     `xml:"testcase"`
 }
@@ -62,9 +62,9 @@ type junitMessage struct {
 
 func renderJUnit(w io.Writer, c *Comparison) error {
 	run := c.Run
-	suite := junitSuite{Name: run.Suite, ID: run.ID.String(), Timestamp: run.StartedAt.UTC().Format("2006-01-02T15:04:05"),
+	suite := junitSuite{Name: run.Suite, Timestamp: run.StartedAt.UTC().Format("2006-01-02T15:04:05"),
 		Time: seconds(run.FinishedAt.Sub(run.StartedAt).Seconds())}
-	suite.Properties = []junitProperty{{"agent", run.Agent}, {"version", run.Version}, {"suite_digest", run.SuiteDigest},
+	suite.Properties = []junitProperty{{"run", run.ID.String()}, {"agent", run.Agent}, {"version", run.Version}, {"suite_digest", run.SuiteDigest},
 		{"quality", fmtScore(c.Totals.Quality.Mean)}, {"pass_rate", fmtScore(c.Totals.PassRate)}}
 	if c.Baseline != nil {
 		suite.Properties = append(suite.Properties, junitProperty{"baseline", c.Baseline.ID.String()},
@@ -99,7 +99,12 @@ func renderJUnit(w io.Writer, c *Comparison) error {
 				jc.Failure = &junitMessage{Type: "regression", Message: regs[0], Body: metricLines(cc.Case, regs)}
 			}
 		}
-		jc.SystemOut = jsonText(cc.Case.Output)
+		jc.SystemOut = StripControl(jsonText(cc.Case.Output), true)
+		for _, m := range []*junitMessage{jc.Failure, jc.Error, jc.Skipped} {
+			if m != nil {
+				m.Message, m.Body = StripControl(m.Message, false), StripControl(m.Body, true)
+			}
+		}
 		switch {
 		case jc.Failure != nil:
 			suite.Failures++

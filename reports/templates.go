@@ -29,7 +29,7 @@ func parseTemplates() (*templates, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse markdown template: %w", err)
 	}
-	html, err := htmltemplate.New("report.html.tmpl").Funcs(funcs(func(s string) string { return s })).
+	html, err := htmltemplate.New("report.html.tmpl").Funcs(funcs(func(s string) string { return StripControl(s, true) })).
 		ParseFS(templateFS, "templates/report.html.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("parse html template: %w", err)

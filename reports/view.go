@@ -126,8 +126,8 @@ func jsonText(j models.JSON) string {
 }
 
 // funcs are the formatting helpers shared by the templates; esc is the
-// escaping of untrusted text for the output (identity for HTML, where
-// html/template escapes by context).
+// escaping of untrusted text for the output (for HTML it only strips
+// control characters: html/template then escapes by context).
 func funcs(esc func(string) string) map[string]any {
 	return map[string]any{
 		"esc":   esc,

@@ -1,0 +1,181 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jstemmer/go-junit-report/v2/junit"
+
+	"agentevals/models"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+func mustRenderer(tb testing.TB) *Renderer {
+	tb.Helper()
+	r, err := NewRenderer()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return r
+}
+
+func goldenExt(f Format) string {
+	switch f {
+	case FormatText:
+		return ".txt"
+	case FormatMarkdown:
+		return ".md"
+	case FormatHTML:
+		return ".html"
+	case FormatJSON:
+		return ".json"
+	case FormatJUnit:
+		return ".xml"
+	}
+	return ".github.txt"
+}
+
+// TestRenderer_Golden renders every format of fixed runs (ids, timestamps
+// and scores are fixed in the test) and compares with testdata/*. Run
+// `go test ./reports -run Golden -update` after an intended change.
+func TestRenderer_Golden(t *testing.T) {
+	r := mustRenderer(t)
+	ref, bad := supportRuns()
+	prev, later := workedExample()
+	cases := map[string]*Comparison{
+		"support-reference": Compare(ref, nil, Options{}),
+		"support-regressed": Compare(bad, ref, Options{Tolerance: 0.02}),
+		"worked-example":    Compare(later, prev, Options{Tolerance: 0.02}),
+	}
+	for name, cmp := range cases {
+		for _, f := range Formats() {
+			t.Run(name+"/"+string(f), func(t *testing.T) {
+				got, err := r.Bytes(f, cmp)
+				if err != nil {
+					t.Fatal(err)
+				}
+				path := filepath.Join("testdata", name+goldenExt(f))
+				if *update {
+					if err := os.WriteFile(path, got, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				want, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatalf("%v (run with -update to create it)", err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Errorf("%s differs from the golden file; run with -update and review the diff", path)
+				}
+			})
+		}
+	}
+}
+
+// TestRenderer_JSONSnapshotKeys checks the snapshot key for key against the
+// gem's Run, CaseResult and MetricResult#snapshot, plus "comparison".
+func TestRenderer_JSONSnapshotKeys(t *testing.T) {
+	ref, bad := supportRuns()
+	b, err := mustRenderer(t).Bytes(FormatJSON, Compare(bad, ref, Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	keys := topKeys(t, b)
+	want := "id suite agent version suite_digest started_at finished_at status metadata summary cases comparison"
+	if got := strings.Join(keys, " "); got != want {
+		t.Fatalf("run keys = %q, want %q", got, want)
+	}
+	var doc struct {
+		StartedAt string            `json:"started_at"`
+		Cases     []json.RawMessage `json:"cases"`
+		Summary   map[string]any    `json:"summary"`
+	}
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := doc.StartedAt, "2026-11-30T11:00:00.123456Z"; got != want {
+		t.Fatalf("started_at = %q, want %q", got, want)
+	}
+	if _, ok := doc.Summary["unknown_key"]; !ok {
+		t.Fatalf("summary not kept as stored: %v", doc.Summary)
+	}
+	caseKeys := "id name question expected_answer expected_actions minimum_scores metadata output status duration_ms input_tokens output_tokens cost actions response_metadata error metrics"
+	if got := strings.Join(topKeys(t, doc.Cases[0]), " "); got != caseKeys {
+		t.Fatalf("case keys = %q, want %q", got, caseKeys)
+	}
+	var c struct {
+		Metrics         []json.RawMessage `json:"metrics"`
+		ExpectedActions json.RawMessage   `json:"expected_actions"`
+	}
+	if err := json.Unmarshal(doc.Cases[0], &c); err != nil {
+		t.Fatal(err)
+	}
+	if string(c.ExpectedActions) != "null" {
+		t.Fatalf("SQL NULL expected_actions = %s, want null", c.ExpectedActions)
+	}
+	if got, want := strings.Join(topKeys(t, c.Metrics[0]), " "), "name threshold score passed reason error"; got != want {
+		t.Fatalf("metric keys = %q, want %q", got, want)
+	}
+}
+
+func topKeys(t *testing.T, b []byte) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if _, err := dec.Token(); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, k.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return keys
+}
+
+// TestRenderer_JUnitConsumer parses the JUnit output with go-junit-report's
+// junit package, a real consumer of the format.
+func TestRenderer_JUnitConsumer(t *testing.T) {
+	ref, bad := supportRuns()
+	bad.Cases[1].Output = models.MustJSON("bell \a escape \x1b[31m <tag> & \"quotes\" \x00")
+	b, err := mustRenderer(t).Bytes(FormatJUnit, Compare(bad, ref, Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var suites junit.Testsuites
+	if err := xmlUnmarshal(b, &suites); err != nil {
+		t.Fatalf("go-junit-report cannot read the output: %v\n%s", err, b)
+	}
+	if got, want := len(suites.Suites), 1; got != want {
+		t.Fatalf("suites = %d, want %d", got, want)
+	}
+	s := suites.Suites[0]
+	if got, want := len(s.Testcases), 3; got != want {
+		t.Fatalf("testcases = %d, want one per question (%d)", got, want)
+	}
+	if s.Failures != 1 || s.Skipped != 0 || s.Errors != 0 {
+		t.Fatalf("failures/errors/skipped = %d/%d/%d, want 1/0/0", s.Failures, s.Errors, s.Skipped)
+	}
+	ret := s.Testcases[0]
+	if ret.Name != "Return window" || ret.Failure == nil {
+		t.Fatalf("first testcase = %+v, want the failed return question", ret)
+	}
+	for _, want := range []string{"exact 0.000 < 1", "observed lookup_policy(topic: shipping)"} {
+		if !strings.Contains(ret.Failure.Message+ret.Failure.Data, want) {
+			t.Fatalf("failure %+v lacks %q", ret.Failure, want)
+		}
+	}
+}
