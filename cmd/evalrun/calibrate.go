@@ -2,13 +2,93 @@ package main
 
 import (
 	"context"
-	"errors"
+	"fmt"
+	"math"
+	"os"
+
+	"github.com/google/uuid"
+
+	"agentevals/judges"
+	"agentevals/models"
 )
 
-// CalibrateCmd is a placeholder until its issue lands.
-type CalibrateCmd struct{}
+// CalibrateCmd compares a run's judge verdicts with human labels and prints
+// raw agreement and Cohen's kappa per metric, with the cases where judge
+// and human disagree. With --min-kappa it exits 1 when any labelled metric
+// falls below the bar (or cannot be measured), so CI can refuse to gate on
+// an uncalibrated judge.
+type CalibrateCmd struct {
+	RunID    string   `arg:"" name:"RUN_ID" help:"Run whose judge verdicts are checked."`
+	Labels   string   `name:"labels" required:"" placeholder:"FILE" help:"Human labels, JSONL: {\"case_id\", \"metric\", and one of \"pass\" (true/false), \"label\" (\"pass\"/\"fail\") or \"score\" (0..1, passes at the metric's threshold)}."`
+	MinKappa *float64 `name:"min-kappa" placeholder:"K" help:"Exit 1 when a labelled metric's Cohen's kappa is below K (-1..1) or cannot be computed."`
+}
 
-// Run is not implemented yet.
+// Run loads the labels and the run and prints the calibration.
 func (c *CalibrateCmd) Run(ctx context.Context, g *Globals) error {
-	return errors.New("not implemented yet")
+	if k := c.MinKappa; k != nil && (math.IsNaN(*k) || *k < -1 || *k > 1) {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--min-kappa: want a number from -1 to 1, got %v", *k)}
+	}
+	id, err := uuid.Parse(c.RunID)
+	if err != nil {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("calibrate: run id %q: %w", c.RunID, err)}
+	}
+	labels, err := readLabels(c.Labels)
+	if err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
+	db, err := g.open(ctx, true)
+	if err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
+	defer db.Close()
+	run, err := db.GetRun(ctx, id)
+	if err != nil {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("calibrate: %w", err)}
+	}
+	ms := judges.Calibrate(labels, judgedMetrics(run))
+	fmt.Fprintf(g.Stdout, "Calibration of run %s (%s, %s) against %s: pass/fail agreement\n\n", run.ID, run.Suite, run.Agent, c.Labels)
+	if err := judges.WriteCalibration(g.Stdout, ms); err != nil {
+		return err
+	}
+	if c.MinKappa == nil {
+		return nil
+	}
+	var below []string
+	for _, m := range ms {
+		if m.Kappa == nil || *m.Kappa < *c.MinKappa {
+			below = append(below, m.Metric)
+		}
+	}
+	if len(below) > 0 {
+		return &exitError{Code: exitFailed, Err: fmt.Errorf("calibrate: Cohen's kappa below %v (or not measurable) for %v", *c.MinKappa, below)}
+	}
+	return nil
+}
+
+func readLabels(path string) ([]judges.Label, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--labels: %w", err)
+	}
+	defer f.Close()
+	labels, err := judges.ParseLabels(f)
+	if err != nil {
+		return nil, fmt.Errorf("--labels %s: %w", path, err)
+	}
+	return labels, nil
+}
+
+// judgedMetrics flattens a run's metric rows into the judge verdicts that
+// calibration compares with human labels.
+func judgedMetrics(run *models.Run) []judges.JudgedMetric {
+	var out []judges.JudgedMetric
+	for _, cr := range run.Cases {
+		for _, m := range cr.Metrics {
+			out = append(out, judges.JudgedMetric{
+				CaseID: cr.CaseID, Metric: m.Name, Threshold: m.Threshold,
+				Score: m.Score, Passed: m.Passed, Errored: m.Errored(),
+			})
+		}
+	}
+	return out
 }

@@ -2,17 +2,120 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
 
 	"agentevals/judges"
 	"agentevals/runner"
 )
 
-// JudgeFlags select and override the suite's judge (issue 4 fills this in).
-type JudgeFlags struct{}
+// JudgeFlags select and override the suite's judge. Flags win over their
+// environment variables, which win over the suite's judge section.
+// Credentials come only from the provider's usual environment variables
+// (OPENAI_API_KEY, ANTHROPIC_API_KEY; none for Ollama).
+type JudgeFlags struct {
+	JudgeProvider string `name:"judge-provider" env:"EVAL_JUDGE_PROVIDER" placeholder:"NAME" help:"Judge provider: openai (also any OpenAI-compatible server), anthropic or ollama. Default: the suite's, else openai."`
+	JudgeModel    string `name:"judge-model" env:"EVAL_JUDGE_MODEL" placeholder:"MODEL" help:"Judge model; configures a judge even when the suite names none."`
+	JudgeBaseURL  string `name:"judge-base-url" env:"EVAL_JUDGE_BASE_URL" placeholder:"URL" help:"Judge endpoint, e.g. http://127.0.0.1:11434 for Ollama or https://host/v1 for an OpenAI-compatible server."`
+	NoJudge       bool   `name:"no-judge" env:"EVAL_NO_JUDGE" help:"Run without a judge: LLM metrics are not calculated (null) and the run's fingerprint says so."`
+	JudgeCache    string `name:"judge-cache" env:"EVAL_JUDGE_CACHE" placeholder:"DIR" help:"Reuse successful judge verdicts stored in DIR (keyed on provider, model, settings and the full prompt); errors are never cached."`
+
+	built *judges.LLMJudge `kong:"-"`
+}
 
 // judge returns the judge configured by the suite and flags, or nil when
-// none is configured or --no-judge is given. Invalid settings are errors
-// (exit 2) reported before any agent runs.
+// none is configured or --no-judge is given. Invalid settings, a missing
+// credential or an unusable cache directory are exit-2 errors, reported
+// before any agent runs.
 func (f *JudgeFlags) judge(ctx context.Context, cfg *runner.ModelConfig) (judges.Judge, error) {
-	return nil, nil
+	s, ok, err := f.settings(cfg)
+	if err != nil || !ok {
+		return nil, err
+	}
+	var cache *judges.Cache
+	if f.JudgeCache != "" {
+		if cache, err = judges.OpenCache(f.JudgeCache); err != nil {
+			return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("--judge-cache: %w", err)}
+		}
+	}
+	j, err := judges.NewLLMJudge(s, judges.Options{}, cache)
+	if err != nil {
+		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("judge: %w", err)}
+	}
+	f.built = j
+	return j, nil
+}
+
+// settings merges the suite's judge section with the flags; ok is false
+// when no judge is configured.
+func (f *JudgeFlags) settings(cfg *runner.ModelConfig) (judges.Settings, bool, error) {
+	if f.NoJudge {
+		return judges.Settings{}, false, nil
+	}
+	var m runner.ModelConfig
+	if cfg != nil {
+		m = *cfg
+	}
+	if cfg == nil && f.JudgeModel == "" {
+		if f.JudgeProvider != "" || f.JudgeBaseURL != "" {
+			return judges.Settings{}, false, &exitError{Code: exitInvalid,
+				Err: errors.New("--judge-provider/--judge-base-url: the suite names no judge, so give --judge-model too")}
+		}
+		return judges.Settings{}, false, nil
+	}
+	if p := strings.TrimSpace(f.JudgeProvider); p != "" {
+		if p != m.Provider {
+			m.BaseURL = "" // the suite's endpoint belongs to its own provider
+		}
+		m.Provider = p
+	}
+	if m.Provider == "" {
+		m.Provider = judges.ProviderOpenAI
+	}
+	if f.JudgeModel != "" {
+		m.Model = f.JudgeModel
+	}
+	if f.JudgeBaseURL != "" {
+		m.BaseURL = f.JudgeBaseURL
+	}
+	s := settingsFromModel(m)
+	if err := s.Validate(); err != nil {
+		return judges.Settings{}, false, &exitError{Code: exitInvalid, Err: fmt.Errorf("judge: %w", err)}
+	}
+	return s, true, nil
+}
+
+// settingsFromModel converts the suite's model section to judge settings.
+func settingsFromModel(m runner.ModelConfig) judges.Settings {
+	return judges.Settings{
+		Provider:    m.Provider,
+		Model:       m.Model,
+		BaseURL:     m.BaseURL,
+		Temperature: m.Temperature,
+		MaxTokens:   m.MaxTokens,
+		Timeout:     time.Duration(m.Timeout),
+	}
+}
+
+// judgeSummary adds the judge's call account and the cache counters to the
+// run summary (runner.ExecOptions.ExtraSummary):
+//
+//	judge        {provider, model, calls, errors, input_tokens, output_tokens, cost}
+//	             over every model call, failed ones included (judge_usage,
+//	             written by the runner, sums the successful verdicts only)
+//	judge_cache  {hits, misses} when --judge-cache is set
+//
+// It returns nil when no judge was built.
+func (f *JudgeFlags) judgeSummary() map[string]any {
+	if f.built == nil {
+		return nil
+	}
+	out := map[string]any{"judge": f.built.Totals()}
+	if c := f.built.Cache(); c != nil {
+		st := c.Stats()
+		out["judge_cache"] = map[string]any{"hits": st.Hits, "misses": st.Misses}
+	}
+	return out
 }
