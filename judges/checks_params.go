@@ -32,6 +32,9 @@ func parseParams(raw json.RawMessage, allowed ...string) (params, error) {
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, fmt.Errorf("%w: params: expected a JSON object: %v", ErrInvalidParams, err)
 	}
+	if dup, ok := duplicateKey(raw); ok {
+		return nil, fmt.Errorf("%w: param %s is given twice", ErrInvalidParams, quote(dup))
+	}
 	var unknown []string
 	for k := range p {
 		if !inList(allowed, k) {
@@ -46,6 +49,32 @@ func parseParams(raw json.RawMessage, allowed ...string) (params, error) {
 		return nil, fmt.Errorf("%w: unknown param %s: expected one of %s", ErrInvalidParams, quote(unknown[0]), strings.Join(quoteAll(allowed), ", "))
 	}
 	return p, nil
+}
+
+// duplicateKey finds a key repeated at the top of a JSON object, which
+// decoding would otherwise settle silently by keeping the last one.
+func duplicateKey(raw json.RawMessage) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil { // the opening brace
+		return "", false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		key, _ := tok.(string)
+		if seen[key] {
+			return key, true
+		}
+		seen[key] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return "", false
+		}
+	}
+	return "", false
 }
 
 // has reports whether the parameter is present (even as JSON null).

@@ -21,6 +21,7 @@ func TestRegistry_Build_invalidParams(t *testing.T) {
 		{"exact_match", `{"case_sensitive": "no"}`, `param "case_sensitive": expected a boolean (true or false), got the string "no"`},
 		{"exact_match", `{"valeu": "x"}`, `unknown param "valeu": expected one of "value", "case_sensitive"`},
 		{"exact_match", `{"value": "x"`, "expected a JSON object, got invalid JSON"},
+		{"exact_match", `{"value": "a", "value": "b"}`, `param "value" is given twice`},
 		{"equals", `{"expected": 1}`, `unknown param "expected": expected one of "value"`},
 		{"contains", ``, `params "value" and "values": expected exactly one of them`},
 		{"contains", `{"value": "a", "values": ["b"]}`, "exactly one of them"},
@@ -166,4 +167,40 @@ func TestScorers_Score_concurrent(t *testing.T) {
 			wg.Wait()
 		})
 	}
+}
+
+// FuzzScorers feeds every scorer arbitrary outputs and traces: none may
+// panic, and each either fails with an error or returns a score in [0,1]
+// with a reason.
+func FuzzScorers(f *testing.F) {
+	for _, seed := range []string{``, `null`, `"x"`, `{`, `"\xff"`, `[[[[[[[[[[]]]]]]]]]]`, `1e999`, `"{\"a\":1}"`, `{"a": "東京"}`} {
+		f.Add([]byte(seed), []byte(`[{"group": "g", "name": "n", "arguments": 1}]`))
+	}
+	params := map[string]string{
+		"contains": `{"value": "a", "case_sensitive": false}`, "not_contains": `{"values": ["a", "b"]}`,
+		"matches": `{"pattern": "^a"}`, "starts_with": `{"value": "a"}`, "ends_with": `{"value": "a"}`,
+		"json_schema": `{"schema": {"type": "object", "required": ["a"]}}`, "min_length": `{"limit": 1}`,
+		"max_length": `{"limit": 3}`, "max_words": `{"limit": 1}`, "max_latency_ms": `{"limit": 1}`,
+		"max_cost": `{"limit": 1}`, "equals": `{"value": {"a": 1}}`,
+	}
+	r := deterministic()
+	scorers := map[string]Scorer{}
+	for _, name := range r.Names() {
+		scorers[name] = mustBuild(f, name, params[name])
+	}
+	f.Fuzz(func(t *testing.T, output, actions []byte) {
+		var observed []Action
+		_ = json.Unmarshal(actions, &observed)
+		s := Sample{Output: output, ExpectedAnswer: output, Actions: observed,
+			ExpectedActions: []Action{{Group: "g", Name: "n", Arguments: json.RawMessage(`1`)}}}
+		for name, sc := range scorers {
+			a, err := sc.Score(context.Background(), s)
+			if err != nil {
+				continue
+			}
+			if a.Score < 0 || a.Score > 1 || a.Reason == "" {
+				t.Errorf("%s: Score() = %v, %q; want a score in [0,1] and a reason", name, a.Score, a.Reason)
+			}
+		}
+	})
 }
