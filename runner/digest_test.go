@@ -1,0 +1,102 @@
+package runner
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"testing"
+)
+
+func TestCanonicalJSON(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string
+	}{
+		{`{"b": 1, "a": [true, null, "x"]}`, `{"a":[true,null,"x"],"b":1}`},
+		{`{"n": 1.0, "m": 1e2, "f": 0.5, "big": 12345678901234567890}`, `{"big":1.2345678901234567e+19,"f":0.5,"m":100,"n":1}`},
+		{`"<a & b>"`, `"<a & b>"`},
+		{`{"é": 1, "z": 2, "A": 3}`, `{"A":3,"z":2,"é":1}`},
+		{`-0.0`, `0`},
+	}
+	for _, tt := range tests {
+		got, err := CanonicalJSON(json.RawMessage(tt.in))
+		if err != nil {
+			t.Fatalf("CanonicalJSON(%s): %v", tt.in, err)
+		}
+		if string(got) != tt.want {
+			t.Errorf("CanonicalJSON(%s) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+const digestSuite = `{"suite": "S", "version": "3", "agent": {"name": "A", "command": ["true"]},
+  "questions": [{"id": "q", "question": "Hi?", "expected_answer": "Hello",
+    "minimum_scores": {"exact_match": 1, "semantic_accuracy": 0.9}, "metadata": {"facts": ["x"]}}]}`
+
+func TestSuite_Digest_Algorithm(t *testing.T) {
+	s := mustLoad(t, digestSuite)
+	// The documented algorithm, spelled out by hand.
+	canonical := `{"calculated_metrics":["exact_match"],"questions":[{"expected_actions":null,"expected_answer":"Hello",` +
+		`"id":"q","metadata":{"facts":["x"]},"minimum_scores":{"exact_match":1,"semantic_accuracy":0.9},"question":"Hi?"}],` +
+		`"suite":"S","version":"3"}`
+	sum := sha256.Sum256([]byte(canonical))
+	got, err := s.Digest(s.Calculated(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := hex.EncodeToString(sum[:]); got != want {
+		t.Errorf("Digest = %s, want %s", got, want)
+	}
+	if got != s.Plan(s.Calculated(false)).SuiteDigest {
+		t.Errorf("Plan's digest differs from Digest")
+	}
+}
+
+func TestSuite_Digest_Stability(t *testing.T) {
+	base := mustLoad(t, digestSuite)
+	calc := base.Calculated(false)
+	want, _ := base.Digest(calc)
+	tests := []struct {
+		name  string
+		suite string
+		same  bool
+	}{
+		{"reformatted and reordered keys", `{"questions":[{"metadata":{"facts":["x"]},"minimum_scores":{"semantic_accuracy":0.90,"exact_match":1.0},
+		  "expected_answer":"Hello","question":"Hi?","id":"q"}],"agent":{"command":["false"],"name":"Other"},"version":"3","suite":"S"}`, true},
+		{"evaluator params do not count (bump version instead)", `{"suite": "S", "version": "3", "agent": {"name": "A", "command": ["true"]},
+		  "evaluators": {"unused": {"type": "contains", "params": {"value": "x"}}},
+		  "questions": [{"id": "q", "question": "Hi?", "expected_answer": "Hello",
+		    "minimum_scores": {"exact_match": 1, "semantic_accuracy": 0.9}, "metadata": {"facts": ["x"]}}]}`, true},
+		{"threshold", `{"suite": "S", "version": "3", "agent": {"name": "A", "command": ["true"]},
+		  "questions": [{"id": "q", "question": "Hi?", "expected_answer": "Hello",
+		    "minimum_scores": {"exact_match": 0.5, "semantic_accuracy": 0.9}, "metadata": {"facts": ["x"]}}]}`, false},
+		{"version", `{"suite": "S", "version": "4", "agent": {"name": "A", "command": ["true"]},
+		  "questions": [{"id": "q", "question": "Hi?", "expected_answer": "Hello",
+		    "minimum_scores": {"exact_match": 1, "semantic_accuracy": 0.9}, "metadata": {"facts": ["x"]}}]}`, false},
+		{"metadata", `{"suite": "S", "version": "3", "agent": {"name": "A", "command": ["true"]},
+		  "questions": [{"id": "q", "question": "Hi?", "expected_answer": "Hello",
+		    "minimum_scores": {"exact_match": 1, "semantic_accuracy": 0.9}, "metadata": {"facts": ["y"]}}]}`, false},
+		{"expected answer", `{"suite": "S", "version": "3", "agent": {"name": "A", "command": ["true"]},
+		  "questions": [{"id": "q", "question": "Hi?", "expected_answer": "Hello!",
+		    "minimum_scores": {"exact_match": 1, "semantic_accuracy": 0.9}, "metadata": {"facts": ["x"]}}]}`, false},
+		{"id", `{"suite": "S", "version": "3", "agent": {"name": "A", "command": ["true"]},
+		  "questions": [{"id": "q2", "question": "Hi?", "expected_answer": "Hello",
+		    "minimum_scores": {"exact_match": 1, "semantic_accuracy": 0.9}, "metadata": {"facts": ["x"]}}]}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := mustLoad(t, tt.suite)
+			got, err := s.Digest(s.Calculated(false))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (got == want) != tt.same {
+				t.Errorf("digest equal = %v, want %v", got == want, tt.same)
+			}
+		})
+	}
+	withJudge, _ := base.Digest(base.Calculated(true))
+	if withJudge == want {
+		t.Errorf("calculating semantic_accuracy did not change the digest")
+	}
+}
