@@ -83,6 +83,7 @@ func (a *workerAgent) Answer(ctx context.Context, q Question) (Response, error) 
 		return Response{}, &AgentError{Kind: "interrupted", Message: "no worker became free before the run ended"}
 	}
 	defer func() { a.slots <- slot }()
+	defer armWorker(ctx, slot.n)() // replay: this worker's proxy serves this case (runner/replay.go)
 	if slot.proc == nil {
 		p, err := a.start(slot.n)
 		if err != nil {

@@ -56,7 +56,9 @@ func Definition(c *Case) map[string]any {
 	if len(c.Context) > 0 {
 		def["context"] = c.Context
 	}
-	if c.APIInteractions != nil {
+	if c.Replay != nil { // request assertions, replies (body SHA-256), allowed hosts
+		def["api_interactions"] = c.Replay.Definition()
+	} else if c.APIInteractions != nil {
 		def["api_interactions"] = c.APIInteractions
 	}
 	return def

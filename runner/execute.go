@@ -98,6 +98,11 @@ func Execute(ctx context.Context, s *Suite, agent Agent, opts ExecOptions) (*mod
 		conc = min(DefaultConcurrency, len(s.Cases))
 	}
 	conc = max(1, min(conc, len(s.Cases)))
+	closeReplay, err := installReplay(s, agent, &opts) // runner/replay.go
+	if err != nil {
+		return nil, err
+	}
+	defer closeReplay()
 	e := &executor{suite: s, agent: agent, opts: opts, scorers: scorers, run: run}
 	run.StartedAt = time.Now()
 	jobs := make(chan int)
@@ -172,6 +177,7 @@ func (e *executor) runCase(ctx context.Context, i int) {
 	if agentErr != nil {
 		rec.Status = models.StatusError
 		rec.ErrorDetails = agentErrorJSON(agentErr)
+		rec.ResponseMetadata = replayMetadata(resp) // replay evidence survives agent errors
 		for pos, m := range c.Metrics {
 			rec.Metrics = append(rec.Metrics, notCalculated(pos, m, reasonAgentError))
 		}

@@ -61,6 +61,7 @@ func (s *Suite) parseQuestion(p problems, path string, raw json.RawMessage) *Cas
 	}
 	if raw, ok := obj["api_interactions"]; ok && !isNull(raw) {
 		c.APIInteractions = compact(raw)
+		c.Replay = loadReplay(p, child(path, "api_interactions"), raw, s.Dir) // runner/replay.go
 	}
 	s.defaults(c, len(s.Cases))
 	return c

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"agentevals/judges"
+	"agentevals/replay"
 )
 
 // Suite is a loaded, validated suite file.
@@ -65,8 +66,11 @@ type Case struct {
 	// Context holds retrieval passages for judges (golden-set "context").
 	Context []string
 	// APIInteractions is the raw "api_interactions" section (nil when absent).
-	// The replay package validates and loads it; see Definition.
 	APIInteractions json.RawMessage
+	// Replay is the loaded api_interactions (nil when absent): validated,
+	// response bodies snapshotted; Definition folds it into the digest
+	// (runner/replay.go).
+	Replay *replay.Fixtures
 	// Source is where the case was declared, for messages: "file: $.questions[2]".
 	Source     string
 	file, path string

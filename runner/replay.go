@@ -1,0 +1,258 @@
+package runner
+
+// Strict API replay wiring (issue 6; the replay package does the work).
+//
+// Loading: a question's "api_interactions" is validated and its response
+// bodies snapshotted by replay.Load when the suite loads (problems name the
+// suite file and JSON path, exit 2); Case.Replay holds the result, and
+// Definition folds Fixtures.Definition() into the digest. Suites without
+// replay keep their digest.
+//
+// Executing: when any case declares fixtures, Execute installs a case hook
+// (installReplay) that opens one replay.Session per case with fixtures:
+//
+//   - Go function agents (and any agent that is not a process or http
+//     agent) get an *http.Client through WithHTTPClient; they must make
+//     their requests with HTTPClient(ctx).
+//   - command agents get a proxy of their own for the case (plain HTTP and
+//     HTTPS through a CA generated for the run), announced through
+//     HTTP(S)_PROXY, SSL_CERT_FILE and friends (WithEnv).
+//   - worker agents get one proxy per worker process, in their environment
+//     from the start; the proxy is armed with the session of the case the
+//     worker is serving. A worker serving a case without fixtures finds its
+//     proxy disarmed: requests through it are refused (502).
+//   - http agents run in a process evalrun did not start, so replay cannot
+//     reach them: a case with fixtures is an agent error of kind "setup".
+//
+// After the agent answers, the session's evidence goes to
+// response_metadata.api_replay (also when the case errored), and a replay
+// failure (unexpected, mismatched, exhausted or missing requests) turns a
+// successful answer into an agent error of kind "api_replay".
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"strings"
+	"sync"
+
+	"encoding/json"
+
+	"agentevals/models"
+	"agentevals/replay"
+)
+
+// loadReplay validates a question's api_interactions (path is the
+// question's JSON path) and returns its fixtures, or nil after adding the
+// problem.
+func loadReplay(p problems, path string, raw json.RawMessage, dir string) *replay.Fixtures {
+	fx, err := replay.Load(raw, dir)
+	if err != nil {
+		var fe *replay.FixtureError
+		if errors.As(err, &fe) {
+			p.add(path+strings.TrimPrefix(fe.Path, "api_interactions"), "%s", strings.TrimPrefix(fe.Error(), fe.Path+": "))
+		} else {
+			p.add(path, "%v", err)
+		}
+		return nil
+	}
+	return fx
+}
+
+// replayMode is how a run's agent reaches replay.
+type replayMode int
+
+const (
+	replayInProcess   replayMode = iota // WithHTTPClient
+	replayPerCase                       // a proxy per case (command agents)
+	replayPerWorker                     // a proxy per worker process
+	replayUnreachable                   // http agents
+)
+
+// replayRun is one run's replay machinery.
+type replayRun struct {
+	mode replayMode
+	ca   *replay.CA // nil for in-process replay
+
+	mu      sync.Mutex
+	workers map[int]*replay.Proxy
+}
+
+// installReplay wraps opts.CaseHook with replay when a case of s declares
+// fixtures; call the returned function when the run ends.
+func installReplay(s *Suite, agent Agent, opts *ExecOptions) (func(), error) {
+	uses := false
+	for _, c := range s.Cases {
+		uses = uses || c.Replay != nil
+	}
+	if !uses {
+		return func() {}, nil
+	}
+	r := &replayRun{workers: map[int]*replay.Proxy{}}
+	switch a := agent.(type) {
+	case *commandAgent:
+		r.mode = replayPerCase
+	case *workerAgent:
+		r.mode = replayPerWorker
+		prev := a.envFor
+		a.envFor = func(n int) []string { // workers start lazily, after this
+			var env []string
+			if prev != nil {
+				env = prev(n)
+			}
+			if p, err := r.workerProxy(n); err == nil {
+				env = append(env, p.Env(nil)...)
+			}
+			return env
+		}
+	case *httpAgent:
+		r.mode = replayUnreachable
+	}
+	if r.mode == replayPerCase || r.mode == replayPerWorker {
+		ca, err := replay.NewCA()
+		if err != nil {
+			return nil, fmt.Errorf("execute suite: %w", err)
+		}
+		r.ca = ca
+	}
+	next := opts.CaseHook
+	opts.CaseHook = func(ctx context.Context, c *Case) (context.Context, func(Response, error) (Response, error), error) {
+		ctx, after, err := r.hook(ctx, c)
+		if err != nil || next == nil {
+			return ctx, after, err
+		}
+		ctx, outer, err := next(ctx, c)
+		if err != nil {
+			if after != nil {
+				after(Response{}, err)
+			}
+			return ctx, nil, err
+		}
+		return ctx, chainAfter(after, outer), nil
+	}
+	return r.close, nil
+}
+
+// chainAfter runs inner (replay's, closest to the agent) then outer.
+func chainAfter(inner, outer func(Response, error) (Response, error)) func(Response, error) (Response, error) {
+	switch {
+	case inner == nil:
+		return outer
+	case outer == nil:
+		return inner
+	}
+	return func(resp Response, err error) (Response, error) { return outer(inner(resp, err)) }
+}
+
+// hook opens the case's session and hands it to the agent.
+func (r *replayRun) hook(ctx context.Context, c *Case) (context.Context, func(Response, error) (Response, error), error) {
+	if c.Replay == nil {
+		return ctx, nil, nil
+	}
+	if r.mode == replayUnreachable {
+		return ctx, nil, errors.New("api replay: an http agent runs outside evalrun and cannot be replayed; use a command, worker or Go agent for questions with api_interactions")
+	}
+	s := c.Replay.NewSession()
+	done := func() {}
+	switch r.mode {
+	case replayInProcess:
+		ctx = WithHTTPClient(ctx, s.Client(nil))
+	case replayPerCase:
+		p, err := replay.NewProxy(r.ca, nil)
+		if err != nil {
+			return ctx, nil, err
+		}
+		p.Arm(s)
+		ctx = WithEnv(ctx, p.Env(nil))
+		done = func() { p.Close() }
+	case replayPerWorker:
+		ctx = context.WithValue(ctx, workerReplayKey{}, func(n int) func() {
+			p, err := r.workerProxy(n)
+			if err != nil {
+				return func() {}
+			}
+			p.Arm(s)
+			return func() { p.Arm(nil) }
+		})
+	}
+	return ctx, func(resp Response, err error) (Response, error) {
+		done()
+		ev, ferr := s.Finish()
+		resp.Metadata = maps.Clone(resp.Metadata)
+		if resp.Metadata == nil {
+			resp.Metadata = map[string]any{}
+		}
+		resp.Metadata["api_replay"] = ev.Value()
+		switch {
+		case ferr == nil:
+		case err == nil:
+			err = &AgentError{Kind: "api_replay", Message: ferr.Error()}
+		default:
+			var ae *AgentError
+			if errors.As(err, &ae) {
+				d := maps.Clone(ae.Details)
+				if d == nil {
+					d = map[string]any{}
+				}
+				d["api_replay_error"] = ferr.Error()
+				err = &AgentError{Kind: ae.Kind, Message: ae.Message, Details: d}
+			}
+		}
+		return resp, err
+	}, nil
+}
+
+// workerReplayKey carries, for a worker agent, the function that arms
+// worker n's proxy with the case's session and returns the disarm.
+type workerReplayKey struct{}
+
+// armWorker points worker n's proxy at the case in ctx, if it has replay;
+// the worker agent calls it once it knows which worker serves the case,
+// and calls the returned function when the case is over.
+func armWorker(ctx context.Context, n int) func() {
+	if arm, ok := ctx.Value(workerReplayKey{}).(func(int) func()); ok {
+		return arm(n)
+	}
+	return func() {}
+}
+
+// workerProxy returns worker n's proxy, starting it on first use.
+func (r *replayRun) workerProxy(n int) (*replay.Proxy, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if p, ok := r.workers[n]; ok {
+		return p, nil
+	}
+	p, err := replay.NewProxy(r.ca, nil)
+	if err != nil {
+		return nil, err
+	}
+	r.workers[n] = p
+	return p, nil
+}
+
+func (r *replayRun) close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, p := range r.workers {
+		p.Close()
+	}
+	if r.ca != nil {
+		r.ca.Close()
+	}
+}
+
+// replayMetadata keeps the replay evidence of a case whose agent errored
+// (nil when there is none).
+func replayMetadata(resp Response) models.JSON {
+	ev, ok := resp.Metadata["api_replay"]
+	if !ok {
+		return nil
+	}
+	j, err := models.NewJSON(map[string]any{"api_replay": ev})
+	if err != nil {
+		return nil
+	}
+	return j
+}
