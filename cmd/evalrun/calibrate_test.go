@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"agentevals/models"
+)
+
+// TestCalibrateCmd stores a run in SQLite, labels it and checks the
+// printed agreement, kappa and the --min-kappa exit codes. The hand-computed
+// values: 10 pairs, 5 pass/pass, 1 pass/fail, 1 fail/pass, 3 fail/fail:
+// raw agreement 0.8, pe = 0.6*0.6 + 0.4*0.4 = 0.52, kappa = 0.28/0.48 = 0.583.
+func TestCalibrateCmd(t *testing.T) {
+	dir := t.TempDir()
+	dbURL := "sqlite:" + filepath.Join(dir, "evals.sqlite3")
+	ctx := context.Background()
+	db, err := (&Globals{DatabaseURL: dbURL}).open(ctx, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	judgeScores := []float64{1, 0.9, 0.95, 0.92, 0.91, 0.4, 0.93, 0.1, 0.3, 0}
+	humanPass := []bool{true, true, true, true, true, true, false, false, false, false}
+	run := &models.Run{Suite: "Support", Agent: "SupportAgent", Version: "1", SuiteDigest: "d",
+		StartedAt: time.Now(), FinishedAt: time.Now()}
+	var labels strings.Builder
+	for i, s := range judgeScores {
+		score, reason := s, "judged"
+		id := fmt.Sprintf("c%d", i+1)
+		run.Cases = append(run.Cases, &models.CaseResult{Position: i, CaseID: id, Name: id, Status: models.StatusPassed,
+			Metrics: []*models.MetricResult{{Name: "semantic_accuracy", Threshold: 0.9, Score: &score,
+				Passed: s >= 0.9, Reason: &reason}}})
+		fmt.Fprintf(&labels, `{"case_id":%q,"metric":"semantic_accuracy","pass":%v}`+"\n", id, humanPass[i])
+	}
+	if err := db.InsertRun(ctx, run); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	labelsPath := filepath.Join(dir, "human.jsonl")
+	if err := os.WriteFile(labelsPath, []byte(labels.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"--database-url", dbURL, "calibrate", run.ID.String(), "--labels", labelsPath}
+	cases := []struct {
+		name  string
+		extra []string
+		code  int
+		want  string
+	}{
+		{"report", nil, exitOK, "semantic_accuracy  10     8      0.800          0.583"},
+		{"below the bar", []string{"--min-kappa", "0.6"}, exitFailed, "c7: human fail, judge pass (score 0.93)"},
+		{"above the bar", []string{"--min-kappa", "0.5"}, exitOK, "c6: human pass, judge fail (score 0.4)"},
+		{"bad bar", []string{"--min-kappa", "2"}, exitInvalid, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, stderr := evalrun(t, append(base, tc.extra...)...)
+			if code != tc.code || !strings.Contains(out, tc.want) {
+				t.Errorf("exit %d (want %d)\n%s%s", code, tc.code, out, stderr)
+			}
+		})
+	}
+	bad := filepath.Join(dir, "bad.jsonl")
+	os.WriteFile(bad, []byte(`{"case_id":"c1","metric":"semantic_accuracy","label":"maybe"}`), 0o600)
+	for name, args := range map[string][]string{
+		"bad labels":  {"--database-url", dbURL, "calibrate", run.ID.String(), "--labels", bad},
+		"bad run id":  {"--database-url", dbURL, "calibrate", "not-a-uuid", "--labels", labelsPath},
+		"unknown run": {"--database-url", dbURL, "calibrate", "0192f0c4-0000-7000-8000-000000000000", "--labels", labelsPath},
+	} {
+		if code, out, stderr := evalrun(t, args...); code != exitInvalid {
+			t.Errorf("%s: exit %d, want 2\n%s%s", name, code, out, stderr)
+		}
+	}
+}

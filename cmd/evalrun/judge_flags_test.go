@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"agentevals/judges"
+	"agentevals/runner"
+)
+
+func TestJudgeFlags_Judge(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("ANTHROPIC_API_KEY", "test-anthropic-key")
+	suite := &runner.ModelConfig{Provider: "ollama", Model: "llama3", BaseURL: "http://127.0.0.1:11434"}
+	cases := []struct {
+		name  string
+		flags JudgeFlags
+		cfg   *runner.ModelConfig
+		want  string // provider/model@base, "" for no judge, "exit2:..." for an error
+	}{
+		{"no judge anywhere", JudgeFlags{}, nil, ""},
+		{"suite judge", JudgeFlags{}, suite, "ollama/llama3@http://127.0.0.1:11434"},
+		{"no-judge wins", JudgeFlags{NoJudge: true, JudgeModel: "m"}, suite, ""},
+		{"model override keeps the suite provider", JudgeFlags{JudgeModel: "qwen"}, suite, "ollama/qwen@http://127.0.0.1:11434"},
+		{"provider override drops the suite url", JudgeFlags{JudgeProvider: "anthropic", JudgeModel: "claude-3-5-haiku-latest"}, suite, "anthropic/claude-3-5-haiku-latest@"},
+		{"model without suite judge", JudgeFlags{JudgeModel: "llama3", JudgeProvider: "ollama"}, nil, "ollama/llama3@"},
+		{"provider without model", JudgeFlags{JudgeProvider: "ollama"}, nil, "exit2:give --judge-model"},
+		{"missing key", JudgeFlags{JudgeModel: "gpt-4o-mini"}, nil, "exit2:OPENAI_API_KEY is not set"},
+		{"bad url", JudgeFlags{JudgeBaseURL: "http://[::1"}, suite, "exit2:not a valid URL"},
+		{"unknown provider", JudgeFlags{JudgeProvider: "gemini", JudgeModel: "g"}, nil, "exit2:unknown provider"},
+		{"cache is a file", JudgeFlags{JudgeCache: "/dev/null/x"}, suite, "exit2:--judge-cache"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := tc.flags
+			j, err := f.judge(context.Background(), tc.cfg)
+			if strings.HasPrefix(tc.want, "exit2:") {
+				var ee *exitError
+				if !errors.As(err, &ee) || ee.Code != exitInvalid || !strings.Contains(err.Error(), strings.TrimPrefix(tc.want, "exit2:")) {
+					t.Fatalf("judge = %v, want exit 2 mentioning %q", err, tc.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.want == "" {
+				if j != nil || f.judgeSummary() != nil {
+					t.Fatalf("judge = %v, want none", j)
+				}
+				return
+			}
+			s := j.(*judges.LLMJudge).Totals()
+			got := s.Provider + "/" + s.Model + "@"
+			if fs, ok, _ := f.settings(tc.cfg); ok {
+				got += fs.BaseURL
+			}
+			if got != tc.want {
+				t.Errorf("judge = %s, want %s", got, tc.want)
+			}
+			if sum := f.judgeSummary(); sum["judge"] == nil {
+				t.Errorf("summary = %v, want judge totals", sum)
+			}
+		})
+	}
+}
+
+func TestJudgeFlags_SummaryWithCache(t *testing.T) {
+	f := JudgeFlags{JudgeCache: t.TempDir()}
+	if _, err := f.judge(context.Background(), &runner.ModelConfig{Provider: "ollama", Model: "m"}); err != nil {
+		t.Fatal(err)
+	}
+	sum := f.judgeSummary()
+	c, ok := sum["judge_cache"].(map[string]any)
+	if !ok || c["hits"] != int64(0) || c["misses"] != int64(0) {
+		t.Errorf("summary = %v, want judge_cache with zero hits and misses", sum)
+	}
+}
