@@ -192,3 +192,31 @@ func (r *Renderer) AppendStepSummary(path string, c *Comparison) error {
 	}
 	return nil
 }
+
+// RenderAB writes an A/B comparison as text or JSON (the other formats are
+// for single runs and fail with ErrUnknownFormat).
+func (r *Renderer) RenderAB(w io.Writer, f Format, ab *ABComparison) error {
+	var buf bytes.Buffer
+	var err error
+	switch f {
+	case FormatText:
+		err = r.tmpl.ab.Execute(&buf, ab)
+	case FormatJSON:
+		enc := json.NewEncoder(&buf)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(struct {
+			A string `json:"a"`
+			B string `json:"b"`
+			*ABComparison
+		}{ab.A.ID.String(), ab.B.ID.String(), ab})
+	default:
+		return fmt.Errorf("render comparison: %w %q (want text or json)", ErrUnknownFormat, f)
+	}
+	if err != nil {
+		return fmt.Errorf("render comparison: %w", err)
+	}
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("write comparison: %w", err)
+	}
+	return nil
+}

@@ -13,6 +13,7 @@ var templateFS embed.FS
 // templates holds one parsed template set per output.
 type templates struct {
 	text     *texttemplate.Template
+	ab       *texttemplate.Template
 	markdown *texttemplate.Template
 	html     *htmltemplate.Template
 	css      string
@@ -23,6 +24,11 @@ func parseTemplates() (*templates, error) {
 		ParseFS(templateFS, "templates/report.txt.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("parse text template: %w", err)
+	}
+	ab, err := texttemplate.New("ab.txt.tmpl").Funcs(funcs(EscapeText)).
+		ParseFS(templateFS, "templates/ab.txt.tmpl")
+	if err != nil {
+		return nil, fmt.Errorf("parse a/b template: %w", err)
 	}
 	md, err := texttemplate.New("report.md.tmpl").Funcs(funcs(EscapeMarkdown)).
 		ParseFS(templateFS, "templates/report.md.tmpl")
@@ -38,5 +44,5 @@ func parseTemplates() (*templates, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read report css: %w", err)
 	}
-	return &templates{text: text, markdown: md, html: html, css: string(css)}, nil
+	return &templates{text: text, ab: ab, markdown: md, html: html, css: string(css)}, nil
 }

@@ -1,0 +1,146 @@
+package reports
+
+import (
+	"fmt"
+
+	"agentevals/models"
+)
+
+// Verdicts of an A/B comparison.
+const (
+	VerdictBBetter      = "B is better"
+	VerdictBWorse       = "B is worse"
+	VerdictNoDifference = "no significant difference"
+	VerdictNoData       = "not comparable: no question was evaluated in both runs"
+)
+
+// ABMetric is one metric of one question in both runs (nil: not calculated).
+type ABMetric struct {
+	Name  string   `json:"name"`
+	A     *float64 `json:"a"`
+	B     *float64 `json:"b"`
+	Delta *float64 `json:"delta"`
+}
+
+// ABCase is one question side by side.
+type ABCase struct {
+	CaseID   string     `json:"case_id"`
+	Name     string     `json:"name"`
+	StatusA  string     `json:"status_a"`
+	StatusB  string     `json:"status_b"`
+	QualityA *float64   `json:"quality_a"`
+	QualityB *float64   `json:"quality_b"`
+	Delta    *float64   `json:"delta"`
+	Metrics  []ABMetric `json:"metrics"`
+}
+
+// ABMetricStat is a metric's paired difference B-A over the questions that
+// calculated it in both runs.
+type ABMetricStat struct {
+	Name       string   `json:"name"`
+	MeanA      *float64 `json:"mean_a"`
+	MeanB      *float64 `json:"mean_b"`
+	Difference Stat     `json:"difference"`
+	Verdict    string   `json:"verdict"`
+}
+
+// ABComparison compares two runs of the same definition, for example two
+// prompts or two models: per question deltas and the bootstrap interval of
+// the paired difference of quality (B minus A).
+type ABComparison struct {
+	A       *models.Run    `json:"-"`
+	B       *models.Run    `json:"-"`
+	TotalsA Totals         `json:"totals_a"`
+	TotalsB Totals         `json:"totals_b"`
+	Cases   []ABCase       `json:"cases"`
+	Metrics []ABMetricStat `json:"metrics"`
+	// Difference is the mean paired quality difference B-A with its
+	// interval, over the questions evaluated in both runs.
+	Difference Stat   `json:"difference"`
+	Verdict    string `json:"verdict"`
+}
+
+// CompareAB compares runs a and b question by question. They must evaluate
+// the same definition (see SameDefinition; the agents may differ);
+// otherwise the error wraps ErrIncompatible.
+func CompareAB(a, b *models.Run, opts Options) (*ABComparison, error) {
+	if err := SameDefinition(a, b, nil, nil); err != nil {
+		return nil, fmt.Errorf("compare %s with %s: %w", a.ID, b.ID, err)
+	}
+	opts = opts.withDefaults()
+	ab := &ABComparison{A: a, B: b, TotalsA: Summarize(a.Cases, opts), TotalsB: Summarize(b.Cases, opts)}
+	byID := map[string]*models.CaseResult{}
+	for _, c := range b.Cases {
+		byID[c.CaseID] = c
+	}
+	var diffs []float64
+	metricDiffs := map[string][]float64{}
+	var metricOrder []string
+	for _, ca := range a.Cases {
+		cb := byID[ca.CaseID]
+		if cb == nil {
+			continue // SameDefinition guarantees the same ids; be safe anyway
+		}
+		abc := ABCase{CaseID: ca.CaseID, Name: ca.Name, StatusA: CaseStatus(ca), StatusB: CaseStatus(cb),
+			QualityA: CaseQuality(ca), QualityB: CaseQuality(cb)}
+		if abc.QualityA != nil && abc.QualityB != nil &&
+			abc.StatusA != models.StatusNotEvaluated && abc.StatusB != models.StatusNotEvaluated {
+			abc.Delta = ptr(*abc.QualityB - *abc.QualityA)
+			diffs = append(diffs, *abc.Delta)
+		}
+		mb := map[string]*models.MetricResult{}
+		for _, m := range cb.Metrics {
+			mb[m.Name] = m
+		}
+		for _, m := range ca.Metrics {
+			am := ABMetric{Name: m.Name}
+			if v, ok := MetricValue(m); ok {
+				am.A = ptr(v)
+			}
+			if o := mb[m.Name]; o != nil {
+				if v, ok := MetricValue(o); ok {
+					am.B = ptr(v)
+				}
+			}
+			if _, seen := metricDiffs[m.Name]; !seen {
+				metricOrder = append(metricOrder, m.Name)
+				metricDiffs[m.Name] = nil
+			}
+			if am.A != nil && am.B != nil {
+				am.Delta = ptr(*am.B - *am.A)
+				metricDiffs[m.Name] = append(metricDiffs[m.Name], *am.Delta)
+			}
+			abc.Metrics = append(abc.Metrics, am)
+		}
+		ab.Cases = append(ab.Cases, abc)
+	}
+	ab.Difference = Bootstrap(diffs, opts.Resamples, opts.Seed, "ab:quality")
+	ab.Verdict = verdict(ab.Difference)
+	statsA, statsB := map[string]MetricStat{}, map[string]MetricStat{}
+	for _, s := range MetricStats(a.Cases, opts) {
+		statsA[s.Name] = s
+	}
+	for _, s := range MetricStats(b.Cases, opts) {
+		statsB[s.Name] = s
+	}
+	for _, name := range metricOrder {
+		st := Bootstrap(metricDiffs[name], opts.Resamples, opts.Seed, "ab:metric:"+name)
+		ab.Metrics = append(ab.Metrics, ABMetricStat{Name: name, MeanA: statsA[name].Mean, MeanB: statsB[name].Mean,
+			Difference: st, Verdict: verdict(st)})
+	}
+	return ab, nil
+}
+
+// verdict reads a paired difference B-A: better or worse only when the whole
+// interval lies on one side of zero.
+func verdict(st Stat) string {
+	switch {
+	case st.CI == nil:
+		return VerdictNoData
+	case st.CI.Low > 0:
+		return VerdictBBetter
+	case st.CI.High < 0:
+		return VerdictBWorse
+	}
+	return VerdictNoDifference
+}
