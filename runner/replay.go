@@ -26,8 +26,9 @@ package runner
 //
 // After the agent answers, the session's evidence goes to
 // response_metadata.api_replay (also when the case errored), and a replay
-// failure (unexpected, mismatched, exhausted or missing requests) turns a
-// successful answer into an agent error of kind "api_replay".
+// failure (unexpected, mismatched, exhausted or missing requests) makes the
+// case an agent error of kind "api_replay", even when the agent answered
+// (an error of the agent's own is kept in details.agent_error).
 
 import (
 	"context"
@@ -188,16 +189,17 @@ func (r *replayRun) hook(ctx context.Context, c *Case) (context.Context, func(Re
 		case ferr == nil:
 		case err == nil:
 			err = &AgentError{Kind: "api_replay", Message: ferr.Error()}
-		default:
+		default: // the replay failure is the likely cause; keep the agent's own error too
+			d := map[string]any{"agent_error": err.Error()}
 			var ae *AgentError
 			if errors.As(err, &ae) {
-				d := maps.Clone(ae.Details)
+				d = maps.Clone(ae.Details)
 				if d == nil {
 					d = map[string]any{}
 				}
-				d["api_replay_error"] = ferr.Error()
-				err = &AgentError{Kind: ae.Kind, Message: ae.Message, Details: d}
+				d["agent_error"] = map[string]any{"kind": ae.Kind, "message": ae.Message}
 			}
+			err = &AgentError{Kind: "api_replay", Message: ferr.Error(), Details: d}
 		}
 		return resp, err
 	}, nil

@@ -1,0 +1,232 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"agentevals/models"
+)
+
+// rpSuite writes a suite (and extra files) into a temp dir and returns its path.
+func rpSuite(tb testing.TB, suite string, files map[string]string) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	p := filepath.Join(dir, "suite.json")
+	if err := os.WriteFile(p, []byte(suite), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
+// rpQuestions is n shipping questions, each declaring its own order lookup.
+func rpQuestions(n int) string {
+	var qs []string
+	for i := range n {
+		qs = append(qs, fmt.Sprintf(`{"id": "q%d", "question": "Track order %d", "expected_answer": "ready-%d",
+		  "api_interactions": [{"expect_request": {"method": "GET", "url": "https://shipping.example/orders", "query": {"id": "%d"}},
+		                        "respond_with": {"body_file": "fixtures/order%d.json"}}]}`, i, i, i, i, i))
+	}
+	return strings.Join(qs, ",")
+}
+
+func rpFixtureFiles(n int, extra map[string]string) map[string]string {
+	files := map[string]string{}
+	for i := range n {
+		files[fmt.Sprintf("fixtures/order%d.json", i)] = fmt.Sprintf("{\"status\": \"ready-%d\"}\n", i)
+	}
+	for k, v := range extra {
+		files[k] = v
+	}
+	return files
+}
+
+// goShippingAgent looks the order up through the case's HTTP client; off
+// shifts the order id (a regression sending wrong arguments).
+func goShippingAgent(off int) Func {
+	return func(ctx context.Context, q Question) (Response, error) {
+		var text string
+		json.Unmarshal(q.Question, &text)
+		var id int
+		fmt.Sscanf(text, "Track order %d", &id)
+		resp, err := HTTPClient(ctx).Get(fmt.Sprintf("https://shipping.example/orders?id=%d", id+off))
+		if err != nil {
+			// Rescue the failure and answer anyway: replay must still fail the case.
+			return Response{Output: json.RawMessage(fmt.Sprintf(`"ready-%d"`, id))}, nil
+		}
+		defer resp.Body.Close()
+		var body struct{ Status string }
+		if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+			return Response{}, err
+		}
+		out, _ := json.Marshal(body.Status)
+		return Response{Output: out}, nil
+	}
+}
+
+func rpRun(t *testing.T, path string, agent Agent) *models.Run {
+	t.Helper()
+	s, err := Load(path)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	run, err := Execute(context.Background(), s, agent, ExecOptions{Concurrency: 4})
+	if err != nil {
+		t.Fatalf("Execute: %v", err)
+	}
+	return run
+}
+
+// replayEvidence decodes a case's response_metadata.api_replay.
+func replayEvidence(t *testing.T, c *models.CaseResult) map[string]any {
+	t.Helper()
+	var meta map[string]any
+	json.Unmarshal(c.ResponseMetadata, &meta)
+	ev, ok := meta["api_replay"].(map[string]any)
+	if !ok {
+		t.Fatalf("case %s: response_metadata %s has no api_replay object", c.CaseID, c.ResponseMetadata)
+	}
+	return ev
+}
+
+func checkReplayRun(t *testing.T, run *models.Run, pass bool) {
+	t.Helper()
+	for _, c := range run.Cases {
+		ev := replayEvidence(t, c)
+		if got := ev["passed"]; got != pass {
+			t.Errorf("case %s: api_replay.passed = %v, want %v: %v", c.CaseID, got, pass, ev)
+		}
+		obs, _ := ev["observed"].([]any)
+		for _, o := range obs {
+			q, _ := o.(map[string]any)["query"].(map[string]any)
+			id, _ := q["id"].([]any)
+			own := strings.TrimPrefix(c.CaseID, "q")
+			if pass && (len(id) != 1 || id[0] != own) {
+				t.Errorf("case %s: evidence shows another case's request: %v", c.CaseID, o)
+			}
+		}
+		if pass && c.Status != models.StatusPassed {
+			t.Errorf("case %s: status %s (error %s), want passed", c.CaseID, c.Status, c.ErrorDetails)
+		}
+		if !pass {
+			var details struct{ Kind string }
+			json.Unmarshal(c.ErrorDetails, &details)
+			if c.Status != models.StatusError || details.Kind != "api_replay" {
+				t.Errorf("case %s: status %s, error %s; want an api_replay agent error", c.CaseID, c.Status, c.ErrorDetails)
+			}
+		}
+	}
+}
+
+func TestExecute_ReplayGoAgent(t *testing.T) {
+	path := rpSuite(t, `{"suite": "Shipping", "agent": {"name": "GoShipping"},
+	  "evaluators": {"exact": {"type": "exact_match"}}, "questions": [`+rpQuestions(8)+`]}`, rpFixtureFiles(8, nil))
+	t.Run("right arguments", func(t *testing.T) { checkReplayRun(t, rpRun(t, path, goShippingAgent(0)), true) })
+	t.Run("wrong arguments, rescued", func(t *testing.T) { checkReplayRun(t, rpRun(t, path, goShippingAgent(1)), false) })
+}
+
+const rpPythonCommand = `import json, sys, os, urllib.request
+q = json.load(sys.stdin)
+order = int(q["question"].split()[-1]) + int(os.environ.get("OFFSET", "0"))
+with urllib.request.urlopen("https://shipping.example/orders?id=%d" % order) as r:
+    print(json.load(r)["status"])
+`
+
+const rpPythonWorker = `import json, sys, os, urllib.request, urllib.error
+for line in sys.stdin:
+    q = json.loads(line)
+    order = int(q["question"].split()[-1]) + int(os.environ.get("OFFSET", "0"))
+    try:
+        with urllib.request.urlopen("https://shipping.example/orders?id=%d" % order) as r:
+            out = json.load(r)["status"]
+    except urllib.error.HTTPError as e:
+        out = "error %d" % e.code
+    print(json.dumps({"output": out, "metadata": {"pid": os.getpid()}}), flush=True)
+`
+
+func TestExecute_ReplayProcessAgents(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Fatalf("python3 is needed for this test (Debian package python3): %v", err)
+	}
+	for _, tc := range []struct{ name, agent, script string }{
+		{"command", `{"name": "PyShipping", "type": "command", "command": ["` + python + `", "agent.py"], "env": ["OFFSET"]}`, rpPythonCommand},
+		{"worker", `{"name": "PyShipping", "type": "worker", "command": ["` + python + `", "agent.py"], "env": ["OFFSET"]}`, rpPythonWorker},
+	} {
+		path := rpSuite(t, `{"suite": "Shipping", "agent": `+tc.agent+`,
+		  "evaluators": {"exact": {"type": "exact_match"}}, "questions": [`+rpQuestions(6)+`]}`,
+			rpFixtureFiles(6, map[string]string{"agent.py": tc.script}))
+		for _, off := range []int{0, 1} {
+			t.Run(fmt.Sprintf("%s/offset %d", tc.name, off), func(t *testing.T) {
+				t.Setenv("OFFSET", fmt.Sprint(off))
+				s, err := Load(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				agent, err := NewAgent(s.Agent, AgentOptions{Concurrency: 3})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c, ok := agent.(io.Closer); ok {
+					defer c.Close()
+				}
+				run, err := Execute(context.Background(), s, agent, ExecOptions{Concurrency: 3})
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkReplayRun(t, run, off == 0)
+			})
+		}
+	}
+}
+
+func TestLoad_ReplayProblemsAndDigest(t *testing.T) {
+	const suite = `{"suite": "S", "agent": {"name": "A"}, "evaluators": {"exact": {"type": "exact_match"}},
+	  "questions": [{"id": "q", "question": "x", "expected_answer": "y",
+	    "api_interactions": [{"expect_request": {"method": "GET", "url": "https://a.example/"}, "respond_with": {"body_file": "%s"}}]}]}`
+	_, err := Load(rpSuite(t, fmt.Sprintf(suite, "missing.json"), nil))
+	var ve *ValidationError
+	if !errors.As(err, &ve) || len(ve.Problems) != 1 {
+		t.Fatalf("Load = %v, want one problem", err)
+	}
+	if got, want := ve.Problems[0].Path, "$.questions[0].api_interactions[0].respond_with.body_file"; got != want {
+		t.Errorf("problem path = %q, want %q", got, want)
+	}
+	if !strings.Contains(ve.Problems[0].Message, "want a readable file") {
+		t.Errorf("problem message = %q", ve.Problems[0].Message)
+	}
+
+	digest := func(body string) string {
+		s, err := Load(rpSuite(t, fmt.Sprintf(suite, "r.json"), map[string]string{"r.json": body}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := s.Digest(s.Calculated(false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	if a, b := digest(`{"a": 1}`), digest(`{"a":  1}`); a == b {
+		t.Errorf("changing the fixture's bytes (whitespace) kept the digest %s", a)
+	}
+	if a, b := digest(`{"a": 1}`), digest(`{"a": 1}`); a != b {
+		t.Errorf("the same fixture gave digests %s and %s", a, b)
+	}
+}
