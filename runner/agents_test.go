@@ -1,0 +1,203 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// shAgent writes a shell script and returns a command agent config running it.
+func shAgent(tb testing.TB, typ, script string) AgentConfig {
+	tb.Helper()
+	dir := tb.TempDir()
+	writeFile(tb, dir, "agent.sh", script)
+	return AgentConfig{Name: "A", Type: typ, Command: []string{"sh", "agent.sh"}, Dir: dir}
+}
+
+func mustAgent(tb testing.TB, cfg AgentConfig, opts AgentOptions) Agent {
+	tb.Helper()
+	a, err := NewAgent(cfg, opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if c, ok := a.(io.Closer); ok {
+		tb.Cleanup(func() { c.Close() })
+	}
+	return a
+}
+
+func agentErr(tb testing.TB, err error) *AgentError {
+	tb.Helper()
+	var ae *AgentError
+	if !errors.As(err, &ae) {
+		tb.Fatalf("err = %v, want an *AgentError", err)
+	}
+	return ae
+}
+
+var question = Question{ID: "q1", Name: "n", Question: json.RawMessage(`"How long?"`)}
+
+func TestCommandAgent_Answer(t *testing.T) {
+	tests := []struct {
+		name, script string
+		output       string // JSON; "" means an error is expected
+		actionsNil   bool
+		kind         string
+	}{
+		{"plain text", `cat >/dev/null; echo "  30 days  "`, `"30 days"`, true, ""},
+		{"response json", `cat >/dev/null; echo '{"output": {"days": 30}, "actions": [], "input_tokens": 3}'`, `{"days": 30}`, false, ""},
+		{"reads the question", `printf '%s' "$(cat)"  | sed 's/^/echo:/'`, `"echo:{\"id\":\"q1\",\"name\":\"n\",\"question\":\"How long?\"}"`, true, ""},
+		{"bad json", `cat >/dev/null; echo '{"output": '`, "", false, "bad_response"},
+		{"unknown key", `cat >/dev/null; echo '{"answer": "x"}'`, "", false, "bad_response"},
+		{"action without name", `cat >/dev/null; echo '{"output": "x", "actions": [{"group": "g"}]}'`, "", false, "bad_response"},
+		{"exit status", `cat >/dev/null; echo oops >&2; exit 3`, "", false, "exit_status"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := mustAgent(t, shAgent(t, AgentCommand, tt.script), AgentOptions{})
+			resp, err := a.Answer(context.Background(), question)
+			if tt.output == "" {
+				if ae := agentErr(t, err); ae.Kind != tt.kind {
+					t.Errorf("kind = %s, want %s (%v)", ae.Kind, tt.kind, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(resp.Output) != tt.output {
+				t.Errorf("output = %s, want %s", resp.Output, tt.output)
+			}
+			if (resp.Actions == nil) != tt.actionsNil {
+				t.Errorf("actions = %#v, want nil: %v", resp.Actions, tt.actionsNil)
+			}
+		})
+	}
+}
+
+func TestCommandAgent_StderrIsBounded(t *testing.T) {
+	a := mustAgent(t, shAgent(t, AgentCommand, `cat >/dev/null; i=0; while [ $i -lt 3000 ]; do echo "line $i of noise" >&2; i=$((i+1)); done; exit 1`), AgentOptions{})
+	_, err := a.Answer(context.Background(), question)
+	ae := agentErr(t, err)
+	stderr, _ := ae.Details["stderr"].(string)
+	if len(stderr) > maxStderr+8 || !strings.HasSuffix(stderr, "line 2999 of noise\n") || !strings.HasPrefix(stderr, "…") {
+		t.Errorf("stderr kept %d bytes, ends %q", len(stderr), stderr[max(0, len(stderr)-30):])
+	}
+	if ae.Details["exit_code"] != 1 {
+		t.Errorf("exit_code = %v", ae.Details["exit_code"])
+	}
+}
+
+func TestCommandAgent_Timeout(t *testing.T) {
+	cfg := shAgent(t, AgentCommand, `cat >/dev/null; echo started >&2; sleep 30; echo late`)
+	cfg.Timeout = Duration(200 * time.Millisecond)
+	a := mustAgent(t, cfg, AgentOptions{})
+	start := time.Now()
+	_, err := a.Answer(context.Background(), question)
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("timeout took %s (the sleeping child kept the pipes open?)", el)
+	}
+	ae := agentErr(t, err)
+	if ae.Kind != "timeout" || ae.Details["stderr"] != "started\n" {
+		t.Errorf("error = %v, details %v", err, ae.Details)
+	}
+}
+
+func TestCommandAgent_Environment(t *testing.T) {
+	t.Setenv("EVAL_SECRET", "hunter2")
+	t.Setenv("EVAL_PASSED", "yes")
+	cfg := shAgent(t, AgentCommand, `cat >/dev/null; echo "secret=${EVAL_SECRET:-unset} passed=${EVAL_PASSED:-unset} case=${CASE_VAR:-unset} path=${PATH:+set}"`)
+	cfg.Env = []string{"EVAL_PASSED"}
+	a := mustAgent(t, cfg, AgentOptions{})
+	resp, err := a.Answer(WithEnv(context.Background(), []string{"CASE_VAR=1"}), question)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"secret=unset passed=yes case=1 path=set"`; string(resp.Output) != want {
+		t.Errorf("output = %s, want %s", resp.Output, want)
+	}
+}
+
+func TestWorkerAgent_Answer(t *testing.T) {
+	script := `while IFS= read -r line; do
+  case "$line" in
+    *crash*) echo "dying" >&2; exit 7 ;;
+    *garbage*) echo "not json" ;;
+    *slow*) sleep 5; echo '{"output":"late"}' ;;
+    *) printf '{"output":"%s","metadata":{"pid":%s,"worker":"%s"}}\n' "ok" "$$" "${WORKER_TAG:-}" ;;
+  esac
+done`
+	cfg := shAgent(t, AgentWorker, script)
+	cfg.Timeout = Duration(300 * time.Millisecond)
+	a := mustAgent(t, cfg, AgentOptions{Concurrency: 1, WorkerEnv: func(n int) []string { return []string{"WORKER_TAG=w" + string(rune('0'+n))} }})
+	ask := func(text string) (Response, error) {
+		return a.Answer(context.Background(), Question{ID: "x", Name: "x", Question: json.RawMessage(`"` + text + `"`)})
+	}
+	first, err := ask("hello")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := ask("again")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Metadata["pid"] != second.Metadata["pid"] || first.Metadata["worker"] != "w0" {
+		t.Errorf("worker not reused or env missing: %v, %v", first.Metadata, second.Metadata)
+	}
+	for _, tc := range []struct{ text, kind string }{{"garbage", "bad_response"}, {"crash", "exit_status"}, {"slow", "timeout"}} {
+		_, err := ask(tc.text)
+		if ae := agentErr(t, err); ae.Kind != tc.kind {
+			t.Errorf("%s: kind %s, want %s (%v)", tc.text, ae.Kind, tc.kind, err)
+		}
+		after, err := ask("hello")
+		if err != nil {
+			t.Fatalf("after %s: %v", tc.text, err)
+		}
+		if after.Metadata["pid"] == first.Metadata["pid"] {
+			t.Errorf("after %s: the failed worker was reused", tc.text)
+		}
+	}
+}
+
+func TestHTTPAgent_Answer(t *testing.T) {
+	t.Setenv("EVAL_TOKEN", "tok")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var q Question
+		if err := json.NewDecoder(r.Body).Decode(&q); err != nil || r.Method != http.MethodPost {
+			http.Error(w, "bad request", 400)
+			return
+		}
+		switch q.ID {
+		case "auth":
+			json.NewEncoder(w).Encode(map[string]any{"output": r.Header.Get("Authorization")})
+		case "fail":
+			http.Error(w, "upstream exploded", 503)
+		case "garbage":
+			io.WriteString(w, "<html>")
+		case "slow":
+			time.Sleep(time.Second)
+		}
+	}))
+	defer srv.Close()
+	cfg := AgentConfig{Name: "A", Type: AgentHTTP, URL: srv.URL, HeaderEnv: map[string]string{"Authorization": "EVAL_TOKEN"}, Timeout: Duration(300 * time.Millisecond)}
+	a := mustAgent(t, cfg, AgentOptions{Concurrency: 2})
+	resp, err := a.Answer(context.Background(), Question{ID: "auth", Question: json.RawMessage(`"q"`)})
+	if err != nil || string(resp.Output) != `"tok"` {
+		t.Errorf("auth: %s, %v", resp.Output, err)
+	}
+	for id, kind := range map[string]string{"fail": "http_status", "garbage": "bad_response", "slow": "timeout"} {
+		_, err := a.Answer(context.Background(), Question{ID: id, Question: json.RawMessage(`"q"`)})
+		if ae := agentErr(t, err); ae.Kind != kind {
+			t.Errorf("%s: kind %s, want %s", id, ae.Kind, kind)
+		}
+	}
+	if _, err := NewAgent(AgentConfig{Name: "A", Type: AgentHTTP, URL: srv.URL, HeaderEnv: map[string]string{"X": "EVAL_UNSET_VAR"}}, AgentOptions{}); err == nil {
+		t.Errorf("NewAgent accepted a header from an unset variable")
+	}
+}
