@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"agentevals/internal/testdb"
+	"agentevals/models"
+)
+
+// countRuns opens url and counts the saved runs.
+func countRuns(t *testing.T, url string) int {
+	t.Helper()
+	db, err := models.Open(context.Background(), url, models.OpenOptions{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	n, err := db.NewSelect().Model((*models.Run)(nil)).Count(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(n)
+}
+
+var supportSuite = filepath.Join("..", "..", "examples", "support", "suite.json")
+
+// TestRunCmd_SupportExample reproduces the README's table on both databases:
+// reference 3 of 3 (quality 1.000, exit 0), regressed 2 of 3 (0.667, exit 1).
+func TestRunCmd_SupportExample(t *testing.T) {
+	for _, backend := range []string{"sqlite", "postgres"} {
+		t.Run(backend, func(t *testing.T) {
+			url := testdb.SQLiteURL(t)
+			if backend == "postgres" {
+				url = testdb.PostgresURL(t)
+				if code, _, stderr := evalrun(t, "--database-url", url, "db:migrate"); code != exitOK {
+					t.Fatalf("db:migrate: exit %d: %s", code, stderr)
+				}
+			}
+			t.Setenv("AGENT_REVISION", "reference")
+			code, out, stderr := evalrun(t, "--database-url", url, "run", supportSuite, "--metadata", `{"revision":"reference"}`)
+			if code != exitOK || !strings.Contains(out, "Passing questions: 3 of 3   Quality: 1.000") {
+				t.Fatalf("reference: exit %d\n%s%s", code, out, stderr)
+			}
+			t.Setenv("AGENT_REVISION", "regressed")
+			code, out, stderr = evalrun(t, "--database-url", url, "run", supportSuite, "--metadata", `{"revision":"regressed"}`)
+			if code != exitFailed || !strings.Contains(out, "Passing questions: 2 of 3   Quality: 0.667") {
+				t.Fatalf("regressed: exit %d\n%s%s", code, out, stderr)
+			}
+			if !strings.Contains(out, "returns   failed  0.000    exact 0.000/1.00 FAIL, lookup 0.000/1.00 FAIL") {
+				t.Errorf("regressed table does not show both checks failing on returns:\n%s", out)
+			}
+
+			db, err := models.Open(context.Background(), url, models.OpenOptions{ReadOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			runs, _, err := db.ListRuns(context.Background(), models.RunFilter{Suite: "Customer support"})
+			if err != nil || len(runs) != 2 {
+				t.Fatalf("runs = %d, %v", len(runs), err)
+			}
+			latest, err := db.GetRun(context.Background(), runs[0].ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(latest.Metadata); !strings.Contains(got, `"regressed"`) {
+				t.Errorf("metadata = %s", got)
+			}
+			returns := latest.Cases[0]
+			if returns.CaseID != "returns" || returns.Status != models.StatusFailed || len(returns.Metrics) != 2 {
+				t.Fatalf("returns case = %+v", returns)
+			}
+			for _, m := range returns.Metrics {
+				if m.Score == nil || *m.Score != 0 || m.Passed {
+					t.Errorf("metric %s = %v passed %v, want a calculated 0", m.Name, m.Score, m.Passed)
+				}
+			}
+			if !strings.Contains(string(returns.Actions), `"shipping"`) {
+				t.Errorf("observed actions = %s", returns.Actions)
+			}
+			if runs[0].SuiteDigest != runs[1].SuiteDigest {
+				t.Errorf("the two revisions have different digests")
+			}
+
+			code, out, _ = evalrun(t, "--database-url", url, "history", "--suite", "Customer support", "--limit", "5")
+			if code != exitOK || strings.Count(out, "Customer support") != 2 || !strings.Contains(out, "2/3") {
+				t.Errorf("history: exit %d\n%s", code, out)
+			}
+		})
+	}
+}
+
+// TestRunCmd_InvalidSuites runs the malformed-suite corpus through the CLI:
+// exit 2, a message naming the field, and nothing written.
+func TestRunCmd_InvalidSuites(t *testing.T) {
+	dir := filepath.Join("..", "..", "runner", "testdata", "invalid")
+	f, err := os.Open(filepath.Join(dir, "want.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	db := testdb.SQLite(t)
+	url := db.URL
+	db.Close()
+	n := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		name, want, _ := strings.Cut(sc.Text(), "\t")
+		n++
+		for _, cmd := range []string{"run", "validate"} {
+			code, out, stderr := evalrun(t, "--database-url", url, cmd, filepath.Join(dir, name))
+			if code != exitInvalid || !strings.Contains(stderr, want) || !strings.Contains(stderr, name) {
+				t.Errorf("%s %s: exit %d, want 2 and %q in:\n%s%s", cmd, name, code, want, out, stderr)
+			}
+		}
+	}
+	if n < 30 {
+		t.Errorf("corpus has %d suites, want at least 30", n)
+	}
+	if got := countRuns(t, url); got != 0 {
+		t.Errorf("%d runs written by invalid suites", got)
+	}
+}
+
+func TestRunCmd_InvalidOptions(t *testing.T) {
+	db := testdb.SQLite(t)
+	url := db.URL
+	db.Close()
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"metadata not an object", []string{"--metadata", `[1]`}, "--metadata: want a JSON object"},
+		{"metadata not json", []string{"--metadata", `{revision`}, "--metadata: want a JSON object"},
+		{"unknown --only id", []string{"--only", "nope"}, `--only: no question has id "nope"`},
+		{"negative concurrency", []string{"--concurrency=-2"}, "--concurrency: want a positive number"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"--database-url", url, "run", supportSuite}, tt.args...)
+			code, out, stderr := evalrun(t, args...)
+			if code != exitInvalid || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, want 2 and %q:\n%s%s", code, tt.want, out, stderr)
+			}
+		})
+	}
+	if got := countRuns(t, url); got != 0 {
+		t.Errorf("%d runs written", got)
+	}
+	code, out, stderr := evalrun(t, "--database-url", url, "run", supportSuite, "--only", "warranty")
+	if code != exitOK || !strings.Contains(out, "Passing questions: 1 of 1") {
+		t.Errorf("--only warranty: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
+// TestRunCmd_Interrupted interrupts a run the way Ctrl-C does: the second
+// agent process sends SIGINT to evalrun (this test process).
+func TestRunCmd_Interrupted(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "agent.sh"), []byte(`q=$(cat)
+case "$q" in *second*) kill -INT $PPID; sleep 5 ;; esac
+echo ok
+`), 0o644)
+	suite := filepath.Join(dir, "suite.json")
+	os.WriteFile(suite, []byte(`{"suite": "Interrupt", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
+	  "evaluators": {"exact": {"type": "exact_match"}},
+	  "questions": [{"question": "first", "expected_answer": "ok"}, {"question": "second", "expected_answer": "ok"},
+	    {"question": "third", "expected_answer": "ok"}]}`), 0o644)
+	db := testdb.SQLite(t)
+	url := db.URL
+	db.Close()
+	code, out, stderr := evalrun(t, "--database-url", url, "run", suite, "--concurrency", "1")
+	if code != exitFailed || !strings.Contains(stderr, "1 of 3 cases finished, 2 unfinished; nothing was saved") {
+		t.Errorf("exit %d, stderr:\n%s%s", code, out, stderr)
+	}
+	if got := countRuns(t, url); got != 0 {
+		t.Errorf("%d runs written by an interrupted run", got)
+	}
+}
+
+func TestSchemaCmd_MatchesCommittedFile(t *testing.T) {
+	committed, err := os.ReadFile(filepath.Join("..", "..", "docs", "suite.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := evalrun(t, "schema")
+	if code != exitOK || !bytes.Equal([]byte(out), committed) {
+		t.Errorf("evalrun schema differs from docs/suite.schema.json (exit %d); copy runner/suite.schema.json there", code)
+	}
+}
+
+func TestValidateCmd_Example(t *testing.T) {
+	code, out, stderr := evalrun(t, "validate", supportSuite)
+	if code != exitOK || !strings.Contains(out, `3 questions, metrics: exact, lookup`) {
+		t.Errorf("exit %d\n%s%s", code, out, stderr)
+	}
+}
