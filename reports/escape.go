@@ -23,11 +23,14 @@ func StripControl(s string, keepNewlines bool) string {
 		case r == 0x1b:
 			i += escapeLen(s[i:])
 			continue
-		case r == '\n' || r == '\t':
-			if keepNewlines {
-				b.WriteRune(r)
-			} else {
+		case r == '\n' || r == '\t' || r == '\u2028' || r == '\u2029':
+			switch {
+			case !keepNewlines:
 				b.WriteByte(' ')
+			case r == '\t':
+				b.WriteByte('\t')
+			default: // \n and the Unicode line and paragraph separators
+				b.WriteByte('\n')
 			}
 		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
 			// dropped (including a C1 CSI 0x9b: its parameters stay as text)
@@ -70,9 +73,7 @@ func escapeLen(s string) int {
 	return 1 + size
 }
 
-func isBidiControl(r rune) bool {
-	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c
-}
+func isBidiControl(r rune) bool { return unicode.Is(unicode.Bidi_Control, r) }
 
 // markdownEscaper returns a replacer that backslash-escapes the characters that start Markdown
 // emphasis, code, links, images, tables and headings, and turns HTML

@@ -2,13 +2,65 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/google/uuid"
 
 	"agentevals/models"
+	"agentevals/reports"
 )
 
 // GateFlags choose the baseline, the regression gate and the reports written
-// after a run (issue 5 fills this in).
-type GateFlags struct{}
+// after a run.
+type GateFlags struct {
+	Baseline         string   `name:"baseline" placeholder:"RUN_ID" help:"Compare with this run instead of the automatic baseline. It must be an earlier run of the same suite, agent and definition; otherwise nothing runs (exit 2)."`
+	Tolerance        float64  `name:"tolerance" default:"0" placeholder:"T" help:"Score decrease per metric that is not a regression (0..1). Never hides a newly failed threshold or a new error."`
+	FailOnRegression bool     `name:"fail-on-regression" help:"Exit 1 when the run regressed against its baseline."`
+	Gate             string   `name:"gate" default:"strict" enum:"strict,ci" help:"strict: any per-question score drop beyond the tolerance regresses; ci: a metric regresses only when its 95% bootstrap interval lies wholly below the baseline mean (new failures and errors always regress)."`
+	Report           []string `name:"report" sep:"none" placeholder:"PATH" help:"Write a report after the run (repeatable). The extension picks the format: .html/.htm, .json, .md/.markdown, .txt/.text, .xml (JUnit). The word 'github' prints GitHub Actions annotations and appends a job summary to $$GITHUB_STEP_SUMMARY."`
+	JUnit            string   `name:"junit" placeholder:"PATH" help:"Write JUnit XML (one testcase per question) to PATH."`
+}
+
+// reportTarget is one report to write: a file, or GitHub Actions output.
+type reportTarget struct {
+	path   string
+	format reports.Format
+}
+
+// targets validates the report flags before anything runs: unknown formats
+// fail before any agent call and before any file is written.
+func (f *GateFlags) targets() ([]reportTarget, error) {
+	var out []reportTarget
+	for _, p := range f.Report {
+		if p == string(reports.FormatGitHub) {
+			out = append(out, reportTarget{format: reports.FormatGitHub})
+			continue
+		}
+		format, err := reports.FormatFromPath(p)
+		if err != nil {
+			return nil, fmt.Errorf("--report: %w", err)
+		}
+		if err := checkDir("--report", p); err != nil {
+			return nil, err
+		}
+		out = append(out, reportTarget{path: p, format: format})
+	}
+	if f.JUnit != "" {
+		if err := checkDir("--junit", f.JUnit); err != nil {
+			return nil, err
+		}
+		out = append(out, reportTarget{path: f.JUnit, format: reports.FormatJUnit})
+	}
+	return out, nil
+}
+
+func (f *GateFlags) options() reports.Options {
+	return reports.Options{Tolerance: f.Tolerance, Gate: f.Gate}
+}
 
 // resolveBaseline finds the baseline of the planned run before any agent is
 // called: planned carries suite, agent, version, digest and each case's
@@ -16,11 +68,137 @@ type GateFlags struct{}
 // be calculated. An explicit --baseline that is missing or incompatible is an
 // error (exit 2). A nil run means there is no baseline.
 func (f *GateFlags) resolveBaseline(ctx context.Context, db *models.DB, planned *models.Run, calculated []string) (*models.Run, error) {
-	return nil, nil
+	if err := f.options().Validate(); err != nil {
+		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("--tolerance/--gate: %w", err)}
+	}
+	if _, err := f.targets(); err != nil {
+		return nil, &exitError{Code: exitInvalid, Err: err}
+	}
+	if f.Baseline == "" {
+		base, err := reports.FindBaseline(ctx, db, planned, calculated)
+		if err != nil {
+			return nil, &exitError{Code: exitInvalid, Err: err}
+		}
+		return base, nil
+	}
+	return explicitBaseline(ctx, db, f.Baseline, planned, calculated)
+}
+
+// explicitBaseline loads --baseline and checks that it may be the baseline
+// of run; any problem is an exit-2 error.
+func explicitBaseline(ctx context.Context, db *models.DB, id string, run *models.Run, calculated []string) (*models.Run, error) {
+	base, err := loadRun(ctx, db, id, "--baseline")
+	if err != nil {
+		return nil, err
+	}
+	if err := reports.CheckBaseline(run, base, calculated); err != nil {
+		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("--baseline %s: %w", id, err)}
+	}
+	return base, nil
+}
+
+// loadRun reads the run with the given id; a malformed or unknown id is an
+// exit-2 error naming the flag or argument.
+func loadRun(ctx context.Context, db *models.DB, id, what string) (*models.Run, error) {
+	uid, err := uuid.Parse(id)
+	if err != nil {
+		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("%s %q: not a run id (want a UUID from evalrun history)", what, id)}
+	}
+	run, err := db.GetRun(ctx, uid)
+	if errors.Is(err, models.ErrNotFound) {
+		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("%s %s: no such run in %s", what, id, db.URL)}
+	}
+	if err != nil {
+		return nil, &exitError{Code: exitInvalid, Err: err}
+	}
+	return run, nil
 }
 
 // finish compares the saved run with its baseline, writes the requested
 // reports and says whether a regression must fail the gate.
 func (f *GateFlags) finish(ctx context.Context, g *Globals, run, baseline *models.Run) (gateFailed bool, err error) {
-	return false, nil
+	targets, err := f.targets()
+	if err != nil {
+		return false, &exitError{Code: exitInvalid, Err: err}
+	}
+	cmp := reports.Compare(run, baseline, f.options())
+	writeGateSummary(g.Stdout, cmp)
+	r, err := reports.NewRenderer()
+	if err != nil {
+		return false, err
+	}
+	for _, t := range targets {
+		if err := writeTarget(r, g, t, cmp); err != nil {
+			return false, &exitError{Code: exitInvalid, Err: err}
+		}
+	}
+	return f.FailOnRegression && cmp.Regressed(), nil
+}
+
+// writeTarget writes one report file, or GitHub annotations to stdout plus
+// the job summary when $GITHUB_STEP_SUMMARY is set.
+func writeTarget(r *reports.Renderer, g *Globals, t reportTarget, cmp *reports.Comparison) error {
+	if t.format == reports.FormatGitHub && t.path == "" {
+		if err := r.Render(g.Stdout, reports.FormatGitHub, cmp); err != nil {
+			return err
+		}
+		if p := os.Getenv("GITHUB_STEP_SUMMARY"); p != "" {
+			return r.AppendStepSummary(p, cmp)
+		}
+		return nil
+	}
+	if err := r.WriteFile(t.path, t.format, cmp); err != nil {
+		return err
+	}
+	fmt.Fprintf(g.Stdout, "Wrote %s report to %s\n", t.format, reports.EscapeText(t.path))
+	return nil
+}
+
+// checkDir fails early when a report's directory does not exist.
+func checkDir(flag, path string) error {
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", flag, path, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s %s: %s is not a directory", flag, path, dir)
+	}
+	return nil
+}
+
+// writeGateSummary prints the comparison in a few lines: the baseline, the
+// verdict and each regression.
+func writeGateSummary(w io.Writer, cmp *reports.Comparison) {
+	if cmp.Baseline == nil {
+		fmt.Fprintln(w, "Baseline: none (first run of this definition); thresholds only")
+		return
+	}
+	b := cmp.Baseline
+	fmt.Fprintf(w, "Baseline: %s (started %s), tolerance %g, %s gate\n", b.ID, reports.FormatTime(b.StartedAt),
+		cmp.Options.Tolerance, cmp.Options.Gate)
+	q, bq := cmp.Totals.Quality.Mean, cmp.BaselineTotals.Quality.Mean
+	if q != nil && bq != nil {
+		fmt.Fprintf(w, "Quality: %.3f (baseline %.3f, %+.3f)\n", *q, *bq, *q-*bq)
+	}
+	regs := cmp.Regressions()
+	switch {
+	case cmp.Regressed():
+		fmt.Fprintf(w, "Regressed: %d regressions\n", len(regs))
+	case len(regs) > 0:
+		fmt.Fprintf(w, "No gating regression (%d findings do not gate under the %s gate)\n", len(regs), cmp.Options.Gate)
+	default:
+		fmt.Fprintln(w, "No regression")
+	}
+	for _, f := range regs {
+		mark := "-"
+		if f.Gating {
+			mark = "!"
+		}
+		subject := f.CaseID
+		if subject == "" {
+			subject = "run"
+		}
+		fmt.Fprintf(w, "  %s %s %s: %s\n", mark, f.Kind, reports.EscapeText(subject), reports.EscapeText(f.Message))
+	}
 }
