@@ -44,7 +44,17 @@ type trendChart struct {
 	Series       []chartSeries
 	Description  string
 	GridLines    []gridLine
+	XLabels      []axisLabel
 	Runs         int
+	// The plot area: the zero line is at PlotBottom, 1.0 at PlotTop.
+	PlotLeft, PlotRight, PlotTop, PlotBottom float64
+}
+
+// axisLabel names the first and last run's date under the x axis.
+type axisLabel struct {
+	X      float64
+	Text   string
+	Anchor string
 }
 
 type gridLine struct {
@@ -55,6 +65,7 @@ type gridLine struct {
 // trendInput is one run as the chart sees it.
 type trendInput struct {
 	When     string
+	Day      string
 	Link     string
 	Quality  *float64
 	PassRate *float64
@@ -62,7 +73,8 @@ type trendInput struct {
 
 // buildTrendChart lays out the runs (oldest first) of one suite/agent.
 func buildTrendChart(id, suite, agent string, runs []trendInput) trendChart {
-	c := trendChart{ID: id, Suite: suite, Agent: agent, Width: chartWidth, Height: chartHeight, Runs: len(runs)}
+	c := trendChart{ID: id, Suite: suite, Agent: agent, Width: chartWidth, Height: chartHeight, Runs: len(runs),
+		PlotLeft: chartLeft, PlotRight: chartWidth - chartRight, PlotTop: chartTop, PlotBottom: chartHeight - chartBottom}
 	plotW := float64(chartWidth - chartLeft - chartRight)
 	plotH := float64(chartHeight - chartTop - chartBottom)
 	for _, v := range []float64{0, 0.5, 1} {
@@ -81,6 +93,12 @@ func buildTrendChart(id, suite, agent string, runs []trendInput) trendChart {
 	}{
 		{"Quality", "quality", func(t trendInput) *float64 { return t.Quality }, formatScore},
 		{"Pass rate", "passrate", func(t trendInput) *float64 { return t.PassRate }, formatPercent},
+	}
+	if n := len(runs); n > 0 {
+		c.XLabels = append(c.XLabels, axisLabel{X: chartLeft, Text: runs[0].Day, Anchor: "start"})
+		if n > 1 && runs[n-1].Day != runs[0].Day {
+			c.XLabels = append(c.XLabels, axisLabel{X: chartWidth - chartRight, Text: runs[n-1].Day, Anchor: "end"})
+		}
 	}
 	var desc []string
 	for _, sd := range series {

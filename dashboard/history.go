@@ -239,7 +239,7 @@ func historyCharts(rows []historyRow) []trendChart {
 		if _, ok := groups[k]; !ok {
 			order = append(order, k)
 		}
-		groups[k] = append(groups[k], trendInput{When: formatTime(r.Run.StartedAt), Link: r.Link,
+		groups[k] = append(groups[k], trendInput{When: formatTime(r.Run.StartedAt), Day: r.Run.StartedAt.Format("2006-01-02"), Link: r.Link,
 			Quality: r.Stats.Quality, PassRate: r.Stats.PassRate})
 	}
 	charts := make([]trendChart, 0, len(order))

@@ -70,7 +70,7 @@ func TestServer_Pages(t *testing.T) {
 					t.Errorf("quality gaps = %d, want %d", got, want)
 				}
 				for _, c := range selectAll(charts[0], "circle") {
-					if cy, _ := attr(c, "cy"); cy == "168" {
+					if cy, _ := attr(c, "cy"); cy == "156" {
 						t.Error("a point sits on the zero line")
 					}
 				}

@@ -39,43 +39,10 @@ func i64(v int64) *int64     { return &v }
 func seedFixture(tb testing.TB, db *models.DB) fixture {
 	tb.Helper()
 	ctx := context.Background()
-	lookup := models.JSON(`[{"group":"orders","name":"lookup_order","arguments":{"id":42}}]`)
-	support := func(at time.Time, semantic float64, observed models.JSON, agentFails bool, summary models.JSON) *models.Run {
-		r := &models.Run{Suite: "Customer support", Agent: "SupportAgent", Version: "1", SuiteDigest: "d1",
-			StartedAt: at, FinishedAt: at.Add(3 * time.Second), Metadata: models.JSON(`{"revision":"abc123"}`), Summary: summary}
-		returns := &models.CaseResult{Position: 0, CaseID: "returns", Name: "Return window", Status: models.StatusPassed,
-			DurationMS: 812, Question: models.JSON(`"How long do I have to return an item?"`),
-			ExpectedAnswer: models.JSON(`"You can return it within 30 days."`),
-			MinimumScores:  models.JSON(`{"semantic_accuracy":0.9}`), Metadata: models.JSON(`{"failure_mode":"policy","tags":["returns"]}`),
-			Output: models.JSON(`"Returns are accepted within 30 days."`), Actions: models.JSON(`[]`),
-			InputTokens: i64(120), OutputTokens: i64(30), Cost: f64(0.0012),
-			Metrics: []*models.MetricResult{metric(0, "semantic_accuracy", 0.9, f64(semantic), semantic >= 0.9, "Same deadline.")}}
-		status, score := models.StatusPassed, 1.0
-		if string(observed) != string(lookup) {
-			status, score = models.StatusFailed, 0
-		}
-		order := &models.CaseResult{Position: 1, CaseID: "lookup", Name: "Order lookup", Status: status, DurationMS: 1500,
-			Question: models.JSON(`{"text":"Where is order 42?"}`), ExpectedAnswer: models.JSON(`"It ships tomorrow."`),
-			ExpectedActions: lookup, Metadata: models.JSON(`{"failure_mode":"tools"}`), Output: models.JSON(`"It ships tomorrow."`),
-			Actions: observed,
-			ResponseMetadata: models.JSON(`{"api_replay":{"requests":[{"method":"GET","url":"https://api.example.test/orders/42","matched":true}],"authorization":"[REDACTED]"},"model":"fake-1"}`),
-			Metrics: []*models.MetricResult{metric(0, "action_group", 1, f64(score), score == 1, "wrong: lookup_order arguments differ")}}
-		greet := &models.CaseResult{Position: 2, CaseID: "greeting", Name: "Greeting", Status: models.StatusPassed, DurationMS: 90,
-			Question: models.JSON(`"Hello?"`), ExpectedAnswer: models.JSON(`"Hello! How can I help?"`), Metadata: models.JSON(`{}`),
-			Output: models.JSON(`"Hello! How can I help?"`),
-			Metrics: []*models.MetricResult{metric(0, "exact_match", 1, f64(1), true, "")}}
-		if agentFails {
-			greet.Status, greet.Output = models.StatusError, nil
-			greet.ErrorDetails = models.JSON(`{"class":"Timeout","message":"agent timed out after 60s"}`)
-			greet.Metrics = []*models.MetricResult{metric(0, "exact_match", 1, nil, false, "")}
-		}
-		r.Cases = []*models.CaseResult{returns, order, greet}
-		return r
-	}
 	f := fixture{
 		// A Ruby-style run: the summary has none of our keys.
-		Baseline: support(t0, 0.98, lookup, false, models.JSON(`{}`)),
-		Candidate: support(t0.Add(2*time.Hour), 0.92, models.JSON(`[{"group":"orders","name":"lookup_order","arguments":{"id":41}}]`), true,
+		Baseline: supportRun(t0, 0.98, models.JSON(lookupTrace), false, models.JSON(`{}`)),
+		Candidate: supportRun(t0.Add(2*time.Hour), 0.92, models.JSON(`[{"group":"orders","name":"lookup_order","arguments":{"id":41}}]`), true,
 			models.JSON(`{"cases":3,"passed":1,"failed":1,"errored":1,"not_evaluated":0,"quality":0.3066666666666667,"pass_rate":0.3333333333333333}`)),
 	}
 	nj := &models.Run{Suite: "Customer support", Agent: "SupportAgent", Version: "1", SuiteDigest: "d2-nojudge",
@@ -90,7 +57,7 @@ func seedFixture(tb testing.TB, db *models.DB) fixture {
 	xss.Cases = []*models.CaseResult{{Position: 0, CaseID: "x1" + payloadImg, Name: payloadName, Status: models.StatusFailed, DurationMS: 10,
 		Question: models.JSON(`"` + `<script>alert(5)</script>` + `"`), ExpectedAnswer: models.JSON(`"<iframe src=javascript:alert(6)>"`),
 		Metadata: models.JSON(`{"failure_mode":"<svg onload=alert(7)>"}`), Output: models.JSON(`"\"><img src=x onerror=\"alert(2)\">"`),
-		Actions:  models.JSON(`[{"group":"<x>","name":"<script>alert(8)</script>","arguments":{"q":"</code><script>alert(9)</script>"}}]`),
+		Actions:          models.JSON(`[{"group":"<x>","name":"<script>alert(8)</script>","arguments":{"q":"</code><script>alert(9)</script>"}}]`),
 		ResponseMetadata: models.JSON(`{"api_replay":{"note":"<script>alert(10)</script>"}}`),
 		Metrics: []*models.MetricResult{metric(0, "exact_match", 1, f64(0), false, payloadScript),
 			{Position: 1, Name: "safety", Threshold: 0.5, ErrorDetails: models.JSON(`{"message":"<img src=x onerror=alert(11)>"}`)}}}}
@@ -101,4 +68,43 @@ func seedFixture(tb testing.TB, db *models.DB) fixture {
 		}
 	}
 	return f
+}
+
+// lookupTrace is the expected (and, when right, observed) order-lookup call.
+const lookupTrace = `[{"group":"orders","name":"lookup_order","arguments":{"id":42}}]`
+
+// supportRun is one run of the support example: semantic accuracy of the
+// returns question, the observed order-lookup trace and whether the agent
+// fails the greeting.
+func supportRun(at time.Time, semantic float64, observed models.JSON, agentFails bool, summary models.JSON) *models.Run {
+	r := &models.Run{Suite: "Customer support", Agent: "SupportAgent", Version: "1", SuiteDigest: "d1",
+		StartedAt: at, FinishedAt: at.Add(3 * time.Second), Metadata: models.JSON(`{"revision":"abc123"}`), Summary: summary}
+	returns := &models.CaseResult{Position: 0, CaseID: "returns", Name: "Return window", Status: models.StatusPassed,
+		DurationMS: 812, Question: models.JSON(`"How long do I have to return an item?"`),
+		ExpectedAnswer: models.JSON(`"You can return it within 30 days."`),
+		MinimumScores:  models.JSON(`{"semantic_accuracy":0.9}`), Metadata: models.JSON(`{"failure_mode":"policy","tags":["returns"]}`),
+		Output: models.JSON(`"Returns are accepted within 30 days."`), Actions: models.JSON(`[]`),
+		InputTokens: i64(120), OutputTokens: i64(30), Cost: f64(0.0012),
+		Metrics: []*models.MetricResult{metric(0, "semantic_accuracy", 0.9, f64(semantic), semantic >= 0.9, "Same deadline.")}}
+	status, score := models.StatusPassed, 1.0
+	if string(observed) != lookupTrace {
+		status, score = models.StatusFailed, 0
+	}
+	order := &models.CaseResult{Position: 1, CaseID: "lookup", Name: "Order lookup", Status: status, DurationMS: 1500,
+		Question: models.JSON(`{"text":"Where is order 42?"}`), ExpectedAnswer: models.JSON(`"It ships tomorrow."`),
+		ExpectedActions: models.JSON(lookupTrace), Metadata: models.JSON(`{"failure_mode":"tools"}`), Output: models.JSON(`"It ships tomorrow."`),
+		Actions:          observed,
+		ResponseMetadata: models.JSON(`{"api_replay":{"requests":[{"method":"GET","url":"https://api.example.test/orders/42","matched":true}],"authorization":"[REDACTED]"},"model":"fake-1"}`),
+		Metrics:          []*models.MetricResult{metric(0, "action_group", 1, f64(score), score == 1, "wrong: lookup_order arguments differ")}}
+	greet := &models.CaseResult{Position: 2, CaseID: "greeting", Name: "Greeting", Status: models.StatusPassed, DurationMS: 90,
+		Question: models.JSON(`"Hello?"`), ExpectedAnswer: models.JSON(`"Hello! How can I help?"`), Metadata: models.JSON(`{}`),
+		Output:  models.JSON(`"Hello! How can I help?"`),
+		Metrics: []*models.MetricResult{metric(0, "exact_match", 1, f64(1), true, "")}}
+	if agentFails {
+		greet.Status, greet.Output = models.StatusError, nil
+		greet.ErrorDetails = models.JSON(`{"class":"Timeout","message":"agent timed out after 60s"}`)
+		greet.Metrics = []*models.MetricResult{metric(0, "exact_match", 1, nil, false, "")}
+	}
+	r.Cases = []*models.CaseResult{returns, order, greet}
+	return r
 }
