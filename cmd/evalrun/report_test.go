@@ -1,0 +1,196 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"agentevals/models"
+	"agentevals/reports"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite the support example's golden reports under reports/testdata/")
+
+// supportHistory runs the offline support example twice into a fresh
+// SQLite file: the reference revision, then the regressed one gated with
+// --fail-on-regression. It returns the database URL and both run ids.
+func supportHistory(t *testing.T) (db, reference, regressed string) {
+	t.Helper()
+	db = "sqlite:" + filepath.Join(t.TempDir(), "runs.sqlite3")
+	suite := filepath.Join("..", "..", "examples", "support", "suite.json")
+	t.Setenv("AGENT_REVISION", "reference")
+	if code, out, stderr := evalrun(t, "--database-url", db, "run", suite, "--metadata", `{"revision":"reference"}`); code != exitOK {
+		t.Fatalf("reference run: exit %d\n%s%s", code, out, stderr)
+	}
+	reference = latestRunID(t, db)
+	t.Setenv("AGENT_REVISION", "regressed")
+	code, out, stderr := evalrun(t, "--database-url", db, "run", suite, "--fail-on-regression", "--metadata", `{"revision":"regressed"}`)
+	if code != exitFailed || !strings.Contains(out, "Baseline: "+reference) || !strings.Contains(out, "Regressed:") {
+		t.Fatalf("regressed run: exit %d, want %d with a regression against %s\n%s%s", code, exitFailed, reference, out, stderr)
+	}
+	return db, reference, latestRunID(t, db)
+}
+
+func TestReportCmd_Formats(t *testing.T) {
+	db, reference, regressed := supportHistory(t)
+	dir := t.TempDir()
+	tests := []struct {
+		args []string
+		file string
+		want string
+	}{
+		{[]string{"--output", filepath.Join(dir, "r.html")}, "r.html", "<!DOCTYPE html>"},
+		{[]string{"--output", filepath.Join(dir, "r.htm")}, "r.htm", "Content-Security-Policy"},
+		{[]string{"--output", filepath.Join(dir, "r.json")}, "r.json", `"comparison"`},
+		{[]string{"--output", filepath.Join(dir, "r.md")}, "r.md", "## Evaluation report"},
+		{[]string{"--output", filepath.Join(dir, "r.markdown")}, "r.markdown", "### Regressions"},
+		{[]string{"--output", filepath.Join(dir, "r.txt")}, "r.txt", "Verdict   REGRESSED"},
+		{[]string{"--output", filepath.Join(dir, "r.text")}, "r.text", "Questions"},
+		{[]string{"--output", filepath.Join(dir, "r.xml")}, "r.xml", "<testsuites"},
+		{[]string{"--format", "junit", "--output", filepath.Join(dir, "junit.out")}, "junit.out", "<testcase"},
+		{[]string{"--format", "markdown"}, "", "**Verdict: REGRESSED against the baseline**"},
+		{[]string{regressed, "--baseline", reference, "--format", "json"}, "", `"id": "` + reference + `"`},
+		{[]string{reference}, "", "Baseline  none"},
+	}
+	for _, tt := range tests {
+		code, out, stderr := evalrun(t, append([]string{"--database-url", db, "report"}, tt.args...)...)
+		if code != exitOK {
+			t.Fatalf("report %v: exit %d\n%s%s", tt.args, code, out, stderr)
+		}
+		got := out
+		if tt.file != "" {
+			b, err := os.ReadFile(filepath.Join(dir, tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = string(b)
+		}
+		if !strings.Contains(got, tt.want) {
+			t.Errorf("report %v lacks %q:\n%s", tt.args, tt.want, got)
+		}
+	}
+	// Unknown formats and bad baselines fail (exit 2) before writing.
+	for _, args := range [][]string{
+		{"--output", filepath.Join(dir, "r.pdf")},
+		{"--format", "yaml", "--output", filepath.Join(dir, "y.txt")},
+		{regressed, "--baseline", regressed, "--output", filepath.Join(dir, "self.txt")},
+		{reference, "--baseline", regressed, "--output", filepath.Join(dir, "future.txt")},
+		{uuid.NewString()},
+	} {
+		code, out, stderr := evalrun(t, append([]string{"--database-url", db, "report"}, args...)...)
+		if code != exitInvalid {
+			t.Errorf("report %v: exit %d, want %d\n%s%s", args, code, exitInvalid, out, stderr)
+		}
+	}
+	for _, name := range []string{"r.pdf", "y.txt", "self.txt", "future.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); !os.IsNotExist(err) {
+			t.Errorf("%s was written by a failing report", name)
+		}
+	}
+	// GitHub Actions: annotations on stdout, the job summary appended.
+	summary := filepath.Join(dir, "step-summary.md")
+	t.Setenv("GITHUB_STEP_SUMMARY", summary)
+	code, out, stderr := evalrun(t, "--database-url", db, "report", "--format", "github")
+	if code != exitOK || !strings.Contains(out, "::error title=") {
+		t.Fatalf("github: exit %d\n%s%s", code, out, stderr)
+	}
+	if b, err := os.ReadFile(summary); err != nil || !strings.Contains(string(b), "## Evaluation report") {
+		t.Fatalf("job summary not appended: %v %s", err, b)
+	}
+}
+
+func TestCompareCmd(t *testing.T) {
+	db, reference, regressed := supportHistory(t)
+	code, out, stderr := evalrun(t, "--database-url", db, "compare", reference, regressed)
+	if code != exitOK || !strings.Contains(out, "Verdict: ") || !strings.Contains(out, "returns") {
+		t.Fatalf("compare: exit %d\n%s%s", code, out, stderr)
+	}
+	code, out, stderr = evalrun(t, "--database-url", db, "compare", reference, regressed, "--format", "json")
+	var doc struct {
+		Verdict    string `json:"verdict"`
+		Difference struct {
+			N    int      `json:"n"`
+			Mean *float64 `json:"mean"`
+		} `json:"difference"`
+	}
+	if code != exitOK || json.Unmarshal([]byte(out), &doc) != nil || doc.Difference.N != 3 || doc.Difference.Mean == nil || *doc.Difference.Mean >= 0 {
+		t.Fatalf("compare json: exit %d, %+v\n%s%s", code, doc, out, stderr)
+	}
+	// A run of another definition (another question set) is refused.
+	t.Setenv("AGENT_REVISION", "reference")
+	suite := filepath.Join("..", "..", "examples", "support", "suite.json")
+	if code, out, stderr := evalrun(t, "--database-url", db, "run", suite, "--only", "returns"); code != exitOK {
+		t.Fatalf("--only run: exit %d\n%s%s", code, out, stderr)
+	}
+	only := latestRunID(t, db)
+	code, out, stderr = evalrun(t, "--database-url", db, "compare", reference, only)
+	if code != exitInvalid || !strings.Contains(stderr, "incompatible") {
+		t.Fatalf("compare of different definitions: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
+// TestReportCmd_SupportExampleGolden renders every format of the support
+// example's regressed run (produced by the real runner and agent) and
+// compares the deterministic fields with golden files: ids, timestamps and
+// durations are fixed before rendering.
+func TestReportCmd_SupportExampleGolden(t *testing.T) {
+	dbURL, reference, regressed := supportHistory(t)
+	db, err := (&Globals{DatabaseURL: dbURL}).open(context.Background(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	load := func(id string) *models.Run {
+		run, err := db.GetRun(context.Background(), uuid.MustParse(id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return run
+	}
+	base, run := load(reference), load(regressed)
+	at := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	for i, r := range []*models.Run{base, run} {
+		r.ID = uuid.MustParse([]string{"01900000-0000-7000-8000-00000000c001", "01900000-0000-7000-8000-00000000c002"}[i])
+		r.StartedAt = at.Add(time.Duration(i) * time.Hour)
+		r.FinishedAt = r.StartedAt.Add(time.Second)
+		r.Summary = models.JSON(`{}`) // holds durations; the gem's own keys are not ours to pin
+		for _, c := range r.Cases {
+			c.DurationMS = 10
+			c.ResponseMetadata = nil // agent timing evidence
+		}
+	}
+	r, err := reports.NewRenderer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmp := reports.Compare(run, base, reports.Options{})
+	ext := map[reports.Format]string{reports.FormatText: ".txt", reports.FormatMarkdown: ".md", reports.FormatHTML: ".html",
+		reports.FormatJSON: ".json", reports.FormatJUnit: ".xml", reports.FormatGitHub: ".github.txt"}
+	for _, f := range reports.Formats() {
+		got, err := r.Bytes(f, cmp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join("..", "..", "reports", "testdata", "support-example-regressed"+ext[f])
+		if *updateGolden {
+			if err := os.WriteFile(path, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run go test ./cmd/evalrun -run SupportExampleGolden -update)", err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from the golden file; rerun with -update and review the diff", path)
+		}
+	}
+}
