@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -26,6 +27,9 @@ type metricSpec struct {
 type LLMMetric struct {
 	spec  metricSpec
 	judge Judge
+	// swap judges twice, with the answer before and after the reference
+	// data, and averages: judges favour whichever text they read first.
+	swap bool
 }
 
 var _ Scorer = (*LLMMetric)(nil)
@@ -38,44 +42,54 @@ func (m *LLMMetric) Name() string { return m.spec.name }
 func addLLMMetrics(r Registry) {
 	for _, spec := range builtinMetricSpecs() {
 		r[spec.name] = Definition{NeedsJudge: true, New: func(params json.RawMessage, judge Judge) (Scorer, error) {
-			if err := noParams(params); err != nil {
-				return nil, err
+			var p struct {
+				PositionSwap bool `json:"position_swap"`
 			}
-			return newLLMMetric(spec, judge)
+			if err := decodeParams(params, &p, false); err != nil {
+				return nil, fmt.Errorf(`%w: %s takes only {"position_swap": true|false}`, ErrInvalidParams, spec.name)
+			}
+			return newLLMMetric(spec, judge, p.PositionSwap)
 		}}
 	}
 	r["llm_judge"] = Definition{NeedsJudge: true, New: newRubricMetric}
 }
 
-// newRubricMetric builds llm_judge from {"rubric": "..."} (required).
+// newRubricMetric builds llm_judge from {"rubric": "...", "position_swap":
+// bool}; the rubric is required.
 func newRubricMetric(params json.RawMessage, judge Judge) (Scorer, error) {
 	var p struct {
-		Rubric string `json:"rubric"`
+		Rubric       string `json:"rubric"`
+		PositionSwap bool   `json:"position_swap"`
 	}
-	dec := json.NewDecoder(strings.NewReader(string(params)))
-	dec.DisallowUnknownFields()
-	if len(params) == 0 || dec.Decode(&p) != nil {
+	if err := decodeParams(params, &p, true); err != nil {
 		return nil, fmt.Errorf(`%w: llm_judge wants {"rubric": "..."}`, ErrInvalidParams)
 	}
 	if strings.TrimSpace(p.Rubric) == "" {
 		return nil, fmt.Errorf("%w: llm_judge needs a non-empty rubric", ErrInvalidParams)
 	}
-	return newLLMMetric(metricSpec{name: "llm_judge", rubric: customRubric(p.Rubric)}, judge)
+	return newLLMMetric(metricSpec{name: "llm_judge", rubric: customRubric(p.Rubric)}, judge, p.PositionSwap)
 }
 
-func newLLMMetric(spec metricSpec, judge Judge) (*LLMMetric, error) {
+func newLLMMetric(spec metricSpec, judge Judge, swap bool) (*LLMMetric, error) {
 	if judge == nil {
 		return nil, fmt.Errorf("%w: %s needs a judge", ErrInvalidParams, spec.name)
 	}
-	return &LLMMetric{spec: spec, judge: judge}, nil
+	return &LLMMetric{spec: spec, judge: judge, swap: swap}, nil
 }
 
-func noParams(params json.RawMessage) error {
+// decodeParams reads a JSON object with no unknown keys; empty or null
+// params are allowed unless required.
+func decodeParams(params json.RawMessage, v any, required bool) error {
 	s := strings.TrimSpace(string(params))
-	if s == "" || s == "null" || s == "{}" {
+	if s == "" || s == "null" {
+		if required {
+			return errors.New("missing")
+		}
 		return nil
 	}
-	return fmt.Errorf("%w: this metric takes no parameters", ErrInvalidParams)
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
 }
 
 // Score asks the judge for a verdict on s. The rubric goes in the system
@@ -85,16 +99,64 @@ func (m *LLMMetric) Score(ctx context.Context, s Sample) (Assessment, error) {
 	if err := m.check(s); err != nil {
 		return Assessment{}, err
 	}
-	a, err := m.judge.Assess(ctx, systemPrompt(m.spec.rubric), userPrompt(m.spec, s))
-	if err != nil {
-		var je *Error
-		if errors.As(err, &je) {
-			return Assessment{}, err
-		}
-		return Assessment{}, &Error{Kind: KindProviderError, Message: err.Error(),
-			Details: map[string]any{"metric": m.spec.name}}
+	system := systemPrompt(m.spec.rubric)
+	a, err := m.assess(ctx, system, userPrompt(m.spec, s, false), "reference first")
+	if err != nil || !m.swap {
+		return a, err
 	}
-	return a, nil
+	b, err := m.assess(ctx, system, userPrompt(m.spec, s, true), "answer first")
+	if err != nil {
+		return Assessment{}, err
+	}
+	return combineSwapped(a, b), nil
+}
+
+func (m *LLMMetric) assess(ctx context.Context, system, user, order string) (Assessment, error) {
+	a, err := m.judge.Assess(ctx, system, user)
+	if err == nil {
+		return a, nil
+	}
+	var je *Error
+	if !errors.As(err, &je) {
+		je = &Error{Kind: KindProviderError, Message: err.Error()}
+	}
+	if m.swap {
+		if je.Details == nil {
+			je.Details = map[string]any{}
+		}
+		je.Details["position"] = order
+	}
+	return Assessment{}, je
+}
+
+// combineSwapped averages the verdicts of both orders and keeps both
+// rationales; a large spread tells the reader the judge is position-biased
+// on this case.
+func combineSwapped(a, b Assessment) Assessment {
+	out := Assessment{
+		Score:  (a.Score + b.Score) / 2,
+		Reason: "Reference first: " + a.Reason + " | Answer first: " + b.Reason,
+		Details: map[string]any{"position_swap": map[string]any{
+			"scores": []float64{a.Score, b.Score}, "spread": math.Abs(a.Score - b.Score),
+		}},
+	}
+	for k, v := range a.Details {
+		if _, taken := out.Details[k]; !taken {
+			out.Details[k] = v
+		}
+	}
+	if a.Usage != nil || b.Usage != nil {
+		var ua, ub Usage
+		if a.Usage != nil {
+			ua = *a.Usage
+		}
+		if b.Usage != nil {
+			ub = *b.Usage
+		}
+		u := addUsage(ua, ub)
+		out.Usage = &u
+	}
+	return out
 }
 
 func (m *LLMMetric) check(s Sample) error {

@@ -91,16 +91,20 @@ func (j *LLMJudge) Assess(ctx context.Context, system, user string) (Assessment,
 	score, reason, perr := ParseVerdict(reply.Text)
 	if perr != nil {
 		j.account(reply.Usage, true)
+		details := map[string]any{
+			"provider": s.Provider, "model": s.Model,
+			"problem":  perr.Error(),
+			"reply":    clipReply(reply.Text, 4000),
+			"attempts": reply.Attempts,
+			"usage":    reply.Usage,
+		}
+		if reply.StopReason != "" {
+			details["stop_reason"] = reply.StopReason
+		}
 		return Assessment{}, &Error{
 			Kind:    KindInvalidReply,
 			Message: fmt.Sprintf("%s %s: %v", s.Provider, s.Model, perr),
-			Details: map[string]any{
-				"provider": s.Provider, "model": s.Model,
-				"problem":  perr.Error(),
-				"reply":    clipReply(reply.Text, 4000),
-				"attempts": reply.Attempts,
-				"usage":    reply.Usage,
-			},
+			Details: details,
 		}
 	}
 	j.account(reply.Usage, false)

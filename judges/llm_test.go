@@ -158,3 +158,43 @@ func TestLLMMetric_ContextAndRubric(t *testing.T) {
 		}
 	}
 }
+
+// TestLLMMetric_PositionSwap judges twice with the answer after and before
+// the reference, averages, and keeps both scores and rationales.
+func TestLLMMetric_PositionSwap(t *testing.T) {
+	srv := newScripted(t, ProviderOpenAI,
+		step{status: 200, content: `{"reason":"Matches.","score":1}`},
+		step{status: 200, content: `{"reason":"Mostly matches.","score":0.6}`})
+	j, err := NewLLMJudge(srv.settings(), testOptions(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Registry{}
+	addLLMMetrics(r)
+	m, err := r.Build("semantic_accuracy", json.RawMessage(`{"position_swap": true}`), j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := m.Score(context.Background(), supportSample())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Score != 0.8 || a.Reason != "Reference first: Matches. | Answer first: Mostly matches." {
+		t.Errorf("assessment = %v %q, want 0.8 with both rationales", a.Score, a.Reason)
+	}
+	sw, _ := a.Details["position_swap"].(map[string]any)
+	if spread, _ := sw["spread"].(float64); spread != 0.4 {
+		t.Errorf("details = %v, want spread 0.4", a.Details)
+	}
+	if a.Usage == nil || a.Usage.InputTokens != 240 || a.Usage.OutputTokens != 60 {
+		t.Errorf("usage = %+v, want both calls summed", a.Usage)
+	}
+	msgs, _ := srv.last().body["messages"].([]any)
+	user := msgs[1].(map[string]any)["content"].(string)
+	if ia, ie := strings.Index(user, "[answer"), strings.Index(user, "[expected_answer"); ia < 0 || ie < 0 || ia > ie {
+		t.Errorf("second prompt does not put the answer first:\n%s", user)
+	}
+	if got := srv.count(); got != 2 {
+		t.Errorf("requests = %d, want 2", got)
+	}
+}

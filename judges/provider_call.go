@@ -56,6 +56,9 @@ func (c *Client) Settings() Settings { return c.settings }
 type Reply struct {
 	Text  string
 	Usage Usage
+	// StopReason is the provider's finish reason ("length" means the reply
+	// was cut at MaxTokens); Ollama never reports one.
+	StopReason string
 	// Attempts records every attempt, failed ones included.
 	Attempts []Attempt
 }
@@ -174,6 +177,7 @@ func (c *Client) read(resp *llms.ContentResponse) Reply {
 		r.Text = resp.Choices[0].Content
 	}
 	r.Usage = usageFrom(c.settings, resp.Choices[0].GenerationInfo)
+	r.StopReason = resp.Choices[len(resp.Choices)-1].StopReason
 	return r
 }
 

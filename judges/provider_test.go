@@ -213,3 +213,18 @@ func TestLLMJudge_CanceledContext(t *testing.T) {
 	_, err = j.Assess(ctx, "s", "u")
 	checkJudgeError(t, err, KindCanceled, 1, nil, "")
 }
+
+// TestLLMJudge_TruncatedReply: a reply cut at max tokens is invalid, and the
+// evidence says why.
+func TestLLMJudge_TruncatedReply(t *testing.T) {
+	body := `{"id":"1","object":"chat.completion","model":"judge-model","choices":[{"index":0,` +
+		`"message":{"role":"assistant","content":"{\"reason\":\"The answer states"},"finish_reason":"length"}],` +
+		`"usage":{"prompt_tokens":120,"completion_tokens":16,"total_tokens":136}}`
+	srv := newScripted(t, ProviderOpenAI, step{status: 200, body: body})
+	j, err := NewLLMJudge(srv.settings(), testOptions(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = j.Assess(context.Background(), "s", "u")
+	checkJudgeError(t, err, KindInvalidReply, 1, nil, "stop_reason:length")
+}
