@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -256,10 +257,23 @@ func TestInsertRunSequenceIncreases(t *testing.T) {
 func TestInsertRunIsAllOrNothing(t *testing.T) {
 	dialects(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
+		// Both databases refuse a NUL byte in text; it sits in the last
+		// metric, so the run and its cases are written before the failure.
 		r := sampleRun("atomic", time.Now())
-		r.Cases[1].Position = 0 // duplicate (run_id, position): the insert must fail as a whole
+		r.Cases[1].Metrics = append(r.Cases[1].Metrics, &models.MetricResult{Position: 9, Name: "bad\x00name", Threshold: 1})
 		if err := db.InsertRun(ctx, r); err == nil {
-			t.Fatal("InsertRun with duplicate case positions succeeded")
+			t.Fatal("InsertRun with a NUL byte in a metric name succeeded")
+		}
+		// Duplicate positions are refused before anything is written.
+		dup := sampleRun("atomic", time.Now())
+		dup.Cases[1].Position = 0
+		if err := db.InsertRun(ctx, dup); err == nil || !strings.Contains(err.Error(), "position 0") {
+			t.Errorf("InsertRun with duplicate case positions: %v", err)
+		}
+		dup = sampleRun("atomic", time.Now())
+		dup.Cases[0].Metrics[1].Position = 0
+		if err := db.InsertRun(ctx, dup); err == nil || !strings.Contains(err.Error(), "position 0") {
+			t.Errorf("InsertRun with duplicate metric positions: %v", err)
 		}
 		runs, _, err := db.ListRuns(ctx, models.RunFilter{Suite: "atomic"})
 		if err != nil {

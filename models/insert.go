@@ -24,30 +24,15 @@ func (db *DB) InsertRun(ctx context.Context, run *Run) error {
 	if err := prepareRun(run, time.Now()); err != nil {
 		return err
 	}
+	now := run.CreatedAt
 	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.NewInsert().Model(run).ExcludeColumn("sequence").Returning("sequence").Exec(ctx); err != nil {
 			return fmt.Errorf("insert run: %w", err)
 		}
-		var metrics []*MetricResult
-		for start := 0; start < len(run.Cases); start += insertBatch {
-			batch := run.Cases[start:min(start+insertBatch, len(run.Cases))]
-			if _, err := tx.NewInsert().Model(&batch).Returning("id").Exec(ctx); err != nil {
-				return fmt.Errorf("insert case results: %w", err)
-			}
+		if db.Dialect == PostgreSQL {
+			return insertChildrenPostgres(ctx, tx, run, now)
 		}
-		for _, c := range run.Cases {
-			for _, m := range c.Metrics {
-				m.CaseResultID = c.ID
-				metrics = append(metrics, m)
-			}
-		}
-		for start := 0; start < len(metrics); start += insertBatch {
-			batch := metrics[start:min(start+insertBatch, len(metrics))]
-			if _, err := tx.NewInsert().Model(&batch).Returning("id").Exec(ctx); err != nil {
-				return fmt.Errorf("insert metric results: %w", err)
-			}
-		}
-		return nil
+		return insertChildrenBatched(ctx, tx, run)
 	})
 	if err != nil {
 		return fmt.Errorf("save run %s: %w", run.ID, err)
@@ -55,8 +40,36 @@ func (db *DB) InsertRun(ctx context.Context, run *Run) error {
 	return nil
 }
 
+// insertChildrenBatched writes cases and metrics with multi-row INSERTs of
+// insertBatch rows, reading the ids back with RETURNING (SQLite).
+func insertChildrenBatched(ctx context.Context, tx bun.Tx, run *Run) error {
+	for start := 0; start < len(run.Cases); start += insertBatch {
+		batch := run.Cases[start:min(start+insertBatch, len(run.Cases))]
+		if _, err := tx.NewInsert().Model(&batch).Returning("id").Exec(ctx); err != nil {
+			return fmt.Errorf("insert case results: %w", err)
+		}
+	}
+	var metrics []*MetricResult
+	for _, c := range run.Cases {
+		for _, m := range c.Metrics {
+			m.CaseResultID = c.ID
+			metrics = append(metrics, m)
+		}
+	}
+	for start := 0; start < len(metrics); start += insertBatch {
+		batch := metrics[start:min(start+insertBatch, len(metrics))]
+		if _, err := tx.NewInsert().Model(&batch).Returning("id").Exec(ctx); err != nil {
+			return fmt.Errorf("insert metric results: %w", err)
+		}
+	}
+	return nil
+}
+
 // prepareRun validates the JSON object columns and fills ids and timestamps.
 func prepareRun(run *Run, now time.Time) error {
+	if err := validatePositions(run); err != nil {
+		return err
+	}
 	if run.ID == uuid.Nil {
 		id, err := uuid.NewV7()
 		if err != nil {
@@ -84,6 +97,33 @@ func prepareRun(run *Run, now time.Time) error {
 		c.CreatedAt, c.UpdatedAt = now, now
 		for _, m := range c.Metrics {
 			m.CreatedAt, m.UpdatedAt = now, now
+		}
+	}
+	return nil
+}
+
+// validatePositions checks that case positions are unique within the run
+// and metric positions unique within their case, and none is negative, as
+// the contract's unique indexes require; ids read back are matched on them.
+func validatePositions(run *Run) error {
+	cases := make(map[int]bool, len(run.Cases))
+	for _, c := range run.Cases {
+		if c == nil {
+			return fmt.Errorf("save run: nil case result")
+		}
+		if c.Position < 0 || cases[c.Position] {
+			return fmt.Errorf("save run: case %q has position %d, which is negative or taken", c.CaseID, c.Position)
+		}
+		cases[c.Position] = true
+		metrics := make(map[int]bool, len(c.Metrics))
+		for _, m := range c.Metrics {
+			if m == nil {
+				return fmt.Errorf("save run: case %q has a nil metric result", c.CaseID)
+			}
+			if m.Position < 0 || metrics[m.Position] {
+				return fmt.Errorf("save run: metric %q of case %q has position %d, which is negative or taken", m.Name, c.CaseID, m.Position)
+			}
+			metrics[m.Position] = true
 		}
 	}
 	return nil

@@ -226,6 +226,21 @@ func TestMigrateKeepsTablesSomeoneElseCreated(t *testing.T) {
 		t.Errorf("differences = %v, want %v", compatible, want)
 	}
 
+	// Go writes into the compatible-but-different columns and reads back.
+	mine := &models.Run{Suite: "S", Agent: "A", Version: "1", SuiteDigest: "x", StartedAt: time.Now(), FinishedAt: time.Now(),
+		Cases: []*models.CaseResult{{CaseID: "q", Name: "q", Status: "passed", DurationMS: 12.4, Cost: ptr(0.5),
+			Metrics: []*models.MetricResult{{Name: "exact", Threshold: 1, Score: ptr(1.0), Passed: true}}}}}
+	if err := db.InsertRun(ctx, mine); err != nil {
+		t.Fatalf("insert into someone else's tables: %v", err)
+	}
+	back, err := db.GetRun(ctx, mine.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Cases[0].DurationMS != 12 || *back.Cases[0].Cost != 0.5 || back.Cases[0].Metrics[0].ID != mine.Cases[0].Metrics[0].ID {
+		t.Errorf("read back %+v %+v", back.Cases[0], back.Cases[0].Metrics[0])
+	}
+
 	// Go reads the other tool's rows.
 	got, err := db.GetRun(ctx, mustUUID(t, "0190a3c4-0000-7000-8000-000000000001"))
 	if err != nil {
@@ -416,3 +431,5 @@ func TestRailsMigrationNamesFitPostgres(t *testing.T) {
 		t.Error("the Rails migration must never drop anything")
 	}
 }
+
+func ptr[T any](v T) *T { return &v }
