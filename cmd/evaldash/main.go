@@ -83,6 +83,10 @@ func databaseURL(flag string) (string, error) {
 }
 
 func serve(ctx context.Context, cli CLI, logger *slog.Logger) error {
+	mount, err := dashboard.CleanMountPath(cli.MountPath)
+	if err != nil {
+		return fmt.Errorf("--mount-path: %w", err)
+	}
 	url, err := databaseURL(cli.DatabaseURL)
 	if err != nil {
 		return err
@@ -107,7 +111,6 @@ func serve(ctx context.Context, cli CLI, logger *slog.Logger) error {
 	}
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10}
-	mount, _ := dashboard.CleanMountPath(cli.MountPath)
 	logger.Info("evaldash listening", "url", "http://"+ln.Addr().String()+mount+"/", "database", db.URL,
 		"read_only", true)
 	errc := make(chan error, 1)
