@@ -115,16 +115,44 @@ func redactString(name, v string) string {
 	return v
 }
 
-// redactText hides credential-looking words in free text (error messages).
-func redactText(s string) string {
-	words := strings.Fields(s)
-	for i, w := range words {
-		if secretValue.MatchString(w) {
-			words[i] = Redacted
+// credentialPair finds name=value pairs (query strings, forms, logs).
+var credentialPair = regexp.MustCompile(`([A-Za-z0-9_.\-\[\]]+)=([^&\s"'<>;,]+)`)
+
+// RedactText hides credentials in free text such as an agent's error
+// message or stderr: values of sensitive name=value pairs (api_key=…),
+// the word after Bearer/Basic/Token, and words that look like keys or
+// tokens themselves.
+func RedactText(s string) string {
+	s = credentialPair.ReplaceAllStringFunc(s, func(m string) string {
+		name, _, _ := strings.Cut(m, "=")
+		if sensitiveName(name) {
+			return name + "=" + Redacted
 		}
+		return m
+	})
+	lines := strings.Split(s, "\n")
+	for i, line := range lines {
+		words := strings.Split(line, " ")
+		for j, w := range words {
+			switch {
+			case secretValue.MatchString(w):
+				words[j] = Redacted
+			case j > 0 && scheme(words[j-1]) && w != "":
+				words[j] = Redacted
+			}
+		}
+		lines[i] = strings.Join(words, " ")
 	}
-	return strings.Join(words, " ")
+	return strings.Join(lines, "\n")
 }
+
+// scheme reports whether w is an authorization scheme word.
+func scheme(w string) bool {
+	w = strings.Trim(strings.ToLower(w), `"':`)
+	return w == "bearer" || w == "basic" || w == "token" || w == "digest"
+}
+
+func redactText(s string) string { return RedactText(s) }
 
 // redactJSON replaces sensitive fields and secret-looking strings in v.
 func redactJSON(v any) any {

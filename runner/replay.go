@@ -190,14 +190,18 @@ func (r *replayRun) hook(ctx context.Context, c *Case) (context.Context, func(Re
 		case err == nil:
 			err = &AgentError{Kind: "api_replay", Message: ferr.Error()}
 		default: // the replay failure is the likely cause; keep the agent's own error too
-			d := map[string]any{"agent_error": err.Error()}
+			// (redacted: a client's error often quotes the URL with its query)
+			d := map[string]any{"agent_error": replay.RedactText(err.Error())}
 			var ae *AgentError
 			if errors.As(err, &ae) {
 				d = maps.Clone(ae.Details)
 				if d == nil {
 					d = map[string]any{}
 				}
-				d["agent_error"] = map[string]any{"kind": ae.Kind, "message": ae.Message}
+				if stderr, ok := d["stderr"].(string); ok {
+					d["stderr"] = replay.RedactText(stderr)
+				}
+				d["agent_error"] = map[string]any{"kind": ae.Kind, "message": replay.RedactText(ae.Message)}
 			}
 			err = &AgentError{Kind: "api_replay", Message: ferr.Error(), Details: d}
 		}
