@@ -171,6 +171,9 @@ func (s *Suite) parse(p problems, data []byte) {
 			p.add("$.questions", "missing: want questions or a golden_set")
 		}
 	}
+	if len(s.Cases) == 0 && len(*p.list) == 0 {
+		p.add("$.questions", "want at least one question (inline or in the golden set)")
+	}
 	s.checkIDs(p)
 }
 

@@ -202,3 +202,24 @@ func TestValidateCmd_Example(t *testing.T) {
 		t.Errorf("exit %d\n%s%s", code, out, stderr)
 	}
 }
+
+// TestRunCmd_StripsControlSequences shows untrusted ids and agent errors
+// without terminal escape sequences.
+func TestRunCmd_StripsControlSequences(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "agent.sh"), []byte(`cat >/dev/null; printf '\033[2J\033]0;pwned\007' >&2; exit 4`), 0o644)
+	suite := filepath.Join(dir, "suite.json")
+	os.WriteFile(suite, []byte(`{"suite": "Esc\u001b[31m", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
+	  "evaluators": {"exact": {"type": "exact_match"}},
+	  "questions": [{"id": "red\u001b[31m\nline", "question": "q", "expected_answer": "ok"}]}`), 0o644)
+	db := testdb.SQLite(t)
+	url := db.URL
+	db.Close()
+	code, out, stderr := evalrun(t, "--database-url", url, "run", suite)
+	if code != exitFailed || !strings.Contains(out, "red[31m line") || !strings.Contains(out, "agent exit_status") {
+		t.Errorf("exit %d\n%s%s", code, out, stderr)
+	}
+	if strings.ContainsAny(out+stderr, "\x1b\x07") {
+		t.Errorf("output contains control characters: %q", out+stderr)
+	}
+}
