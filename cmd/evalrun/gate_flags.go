@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/google/uuid"
 
@@ -181,6 +182,7 @@ func writeGateSummary(w io.Writer, cmp *reports.Comparison) {
 	if q != nil && bq != nil {
 		fmt.Fprintf(w, "Quality: %.3f (baseline %.3f, %+.3f)\n", *q, *bq, *q-*bq)
 	}
+	writeSliceLine(w, cmp)
 	regs := cmp.Regressions()
 	switch {
 	case cmp.Regressed():
@@ -201,4 +203,29 @@ func writeGateSummary(w io.Writer, cmp *reports.Comparison) {
 		}
 		fmt.Fprintf(w, "  %s %s %s: %s\n", mark, f.Kind, reports.EscapeText(subject), reports.EscapeText(f.Message))
 	}
+}
+
+// writeSliceLine prints the quality of each failure-mode and tag slice next
+// to the baseline's, on one line.
+func writeSliceLine(w io.Writer, cmp *reports.Comparison) {
+	if len(cmp.Slices) == 0 {
+		return
+	}
+	parts := make([]string, 0, len(cmp.Slices))
+	for _, s := range cmp.Slices {
+		p := fmt.Sprintf("%s=%s %s", s.Key, reports.EscapeText(s.Value), score(s.Quality.Mean))
+		if s.Baseline != nil {
+			p += " (was " + score(s.Baseline.Quality.Mean) + ")"
+		}
+		parts = append(parts, p)
+	}
+	fmt.Fprintf(w, "Slices: %s\n", strings.Join(parts, ", "))
+}
+
+// score formats a nullable score; nil is "n/a", never 0.
+func score(v *float64) string {
+	if v == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.3f", *v)
 }
