@@ -36,12 +36,15 @@ func rpSuite(tb testing.TB, suite string, files map[string]string) string {
 }
 
 // rpQuestions is n shipping questions, each declaring its own order lookup.
-func rpQuestions(n int) string {
+func rpQuestions(n int) string { return rpQuestionsScheme(n, "https") }
+
+// rpQuestionsScheme is rpQuestions for API URLs of the given scheme.
+func rpQuestionsScheme(n int, scheme string) string {
 	var qs []string
 	for i := range n {
 		qs = append(qs, fmt.Sprintf(`{"id": "q%d", "question": "Track order %d", "expected_answer": "ready-%d",
-		  "api_interactions": [{"expect_request": {"method": "GET", "url": "https://shipping.example/orders", "query": {"id": "%d"}},
-		                        "respond_with": {"body_file": "fixtures/order%d.json"}}]}`, i, i, i, i, i))
+		  "api_interactions": [{"expect_request": {"method": "GET", "url": "%s://shipping.example/orders", "query": {"id": "%d"}},
+		                        "respond_with": {"body_file": "fixtures/order%d.json"}}]}`, i, i, i, scheme, i, i))
 	}
 	return strings.Join(qs, ",")
 }
@@ -144,7 +147,7 @@ func TestExecute_ReplayGoAgent(t *testing.T) {
 const rpPythonCommand = `import json, sys, os, urllib.request
 q = json.load(sys.stdin)
 order = int(q["question"].split()[-1]) + int(os.environ.get("OFFSET", "0"))
-with urllib.request.urlopen("https://shipping.example/orders?id=%d" % order) as r:
+with urllib.request.urlopen(os.environ["SCHEME"] + "://shipping.example/orders?id=%d" % order) as r:
     print(json.load(r)["status"])
 `
 
@@ -153,7 +156,7 @@ for line in sys.stdin:
     q = json.loads(line)
     order = int(q["question"].split()[-1]) + int(os.environ.get("OFFSET", "0"))
     try:
-        with urllib.request.urlopen("https://shipping.example/orders?id=%d" % order) as r:
+        with urllib.request.urlopen(os.environ["SCHEME"] + "://shipping.example/orders?id=%d" % order) as r:
             out = json.load(r)["status"]
     except urllib.error.HTTPError as e:
         out = "error %d" % e.code
@@ -166,32 +169,35 @@ func TestExecute_ReplayProcessAgents(t *testing.T) {
 		t.Fatalf("python3 is needed for this test (Debian package python3): %v", err)
 	}
 	for _, tc := range []struct{ name, agent, script string }{
-		{"command", `{"name": "PyShipping", "type": "command", "command": ["` + python + `", "agent.py"], "env": ["OFFSET"]}`, rpPythonCommand},
-		{"worker", `{"name": "PyShipping", "type": "worker", "command": ["` + python + `", "agent.py"], "env": ["OFFSET"]}`, rpPythonWorker},
+		{"command", `{"name": "PyShipping", "type": "command", "command": ["` + python + `", "agent.py"], "env": ["OFFSET", "SCHEME"]}`, rpPythonCommand},
+		{"worker", `{"name": "PyShipping", "type": "worker", "command": ["` + python + `", "agent.py"], "env": ["OFFSET", "SCHEME"]}`, rpPythonWorker},
 	} {
-		path := rpSuite(t, `{"suite": "Shipping", "agent": `+tc.agent+`,
-		  "evaluators": {"exact": {"type": "exact_match"}}, "questions": [`+rpQuestions(6)+`]}`,
-			rpFixtureFiles(6, map[string]string{"agent.py": tc.script}))
-		for _, off := range []int{0, 1} {
-			t.Run(fmt.Sprintf("%s/offset %d", tc.name, off), func(t *testing.T) {
-				t.Setenv("OFFSET", fmt.Sprint(off))
-				s, err := Load(path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				agent, err := NewAgent(s.Agent, AgentOptions{Concurrency: 3})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if c, ok := agent.(io.Closer); ok {
-					defer c.Close()
-				}
-				run, err := Execute(context.Background(), s, agent, ExecOptions{Concurrency: 3})
-				if err != nil {
-					t.Fatal(err)
-				}
-				checkReplayRun(t, run, off == 0)
-			})
+		for _, scheme := range []string{"http", "https"} {
+			path := rpSuite(t, `{"suite": "Shipping", "agent": `+tc.agent+`,
+		  "evaluators": {"exact": {"type": "exact_match"}}, "questions": [`+rpQuestionsScheme(6, scheme)+`]}`,
+				rpFixtureFiles(6, map[string]string{"agent.py": tc.script}))
+			for _, off := range []int{0, 1} {
+				t.Run(fmt.Sprintf("%s/%s/offset %d", tc.name, scheme, off), func(t *testing.T) {
+					t.Setenv("OFFSET", fmt.Sprint(off))
+					t.Setenv("SCHEME", scheme)
+					s, err := Load(path)
+					if err != nil {
+						t.Fatal(err)
+					}
+					agent, err := NewAgent(s.Agent, AgentOptions{Concurrency: 3})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if c, ok := agent.(io.Closer); ok {
+						defer c.Close()
+					}
+					run, err := Execute(context.Background(), s, agent, ExecOptions{Concurrency: 3})
+					if err != nil {
+						t.Fatal(err)
+					}
+					checkReplayRun(t, run, off == 0)
+				})
+			}
 		}
 	}
 }
