@@ -9,12 +9,17 @@ import (
 )
 
 // yamlToJSON converts a YAML suite to JSON. Values that JSON cannot carry
-// (.nan, .inf, non-string keys that would collide) are reported with their
-// path before conversion.
+// (.nan, .inf, duplicate keys, including keys that only collide once
+// turned into strings) are reported with their path before conversion.
 func yamlToJSON(p problems, data []byte) ([]byte, bool) {
-	var tree any
+	var tree yamlv2.MapSlice // keeps duplicate keys, and nested maps as MapSlice
 	if err := yamlv2.Unmarshal(data, &tree); err != nil {
-		p.add("$", "want valid YAML: %v", err)
+		var anything any
+		if yamlv2.Unmarshal(data, &anything) == nil {
+			p.add("$", "want an object (a YAML mapping) at the top level")
+		} else {
+			p.add("$", "want valid YAML: %v", err)
+		}
 		return nil, false
 	}
 	before := len(*p.list)
@@ -32,9 +37,16 @@ func yamlToJSON(p problems, data []byte) ([]byte, bool) {
 
 func yamlPortable(p problems, path string, v any) {
 	switch t := v.(type) {
-	case map[any]any:
-		for k, val := range t {
-			yamlPortable(p, child(path, fmt.Sprint(k)), val)
+	case yamlv2.MapSlice:
+		seen := map[string]bool{}
+		for _, item := range t {
+			key := fmt.Sprint(item.Key)
+			kp := child(path, key)
+			if seen[key] {
+				p.add(kp, "duplicate key: %v", errNotPortable)
+			}
+			seen[key] = true
+			yamlPortable(p, kp, item.Value)
 		}
 	case []any:
 		for i, val := range t {
