@@ -196,6 +196,17 @@ func TestExecute_ReplayProcessAgents(t *testing.T) {
 						t.Fatal(err)
 					}
 					checkReplayRun(t, run, off == 0)
+					if tc.name == "worker" && off == 0 {
+						pids := map[any]bool{}
+						for _, c := range run.Cases {
+							var meta map[string]any
+							json.Unmarshal(c.ResponseMetadata, &meta)
+							pids[meta["pid"]] = true
+						}
+						if len(pids) > 3 || len(pids) == 0 {
+							t.Errorf("%d cases answered by %d worker processes, want at most 3 (re-armed proxies)", len(run.Cases), len(pids))
+						}
+					}
 				})
 			}
 		}
