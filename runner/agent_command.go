@@ -21,6 +21,7 @@ type AgentError struct {
 	Details map[string]any // stderr tail, exit code, …
 }
 
+// Error formats the failure as "agent KIND: message".
 func (e *AgentError) Error() string { return "agent " + e.Kind + ": " + e.Message }
 
 // Limits on what evalrun keeps of an agent's streams.
@@ -36,6 +37,7 @@ type tailBuffer struct {
 	truncated bool
 }
 
+// Write keeps the tail of p.
 func (t *tailBuffer) Write(p []byte) (int, error) {
 	t.buf = append(t.buf, p...)
 	if over := len(t.buf) - t.max; over > 0 {
@@ -65,6 +67,7 @@ type limitBuffer struct {
 	over bool
 }
 
+// Write keeps p up to the limit and never fails.
 func (l *limitBuffer) Write(p []byte) (int, error) {
 	if room := l.max - l.buf.Len(); room < len(p) {
 		l.over = true

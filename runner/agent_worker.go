@@ -51,12 +51,14 @@ type lockedTail struct {
 	t  tailBuffer
 }
 
+// Write keeps the tail of p.
 func (l *lockedTail) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.t.Write(p)
 }
 
+// String returns the kept tail.
 func (l *lockedTail) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -60,11 +60,13 @@ type InterruptedError struct {
 	Cause           error
 }
 
+// Error says how many cases finished and that nothing was saved.
 func (e *InterruptedError) Error() string {
 	return fmt.Sprintf("execute suite: interrupted (%v): %d of %d cases finished, %d unfinished; nothing was saved",
 		e.Cause, e.Finished, e.Total, e.Total-e.Finished)
 }
 
+// Unwrap returns the context's cause (context.Canceled, a signal, …).
 func (e *InterruptedError) Unwrap() error { return e.Cause }
 
 // Reasons written for metrics that were not calculated.

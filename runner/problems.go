@@ -35,6 +35,7 @@ type ValidationError struct {
 	Problems []Problem
 }
 
+// Error lists every problem, one per line.
 func (e *ValidationError) Error() string {
 	if len(e.Problems) == 1 {
 		return "load suite: " + e.Problems[0].String()
