@@ -130,6 +130,15 @@ func TestGateFlags_WorkedExample(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("tolerance 0.1: exit %d\n%s%s", code, out, stderr)
 	}
+	// The ci gate counts the drop only when the metric's whole interval lies
+	// below the baseline mean: with one question it does.
+	code, out, stderr = evalrun(t, runArgs("--baseline", first, "--gate", "ci", "--fail-on-regression")...)
+	if code != exitFailed || !strings.Contains(out, "metric_drop") {
+		t.Fatalf("--gate ci: exit %d, want %d with a metric drop\n%s%s", code, exitFailed, out, stderr)
+	}
+	if code, _, _ := evalrun(t, runArgs("--gate", "lenient")...); code != exitInvalid {
+		t.Fatalf("--gate lenient: exit %d, want %d", code, exitInvalid)
+	}
 	// The report command agrees and never picks a later run as baseline.
 	code, out, stderr = evalrun(t, "--database-url", db, "report", second, "--tolerance", "0.02")
 	if code != exitOK || !strings.Contains(out, "Baseline  "+first) || !strings.Contains(out, "REGRESSED") {
