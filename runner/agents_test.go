@@ -201,3 +201,23 @@ func TestHTTPAgent_Answer(t *testing.T) {
 		t.Errorf("NewAgent accepted a header from an unset variable")
 	}
 }
+
+func TestWorkerAgent_OneProcessPerUnitOfConcurrency(t *testing.T) {
+	cfg := shAgent(t, AgentWorker, `while IFS= read -r line; do sleep 0.02; printf '{"output":"ok","metadata":{"pid":%s}}\n' "$$"; done`)
+	s := mustLoad(t, `{"suite": "S", "agent": {"name": "A", "command": ["true"]}, "evaluators": {"exact": {"type": "exact_match"}},
+	  "questions": [{"question": "1", "expected_answer": "ok"}, {"question": "2", "expected_answer": "ok"}, {"question": "3", "expected_answer": "ok"},
+	    {"question": "4", "expected_answer": "ok"}, {"question": "5", "expected_answer": "ok"}, {"question": "6", "expected_answer": "ok"}]}`)
+	a := mustAgent(t, cfg, AgentOptions{Concurrency: 2})
+	run := mustExecute(t, s, a, ExecOptions{Concurrency: 2})
+	pids := map[float64]bool{}
+	for _, c := range run.Cases {
+		var meta map[string]float64
+		if err := c.ResponseMetadata.Decode(&meta); err != nil || c.Status != "passed" {
+			t.Fatalf("%s: %s %s", c.CaseID, c.Status, c.ResponseMetadata)
+		}
+		pids[meta["pid"]] = true
+	}
+	if len(pids) != 2 {
+		t.Errorf("%d worker processes served the run, want 2", len(pids))
+	}
+}
