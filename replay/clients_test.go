@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -154,5 +155,30 @@ func TestCA_TempDirAndKey(t *testing.T) {
 	}
 	if _, err := os.Stat(ca.CertFile()); !os.IsNotExist(err) {
 		t.Errorf("CA file still there after Close: %v", err)
+	}
+}
+
+// TestProxy_CurlLargeBody: curl sends "Expect: 100-continue" for large
+// bodies; the HTTPS interception answers it instead of stalling.
+func TestProxy_CurlLargeBody(t *testing.T) {
+	curl := MustTool(t, "curl")
+	ca := MustCA(t)
+	p := MustProxy(t, ca, nil)
+	big := `{"blob": "` + strings.Repeat("x", 200_000) + `"}`
+	dir := t.TempDir()
+	writeFile(t, dir, "big.json", []byte(big))
+	s := MustLoad(t, `[{"expect_request": {"method": "POST", "url": "https://bulk.example/upload", "json": `+big+`},
+	                    "respond_with": {"json": {"stored": true}}}]`, dir).NewSession()
+	p.Arm(s)
+	start := time.Now()
+	out, err := runAgent(t, p, curl, "-sS", "--fail", "-H", "Content-Type: application/json", "--data-binary", "@"+filepath.Join(dir, "big.json"), "https://bulk.example/upload")
+	if err != nil || out != `{"stored":true}` {
+		t.Fatalf("curl = %q, %v", out, err)
+	}
+	if _, err := s.Finish(); err != nil {
+		t.Error(err)
+	}
+	if d := time.Since(start); d > 900*time.Millisecond {
+		t.Logf("large upload took %s (curl waits 1s when 100-continue is not answered)", d)
 	}
 }

@@ -190,6 +190,11 @@ func (p *Proxy) serveConnect(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		req.URL.Scheme, req.URL.Host = "https", target
+		if strings.EqualFold(req.Header.Get("Expect"), "100-continue") {
+			if _, err := io.WriteString(tconn, "HTTP/1.1 100 Continue\r\n\r\n"); err != nil {
+				return
+			}
+		}
 		req = req.WithContext(r.Context())
 		resp := p.answer(req)
 		err = resp.Write(tconn)
