@@ -3,7 +3,6 @@ package replay
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
@@ -238,7 +237,7 @@ func (p *Proxy) answer(req *http.Request) *http.Response {
 // forward sends an allowed request to the network, without the
 // connection-level headers.
 func (p *Proxy) forward(req *http.Request, body []byte) (*http.Response, error) {
-	out, err := http.NewRequestWithContext(context.WithoutCancel(req.Context()), req.Method, req.URL.String(), bytes.NewReader(body))
+	out, err := http.NewRequestWithContext(req.Context(), req.Method, req.URL.String(), bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
