@@ -151,10 +151,14 @@ func TestRunCmd_InvalidOptions(t *testing.T) {
 			}
 		})
 	}
+	code, out, stderr := evalrun(t, "--database-url", url, "run", filepath.Join(t.TempDir(), "missing.json"))
+	if code != exitInvalid || !strings.Contains(stderr, "missing.json: cannot read the suite file") {
+		t.Errorf("missing suite: exit %d\n%s%s", code, out, stderr)
+	}
 	if got := countRuns(t, url); got != 0 {
 		t.Errorf("%d runs written", got)
 	}
-	code, out, stderr := evalrun(t, "--database-url", url, "run", supportSuite, "--only", "warranty")
+	code, out, stderr = evalrun(t, "--database-url", url, "run", supportSuite, "--only", "warranty")
 	if code != exitOK || !strings.Contains(out, "Passing questions: 1 of 1") {
 		t.Errorf("--only warranty: exit %d\n%s%s", code, out, stderr)
 	}
