@@ -186,6 +186,7 @@ func (e *executor) runCase(ctx context.Context, i int) {
 	} else {
 		e.record(ctx, c, rec, resp)
 	}
+	scrubCase(rec)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if ctx.Err() != nil {
