@@ -206,8 +206,10 @@ func checkResponse(r *Response) error {
 			return fmt.Errorf("actions[%d].arguments: %s", i, list[0].Message)
 		}
 	}
-	if r.InputTokens != nil && *r.InputTokens < 0 || r.OutputTokens != nil && *r.OutputTokens < 0 {
-		return errors.New("want non-negative token counts")
+	for _, n := range []*int64{r.InputTokens, r.OutputTokens} {
+		if n != nil && (*n < 0 || *n > math.MaxInt32) { // the columns are 32-bit integers
+			return fmt.Errorf("want token counts in [0, %d], got %d", math.MaxInt32, *n)
+		}
 	}
 	if r.Cost != nil && (*r.Cost < 0 || math.IsNaN(*r.Cost) || math.IsInf(*r.Cost, 0)) {
 		return errors.New("want a finite, non-negative cost")

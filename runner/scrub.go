@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
 
 	"agentevals/models"
 )
@@ -11,7 +12,8 @@ import (
 // PostgreSQL rejects NUL characters in text and jsonb values, and one bad
 // value would lose the whole run's transaction. Untrusted text (stderr,
 // agent metadata, scorer reasons quoting answers) is therefore scrubbed
-// before the run is returned: every NUL becomes U+FFFD.
+// before the run is returned: every NUL (and, in reasons, every invalid
+// UTF-8 sequence) becomes U+FFFD.
 
 const replacementChar = "\uFFFD"
 
@@ -23,8 +25,8 @@ func scrubCase(c *models.CaseResult) {
 	c.Actions = scrubJSON(c.Actions)
 	for _, m := range c.Metrics {
 		m.ErrorDetails = scrubJSON(m.ErrorDetails)
-		if m.Reason != nil && strings.ContainsRune(*m.Reason, 0) {
-			r := strings.ReplaceAll(*m.Reason, "\x00", replacementChar)
+		if m.Reason != nil && (strings.ContainsRune(*m.Reason, 0) || !utf8.ValidString(*m.Reason)) {
+			r := strings.ToValidUTF8(strings.ReplaceAll(*m.Reason, "\x00", replacementChar), replacementChar)
 			m.Reason = &r
 		}
 	}
