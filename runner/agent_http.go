@@ -59,6 +59,7 @@ func (a *httpAgent) Answer(ctx context.Context, q Question) (Response, error) {
 		return Response{}, &AgentError{Kind: "start", Message: err.Error()}
 	}
 	req.Header = a.headers.Clone()
+	addReplayHeaders(ctx, req.Header) // replay: the case's proxy (runner/replay.go)
 	details := map[string]any{"url": a.cfg.URL}
 	res, err := a.client.Do(req)
 	if err != nil {

@@ -21,8 +21,12 @@ package runner
 //     from the start; the proxy is armed with the session of the case the
 //     worker is serving. A worker serving a case without fixtures finds its
 //     proxy disarmed: requests through it are refused (502).
-//   - http agents run in a process evalrun did not start, so replay cannot
-//     reach them: a case with fixtures is an agent error of kind "setup".
+//   - http agents run in a process evalrun did not start, so their
+//     environment cannot be set: each case gets its own proxy, announced in
+//     the request's Agentevals-Replay-Proxy header (the proxy URL) and
+//     Agentevals-Replay-Ca-File header (the run CA's certificate file). The
+//     agent must run on the same machine and send that case's API calls
+//     through that proxy, trusting that CA.
 //
 // After the agent answers, the session's evidence goes to
 // response_metadata.api_replay (also when the case errored), and a replay
@@ -35,6 +39,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/http"
 	"strings"
 	"sync"
 
@@ -65,10 +70,16 @@ func loadReplay(p problems, path string, raw json.RawMessage, dir string) *repla
 type replayMode int
 
 const (
-	replayInProcess   replayMode = iota // WithHTTPClient
-	replayPerCase                       // a proxy per case (command agents)
-	replayPerWorker                     // a proxy per worker process
-	replayUnreachable                   // http agents
+	replayInProcess replayMode = iota // WithHTTPClient
+	replayPerCase                     // a proxy per case (command agents)
+	replayPerWorker                   // a proxy per worker process
+	replayHTTP                        // a proxy per case, announced in headers (http agents)
+)
+
+// Request headers that tell an http agent where its case's proxy is.
+const (
+	ReplayProxyHeader  = "Agentevals-Replay-Proxy"
+	ReplayCAFileHeader = "Agentevals-Replay-Ca-File"
 )
 
 // replayRun is one run's replay machinery.
@@ -108,9 +119,9 @@ func installReplay(s *Suite, agent Agent, opts *ExecOptions) (func(), error) {
 			return env
 		}
 	case *httpAgent:
-		r.mode = replayUnreachable
+		r.mode = replayHTTP
 	}
-	if r.mode == replayPerCase || r.mode == replayPerWorker {
+	if r.mode != replayInProcess {
 		ca, err := replay.NewCA()
 		if err != nil {
 			return nil, fmt.Errorf("execute suite: %w", err)
@@ -151,21 +162,22 @@ func (r *replayRun) hook(ctx context.Context, c *Case) (context.Context, func(Re
 	if c.Replay == nil {
 		return ctx, nil, nil
 	}
-	if r.mode == replayUnreachable {
-		return ctx, nil, errors.New("api replay: an http agent runs outside evalrun and cannot be replayed; use a command, worker or Go agent for questions with api_interactions")
-	}
 	s := c.Replay.NewSession()
 	done := func() {}
 	switch r.mode {
 	case replayInProcess:
 		ctx = WithHTTPClient(ctx, s.Client(nil))
-	case replayPerCase:
+	case replayPerCase, replayHTTP:
 		p, err := replay.NewProxy(r.ca, nil)
 		if err != nil {
 			return ctx, nil, err
 		}
 		p.Arm(s)
-		ctx = WithEnv(ctx, p.Env(nil))
+		if r.mode == replayHTTP {
+			ctx = context.WithValue(ctx, replayHeadersKey{}, map[string]string{ReplayProxyHeader: p.URL(), ReplayCAFileHeader: r.ca.CertFile()})
+		} else {
+			ctx = WithEnv(ctx, p.Env(nil))
+		}
 		done = func() { p.Close() }
 	case replayPerWorker:
 		ctx = context.WithValue(ctx, workerReplayKey{}, func(n int) func() {
@@ -207,6 +219,18 @@ func (r *replayRun) hook(ctx context.Context, c *Case) (context.Context, func(Re
 		}
 		return resp, err
 	}, nil
+}
+
+// replayHeadersKey carries the headers an http agent's request gets.
+type replayHeadersKey struct{}
+
+// addReplayHeaders adds the case's replay headers (if any) to an http
+// agent's request.
+func addReplayHeaders(ctx context.Context, h http.Header) {
+	m, _ := ctx.Value(replayHeadersKey{}).(map[string]string)
+	for k, v := range m {
+		h.Set(k, v)
+	}
 }
 
 // workerReplayKey carries, for a worker agent, the function that arms

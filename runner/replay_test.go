@@ -2,10 +2,15 @@ package runner
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -245,5 +250,63 @@ func TestLoad_ReplayProblemsAndDigest(t *testing.T) {
 	}
 	if a, b := digest(`{"a": 1}`), digest(`{"a": 1}`); a != b {
 		t.Errorf("the same fixture gave digests %s and %s", a, b)
+	}
+}
+
+// httpShippingAgent is an http agent on loopback that sends its API calls
+// through the proxy named in the request headers, trusting the named CA.
+func httpShippingAgent(t *testing.T, off int) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var q Question
+		json.NewDecoder(r.Body).Decode(&q)
+		var text string
+		json.Unmarshal(q.Question, &text)
+		var id int
+		fmt.Sscanf(text, "Track order %d", &id)
+		proxy, err := url.Parse(r.Header.Get(ReplayProxyHeader))
+		pem, err2 := os.ReadFile(r.Header.Get(ReplayCAFileHeader))
+		if err != nil || err2 != nil || r.Header.Get(ReplayProxyHeader) == "" {
+			http.Error(w, "no replay headers", http.StatusBadRequest)
+			return
+		}
+		pool := x509.NewCertPool()
+		pool.AppendCertsFromPEM(pem)
+		c := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(proxy), TLSClientConfig: &tls.Config{RootCAs: pool}}}
+		out := "unavailable"
+		if resp, err := c.Get(fmt.Sprintf("https://shipping.example/orders?id=%d", id+off)); err == nil {
+			var body struct{ Status string }
+			json.NewDecoder(resp.Body).Decode(&body)
+			resp.Body.Close()
+			if body.Status != "" {
+				out = body.Status
+			}
+		}
+		json.NewEncoder(w).Encode(map[string]any{"output": out})
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestExecute_ReplayHTTPAgent(t *testing.T) {
+	for _, off := range []int{0, 1} {
+		t.Run(fmt.Sprintf("offset %d", off), func(t *testing.T) {
+			srv := httpShippingAgent(t, off)
+			path := rpSuite(t, `{"suite": "Shipping", "agent": {"name": "HTTPShipping", "type": "http", "url": "`+srv.URL+`"},
+			  "evaluators": {"exact": {"type": "exact_match"}}, "questions": [`+rpQuestions(4)+`]}`, rpFixtureFiles(4, nil))
+			s, err := Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			agent, err := NewAgent(s.Agent, AgentOptions{Concurrency: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer agent.(io.Closer).Close()
+			run, err := Execute(context.Background(), s, agent, ExecOptions{Concurrency: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkReplayRun(t, run, off == 0)
+		})
 	}
 }
