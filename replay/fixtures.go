@@ -65,6 +65,7 @@ type FixtureError struct {
 	Err      error  // underlying cause, if any (e.g. a file error)
 }
 
+// Error reads "path: want expected[: cause]".
 func (e *FixtureError) Error() string {
 	msg := e.Path + ": want " + e.Expected
 	if e.Err != nil {
@@ -73,6 +74,7 @@ func (e *FixtureError) Error() string {
 	return msg
 }
 
+// Unwrap returns the underlying cause.
 func (e *FixtureError) Unwrap() error { return e.Err }
 
 // allowedMethods are the methods a declaration may expect.

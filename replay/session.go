@@ -195,6 +195,8 @@ type Failure struct {
 	Missing                                     int // declarations never matched
 }
 
+// Error counts what went wrong, e.g. "api replay: 1 mismatched request,
+// 1 declared request never made".
 func (f *Failure) Error() string {
 	var parts []string
 	add := func(n int, one, many string) {
