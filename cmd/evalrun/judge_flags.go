@@ -66,7 +66,11 @@ func (f *JudgeFlags) settings(cfg *runner.ModelConfig) (judges.Settings, bool, e
 		return judges.Settings{}, false, nil
 	}
 	if p := strings.TrimSpace(f.JudgeProvider); p != "" {
-		if p != m.Provider {
+		if cfg != nil && p != m.Provider {
+			if f.JudgeModel == "" {
+				return judges.Settings{}, false, &exitError{Code: exitInvalid, Err: fmt.Errorf(
+					"--judge-provider %s: the suite's judge model %q belongs to %s; give --judge-model too", p, m.Model, m.Provider)}
+			}
 			m.BaseURL = "" // the suite's endpoint belongs to its own provider
 		}
 		m.Provider = p

@@ -25,6 +25,7 @@ func TestJudgeFlags_Judge(t *testing.T) {
 		{"no-judge wins", JudgeFlags{NoJudge: true, JudgeModel: "m"}, suite, ""},
 		{"model override keeps the suite provider", JudgeFlags{JudgeModel: "qwen"}, suite, "ollama/qwen@http://127.0.0.1:11434"},
 		{"provider override drops the suite url", JudgeFlags{JudgeProvider: "anthropic", JudgeModel: "claude-3-5-haiku-latest"}, suite, "anthropic/claude-3-5-haiku-latest@"},
+		{"provider override without model", JudgeFlags{JudgeProvider: "anthropic"}, suite, "exit2:give --judge-model too"},
 		{"model without suite judge", JudgeFlags{JudgeModel: "llama3", JudgeProvider: "ollama"}, nil, "ollama/llama3@"},
 		{"provider without model", JudgeFlags{JudgeProvider: "ollama"}, nil, "exit2:give --judge-model"},
 		{"missing key", JudgeFlags{JudgeModel: "gpt-4o-mini"}, nil, "exit2:OPENAI_API_KEY is not set"},
