@@ -21,7 +21,7 @@ import (
 type RunCmd struct {
 	Suite       string        `arg:"" name:"suite" help:"Suite file (JSON, or YAML with the same structure)."`
 	Metadata    string        `name:"metadata" placeholder:"JSON" help:"Run metadata as a JSON object, e.g. '{\"revision\":\"abc123\"}'."`
-	Concurrency int           `name:"concurrency" short:"j" default:"0" help:"Cases run at once (default: min(4, number of cases))."`
+	Concurrency int           `name:"concurrency" short:"j" placeholder:"N" help:"Cases run at once (default: min(4, number of cases))."`
 	Only        []string      `name:"only" sep:"none" placeholder:"ID" help:"Run only the question with this id (repeatable)."`
 	Timeout     time.Duration `name:"timeout" help:"Per-case agent timeout, e.g. 30s (default: the suite's agent.timeout, else 5m)."`
 
