@@ -310,3 +310,43 @@ func TestExecute_ReplayHTTPAgent(t *testing.T) {
 		})
 	}
 }
+
+const rpCurlAgent = `#!/bin/sh
+set -eu
+id=$(sed 's/.*Track order \([0-9]*\).*/\1/')
+curl -sS --fail "https://shipping.example/orders?id=$id" | sed 's/.*"status": *"\([^"]*\)".*/\1/'
+`
+
+// TestExecute_Replay100Concurrent runs 100 cases with fixtures at once, in
+// process (Go agent) and as 100 concurrent curl processes each with its own
+// proxy; every case's evidence holds only its own request.
+func TestExecute_Replay100Concurrent(t *testing.T) {
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Fatalf("curl is needed for this test (Debian package curl): %v", err)
+	}
+	for _, tc := range []struct{ name, agent string }{
+		{"go", `{"name": "GoShipping"}`},
+		{"curl", `{"name": "CurlShipping", "command": ["sh", "agent.sh"]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := rpSuite(t, `{"suite": "Shipping", "agent": `+tc.agent+`,
+			  "evaluators": {"exact": {"type": "exact_match"}}, "questions": [`+rpQuestions(100)+`]}`,
+				rpFixtureFiles(100, map[string]string{"agent.sh": rpCurlAgent}))
+			s, err := Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var agent Agent = goShippingAgent(0)
+			if tc.name == "curl" {
+				if agent, err = NewAgent(s.Agent, AgentOptions{Concurrency: 100}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			run, err := Execute(context.Background(), s, agent, ExecOptions{Concurrency: 100})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkReplayRun(t, run, true)
+		})
+	}
+}
