@@ -46,6 +46,8 @@ type Settings struct {
 	// BaseURL overrides the default endpoint. OpenAI-compatible and Anthropic
 	// URLs include the API version path (https://host/v1), as in
 	// OPENAI_BASE_URL; an Ollama URL is the server root (http://host:11434).
+	// The provider's key, when its variable is set, is sent there as usual;
+	// with a base URL the key becomes optional (self-hosted servers).
 	BaseURL string
 	// Temperature in [0,2]; nil sends 0, so verdicts are as repeatable as the
 	// provider allows.
@@ -170,8 +172,9 @@ func CredentialEnv(provider string) string {
 type Options struct {
 	// Getenv looks up credentials; nil means os.Getenv.
 	Getenv func(string) string
-	// HTTPClient is the base client (its Transport is wrapped, never
-	// modified); nil means one with http.DefaultTransport.
+	// HTTPClient is the base client: its Transport is wrapped (never
+	// modified) and its Timeout ignored, since Settings.Timeout bounds each
+	// attempt. nil means http.DefaultTransport.
 	HTTPClient *http.Client
 }
 
