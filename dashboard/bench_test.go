@@ -47,6 +47,26 @@ func seedBench(b *testing.B, n int) (*models.DB, string) {
 		b.Fatal(err)
 	}
 	start := time.Now()
+	if err := seedSQL(ctx, rw, n); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("seeded %d runs, %d case results in %s", n, n*10, time.Since(start).Round(time.Millisecond))
+	ro, err := models.Open(ctx, url, models.OpenOptions{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ro.Close() })
+	var newest string
+	if err := ro.QueryRowContext(ctx, `SELECT id::text FROM ruby_llm_evaluations_runs ORDER BY started_at DESC, sequence DESC LIMIT 1`).Scan(&newest); err != nil {
+		b.Fatal(err)
+	}
+	explainHistory(b, ro)
+	return ro, newest
+}
+
+// seedSQL inserts n runs of 10 cases with one metric each in three
+// INSERT … SELECT statements and analyzes the tables.
+func seedSQL(ctx context.Context, rw *models.DB, n int) error {
 	for _, stmt := range []string{
 		`INSERT INTO ruby_llm_evaluations_runs (id, suite, agent, version, suite_digest, status, started_at, finished_at,
 			metadata, summary, created_at, updated_at)
@@ -68,21 +88,10 @@ func seedBench(b *testing.B, n int) (*models.DB, string) {
 		`ANALYZE`,
 	} {
 		if _, err := rw.ExecContext(ctx, strings.ReplaceAll(stmt, "%d", strconv.Itoa(n))); err != nil {
-			b.Fatalf("seed %d runs: %v", n, err)
+			return fmt.Errorf("seed %d runs: %w", n, err)
 		}
 	}
-	b.Logf("seeded %d runs, %d case results in %s", n, n*10, time.Since(start).Round(time.Millisecond))
-	ro, err := models.Open(ctx, url, models.OpenOptions{ReadOnly: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { ro.Close() })
-	var newest string
-	if err := ro.QueryRowContext(ctx, `SELECT id::text FROM ruby_llm_evaluations_runs ORDER BY started_at DESC, sequence DESC LIMIT 1`).Scan(&newest); err != nil {
-		b.Fatal(err)
-	}
-	explainHistory(b, ro)
-	return ro, newest
+	return nil
 }
 
 // explainHistory checks that the first history page reads the
@@ -110,58 +119,70 @@ func explainHistory(b *testing.B, db *models.DB) {
 	}
 }
 
-// latency serves path through the dashboard in-process and records each
-// request's server time.
-func latency(b *testing.B, h http.Handler, path string) (p50, p99 time.Duration) {
-	b.Helper()
-	var samples []time.Duration
-	for b.Loop() {
-		req := httptest.NewRequest(http.MethodGet, path, nil)
-		rec := httptest.NewRecorder()
-		start := time.Now()
-		h.ServeHTTP(rec, req)
-		samples = append(samples, time.Since(start))
-		if rec.Code != http.StatusOK {
-			b.Fatalf("GET %s: %d", path, rec.Code)
-		}
+// sample serves path through the dashboard in-process and returns the
+// server time of the request.
+func sample(b *testing.B, h http.Handler, path string) time.Duration {
+	req := httptest.NewRequest(http.MethodGet, path, nil)
+	rec := httptest.NewRecorder()
+	start := time.Now()
+	h.ServeHTTP(rec, req)
+	d := time.Since(start)
+	if rec.Code != http.StatusOK {
+		b.Fatalf("GET %s: %d", path, rec.Code)
 	}
+	return d
+}
+
+func percentiles(samples []time.Duration) (p50, p99 time.Duration) {
 	slices.Sort(samples)
-	p50 = samples[len(samples)/2]
-	p99 = samples[min(len(samples)-1, len(samples)*99/100)]
-	b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(p99.Microseconds())/1000, "p99-ms")
-	return p50, p99
+	return samples[len(samples)/2], samples[min(len(samples)-1, len(samples)*99/100)]
 }
 
 // BenchmarkPages measures the history page and the run page at 1,000 runs
-// and at EVALDASH_BENCH_RUNS runs, and logs the ratios.
+// and at EVALDASH_BENCH_RUNS runs. The two sizes are requested alternately
+// in one loop, so load from other processes weighs on both alike, and the
+// ratios (large/small) are reported next to the medians and 99th percentiles.
 func BenchmarkPages(b *testing.B) {
-	type result struct{ p50, p99 time.Duration }
-	results := map[string]result{}
 	sizes := benchSizes(b)
+	type target struct {
+		handler http.Handler
+		newest  string
+	}
+	var targets []target
 	for _, n := range sizes {
 		db, newest := seedBench(b, n)
 		s, err := New(Config{DB: db, MountPath: mount})
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, page := range []struct{ name, path string }{
-			{"history", mount + "/"},
-			{"run", mount + "/runs/" + newest},
-		} {
-			b.Run(fmt.Sprintf("%s/runs=%d", page.name, n), func(b *testing.B) {
-				p50, p99 := latency(b, s, page.path)
-				results[fmt.Sprintf("%s/%d", page.name, n)] = result{p50, p99}
-			})
-		}
+		targets = append(targets, target{s, newest})
 	}
-	for _, page := range []string{"history", "run"} {
-		small, large := results[fmt.Sprintf("%s/%d", page, sizes[0])], results[fmt.Sprintf("%s/%d", page, sizes[1])]
-		if small.p50 == 0 || large.p50 == 0 {
-			continue
-		}
-		b.Logf("%s page: %d runs p50 %s p99 %s; %d runs p50 %s p99 %s; ratio p50 %.2fx p99 %.2fx", page,
-			sizes[0], small.p50, small.p99, sizes[1], large.p50, large.p99,
-			float64(large.p50)/float64(small.p50), float64(large.p99)/float64(small.p99))
+	for _, page := range []struct {
+		name string
+		path func(target) string
+	}{
+		{"history", func(target) string { return mount + "/" }},
+		{"run", func(t target) string { return mount + "/runs/" + t.newest }},
+	} {
+		b.Run(page.name, func(b *testing.B) {
+			samples := make([][]time.Duration, len(targets))
+			for _, t := range targets { // warm up connections and caches
+				sample(b, t.handler, page.path(t))
+			}
+			for b.Loop() {
+				for i, t := range targets {
+					samples[i] = append(samples[i], sample(b, t.handler, page.path(t)))
+				}
+			}
+			small50, small99 := percentiles(samples[0])
+			large50, large99 := percentiles(samples[1])
+			ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+			b.ReportMetric(ms(small50), fmt.Sprintf("p50-ms@%d", sizes[0]))
+			b.ReportMetric(ms(small99), fmt.Sprintf("p99-ms@%d", sizes[0]))
+			b.ReportMetric(ms(large50), fmt.Sprintf("p50-ms@%d", sizes[1]))
+			b.ReportMetric(ms(large99), fmt.Sprintf("p99-ms@%d", sizes[1]))
+			b.ReportMetric(float64(large50)/float64(small50), "p50-ratio")
+			b.ReportMetric(float64(large99)/float64(small99), "p99-ratio")
+		})
 	}
 }

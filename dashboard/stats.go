@@ -72,101 +72,88 @@ func (st runStats) Evaluated() int { return st.Total - st.NotEvaluated }
 // recomputes from the rows: a summary we did not write never breaks a page.
 func statsFromSummary(summary models.JSON) (runStats, bool) {
 	var m map[string]json.RawMessage
-	if summary.IsNull() || json.Unmarshal(summary, &m) != nil {
+	if summary.IsNull() || json.Unmarshal(summary, &m) != nil || m == nil {
 		return runStats{}, false
 	}
-	var st runStats
-	counts := []struct {
-		dst  *int
-		keys []string
-	}{
-		{&st.Total, []string{"cases", "total"}},
-		{&st.Passed, []string{"passed"}},
-		{&st.Failed, []string{"failed"}},
-		{&st.Errors, []string{"errored", "errors", "error"}},
-		{&st.NotEvaluated, []string{"not_evaluated"}},
+	get := func(keys ...string) json.RawMessage {
+		for _, k := range keys {
+			if v, ok := m[k]; ok {
+				return v
+			}
+		}
+		return nil
 	}
-	for _, c := range counts {
-		if !intKey(m, c.keys, c.dst) {
+	var st runStats
+	for _, c := range []struct {
+		dst *int
+		raw json.RawMessage
+	}{
+		{&st.Total, get("cases", "total")},
+		{&st.Passed, get("passed")},
+		{&st.Failed, get("failed")},
+		{&st.Errors, get("errored", "errors", "error")},
+		{&st.NotEvaluated, get("not_evaluated")},
+	} {
+		v, ok := number(c.raw)
+		if !ok || v < 0 || v != math.Trunc(v) || v > math.MaxInt32 {
 			return runStats{}, false
 		}
+		*c.dst = int(v)
 	}
-	if st.Passed+st.Failed+st.Errors+st.NotEvaluated != st.Total || st.Total < 0 {
+	if st.Passed+st.Failed+st.Errors+st.NotEvaluated != st.Total {
 		return runStats{}, false
 	}
 	var ok bool
-	if obj, isObj := objectKey(m, "quality"); isObj {
-		m["quality"] = obj["mean"]
-	}
-	if st.Quality, ok = floatKey(m, "quality"); !ok {
+	if st.Quality, ok = rate(get("quality"), true); !ok {
 		return runStats{}, false
 	}
-	if st.PassRate, ok = floatKey(m, "pass_rate"); !ok {
+	if st.PassRate, ok = rate(get("pass_rate"), false); !ok {
 		return runStats{}, false
 	}
 	// Usage totals are optional: their absence is "unknown", not zero.
-	st.InputTokens = optionalInt(m, "input_tokens")
-	st.OutputTokens = optionalInt(m, "output_tokens")
-	st.Cost, _ = floatKey(m, "cost")
+	if v, ok := number(get("input_tokens")); ok && v >= 0 {
+		st.InputTokens = ptr(int64(v))
+	}
+	if v, ok := number(get("output_tokens")); ok && v >= 0 {
+		st.OutputTokens = ptr(int64(v))
+	}
+	if v, ok := number(get("cost")); ok && v >= 0 {
+		st.Cost = ptr(v)
+	}
 	return st, true
 }
 
-// objectKey returns the key's value when it is a JSON object (the reports
-// package writes quality as {"n", "mean", "ci"}).
-func objectKey(m map[string]json.RawMessage, key string) (map[string]json.RawMessage, bool) {
-	var obj map[string]json.RawMessage
-	if raw, ok := m[key]; !ok || json.Unmarshal(raw, &obj) != nil || obj == nil {
-		return nil, false
-	}
-	if _, ok := obj["mean"]; !ok {
-		return nil, false
-	}
-	return obj, true
-}
-
-func intKey(m map[string]json.RawMessage, keys []string, dst *int) bool {
-	for _, k := range keys {
-		raw, ok := m[k]
-		if !ok {
-			continue
-		}
-		var f float64
-		if json.Unmarshal(raw, &f) != nil || f < 0 || f != math.Trunc(f) || f > math.MaxInt32 {
-			return false
-		}
-		*dst = int(f)
-		return true
-	}
-	return false
-}
-
-// floatKey reads a number in [0,1] or null; ok is false when the key is
-// missing or holds anything else.
-func floatKey(m map[string]json.RawMessage, key string) (*float64, bool) {
-	raw, present := m[key]
-	if !present {
-		return nil, false
-	}
-	var v *float64
-	if json.Unmarshal(raw, &v) != nil {
-		return nil, false
-	}
-	if v != nil && (math.IsNaN(*v) || *v < 0 || (key != "cost" && *v > 1)) {
-		return nil, false
+// number decodes a finite JSON number.
+func number(raw json.RawMessage) (float64, bool) {
+	var v float64
+	if raw == nil || json.Unmarshal(raw, &v) != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, false
 	}
 	return v, true
 }
 
-func optionalInt(m map[string]json.RawMessage, key string) *int64 {
-	raw, ok := m[key]
-	if !ok {
-		return nil
+// rate decodes a value in [0,1] or null (nil, true). With allowObject, an
+// object's "mean" is read: the reports package writes quality as
+// {"n", "mean", "ci"}. A missing key or any other value gives ok=false.
+func rate(raw json.RawMessage, allowObject bool) (*float64, bool) {
+	if raw == nil {
+		return nil, false
 	}
-	var v *int64
-	if json.Unmarshal(raw, &v) != nil {
-		return nil
+	if allowObject && len(raw) > 0 && raw[0] == '{' {
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(raw, &obj) != nil || obj["mean"] == nil {
+			return nil, false
+		}
+		raw = obj["mean"]
 	}
-	return v
+	if string(raw) == "null" {
+		return nil, true
+	}
+	v, ok := number(raw)
+	if !ok || v < 0 || v > 1 {
+		return nil, false
+	}
+	return &v, true
 }
 
 // statsFromCases recomputes the totals from case and metric rows with the
