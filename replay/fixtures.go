@@ -3,6 +3,7 @@ package replay
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -87,8 +88,9 @@ const root = "api_interactions"
 
 // Load validates a question's api_interactions value and snapshots its
 // response bodies; relative body_file paths resolve against suiteDir. An
-// empty or null value means no fixtures: Load returns nil, nil. Every
-// validation error is a *FixtureError.
+// empty or null value means no fixtures: Load returns nil, nil. A
+// validation error is a *FixtureError, or, when several interactions are
+// invalid, an errors.Join of one *FixtureError per invalid interaction.
 func Load(raw json.RawMessage, suiteDir string) (*Fixtures, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -127,12 +129,17 @@ func Load(raw json.RawMessage, suiteDir string) (*Fixtures, error) {
 		return nil, &FixtureError{Path: listPath, Expected: "a list of interactions"}
 	}
 	fx.Interactions = make([]Interaction, 0, len(items))
+	var errs []error
 	for i, item := range items {
 		in, err := interaction(item, fmt.Sprintf("%s[%d]", listPath, i), suiteDir)
 		if err != nil {
-			return nil, err
+			errs = append(errs, err)
+			continue
 		}
 		fx.Interactions = append(fx.Interactions, in)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
 	}
 	return fx, nil
 }

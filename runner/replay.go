@@ -54,16 +54,22 @@ import (
 // problem.
 func loadReplay(p problems, path string, raw json.RawMessage, dir string) *replay.Fixtures {
 	fx, err := replay.Load(raw, dir)
-	if err != nil {
+	if err == nil {
+		return fx
+	}
+	errs := []error{err}
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = joined.Unwrap()
+	}
+	for _, err := range errs {
 		var fe *replay.FixtureError
 		if errors.As(err, &fe) {
 			p.add(path+strings.TrimPrefix(fe.Path, "api_interactions"), "%s", strings.TrimPrefix(fe.Error(), fe.Path+": "))
 		} else {
 			p.add(path, "%v", err)
 		}
-		return nil
 	}
-	return fx
+	return nil
 }
 
 // replayMode is how a run's agent reaches replay.

@@ -233,6 +233,12 @@ func TestLoad_ReplayProblemsAndDigest(t *testing.T) {
 	if !strings.Contains(ve.Problems[0].Message, "want a readable file") {
 		t.Errorf("problem message = %q", ve.Problems[0].Message)
 	}
+	two := strings.Replace(fmt.Sprintf(suite, "missing.json"), `}}]}]}`,
+		`}}, {"expect_request": {"method": "GET", "url": "ftp://a.example/"}, "respond_with": {"json": 1}}]}]}`, 1)
+	_, err = Load(rpSuite(t, two, nil))
+	if !errors.As(err, &ve) || len(ve.Problems) != 2 || ve.Problems[1].Path != "$.questions[0].api_interactions[1].expect_request.url" {
+		t.Errorf("Load with two bad interactions = %v, want both reported", err)
+	}
 
 	digest := func(body string) string {
 		s, err := Load(rpSuite(t, fmt.Sprintf(suite, "r.json"), map[string]string{"r.json": body}))
