@@ -55,7 +55,9 @@ func (c *CalibrateCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	var below []string
 	for _, m := range ms {
-		if m.Kappa == nil || *m.Kappa < *c.MinKappa {
+		// The tolerance keeps a kappa that is exactly the bar on paper
+		// (e.g. 0.4 = (2/9)/(5/9)) from failing on floating-point error.
+		if m.Kappa == nil || *m.Kappa < *c.MinKappa-1e-9 {
 			below = append(below, m.Metric)
 		}
 	}

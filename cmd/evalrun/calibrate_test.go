@@ -55,6 +55,7 @@ func TestCalibrateCmd(t *testing.T) {
 		{"report", nil, exitOK, "semantic_accuracy  10     8      0.800          0.583"},
 		{"below the bar", []string{"--min-kappa", "0.6"}, exitFailed, "c7: human fail, judge pass (score 0.93)"},
 		{"above the bar", []string{"--min-kappa", "0.5"}, exitOK, "c6: human pass, judge fail (score 0.4)"},
+		{"at the bar up to rounding", []string{"--min-kappa", "0.583333333333340"}, exitOK, "0.583"},
 		{"bad bar", []string{"--min-kappa", "2"}, exitInvalid, ""},
 	}
 	for _, tc := range cases {
