@@ -18,6 +18,7 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
@@ -273,6 +274,17 @@ func TestBrowser_Dashboard(t *testing.T) {
 			shot(p.shot)
 		}
 	}
+
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
+		t.Fatal(err)
+	}
+	step("dark desktop", chromedp.EmulateViewport(1280, 900),
+		chromedp.Navigate(proxy.URL+mount+"/runs/"+f.Candidate.ID.String()), chromedp.WaitVisible("table.cases"))
+	if bg := eval(`getComputedStyle(document.body).backgroundColor`); bg != "rgb(13, 17, 23)" {
+		t.Errorf("dark scheme background = %v", bg)
+	}
+	shot("dashboard-dark.png")
 
 	time.Sleep(200 * time.Millisecond) // let the last events arrive
 	bl.mu.Lock()
