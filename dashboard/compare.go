@@ -20,9 +20,12 @@ type compareRow struct {
 // comparePage is the compare page's data.
 type comparePage struct {
 	BasePage
-	A, B         string // the ids as typed, for the form
-	RunA, RunB   *models.Run
-	Cmp          *reports.Comparison
+	A, B       string // the ids as typed, for the form
+	RunA, RunB *models.Run
+	Cmp        *reports.Comparison
+	// AB is the paired A/B comparison of `evalrun compare` (nil when the
+	// runs do not share a definition).
+	AB           *reports.ABComparison
 	Regressions  []findingView
 	Improvements []findingView
 	Rows         []compareRow
@@ -56,11 +59,14 @@ func (s *Server) compare(c *gin.Context) error {
 	if page.RunB, err = s.loadRun(ctx, page.B); err != nil {
 		return err
 	}
-	if err := reports.SameDefinition(page.RunB, page.RunA, nil, nil); err != nil {
-		if !errors.Is(err, reports.ErrIncompatible) {
-			return err
-		}
+	ab, err := reports.CompareAB(page.RunA, page.RunB, reports.Options{})
+	switch {
+	case errors.Is(err, reports.ErrIncompatible):
 		page.Incompatible = err.Error()
+	case err != nil:
+		return err
+	default:
+		page.AB = ab
 	}
 	cmp := reports.Compare(page.RunB, page.RunA, reports.Options{})
 	page.Cmp = cmp

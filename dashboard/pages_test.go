@@ -211,9 +211,12 @@ func TestServer_Pages(t *testing.T) {
 				if got := text(mustSelect(t, r.Doc, "ul.findings")[0]); !strings.Contains(got, "new_agent_error") {
 					t.Errorf("findings = %q", got)
 				}
+				if got := text(mustSelect(t, r.Doc, "p.verdict")[0]); !strings.Contains(got, "B − A -0.") {
+					t.Errorf("verdict = %q, want a negative quality difference", got)
+				}
 				r = mustGet(t, base+"/compare?a="+f.Baseline.ID.String()+"&b="+f.XSS.ID.String(), http.StatusOK)
-				if len(selectAll(r.Doc, "p.error-message")) != 1 {
-					t.Error("incompatible runs are not flagged")
+				if len(selectAll(r.Doc, "p.error-message")) != 1 || len(selectAll(r.Doc, "p.verdict")) != 0 {
+					t.Error("incompatible runs are not flagged, or get a verdict")
 				}
 			})
 
