@@ -282,7 +282,9 @@ func (s *Suite) checkIDs(p problems) {
 }
 
 // Only returns a copy of the suite restricted to the given case ids, in
-// suite order. An unknown id is a *ValidationError.
+// suite order (no ids: the suite itself). The digest of the copy covers
+// only those cases, so a partial run is never the baseline of a full one.
+// An unknown id is a *ValidationError.
 func (s *Suite) Only(ids []string) (*Suite, error) {
 	if len(ids) == 0 {
 		return s, nil

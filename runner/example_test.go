@@ -1,0 +1,42 @@
+package runner_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+
+	"agentevals/judges"
+	"agentevals/runner"
+)
+
+// A Go function agent answering the offline support suite.
+func ExampleExecute() {
+	suite, err := runner.Load(filepath.Join("..", "examples", "support", "suite.json"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	policies := map[string]string{
+		"returns":  "You can return it within 30 days.",
+		"shipping": "Standard shipping takes 3 to 5 business days.",
+		"warranty": "Electronics carry a 7-year warranty.", // wrong on purpose
+	}
+	agent := runner.Func(func(ctx context.Context, q runner.Question) (runner.Response, error) {
+		out, _ := json.Marshal(policies[q.ID])
+		args, _ := json.Marshal(map[string]string{"topic": q.ID})
+		return runner.Response{Output: out, Actions: []judges.Action{{Group: "policies", Name: "lookup_policy", Arguments: args}}}, nil
+	})
+	run, err := runner.Execute(context.Background(), suite, agent, runner.ExecOptions{Concurrency: 2})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, c := range run.Cases {
+		fmt.Printf("%s %s quality %.3f\n", c.CaseID, c.Status, *runner.CaseQuality(c))
+	}
+	// Output:
+	// returns passed quality 1.000
+	// shipping passed quality 1.000
+	// warranty failed quality 0.500
+}
