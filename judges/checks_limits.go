@@ -88,12 +88,30 @@ func (c *MaxWords) Score(_ context.Context, s Sample) (Assessment, error) {
 	return bounded(n <= c.Limit, fmt.Sprintf("output has %d words", n), "at most", c.Limit), nil
 }
 
+// limitParam reads the only param of the length and word checks: "limit",
+// a non-negative integer.
 func limitParam(raw json.RawMessage) (int, error) {
 	p, err := parseParams(raw, "limit")
 	if err != nil {
 		return 0, err
 	}
 	return p.count("limit")
+}
+
+// amountLimitParam reads the only param of the latency and cost checks:
+// "limit", a finite number >= 0.
+func amountLimitParam(raw json.RawMessage) (float64, error) {
+	p, err := parseParams(raw, "limit")
+	if err != nil {
+		return 0, err
+	}
+	return p.amount("limit")
+}
+
+// measurable reports whether a measured duration or cost can be compared
+// with a limit: finite and not negative.
+func measurable(v float64) bool {
+	return v >= 0 && !math.IsNaN(v) && !math.IsInf(v, 0)
 }
 
 func bounded(ok bool, observed, bound string, limit int) Assessment {
@@ -117,11 +135,7 @@ type MaxLatencyMS struct {
 var _ Scorer = (*MaxLatencyMS)(nil)
 
 func newMaxLatencyMS(raw json.RawMessage) (*MaxLatencyMS, error) {
-	p, err := parseParams(raw, "limit")
-	if err != nil {
-		return nil, err
-	}
-	limit, err := p.amount("limit")
+	limit, err := amountLimitParam(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +145,7 @@ func newMaxLatencyMS(raw json.RawMessage) (*MaxLatencyMS, error) {
 // Score compares the measured duration with the limit.
 func (c *MaxLatencyMS) Score(_ context.Context, s Sample) (Assessment, error) {
 	d := s.DurationMS
-	if d < 0 || math.IsNaN(d) || math.IsInf(d, 0) {
+	if !measurable(d) {
 		return Assessment{}, &Error{
 			Kind:    "invalid_latency",
 			Message: "max_latency_ms: the measured duration is " + formatFloat(d) + " ms",
@@ -158,11 +172,7 @@ type MaxCost struct {
 var _ Scorer = (*MaxCost)(nil)
 
 func newMaxCost(raw json.RawMessage) (*MaxCost, error) {
-	p, err := parseParams(raw, "limit")
-	if err != nil {
-		return nil, err
-	}
-	limit, err := p.amount("limit")
+	limit, err := amountLimitParam(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +188,7 @@ func (c *MaxCost) Score(_ context.Context, s Sample) (Assessment, error) {
 		}
 	}
 	cost := *s.Cost
-	if cost < 0 || math.IsNaN(cost) || math.IsInf(cost, 0) {
+	if !measurable(cost) {
 		return Assessment{}, &Error{Kind: "invalid_cost", Message: "max_cost: the reported cost is " + formatFloat(cost)}
 	}
 	if cost <= c.Limit {
