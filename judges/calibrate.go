@@ -65,7 +65,7 @@ func ParseLabels(r io.Reader) ([]Label, error) {
 		out = append(out, l)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrInvalidLabels, err)
+		return nil, fmt.Errorf("%w: %w", ErrInvalidLabels, err)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%w: no labels", ErrInvalidLabels)

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 func TestCohenKappa(t *testing.T) {
@@ -147,5 +149,17 @@ func TestParseLabels_Errors(t *testing.T) {
 				t.Errorf("err = %v, want ErrInvalidLabels", err)
 			}
 		})
+	}
+}
+
+func TestParseLabels_ReadError(t *testing.T) {
+	readErr := errors.New("disk gone")
+	r := io.MultiReader(strings.NewReader(`{"case_id":"c","metric":"m","pass":true}`+"\n"), iotest.ErrReader(readErr))
+	_, err := ParseLabels(r)
+	if !errors.Is(err, ErrInvalidLabels) {
+		t.Errorf("err = %v, want ErrInvalidLabels", err)
+	}
+	if !errors.Is(err, readErr) {
+		t.Errorf("err = %v, want it to wrap the reader's error", err)
 	}
 }

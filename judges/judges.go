@@ -100,6 +100,7 @@ type Error struct {
 	Details map[string]any // raw problem: reply text, attempts, status codes
 }
 
+// Error reads "kind: message".
 func (e *Error) Error() string { return e.Kind + ": " + e.Message }
 
 // ErrInvalidParams is wrapped by constructors given parameters they cannot use.
