@@ -30,6 +30,7 @@ type view struct {
 	Regressions  []Finding
 	Improvements []Finding
 	Cases        []caseView
+	HasReplay    bool // some case has API replay evidence
 	Charts       charts
 	CSPStyleHash string
 	CSS          string
@@ -43,6 +44,7 @@ type caseView struct {
 	Output   string
 	Actions  string
 	Error    string
+	Replay   *replayView // nil without API replay evidence
 	Metrics  []metricView
 }
 
@@ -78,7 +80,8 @@ func newView(c *Comparison, kind viewKind) *view {
 		cv := caseView{CaseComparison: cc, Name: cc.Case.Name,
 			Question: jsonText(cc.Case.Question), Expected: jsonText(cc.Case.ExpectedAnswer),
 			Output: jsonText(cc.Case.Output), Actions: jsonText(cc.Case.Actions),
-			Error: ErrorSummary(cc.Case.ErrorDetails)}
+			Error: ErrorSummary(cc.Case.ErrorDetails), Replay: newReplayView(cc.Case.ResponseMetadata)}
+		v.HasReplay = v.HasReplay || cv.Replay != nil
 		for _, md := range cc.Metrics {
 			m := md.Current
 			mv := metricView{MetricDelta: md, Threshold: m.Threshold, State: metricState(m),
