@@ -68,23 +68,22 @@ func (s *Server) loadRun(ctx context.Context, raw string) (*models.Run, error) {
 	return run, nil
 }
 
-// comparison compares a run with its automatic baseline, exactly as
-// `evalrun report` does.
-func (s *Server) comparison(ctx context.Context, run *models.Run) (*reports.Comparison, error) {
+// loadComparison reads a run (as loadRun) and compares it with its
+// automatic baseline, exactly as `evalrun report` does.
+func (s *Server) loadComparison(ctx context.Context, raw string) (*models.Run, *reports.Comparison, error) {
+	run, err := s.loadRun(ctx, raw)
+	if err != nil {
+		return nil, nil, err
+	}
 	baseline, err := reports.FindBaseline(ctx, s.db, run, nil)
 	if err != nil {
-		return nil, unavailable(err)
+		return nil, nil, unavailable(err)
 	}
-	return reports.Compare(run, baseline, reports.Options{}), nil
+	return run, reports.Compare(run, baseline, reports.Options{}), nil
 }
 
 func (s *Server) runPage(c *gin.Context) error {
-	ctx := c.Request.Context()
-	run, err := s.loadRun(ctx, c.Param("id"))
-	if err != nil {
-		return err
-	}
-	cmp, err := s.comparison(ctx, run)
+	run, cmp, err := s.loadComparison(c.Request.Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -155,12 +154,7 @@ func caseRows(b BasePage, run *models.Run, cmp *reports.Comparison) []caseRow {
 // runJSON downloads the same snapshot and comparison document as
 // `evalrun report --format json`.
 func (s *Server) runJSON(c *gin.Context) error {
-	ctx := c.Request.Context()
-	run, err := s.loadRun(ctx, c.Param("id"))
-	if err != nil {
-		return err
-	}
-	cmp, err := s.comparison(ctx, run)
+	run, cmp, err := s.loadComparison(c.Request.Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}

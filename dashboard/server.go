@@ -53,6 +53,8 @@ type Server struct {
 	renderer *reports.Renderer
 }
 
+var _ http.Handler = (*Server)(nil)
+
 // contentSecurityPolicy allows only the dashboard's own stylesheet, icon and
 // script; no inline script, no framing, no form posts elsewhere.
 const contentSecurityPolicy = "default-src 'none'; style-src 'self'; img-src 'self'; script-src 'self'; " +
