@@ -49,13 +49,7 @@ func insertChildrenBatched(ctx context.Context, tx bun.Tx, run *Run) error {
 			return fmt.Errorf("insert case results: %w", err)
 		}
 	}
-	var metrics []*MetricResult
-	for _, c := range run.Cases {
-		for _, m := range c.Metrics {
-			m.CaseResultID = c.ID
-			metrics = append(metrics, m)
-		}
-	}
+	metrics := linkMetrics(run)
 	for start := 0; start < len(metrics); start += insertBatch {
 		batch := metrics[start:min(start+insertBatch, len(metrics))]
 		if _, err := tx.NewInsert().Model(&batch).Returning("id").Exec(ctx); err != nil {
@@ -63,6 +57,20 @@ func insertChildrenBatched(ctx context.Context, tx bun.Tx, run *Run) error {
 		}
 	}
 	return nil
+}
+
+// linkMetrics sets every metric's case_result_id from its case (whose id
+// was read back on insert) and returns the metrics of the whole run in case
+// order.
+func linkMetrics(run *Run) []*MetricResult {
+	var metrics []*MetricResult
+	for _, c := range run.Cases {
+		for _, m := range c.Metrics {
+			m.CaseResultID = c.ID
+			metrics = append(metrics, m)
+		}
+	}
+	return metrics
 }
 
 // prepareRun validates the JSON object columns and fills ids and timestamps.

@@ -27,13 +27,7 @@ func insertChildrenPostgres(ctx context.Context, tx bun.Tx, run *Run, now time.T
 			return err
 		}
 	}
-	var metrics []*MetricResult
-	for _, c := range run.Cases {
-		for _, m := range c.Metrics {
-			m.CaseResultID = c.ID
-			metrics = append(metrics, m)
-		}
-	}
+	metrics := linkMetrics(run)
 	for start := 0; start < len(metrics); start += pgChunk {
 		if err := insertMetricsPostgres(ctx, tx, metrics[start:min(start+pgChunk, len(metrics))], now); err != nil {
 			return err
