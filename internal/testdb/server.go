@@ -78,7 +78,7 @@ func ping(u string) error {
 func binDir() (string, error) {
 	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb")
 	if len(dirs) == 0 {
-		return "", errors.New("no PostgreSQL server binaries under /usr/lib/postgresql/*/bin")
+		return "", errors.New("start test server: no PostgreSQL server binaries under /usr/lib/postgresql/*/bin")
 	}
 	sort.Slice(dirs, func(i, j int) bool { return version(dirs[i]) > version(dirs[j]) })
 	return filepath.Dir(dirs[0]), nil
@@ -113,7 +113,7 @@ func startServer(dir string) (string, error) {
 	}
 	if out, err := command(asUser, filepath.Join(bin, "initdb"), "-D", data, "-U", "postgres",
 		"--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C").CombinedOutput(); err != nil {
-		return "", fmt.Errorf("initdb: %v\n%s", err, out)
+		return "", fmt.Errorf("start test server: initdb: %w\n%s", err, out)
 	}
 	opts := fmt.Sprintf("-p %d -c listen_addresses=127.0.0.1 -c unix_socket_directories=%s -c fsync=off "+
 		"-c synchronous_commit=off -c full_page_writes=off -c max_connections=300", port, sock)
@@ -121,13 +121,16 @@ func startServer(dir string) (string, error) {
 	if out, err := command(asUser, filepath.Join(bin, "pg_ctl"), "-D", data, "-w", "-t", "60",
 		"-l", logFile, "-o", opts, "start").CombinedOutput(); err != nil {
 		log, _ := os.ReadFile(logFile)
-		return "", fmt.Errorf("pg_ctl start: %v\n%s\n%s", err, out, log)
+		return "", fmt.Errorf("start test server: pg_ctl start: %w\n%s\n%s", err, out, log)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "port"), []byte(strconv.Itoa(port)), 0o644); err != nil {
 		return "", fmt.Errorf("start test server: %w", err)
 	}
 	u := serverURL(strconv.Itoa(port))
-	return u, ping(u)
+	if err := ping(u); err != nil {
+		return "", fmt.Errorf("start test server: %w", err)
+	}
+	return u, nil
 }
 
 // runAs returns the user to run the server binaries as: "postgres" when we
@@ -139,7 +142,7 @@ func runAs(dirs ...string) (string, error) {
 	}
 	pg, err := user.Lookup("postgres")
 	if err != nil {
-		return "", fmt.Errorf("running as root needs the postgres user to start a test server: %w", err)
+		return "", fmt.Errorf("start test server: running as root needs the postgres user: %w", err)
 	}
 	uid, _ := strconv.Atoi(pg.Uid)
 	gid, _ := strconv.Atoi(pg.Gid)
