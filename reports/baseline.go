@@ -40,19 +40,27 @@ func CalculatedMetrics(run *models.Run) []string {
 }
 
 // SameDefinition reports whether a and b evaluate the same definition: equal
-// suite_digest, or (for runs written by another implementation, whose
-// digests differ) the same suite and version, the same case ids in the same
-// order with equal question, expected_answer, expected_actions,
-// minimum_scores and metadata compared as JSON values, and the same set of
-// calculated metric names. aCalculated and bCalculated may be nil to derive
-// the sets from the rows. A nil error means the same definition; otherwise
-// the error says what differs and wraps ErrIncompatible.
+// suite_digest, or (when at least one run was written by another
+// implementation, whose digest is computed differently) the same suite and
+// version, the same case ids in the same order with equal question,
+// expected_answer, expected_actions, minimum_scores and metadata compared as
+// JSON values, and the same set of calculated metric names. Two runs whose
+// summaries name the same writer (see Writer) have comparable digests, so
+// for them only equal digests count: their digests also cover what the rows
+// do not keep, such as replay fixture bytes and retrieval context.
+// aCalculated and bCalculated may be nil to derive the sets from the rows.
+// A nil error means the same definition; otherwise the error says what
+// differs and wraps ErrIncompatible.
 func SameDefinition(a, b *models.Run, aCalculated, bCalculated []string) error {
 	if a.Suite != b.Suite {
 		return fmt.Errorf("%w: suite %q is not %q", ErrIncompatible, b.Suite, a.Suite)
 	}
 	if a.SuiteDigest == b.SuiteDigest {
 		return nil
+	}
+	if w := Writer(a); w != "" && w == Writer(b) {
+		return fmt.Errorf("%w: suite_digest %s is not %s (both runs were written by %s, so the definitions differ)",
+			ErrIncompatible, b.SuiteDigest, a.SuiteDigest, w)
 	}
 	if a.Version != b.Version {
 		return fmt.Errorf("%w: version %q is not %q", ErrIncompatible, b.Version, a.Version)
@@ -96,6 +104,19 @@ func SameDefinition(a, b *models.Run, aCalculated, bCalculated []string) error {
 		return fmt.Errorf("%w: calculated metrics %v, not %v", ErrIncompatible, bCalculated, aCalculated)
 	}
 	return nil
+}
+
+// Writer returns the implementation that wrote the run, from its summary's
+// "writer" key (the Go runner writes runner.Writer), or "" when the summary
+// names none, as in runs written by the Ruby gem.
+func Writer(run *models.Run) string {
+	var sum struct {
+		Writer string `json:"writer"`
+	}
+	if run.Summary.IsNull() || json.Unmarshal(run.Summary, &sum) != nil {
+		return ""
+	}
+	return sum.Writer
 }
 
 // jsonEqual compares two JSON column values as JSON values (key order and

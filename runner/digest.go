@@ -213,9 +213,9 @@ func (s *Suite) needsJudge(name string) bool {
 }
 
 // Plan returns the run record as it will be saved, without results: suite,
-// agent, version, digest (for the given calculated metric names) and each
-// case's definition columns in suite order. The baseline is looked up with
-// it before any agent is called.
+// agent, version, digest (for the given calculated metric names), a summary
+// holding only the writer marker, and each case's definition columns in
+// suite order. The baseline is looked up with it before any agent is called.
 func (s *Suite) Plan(calculated []string) *models.Run {
 	digest, err := s.Digest(calculated)
 	if err != nil {
@@ -223,7 +223,8 @@ func (s *Suite) Plan(calculated []string) *models.Run {
 		digest = "invalid:" + err.Error()
 	}
 	run := &models.Run{Suite: s.Name, Agent: s.Agent.Name, Version: s.Version,
-		SuiteDigest: digest, Status: models.RunStatusCompleted}
+		SuiteDigest: digest, Status: models.RunStatusCompleted,
+		Summary: models.MustJSON(map[string]string{"writer": Writer})}
 	for i, c := range s.Cases {
 		run.Cases = append(run.Cases, &models.CaseResult{
 			Position:        i,

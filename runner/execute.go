@@ -137,6 +137,7 @@ feed:
 		for k, v := range opts.ExtraSummary() {
 			summary[k] = v
 		}
+		summary["writer"] = Writer
 	}
 	if run.Summary, err = models.NewJSON(summary); err != nil {
 		return nil, fmt.Errorf("execute suite: summary: %w", err)

@@ -66,7 +66,7 @@ func TestExecute_StatusesAndSummaryWithoutJudge(t *testing.T) {
 	}
 	sum := summaryOf(t, run)
 	checks := map[string]any{"cases": 3.0, "passed": 1.0, "failed": 1.0, "errors": 0.0, "not_evaluated": 1.0,
-		"quality": 0.5, "pass_rate": 0.5, "cost": nil, "input_tokens": nil, "judge_usage": nil}
+		"quality": 0.5, "pass_rate": 0.5, "cost": nil, "input_tokens": nil, "judge_usage": nil, "writer": Writer}
 	for k, want := range checks {
 		if got := sum[k]; got != want {
 			t.Errorf("summary[%s] = %v, want %v", k, got, want)
@@ -80,6 +80,21 @@ func TestExecute_StatusesAndSummaryWithoutJudge(t *testing.T) {
 	}
 	if got := string(run.Cases[1].MinimumScores); got != `{"exact_match":1,"semantic_accuracy":0.9}` {
 		t.Errorf("minimum_scores column = %s", got)
+	}
+}
+
+// TestExecute_WriterMarker checks that the planned and the saved run both
+// carry the writer marker, which ExtraSummary cannot replace.
+func TestExecute_WriterMarker(t *testing.T) {
+	s := mustLoad(t, threeQuestions)
+	extra := func() map[string]any { return map[string]any{"writer": "someone-else", "judge_cache": "kept"} }
+	run := mustExecute(t, s, answers(map[string]string{"a": "one"}), ExecOptions{ExtraSummary: extra})
+	sum := summaryOf(t, run)
+	if sum["writer"] != Writer || sum["judge_cache"] != "kept" {
+		t.Errorf("summary writer, judge_cache = %v, %v; want %q, kept", sum["writer"], sum["judge_cache"], Writer)
+	}
+	if got := summaryOf(t, s.Plan(s.Calculated(false)))["writer"]; got != Writer {
+		t.Errorf("planned run's summary writer = %v, want %q", got, Writer)
 	}
 }
 

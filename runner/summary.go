@@ -7,9 +7,17 @@ import (
 	"agentevals/models"
 )
 
+// Writer is the summary's "writer" value: it marks a run as written by this
+// implementation. Runs that carry the same marker have comparable
+// suite_digest values, so reports links them only when their digests are
+// equal; the persisted-definition fallback (DESIGN §5) is for runs written
+// by another implementation, such as the Ruby gem.
+const Writer = "agentevals-go"
+
 // Summarize computes the run summary written to the runs' summary column.
 // Keys (numbers are JSON numbers; "null" means not available):
 //
+//	writer         Writer: which implementation wrote the run
 //	cases          number of cases
 //	passed         cases with status passed
 //	failed         cases with status failed
@@ -30,7 +38,8 @@ import (
 //	duration_ms    wall time of the execution
 //	concurrency    cases run at once
 //
-// ExecOptions.ExtraSummary may add keys (e.g. judge cache statistics).
+// ExecOptions.ExtraSummary may add keys (e.g. judge cache statistics) but
+// never replaces writer.
 func Summarize(run *models.Run, concurrency int, wall time.Duration) map[string]any {
 	var passed, failed, errs, notEval int
 	var qualitySum float64
@@ -120,7 +129,12 @@ func Summarize(run *models.Run, concurrency int, wall time.Duration) map[string]
 		judge = map[string]any{"input_tokens": jIn, "output_tokens": jOut, "cost": orNull(jCost, haveJudgeCost)}
 	}
 	return map[string]any{
-		"cases": len(run.Cases), "passed": passed, "failed": failed, "errors": errs, "not_evaluated": notEval,
+		"writer":        Writer,
+		"cases":         len(run.Cases),
+		"passed":        passed,
+		"failed":        failed,
+		"errors":        errs,
+		"not_evaluated": notEval,
 		"quality":       ratio(qualitySum, evaluated),
 		"pass_rate":     ratio(float64(passed), evaluated),
 		"input_tokens":  orNull(in, haveIn),
