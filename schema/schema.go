@@ -20,6 +20,7 @@ package schema
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"time"
@@ -78,22 +79,41 @@ func migrate(ctx context.Context, db *models.DB) error {
 			return err
 		}
 		defer conn.Close()
-		// BEGIN IMMEDIATE takes the write lock now, so two first uses of the
-		// same file run one after the other (busy_timeout makes them wait).
-		if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-			return fmt.Errorf("lock: %w", err)
-		}
-		if err := applySteps(ctx, introspector{db: conn, dialect: db.Dialect}); err != nil {
-			_, rbErr := conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
-			return errors.Join(err, rbErr)
-		}
-		if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
-			return fmt.Errorf("commit: %w", err)
-		}
-		return nil
+		return inImmediateTx(ctx, conn, func(ctx context.Context) error {
+			return applySteps(ctx, introspector{db: conn, dialect: db.Dialect})
+		})
 	default:
 		return fmt.Errorf("unsupported dialect %q", db.Dialect)
 	}
+}
+
+// execer is the part of a connection inImmediateTx needs.
+type execer interface {
+	// ExecContext runs a statement that returns no rows.
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+var _ execer = bun.Conn{}
+
+// inImmediateTx runs fn in a SQLite transaction on conn. BEGIN IMMEDIATE
+// takes the write lock now, so two first uses of the same file run one
+// after the other (busy_timeout makes them wait). Whatever fails, fn or
+// COMMIT (a deferred constraint, a cancelled ctx), the transaction is
+// rolled back, so conn goes back to the pool without an open transaction
+// holding the write lock.
+func inImmediateTx(ctx context.Context, conn execer, fn func(ctx context.Context) error) error {
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return fmt.Errorf("lock: %w", err)
+	}
+	if err := fn(ctx); err != nil {
+		_, rbErr := conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		return errors.Join(err, rbErr)
+	}
+	if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+		_, rbErr := conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+		return errors.Join(fmt.Errorf("commit: %w", err), rbErr)
+	}
+	return nil
 }
 
 func applySteps(ctx context.Context, in introspector) error {
