@@ -11,6 +11,7 @@ import (
 
 	"agentevals/models"
 	"agentevals/runner"
+	"agentevals/schema"
 )
 
 // RunCmd runs a suite against its agent, saves the run in one transaction,
@@ -62,6 +63,9 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 		return asInvalid(err)
 	}
 	defer db.Close()
+	if err := checkTables(ctx, db); err != nil {
+		return asInvalid(err)
+	}
 	baseline, err := c.resolveBaseline(ctx, db, suite.Plan(calculated), calculated)
 	if err != nil {
 		return asInvalid(err)
@@ -118,6 +122,38 @@ func (c *RunCmd) load() (*runner.Suite, map[string]any, error) {
 		return nil, nil, fmt.Errorf("--timeout: want a positive duration, got %s", c.Timeout)
 	}
 	return suite, meta, nil
+}
+
+// checkTables makes sure, before any agent is called, that the run can be
+// saved: PostgreSQL is never migrated implicitly, and without this check an
+// unmigrated database fails the baseline lookup with only "relation does not
+// exist". Missing tables and incompatible columns name the command that
+// fixes them.
+func checkTables(ctx context.Context, db *models.DB) error {
+	rep, err := schema.Check(ctx, db)
+	if err != nil {
+		return fmt.Errorf("check the evaluation tables in %s: %w", db.URL, err)
+	}
+	var missing []string
+	for _, d := range rep.Differences {
+		if d.Problem == schema.MissingTable {
+			missing = append(missing, d.Table)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("the evaluation tables are missing from %s (%s): run `evalrun db:migrate` with the same "+
+			"database URL first (evalrun run never creates tables in PostgreSQL); nothing ran",
+			db.URL, strings.Join(missing, ", "))
+	}
+	if bad := rep.Incompatible(); len(bad) > 0 {
+		names := make([]string, len(bad))
+		for i, d := range bad {
+			names[i] = d.Table + "." + d.Column
+		}
+		return fmt.Errorf("the evaluation tables in %s have incompatible columns (%s): `evalrun db:check` says what "+
+			"differs and how to fix it; nothing ran", db.URL, strings.Join(names, ", "))
+	}
+	return nil
 }
 
 // asInvalid keeps an exitError's code and makes anything else exit 2.

@@ -227,3 +227,53 @@ func TestRunCmd_StripsControlSequences(t *testing.T) {
 		t.Errorf("output contains control characters: %q", out+stderr)
 	}
 }
+
+// TestRunCmd_UnmigratedPostgres runs a suite on an empty PostgreSQL schema:
+// exit 2 naming db:migrate before the agent is called; after db:migrate the
+// same command runs. A contract column dropped later is reported the same
+// way, pointing at db:check.
+func TestRunCmd_UnmigratedPostgres(t *testing.T) {
+	dir := t.TempDir()
+	calls := filepath.Join(dir, "calls.txt")
+	os.WriteFile(filepath.Join(dir, "agent.sh"), []byte("cat >/dev/null; echo called >> calls.txt; echo ok\n"), 0o644)
+	suite := filepath.Join(dir, "suite.json")
+	os.WriteFile(suite, []byte(`{"suite": "Unmigrated", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
+	  "evaluators": {"exact": {"type": "exact_match"}}, "questions": [{"question": "q", "expected_answer": "ok"}]}`), 0o644)
+	agentCalled := func() bool {
+		_, err := os.Stat(calls)
+		return err == nil
+	}
+	url := testdb.PostgresURL(t)
+
+	code, out, stderr := evalrun(t, "--database-url", url, "run", suite)
+	if code != exitInvalid || !strings.Contains(stderr, "evaluation tables are missing") ||
+		!strings.Contains(stderr, "(ruby_llm_evaluations_runs, ruby_llm_evaluations_case_results, ruby_llm_evaluations_metric_results): run `evalrun db:migrate`") || strings.Contains(stderr, "does not exist") {
+		t.Fatalf("run on an unmigrated schema: exit %d, want 2 naming the missing tables and db:migrate\n%s%s", code, out, stderr)
+	}
+	if agentCalled() {
+		t.Fatal("the agent was called although nothing could be saved")
+	}
+
+	if code, out, stderr := evalrun(t, "--database-url", url, "db:migrate"); code != exitOK {
+		t.Fatalf("db:migrate: exit %d\n%s%s", code, out, stderr)
+	}
+	if code, out, stderr := evalrun(t, "--database-url", url, "run", suite); code != exitOK || !agentCalled() {
+		t.Fatalf("run after db:migrate: exit %d, agent called %v\n%s%s", code, agentCalled(), out, stderr)
+	}
+
+	db, err := models.Open(context.Background(), url, models.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(context.Background(), "ALTER TABLE ruby_llm_evaluations_metric_results DROP COLUMN threshold"); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(calls)
+	code, out, stderr = evalrun(t, "--database-url", url, "run", suite)
+	if code != exitInvalid || !strings.Contains(stderr, "incompatible columns (ruby_llm_evaluations_metric_results.threshold)") ||
+		!strings.Contains(stderr, "evalrun db:check") || agentCalled() {
+		t.Errorf("run with a dropped contract column: exit %d, agent called %v; want 2 naming the column and db:check\n%s%s",
+			code, agentCalled(), out, stderr)
+	}
+}
