@@ -206,6 +206,21 @@ func (s *Suite) Calculated(withJudge bool) []string {
 	return out
 }
 
+// NeedsJudge reports whether any metric of the suite is judge-backed, that
+// is whether a judge changes what is calculated. When it is false a judge
+// need not be built: Calculated(true) equals Calculated(false), and so do
+// the digests.
+func (s *Suite) NeedsJudge() bool {
+	for _, c := range s.Cases {
+		for _, m := range c.Metrics {
+			if s.needsJudge(m.Name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // needsJudge reports whether a metric name resolves to a judge-backed type.
 func (s *Suite) needsJudge(name string) bool {
 	typ, _, ok := s.metricDefinition(name)

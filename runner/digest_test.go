@@ -100,3 +100,33 @@ func TestSuite_Digest_Stability(t *testing.T) {
 		t.Errorf("calculating semantic_accuracy did not change the digest")
 	}
 }
+
+func TestSuite_NeedsJudge(t *testing.T) {
+	tests := []struct {
+		name, suite string
+		want        bool
+	}{
+		{"judge-backed metric", digestSuite, true},
+		{"deterministic checks only", `{"suite": "S", "agent": {"name": "A", "command": ["true"]},
+		  "judge": {"provider": "openai", "model": "m"},
+		  "questions": [{"question": "Hi?", "expected_answer": "Hello", "minimum_scores": {"exact_match": 1}}]}`, false},
+		{"judge-backed suite evaluator", `{"suite": "S", "agent": {"name": "A", "command": ["true"]},
+		  "evaluators": {"facts": {"type": "semantic_accuracy"}, "exact": {"type": "exact_match"}},
+		  "questions": [{"question": "Hi?", "expected_answer": "Hello"}]}`, true},
+		{"default metrics", `{"suite": "S", "agent": {"name": "A", "command": ["true"]},
+		  "questions": [{"question": "Hi?", "expected_answer": "Hello"}]}`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := mustLoad(t, tt.suite)
+			if got := s.NeedsJudge(); got != tt.want {
+				t.Errorf("NeedsJudge = %v, want %v", got, tt.want)
+			}
+			with, _ := s.Digest(s.Calculated(true))
+			without, _ := s.Digest(s.Calculated(false))
+			if (with == without) == tt.want {
+				t.Errorf("digests with and without a judge equal = %v, want %v", with == without, !tt.want)
+			}
+		})
+	}
+}

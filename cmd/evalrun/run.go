@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"agentevals/judges"
 	"agentevals/models"
 	"agentevals/runner"
 	"agentevals/schema"
@@ -42,7 +43,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
-	judge, err := c.judge(ctx, suite.Judge)
+	judge, err := c.judgeFor(ctx, suite)
 	if err != nil {
 		return asInvalid(err)
 	}
@@ -98,6 +99,19 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 		return &exitError{Code: exitFailed}
 	}
 	return nil
+}
+
+// judgeFor builds the judge only when a metric of the suite needs one, so a
+// suite of deterministic checks runs without the judge provider's
+// credential. The judge flags and section are still validated. Without a
+// judge-backed metric the calculated metrics and the digest are the same
+// with or without a judge.
+func (c *RunCmd) judgeFor(ctx context.Context, suite *runner.Suite) (judges.Judge, error) {
+	if suite.NeedsJudge() {
+		return c.judge(ctx, suite.Judge)
+	}
+	_, _, err := c.settings(suite.Judge)
+	return nil, err
 }
 
 // load reads the suite, the --only filter and --metadata.

@@ -277,3 +277,46 @@ func TestRunCmd_UnmigratedPostgres(t *testing.T) {
 			code, agentCalled(), out, stderr)
 	}
 }
+
+// TestRunCmd_NoJudgeBuiltWithoutJudgeMetrics runs a suite of deterministic
+// checks whose judge section names a provider without its API key: no judge
+// is built, so the run succeeds, with the digest of a --no-judge run. A
+// judge-backed metric still needs the key, and judge flags are still checked.
+func TestRunCmd_NoJudgeBuiltWithoutJudgeMetrics(t *testing.T) {
+	t.Setenv("ANTHROPIC_API_KEY", "")
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "agent.sh"), []byte("cat >/dev/null; echo ok\n"), 0o644)
+	write := func(name, scores string) string {
+		path := filepath.Join(dir, name)
+		os.WriteFile(path, []byte(`{"suite": "Judge section", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
+		  "judge": {"provider": "anthropic", "model": "claude-judge"},
+		  "evaluators": {"exact": {"type": "exact_match"}},
+		  "questions": [{"id": "q", "question": "q", "expected_answer": "ok", "minimum_scores": `+scores+`}]}`), 0o644)
+		return path
+	}
+	deterministic := write("deterministic.json", `{"exact": 1}`)
+	url := testdb.SQLiteURL(t)
+
+	code, out, stderr := evalrun(t, "--database-url", url, "run", deterministic)
+	if code != exitOK || !strings.Contains(out, "Passing questions: 1 of 1") {
+		t.Fatalf("deterministic suite with a judge section and no key: exit %d\n%s%s", code, out, stderr)
+	}
+	first := latestRunID(t, url)
+	code, out, stderr = evalrun(t, "--database-url", url, "run", deterministic, "--no-judge")
+	if code != exitOK || !strings.Contains(out, "Baseline: "+first) {
+		t.Errorf("--no-judge run: exit %d, want the first run %s as its baseline (same digest)\n%s%s", code, first, out, stderr)
+	}
+
+	code, out, stderr = evalrun(t, "--database-url", url, "run", deterministic, "--judge-provider", "openai")
+	if code != exitInvalid || !strings.Contains(stderr, "give --judge-model too") {
+		t.Errorf("inconsistent judge flags: exit %d, want 2\n%s%s", code, out, stderr)
+	}
+	judged := write("judged.json", `{"exact": 1, "semantic_accuracy": 0.9}`)
+	code, out, stderr = evalrun(t, "--database-url", url, "run", judged)
+	if code != exitInvalid || !strings.Contains(stderr, "ANTHROPIC_API_KEY is not set") {
+		t.Errorf("judge-backed metric without the key: exit %d, want 2 naming ANTHROPIC_API_KEY\n%s%s", code, out, stderr)
+	}
+	if got := countRuns(t, url); got != 2 {
+		t.Errorf("%d runs saved, want 2", got)
+	}
+}
