@@ -25,11 +25,12 @@ import (
 //
 // Definition(case) is an object with the keys id, question,
 // expected_answer, expected_actions, minimum_scores (the effective map of
-// metric name to threshold, defaults applied) and metadata; absent values are
-// JSON null. It gains "context" when the case has retrieval context and
-// "api_interactions" when the case declares API replay (the replay package
-// folds its fixture definitions, including the SHA-256 of response bodies,
-// in there).
+// metric name to threshold, defaults applied) and metadata (the question's
+// own, without the "context" key the saved row may gain: see Plan); absent
+// values are JSON null. It gains "context" when the case has retrieval
+// context and "api_interactions" when the case declares API replay (the
+// replay package folds its fixture definitions, including the SHA-256 of
+// response bodies, in there).
 //
 // CanonicalJSON writes objects with keys sorted by their UTF-8 bytes, no
 // insignificant whitespace, strings with Go's encoding/json escaping minus
@@ -230,7 +231,7 @@ func (s *Suite) needsJudge(name string) bool {
 // Plan returns the run record as it will be saved, without results: suite,
 // agent, version, digest (for the given calculated metric names), a summary
 // holding only the writer marker, and each case's definition columns in
-// suite order. The baseline is looked up with it before any agent is called.
+// suite order (metadata with the retrieval context, see savedMetadata). The baseline is looked up with it before any agent is called.
 func (s *Suite) Plan(calculated []string) *models.Run {
 	digest, err := s.Digest(calculated)
 	if err != nil {
@@ -249,10 +250,45 @@ func (s *Suite) Plan(calculated []string) *models.Run {
 			ExpectedAnswer:  jsonColumn(c.ExpectedAnswer),
 			ExpectedActions: jsonColumn(c.ExpectedActions),
 			MinimumScores:   scoresColumn(c.Metrics),
-			Metadata:        jsonColumn(c.Metadata),
+			Metadata:        savedMetadata(c),
 		})
 	}
 	return run
+}
+
+// savedMetadata is the case row's metadata column: the question's metadata
+// and, when the question has retrieval context and its metadata no
+// "context" key, that context under "context" (an array of strings), so a
+// verdict that relied on it can be re-checked from the saved run. Execute
+// saves what Plan returns, so a planned run and a saved one agree; the
+// digest is unchanged, as it already covers metadata and context apart.
+func savedMetadata(c *Case) models.JSON {
+	meta := bytes.TrimSpace(c.Metadata)
+	if len(c.Context) == 0 || len(meta) < 2 || meta[0] != '{' {
+		return jsonColumn(c.Metadata)
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(meta, &obj); err != nil {
+		return jsonColumn(c.Metadata)
+	}
+	if _, taken := obj["context"]; taken {
+		return jsonColumn(c.Metadata)
+	}
+	var b bytes.Buffer
+	b.Write(meta[:len(meta)-1]) // the object without its closing brace
+	if len(obj) > 0 {
+		b.WriteByte(',')
+	}
+	writeString(&b, "context")
+	b.WriteString(":[")
+	for i, passage := range c.Context {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		writeString(&b, passage)
+	}
+	b.WriteString("]}")
+	return models.JSON(b.Bytes())
 }
 
 // jsonColumn keeps an absent value as SQL NULL.

@@ -64,6 +64,8 @@ type Case struct {
 	// Metadata is evaluation context as a JSON object (never nil).
 	Metadata json.RawMessage
 	// Context holds retrieval passages for judges (golden-set "context").
+	// The saved case row keeps them in its metadata under "context" unless
+	// Metadata has that key (see Plan).
 	Context []string
 	// APIInteractions is the raw "api_interactions" section (nil when absent).
 	APIInteractions json.RawMessage
