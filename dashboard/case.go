@@ -81,10 +81,10 @@ func (s *Server) casePage(c *gin.Context) error {
 		Instrumented: !cr.Actions.IsNull(), ExpectedActions: !cr.ExpectedActions.IsNull(),
 		RunLink: b.Path("runs", id)}
 	if idx > 0 {
-		page.PrevLink = b.Path("runs", id, "cases", strconv.Itoa(run.Cases[idx-1].Position))
+		page.PrevLink = b.caseLink(id, run.Cases[idx-1].Position)
 	}
 	if idx < len(run.Cases)-1 {
-		page.NextLink = b.Path("runs", id, "cases", strconv.Itoa(run.Cases[idx+1].Position))
+		page.NextLink = b.caseLink(id, run.Cases[idx+1].Position)
 	}
 	for _, m := range cr.Metrics {
 		mv := metricView{MetricResult: m, State: "not_calculated"}

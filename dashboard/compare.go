@@ -2,7 +2,6 @@ package dashboard
 
 import (
 	"errors"
-	"strconv"
 
 	"github.com/gin-gonic/gin"
 
@@ -77,9 +76,9 @@ func (s *Server) compare(c *gin.Context) error {
 	page.SwapLink = b.Path("compare") + "?a=" + idb + "&b=" + ida
 	for _, cc := range cmp.Cases {
 		row := compareRow{CaseComparison: cc, Name: cc.Case.Name,
-			LinkB: b.Path("runs", idb, "cases", strconv.Itoa(cc.Case.Position))}
+			LinkB: b.caseLink(idb, cc.Case.Position)}
 		if cc.Baseline != nil {
-			row.LinkA = b.Path("runs", ida, "cases", strconv.Itoa(cc.Baseline.Position))
+			row.LinkA = b.caseLink(ida, cc.Baseline.Position)
 		}
 		page.Rows = append(page.Rows, row)
 	}

@@ -9,6 +9,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -41,6 +42,12 @@ func (b BasePage) Path(segments ...string) string {
 		return "/"
 	}
 	return sb.String()
+}
+
+// caseLink is the address of a run's case page; cases are addressed by
+// their position.
+func (b BasePage) caseLink(runID string, position int) string {
+	return b.Path("runs", runID, "cases", strconv.Itoa(position))
 }
 
 // Home is the history page's address (with a trailing slash under a mount path).

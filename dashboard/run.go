@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
@@ -118,7 +117,7 @@ func findingViews(b BasePage, run *models.Run, findings []reports.Finding) (regs
 	for _, f := range findings {
 		v := findingView{Finding: f}
 		if p, ok := pos[f.CaseID]; ok && f.CaseID != "" {
-			v.Link = b.Path("runs", run.ID.String(), "cases", strconv.Itoa(p))
+			v.Link = b.caseLink(run.ID.String(), p)
 		}
 		if f.Kind.Regression() {
 			regs = append(regs, v)
@@ -136,7 +135,7 @@ func caseRows(b BasePage, run *models.Run, cmp *reports.Comparison) []caseRow {
 	for i, cc := range cmp.Cases {
 		cr := run.Cases[i]
 		row := caseRow{CaseComparison: cc, Position: cr.Position, Name: cr.Name,
-			Link: b.Path("runs", run.ID.String(), "cases", strconv.Itoa(cr.Position))}
+			Link: b.caseLink(run.ID.String(), cr.Position)}
 		for _, f := range cc.Findings {
 			if f.Kind.Regression() {
 				row.Regressions++
