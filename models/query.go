@@ -52,8 +52,7 @@ func (db *DB) ListRuns(ctx context.Context, f RunFilter) ([]*Run, *Cursor, error
 		q = q.Where("r.started_at < ?", UTC(f.To))
 	}
 	if f.Before != nil {
-		q = q.Where("(r.started_at < ? OR (r.started_at = ? AND r.sequence < ?))",
-			UTC(f.Before.StartedAt), UTC(f.Before.StartedAt), f.Before.Sequence)
+		q = before(q, *f.Before)
 	}
 	if err := q.Scan(ctx); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, nil, fmt.Errorf("list runs: %w", err)
@@ -71,10 +70,7 @@ func (db *DB) ListRuns(ctx context.Context, f RunFilter) ([]*Run, *Cursor, error
 // GetRun returns one run with its cases and metrics in position order.
 func (db *DB) GetRun(ctx context.Context, id uuid.UUID) (*Run, error) {
 	run := new(Run)
-	err := db.NewSelect().Model(run).Where("r.id = ?", id).
-		Relation("Cases", func(q *bun.SelectQuery) *bun.SelectQuery { return q.Order("c.position") }).
-		Relation("Cases.Metrics", func(q *bun.SelectQuery) *bun.SelectQuery { return q.Order("m.position") }).
-		Scan(ctx)
+	err := withCases(db.NewSelect().Model(run).Where("r.id = ?", id)).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("get run %s: %w", id, ErrNotFound)
 	}
@@ -104,16 +100,13 @@ func (db *DB) BaselineCandidates(ctx context.Context, bq BaselineQuery) ([]*Run,
 		limit = 20
 	}
 	var runs []*Run
-	t := UTC(bq.Before.StartedAt)
-	q := db.NewSelect().Model(&runs).
+	q := withCases(db.NewSelect().Model(&runs).
 		Where("r.suite = ?", bq.Suite).Where("r.agent = ?", bq.Agent).
-		OrderExpr("r.started_at DESC, r.sequence DESC").Limit(int64(limit)).
-		Relation("Cases", func(q *bun.SelectQuery) *bun.SelectQuery { return q.Order("c.position") }).
-		Relation("Cases.Metrics", func(q *bun.SelectQuery) *bun.SelectQuery { return q.Order("m.position") })
+		OrderExpr("r.started_at DESC, r.sequence DESC").Limit(int64(limit)))
 	if bq.Before.Sequence > 0 {
-		q = q.Where("(r.started_at < ? OR (r.started_at = ? AND r.sequence < ?))", t, t, bq.Before.Sequence)
+		q = before(q, bq.Before)
 	} else {
-		q = q.Where("r.started_at < ?", t)
+		q = q.Where("r.started_at < ?", UTC(bq.Before.StartedAt))
 	}
 	if bq.Digest != "" {
 		q = q.Where("r.suite_digest = ?", bq.Digest)
@@ -123,6 +116,20 @@ func (db *DB) BaselineCandidates(ctx context.Context, bq BaselineQuery) ([]*Run,
 	}
 	normalizeRuns(runs)
 	return runs, nil
+}
+
+// withCases loads the runs' cases and their metrics, both in position order.
+func withCases(q *bun.SelectQuery) *bun.SelectQuery {
+	return q.
+		Relation("Cases", func(q *bun.SelectQuery) *bun.SelectQuery { return q.Order("c.position") }).
+		Relation("Cases.Metrics", func(q *bun.SelectQuery) *bun.SelectQuery { return q.Order("m.position") })
+}
+
+// before keeps the runs strictly before c in the (started_at, sequence)
+// order.
+func before(q *bun.SelectQuery, c Cursor) *bun.SelectQuery {
+	t := UTC(c.StartedAt)
+	return q.Where("(r.started_at < ? OR (r.started_at = ? AND r.sequence < ?))", t, t, c.Sequence)
 }
 
 // normalizeRuns puts every timestamp read back into UTC.
