@@ -71,12 +71,15 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return asInvalid(err)
 	}
+	prog := newProgress(g.Stderr, len(suite.Cases))
 	opts := runner.ExecOptions{Judge: judge, Concurrency: conc, Timeout: c.Timeout, Metadata: meta,
-		Progress: newProgress(g.Stderr, len(suite.Cases)).update}
+		Progress: prog.update}
 	if js, ok := any(&c.JudgeFlags).(judgeSummarizer); ok {
 		opts.ExtraSummary = js.judgeSummary
 	}
+	prog.start()
 	run, err := runner.Execute(ctx, suite, agent, opts)
+	prog.finish()
 	var interrupted *runner.InterruptedError
 	if errors.As(err, &interrupted) {
 		return &exitError{Code: exitFailed, Err: err}

@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"golang.org/x/term"
+	"golang.org/x/text/width"
 
 	"agentevals/models"
 	"agentevals/runner"
@@ -19,32 +20,110 @@ import (
 // progress shows a bar on a terminal and plain lines otherwise.
 type progress struct {
 	w     io.Writer
-	tty   bool
 	total int
+	// cols returns the terminal's width; nil when w is not a terminal.
+	cols  func() int
+	shown bool // a bar is on the terminal's current line
 }
+
+// defaultCols is the width assumed when a terminal does not report one.
+const defaultCols = 80
 
 func newProgress(w io.Writer, total int) *progress {
 	p := &progress{w: w, total: total}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		p.tty = true
+		fd := int(f.Fd())
+		p.cols = func() int {
+			if c, _, err := term.GetSize(fd); err == nil && c > 0 {
+				return c
+			}
+			return defaultCols
+		}
 	}
 	return p
+}
+
+// start draws an empty bar on a terminal, so a slow first case does not
+// leave the screen blank.
+func (p *progress) start() {
+	if p.cols != nil {
+		p.draw(0, "")
+	}
 }
 
 // update is called once per finished case, never concurrently.
 func (p *progress) update(ev runner.Progress) {
 	c := ev.Case
-	if !p.tty {
+	if p.cols == nil {
 		fmt.Fprintf(p.w, "[%d/%d] %-13s %s (%.0f ms)\n", ev.Done, ev.Total, c.Status, clip(clean(c.CaseID), 60), c.DurationMS)
 		return
 	}
-	const width = 30
-	filled := width * ev.Done / max(1, ev.Total)
-	fmt.Fprintf(p.w, "\r\x1b[K[%s%s] %d/%d %s", strings.Repeat("#", filled), strings.Repeat(".", width-filled),
-		ev.Done, ev.Total, clip(clean(c.CaseID), 40))
-	if ev.Done == ev.Total {
+	p.draw(ev.Done, c.Status+" "+clean(c.CaseID))
+}
+
+// finish clears the bar, so what follows (the run's table, or an error
+// such as an interruption) starts on a clean line.
+func (p *progress) finish() {
+	if p.shown {
 		fmt.Fprint(p.w, "\r\x1b[K")
+		p.shown = false
 	}
+}
+
+// draw rewrites the bar line: "[####......] done/total last", cut to the
+// terminal's width minus one column. A line that wrapped would leave its
+// first row behind, as "\r\x1b[K" clears only the row the cursor is on.
+func (p *progress) draw(done int, last string) {
+	cols := p.cols() - 1
+	width := min(30, max(5, cols/3))
+	filled := width * done / max(1, p.total)
+	line := fmt.Sprintf("[%s%s] %d/%d", strings.Repeat("#", filled), strings.Repeat(".", width-filled), done, p.total)
+	if room := cols - displayWidth(line) - 1; last != "" && room >= 4 {
+		line += " " + clipWidth(last, room)
+	}
+	fmt.Fprint(p.w, "\r\x1b[K"+clipWidth(line, cols))
+	p.shown = true
+}
+
+// runeWidth is the number of terminal columns r takes: 2 for East Asian
+// wide and fullwidth runes, 0 for combining marks, else 1.
+func runeWidth(r rune) int {
+	switch {
+	case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
+		return 0
+	case width.LookupRune(r).Kind() == width.EastAsianWide || width.LookupRune(r).Kind() == width.EastAsianFullwidth:
+		return 2
+	}
+	return 1
+}
+
+func displayWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		n += runeWidth(r)
+	}
+	return n
+}
+
+// clipWidth shortens s to at most n terminal columns, ending in "…" when cut.
+func clipWidth(s string, n int) string {
+	if displayWidth(s) <= n {
+		return s
+	}
+	var b strings.Builder
+	used := 0
+	for _, r := range s {
+		w := runeWidth(r)
+		if used+w > n-1 {
+			break
+		}
+		b.WriteRune(r)
+		used += w
+	}
+	if n > 0 {
+		b.WriteString("…")
+	}
+	return b.String()
 }
 
 // clean makes untrusted text safe for a terminal: control characters

@@ -11,6 +11,7 @@ import (
 
 	"agentevals/internal/testdb"
 	"agentevals/models"
+	"agentevals/runner"
 )
 
 // countRuns opens url and counts the saved runs.
@@ -318,5 +319,43 @@ func TestRunCmd_NoJudgeBuiltWithoutJudgeMetrics(t *testing.T) {
 	}
 	if got := countRuns(t, url); got != 2 {
 		t.Errorf("%d runs saved, want 2", got)
+	}
+}
+
+// TestProgress_FitsTheTerminal draws the bar on a 40-column "terminal":
+// every frame fits in 39 columns (a wrapped frame would leave a stale row
+// behind), and finish clears the line before the table or an error.
+func TestProgress_FitsTheTerminal(t *testing.T) {
+	var b bytes.Buffer
+	p := &progress{w: &b, total: 3, cols: func() int { return 40 }}
+	p.start()
+	for i, id := range []string{"returns", strings.Repeat("shipping-", 10), strings.Repeat("返品期限", 10)} {
+		p.update(runner.Progress{Done: i + 1, Total: 3, Case: &models.CaseResult{CaseID: id, Status: models.StatusPassed}})
+	}
+	frames := strings.Split(b.String(), "\r\x1b[K")
+	if frames[0] != "" || len(frames) != 5 {
+		t.Fatalf("frames = %q, want 4 frames each after \\r\\x1b[K", frames)
+	}
+	want := []string{"[.............] 0/3", "[####.........] 1/3 passed returns",
+		"[########.....] 2/3 passed shipping-sh…", "[#############] 3/3 passed 返品期限返…"}
+	for i, f := range frames[1:] {
+		if w := displayWidth(f); w > 39 || f != want[i] {
+			t.Errorf("frame %d = %q (%d columns), want %q (at most 39 columns)", i, f, w, want[i])
+		}
+	}
+	b.Reset()
+	p.finish()
+	p.finish()
+	if got := b.String(); got != "\r\x1b[K" {
+		t.Errorf("finish wrote %q, want one line clear", got)
+	}
+
+	var plain bytes.Buffer
+	q := newProgress(&plain, 1) // not a terminal
+	q.start()
+	q.update(runner.Progress{Done: 1, Total: 1, Case: &models.CaseResult{CaseID: "returns", Status: models.StatusFailed, DurationMS: 12}})
+	q.finish()
+	if got, want := plain.String(), "[1/1] failed        returns (12 ms)\n"; got != want {
+		t.Errorf("plain progress = %q, want %q", got, want)
 	}
 }
