@@ -75,7 +75,7 @@ func (s *Server) casePage(c *gin.Context) error {
 	cr := run.Cases[idx]
 	b := s.base(c.Request, cr.Name+" · case", "history")
 	id := run.ID.String()
-	page := &casePage{BasePage: b, Run: run, Case: cr, Status: reports.CaseStatus(cr), Quality: reports.CaseQuality(cr),
+	page := &casePage{BasePage: b, Run: run, Case: cr, Status: reports.CaseStatus(cr), Quality: cr.Quality(),
 		Question: jsonText(cr.Question), ExpectedAnswer: jsonText(cr.ExpectedAnswer), Output: jsonText(cr.Output),
 		MinimumScores: prettyJSON(cr.MinimumScores), CaseMetadata: prettyJSON(cr.Metadata),
 		Instrumented: !cr.Actions.IsNull(), ExpectedActions: !cr.ExpectedActions.IsNull(),

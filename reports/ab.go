@@ -82,7 +82,7 @@ func CompareAB(a, b *models.Run, opts Options) (*ABComparison, error) {
 			continue // SameDefinition guarantees the same ids; be safe anyway
 		}
 		abc := ABCase{CaseID: ca.CaseID, Name: ca.Name, StatusA: CaseStatus(ca), StatusB: CaseStatus(cb),
-			QualityA: CaseQuality(ca), QualityB: CaseQuality(cb)}
+			QualityA: ca.Quality(), QualityB: cb.Quality()}
 		if abc.QualityA != nil && abc.QualityB != nil &&
 			abc.StatusA != models.StatusNotEvaluated && abc.StatusB != models.StatusNotEvaluated {
 			abc.Delta = ptr(*abc.QualityB - *abc.QualityA)
@@ -94,11 +94,11 @@ func CompareAB(a, b *models.Run, opts Options) (*ABComparison, error) {
 		}
 		for _, m := range ca.Metrics {
 			am := ABMetric{Name: m.Name}
-			if v, ok := MetricValue(m); ok {
+			if v, ok := m.Value(); ok {
 				am.A = ptr(v)
 			}
 			if o := mb[m.Name]; o != nil {
-				if v, ok := MetricValue(o); ok {
+				if v, ok := o.Value(); ok {
 					am.B = ptr(v)
 				}
 			}

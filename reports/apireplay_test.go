@@ -95,7 +95,7 @@ func replayRun(t *testing.T) *models.Run {
 		if i == 1 {
 			c.ErrorDetails = models.MustJSON(map[string]string{"class": "api_replay", "message": "api replay: 1 mismatched request, 2 declared requests never made"})
 		}
-		c.Status = reports.DeriveStatus(c)
+		c.Status = c.DeriveStatus()
 		run.Cases = append(run.Cases, c)
 	}
 	return run

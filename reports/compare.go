@@ -273,10 +273,10 @@ func compareMetrics(run, baseline *models.Run, cmp *Comparison, opts Options, re
 func ptr[T any](v T) *T { return &v }
 
 func compareCase(c, b *models.CaseResult, opts Options) CaseComparison {
-	cc := CaseComparison{Case: c, Baseline: b, CaseID: c.CaseID, Status: CaseStatus(c), Quality: CaseQuality(c)}
+	cc := CaseComparison{Case: c, Baseline: b, CaseID: c.CaseID, Status: CaseStatus(c), Quality: c.Quality()}
 	if b != nil {
 		cc.BaselineStatus = CaseStatus(b)
-		cc.BaselineQuality = CaseQuality(b)
+		cc.BaselineQuality = b.Quality()
 	}
 	baseMetrics := map[string]*models.MetricResult{}
 	if b != nil {
@@ -303,10 +303,10 @@ func compareCase(c, b *models.CaseResult, opts Options) CaseComparison {
 			Before: before, After: after, Threshold: threshold, Gating: gating, Message: msg})
 	}
 	switch {
-	case AgentErrored(c) && !AgentErrored(b):
+	case c.AgentErrored() && !b.AgentErrored():
 		f(NewAgentError, "", nil, nil, nil, "the agent call failed: "+ErrorSummary(c.ErrorDetails))
 		return cc // metric findings would only repeat the agent error
-	case !AgentErrored(c) && AgentErrored(b):
+	case !c.AgentErrored() && b.AgentErrored():
 		f(Fixed, "", nil, nil, nil, "the agent call no longer fails")
 	}
 	for _, md := range cc.Metrics {

@@ -76,7 +76,7 @@ func buildRun(id string, seq int64, started time.Time, cases ...cdef) *models.Ru
 			}
 			c.Metrics = append(c.Metrics, m)
 		}
-		c.Status = DeriveStatus(c)
+		c.Status = c.DeriveStatus()
 		run.Cases = append(run.Cases, c)
 	}
 	return run

@@ -77,73 +77,9 @@ func CaseStatus(c *models.CaseResult) string {
 	case models.StatusPassed, models.StatusFailed, models.StatusError, models.StatusNotEvaluated:
 		return c.Status
 	}
-	return DeriveStatus(c)
+	return c.DeriveStatus()
 }
 
-// DeriveStatus computes a case status from its rows alone (see CaseStatus).
-func DeriveStatus(c *models.CaseResult) string {
-	if AgentErrored(c) {
-		return models.StatusError
-	}
-	calculated, failed, errored := 0, false, false
-	for _, m := range c.Metrics {
-		if !m.Calculated() {
-			continue
-		}
-		calculated++
-		switch {
-		case m.Errored():
-			errored = true
-		case !m.Passed:
-			failed = true
-		}
-	}
-	switch {
-	case calculated == 0:
-		return models.StatusNotEvaluated
-	case errored:
-		return models.StatusError
-	case failed:
-		return models.StatusFailed
-	}
-	return models.StatusPassed
-}
-
-// AgentErrored reports whether the agent call of the case failed.
-func AgentErrored(c *models.CaseResult) bool { return !c.ErrorDetails.IsNull() }
-
-// MetricValue is the value a metric contributes to quality: its score, or 0
-// for an errored metric. ok is false when the metric was not calculated.
-func MetricValue(m *models.MetricResult) (v float64, ok bool) {
-	switch {
-	case m.Errored():
-		return 0, true
-	case m.Score != nil:
-		return *m.Score, true
-	}
-	return 0, false
-}
-
-// CaseQuality is the mean of the calculated metric values of a case (a metric
-// error counts 0); an agent error makes it 0. It is nil when nothing was
-// calculated and the agent did not fail.
-func CaseQuality(c *models.CaseResult) *float64 {
-	if AgentErrored(c) {
-		z := 0.0
-		return &z
-	}
-	var vals []float64
-	for _, m := range c.Metrics {
-		if v, ok := MetricValue(m); ok {
-			vals = append(vals, v)
-		}
-	}
-	if len(vals) == 0 {
-		return nil
-	}
-	q := mean(vals)
-	return &q
-}
 
 // Totals are the counts and rates of a set of cases, computed from rows.
 type Totals struct {
@@ -183,7 +119,7 @@ func Summarize(cases []*models.CaseResult, opts Options) Totals {
 			continue
 		}
 		t.Evaluated++
-		if q := CaseQuality(c); q != nil {
+		if q := c.Quality(); q != nil {
 			qualities = append(qualities, *q)
 		}
 		t.InputTokens = addInt(t.InputTokens, c.InputTokens)
@@ -245,7 +181,7 @@ func MetricStats(cases []*models.CaseResult, opts Options) []MetricStat {
 				stats[m.Name] = st
 				order = append(order, m.Name)
 			}
-			v, calculated := MetricValue(m)
+			v, calculated := m.Value()
 			switch {
 			case !calculated:
 				st.NotCalculated++

@@ -33,7 +33,7 @@ func ExampleExecute() {
 		return
 	}
 	for _, c := range run.Cases {
-		fmt.Printf("%s %s quality %.3f\n", c.CaseID, c.Status, *runner.CaseQuality(c))
+		fmt.Printf("%s %s quality %.3f\n", c.CaseID, c.Status, *c.Quality())
 	}
 	// Output:
 	// returns passed quality 1.000

@@ -176,7 +176,7 @@ func TestExecute_MetricErrorAndAgentError(t *testing.T) {
 	if m := act.Metrics[1]; m.Score != nil || m.ErrorDetails.IsNull() || m.Passed {
 		t.Errorf("action_group metric = %+v", m)
 	}
-	if q := CaseQuality(act); q == nil || *q != 0.5 {
+	if q := act.Quality(); q == nil || *q != 0.5 {
 		t.Errorf("quality with one errored metric = %v, want 0.5", q)
 	}
 	for i, kind := range []string{"agent_error", "panic"} {
@@ -189,7 +189,7 @@ func TestExecute_MetricErrorAndAgentError(t *testing.T) {
 		if m := c.Metrics[0]; m.Calculated() || *m.Reason != reasonAgentError {
 			t.Errorf("%s: metric after agent error = %+v", c.CaseID, m)
 		}
-		if q := CaseQuality(c); q == nil || *q != 0 {
+		if q := c.Quality(); q == nil || *q != 0 {
 			t.Errorf("%s: quality = %v, want 0", c.CaseID, q)
 		}
 	}

@@ -77,7 +77,7 @@ func (e *executor) record(ctx context.Context, c *Case, rec *models.CaseResult, 
 		}
 		rec.ResponseMetadata = j
 	}
-	rec.Status = CaseStatus(rec)
+	rec.Status = rec.DeriveStatus()
 }
 
 func decodeObject(raw json.RawMessage) map[string]any {
@@ -120,56 +120,3 @@ func metricErrorJSON(err error) models.JSON {
 	return j
 }
 
-// CaseStatus derives a case's status from its evidence (DESIGN §4.1): error
-// for an agent error or any errored metric; not_evaluated when no metric was
-// calculated; failed when a calculated metric missed its threshold; passed
-// otherwise.
-func CaseStatus(c *models.CaseResult) string {
-	if !c.ErrorDetails.IsNull() {
-		return models.StatusError
-	}
-	calculated, failed := 0, false
-	for _, m := range c.Metrics {
-		if !m.Calculated() {
-			continue
-		}
-		calculated++
-		if m.Errored() {
-			return models.StatusError
-		}
-		if !m.Passed {
-			failed = true
-		}
-	}
-	switch {
-	case calculated == 0:
-		return models.StatusNotEvaluated
-	case failed:
-		return models.StatusFailed
-	}
-	return models.StatusPassed
-}
-
-// CaseQuality is the mean of the calculated metric scores (an errored metric
-// counts 0); 0 after an agent error; nil when no metric was calculated.
-func CaseQuality(c *models.CaseResult) *float64 {
-	if !c.ErrorDetails.IsNull() {
-		zero := 0.0
-		return &zero
-	}
-	sum, n := 0.0, 0
-	for _, m := range c.Metrics {
-		if !m.Calculated() {
-			continue
-		}
-		n++
-		if m.Score != nil && !m.Errored() {
-			sum += *m.Score
-		}
-	}
-	if n == 0 {
-		return nil
-	}
-	q := sum / float64(n)
-	return &q
-}

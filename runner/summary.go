@@ -69,7 +69,7 @@ func Summarize(run *models.Run, concurrency int, wall time.Duration) map[string]
 		}
 		if c.Status != models.StatusNotEvaluated {
 			evaluated++
-			if q := CaseQuality(c); q != nil {
+			if q := c.Quality(); q != nil {
 				qualitySum += *q
 			}
 		}

@@ -158,7 +158,7 @@ func writeRunTable(w io.Writer, run *models.Run, where string) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATUS\tQUALITY\tMETRICS")
 	for _, c := range run.Cases {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", clip(clean(c.CaseID), 40), c.Status, fmtScore(runner.CaseQuality(c)), metricsCell(c))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", clip(clean(c.CaseID), 40), c.Status, fmtScore(c.Quality()), metricsCell(c))
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "Passing questions: %d of %d   Quality: %s   Errors: %d   Not evaluated: %d   Time: %s\n",
