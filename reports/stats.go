@@ -80,7 +80,6 @@ func CaseStatus(c *models.CaseResult) string {
 	return c.DeriveStatus()
 }
 
-
 // Totals are the counts and rates of a set of cases, computed from rows.
 type Totals struct {
 	Cases        int `json:"cases"`

@@ -119,4 +119,3 @@ func metricErrorJSON(err error) models.JSON {
 	}
 	return j
 }
-
