@@ -214,6 +214,10 @@ func TestServer_Pages(t *testing.T) {
 				if got := text(mustSelect(t, r.Doc, "p.verdict")[0]); !strings.Contains(got, "B − A -0.") {
 					t.Errorf("verdict = %q, want a negative quality difference", got)
 				}
+				if got := text(mustSelect(t, r.Doc, "p.verdict")[0]); strings.Contains(got, "no significant difference") ||
+					!strings.Contains(got, "1 question newly fails, 1 question newly ends in an error") {
+					t.Errorf("verdict = %q, want it to name the new failure and the new error", got)
+				}
 				r = mustGet(t, base+"/compare?a="+f.Baseline.ID.String()+"&b="+f.XSS.ID.String(), http.StatusOK)
 				if len(selectAll(r.Doc, "p.error-message")) != 1 || len(selectAll(r.Doc, "p.verdict")) != 0 {
 					t.Error("incompatible runs are not flagged, or get a verdict")

@@ -2,16 +2,24 @@ package reports
 
 import (
 	"fmt"
+	"strings"
 
 	"agentevals/models"
 )
 
-// Verdicts of an A/B comparison.
+// Verdicts of an A/B comparison (the rules are in the package doc). The
+// per-metric verdicts use only the first three and VerdictNoData.
 const (
 	VerdictBBetter      = "B is better"
 	VerdictBWorse       = "B is worse"
 	VerdictNoDifference = "no significant difference"
 	VerdictNoData       = "not comparable: no question was evaluated in both runs"
+	// VerdictBRegressed: B has regressions (new failures, new errors or
+	// score drops) while its mean quality is not significantly different.
+	VerdictBRegressed = "B regressed"
+	// VerdictMixed: B's mean quality is significantly higher, yet some
+	// questions regressed.
+	VerdictMixed = "mixed: B is better on average but regressed"
 )
 
 // ABMetric is one metric of one question in both runs (nil: not calculated).
@@ -56,8 +64,25 @@ type ABComparison struct {
 	Metrics []ABMetricStat `json:"metrics"`
 	// Difference is the mean paired quality difference B-A with its
 	// interval, over the questions evaluated in both runs.
-	Difference Stat   `json:"difference"`
-	Verdict    string `json:"verdict"`
+	Difference Stat `json:"difference"`
+	// Verdict is one of the Verdict constants; VerdictDetail says why in
+	// one sentence (outcome changes, regressions and the interval).
+	Verdict       string `json:"verdict"`
+	VerdictDetail string `json:"verdict_detail"`
+	// Changes counts the outcome changes and the regression findings of B
+	// against A (A taken as B's baseline, as `evalrun run` would).
+	Changes ABChanges `json:"changes"`
+	// Findings are those regression and improvement findings, regressions
+	// first (strict gate, tolerance from the options).
+	Findings []Finding `json:"findings"`
+}
+
+// ABChanges counts what changed from A to B.
+type ABChanges struct {
+	NewlyFailing int `json:"newly_failing"` // questions that fail in B and did not fail or error in A
+	NewlyErrored int `json:"newly_errored"` // questions that end in an error in B and did not in A
+	NewlyPassing int `json:"newly_passing"` // questions that pass in B and failed or errored in A
+	Regressions  int `json:"regressions"`   // regression findings (score drops, new failures, new errors)
 }
 
 // CompareAB compares runs a and b question by question. They must evaluate
@@ -115,7 +140,10 @@ func CompareAB(a, b *models.Run, opts Options) (*ABComparison, error) {
 		ab.Cases = append(ab.Cases, abc)
 	}
 	ab.Difference = Bootstrap(diffs, opts.Resamples, opts.Seed, "ab:quality")
-	ab.Verdict = verdict(ab.Difference)
+	cmp := Compare(b, a, opts)
+	ab.Findings = cmp.Findings
+	ab.Changes = abChanges(ab.Cases, cmp)
+	ab.Verdict, ab.VerdictDetail = abVerdict(ab.Difference, ab.Changes)
 	statsA, statsB := map[string]MetricStat{}, map[string]MetricStat{}
 	for _, s := range MetricStats(a.Cases, opts) {
 		statsA[s.Name] = s
@@ -129,6 +157,76 @@ func CompareAB(a, b *models.Run, opts Options) (*ABComparison, error) {
 			Difference: st, Verdict: verdict(st)})
 	}
 	return ab, nil
+}
+
+// abChanges counts the outcome changes per question and the regressions.
+func abChanges(cases []ABCase, cmp *Comparison) ABChanges {
+	var ch ABChanges
+	bad := func(s string) bool { return s == models.StatusFailed || s == models.StatusError }
+	for _, c := range cases {
+		switch {
+		case c.StatusB == models.StatusFailed && !bad(c.StatusA):
+			ch.NewlyFailing++
+		case c.StatusB == models.StatusError && c.StatusA != models.StatusError:
+			ch.NewlyErrored++
+		case c.StatusB == models.StatusPassed && bad(c.StatusA):
+			ch.NewlyPassing++
+		}
+	}
+	ch.Regressions = len(cmp.Regressions())
+	return ch
+}
+
+// abVerdict combines the findings with the interval of the quality
+// difference: regressions are never hidden behind "no significant
+// difference" (see the package doc for the rules).
+func abVerdict(diff Stat, ch ABChanges) (verdictText, detail string) {
+	overall := verdict(diff)
+	regressed := ch.Regressions > 0 || ch.NewlyFailing > 0 || ch.NewlyErrored > 0
+	switch {
+	case overall == VerdictNoData:
+		verdictText = VerdictNoData
+	case regressed && overall == VerdictBBetter:
+		verdictText = VerdictMixed
+	case regressed && overall == VerdictNoDifference:
+		verdictText = VerdictBRegressed
+	default:
+		verdictText = overall
+	}
+	var parts []string
+	if ch.NewlyFailing > 0 {
+		parts = append(parts, Plural(ch.NewlyFailing, "question newly fails", "questions newly fail"))
+	}
+	if ch.NewlyErrored > 0 {
+		parts = append(parts, Plural(ch.NewlyErrored, "question newly ends in an error", "questions newly end in an error"))
+	}
+	if ch.NewlyPassing > 0 {
+		parts = append(parts, Plural(ch.NewlyPassing, "question newly passes", "questions newly pass"))
+	}
+	if ch.Regressions > 0 {
+		parts = append(parts, Plural(ch.Regressions, "regression", "regressions"))
+	} else {
+		parts = append(parts, "no regressions")
+	}
+	q := "no question was evaluated in both runs"
+	if diff.CI != nil {
+		sig := "not significant"
+		if overall != VerdictNoDifference {
+			sig = "significant"
+		}
+		q = fmt.Sprintf("quality difference %s, 95%% CI [%.3f, %.3f], %s on %s", fmtDelta(diff.Mean),
+			diff.CI.Low, diff.CI.High, sig, Plural(diff.N, "question", "questions"))
+	}
+	return verdictText, strings.Join(parts, ", ") + " (" + q + ")"
+}
+
+// Plural writes a count with the singular or plural noun: "1 question",
+// "2 questions".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // verdict reads a paired difference B-A: better or worse only when the whole

@@ -78,3 +78,73 @@ func TestRenderer_RenderABGolden(t *testing.T) {
 		t.Errorf("html A/B: error %v, want ErrUnknownFormat", err)
 	}
 }
+
+// TestCompareAB_VerdictAccountsForFindings: a question that goes from pass
+// to fail is never summed up as "no significant difference".
+func TestCompareAB_VerdictAccountsForFindings(t *testing.T) {
+	three := func(scores ...float64) []cdef {
+		var cs []cdef
+		for i, s := range scores {
+			cs = append(cs, cdef{id: fmt.Sprintf("q%d", i), metrics: []mdef{metric("exact", 1, sc(s))}})
+		}
+		return cs
+	}
+	tests := []struct {
+		name       string
+		a, b       []float64
+		verdict    string
+		detail     string
+		newlyFails int
+	}{
+		{"one question newly fails", []float64{1, 1, 1}, []float64{0, 1, 1}, VerdictBRegressed,
+			"1 question newly fails, 2 regressions (quality difference -0.333, 95% CI [-1.000, 0.000], not significant on 3 questions)", 1},
+		{"all fail", []float64{1, 1, 1}, []float64{0, 0, 0}, VerdictBWorse,
+			"3 questions newly fail, 6 regressions (quality difference -1.000, 95% CI [-1.000, -1.000], significant on 3 questions)", 3},
+		{"one fixed", []float64{0, 1, 1}, []float64{1, 1, 1}, VerdictNoDifference,
+			"1 question newly passes, no regressions (quality difference +0.333, 95% CI [0.000, 1.000], not significant on 3 questions)", 0},
+		{"unchanged", []float64{1, 1, 1}, []float64{1, 1, 1}, VerdictNoDifference,
+			"no regressions (quality difference +0.000, 95% CI [0.000, 0.000], not significant on 3 questions)", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := buildRun("01900000-0000-7000-8000-000000000401", 1, t0, three(tt.a...)...)
+			b := buildRun("01900000-0000-7000-8000-000000000402", 2, t0.Add(time.Hour), three(tt.b...)...)
+			ab, err := CompareAB(a, b, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ab.Verdict != tt.verdict || ab.VerdictDetail != tt.detail || ab.Changes.NewlyFailing != tt.newlyFails {
+				t.Errorf("verdict %q: %q (newly failing %d)\nwant %q: %q (%d)", ab.Verdict, ab.VerdictDetail,
+					ab.Changes.NewlyFailing, tt.verdict, tt.detail, tt.newlyFails)
+			}
+		})
+	}
+}
+
+func TestABVerdict_Rules(t *testing.T) {
+	st := func(lo, hi float64) Stat {
+		m := (lo + hi) / 2
+		return Stat{N: 5, Mean: &m, CI: &Interval{Low: lo, High: hi}}
+	}
+	reg := ABChanges{Regressions: 2}
+	tests := []struct {
+		name string
+		diff Stat
+		ch   ABChanges
+		want string
+	}{
+		{"better, clean", st(0.1, 0.3), ABChanges{}, VerdictBBetter},
+		{"better, regressed", st(0.1, 0.3), reg, VerdictMixed},
+		{"worse, regressed", st(-0.3, -0.1), reg, VerdictBWorse},
+		{"worse within tolerance", st(-0.3, -0.1), ABChanges{}, VerdictBWorse},
+		{"flat, regressed", st(-0.3, 0.1), reg, VerdictBRegressed},
+		{"flat, new error only", st(-0.3, 0.1), ABChanges{NewlyErrored: 1}, VerdictBRegressed},
+		{"flat, clean", st(-0.3, 0.1), ABChanges{}, VerdictNoDifference},
+		{"no data", Stat{}, reg, VerdictNoData},
+	}
+	for _, tt := range tests {
+		if got, _ := abVerdict(tt.diff, tt.ch); got != tt.want {
+			t.Errorf("%s: verdict %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

@@ -380,4 +380,12 @@ func fmtScore(v *float64) string {
 	return fmt.Sprintf("%.3f", *v)
 }
 
+// fmtDelta formats a signed difference with three decimals; nil is "n/a".
+func fmtDelta(v *float64) string {
+	if v == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf("%+.3f", *v)
+}
+
 func trimFloat(v float64) string { return fmt.Sprintf("%g", v) }

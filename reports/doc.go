@@ -16,6 +16,31 @@
 // requests never made. The evidence is read tolerantly, without importing
 // the replay package; shapes it does not know are shown as compact JSON.
 //
+// # A/B verdict
+//
+// CompareAB (`evalrun compare A B` and the dashboard's compare page) reads
+// B against A as if A were B's baseline, with the strict gate, and combines
+// those findings with the 95% bootstrap interval of the paired quality
+// difference B-A:
+//
+//   - no question evaluated in both runs: "not comparable";
+//   - the interval lies wholly below zero: "B is worse";
+//   - the interval lies wholly above zero: "B is better" when nothing
+//     regressed, else "mixed: B is better on average but regressed";
+//   - otherwise "B regressed" when a question newly fails or errors or a
+//     score dropped, else "no significant difference".
+//
+// The verdict detail always names the newly failing, erroring and passing
+// questions, the number of regressions and the interval, for example "1
+// question newly fails, 2 regressions (quality difference -0.333, 95% CI
+// [-1.000, 0.000], not significant on 3 questions)", so a regression is
+// never summed up as "no significant difference".
+//
+// # Numbers
+//
+// Scores, quality, minimums, deltas and intervals are shown with three
+// decimals everywhere; pass rates as percentages.
+//
 // The package reads models records only; it never writes evidence and has no
 // command-line concerns, so the dashboard reuses it as is.
 package reports

@@ -148,12 +148,7 @@ func funcs(esc func(string) string) map[string]any {
 			}
 			return fmt.Sprintf("[%.3f, %.3f]", st.CI.Low, st.CI.High)
 		},
-		"delta": func(v *float64) string {
-			if v == nil {
-				return "n/a"
-			}
-			return fmt.Sprintf("%+.3f", *v)
-		},
+		"delta": fmtDelta,
 		"num":   func(v float64) string { return trimFloat(v) },
 		"time":  FormatTime,
 		"upper": strings.ToUpper,
