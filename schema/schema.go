@@ -48,8 +48,11 @@ type step struct {
 var steps = []step{
 	// 0.1-era case results have "criteria" where 0.2 has "minimum_scores".
 	// It runs before the tables step, which would otherwise add an empty
-	// minimum_scores column next to the old one.
-	{version: "20261201000001_rename_criteria_to_minimum_scores", up: upgradeCriteria},
+	// minimum_scores column next to the old one. It runs on every Migrate:
+	// a 0.1-era table can appear after the step was recorded (recreated by
+	// an old Rails migration), and a table holding both columns must have
+	// its values copied even when the ledger says the step was applied.
+	{version: "20261201000001_rename_criteria_to_minimum_scores", up: upgradeCriteria, always: true},
 	{version: "20261201000002_create_evaluation_tables", up: createTables, always: true},
 }
 
@@ -163,8 +166,10 @@ func applySteps(ctx context.Context, in introspector) error {
 
 // upgradeCriteria renames a 0.1-era "criteria" column to "minimum_scores"
 // in place, keeping every row and value. When both columns exist (a
-// half-upgraded table), the old values are copied into rows whose
-// minimum_scores is empty and "criteria" is kept.
+// half-upgraded table), criteria is copied into the rows whose
+// minimum_scores is empty (SQL NULL, JSON null or {}) and whose criteria is
+// not; a non-empty minimum_scores is never overwritten and "criteria" is
+// kept. Both are idempotent, so the step is safe on every Migrate.
 func upgradeCriteria(ctx context.Context, in introspector) error {
 	table := models.CaseResultsTable
 	exists, err := in.tableExists(ctx, table)
@@ -175,23 +180,40 @@ func upgradeCriteria(ctx context.Context, in introspector) error {
 	if err != nil {
 		return err
 	}
-	has := map[string]bool{}
+	types := map[string]string{}
 	for _, c := range cols {
-		has[c.Name] = true
+		types[c.Name] = c.Type
 	}
+	criteriaType, hasCriteria := types["criteria"]
+	scoresType, hasScores := types["minimum_scores"]
 	switch {
-	case !has["criteria"]:
+	case !hasCriteria:
 		return nil
-	case !has["minimum_scores"]:
+	case !hasScores:
 		_, err = in.db.ExecContext(ctx, fmt.Sprintf("ALTER TABLE %s RENAME COLUMN criteria TO minimum_scores", quoteIdent(table)))
 	default:
-		_, err = in.db.ExecContext(ctx, fmt.Sprintf(
-			"UPDATE %s SET minimum_scores = criteria WHERE minimum_scores IS NULL AND criteria IS NOT NULL", quoteIdent(table)))
+		value := "criteria"
+		if in.dialect == models.PostgreSQL && criteriaType != scoresType {
+			// e.g. json into jsonb: no assignment cast, but text converts.
+			value = fmt.Sprintf("CAST(CAST(criteria AS text) AS %s)", scoresType)
+		}
+		_, err = in.db.ExecContext(ctx, fmt.Sprintf("UPDATE %s SET minimum_scores = %s WHERE %s AND NOT %s",
+			quoteIdent(table), value, emptyJSON(in.dialect, "minimum_scores"), emptyJSON(in.dialect, "criteria")))
 	}
 	if err != nil {
 		return fmt.Errorf("upgrade criteria to minimum_scores: %w", err)
 	}
 	return nil
+}
+
+// emptyJSON is a condition true when a JSON column holds no thresholds:
+// SQL NULL, JSON null or an empty object.
+func emptyJSON(d models.Dialect, col string) string {
+	text := col
+	if d == models.PostgreSQL {
+		text = fmt.Sprintf("CAST(%s AS text)", col)
+	}
+	return fmt.Sprintf("(%s IS NULL OR replace(%s, ' ', '') IN ('null', '{}'))", col, text)
 }
 
 // createTables creates missing contract tables with their indexes and

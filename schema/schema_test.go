@@ -327,6 +327,67 @@ func TestMigrateCopiesCriteriaWhenBothColumnsExist(t *testing.T) {
 	}
 }
 
+// TestMigrateCopiesCriteriaAfterTheStepWasRecorded covers a table holding
+// both criteria and minimum_scores in a database whose ledger already
+// records the criteria step (e.g. minimum_scores added next to a 0.1-era
+// column by an earlier Migrate): every Migrate copies criteria into empty
+// minimum_scores, never over a non-empty one, and keeps criteria.
+func TestMigrateCopiesCriteriaAfterTheStepWasRecorded(t *testing.T) {
+	rows := []struct {
+		criteria, minimumScores string // SQL literals
+		want                    string // minimum_scores afterwards
+	}{
+		{`'{"a": 0.9}'`, "NULL", `{"a":0.9}`},
+		{`'{"b": 1}'`, `'{"keep": 0.5}'`, `{"keep":0.5}`},
+		{`'{"c": 0.1}'`, `'{}'`, `{"c":0.1}`},
+		{`'{"d": 0.2}'`, `'null'`, `{"d":0.2}`},
+		{"NULL", "NULL", "<NULL>"},
+		{`'{}'`, "NULL", "<NULL>"},
+	}
+	for _, d := range dialects {
+		t.Run(d.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			db := open(t, d.url(t))
+			if err := schema.Migrate(ctx, db); err != nil {
+				t.Fatal(err)
+			}
+			jsonType := "jsonb"
+			if db.Dialect == models.SQLite {
+				jsonType = "text"
+			}
+			exec(t, db, "ALTER TABLE ruby_llm_evaluations_case_results ADD COLUMN criteria "+jsonType)
+			r := &models.Run{ID: uuid.New(), Suite: "old", Agent: "a", Version: "1", SuiteDigest: "d", Status: "completed", StartedAt: time.Now(), FinishedAt: time.Now(), Metadata: models.JSON(`{}`), Summary: models.JSON(`{}`)}
+			if _, err := db.NewInsert().Model(r).ExcludeColumn("sequence").Exec(ctx); err != nil {
+				t.Fatal(err)
+			}
+			ts := models.UTC(time.Now())
+			for i, row := range rows {
+				_, err := db.NewRaw("INSERT INTO ruby_llm_evaluations_case_results (run_id, position, case_id, name, status, duration_ms, metadata, criteria, minimum_scores, created_at, updated_at) VALUES (?, ?, ?, 'n', 'passed', 1, '{}', "+row.criteria+", "+row.minimumScores+", ?, ?)",
+					r.ID, i, fmt.Sprintf("q%d", i), ts, ts).Exec(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			criteriaBefore := dump(t, db, models.CaseResultsTable, "criteria")
+			for range 2 {
+				if err := schema.Migrate(ctx, db); err != nil {
+					t.Fatal(err)
+				}
+				got := dump(t, db, models.CaseResultsTable, "minimum_scores")
+				for i, row := range rows {
+					if g := normalizeJSONText(got[i]); g != row.want {
+						t.Errorf("criteria %s, minimum_scores %s: minimum_scores became %s, want %s", row.criteria, row.minimumScores, g, row.want)
+					}
+				}
+				if got := dump(t, db, models.CaseResultsTable, "criteria"); !reflect.DeepEqual(got, criteriaBefore) {
+					t.Errorf("criteria changed: %q, want %q", got, criteriaBefore)
+				}
+			}
+		})
+	}
+}
+
 // createCaseResults returns the CREATE TABLE statement of case results as
 // Migrate writes it in this dialect.
 func createCaseResults(t *testing.T, db *models.DB) string {
