@@ -53,6 +53,11 @@ func (e *ValidationError) Error() string {
 type problems struct {
 	file string
 	list *[]Problem
+	// line is set when the data being checked is one line of file (a
+	// golden-set line): file already names the line, positions add only a
+	// column, and indent is how many bytes were trimmed from the line's start.
+	line   bool
+	indent int
 }
 
 func (p problems) add(path, format string, args ...any) {
@@ -216,14 +221,54 @@ func (p problems) portable(data []byte) bool {
 	dec.UseNumber()
 	before := len(*p.list)
 	if err := p.walk(dec, "$"); err != nil {
-		p.add("$", "want valid JSON: %v", err)
+		p.syntax(data, err, "want valid JSON: %v")
 		return false
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		p.add("$", "want a single JSON value, found more after it")
+		p.syntax(data, err, "want a single JSON value, found more after it")
 		return false
 	}
 	return len(*p.list) == before
+}
+
+// syntax records a JSON syntax problem at its position in the file
+// ("suite.json:12:5: want valid JSON: invalid character …"), so an editor
+// can jump to it. The decoder's own offsets are relative to the value it was
+// reading, so the position comes from a full parse of data; format may use
+// the error once (%v).
+func (p problems) syntax(data []byte, err error, format string) {
+	var v any
+	var se *json.SyntaxError
+	if uerr := json.Unmarshal(data, &v); errors.As(uerr, &se) {
+		err = uerr
+	} else if err == nil || err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	msg := format
+	if strings.Contains(format, "%v") {
+		msg = fmt.Sprintf(format, err)
+	}
+	if se == nil {
+		p.add("$", "%s", msg)
+		return
+	}
+	idx := int(se.Offset) - 1 // Offset counts the bytes read, the bad one included
+	if se.Offset >= int64(len(data)) && strings.Contains(se.Error(), "end of JSON input") {
+		idx = len(data) // the value was cut short: point just past its end
+	}
+	line, col := position(data, max(0, min(idx, len(data))))
+	file := fmt.Sprintf("%s:%d:%d", p.file, line, col)
+	if p.line {
+		file = fmt.Sprintf("%s:%d", p.file, p.indent+col)
+	}
+	*p.list = append(*p.list, Problem{File: file, Message: msg})
+}
+
+// position is the 1-based line and column (in characters) of data[idx].
+func position(data []byte, idx int) (line, col int) {
+	before := data[:idx]
+	start := bytes.LastIndexByte(before, '\n') + 1
+	return bytes.Count(before, []byte("\n")) + 1, utf8.RuneCount(before[start:]) + 1
 }
 
 func (p problems) walk(dec *json.Decoder, path string) error {

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"unicode"
+	"unicode/utf8"
 
 	"agentevals/judges"
 )
@@ -246,11 +248,13 @@ func (s *Suite) loadGolden(p problems, rel string) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), maxGoldenLine)
 	for line := 1; sc.Scan(); line++ {
-		data := bytes.TrimSpace(sc.Bytes())
+		raw := sc.Bytes()
+		data := bytes.TrimSpace(raw)
 		if len(data) == 0 {
 			continue
 		}
-		lp := problems{file: fmt.Sprintf("%s:%d", rel, line), list: p.list}
+		indent := utf8.RuneCount(raw[:len(raw)-len(bytes.TrimLeftFunc(raw, unicode.IsSpace))])
+		lp := problems{file: fmt.Sprintf("%s:%d", rel, line), list: p.list, line: true, indent: indent}
 		if !lp.portable(data) {
 			continue
 		}
