@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,6 +29,10 @@ const (
 // ErrUnsupportedURL is returned by Open for a URL that names neither
 // PostgreSQL nor SQLite.
 var ErrUnsupportedURL = errors.New("unsupported database url")
+
+// ErrNoSQLiteDatabase is returned by a read-only Open of a SQLite file that
+// does not exist: read-only opens never create one.
+var ErrNoSQLiteDatabase = errors.New("no SQLite database")
 
 // DB is an open evaluation-history database.
 type DB struct {
@@ -103,6 +108,9 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*DB, error)
 	}
 	dsn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(5000)&_time_format=sqlite"
 	if opts.ReadOnly {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w at %s", ErrNoSQLiteDatabase, path)
+		}
 		dsn += "&mode=ro"
 	} else {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

@@ -136,3 +136,22 @@ func TestDBRailsMigration(t *testing.T) {
 		}
 	}
 }
+
+// TestDBCheck_MissingSQLiteFile: db:check and read-only commands name the
+// missing file instead of "unable to open database file (14)", and never
+// create it.
+func TestDBCheck_MissingSQLiteFile(t *testing.T) {
+	t.Setenv("DATABASE_URL", "")
+	for _, args := range [][]string{{"db:check"}, {"history"}, {"report"}} {
+		t.Run(args[0], func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "nonexist.sqlite3")
+			code, out, stderr := evalrun(t, append([]string{"--database-url", "sqlite:" + path}, args...)...)
+			if code != exitInvalid || !strings.Contains(stderr, "no SQLite database at "+path) || strings.Contains(stderr, "(14)") {
+				t.Errorf("exit %d, want 2 saying there is no SQLite database at %s\n%s%s", code, path, out, stderr)
+			}
+			if _, err := os.Stat(path); err == nil {
+				t.Errorf("%s created %s", args[0], path)
+			}
+		})
+	}
+}
