@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"errors"
+	"net/http"
 
 	"github.com/gin-gonic/gin"
 
@@ -23,12 +24,13 @@ type comparePage struct {
 	RunA, RunB *models.Run
 	Cmp        *reports.Comparison
 	// AB is the paired A/B comparison of `evalrun compare` (nil when the
-	// runs do not share a definition).
+	// runs do not share a definition: then only Incompatible is shown).
 	AB           *reports.ABComparison
 	Regressions  []findingView
 	Improvements []findingView
 	Rows         []compareRow
-	// Incompatible explains why the runs do not share a definition.
+	// Incompatible explains, in user words, why the runs do not share a
+	// definition; the page then refuses to compare them (422).
 	Incompatible string
 	LinkA, LinkB string
 	SwapLink     string
@@ -58,22 +60,24 @@ func (s *Server) compare(c *gin.Context) error {
 	if page.RunB, err = s.loadRun(ctx, page.B); err != nil {
 		return err
 	}
-	ab, err := reports.CompareAB(page.RunA, page.RunB, reports.Options{})
-	switch {
-	case errors.Is(err, reports.ErrIncompatible):
-		page.Incompatible = err.Error()
-	case err != nil:
-		return err
-	default:
-		page.AB = ab
-	}
-	cmp := reports.Compare(page.RunB, page.RunA, reports.Options{})
-	page.Cmp = cmp
 	b := page.BasePage
-	page.Regressions, page.Improvements = findingViews(b, page.RunB, cmp.Findings)
 	ida, idb := page.RunA.ID.String(), page.RunB.ID.String()
 	page.LinkA, page.LinkB = b.Path("runs", ida), b.Path("runs", idb)
 	page.SwapLink = b.Path("compare") + "?a=" + idb + "&b=" + ida
+	ab, err := reports.CompareAB(page.RunA, page.RunB, reports.Options{})
+	switch {
+	case errors.Is(err, reports.ErrIncompatible):
+		// Like `evalrun compare`: runs of different definitions are not
+		// compared at all (their findings would be meaningless).
+		page.Incompatible = reports.DescribeDifference(page.RunA, page.RunB)
+		return s.renderStatus(c, http.StatusUnprocessableEntity, "compare", page)
+	case err != nil:
+		return err
+	}
+	page.AB = ab
+	cmp := reports.Compare(page.RunB, page.RunA, reports.Options{})
+	page.Cmp = cmp
+	page.Regressions, page.Improvements = findingViews(b, page.RunB, cmp.Findings)
 	for _, cc := range cmp.Cases {
 		row := compareRow{CaseComparison: cc, Name: cc.Case.Name,
 			LinkB: b.caseLink(idb, cc.Case.Position)}

@@ -218,9 +218,22 @@ func TestServer_Pages(t *testing.T) {
 					!strings.Contains(got, "1 question newly fails, 1 question newly ends in an error") {
 					t.Errorf("verdict = %q, want it to name the new failure and the new error", got)
 				}
-				r = mustGet(t, base+"/compare?a="+f.Baseline.ID.String()+"&b="+f.XSS.ID.String(), http.StatusOK)
+				// Runs of different suites are refused like `evalrun compare` does:
+				// in user words, without findings or internal error text.
+				r = mustGet(t, base+"/compare?a="+f.Baseline.ID.String()+"&b="+f.XSS.ID.String(), http.StatusUnprocessableEntity)
 				if len(selectAll(r.Doc, "p.error-message")) != 1 || len(selectAll(r.Doc, "p.verdict")) != 0 {
 					t.Error("incompatible runs are not flagged, or get a verdict")
+				}
+				body := text(r.Doc)
+				for _, want := range []string{"cannot be compared", "different definitions", `Run A evaluates the suite "Customer support" and run B the suite "Billing`} {
+					if !strings.Contains(body, want) {
+						t.Errorf("incompatible compare page lacks %q:\n%s", want, body)
+					}
+				}
+				for _, bad := range []string{"No regressions", "incompatible baseline", "Regressions ("} {
+					if strings.Contains(body, bad) {
+						t.Errorf("incompatible compare page shows %q", bad)
+					}
 				}
 			})
 

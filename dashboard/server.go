@@ -194,13 +194,19 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, se *serverEr
 // render executes a page into a buffer and only then writes it, so a
 // template error becomes a clean error page, never half a page.
 func (s *Server) render(c *gin.Context, page string, data any) error {
+	return s.renderStatus(c, http.StatusOK, page, data)
+}
+
+// renderStatus is render with another status than 200, for pages that
+// refuse a request but still offer the page's form.
+func (s *Server) renderStatus(c *gin.Context, status int, page string, data any) error {
 	var buf bytes.Buffer
 	if err := s.pages[page].ExecuteTemplate(&buf, "base", data); err != nil {
 		return fmt.Errorf("render %s: %w", page, err)
 	}
 	c.Header("Content-Type", "text/html; charset=utf-8")
 	c.Header("Cache-Control", "no-store")
-	c.Status(http.StatusOK)
+	c.Status(status)
 	_, err := buf.WriteTo(c.Writer)
 	return err
 }

@@ -52,26 +52,54 @@ func CalculatedMetrics(run *models.Run) []string {
 // A nil error means the same definition; otherwise the error says what
 // differs and wraps ErrIncompatible.
 func SameDefinition(a, b *models.Run, aCalculated, bCalculated []string) error {
+	if d := definitionDiff(a, b, aCalculated, bCalculated); d != nil {
+		return d.err()
+	}
+	return nil
+}
+
+// DescribeDifference explains to a person why runs a and b cannot be
+// compared question by question ("" when they share a definition), naming
+// them run A and run B.
+func DescribeDifference(a, b *models.Run) string {
+	if d := definitionDiff(a, b, nil, nil); d != nil {
+		return d.describe()
+	}
+	return ""
+}
+
+// difference is the first thing that differs between the definitions of
+// run a and run b: what (a column or property), and both sides.
+type difference struct {
+	what    string // suite, digest, version, count, case_id, column, metrics
+	caseID  string // column: the question; case_id: its 1-based position
+	index   int
+	column  string
+	av, bv  string
+	writer  string
+	jsonErr error
+}
+
+func definitionDiff(a, b *models.Run, aCalculated, bCalculated []string) *difference {
 	if a.Suite != b.Suite {
-		return fmt.Errorf("%w: suite %q is not %q", ErrIncompatible, b.Suite, a.Suite)
+		return &difference{what: "suite", av: a.Suite, bv: b.Suite}
 	}
 	if a.SuiteDigest == b.SuiteDigest {
 		return nil
 	}
 	if w := Writer(a); w != "" && w == Writer(b) {
-		return fmt.Errorf("%w: suite_digest %s is not %s (both runs were written by %s, so the definitions differ)",
-			ErrIncompatible, b.SuiteDigest, a.SuiteDigest, w)
+		return &difference{what: "digest", av: a.SuiteDigest, bv: b.SuiteDigest, writer: w}
 	}
 	if a.Version != b.Version {
-		return fmt.Errorf("%w: version %q is not %q", ErrIncompatible, b.Version, a.Version)
+		return &difference{what: "version", av: a.Version, bv: b.Version}
 	}
 	if len(a.Cases) != len(b.Cases) {
-		return fmt.Errorf("%w: %d questions, not %d", ErrIncompatible, len(b.Cases), len(a.Cases))
+		return &difference{what: "count", av: fmt.Sprint(len(a.Cases)), bv: fmt.Sprint(len(b.Cases))}
 	}
 	for i, ca := range a.Cases {
 		cb := b.Cases[i]
 		if ca.CaseID != cb.CaseID {
-			return fmt.Errorf("%w: question %d is %q, not %q", ErrIncompatible, i+1, cb.CaseID, ca.CaseID)
+			return &difference{what: "case_id", index: i + 1, av: ca.CaseID, bv: cb.CaseID}
 		}
 		cols := []struct {
 			name   string
@@ -86,11 +114,8 @@ func SameDefinition(a, b *models.Run, aCalculated, bCalculated []string) error {
 		}
 		for _, col := range cols {
 			eq, err := jsonEqual(col.av, col.bv, col.object)
-			if err != nil {
-				return fmt.Errorf("%w: question %q: %s: %w", ErrIncompatible, ca.CaseID, col.name, err)
-			}
-			if !eq {
-				return fmt.Errorf("%w: question %q: %s differs", ErrIncompatible, ca.CaseID, col.name)
+			if err != nil || !eq {
+				return &difference{what: "column", caseID: ca.CaseID, column: col.name, jsonErr: err}
 			}
 		}
 	}
@@ -101,9 +126,58 @@ func SameDefinition(a, b *models.Run, aCalculated, bCalculated []string) error {
 		bCalculated = CalculatedMetrics(b)
 	}
 	if !slices.Equal(aCalculated, bCalculated) {
-		return fmt.Errorf("%w: calculated metrics %v, not %v", ErrIncompatible, bCalculated, aCalculated)
+		return &difference{what: "metrics", av: fmt.Sprint(aCalculated), bv: fmt.Sprint(bCalculated)}
 	}
 	return nil
+}
+
+// err is the difference as an error wrapping ErrIncompatible (b measured
+// against a, as a baseline check reads it).
+func (d *difference) err() error {
+	switch d.what {
+	case "suite":
+		return fmt.Errorf("%w: suite %q is not %q", ErrIncompatible, d.bv, d.av)
+	case "digest":
+		return fmt.Errorf("%w: suite_digest %s is not %s (both runs were written by %s, so the definitions differ)",
+			ErrIncompatible, d.bv, d.av, d.writer)
+	case "version":
+		return fmt.Errorf("%w: version %q is not %q", ErrIncompatible, d.bv, d.av)
+	case "count":
+		return fmt.Errorf("%w: %s questions, not %s", ErrIncompatible, d.bv, d.av)
+	case "case_id":
+		return fmt.Errorf("%w: question %d is %q, not %q", ErrIncompatible, d.index, d.bv, d.av)
+	case "column":
+		if d.jsonErr != nil {
+			return fmt.Errorf("%w: question %q: %s: %w", ErrIncompatible, d.caseID, d.column, d.jsonErr)
+		}
+		return fmt.Errorf("%w: question %q: %s differs", ErrIncompatible, d.caseID, d.column)
+	}
+	return fmt.Errorf("%w: calculated metrics %s, not %s", ErrIncompatible, d.bv, d.av)
+}
+
+// columnWords names the definition columns for people.
+var columnWords = map[string]string{
+	"question": "question text", "expected_answer": "expected answer", "expected_actions": "expected actions",
+	"minimum_scores": "minimum scores", "metadata": "metadata",
+}
+
+func (d *difference) describe() string {
+	switch d.what {
+	case "suite":
+		return fmt.Sprintf("Run A evaluates the suite %q and run B the suite %q.", d.av, d.bv)
+	case "digest":
+		return "The suite definition changed between the runs (its questions, expected answers, minimum scores, " +
+			"replay fixtures or calculated metrics differ)."
+	case "version":
+		return fmt.Sprintf("Run A evaluates version %q of the suite and run B version %q.", d.av, d.bv)
+	case "count":
+		return fmt.Sprintf("Run A has %s questions and run B has %s.", d.av, d.bv)
+	case "case_id":
+		return fmt.Sprintf("Question %d is %q in run A and %q in run B.", d.index, d.av, d.bv)
+	case "column":
+		return fmt.Sprintf("The question %q differs in its %s between the two runs.", d.caseID, columnWords[d.column])
+	}
+	return fmt.Sprintf("Run A calculated the metrics %s and run B %s (for example, one run had no LLM judge).", d.av, d.bv)
 }
 
 // Writer returns the implementation that wrote the run, from its summary's

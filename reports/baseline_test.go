@@ -182,3 +182,37 @@ func TestFindBaseline_RubyWrittenRun(t *testing.T) {
 		}
 	})
 }
+
+func TestDescribeDifference(t *testing.T) {
+	base := func() *models.Run {
+		return buildRun("01900000-0000-7000-8000-000000000501", 1, t0,
+			cdef{id: "returns", question: "How long?", metrics: []mdef{metric("exact", 1, sc(1))}},
+			cdef{id: "greeting", question: "Hi", metrics: []mdef{metric("exact", 1, sc(1))}})
+	}
+	tests := []struct {
+		name   string
+		change func(b *models.Run)
+		want   string
+	}{
+		{"same", func(*models.Run) {}, ""},
+		{"suite", func(b *models.Run) { b.Suite = "Billing" },
+			`Run A evaluates the suite "Customer support" and run B the suite "Billing".`},
+		{"version", func(b *models.Run) { b.SuiteDigest, b.Version = "other", "2" },
+			`Run A evaluates version "1" of the suite and run B version "2".`},
+		{"count", func(b *models.Run) { b.SuiteDigest, b.Cases = "other", b.Cases[:1] }, "Run A has 2 questions and run B has 1."},
+		{"case id", func(b *models.Run) { b.SuiteDigest, b.Cases[1].CaseID = "other", "hello" },
+			`Question 2 is "greeting" in run A and "hello" in run B.`},
+		{"column", func(b *models.Run) { b.SuiteDigest, b.Cases[0].MinimumScores = "other", models.JSON(`{"exact":0.5}`) },
+			`The question "returns" differs in its minimum scores between the two runs.`},
+	}
+	for _, tt := range tests {
+		a, b := base(), base()
+		tt.change(b)
+		if got := DescribeDifference(a, b); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+		if err := SameDefinition(a, b, nil, nil); (err == nil) != (tt.want == "") {
+			t.Errorf("%s: SameDefinition %v disagrees", tt.name, err)
+		}
+	}
+}
