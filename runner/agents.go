@@ -196,7 +196,13 @@ type AgentOptions struct {
 
 // NewAgent builds the agent a suite names. Agents holding processes or
 // connections also implement io.Closer; close them when the run ends.
+// Building starts no process (worker agents start theirs on first use);
+// Suite.CheckAgent reports the same configuration problems without
+// building anything.
 func NewAgent(cfg AgentConfig, opts AgentOptions) (Agent, error) {
+	if err := agentConfigError(cfg); err != nil {
+		return nil, err
+	}
 	if opts.Concurrency < 1 {
 		opts.Concurrency = 1
 	}
@@ -218,12 +224,9 @@ func NewAgent(cfg AgentConfig, opts AgentOptions) (Agent, error) {
 	case AgentHTTP:
 		return newHTTPAgent(cfg, timeout, opts)
 	case AgentLLM:
-		if cfg.LLM == nil {
-			return nil, errors.New("new agent: $.agent.llm: missing")
-		}
 		return newLLMAgent(*cfg.LLM)
-	default:
-		return nil, fmt.Errorf("new agent %q: $.agent: want a command, worker, http or llm agent (set command, url or llm)", cfg.Name)
+	default: // refused by agentConfigError
+		return nil, fmt.Errorf("new agent %q: $.agent: %w", cfg.Name, errNoAgentType)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"time"
 
 	"agentevals/judges"
 )
@@ -26,15 +25,7 @@ var _ Agent = (*llmAgent)(nil)
 // newLLMAgent validates the model section and builds the client. The
 // provider's credential comes from its usual environment variable.
 func newLLMAgent(cfg ModelConfig) (Agent, error) {
-	s := judges.Settings{
-		Provider:    cfg.Provider,
-		Model:       cfg.Model,
-		BaseURL:     cfg.BaseURL,
-		Temperature: cfg.Temperature,
-		MaxTokens:   cfg.MaxTokens,
-		Timeout:     time.Duration(cfg.Timeout),
-	}
-	c, err := judges.NewClient(s, judges.Options{HTTPClient: &http.Client{Transport: caseTransport{}}})
+	c, err := judges.NewClient(cfg.settings(), judges.Options{HTTPClient: &http.Client{Transport: caseTransport{}}})
 	if err != nil {
 		return nil, fmt.Errorf("new llm agent: %w", err)
 	}

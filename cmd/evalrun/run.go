@@ -123,6 +123,9 @@ func (c *RunCmd) load() (*runner.Suite, map[string]any, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := suite.CheckAgent(); err != nil {
+		return nil, nil, err
+	}
 	if suite, err = suite.Only(c.Only); err != nil {
 		return nil, nil, err
 	}
@@ -199,10 +202,15 @@ type ValidateCmd struct {
 }
 
 // Run loads the suite and reports every problem (exit 2) or a short
-// description (exit 0).
+// description (exit 0). It makes every check run makes before calling the
+// agent that needs neither the database nor a credential: the agent
+// section, the judge section and every metric's scorer (runner.Suite.Check).
 func (c *ValidateCmd) Run(g *Globals) error {
 	suite, err := runner.Load(c.Suite)
 	if err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
+	if err := suite.Check(); err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
 	names := suite.Calculated(true)

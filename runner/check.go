@@ -1,0 +1,100 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"agentevals/judges"
+)
+
+// Check reports every problem that would stop evalrun from running the
+// suite with the agent its file describes, beyond what Load checks: the
+// agent section names an agent NewAgent can build (Load accepts an agent
+// with only a name, for suites run with a Go function agent), the judge
+// section's settings are usable, and every metric's scorer can be built.
+// Replay fixtures are checked by Load. Check starts no process, opens no
+// connection and reads no credential or environment variable, so it suits
+// `evalrun validate` on a machine without the run's secrets. Problems come
+// back as a *ValidationError.
+func (s *Suite) Check() error {
+	var list []Problem
+	p := problems{file: s.Path, list: &list}
+	checkAgent(p, s.Agent)
+	if s.Judge != nil {
+		if err := s.Judge.settings().Validate(); err != nil {
+			p.add("$.judge", "%s", strings.TrimPrefix(err.Error(), judges.ErrInvalidSettings.Error()+": "))
+		}
+	}
+	for _, name := range s.Calculated(true) {
+		typ, params, ok := s.metricDefinition(name)
+		if !ok {
+			p.add("$", "metric %q: unknown", name)
+			continue
+		}
+		if _, err := s.Registry.Build(typ, params, checkJudge{}); err != nil {
+			p.add("$", "metric %q: %v", name, err)
+		}
+	}
+	if len(list) > 0 {
+		return &ValidationError{Problems: list}
+	}
+	return nil
+}
+
+// CheckAgent is the agent part of Check: it reports, as a
+// *ValidationError, an agent section NewAgent would refuse, without
+// building the agent.
+func (s *Suite) CheckAgent() error {
+	var list []Problem
+	checkAgent(problems{file: s.Path, list: &list}, s.Agent)
+	if len(list) > 0 {
+		return &ValidationError{Problems: list}
+	}
+	return nil
+}
+
+// errNoAgentType is NewAgent's refusal of an agent section that names no
+// way to reach the agent.
+var errNoAgentType = errors.New("want a command, worker, http or llm agent (set command, url or llm)")
+
+// checkAgent records what NewAgent would refuse in cfg, leaving out what
+// depends on the environment (header_env values, provider credentials).
+func checkAgent(p problems, cfg AgentConfig) {
+	switch cfg.Type {
+	case AgentCommand, AgentWorker, AgentHTTP:
+	case AgentLLM:
+		if cfg.LLM == nil {
+			p.add("$.agent.llm", "missing: an llm agent needs an llm section (provider, model)")
+			return
+		}
+		if err := cfg.LLM.settings().Validate(); err != nil {
+			p.add("$.agent.llm", "%s", strings.TrimPrefix(err.Error(), judges.ErrInvalidSettings.Error()+": "))
+		}
+	default:
+		p.add("$.agent", "%v", errNoAgentType)
+	}
+}
+
+// settings converts a model section to the judges package's settings.
+func (m ModelConfig) settings() judges.Settings {
+	return judges.Settings{
+		Provider:    m.Provider,
+		Model:       m.Model,
+		BaseURL:     m.BaseURL,
+		Temperature: m.Temperature,
+		MaxTokens:   m.MaxTokens,
+		Timeout:     time.Duration(m.Timeout),
+	}
+}
+
+// agentConfigError is NewAgent's error for a section checkAgent refuses.
+func agentConfigError(cfg AgentConfig) error {
+	var list []Problem
+	checkAgent(problems{list: &list}, cfg)
+	if len(list) == 0 {
+		return nil
+	}
+	return fmt.Errorf("new agent %q: %s: %s", cfg.Name, list[0].Path, list[0].Message)
+}
