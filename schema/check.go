@@ -130,35 +130,7 @@ func Check(ctx context.Context, db *models.DB) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		byName := map[string]LiveColumn{}
-		for _, c := range live {
-			byName[c.Name] = c
-		}
-		for _, c := range t.Columns {
-			lc, ok := byName[c.Name]
-			if !ok {
-				rep.Differences = append(rep.Differences, Difference{
-					Table: t.Name, Column: c.Name, Problem: MissingColumn,
-					Contract: describeContract(db.Dialect, c), Why: "evalrun reads and writes this column",
-				})
-				continue
-			}
-			if d, ok := compareColumn(db.Dialect, t.Name, c, lc); ok {
-				rep.Differences = append(rep.Differences, d)
-			}
-		}
-		for _, lc := range live {
-			if _, ok := t.Column(lc.Name); ok {
-				continue
-			}
-			d := Difference{Table: t.Name, Column: lc.Name, Problem: ExtraColumn, Live: describeLive(lc), Compatible: true,
-				Why: "left alone: evalrun neither reads nor writes it"}
-			if lc.NotNull && !lc.HasDefault {
-				d.Compatible = false
-				d.Why = "NOT NULL without a default: inserts that leave it out fail"
-			}
-			rep.Differences = append(rep.Differences, d)
-		}
+		rep.Differences = append(rep.Differences, columnDifferences(db.Dialect, t, live)...)
 		indexes, err := in.indexes(ctx, t.Name)
 		if err != nil {
 			return nil, err
@@ -178,6 +150,42 @@ func Check(ctx context.Context, db *models.DB) (*Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// columnDifferences compares the live columns of an existing table with
+// its contract table.
+func columnDifferences(d models.Dialect, t Table, live []LiveColumn) []Difference {
+	var out []Difference
+	byName := map[string]LiveColumn{}
+	for _, c := range live {
+		byName[c.Name] = c
+	}
+	for _, c := range t.Columns {
+		lc, ok := byName[c.Name]
+		if !ok {
+			out = append(out, Difference{
+				Table: t.Name, Column: c.Name, Problem: MissingColumn,
+				Contract: describeContract(d, c), Why: "evalrun reads and writes this column",
+			})
+			continue
+		}
+		if diff, ok := compareColumn(d, t.Name, c, lc); ok {
+			out = append(out, diff)
+		}
+	}
+	for _, lc := range live {
+		if _, ok := t.Column(lc.Name); ok {
+			continue
+		}
+		diff := Difference{Table: t.Name, Column: lc.Name, Problem: ExtraColumn, Live: describeLive(lc), Compatible: true,
+			Why: "left alone: evalrun neither reads nor writes it"}
+		if lc.NotNull && !lc.HasDefault {
+			diff.Compatible = false
+			diff.Why = "NOT NULL without a default: inserts that leave it out fail"
+		}
+		out = append(out, diff)
+	}
+	return out
 }
 
 func describeContract(d models.Dialect, c Column) string {

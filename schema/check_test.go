@@ -94,3 +94,45 @@ func TestRailsMigrationNamesFitPostgres(t *testing.T) {
 		t.Error("the Rails migration must never drop anything")
 	}
 }
+
+// TestReadyAgreesWithCheck makes sure the one-query check every command
+// runs reports what Check reports, without index differences.
+func TestReadyAgreesWithCheck(t *testing.T) {
+	for _, d := range dialects {
+		t.Run(d.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			db := open(t, d.url(t))
+			ready := func() []schema.Difference {
+				t.Helper()
+				rep, err := schema.Ready(ctx, db)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return rep.Differences
+			}
+			if got := ready(); len(got) != 3 || got[0].Problem != schema.MissingTable {
+				t.Errorf("empty database: %+v, want the three missing tables", got)
+			}
+			if err := schema.Migrate(ctx, db); err != nil {
+				t.Fatal(err)
+			}
+			if got := ready(); len(got) != 0 {
+				t.Errorf("migrated database: %+v, want no difference", got)
+			}
+			exec(t, db, "DROP INDEX index_ruby_llm_evaluations_metric_results_on_case_and_position",
+				"ALTER TABLE ruby_llm_evaluations_metric_results DROP COLUMN reason",
+				"ALTER TABLE ruby_llm_evaluations_runs ADD COLUMN tenant integer NOT NULL DEFAULT 1",
+				"ALTER TABLE ruby_llm_evaluations_runs ADD COLUMN note text")
+			var want []schema.Difference
+			for _, diff := range check(t, db).Differences {
+				if diff.Problem != schema.MissingIndex {
+					want = append(want, diff)
+				}
+			}
+			if got := ready(); !reflect.DeepEqual(got, want) {
+				t.Errorf("Ready = %+v\nCheck without indexes = %+v", got, want)
+			}
+		})
+	}
+}

@@ -82,12 +82,12 @@ ORDER BY c.ordinal_position`, table)
 		if err := rows.Scan(&name, &dataType, &precision, &nullable, &def, &identity, &pk); err != nil {
 			return nil, fmt.Errorf("read columns of %s: %w", table, err)
 		}
-		typ := dataType
-		if strings.HasPrefix(dataType, "timestamp") && precision.Valid {
-			typ = strings.Replace(dataType, "timestamp", fmt.Sprintf("timestamp(%d)", precision.Int64), 1)
+		var p *int64
+		if precision.Valid {
+			p = &precision.Int64
 		}
 		cols = append(cols, LiveColumn{
-			Name: name, Type: typ, NotNull: nullable == "NO",
+			Name: name, Type: liveType(dataType, p), NotNull: nullable == "NO",
 			HasDefault: def.Valid || identity == "YES", PrimaryKey: pk,
 		})
 	}
@@ -97,6 +97,15 @@ ORDER BY c.ordinal_position`, table)
 	return cols, nil
 }
 
+// liveType names a PostgreSQL column type the way the contract does:
+// timestamps with their fractional-second precision.
+func liveType(dataType string, precision *int64) string {
+	if strings.HasPrefix(dataType, "timestamp") && precision != nil {
+		return strings.Replace(dataType, "timestamp", fmt.Sprintf("timestamp(%d)", *precision), 1)
+	}
+	return dataType
+}
+
 func (in introspector) sqliteColumns(ctx context.Context, table string) ([]LiveColumn, error) {
 	rows, err := in.db.QueryContext(ctx, "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?)", table)
 	if err != nil {
@@ -104,7 +113,6 @@ func (in introspector) sqliteColumns(ctx context.Context, table string) ([]LiveC
 	}
 	defer rows.Close()
 	var cols []LiveColumn
-	var pks int
 	for rows.Next() {
 		var (
 			c       LiveColumn
@@ -117,21 +125,29 @@ func (in introspector) sqliteColumns(ctx context.Context, table string) ([]LiveC
 		}
 		c.Type = strings.ToLower(c.Type)
 		c.NotNull, c.HasDefault, c.PrimaryKey = notnull != 0, def.Valid, pk > 0
-		if pk > 0 {
-			pks++
-		}
 		cols = append(cols, c)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("read columns of %s: %w", table, err)
 	}
-	// A lone INTEGER PRIMARY KEY aliases the rowid: SQLite fills it.
+	markRowidAlias(cols)
+	return cols, nil
+}
+
+// markRowidAlias marks a lone INTEGER PRIMARY KEY as filled by the
+// database: in SQLite it aliases the rowid.
+func markRowidAlias(cols []LiveColumn) {
+	pks := 0
+	for _, c := range cols {
+		if c.PrimaryKey {
+			pks++
+		}
+	}
 	for i, c := range cols {
 		if c.PrimaryKey && pks == 1 && c.Type == "integer" {
 			cols[i].HasDefault = true
 		}
 	}
-	return cols, nil
 }
 
 func (in introspector) indexes(ctx context.Context, table string) ([]LiveIndex, error) {

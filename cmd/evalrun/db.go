@@ -18,7 +18,7 @@ type MigrateCmd struct{}
 
 // Run migrates the database named by --database-url (or the default file).
 func (c *MigrateCmd) Run(ctx context.Context, g *Globals) error {
-	db, err := g.open(ctx, false)
+	db, err := g.connect(ctx, false)
 	if err != nil {
 		return err
 	}
@@ -35,7 +35,7 @@ type CheckCmd struct{}
 
 // Run prints every difference and exits 2 when one is incompatible.
 func (c *CheckCmd) Run(ctx context.Context, g *Globals) error {
-	db, err := g.open(ctx, true)
+	db, err := g.connect(ctx, true)
 	if err != nil {
 		return err
 	}
@@ -70,11 +70,31 @@ func (c *RailsMigrationCmd) Run(g *Globals) error {
 }
 
 // open opens the database named by --database-url/DATABASE_URL, or the
-// embedded default SQLite file. PostgreSQL is never migrated here: that is
-// db:migrate's job. SQLite files are ours alone (the Ruby gem requires
-// PostgreSQL), so a writable SQLite database is created and migrated on
-// first use; read-only opens never migrate.
+// embedded default SQLite file, for a command that reads or writes runs.
+// PostgreSQL is never migrated here: that is db:migrate's job. SQLite files
+// are ours alone (the Ruby gem requires PostgreSQL), so a writable SQLite
+// database is created and migrated on first use; read-only opens never
+// migrate. Before returning, one catalog query makes sure the evaluation
+// tables are there (and usable), so no command fails later with a bare
+// "relation does not exist".
 func (g *Globals) open(ctx context.Context, readOnly bool) (*models.DB, error) {
+	db, err := g.connect(ctx, readOnly)
+	if err != nil {
+		return nil, err
+	}
+	if !readOnly && db.Dialect == models.SQLite {
+		return db, nil // just migrated
+	}
+	if err := requireTables(ctx, db, readOnly); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// connect opens the database like open, without checking its tables: for
+// db:migrate, which creates them, and db:check, which reports on them.
+func (g *Globals) connect(ctx context.Context, readOnly bool) (*models.DB, error) {
 	opts := models.OpenOptions{ReadOnly: readOnly}
 	url := g.DatabaseURL
 	if url == "" {
@@ -90,6 +110,9 @@ func (g *Globals) open(ctx context.Context, readOnly bool) (*models.DB, error) {
 		url = "sqlite:" + path
 	}
 	db, err := models.Open(ctx, url, opts)
+	if errors.Is(err, models.ErrNoSQLiteDatabase) {
+		return nil, fmt.Errorf("%w (`evalrun db:migrate` or `evalrun run` with the same database URL creates it)", err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -101,4 +124,38 @@ func (g *Globals) open(ctx context.Context, readOnly bool) (*models.DB, error) {
 		return nil, err
 	}
 	return db, nil
+}
+
+// requireTables fails when evaluation tables or columns are missing, naming
+// the command that fixes it. Writers also refuse incompatible columns;
+// readers only missing ones, since the other incompatibilities (an extra
+// NOT NULL column, say) break inserts, not reads.
+func requireTables(ctx context.Context, db *models.DB, readOnly bool) error {
+	rep, err := schema.Ready(ctx, db)
+	if err != nil {
+		return fmt.Errorf("check the evaluation tables in %s: %w", db.URL, err)
+	}
+	var missing, bad []string
+	for _, d := range rep.Differences {
+		blocks := !d.Compatible && (!readOnly || d.Problem == schema.MissingColumn)
+		switch {
+		case d.Problem == schema.MissingTable:
+			missing = append(missing, d.Table)
+		case blocks:
+			bad = append(bad, d.Table+"."+d.Column)
+		}
+	}
+	if len(missing) > 0 {
+		why := ""
+		if db.Dialect == models.PostgreSQL {
+			why = " (evalrun never creates tables in PostgreSQL implicitly)"
+		}
+		return fmt.Errorf("the evaluation tables are missing from %s (%s): run `evalrun db:migrate` with the same "+
+			"database URL first%s", db.URL, strings.Join(missing, ", "), why)
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("the evaluation tables in %s have incompatible columns (%s): `evalrun db:check` says what "+
+			"differs and how to fix it", db.URL, strings.Join(bad, ", "))
+	}
+	return nil
 }

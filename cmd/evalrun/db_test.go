@@ -109,7 +109,11 @@ func TestDefaultDatabaseIsCreatedAndMigratedOnFirstUse(t *testing.T) {
 
 func TestPostgresIsNeverMigratedImplicitly(t *testing.T) {
 	url := testdb.PostgresURL(t)
-	db, err := (&Globals{DatabaseURL: url}).open(context.Background(), false)
+	_, err := (&Globals{DatabaseURL: url}).open(context.Background(), false)
+	if err == nil || !strings.Contains(err.Error(), "run `evalrun db:migrate`") {
+		t.Fatalf("opening an empty PostgreSQL schema for writing: %v, want an error naming db:migrate", err)
+	}
+	db, err := models.Open(context.Background(), url, models.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,6 +124,55 @@ func TestPostgresIsNeverMigratedImplicitly(t *testing.T) {
 	}
 	if rep.Usable() {
 		t.Error("opening PostgreSQL for writing created the tables")
+	}
+}
+
+// TestOpen_UnmigratedPostgres runs every command that reads runs on an
+// empty PostgreSQL schema: each exits 2 naming the redacted URL, the
+// missing tables and db:migrate, never a raw "relation does not exist".
+// A contract column dropped later points at db:check.
+func TestOpen_UnmigratedPostgres(t *testing.T) {
+	t.Setenv("DATABASE_URL", "")
+	url := testdb.PostgresURL(t)
+	labels := filepath.Join(t.TempDir(), "labels.jsonl")
+	if err := os.WriteFile(labels, []byte(`{"case_id":"q","metric":"exact","pass":true}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	id := "0192f0c4-0000-7000-8000-000000000000"
+	commands := [][]string{
+		{"history"},
+		{"report"},
+		{"compare", id, id},
+		{"calibrate", id, "--labels", labels},
+	}
+	for _, args := range commands {
+		code, out, stderr := evalrun(t, append([]string{"--database-url", url}, args...)...)
+		if code != exitInvalid || !strings.Contains(stderr, "the evaluation tables are missing from "+models.Redact(url)) ||
+			!strings.Contains(stderr, "run `evalrun db:migrate`") || strings.Contains(stderr, "SQLSTATE") {
+			t.Errorf("%s on an empty schema: exit %d, want 2 naming the missing tables and db:migrate\n%s%s", args[0], code, out, stderr)
+		}
+	}
+
+	if code, out, stderr := evalrun(t, "--database-url", url, "db:migrate"); code != exitOK {
+		t.Fatalf("db:migrate: exit %d\n%s%s", code, out, stderr)
+	}
+	if code, out, stderr := evalrun(t, "--database-url", url, "history"); code != exitOK {
+		t.Fatalf("history after db:migrate: exit %d\n%s%s", code, out, stderr)
+	}
+	db, err := models.Open(context.Background(), url, models.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(context.Background(), "ALTER TABLE ruby_llm_evaluations_metric_results DROP COLUMN reason"); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range commands {
+		code, out, stderr := evalrun(t, append([]string{"--database-url", url}, args...)...)
+		if code != exitInvalid || !strings.Contains(stderr, "incompatible columns (ruby_llm_evaluations_metric_results.reason)") ||
+			!strings.Contains(stderr, "`evalrun db:check`") {
+			t.Errorf("%s with a dropped column: exit %d, want 2 naming the column and db:check\n%s%s", args[0], code, out, stderr)
+		}
 	}
 }
 
