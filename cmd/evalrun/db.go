@@ -69,6 +69,34 @@ func (c *RailsMigrationCmd) Run(g *Globals) error {
 	return err
 }
 
+// errNoDatabase is matched (errors.Is) by the error Globals.open returns
+// for a read-only open of the embedded default database before any run
+// created it: history shows that as an empty history, the commands that need
+// a run exit 2 saying there is none yet.
+var errNoDatabase = errors.New("no runs yet")
+
+// noDatabaseError says that the embedded default database does not exist.
+type noDatabaseError struct {
+	Path string
+}
+
+func (e *noDatabaseError) Error() string {
+	return fmt.Sprintf("no runs yet: the default database %s does not exist (`evalrun run SUITE` creates it, or pass --database-url)", e.Path)
+}
+
+// Is makes errors.Is(err, errNoDatabase) hold.
+func (e *noDatabaseError) Is(target error) bool { return target == errNoDatabase }
+
+// missingDefault returns the path of the embedded default database when err
+// says it does not exist yet.
+func missingDefault(err error) (path string, ok bool) {
+	var nd *noDatabaseError
+	if errors.As(err, &nd) {
+		return nd.Path, true
+	}
+	return "", false
+}
+
 // open opens the database named by --database-url/DATABASE_URL, or the
 // embedded default SQLite file, for a command that reads or writes runs.
 // PostgreSQL is never migrated here: that is db:migrate's job. SQLite files
@@ -104,7 +132,7 @@ func (g *Globals) connect(ctx context.Context, readOnly bool) (*models.DB, error
 		}
 		if readOnly {
 			if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("no evaluation history yet: the default database %s does not exist (evalrun run creates it, or pass --database-url)", path)
+				return nil, &noDatabaseError{Path: path}
 			}
 		}
 		url = "sqlite:" + path

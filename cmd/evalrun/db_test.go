@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -173,6 +174,35 @@ func TestOpen_UnmigratedPostgres(t *testing.T) {
 			!strings.Contains(stderr, "`evalrun db:check`") {
 			t.Errorf("%s with a dropped column: exit %d, want 2 naming the column and db:check\n%s%s", args[0], code, out, stderr)
 		}
+	}
+}
+
+// TestOpen_MissingDefaultDatabase: before any run created the embedded
+// default database, a read-only open says so with errNoDatabase (history
+// shows an empty history), and the commands that need a run exit 2 saying
+// there is none yet, without creating the file.
+func TestOpen_MissingDefaultDatabase(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", dir)
+	t.Setenv("DATABASE_URL", "")
+	path := filepath.Join(dir, "agentevals", "evaluations.sqlite3")
+
+	_, err := (&Globals{}).open(context.Background(), true)
+	if got, ok := missingDefault(err); !ok || got != path || !errors.Is(err, errNoDatabase) {
+		t.Errorf("read-only open of the missing default database: %v, want errNoDatabase for %s", err, path)
+	}
+	id := "0192f0c4-0000-7000-8000-000000000000"
+	for _, args := range [][]string{{"report"}, {"report", id}, {"compare", id, id}} {
+		code, out, stderr := evalrun(t, args...)
+		if code != exitInvalid || !strings.Contains(stderr, "no runs yet") || !strings.Contains(stderr, path) {
+			t.Errorf("%v without a default database: exit %d, want 2 saying no runs yet\n%s%s", args, code, out, stderr)
+		}
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Errorf("a read-only command created %s", path)
+	}
+	if _, ok := missingDefault(errors.New("other")); ok {
+		t.Error("missingDefault matched an unrelated error")
 	}
 }
 
