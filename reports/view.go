@@ -24,7 +24,14 @@ type view struct {
 	C            *Comparison
 	Run          *models.Run
 	Baseline     *models.Run
-	Title        string
+	Title string
+	// Outcome says how the run's own checks went (passed, failed, errored,
+	// not evaluated), apart from the baseline state in Verdict.
+	Outcome string
+	// Banner is the colour class of the HTML banner: "bad" for failed or
+	// errored checks or a gating regression, "warn" when nothing was
+	// evaluated or regressions do not gate, else "ok".
+	Banner       string
 	Verdict      string
 	Regressed    bool
 	Regressions  []Finding
@@ -69,6 +76,15 @@ func newView(c *Comparison, kind viewKind) *view {
 	default:
 		v.Verdict = "no regression against the baseline"
 	}
+	v.Outcome = outcome(c.Totals)
+	switch {
+	case c.ChecksFailed() || v.Regressed:
+		v.Banner = "bad"
+	case c.Totals.Evaluated == 0 || len(c.Regressions()) > 0:
+		v.Banner = "warn"
+	default:
+		v.Banner = "ok"
+	}
 	for _, f := range c.Findings {
 		if f.Kind.Regression() {
 			v.Regressions = append(v.Regressions, f)
@@ -97,6 +113,33 @@ func newView(c *Comparison, kind viewKind) *view {
 		v.Charts = buildCharts(c)
 	}
 	return v
+}
+
+// outcome sums up a run's own checks in one line, for example "FAILED: 0
+// of 1 evaluated question passed (1 failed)".
+func outcome(t Totals) string {
+	ne := ""
+	if t.NotEvaluated > 0 {
+		ne = ", " + Plural(t.NotEvaluated, "question", "questions") + " not evaluated"
+	}
+	switch {
+	case t.Evaluated == 0:
+		return "NOT EVALUATED: no question had a calculated check (" + Plural(t.Cases, "question", "questions") + ")"
+	case t.Failed > 0 || t.Errored > 0:
+		var bad []string
+		if t.Failed > 0 {
+			bad = append(bad, fmt.Sprintf("%d failed", t.Failed))
+		}
+		if t.Errored > 0 {
+			bad = append(bad, Plural(t.Errored, "error", "errors"))
+		}
+		return fmt.Sprintf("FAILED: %d of %s passed (%s%s)", t.Passed,
+			Plural(t.Evaluated, "evaluated question", "evaluated questions"), strings.Join(bad, ", "), ne)
+	}
+	if t.Evaluated == 1 {
+		return "PASSED: the 1 evaluated question passed" + ne
+	}
+	return fmt.Sprintf("PASSED: all %d evaluated questions passed%s", t.Evaluated, ne)
 }
 
 // metricState names the outcome of a metric row.
