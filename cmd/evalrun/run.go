@@ -21,11 +21,11 @@ import (
 // interrupted run: Ctrl-C or SIGTERM save nothing) or 2 (invalid suite,
 // options, configuration or baseline; nothing runs).
 type RunCmd struct {
-	Suite       string        `arg:"" name:"suite" help:"Suite file (JSON, or YAML with the same structure)."`
-	Metadata    string        `name:"metadata" placeholder:"JSON" help:"Run metadata as a JSON object, e.g. '{\"revision\":\"abc123\"}'."`
-	Concurrency int           `name:"concurrency" short:"j" placeholder:"N" help:"Cases run at once (default: min(4, number of cases))."`
-	Only        []string      `name:"only" sep:"none" placeholder:"ID" help:"Run only the question with this id (repeatable)."`
-	Timeout     time.Duration `name:"timeout" help:"Per-case agent timeout, e.g. 30s (default: the suite's agent.timeout, else 5m)."`
+	Suite       string         `arg:"" name:"suite" help:"Suite file (JSON, or YAML with the same structure)."`
+	Metadata    string         `name:"metadata" placeholder:"JSON" help:"Run metadata as a JSON object, e.g. '{\"revision\":\"abc123\"}'."`
+	Concurrency int            `name:"concurrency" short:"j" placeholder:"N" help:"Cases run at once: a whole number >= 0; 0 or omitted means min(4, number of cases). Negative numbers are refused (exit 2)."`
+	Only        []string       `name:"only" sep:"none" placeholder:"ID" help:"Run only the question with this id (repeatable)."`
+	Timeout     *time.Duration `name:"timeout" placeholder:"DURATION" help:"Per-case agent timeout, a positive duration such as 30s (0 or negative is refused, exit 2). Omitted: the suite's agent.timeout, else 5m."`
 
 	JudgeFlags
 	GateFlags
@@ -39,6 +39,9 @@ type judgeSummarizer interface {
 
 // Run executes the suite.
 func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
+	if err := c.checkNumbers(); err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
 	suite, meta, err := c.load()
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
@@ -52,7 +55,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if conc <= 0 {
 		conc = max(1, min(runner.DefaultConcurrency, len(suite.Cases)))
 	}
-	agent, err := runner.NewAgent(suite.Agent, runner.AgentOptions{Concurrency: conc, Timeout: c.Timeout})
+	agent, err := runner.NewAgent(suite.Agent, runner.AgentOptions{Concurrency: conc, Timeout: c.timeout()})
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("%s: %w", suite.Path, err)}
 	}
@@ -72,7 +75,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 		return asInvalid(err)
 	}
 	prog := newProgress(g.Stderr, len(suite.Cases))
-	opts := runner.ExecOptions{Judge: judge, Concurrency: conc, Timeout: c.Timeout, Metadata: meta,
+	opts := runner.ExecOptions{Judge: judge, Concurrency: conc, Timeout: c.timeout(), Metadata: meta,
 		Progress: prog.update}
 	if js, ok := any(&c.JudgeFlags).(judgeSummarizer); ok {
 		opts.ExtraSummary = js.judgeSummary
@@ -135,13 +138,31 @@ func (c *RunCmd) load() (*runner.Suite, map[string]any, error) {
 			return nil, nil, fmt.Errorf("--metadata: want a JSON object such as '{\"revision\":\"abc\"}', got %q", c.Metadata)
 		}
 	}
-	if c.Concurrency < 0 {
-		return nil, nil, fmt.Errorf("--concurrency: want a positive number, got %d", c.Concurrency)
-	}
-	if c.Timeout < 0 {
-		return nil, nil, fmt.Errorf("--timeout: want a positive duration, got %s", c.Timeout)
-	}
 	return suite, meta, nil
+}
+
+// checkNumbers refuses numeric flags that have no meaning, before the suite
+// is read: a negative --concurrency, and a --timeout that is not positive
+// (0 would otherwise read as "no timeout" to some and "the default" to
+// others; omitting the flag is how to get the default).
+func (c *RunCmd) checkNumbers() error {
+	if c.Concurrency < 0 {
+		return fmt.Errorf("--concurrency: want a whole number ≥ 0 (0 = default min(%d, cases)), got %d",
+			runner.DefaultConcurrency, c.Concurrency)
+	}
+	if c.Timeout != nil && *c.Timeout <= 0 {
+		return fmt.Errorf("--timeout: want a positive duration such as 30s (omit it for the suite's agent.timeout, else %s), got %s",
+			strings.TrimSuffix(runner.DefaultAgentTimeout.String(), "0s"), *c.Timeout)
+	}
+	return nil
+}
+
+// timeout is --timeout, or 0 when it was not given (the suite's own).
+func (c *RunCmd) timeout() time.Duration {
+	if c.Timeout == nil {
+		return 0
+	}
+	return *c.Timeout
 }
 
 // checkTables makes sure, before any agent is called, that the run can be

@@ -141,7 +141,9 @@ func TestRunCmd_InvalidOptions(t *testing.T) {
 		{"metadata not an object", []string{"--metadata", `[1]`}, "--metadata: want a JSON object"},
 		{"metadata not json", []string{"--metadata", `{revision`}, "--metadata: want a JSON object"},
 		{"unknown --only id", []string{"--only", "nope"}, `--only: no question has id "nope"`},
-		{"negative concurrency", []string{"--concurrency=-2"}, "--concurrency: want a positive number"},
+		{"negative concurrency", []string{"--concurrency=-2"}, "--concurrency: want a whole number ≥ 0 (0 = default min(4, cases)), got -2"},
+		{"zero timeout", []string{"--timeout", "0s"}, "--timeout: want a positive duration such as 30s (omit it for the suite's agent.timeout, else 5m), got 0s"},
+		{"negative timeout", []string{"--timeout=-5s"}, "--timeout: want a positive duration"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

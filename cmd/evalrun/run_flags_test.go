@@ -1,0 +1,25 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"agentevals/internal/testdb"
+)
+
+// TestRunCmd_TimeoutFlag shows that a positive --timeout bounds the agent
+// call (the flag is optional, so an omitted one must not read as 0).
+func TestRunCmd_TimeoutFlag(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "agent.sh"), []byte("cat >/dev/null; sleep 5; echo ok\n"), 0o644)
+	suite := filepath.Join(dir, "suite.json")
+	os.WriteFile(suite, []byte(`{"suite": "Slow", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
+	  "evaluators": {"exact": {"type": "exact_match"}}, "questions": [{"id": "q", "question": "q", "expected_answer": "ok"}]}`), 0o644)
+	url := testdb.SQLiteURL(t)
+	code, out, stderr := evalrun(t, "--database-url", url, "run", suite, "--timeout", "300ms")
+	if code != exitFailed || !strings.Contains(out, "agent timeout") {
+		t.Errorf("exit %d, want 1 and an agent timeout:\n%s%s", code, out, stderr)
+	}
+}
