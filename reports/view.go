@@ -21,10 +21,10 @@ const (
 // escapes them for its output (esc in text and Markdown, html/template's
 // contextual escaping in HTML).
 type view struct {
-	C            *Comparison
-	Run          *models.Run
-	Baseline     *models.Run
-	Title string
+	C        *Comparison
+	Run      *models.Run
+	Baseline *models.Run
+	Title    string
 	// Outcome says how the run's own checks went (passed, failed, errored,
 	// not evaluated), apart from the baseline state in Verdict.
 	Outcome string

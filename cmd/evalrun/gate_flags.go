@@ -22,7 +22,7 @@ type GateFlags struct {
 	Tolerance        float64  `name:"tolerance" default:"0" placeholder:"T" help:"Score decrease per metric that is not a regression (0..1). Never hides a newly failed threshold or a new error."`
 	FailOnRegression bool     `name:"fail-on-regression" help:"Exit 1 when the run regressed against its baseline."`
 	Gate             string   `name:"gate" default:"strict" enum:"strict,ci" help:"strict: any per-question score drop beyond the tolerance regresses; ci: a metric regresses only when its 95% bootstrap interval lies wholly below the baseline mean (new failures and errors always regress)."`
-	Report           []string `name:"report" sep:"none" placeholder:"PATH" help:"Write a report after the run (repeatable). The extension picks the format: .html/.htm, .json, .md/.markdown, .txt/.text, .xml (JUnit). The word 'github' prints GitHub Actions annotations and appends a job summary to $$GITHUB_STEP_SUMMARY."`
+	Report           []string `name:"report" sep:"none" placeholder:"PATH" help:"Write a report to PATH after the run (repeatable). The extension picks the format: .html/.htm, .md/.markdown, .txt/.text, .json, .xml (JUnit), e.g. --report out/report.html. The word 'github' instead prints GitHub Actions annotations and appends a job summary to $$GITHUB_STEP_SUMMARY. A bare format name such as 'html' is not a path and is refused."`
 	JUnit            string   `name:"junit" placeholder:"PATH" help:"Write JUnit XML (one testcase per question) to PATH."`
 }
 
@@ -41,9 +41,9 @@ func (f *GateFlags) targets() ([]reportTarget, error) {
 			out = append(out, reportTarget{format: reports.FormatGitHub})
 			continue
 		}
-		format, err := reports.FormatFromPath(p)
+		format, err := reportFormat(p)
 		if err != nil {
-			return nil, fmt.Errorf("--report: %w", err)
+			return nil, err
 		}
 		if err := checkDir("--report", p); err != nil {
 			return nil, err
@@ -57,6 +57,41 @@ func (f *GateFlags) targets() ([]reportTarget, error) {
 		out = append(out, reportTarget{path: f.JUnit, format: reports.FormatJUnit})
 	}
 	return out, nil
+}
+
+// reportExt is the usual file extension of a format --report writes ("" for
+// github, which is not a file).
+func reportExt(f reports.Format) string {
+	switch f {
+	case reports.FormatHTML:
+		return ".html"
+	case reports.FormatMarkdown:
+		return ".md"
+	case reports.FormatText:
+		return ".txt"
+	case reports.FormatJSON:
+		return ".json"
+	case reports.FormatJUnit:
+		return ".xml"
+	}
+	return ""
+}
+
+// reportFormat reads the format of a --report path from its extension. A
+// bare format name ("html") is refused with the file name to use instead:
+// the extension is the one way to name a format, so PATH stays a plain path
+// (no FORMAT:PATH, which would collide with Windows drive letters).
+func reportFormat(p string) (reports.Format, error) {
+	format, err := reports.FormatFromPath(p)
+	if err == nil {
+		return format, nil
+	}
+	hint := ""
+	if f, perr := reports.ParseFormat(p); perr == nil && reportExt(f) != "" {
+		hint = fmt.Sprintf("; to write %s, give a file name such as report%s", f, reportExt(f))
+	}
+	return "", fmt.Errorf("--report %q: %w: want a path ending .html/.htm, .md/.markdown, .txt/.text, .json or .xml (JUnit), or the word github%s",
+		p, reports.ErrUnknownFormat, hint)
 }
 
 func (f *GateFlags) options() reports.Options {

@@ -198,3 +198,29 @@ func TestGateFlags_RejectedBeforeAgent(t *testing.T) {
 		t.Errorf("a report with an unknown format was written: %v", err)
 	}
 }
+
+func TestGateFlags_ReportTargets(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		report string
+		want   string // "" means accepted
+	}{
+		{filepath.Join(dir, "r.html"), ""},
+		{filepath.Join(dir, "r.MD"), ""},
+		{"github", ""},
+		{"html", `--report "html": unknown report format: want a path ending .html/.htm, .md/.markdown, .txt/.text, .json or .xml (JUnit), or the word github; to write html, give a file name such as report.html`},
+		{"markdown", "give a file name such as report.md"},
+		{"junit", "give a file name such as report.xml"},
+		{filepath.Join(dir, "r.pdf"), "want a path ending .html/.htm"},
+	}
+	for _, tt := range tests {
+		f := &GateFlags{Report: []string{tt.report}}
+		_, err := f.targets()
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("--report %s: %v", tt.report, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "name the format")):
+			t.Errorf("--report %s: error %v, want %q", tt.report, err, tt.want)
+		}
+	}
+}
