@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/alecthomas/kong"
@@ -40,7 +41,7 @@ func (e *exitError) Unwrap() error { return e.Err }
 
 // Globals are the flags every command shares, plus the process's streams.
 type Globals struct {
-	DatabaseURL string `name:"database-url" env:"DATABASE_URL" placeholder:"URL" help:"Database: postgres://… or sqlite:PATH. Default: the embedded SQLite file ($$XDG_DATA_HOME/agentevals/evaluations.sqlite3, else ~/.local/share/agentevals/evaluations.sqlite3), created and migrated on first use. PostgreSQL is never migrated implicitly: run db:migrate."`
+	DatabaseURL string `name:"database-url" env:"DATABASE_URL" placeholder:"URL" help:"Database: postgres://… or sqlite:PATH; also read from $$${env}. Without either, the embedded SQLite file $$XDG_DATA_HOME/agentevals/evaluations.sqlite3 (else ~/.local/share/agentevals/evaluations.sqlite3), created and migrated on first use. PostgreSQL tables are created only by db:migrate. Ignored by validate, schema and db:rails-migration."`
 
 	Stdout io.Writer `kong:"-"`
 	Stderr io.Writer `kong:"-"`
@@ -49,6 +50,7 @@ type Globals struct {
 // CLI is the whole command line.
 type CLI struct {
 	Globals
+	Version kong.VersionFlag `name:"version" help:"Print the version and exit."`
 
 	Run            RunCmd            `cmd:"" help:"Run a suite against its agent, save the run and gate on the result."`
 	Validate       ValidateCmd       `cmd:"" help:"Check a suite file without running it."`
@@ -60,6 +62,34 @@ type CLI struct {
 	Migrate        MigrateCmd        `cmd:"" name:"db:migrate" help:"Create or upgrade the evaluation tables."`
 	Check          CheckCmd          `cmd:"" name:"db:check" help:"Compare the live schema with the contract (exit 0 usable, 2 not)."`
 	RailsMigration RailsMigrationCmd `cmd:"" name:"db:rails-migration" help:"Print a Rails migration that creates the evaluation tables."`
+	Help           HelpCmd           `cmd:"" help:"Show help for evalrun or one of its commands."`
+}
+
+// HelpCmd prints the help of evalrun or of a command: "evalrun help run"
+// is "evalrun run --help".
+type HelpCmd struct {
+	Command []string `arg:"" optional:"" name:"command" help:"Command to explain, e.g. run or db:migrate."`
+}
+
+// Run prints the help.
+func (c *HelpCmd) Run(kctx *kong.Context) error {
+	target, err := kong.Trace(kctx.Kong, c.Command)
+	if err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
+	if target.Error != nil {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("help: %w", target.Error)}
+	}
+	return target.PrintUsage(false)
+}
+
+// version is the module version of the binary: its tag or pseudo-version
+// when built with module information, else "(devel)".
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
 }
 
 func main() {
@@ -80,13 +110,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { exitCode = code }),
 		kong.BindTo(ctx, (*context.Context)(nil)),
+		kong.Vars{"version": "evalrun " + version()},
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "evalrun: %v\n", err)
 		return exitInvalid
 	}
+	if len(args) == 0 {
+		// No command: the whole usage, not only "expected one of …".
+		parser.Stdout = stderr
+		_, _ = parser.Parse([]string{"--help"}) // prints the usage and calls Exit(0)
+		return exitInvalid
+	}
 	kctx, err := parser.Parse(args)
-	if exitCode >= 0 { // --help
+	if exitCode >= 0 { // --help, --version
 		return exitCode
 	}
 	if err != nil {
