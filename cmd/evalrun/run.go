@@ -24,7 +24,7 @@ type RunCmd struct {
 	Suite       string         `arg:"" name:"suite" help:"Suite file (JSON, or YAML with the same structure)."`
 	Metadata    string         `name:"metadata" placeholder:"JSON" help:"Run metadata as a JSON object, e.g. '{\"revision\":\"abc123\"}'."`
 	Concurrency int            `name:"concurrency" short:"j" placeholder:"N" help:"Cases run at once: a whole number >= 0; 0 or omitted means min(4, number of cases). Negative numbers are refused (exit 2)."`
-	Only        []string       `name:"only" sep:"none" placeholder:"ID" help:"Run only the question with this id (repeatable)."`
+	Only        []string       `name:"only" sep:"none" placeholder:"ID" help:"Run only the question with this id (repeatable). A subset is its own definition (digest): its baseline is an earlier run of the same subset, never a run of the whole suite."`
 	Timeout     *time.Duration `name:"timeout" placeholder:"DURATION" help:"Per-case agent timeout, a positive duration such as 30s (0 or negative is refused, exit 2). Omitted: the suite's agent.timeout, else 5m."`
 
 	JudgeFlags
@@ -97,7 +97,13 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 		return &exitError{Code: exitFailed, Err: err}
 	}
 	writeRunTable(g.Stdout, run, db.URL)
-	gateFailed, err := c.finish(ctx, g, run, baseline)
+	out := g
+	if len(c.Only) > 0 && baseline == nil {
+		subset := *g
+		subset.Stdout = &subsetNote{w: g.Stdout}
+		out = &subset
+	}
+	gateFailed, err := c.finish(ctx, out, run, baseline)
 	if err != nil {
 		return asInvalid(err)
 	}
