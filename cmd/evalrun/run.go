@@ -113,6 +113,15 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	return nil
 }
 
+// Help is the detail under "evalrun run --help".
+func (c *RunCmd) Help() string {
+	return "Exit codes: 0 when no calculated check failed or errored and no gated regression was found " +
+		"(0 does not claim quality: a question nothing was calculated on is not evaluated, not failed); " +
+		"1 for failed or errored checks, a regression under --fail-on-regression, or an interrupted run " +
+		"(Ctrl-C or SIGTERM: nothing is saved); 2 for an invalid suite, options, configuration or baseline " +
+		"(nothing runs)."
+}
+
 // judgeFor builds the judge only when a metric of the suite needs one, so a
 // suite of deterministic checks runs without the judge provider's
 // credential. The judge flags and section are still validated. Without a
