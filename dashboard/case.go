@@ -163,11 +163,7 @@ func describeCall(raw json.RawMessage) string {
 	if len(c.Arguments) == 0 || string(c.Arguments) == "null" {
 		return head + "()"
 	}
-	var buf bytes.Buffer
-	if json.Compact(&buf, c.Arguments) != nil {
-		return head + " " + string(c.Arguments)
-	}
-	return head + " " + buf.String()
+	return head + " " + reports.ReadableJSON(c.Arguments, "")
 }
 
 func toText(v any) string {
@@ -175,7 +171,7 @@ func toText(v any) string {
 		return s
 	}
 	b, _ := json.Marshal(v)
-	return string(b)
+	return reports.ReadableJSON(b, "")
 }
 
 // sameCall compares group, name and arguments as JSON values; absent, null

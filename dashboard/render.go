@@ -1,7 +1,6 @@
 package dashboard
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -11,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"text/template/parse"
 	"time"
 
 	"agentevals/models"
@@ -75,9 +75,54 @@ func parsePages(fsys fs.FS) (map[string]*template.Template, error) {
 		if err != nil {
 			return nil, fmt.Errorf("parse %s page: %w", name, err)
 		}
+		for _, tt := range t.Templates() {
+			if tt.Tree != nil {
+				cleanActions(tt.Tree.Root)
+			}
+		}
 		pages[name] = t
 	}
 	return pages, nil
+}
+
+// cleanActions appends "| clean" to every {{…}} that prints a value, so
+// that every string a page shows (suite and case names, questions, outputs,
+// reasons, JSON, error texts) loses terminal control sequences and control
+// characters in one place, before html/template escapes it. It runs before
+// the first execution, when html/template adds its own escapers.
+func cleanActions(n parse.Node) {
+	switch n := n.(type) {
+	case *parse.ListNode:
+		if n == nil {
+			return
+		}
+		for _, c := range n.Nodes {
+			cleanActions(c)
+		}
+	case *parse.ActionNode:
+		if len(n.Pipe.Decl) == 0 {
+			n.Pipe.Cmds = append(n.Pipe.Cmds, &parse.CommandNode{NodeType: parse.NodeCommand, Pos: n.Pos,
+				Args: []parse.Node{parse.NewIdentifier("clean").SetPos(n.Pos)}})
+		}
+	case *parse.IfNode:
+		cleanActions(n.List)
+		cleanActions(n.ElseList)
+	case *parse.RangeNode:
+		cleanActions(n.List)
+		cleanActions(n.ElseList)
+	case *parse.WithNode:
+		cleanActions(n.List)
+		cleanActions(n.ElseList)
+	}
+}
+
+// clean strips control sequences from strings (keeping newlines and tabs,
+// as the terminal and HTML reports do); other values pass unchanged.
+func clean(v any) any {
+	if s, ok := v.(string); ok {
+		return reports.StripControl(s, true)
+	}
+	return v
 }
 
 func templateFuncs() template.FuncMap {
@@ -93,6 +138,7 @@ func templateFuncs() template.FuncMap {
 		"cost":     formatCost,
 		"ci":       formatInterval,
 		"short":    shortID,
+		"clean":    clean,
 	}
 }
 
@@ -173,11 +219,7 @@ func prettyJSON(j models.JSON) string {
 	if j.IsNull() {
 		return "null"
 	}
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, j, "", "  "); err != nil {
-		return string(j)
-	}
-	return buf.String()
+	return reports.ReadableJSON(j, "  ")
 }
 
 // jsonText shows a JSON string column as its text and anything else as

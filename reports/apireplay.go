@@ -132,15 +132,9 @@ func (f fields) interaction() int {
 	return 0
 }
 
-// compactJSON is raw without insignificant whitespace (raw itself when it
-// is not JSON).
-func compactJSON(raw []byte) string {
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return string(raw)
-	}
-	return b.String()
-}
+// compactJSON is raw without insignificant whitespace, for people (raw
+// itself when it is not JSON; see ReadableJSON).
+func compactJSON(raw []byte) string { return ReadableJSON(raw, "") }
 
 // newReplayView reads response_metadata.api_replay; nil when the case has
 // none. It never fails: evidence in an unknown shape is shown as JSON.

@@ -369,7 +369,7 @@ func ErrorSummary(details models.JSON) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
-	return string(marshalJSON(v))
+	return displayJSON(v)
 }
 
 // fmtScore formats a score with three decimals; nil is "n/a".

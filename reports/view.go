@@ -168,7 +168,7 @@ func jsonText(j models.JSON) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
-	return string(marshalJSON(v))
+	return displayJSON(v)
 }
 
 // funcs are the formatting helpers shared by the templates; esc is the
