@@ -97,6 +97,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 		return &exitError{Code: exitFailed, Err: err}
 	}
 	writeRunTable(g.Stdout, run, db.URL)
+	writeCoverageWarnings(g.Stderr, run)
 	out := g
 	if len(c.Only) > 0 && baseline == nil {
 		subset := *g
