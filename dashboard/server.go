@@ -7,7 +7,6 @@ package dashboard
 
 import (
 	"bytes"
-	"context"
 	"embed"
 	"fmt"
 	"html/template"
@@ -16,7 +15,6 @@ import (
 	"net/http"
 	"path"
 	"strings"
-	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -168,9 +166,15 @@ func (s *Server) handle(h handlerFunc) gin.HandlerFunc {
 	}
 }
 
-// fail logs an error's cause and renders its public page.
+// fail logs an error's cause and renders its public page. A database
+// failure is first told apart from a database whose evaluation tables do
+// not exist yet, which gets its own page.
 func (s *Server) fail(c *gin.Context, err error) {
-	s.writeError(c.Writer, c.Request, asServerError(err))
+	se := asServerError(err)
+	if se.status == http.StatusServiceUnavailable && s.tablesMissing(c.Request.Context()) {
+		se = tablesMissingError(se.cause)
+	}
+	s.writeError(c.Writer, c.Request, se)
 	c.Abort()
 }
 
@@ -209,21 +213,6 @@ func (s *Server) renderStatus(c *gin.Context, status int, page string, data any)
 	c.Status(status)
 	_, err := buf.WriteTo(c.Writer)
 	return err
-}
-
-// healthz pings the database: 200 "ok" or a 503 that names nothing.
-func (s *Server) healthz(c *gin.Context) error {
-	ctx, cancel := context.WithTimeout(c.Request.Context(), 2*time.Second)
-	defer cancel()
-	if err := s.db.PingContext(ctx); err != nil {
-		s.log.Error("health check failed", "cause", err)
-		c.Header("Cache-Control", "no-store")
-		c.String(http.StatusServiceUnavailable, "unavailable\n")
-		return nil
-	}
-	c.Header("Cache-Control", "no-store")
-	c.String(http.StatusOK, "ok\n")
-	return nil
 }
 
 // asset serves the embedded stylesheet, script and icon.
