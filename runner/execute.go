@@ -62,8 +62,12 @@ type InterruptedError struct {
 
 // Error says how many cases finished and that nothing was saved.
 func (e *InterruptedError) Error() string {
-	return fmt.Sprintf("execute suite: interrupted (%v): %d of %d cases finished, %d unfinished; nothing was saved",
-		e.Cause, e.Finished, e.Total, e.Total-e.Finished)
+	cases := "cases"
+	if e.Total == 1 {
+		cases = "case"
+	}
+	return fmt.Sprintf("execute suite: interrupted (%v): %d of %d %s finished, %d unfinished; nothing was saved",
+		e.Cause, e.Finished, e.Total, cases, e.Total-e.Finished)
 }
 
 // Unwrap returns the context's cause (context.Canceled, a signal, …).

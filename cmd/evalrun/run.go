@@ -92,7 +92,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	if err := db.InsertRun(ctx, run); err != nil {
 		if ctx.Err() != nil {
-			return &exitError{Code: exitFailed, Err: fmt.Errorf("interrupted while saving: all %d cases had finished; nothing was saved: %w", len(run.Cases), err)}
+			return &exitError{Code: exitFailed, Err: fmt.Errorf("interrupted while saving: %s had finished; nothing was saved: %w", allCases(len(run.Cases)), err)}
 		}
 		return &exitError{Code: exitFailed, Err: err}
 	}
@@ -251,9 +251,9 @@ func (c *ValidateCmd) Run(g *Globals) error {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
 	names := suite.Calculated(true)
-	fmt.Fprintf(g.Stdout, "%s: ok: suite %q version %q, agent %q (%s), %d questions, metrics: %s\n",
+	fmt.Fprintf(g.Stdout, "%s: ok: suite %q version %q, agent %q (%s), %s, metrics: %s\n",
 		c.Suite, clean(suite.Name), clean(suite.Version), clean(suite.Agent.Name), suite.Agent.Type,
-		len(suite.Cases), clean(strings.Join(names, ", ")))
+		plural(len(suite.Cases), "question"), clean(strings.Join(names, ", ")))
 	return nil
 }
 

@@ -250,7 +250,7 @@ func writeHistory(w io.Writer, runs []*models.Run) {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "STARTED (UTC)\tSUITE\tAGENT\tVERSION\tPASSED\tQUALITY\tRUN")
+	fmt.Fprintln(tw, "STARTED (UTC)\tSUITE\tAGENT\tVERSION\tPASSED\tQUALITY\tRUN\tMETADATA")
 	for _, r := range runs {
 		var sum map[string]any
 		_ = r.Summary.Decode(&sum)
@@ -258,10 +258,51 @@ func writeHistory(w io.Writer, runs []*models.Run) {
 		if _, ok := sum["passed"].(float64); ok {
 			passed = fmt.Sprintf("%d/%d", intOf(sum["passed"]), intOf(sum["cases"]))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.StartedAt.UTC().Format("2006-01-02 15:04:05"),
-			clip(clean(r.Suite), 30), clip(clean(r.Agent), 24), clip(clean(r.Version), 12), passed, fmtAny(sum["quality"]), r.ID)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.StartedAt.UTC().Format("2006-01-02 15:04:05"),
+			clip(clean(r.Suite), 30), clip(clean(r.Agent), 24), clip(clean(r.Version), 12), passed, fmtAny(sum["quality"]), r.ID,
+			metadataCell(r.Metadata))
 	}
 	tw.Flush()
+}
+
+// metadataWidth bounds history's metadata column, in runes.
+const metadataWidth = 48
+
+// metadataCell is a compact excerpt of a run's metadata for history, so
+// runs of one definition can be told apart: "revision=abc123, branch=main",
+// revision first, then the other keys sorted; strings bare, other values as
+// compact JSON; control characters stripped and the whole clipped. "-" when
+// the metadata is empty or unreadable.
+func metadataCell(meta models.JSON) string {
+	var m map[string]any
+	if err := meta.Decode(&m); err != nil || len(m) == 0 {
+		return "-"
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		switch {
+		case a == b:
+			return 0
+		case a == "revision":
+			return -1
+		case b == "revision":
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		v, ok := m[k].(string)
+		if !ok {
+			b, _ := json.Marshal(m[k])
+			v = string(b)
+		}
+		parts[i] = k + "=" + v
+	}
+	return clip(strings.Join(strings.Fields(clean(strings.Join(parts, ", "))), " "), metadataWidth)
 }
 
 // uncalculated groups the metrics a run could not calculate by why.
@@ -355,6 +396,14 @@ func groupFor(groups *[]*uncalculated, why string) *uncalculated {
 	g := &uncalculated{why: why}
 	*groups = append(*groups, g)
 	return g
+}
+
+// allCases is "the 1 case" or "all 3 cases".
+func allCases(n int) string {
+	if n == 1 {
+		return "the 1 case"
+	}
+	return fmt.Sprintf("all %d cases", n)
 }
 
 // plural is "1 question", "3 questions".

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"agentevals/internal/testdb"
+	"agentevals/models"
+)
+
+// TestHistoryCmd_ShowsMetadata tells the reference and regressed runs of
+// one definition apart by their --metadata revision.
+func TestHistoryCmd_ShowsMetadata(t *testing.T) {
+	url := testdb.SQLiteURL(t)
+	for _, rev := range []string{"reference", "regressed"} {
+		t.Setenv("AGENT_REVISION", rev)
+		evalrun(t, "--database-url", url, "run", supportSuite, "--metadata", `{"revision":"`+rev+`","ci":{"job":7}}`)
+	}
+	code, out, stderr := evalrun(t, "--database-url", url, "history")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || !strings.HasSuffix(lines[0], "METADATA") {
+		t.Fatalf("history:\n%s", out)
+	}
+	for i, want := range []string{`2/3     0.667`, `3/3     1.000`} {
+		rev := []string{"revision=regressed", "revision=reference"}[i]
+		if !strings.Contains(lines[i+1], want) || !strings.HasSuffix(lines[i+1], rev+`, ci={"job":7}`) {
+			t.Errorf("line %d = %q, want %q and metadata %q", i+1, lines[i+1], want, rev)
+		}
+	}
+}
+
+func TestMetadataCell(t *testing.T) {
+	tests := []struct {
+		name, meta, want string
+	}{
+		{"empty", `{}`, "-"},
+		{"revision first", `{"a": 1, "revision": "abc123", "branch": "main"}`, "revision=abc123, a=1, branch=main"},
+		{"control characters", `{"revision": "abc\u001b[2J\n123\u0007"}`, "revision=abc[2J 123"},
+		{"clipped", `{"revision": "` + strings.Repeat("x", 60) + `"}`, "revision=" + strings.Repeat("x", 38) + "…"},
+		{"not an object", `[1]`, "-"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := metadataCell(models.JSON(tt.meta)); got != tt.want {
+				t.Errorf("metadataCell(%s) = %q, want %q", tt.meta, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestRunOutput_Plurals says "1 question", never "1 questions".
+func TestRunOutput_Plurals(t *testing.T) {
+	dir := t.TempDir()
+	suite := filepath.Join(dir, "one.json")
+	os.WriteFile(suite, []byte(`{"suite": "One", "agent": {"name": "A", "command": ["true"]},
+	  "questions": [{"question": "q", "minimum_scores": {"exact_match": 1}}]}`), 0o644)
+	code, out, stderr := evalrun(t, "validate", suite)
+	if code != exitOK || !strings.Contains(out, "(command), 1 question, metrics: exact_match") {
+		t.Errorf("validate: exit %d\n%s%s", code, out, stderr)
+	}
+	for _, tt := range []struct {
+		n    int
+		want string
+	}{{1, "1 question"}, {0, "0 questions"}, {3, "3 questions"}} {
+		if got := plural(tt.n, "question"); got != tt.want {
+			t.Errorf("plural(%d) = %q, want %q", tt.n, got, tt.want)
+		}
+	}
+	if got := allCases(1); got != "the 1 case" {
+		t.Errorf("allCases(1) = %q", got)
+	}
+}
