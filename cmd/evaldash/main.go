@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -26,10 +27,36 @@ import (
 
 // CLI is evaldash's command line.
 type CLI struct {
-	DatabaseURL    string   `name:"database-url" env:"DATABASE_URL" placeholder:"URL" help:"Database: postgres://… or sqlite:PATH. Default: the embedded SQLite file ($$XDG_DATA_HOME/agentevals/evaluations.sqlite3, else ~/.local/share/agentevals/evaluations.sqlite3). Opened read-only."`
-	Listen         string   `default:"127.0.0.1:4567" placeholder:"HOST:PORT" help:"Address to listen on (loopback by default: put an auth proxy in front)."`
-	MountPath      string   `name:"mount-path" default:"" placeholder:"PATH" help:"Path prefix the dashboard is served under, e.g. /evaluations."`
-	TrustedProxies []string `name:"trusted-proxies" sep:"," placeholder:"CIDR,…" help:"Proxies whose X-Forwarded-For is trusted for logged client addresses."`
+	DatabaseURL    string           `name:"database-url" env:"DATABASE_URL" placeholder:"URL" help:"Database: postgres://… or sqlite:PATH. Default: the embedded SQLite file ($$XDG_DATA_HOME/agentevals/evaluations.sqlite3, else ~/.local/share/agentevals/evaluations.sqlite3). Opened read-only."`
+	Listen         string           `default:"127.0.0.1:4567" placeholder:"HOST:PORT" help:"Address to listen on (default: ${default}, loopback only: put an auth proxy in front)."`
+	MountPath      string           `name:"mount-path" default:"" placeholder:"PATH" help:"Path prefix the dashboard is served under, e.g. /evaluations."`
+	TrustedProxies []string         `name:"trusted-proxies" sep:"," placeholder:"CIDR" help:"Proxies whose X-Forwarded-For is trusted for logged client addresses (comma-separated addresses or CIDRs)."`
+	Version        kong.VersionFlag `name:"version" help:"Print the version and exit."`
+}
+
+// Exit codes, as in evalrun: 1 when serving fails, 2 for invalid
+// configuration (flags, mount path, listen address, database).
+const (
+	exitFailed  = 1
+	exitInvalid = 2
+)
+
+// configError marks an error in the configuration (exit 2).
+type configError struct{ err error }
+
+func (e *configError) Error() string { return e.err.Error() }
+func (e *configError) Unwrap() error { return e.err }
+
+// invalid wraps err as a configuration error.
+func invalid(err error) error { return &configError{err: err} }
+
+// version is the module version of this binary, or "(devel)" when it was
+// not built from a tagged module (go run, go build in the checkout).
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
 }
 
 func main() {
@@ -44,7 +71,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	exit := -1
 	parser, err := kong.New(&cli, kong.Name("evaldash"),
 		kong.Description("Read-only web dashboard of the evaluation history. No built-in authentication: put it behind an auth proxy."),
-		kong.UsageOnError(), kong.Writers(stdout, stderr), kong.Exit(func(code int) { exit = code }))
+		kong.UsageOnError(), kong.Writers(stdout, stderr), kong.Exit(func(code int) { exit = code }),
+		kong.Vars{"version": "evaldash " + version()})
 	if err != nil {
 		fmt.Fprintln(stderr, "evaldash:", err)
 		return 2
@@ -59,7 +87,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	if err := serve(ctx, cli, logger); err != nil {
 		fmt.Fprintln(stderr, "evaldash:", err)
-		return 1
+		var ce *configError
+		if errors.As(err, &ce) {
+			return exitInvalid
+		}
+		return exitFailed
 	}
 	return 0
 }
@@ -85,17 +117,17 @@ func databaseURL(flag string) (string, error) {
 func serve(ctx context.Context, cli CLI, logger *slog.Logger) error {
 	mount, err := dashboard.CleanMountPath(cli.MountPath)
 	if err != nil {
-		return fmt.Errorf("--mount-path: %w", err)
+		return invalid(fmt.Errorf("--mount-path: %w", err))
 	}
 	url, err := databaseURL(cli.DatabaseURL)
 	if err != nil {
-		return err
+		return invalid(err)
 	}
 	openCtx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	db, err := models.Open(openCtx, url, models.OpenOptions{ReadOnly: true})
 	cancel()
 	if err != nil {
-		return err
+		return invalid(err)
 	}
 	defer db.Close()
 
@@ -103,11 +135,11 @@ func serve(ctx context.Context, cli CLI, logger *slog.Logger) error {
 	handler, err := dashboard.New(dashboard.Config{DB: db, MountPath: cli.MountPath,
 		TrustedProxies: cli.TrustedProxies, Logger: logger})
 	if err != nil {
-		return err
+		return invalid(err)
 	}
 	ln, err := net.Listen("tcp", cli.Listen)
 	if err != nil {
-		return fmt.Errorf("listen: %w", err)
+		return invalid(fmt.Errorf("--listen: %w", err))
 	}
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10}

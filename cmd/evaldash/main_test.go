@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"agentevals/internal/testdb"
 )
 
 func TestRun_Refusals(t *testing.T) {
@@ -14,21 +16,51 @@ func TestRun_Refusals(t *testing.T) {
 		code int
 		want string
 	}{
-		{"missing default database", nil, map[string]string{"XDG_DATA_HOME": t.TempDir(), "DATABASE_URL": ""}, 1,
+		{"missing default database", nil, map[string]string{"XDG_DATA_HOME": t.TempDir(), "DATABASE_URL": ""}, exitInvalid,
 			"does not exist yet"},
-		{"unsafe mount path", []string{"--mount-path", "evaluations"}, nil, 1, "must start with /"},
-		{"unsupported url", []string{"--database-url", "mysql://x"}, nil, 1, "unsupported database url"},
-		{"missing sqlite file", []string{"--database-url", "sqlite:" + t.TempDir() + "/none.sqlite3"}, nil, 1, "open database"},
+		{"unsafe mount path", []string{"--mount-path", "evaluations"}, nil, exitInvalid, "must start with /"},
+		{"unsupported url", []string{"--database-url", "mysql://x"}, nil, exitInvalid, "unsupported database url"},
+		{"missing sqlite file", []string{"--database-url", "sqlite:" + t.TempDir() + "/none.sqlite3"}, nil, exitInvalid, "no SQLite database"},
+		{"bad listen address", []string{"--database-url", testdb.PostgresURL(t), "--listen", "127.0.0.1:99999"}, nil, exitInvalid, "--listen"},
+		{"unknown flag", []string{"--no-such-flag"}, nil, exitInvalid, "unknown flag"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for k, v := range tc.env {
 				t.Setenv(k, v)
 			}
+			args := tc.args
+			if !strings.Contains(strings.Join(args, " "), "--listen") {
+				args = append(args, "--listen", "127.0.0.1:0")
+			}
 			var out, errb bytes.Buffer
-			code := run(append(tc.args, "--listen", "127.0.0.1:0"), &out, &errb)
+			code := run(args, &out, &errb)
 			if code != tc.code || !strings.Contains(errb.String(), tc.want) {
 				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errb.String(), tc.code, tc.want)
 			}
 		})
+	}
+}
+
+func TestRun_HelpAndVersion(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		want    []string
+		notWant string
+	}{
+		{[]string{"--help"}, []string{"--listen=HOST:PORT", "default: 127.0.0.1:4567", "--trusted-proxies=CIDR,...", "--version"}, "…,"},
+		{[]string{"--version"}, []string{"evaldash (devel)"}, ""},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(tc.args, &out, &errb); code != 0 {
+			t.Errorf("%v: exit %d\n%s", tc.args, code, errb.String())
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("%v: output lacks %q:\n%s", tc.args, w, out.String())
+			}
+		}
+		if tc.notWant != "" && strings.Contains(out.String(), tc.notWant) {
+			t.Errorf("%v: output shows %q", tc.args, tc.notWant)
+		}
 	}
 }
