@@ -305,97 +305,45 @@ func metadataCell(meta models.JSON) string {
 	return clip(strings.Join(strings.Fields(clean(strings.Join(parts, ", "))), " "), metadataWidth)
 }
 
-// uncalculated groups the metrics a run could not calculate by why.
-type uncalculated struct {
-	why   string   // "no judge configured"
-	names []string // metric names, in order of first appearance
-	cases int      // questions with at least one of them
-	// passed counts those questions that still show passed, on their
-	// other checks alone.
-	passed int
-}
-
 // writeCoverageWarnings tells, on stderr after the run's table, what the
-// run did not check: questions not evaluated (no metric calculated) and
-// metrics left uncalculated (e.g. LLM metrics without a judge). The exit
-// code stays as specified (DESIGN §4.10), so this is the only place a CI
-// log shows that a green run checked less than its suite asks for.
+// run did not check (runner.Coverage): questions not evaluated and metrics
+// left uncalculated, e.g. LLM metrics without a judge. The exit code stays
+// as specified (DESIGN §4.10), so this is where a CI log shows that a green
+// run checked less than its suite asks for.
 func writeCoverageWarnings(w io.Writer, run *models.Run) {
-	var groups []*uncalculated
-	notEval := 0
-	for _, c := range run.Cases {
-		if c.Status == models.StatusNotEvaluated {
-			notEval++
-		}
-		if c.Status == models.StatusError {
-			continue // an agent error is a failure of its own, shown in the table
-		}
-		seen := map[*uncalculated]bool{}
-		for _, m := range c.Metrics {
-			if m.Calculated() {
-				continue
-			}
-			why := "not calculated"
-			if m.Reason != nil {
-				why = clean(strings.TrimPrefix(*m.Reason, "not calculated: "))
-			}
-			g := groupFor(&groups, why)
-			if !slices.Contains(g.names, m.Name) {
-				g.names = append(g.names, m.Name)
-			}
-			if !seen[g] {
-				seen[g] = true
-				g.cases++
-				if c.Status == models.StatusPassed {
-					g.passed++
-				}
-			}
-		}
-	}
+	cov := runner.CoverageOf(run)
 	quality := ""
 	if !runFailed(run) {
 		quality = "; exit 0 does not claim quality"
 	}
-	if total := len(run.Cases); total > 0 && notEval == total {
+	if cov.Questions > 0 && cov.NotEvaluated == cov.Questions {
 		fmt.Fprintf(w, "warning: NOTHING WAS EVALUATED: no metric was calculated on any question (%s), so this run checked nothing%s\n",
-			plural(total, "question"), quality)
-	} else if notEval > 0 {
+			plural(cov.Questions, "question"), quality)
+	} else if cov.NotEvaluated > 0 {
 		fmt.Fprintf(w, "warning: %d of %s not evaluated (no metric calculated): they count neither as passed nor as failed\n",
-			notEval, plural(total, "question"))
+			cov.NotEvaluated, plural(cov.Questions, "question"))
 	}
-	for _, g := range groups {
-		names := make([]string, len(g.names))
-		for i, n := range g.names {
+	for _, u := range cov.Uncalculated {
+		names := make([]string, len(u.Metrics))
+		for i, n := range u.Metrics {
 			names[i] = clip(clean(n), 30)
 		}
 		also := ""
 		switch {
-		case g.passed == 1 && g.cases == 1:
+		case u.Passed == 1 && u.Questions == 1:
 			also = " (it shows passed on its other checks alone)"
-		case g.passed > 0 && g.passed == g.cases:
+		case u.Passed > 0 && u.Passed == u.Questions:
 			also = " (all of them show passed on their other checks alone)"
-		case g.passed > 0:
-			also = fmt.Sprintf(" (%d of them show passed on their other checks alone)", g.passed)
+		case u.Passed > 0:
+			also = fmt.Sprintf(" (%d of them show passed on their other checks alone)", u.Passed)
 		}
 		hint := ""
-		if g.why == "no judge configured" {
+		if u.NoJudge() {
 			hint = "; give --judge-model (or a judge section in the suite) to calculate them"
 		}
-		fmt.Fprintf(w, "warning: %s: %s not calculated on %s%s%s%s\n", g.why, strings.Join(names, ", "),
-			plural(g.cases, "question"), also, quality, hint)
+		fmt.Fprintf(w, "warning: %s: %s not calculated on %s%s%s%s\n", clean(u.Reason), strings.Join(names, ", "),
+			plural(u.Questions, "question"), also, quality, hint)
 	}
-}
-
-// groupFor returns the group for why, adding it when new.
-func groupFor(groups *[]*uncalculated, why string) *uncalculated {
-	for _, g := range *groups {
-		if g.why == why {
-			return g
-		}
-	}
-	g := &uncalculated{why: why}
-	*groups = append(*groups, g)
-	return g
 }
 
 // allCases is "the 1 case" or "all 3 cases".
