@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/alecthomas/kong"
 
 	"agentevals/judges"
 	"agentevals/models"
@@ -23,7 +26,7 @@ import (
 type RunCmd struct {
 	Suite       string         `arg:"" name:"suite" help:"Suite file (JSON, or YAML with the same structure)."`
 	Metadata    string         `name:"metadata" placeholder:"JSON" help:"Run metadata as a JSON object, e.g. '{\"revision\":\"abc123\"}'."`
-	Concurrency int            `name:"concurrency" short:"j" placeholder:"N" help:"Cases run at once: a whole number >= 0; 0 or omitted means min(4, number of cases). Negative numbers are refused (exit 2)."`
+	Concurrency count          `name:"concurrency" short:"j" placeholder:"N" help:"Cases run at once: a whole number >= 0; 0 or omitted means min(4, number of cases). Negative numbers are refused (exit 2)."`
 	Only        []string       `name:"only" sep:"none" placeholder:"ID" help:"Run only the question with this id (repeatable). A subset is its own definition (digest): its baseline is an earlier run of the same subset, never a run of the whole suite."`
 	Timeout     *time.Duration `name:"timeout" placeholder:"DURATION" help:"Per-case agent timeout, a positive duration such as 30s (0 or negative is refused, exit 2). Omitted: the suite's agent.timeout, else 5m."`
 
@@ -51,7 +54,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 		return asInvalid(err)
 	}
 	calculated := suite.Calculated(judge != nil)
-	conc := c.Concurrency
+	conc := int(c.Concurrency)
 	if conc <= 0 {
 		conc = max(1, min(runner.DefaultConcurrency, len(suite.Cases)))
 	}
@@ -163,14 +166,41 @@ func (c *RunCmd) load() (*runner.Suite, map[string]any, error) {
 // others; omitting the flag is how to get the default).
 func (c *RunCmd) checkNumbers() error {
 	if c.Concurrency < 0 {
-		return fmt.Errorf("--concurrency: want a whole number ≥ 0 (0 = default min(%d, cases)), got %d",
-			runner.DefaultConcurrency, c.Concurrency)
+		return fmt.Errorf("--concurrency: %s, got %d", concurrencyRule(), c.Concurrency)
 	}
 	if c.Timeout != nil && *c.Timeout <= 0 {
 		return fmt.Errorf("--timeout: want a positive duration such as 30s (omit it for the suite's agent.timeout, else %s), got %s",
 			strings.TrimSuffix(runner.DefaultAgentTimeout.String(), "0s"), *c.Timeout)
 	}
 	return nil
+}
+
+// count is a whole-number flag value. Unlike kong's int it also reads a
+// negative number given as a separate argument ("--concurrency -3"), which
+// kong would take for a short flag ("expected int value but got "-3" (short
+// flag)"), so that checkNumbers refuses it with the rule instead.
+type count int
+
+// Decode reads the flag's value.
+func (n *count) Decode(ctx *kong.DecodeContext) error {
+	t := ctx.Scan.Peek()
+	if s, ok := t.Value.(string); ok && !t.IsEOL() {
+		if v, err := strconv.Atoi(s); err == nil {
+			ctx.Scan.Pop()
+			*n = count(v)
+			return nil
+		}
+	}
+	t, err := ctx.Scan.PopValue("whole number")
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("%s, got %q", concurrencyRule(), t)
+}
+
+// concurrencyRule says what --concurrency takes.
+func concurrencyRule() string {
+	return fmt.Sprintf("want a whole number ≥ 0 (0 = default min(%d, cases))", runner.DefaultConcurrency)
 }
 
 // timeout is --timeout, or 0 when it was not given (the suite's own).

@@ -142,6 +142,9 @@ func TestRunCmd_InvalidOptions(t *testing.T) {
 		{"metadata not json", []string{"--metadata", `{revision`}, "--metadata: want a JSON object"},
 		{"unknown --only id", []string{"--only", "nope"}, `--only: no question has id "nope"`},
 		{"negative concurrency", []string{"--concurrency=-2"}, "--concurrency: want a whole number ≥ 0 (0 = default min(4, cases)), got -2"},
+		{"negative concurrency as its own argument", []string{"--concurrency", "-3"}, "--concurrency: want a whole number ≥ 0 (0 = default min(4, cases)), got -3"},
+		{"negative -j", []string{"-j", "-1"}, "--concurrency: want a whole number ≥ 0 (0 = default min(4, cases)), got -1"},
+		{"concurrency not a number", []string{"--concurrency", "many"}, `--concurrency: want a whole number ≥ 0 (0 = default min(4, cases)), got "many"`},
 		{"zero timeout", []string{"--timeout", "0s"}, "--timeout: want a positive duration such as 30s (omit it for the suite's agent.timeout, else 5m), got 0s"},
 		{"negative timeout", []string{"--timeout=-5s"}, "--timeout: want a positive duration"},
 	}
