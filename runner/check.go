@@ -3,6 +3,7 @@ package runner
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -97,4 +98,43 @@ func agentConfigError(cfg AgentConfig) error {
 		return nil
 	}
 	return fmt.Errorf("new agent %q: %s: %s", cfg.Name, list[0].Path, list[0].Message)
+}
+
+// EnvVar is an environment variable a run of the suite reads: a provider
+// credential or an http agent header value.
+type EnvVar struct {
+	Name string
+	// For says what reads it, as a JSON path of the suite: "$.judge",
+	// "$.agent.llm", "$.agent.header_env[\"Authorization\"]".
+	For string
+}
+
+// Env lists the environment variables a run of the suite as written reads
+// (Check leaves them out, as they belong to the machine, not the suite):
+// the judge provider's credential when a metric needs the judge, the llm
+// agent provider's credential, and the http agent's header_env values.
+// Judge flags given at run time may change the first.
+func (s *Suite) Env() []EnvVar {
+	var out []EnvVar
+	if s.Judge != nil && s.NeedsJudge() {
+		if name := judges.CredentialEnv(s.Judge.Provider); name != "" {
+			out = append(out, EnvVar{Name: name, For: "$.judge"})
+		}
+	}
+	if s.Agent.Type == AgentLLM && s.Agent.LLM != nil {
+		if name := judges.CredentialEnv(s.Agent.LLM.Provider); name != "" {
+			out = append(out, EnvVar{Name: name, For: "$.agent.llm"})
+		}
+	}
+	if s.Agent.Type == AgentHTTP {
+		headers := make([]string, 0, len(s.Agent.HeaderEnv))
+		for h := range s.Agent.HeaderEnv {
+			headers = append(headers, h)
+		}
+		slices.Sort(headers)
+		for _, h := range headers {
+			out = append(out, EnvVar{Name: s.Agent.HeaderEnv[h], For: child("$.agent.header_env", h)})
+		}
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -272,6 +273,8 @@ type ValidateCmd struct {
 // description (exit 0). It makes every check run makes before calling the
 // agent that needs neither the database nor a credential: the agent
 // section, the judge section and every metric's scorer (runner.Suite.Check).
+// Credentials and header values belong to the machine, not the suite: an
+// unset one is a note on stderr, not a failure.
 func (c *ValidateCmd) Run(g *Globals) error {
 	suite, err := runner.Load(c.Suite)
 	if err != nil {
@@ -284,6 +287,11 @@ func (c *ValidateCmd) Run(g *Globals) error {
 	fmt.Fprintf(g.Stdout, "%s: ok: suite %q version %q, agent %q (%s), %s, metrics: %s\n",
 		c.Suite, clean(suite.Name), clean(suite.Version), clean(suite.Agent.Name), suite.Agent.Type,
 		plural(len(suite.Cases), "question"), clean(strings.Join(names, ", ")))
+	for _, v := range suite.Env() {
+		if os.Getenv(v.Name) == "" {
+			fmt.Fprintf(g.Stderr, "note: run reads %s (for %s), which is not set here\n", clean(v.Name), clean(v.For))
+		}
+	}
 	return nil
 }
 

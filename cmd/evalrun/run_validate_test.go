@@ -61,3 +61,22 @@ func TestValidateCmd_RejectsWhatRunRejects(t *testing.T) {
 		t.Errorf("%d runs saved by rejected suites", got)
 	}
 }
+
+// TestValidateCmd_NotesUnsetEnvironment passes a suite whose run needs
+// credentials and header values that are not set here: exit 0 (they belong
+// to the machine, not the suite), with a note naming each one.
+func TestValidateCmd_NotesUnsetEnvironment(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("AGENT_TOKEN", "")
+	t.Setenv("ANTHROPIC_API_KEY", "set")
+	suite := filepath.Join(t.TempDir(), "suite.json")
+	os.WriteFile(suite, []byte(`{"suite": "Env", "judge": {"provider": "openai", "model": "m"},
+	  "agent": {"name": "A", "url": "http://127.0.0.1:1/agent", "header_env": {"Authorization": "AGENT_TOKEN", "X-Key": "ANTHROPIC_API_KEY"}},
+	  "questions": [{"question": "q", "minimum_scores": {"semantic_accuracy": 0.9}}]}`), 0o644)
+	code, out, stderr := evalrun(t, "validate", suite)
+	want := "note: run reads OPENAI_API_KEY (for $.judge), which is not set here\n" +
+		"note: run reads AGENT_TOKEN (for $.agent.header_env.Authorization), which is not set here\n"
+	if code != exitOK || stderr != want {
+		t.Errorf("exit %d, stderr:\n%s\nwant:\n%s(stdout %s)", code, stderr, want, out)
+	}
+}
