@@ -139,16 +139,18 @@ func templateFuncs() template.FuncMap {
 		"ci":       formatInterval,
 		"short":    shortID,
 		"clean":    clean,
+		"minimum":  func(v float64) string { return formatScore(&v) },
+		"plural":   reports.Plural,
 	}
 }
 
-// formatScore shows a score with two decimals, or a dash for "no value":
+// formatScore shows a score with three decimals, as the reports do, or a dash for "no value":
 // a missing value is never shown as 0.
 func formatScore(v *float64) string {
 	if v == nil || math.IsNaN(*v) || math.IsInf(*v, 0) {
 		return "—"
 	}
-	return fmt.Sprintf("%.2f", *v)
+	return fmt.Sprintf("%.3f", *v)
 }
 
 func formatPercent(v *float64) string {
@@ -162,7 +164,7 @@ func formatDelta(v *float64) string {
 	if v == nil || math.IsNaN(*v) {
 		return "—"
 	}
-	return fmt.Sprintf("%+.2f", *v)
+	return fmt.Sprintf("%+.3f", *v)
 }
 
 // formatInterval shows a bootstrap interval, or a dash when there is none.
@@ -170,7 +172,7 @@ func formatInterval(iv *reports.Interval) string {
 	if iv == nil {
 		return "—"
 	}
-	return fmt.Sprintf("[%.2f, %.2f]", iv.Low, iv.High)
+	return fmt.Sprintf("[%.3f, %.3f]", iv.Low, iv.High)
 }
 
 // shortID abbreviates a digest or id for display (the full value is in a title).

@@ -155,6 +155,14 @@ func (d *difference) err() error {
 	return fmt.Errorf("%w: calculated metrics %s, not %s", ErrIncompatible, d.bv, d.av)
 }
 
+// questions writes a count of questions given as text.
+func questions(n string) string {
+	if n == "1" {
+		return "1 question"
+	}
+	return n + " questions"
+}
+
 // columnWords names the definition columns for people.
 var columnWords = map[string]string{
 	"question": "question text", "expected_answer": "expected answer", "expected_actions": "expected actions",
@@ -171,7 +179,7 @@ func (d *difference) describe() string {
 	case "version":
 		return fmt.Sprintf("Run A evaluates version %q of the suite and run B version %q.", d.av, d.bv)
 	case "count":
-		return fmt.Sprintf("Run A has %s questions and run B has %s.", d.av, d.bv)
+		return fmt.Sprintf("Run A has %s and run B has %s.", questions(d.av), questions(d.bv))
 	case "case_id":
 		return fmt.Sprintf("Question %d is %q in run A and %q in run B.", d.index, d.av, d.bv)
 	case "column":

@@ -199,7 +199,7 @@ func TestDescribeDifference(t *testing.T) {
 			`Run A evaluates the suite "Customer support" and run B the suite "Billing".`},
 		{"version", func(b *models.Run) { b.SuiteDigest, b.Version = "other", "2" },
 			`Run A evaluates version "1" of the suite and run B version "2".`},
-		{"count", func(b *models.Run) { b.SuiteDigest, b.Cases = "other", b.Cases[:1] }, "Run A has 2 questions and run B has 1."},
+		{"count", func(b *models.Run) { b.SuiteDigest, b.Cases = "other", b.Cases[:1] }, "Run A has 2 questions and run B has 1 question."},
 		{"case id", func(b *models.Run) { b.SuiteDigest, b.Cases[1].CaseID = "other", "hello" },
 			`Question 2 is "greeting" in run A and "hello" in run B.`},
 		{"column", func(b *models.Run) { b.SuiteDigest, b.Cases[0].MinimumScores = "other", models.JSON(`{"exact":0.5}`) },

@@ -42,8 +42,8 @@ func renderGitHub(w io.Writer, c *Comparison) error {
 		annotate(&b, level, title+": regression ("+string(f.Kind)+") "+subject, f.Message)
 	}
 	t := c.Totals
-	annotate(&b, "notice", title, fmt.Sprintf("%d questions: %d passed, %d failed, %d errors, %d not evaluated; quality %s; %s",
-		t.Cases, t.Passed, t.Failed, t.Errored, t.NotEvaluated, fmtScore(t.Quality.Mean), newView(c, viewText).Verdict))
+	annotate(&b, "notice", title, fmt.Sprintf("%s: %d passed, %d failed, %s, %d not evaluated; quality %s; %s",
+		Plural(t.Cases, "question", "questions"), t.Passed, t.Failed, Plural(t.Errored, "error", "errors"), t.NotEvaluated, fmtScore(t.Quality.Mean), newView(c, viewText).Verdict))
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -191,10 +191,12 @@ func funcs(esc func(string) string) map[string]any {
 			}
 			return fmt.Sprintf("[%.3f, %.3f]", st.CI.Low, st.CI.High)
 		},
-		"delta": fmtDelta,
-		"num":   func(v float64) string { return trimFloat(v) },
-		"time":  FormatTime,
-		"upper": strings.ToUpper,
+		"delta":   fmtDelta,
+		"num":     func(v float64) string { return trimFloat(v) },
+		"minimum": func(v float64) string { return fmt.Sprintf("%.3f", v) },
+		"plural":  Plural,
+		"time":    FormatTime,
+		"upper":   strings.ToUpper,
 		"tokens": func(v *int64) string {
 			if v == nil {
 				return "n/a"

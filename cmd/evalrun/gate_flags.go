@@ -221,9 +221,10 @@ func writeGateSummary(w io.Writer, cmp *reports.Comparison) {
 	regs := cmp.Regressions()
 	switch {
 	case cmp.Regressed():
-		fmt.Fprintf(w, "Regressed: %d regressions\n", len(regs))
+		fmt.Fprintf(w, "Regressed: %s (! fails the gate)\n", reports.Plural(len(regs), "regression", "regressions"))
 	case len(regs) > 0:
-		fmt.Fprintf(w, "No gating regression (%d findings do not gate under the %s gate)\n", len(regs), cmp.Options.Gate)
+		fmt.Fprintf(w, "No gating regression (%s under the %s gate)\n",
+			reports.Plural(len(regs), "finding does not gate", "findings do not gate"), cmp.Options.Gate)
 	default:
 		fmt.Fprintln(w, "No regression")
 	}

@@ -102,7 +102,7 @@ func TestGateFlags_WorkedExample(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("0.92 passes its minimum and the gate is off: exit %d\n%s%s", code, out, stderr)
 	}
-	if !strings.Contains(out, "Baseline: "+first) || !strings.Contains(out, "Regressed: 1 regressions") ||
+	if !strings.Contains(out, "Baseline: "+first) || !strings.Contains(out, "Regressed: 1 regression (! fails the gate)") ||
 		!strings.Contains(out, "semantic_accuracy fell by 0.060") {
 		t.Fatalf("second run does not report the regression against %s:\n%s", first, out)
 	}
