@@ -198,6 +198,10 @@ func TestOpen_MissingDefaultDatabase(t *testing.T) {
 			t.Errorf("%v without a default database: exit %d, want 2 saying no runs yet\n%s%s", args, code, out, stderr)
 		}
 	}
+	code, out, stderr := evalrun(t, "history")
+	if code != exitOK || !strings.Contains(out, "No runs yet (no database at "+path) {
+		t.Errorf("history without a default database: exit %d, want 0 with an empty history\n%s%s", code, out, stderr)
+	}
 	if _, err := os.Stat(path); err == nil {
 		t.Errorf("a read-only command created %s", path)
 	}

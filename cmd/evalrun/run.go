@@ -16,7 +16,6 @@ import (
 	"agentevals/judges"
 	"agentevals/models"
 	"agentevals/runner"
-	"agentevals/schema"
 )
 
 // RunCmd runs a suite against its agent, saves the run in one transaction,
@@ -71,9 +70,6 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 		return asInvalid(err)
 	}
 	defer db.Close()
-	if err := checkTables(ctx, db); err != nil {
-		return asInvalid(err)
-	}
 	baseline, err := c.resolveBaseline(ctx, db, suite.Plan(calculated), calculated)
 	if err != nil {
 		return asInvalid(err)
@@ -212,38 +208,6 @@ func (c *RunCmd) timeout() time.Duration {
 	return *c.Timeout
 }
 
-// checkTables makes sure, before any agent is called, that the run can be
-// saved: PostgreSQL is never migrated implicitly, and without this check an
-// unmigrated database fails the baseline lookup with only "relation does not
-// exist". Missing tables and incompatible columns name the command that
-// fixes them.
-func checkTables(ctx context.Context, db *models.DB) error {
-	rep, err := schema.Check(ctx, db)
-	if err != nil {
-		return fmt.Errorf("check the evaluation tables in %s: %w", db.URL, err)
-	}
-	var missing []string
-	for _, d := range rep.Differences {
-		if d.Problem == schema.MissingTable {
-			missing = append(missing, d.Table)
-		}
-	}
-	if len(missing) > 0 {
-		return fmt.Errorf("the evaluation tables are missing from %s (%s): run `evalrun db:migrate` with the same "+
-			"database URL first (evalrun run never creates tables in PostgreSQL); nothing ran",
-			db.URL, strings.Join(missing, ", "))
-	}
-	if bad := rep.Incompatible(); len(bad) > 0 {
-		names := make([]string, len(bad))
-		for i, d := range bad {
-			names[i] = d.Table + "." + d.Column
-		}
-		return fmt.Errorf("the evaluation tables in %s have incompatible columns (%s): `evalrun db:check` says what "+
-			"differs and how to fix it; nothing ran", db.URL, strings.Join(names, ", "))
-	}
-	return nil
-}
-
 // asInvalid keeps an exitError's code and makes anything else exit 2.
 func asInvalid(err error) error {
 	var ee *exitError
@@ -318,6 +282,10 @@ func (c *HistoryCmd) Run(ctx context.Context, g *Globals) error {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--limit: want a positive number, got %d", c.Limit)}
 	}
 	db, err := g.open(ctx, true)
+	if path, ok := missingDefault(err); ok {
+		fmt.Fprintf(g.Stdout, "No runs yet (no database at %s).\n", path)
+		return nil
+	}
 	if err != nil {
 		return asInvalid(err)
 	}
