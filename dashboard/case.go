@@ -41,10 +41,14 @@ type casePage struct {
 	Question, ExpectedAnswer, Output string
 	MinimumScores, CaseMetadata      string
 	// Instrumented is false when actions is SQL NULL or JSON null.
-	Instrumented     bool
-	ExpectedActions  bool
-	Actions          []actionRow
-	Replay           string
+	Instrumented    bool
+	ExpectedActions bool
+	Actions         []actionRow
+	// Replay is the readable strict API replay evidence, as the reports
+	// show it (nil without evidence); ReplayRaw is the same evidence as
+	// indented JSON, for completeness.
+	Replay           *reports.ReplayView
+	ReplayRaw        string
 	ResponseMetadata string
 	AgentError       string
 	AgentErrorText   string
@@ -100,7 +104,8 @@ func (s *Server) casePage(c *gin.Context) error {
 		page.Metrics = append(page.Metrics, mv)
 	}
 	page.Actions = sideBySide(cr.ExpectedActions, cr.Actions)
-	page.Replay, page.ResponseMetadata = splitReplay(cr.ResponseMetadata)
+	page.ReplayRaw, page.ResponseMetadata = splitReplay(cr.ResponseMetadata)
+	page.Replay = reports.NewReplayView(cr.ResponseMetadata)
 	if !cr.ErrorDetails.IsNull() {
 		page.AgentError = prettyJSON(cr.ErrorDetails)
 		page.AgentErrorText = reports.ErrorSummary(cr.ErrorDetails)

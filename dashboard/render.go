@@ -141,6 +141,15 @@ func templateFuncs() template.FuncMap {
 		"clean":    clean,
 		"minimum":  func(v float64) string { return formatScore(&v) },
 		"plural":   reports.Plural,
+		"replayStatus": func(v *reports.ReplayView) string {
+			switch {
+			case v.Failed:
+				return "failed"
+			case v.Other != "":
+				return "not_evaluated"
+			}
+			return "passed"
+		},
 	}
 }
 

@@ -14,18 +14,18 @@ import (
 // failing case; the rest are counted.
 const maxReplayRequests = 20
 
-// replayView is a case's strict API replay evidence
+// ReplayView is a case's strict API replay evidence
 // (response_metadata.api_replay, written by the replay package) as the
-// reports show it: a one-line verdict, and for a failure the observed
+// reports and the dashboard show it: a one-line verdict, and for a failure the observed
 // requests with their match status and differences, and the declared
 // requests never made. Every string is raw, untrusted evidence: the
 // templates escape it. Interaction numbers count from 1 (the evidence
 // counts from 0).
-type replayView struct {
+type ReplayView struct {
 	Failed   bool
 	Verdict  string
-	Requests []replayRequest
-	Missing  []replayMissing
+	Requests []ReplayRequest
+	Missing  []ReplayMissing
 	// More counts observed requests not listed (beyond the shown maximum,
 	// or dropped by the writer).
 	More int
@@ -34,8 +34,8 @@ type replayView struct {
 	Other string
 }
 
-// replayRequest is one observed request.
-type replayRequest struct {
+// ReplayRequest is one observed request.
+type ReplayRequest struct {
 	OK          bool   // matched, or passed through to an allowed host
 	Status      string // matched, mismatched, unexpected, exhausted, allowed, rejected
 	Label       string // method, URL and query
@@ -44,8 +44,8 @@ type replayRequest struct {
 	Error       string
 }
 
-// replayMissing is a declared request the agent never made.
-type replayMissing struct {
+// ReplayMissing is a declared request the agent never made.
+type ReplayMissing struct {
 	Label       string
 	Interaction int
 }
@@ -136,9 +136,9 @@ func (f fields) interaction() int {
 // itself when it is not JSON; see ReadableJSON).
 func compactJSON(raw []byte) string { return ReadableJSON(raw, "") }
 
-// newReplayView reads response_metadata.api_replay; nil when the case has
+// NewReplayView reads response_metadata.api_replay; nil when the case has
 // none. It never fails: evidence in an unknown shape is shown as JSON.
-func newReplayView(meta models.JSON) *replayView {
+func NewReplayView(meta models.JSON) *ReplayView {
 	if meta.IsNull() {
 		return nil
 	}
@@ -152,13 +152,13 @@ func newReplayView(meta models.JSON) *replayView {
 	}
 	var ev fields
 	if json.Unmarshal(raw, &ev) != nil || (ev["declared"] == nil && ev["observed"] == nil && ev["missing"] == nil) {
-		return &replayView{Verdict: "API replay evidence in an unknown shape", Other: compactJSON(raw)}
+		return &ReplayView{Verdict: "API replay evidence in an unknown shape", Other: compactJSON(raw)}
 	}
-	v := &replayView{}
+	v := &ReplayView{}
 	counts := map[string]int{}
 	for i, o := range ev.list("observed") {
 		var of fields
-		r := replayRequest{Status: "unknown"}
+		r := ReplayRequest{Status: "unknown"}
 		if json.Unmarshal(o, &of) != nil {
 			r.Label = compactJSON(o)
 		} else {
@@ -182,10 +182,10 @@ func newReplayView(meta models.JSON) *replayView {
 	for _, x := range ev.list("missing") {
 		var xf fields
 		if json.Unmarshal(x, &xf) != nil {
-			v.Missing = append(v.Missing, replayMissing{Label: compactJSON(x)})
+			v.Missing = append(v.Missing, ReplayMissing{Label: compactJSON(x)})
 			continue
 		}
-		v.Missing = append(v.Missing, replayMissing{Label: xf.label(), Interaction: xf.interaction()})
+		v.Missing = append(v.Missing, ReplayMissing{Label: xf.label(), Interaction: xf.interaction()})
 	}
 	dropped, _ := ev.num("dropped")
 	if dropped > 0 {

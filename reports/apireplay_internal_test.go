@@ -50,7 +50,7 @@ func TestNewReplayView_Shapes(t *testing.T) {
 			if tt.meta != "" {
 				meta = models.JSON(tt.meta)
 			}
-			v := newReplayView(meta)
+			v := NewReplayView(meta)
 			if tt.nilView {
 				if v != nil {
 					t.Fatalf("view = %+v, want none", v)
@@ -91,7 +91,7 @@ func TestNewReplayView_Shapes(t *testing.T) {
 // and counts the rest.
 func TestNewReplayView_ManyRequests(t *testing.T) {
 	obs := strings.TrimSuffix(strings.Repeat(`{"status":"unexpected","method":"GET","url":"https://x/"},`, 25), ",")
-	v := newReplayView(models.JSON(`{"api_replay": {"passed": false, "observed": [` + obs + `], "dropped": 2}}`))
+	v := NewReplayView(models.JSON(`{"api_replay": {"passed": false, "observed": [` + obs + `], "dropped": 2}}`))
 	if got, want := len(v.Requests), maxReplayRequests; got != want {
 		t.Errorf("requests = %d, want %d", got, want)
 	}

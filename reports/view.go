@@ -51,7 +51,7 @@ type caseView struct {
 	Output   string
 	Actions  string
 	Error    string
-	Replay   *replayView // nil without API replay evidence
+	Replay   *ReplayView // nil without API replay evidence
 	Metrics  []metricView
 }
 
@@ -96,7 +96,7 @@ func newView(c *Comparison, kind viewKind) *view {
 		cv := caseView{CaseComparison: cc, Name: cc.Case.Name,
 			Question: jsonText(cc.Case.Question), Expected: jsonText(cc.Case.ExpectedAnswer),
 			Output: jsonText(cc.Case.Output), Actions: jsonText(cc.Case.Actions),
-			Error: ErrorSummary(cc.Case.ErrorDetails), Replay: newReplayView(cc.Case.ResponseMetadata)}
+			Error: ErrorSummary(cc.Case.ErrorDetails), Replay: NewReplayView(cc.Case.ResponseMetadata)}
 		v.HasReplay = v.HasReplay || cv.Replay != nil
 		for _, md := range cc.Metrics {
 			m := md.Current
