@@ -113,6 +113,10 @@ func TestCompareCmd(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "Verdict: ") || !strings.Contains(out, "returns") {
 		t.Fatalf("compare: exit %d\n%s%s", code, out, stderr)
 	}
+	// The verdict accounts for the question that now fails.
+	if strings.Contains(out, "Verdict: no significant difference") || !strings.Contains(out, "1 question newly fails") {
+		t.Errorf("compare verdict ignores the new failure:\n%s", out)
+	}
 	code, out, stderr = evalrun(t, "--database-url", db, "compare", reference, regressed, "--format", "json")
 	var doc struct {
 		Verdict    string `json:"verdict"`
