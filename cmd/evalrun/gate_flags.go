@@ -24,6 +24,10 @@ type GateFlags struct {
 	Gate             string   `name:"gate" default:"strict" enum:"strict,ci" help:"strict: any per-question score drop beyond the tolerance regresses; ci: a metric regresses only when its 95% bootstrap interval lies wholly below the baseline mean (new failures and errors always regress)."`
 	Report           []string `name:"report" sep:"none" placeholder:"PATH" help:"Write a report to PATH after the run (repeatable). The extension picks the format: .html/.htm, .md/.markdown, .txt/.text, .json, .xml (JUnit), e.g. --report out/report.html. The word 'github' instead prints GitHub Actions annotations and appends a job summary to $$GITHUB_STEP_SUMMARY. A bare format name such as 'html' is not a path and is refused."`
 	JUnit            string   `name:"junit" placeholder:"PATH" help:"Write JUnit XML (one testcase per question) to PATH."`
+
+	// subset is set by run --only: a subset of the questions is its own
+	// definition, which the no-baseline line explains.
+	subset bool
 }
 
 // reportTarget is one report to write: a file, or GitHub Actions output.
@@ -158,7 +162,7 @@ func (f *GateFlags) finish(ctx context.Context, g *Globals, run, baseline *model
 		return false, &exitError{Code: exitInvalid, Err: err}
 	}
 	cmp := reports.Compare(run, baseline, f.options())
-	writeGateSummary(g.Stdout, cmp)
+	writeGateSummary(g.Stdout, cmp, f.subset)
 	r, err := reports.NewRenderer()
 	if err != nil {
 		return false, err
@@ -204,8 +208,13 @@ func checkDir(flag, path string) error {
 }
 
 // writeGateSummary prints the comparison in a few lines: the baseline, the
-// verdict and each regression.
-func writeGateSummary(w io.Writer, cmp *reports.Comparison) {
+// verdict and each regression. subset says the run covered only some
+// questions (--only), which is why it may have no baseline.
+func writeGateSummary(w io.Writer, cmp *reports.Comparison, subset bool) {
+	if cmp.Baseline == nil && subset {
+		fmt.Fprintln(w, "Baseline: none (--only runs a subset, which is its own definition; no earlier run of this subset); thresholds only")
+		return
+	}
 	if cmp.Baseline == nil {
 		fmt.Fprintln(w, "Baseline: none (first run of this definition); thresholds only")
 		return

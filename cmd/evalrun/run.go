@@ -98,13 +98,8 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	writeRunTable(g.Stdout, run, db.URL)
 	writeCoverageWarnings(g.Stderr, run)
-	out := g
-	if len(c.Only) > 0 && baseline == nil {
-		subset := *g
-		subset.Stdout = &subsetNote{w: g.Stdout}
-		out = &subset
-	}
-	gateFailed, err := c.finish(ctx, out, run, baseline)
+	c.GateFlags.subset = len(c.Only) > 0
+	gateFailed, err := c.finish(ctx, g, run, baseline)
 	if err != nil {
 		return asInvalid(err)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -215,31 +214,6 @@ func intOf(v any) int {
 func floatOf(v any) float64 {
 	f, _ := v.(float64)
 	return f
-}
-
-// noBaselineLine starts the gate summary's line for a run without a
-// baseline (writeGateSummary).
-var noBaselineLine = []byte("Baseline: none (first run of this definition)")
-
-// subsetNote passes output through, except that it says why an --only run
-// has no baseline in the gate summary's "Baseline: none" line: a subset is
-// its own definition, so the many runs of the whole suite are not its
-// baseline, and "first run of this definition" alone reads like lost
-// history.
-type subsetNote struct{ w io.Writer }
-
-// Write rewrites the no-baseline line (written whole, by one Fprintln)
-// and passes anything else through.
-func (n *subsetNote) Write(p []byte) (int, error) {
-	if !bytes.HasPrefix(p, noBaselineLine) {
-		return n.w.Write(p)
-	}
-	line := append([]byte("Baseline: none (--only runs a subset, which is its own definition; no earlier run of this subset)"),
-		p[len(noBaselineLine):]...)
-	if _, err := n.w.Write(line); err != nil {
-		return 0, err
-	}
-	return len(p), nil
 }
 
 // writeHistory prints runs newest first. Summaries written by other
