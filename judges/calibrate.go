@@ -150,10 +150,14 @@ type MetricAgreement struct {
 	Pairs        int     // labels compared with a judge verdict
 	Agreements   int     // pairs where human and judge agree on pass/fail
 	RawAgreement float64 // Agreements / Pairs; 0 when Pairs is 0
-	// Kappa is Cohen's kappa on pass/fail; nil when there are no pairs.
-	Kappa         *float64
-	Disagreements []Disagreement
-	Skipped       []Skipped
+	// Kappa is Cohen's kappa on pass/fail; nil when there are no pairs or
+	// when it is undefined (KappaUndefined).
+	Kappa *float64
+	// KappaUndefined says that every pair has one and the same label on both
+	// sides (all pass or all fail): chance agreement is 1 and kappa is 0/0.
+	KappaUndefined bool
+	Disagreements  []Disagreement
+	Skipped        []Skipped
 }
 
 // Calibrate compares human labels with the judge's verdicts, per metric in
@@ -205,6 +209,8 @@ func Calibrate(labels []Label, judged []JudgedMetric) []MetricAgreement {
 			m.RawAgreement = float64(m.Agreements) / float64(m.Pairs)
 			if k, ok := CohenKappa(human[name], judge[name]); ok {
 				m.Kappa = &k
+			} else {
+				m.KappaUndefined = true
 			}
 		}
 		out = append(out, *m)
@@ -215,9 +221,10 @@ func Calibrate(labels []Label, judged []JudgedMetric) []MetricAgreement {
 
 // CohenKappa is Cohen's kappa for two raters' pass/fail labels:
 // (po - pe) / (1 - pe), with po the observed agreement and pe the agreement
-// expected by chance from each rater's pass rate. When pe is 1 both raters
-// gave one identical label throughout and kappa is 1 by convention. ok is
-// false for empty or unequal inputs.
+// expected by chance from each rater's pass rate. ok is false for empty or
+// unequal inputs, and when pe is 1: both raters gave one identical label
+// throughout, kappa is 0/0, and perfect agreement on a single label says
+// nothing about whether the judge can tell a pass from a fail.
 func CohenKappa(a, b []bool) (kappa float64, ok bool) {
 	n := len(a)
 	if n == 0 || n != len(b) {
@@ -239,7 +246,7 @@ func CohenKappa(a, b []bool) (kappa float64, ok bool) {
 	po := agree / N
 	pe := (aPass/N)*(bPass/N) + (1-aPass/N)*(1-bPass/N)
 	if math.Abs(1-pe) < 1e-12 {
-		return 1, true
+		return 0, false
 	}
 	return (po - pe) / (1 - pe), true
 }

@@ -7,6 +7,9 @@ import (
 	"text/tabwriter"
 )
 
+// kappaUndefinedText is printed in place of a kappa that cannot be computed.
+const kappaUndefinedText = "undefined (only one label on both sides)"
+
 // WriteCalibration prints the agreement table and, per metric, the cases
 // where human and judge disagree and the labels that could not be compared.
 func WriteCalibration(w io.Writer, ms []MetricAgreement) error {
@@ -17,8 +20,11 @@ func WriteCalibration(w io.Writer, ms []MetricAgreement) error {
 		if m.Pairs > 0 {
 			raw = fmt.Sprintf("%.3f", m.RawAgreement)
 		}
-		if m.Kappa != nil {
+		switch {
+		case m.Kappa != nil:
 			kappa = fmt.Sprintf("%.3f", *m.Kappa)
+		case m.KappaUndefined:
+			kappa = kappaUndefinedText
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%d\n", m.Metric, m.Pairs, m.Agreements, raw, kappa, len(m.Skipped))
 	}

@@ -30,24 +30,29 @@ func TestCohenKappa(t *testing.T) {
 		name           string
 		pp, pf, fp, ff int
 		want           float64
+		ok             bool
 	}{
 		// po = 0.8, pe = 0.6*0.6 + 0.4*0.4 = 0.52, kappa = 0.28/0.48.
-		{"ten cases", 5, 1, 1, 3, 0.28 / 0.48},
+		{"ten cases", 5, 1, 1, 3, 0.28 / 0.48, true},
 		// The textbook 50-item table: po = 0.7, pe = 0.5*0.6 + 0.5*0.4 = 0.5.
-		{"fifty cases", 20, 5, 10, 15, 0.4},
+		{"fifty cases", 20, 5, 10, 15, 0.4, true},
 		// Perfect disagreement on a balanced set: po = 0, pe = 0.5.
-		{"opposite", 0, 1, 1, 0, -1},
-		// One identical label throughout: pe = 1, kappa 1 by convention.
-		{"all pass", 4, 0, 0, 0, 1},
+		{"opposite", 0, 1, 1, 0, -1, true},
+		// One identical label throughout: pe = 1, kappa = 0/0 is undefined
+		// (not 1: agreement on a single label shows no discrimination).
+		{"all pass", 4, 0, 0, 0, 0, false},
+		{"all fail", 0, 0, 0, 3, 0, false},
 		// Judge passes everything, human half: po = 0.5, pe = 0.5.
-		{"lenient judge", 2, 0, 2, 0, 0},
+		{"lenient judge", 2, 0, 2, 0, 0, true},
+		// Perfect agreement with both labels present is defined: kappa 1.
+		{"perfect", 2, 0, 0, 1, 1, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			h, j := pairs(tc.pp, tc.pf, tc.fp, tc.ff)
 			got, ok := CohenKappa(h, j)
-			if !ok || math.Abs(got-tc.want) > 1e-9 {
-				t.Errorf("CohenKappa = %v, %v, want %v", got, ok, tc.want)
+			if ok != tc.ok || (ok && math.Abs(got-tc.want) > 1e-9) {
+				t.Errorf("CohenKappa = %v, %v, want %v, %v", got, ok, tc.want, tc.ok)
 			}
 		})
 	}
@@ -127,6 +132,38 @@ func TestCalibrate(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// TestCalibrate_UndefinedKappa: when human and judge both pass every case,
+// raw agreement is 1 but kappa is 0/0; it is reported as undefined, never 1.
+func TestCalibrate_UndefinedKappa(t *testing.T) {
+	labels, err := ParseLabels(strings.NewReader(`{"case_id":"c1","metric":"m","pass":true}
+{"case_id":"c2","metric":"m","label":"pass"}
+{"case_id":"c3","metric":"m","score":0.8}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := 1.0
+	var judged []JudgedMetric
+	for _, id := range []string{"c1", "c2", "c3"} {
+		judged = append(judged, JudgedMetric{CaseID: id, Metric: "m", Threshold: 0.5, Score: &one, Passed: true})
+	}
+	got := Calibrate(labels, judged)
+	if len(got) != 1 {
+		t.Fatalf("metrics = %+v", got)
+	}
+	m := got[0]
+	if m.Pairs != 3 || m.RawAgreement != 1 || m.Kappa != nil || !m.KappaUndefined {
+		t.Errorf("got %+v (kappa %v), want 3 pairs, raw agreement 1, undefined kappa", m, m.Kappa)
+	}
+	var out bytes.Buffer
+	if err := WriteCalibration(&out, got); err != nil {
+		t.Fatal(err)
+	}
+	if want := "1.000          undefined (only one label on both sides)  0"; !strings.Contains(out.String(), want) {
+		t.Errorf("report lacks %q:\n%s", want, out.String())
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 
 	"github.com/google/uuid"
 
@@ -53,16 +54,30 @@ func (c *CalibrateCmd) Run(ctx context.Context, g *Globals) error {
 	if c.MinKappa == nil {
 		return nil
 	}
-	var below []string
+	if err := checkKappa(ms, *c.MinKappa); err != nil {
+		return &exitError{Code: exitFailed, Err: err}
+	}
+	return nil
+}
+
+// checkKappa fails when a metric's kappa is below bar or cannot be
+// computed: no compared pairs, or one label on both sides (kappa 0/0).
+func checkKappa(ms []judges.MetricAgreement, bar float64) error {
+	var problems []string
 	for _, m := range ms {
+		switch {
+		case m.KappaUndefined:
+			problems = append(problems, m.Metric+": undefined (only one label on both sides)")
+		case m.Kappa == nil:
+			problems = append(problems, m.Metric+": no label could be compared")
 		// The tolerance keeps a kappa that is exactly the bar on paper
 		// (e.g. 0.4 = (2/9)/(5/9)) from failing on floating-point error.
-		if m.Kappa == nil || *m.Kappa < *c.MinKappa-1e-9 {
-			below = append(below, m.Metric)
+		case *m.Kappa < bar-1e-9:
+			problems = append(problems, fmt.Sprintf("%s: %.3f", m.Metric, *m.Kappa))
 		}
 	}
-	if len(below) > 0 {
-		return &exitError{Code: exitFailed, Err: fmt.Errorf("calibrate: Cohen's kappa below %v (or not measurable) for %v", *c.MinKappa, below)}
+	if len(problems) > 0 {
+		return fmt.Errorf("calibrate: Cohen's kappa below %v or not computable: %s", bar, strings.Join(problems, "; "))
 	}
 	return nil
 }

@@ -78,3 +78,43 @@ func TestCalibrateCmd(t *testing.T) {
 		}
 	}
 }
+
+// TestCalibrateCmd_UndefinedKappa: judge and human pass every case, so raw
+// agreement is 1 but Cohen's kappa is 0/0. It is printed as undefined and
+// --min-kappa refuses it (exit 1) whatever the bar.
+func TestCalibrateCmd_UndefinedKappa(t *testing.T) {
+	dir := t.TempDir()
+	dbURL := "sqlite:" + filepath.Join(dir, "evals.sqlite3")
+	ctx := context.Background()
+	db, err := (&Globals{DatabaseURL: dbURL}).open(ctx, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := &models.Run{Suite: "Support", Agent: "SupportAgent", Version: "1", SuiteDigest: "d",
+		StartedAt: time.Now(), FinishedAt: time.Now()}
+	var labels strings.Builder
+	for i := range 3 {
+		score, reason := 0.95, "judged"
+		id := fmt.Sprintf("c%d", i+1)
+		run.Cases = append(run.Cases, &models.CaseResult{Position: i, CaseID: id, Name: id, Status: models.StatusPassed,
+			Metrics: []*models.MetricResult{{Name: "semantic_accuracy", Threshold: 0.9, Score: &score, Passed: true, Reason: &reason}}})
+		fmt.Fprintf(&labels, `{"case_id":%q,"metric":"semantic_accuracy","label":"pass"}`+"\n", id)
+	}
+	if err := db.InsertRun(ctx, run); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	labelsPath := filepath.Join(dir, "human.jsonl")
+	if err := os.WriteFile(labelsPath, []byte(labels.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"--database-url", dbURL, "calibrate", run.ID.String(), "--labels", labelsPath}
+	code, out, stderr := evalrun(t, base...)
+	if code != exitOK || !strings.Contains(out, "1.000          undefined (only one label on both sides)") {
+		t.Errorf("report: exit %d, want 0 and an undefined kappa\n%s%s", code, out, stderr)
+	}
+	code, out, stderr = evalrun(t, append(base, "--min-kappa=-1")...)
+	if code != exitFailed || !strings.Contains(stderr, "semantic_accuracy: undefined (only one label on both sides)") {
+		t.Errorf("--min-kappa -1: exit %d, want %d naming the undefined kappa\n%s%s", code, exitFailed, out, stderr)
+	}
+}
