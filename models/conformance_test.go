@@ -3,6 +3,7 @@ package models_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -273,6 +274,26 @@ func TestInsertRunIsAllOrNothing(t *testing.T) {
 		dup.Cases[0].Metrics[1].Position = 0
 		if err := db.InsertRun(ctx, dup); err == nil || !strings.Contains(err.Error(), "position 0") {
 			t.Errorf("InsertRun with duplicate metric positions: %v", err)
+		}
+		// JSON object columns refuse anything but an object, before
+		// anything is written: jsonb would take an array or a string and
+		// SQLite text would even take invalid JSON.
+		for _, bad := range []string{`[]`, `"text"`, `42`, `true`, `  [{"a":1}]`, `{"a":`, `{} trailing`, ``} {
+			for _, col := range []string{"run metadata", "run summary", "case metadata"} {
+				r := sampleRun("atomic", time.Now())
+				switch col {
+				case "run metadata":
+					r.Metadata = models.JSON(bad)
+				case "run summary":
+					r.Summary = models.JSON(bad)
+				case "case metadata":
+					r.Cases[1].Metadata = models.JSON(bad)
+				}
+				err := db.InsertRun(ctx, r)
+				if !errors.Is(err, models.ErrNotJSONObject) {
+					t.Errorf("InsertRun with %s %q: %v, want ErrNotJSONObject", col, bad, err)
+				}
+			}
 		}
 		runs, _, err := db.ListRuns(ctx, models.RunFilter{Suite: "atomic"})
 		if err != nil {

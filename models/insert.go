@@ -1,8 +1,12 @@
 package models
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/google/uuid"
@@ -73,7 +77,13 @@ func linkMetrics(run *Run) []*MetricResult {
 	return metrics
 }
 
-// prepareRun validates the JSON object columns and fills ids and timestamps.
+// ErrNotJSONObject is wrapped by InsertRun's error when a run's metadata or
+// summary, or a case's metadata, holds something other than a JSON object.
+var ErrNotJSONObject = errors.New("not a JSON object")
+
+// prepareRun validates positions and the JSON object columns, then fills
+// ids and timestamps. It runs before the transaction starts, so a run it
+// refuses writes nothing.
 func prepareRun(run *Run, now time.Time) error {
 	if err := validatePositions(run); err != nil {
 		return err
@@ -88,20 +98,23 @@ func prepareRun(run *Run, now time.Time) error {
 	if run.Status == "" {
 		run.Status = RunStatusCompleted
 	}
-	if run.Metadata == nil || run.Metadata.IsNull() {
-		run.Metadata = JSON("{}")
+	var err error
+	if run.Metadata, err = jsonObject(run.Metadata, "the run's metadata"); err != nil {
+		return err
 	}
-	if run.Summary == nil || run.Summary.IsNull() {
-		run.Summary = JSON("{}")
+	if run.Summary, err = jsonObject(run.Summary, "the run's summary"); err != nil {
+		return err
+	}
+	for _, c := range run.Cases {
+		if c.Metadata, err = jsonObject(c.Metadata, fmt.Sprintf("the metadata of case %q", c.CaseID)); err != nil {
+			return err
+		}
 	}
 	now = UTC(now)
 	run.StartedAt, run.FinishedAt = UTC(run.StartedAt), UTC(run.FinishedAt)
 	run.CreatedAt, run.UpdatedAt = now, now
 	for _, c := range run.Cases {
 		c.RunID = run.ID
-		if c.Metadata == nil || c.Metadata.IsNull() {
-			c.Metadata = JSON("{}")
-		}
 		c.CreatedAt, c.UpdatedAt = now, now
 		for _, m := range c.Metrics {
 			m.CreatedAt, m.UpdatedAt = now, now
@@ -135,4 +148,30 @@ func validatePositions(run *Run) error {
 		}
 	}
 	return nil
+}
+
+// jsonObject returns the value of a JSON column that the contract requires
+// to hold an object (DESIGN §3: NOT NULL default {}): SQL NULL and JSON null
+// become {}, an object is kept as given, and anything else (an array, a
+// string, a number, invalid JSON) is refused. Neither database would catch
+// it: jsonb takes any JSON value and SQLite any text, while the Ruby gem
+// and our readers expect an object.
+func jsonObject(j JSON, what string) (JSON, error) {
+	if j.IsNull() {
+		return JSON("{}"), nil
+	}
+	trimmed := bytes.TrimSpace(j)
+	if len(trimmed) == 0 || trimmed[0] != '{' || !json.Valid(trimmed) {
+		return nil, fmt.Errorf("save run: %s is %s: %w", what, preview(trimmed), ErrNotJSONObject)
+	}
+	return j, nil
+}
+
+// preview quotes the start of a refused value for an error message.
+func preview(b []byte) string {
+	const limit = 40
+	if len(b) > limit {
+		return strconv.Quote(string(b[:limit])) + "…"
+	}
+	return strconv.Quote(string(b))
 }
