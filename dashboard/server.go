@@ -32,10 +32,13 @@ type Config struct {
 	// MountPath is the path prefix the dashboard lives under ("" or e.g.
 	// "/evaluations"); every link, asset, form and download carries it.
 	MountPath string
-	// TrustedProxies are the addresses whose X-Forwarded-For is believed when
-	// logging client addresses (none by default).
+	// TrustedProxies are the addresses or CIDRs whose X-Forwarded-For is
+	// believed for the client address in the logs (none by default: the
+	// client is then the connection's peer).
 	TrustedProxies []string
-	// Logger receives request failures with their causes (default: discard).
+	// Logger receives one access line per request (method, path with query
+	// keys only, status, duration, client) and request failures with their
+	// causes and client (default: discard).
 	Logger *slog.Logger
 }
 
@@ -93,9 +96,11 @@ func New(cfg Config) (*Server, error) {
 	if err := e.SetTrustedProxies(cfg.TrustedProxies); err != nil {
 		return nil, fmt.Errorf("new dashboard: trusted proxies: %w", err)
 	}
-	e.Use(gin.CustomRecoveryWithWriter(nil, func(c *gin.Context, rec any) {
+	// The middlewares also run for unknown routes and refused methods, so
+	// every request gets its access line.
+	e.Use(s.accessLog, gin.CustomRecoveryWithWriter(nil, func(c *gin.Context, rec any) {
 		s.fail(c, fmt.Errorf("panic: %v", rec))
-	}))
+	}), s.readOnly)
 	get := func(p string, h handlerFunc) {
 		e.Match([]string{http.MethodGet, http.MethodHead}, s.mount+p, s.handle(h))
 	}
@@ -136,8 +141,8 @@ func CleanMountPath(p string) (string, error) {
 	return clean, nil
 }
 
-// ServeHTTP sets the security headers, refuses every method but GET and HEAD
-// and hands the request to the router.
+// ServeHTTP sets the security headers and hands the request to the router,
+// whose middlewares log it and refuse every method but GET and HEAD.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Security-Policy", contentSecurityPolicy)
@@ -145,12 +150,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		h.Set("Allow", "GET, HEAD")
-		s.writeError(w, r, &serverError{status: http.StatusMethodNotAllowed,
-			public: "This dashboard is read-only: it answers GET and HEAD requests only."})
-		return
-	}
 	s.engine.ServeHTTP(w, r)
 }
 
@@ -174,13 +173,17 @@ func (s *Server) fail(c *gin.Context, err error) {
 	if se.status == http.StatusServiceUnavailable && s.tablesMissing(c.Request.Context()) {
 		se = tablesMissingError(se.cause)
 	}
-	s.writeError(c.Writer, c.Request, se)
+	s.writeError(c, se)
 	c.Abort()
 }
 
-func (s *Server) writeError(w http.ResponseWriter, r *http.Request, se *serverError) {
+// writeError renders an error page; a server-side failure is logged first
+// with its cause and the client address.
+func (s *Server) writeError(c *gin.Context, se *serverError) {
+	w, r := c.Writer, c.Request
 	if se.status >= 500 {
-		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "status", se.status, "cause", se.cause)
+		s.log.Error("request failed", "method", r.Method, "path", logPath(r.URL), "status", se.status,
+			"client", c.ClientIP(), "cause", se.cause)
 	}
 	data := &errorPage{BasePage: s.base(r, http.StatusText(se.status), ""), Status: se.status, Message: se.public}
 	var buf bytes.Buffer

@@ -30,7 +30,7 @@ type CLI struct {
 	DatabaseURL    string           `name:"database-url" env:"DATABASE_URL" placeholder:"URL" help:"Database: postgres://… or sqlite:PATH. Default: the embedded SQLite file ($$XDG_DATA_HOME/agentevals/evaluations.sqlite3, else ~/.local/share/agentevals/evaluations.sqlite3). Opened read-only."`
 	Listen         string           `default:"127.0.0.1:4567" placeholder:"HOST:PORT" help:"Address to listen on (default: ${default}, loopback only: put an auth proxy in front)."`
 	MountPath      string           `name:"mount-path" default:"" placeholder:"PATH" help:"Path prefix the dashboard is served under, e.g. /evaluations."`
-	TrustedProxies []string         `name:"trusted-proxies" sep:"," placeholder:"CIDR" help:"Proxies whose X-Forwarded-For is trusted for logged client addresses (comma-separated addresses or CIDRs)."`
+	TrustedProxies []string         `name:"trusted-proxies" sep:"," placeholder:"CIDR" help:"Proxies whose X-Forwarded-For is believed for the client address in the access and error log (comma-separated addresses or CIDRs; default: none, the client is the connection's peer)."`
 	Version        kong.VersionFlag `name:"version" help:"Print the version and exit."`
 }
 

@@ -1,0 +1,57 @@
+package dashboard
+
+import (
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+)
+
+// maxLoggedQueryKeys bounds how many query keys an access log line names.
+const maxLoggedQueryKeys = 16
+
+// accessLog is the first middleware: after the request it logs one line
+// with the method, the path with the query's keys only (values may hold
+// secrets or personal data), the status, the duration and the client
+// address. The client is gin's ClientIP, which believes X-Forwarded-For
+// only when the connection comes from one of Config.TrustedProxies.
+func (s *Server) accessLog(c *gin.Context) {
+	start := time.Now()
+	c.Next()
+	s.log.Info("request", "method", c.Request.Method, "path", logPath(c.Request.URL),
+		"status", c.Writer.Status(), "duration", time.Since(start), "client", c.ClientIP())
+}
+
+// readOnly refuses every method but GET and HEAD with a 405 page.
+func (s *Server) readOnly(c *gin.Context) {
+	if m := c.Request.Method; m == http.MethodGet || m == http.MethodHead {
+		c.Next()
+		return
+	}
+	c.Header("Allow", "GET, HEAD")
+	s.writeError(c, &serverError{status: http.StatusMethodNotAllowed,
+		public: "This dashboard is read-only: it answers GET and HEAD requests only."})
+	c.Abort()
+}
+
+// logPath is the request path followed by the sorted, distinct names of its
+// query parameters ("/evaluations/?status&suite"); values are left out.
+func logPath(u *url.URL) string {
+	if u.RawQuery == "" {
+		return u.Path
+	}
+	q, _ := url.ParseQuery(u.RawQuery) // a malformed pair is left out, the rest still logged
+	keys := make([]string, 0, len(q))
+	for k := range q {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	more := ""
+	if len(keys) > maxLoggedQueryKeys {
+		keys, more = keys[:maxLoggedQueryKeys], "&…"
+	}
+	return u.Path + "?" + strings.Join(keys, "&") + more
+}
