@@ -202,6 +202,26 @@ func TestServer_Pages(t *testing.T) {
 				}
 			})
 
+			t.Run("case usage", func(t *testing.T) {
+				// Agent usage as stored; a case without usage shows dashes, never 0.
+				for _, tc := range []struct{ path, tokens, cost string }{
+					{"/runs/" + f.Candidate.ID.String() + "/cases/0", "120 / 30", "$0.0012"},
+					{"/runs/" + f.NoJudge.ID.String() + "/cases/0", "— / —", "—"},
+				} {
+					r := mustGet(t, base+tc.path, http.StatusOK)
+					facts := map[string]string{}
+					for _, d := range selectAll(r.Doc, "dl.facts div") {
+						facts[strings.TrimSpace(text(mustSelect(t, d, "dt")[0]))] = strings.TrimSpace(text(mustSelect(t, d, "dd")[0]))
+					}
+					if got := facts["Tokens in / out"]; got != tc.tokens {
+						t.Errorf("%s: tokens = %q, want %q", tc.path, got, tc.tokens)
+					}
+					if got := facts["Agent cost"]; got != tc.cost {
+						t.Errorf("%s: agent cost = %q, want %q", tc.path, got, tc.cost)
+					}
+				}
+			})
+
 			t.Run("compare", func(t *testing.T) {
 				mustGet(t, base+"/compare", http.StatusOK)
 				r := mustGet(t, base+"/compare?a="+f.Baseline.ID.String()+"&b="+f.Candidate.ID.String(), http.StatusOK)
