@@ -4,19 +4,37 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"agentevals/models"
 	"agentevals/reports"
 )
 
-// ReportCmd renders a run's report, compared with its baseline.
+// ReportCmd renders a run's report, compared with its baseline, and exits
+// like run does (DESIGN §4.10): 1 when the reported run has failed or
+// errored calculated checks, or regressed under --fail-on-regression (the
+// report is written first); 2 for invalid input; otherwise 0.
 type ReportCmd struct {
-	RunID     string  `arg:"" optional:"" name:"run-id" help:"Run to report (default: the latest run)."`
-	Baseline  string  `name:"baseline" placeholder:"RUN_ID" help:"Compare with this run instead of the automatic baseline (an earlier run of the same suite, agent and definition)."`
-	Format    string  `name:"format" short:"f" placeholder:"FORMAT" help:"text, markdown, html, json, junit or github (default: from the --output extension, else text)."`
-	Output    string  `name:"output" short:"o" placeholder:"PATH" help:"Write the report to PATH (atomically) instead of stdout."`
-	Tolerance float64 `name:"tolerance" default:"0" placeholder:"T" help:"Score decrease per metric that is not a regression (0..1)."`
-	Gate      string  `name:"gate" default:"strict" enum:"strict,ci" help:"Regression gate: strict (per question) or ci (bootstrap interval of each metric)."`
+	RunID            string  `arg:"" optional:"" name:"run-id" help:"Run to report (default: the latest run)."`
+	Baseline         string  `name:"baseline" placeholder:"RUN_ID" help:"Compare with this run instead of the automatic baseline (an earlier run of the same suite, agent and definition)."`
+	Format           string  `name:"format" short:"f" placeholder:"FORMAT" help:"text, markdown, html, json, junit or github (default: from the --output extension, else text)."`
+	Output           string  `name:"output" short:"o" placeholder:"PATH" help:"Write the report to PATH (atomically) instead of stdout."`
+	Tolerance        float64 `name:"tolerance" default:"0" placeholder:"T" help:"Score decrease per metric that is not a regression (0..1). Never hides a newly failed threshold or a new error."`
+	FailOnRegression bool    `name:"fail-on-regression" help:"Exit 1 when the run regressed against its baseline (the report is written first)."`
+	Gate             string  `name:"gate" default:"strict" enum:"strict,ci" help:"strict: any per-question score drop beyond the tolerance regresses; ci: a metric regresses only when its 95% bootstrap interval lies wholly below the baseline mean (new failures and errors always regress)."`
+}
+
+// Help is the detail under "evalrun report --help".
+func (c *ReportCmd) Help() string {
+	return "Exit codes: 0 when the reported run has no failed or errored calculated check and no gated regression; " +
+		"1 when it has failed or errored checks, or regressed under --fail-on-regression (the report is written first); " +
+		"2 for an unknown format, run or baseline, or an unwritable output (nothing is written)."
+}
+
+// gate holds the comparison settings in run's GateFlags, so report builds
+// and validates its options exactly as run does.
+func (c *ReportCmd) gate() *GateFlags {
+	return &GateFlags{Baseline: c.Baseline, Tolerance: c.Tolerance, Gate: c.Gate, FailOnRegression: c.FailOnRegression}
 }
 
 // format picks the output format before anything is read or written.
@@ -36,7 +54,7 @@ func (c *ReportCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--format/--output: %w", err)}
 	}
-	opts := reports.Options{Tolerance: c.Tolerance, Gate: c.Gate}
+	opts := c.gate().options()
 	if err := opts.Validate(); err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--tolerance/--gate: %w", err)}
 	}
@@ -70,15 +88,33 @@ func (c *ReportCmd) Run(ctx context.Context, g *Globals) error {
 	cmp := reports.Compare(run, baseline, opts)
 	switch {
 	case c.Output != "":
-		if err := r.WriteFile(c.Output, format, cmp); err != nil {
-			return &exitError{Code: exitInvalid, Err: err}
-		}
+		err = r.WriteFile(c.Output, format, cmp)
 	case format == reports.FormatGitHub:
-		return writeTarget(r, g, reportTarget{format: format}, cmp)
+		err = writeTarget(r, g, reportTarget{format: format}, cmp)
 	default:
-		return r.Render(g.Stdout, format, cmp)
+		err = r.Render(g.Stdout, format, cmp)
 	}
-	return nil
+	if err != nil {
+		return asInvalid(fmt.Errorf("report: %w", err))
+	}
+	return gateExit(cmp, c.FailOnRegression)
+}
+
+// gateExit is the exit status of a rendered comparison (DESIGN §4.10): exit
+// 1 with the reason when the run has failed or errored checks, or regressed
+// and failOnRegression is set; nil otherwise.
+func gateExit(cmp *reports.Comparison, failOnRegression bool) error {
+	var reasons []string
+	if t := cmp.Totals; cmp.ChecksFailed() {
+		reasons = append(reasons, fmt.Sprintf("%d failed, %s", t.Failed, reports.Plural(t.Errored, "error", "errors")))
+	}
+	if failOnRegression && cmp.Baseline != nil && cmp.Regressed() {
+		reasons = append(reasons, fmt.Sprintf("regressed against baseline %s (--fail-on-regression)", cmp.Baseline.ID))
+	}
+	if len(reasons) == 0 {
+		return nil
+	}
+	return &exitError{Code: exitFailed, Err: fmt.Errorf("report: run %s: %s", cmp.Run.ID, strings.Join(reasons, "; "))}
 }
 
 // run loads the requested run, or the latest one.
@@ -105,7 +141,10 @@ type CompareCmd struct {
 
 // Run prints per-question deltas, the bootstrap interval of the quality
 // difference and a verdict. Runs of different definitions are refused
-// (exit 2).
+// (exit 2); otherwise it exits 0 whatever the verdict: an A/B of two
+// prompts or models is a measurement, not a gate (B need not be later
+// than A, nor the candidate), each run got its own exit status when it
+// ran, and gating one run against another is report --fail-on-regression.
 func (c *CompareCmd) Run(ctx context.Context, g *Globals) error {
 	format, err := reports.ParseFormat(c.Format)
 	if err != nil {

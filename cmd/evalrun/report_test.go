@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,34 +37,58 @@ func supportHistory(t *testing.T) (db, reference, regressed string) {
 	if code != exitFailed || !strings.Contains(out, "Baseline: "+reference) || !strings.Contains(out, "Regressed:") {
 		t.Fatalf("regressed run: exit %d, want %d with a regression against %s\n%s%s", code, exitFailed, reference, out, stderr)
 	}
-	return db, reference, latestRunID(t, db)
+	return db, reference, newestRunID(t, db)
+}
+
+// newestRunID returns the id of the newest run in db, read directly: the
+// report command exits 1 when that run has failed checks.
+func newestRunID(t *testing.T, dbURL string) string {
+	t.Helper()
+	db, err := (&Globals{DatabaseURL: dbURL}).open(context.Background(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	runs, _, err := db.ListRuns(context.Background(), models.RunFilter{Limit: 1})
+	if err != nil || len(runs) == 0 {
+		t.Fatalf("newest run: %v (%d runs)", err, len(runs))
+	}
+	return runs[0].ID.String()
 }
 
 func TestReportCmd_Formats(t *testing.T) {
 	db, reference, regressed := supportHistory(t)
 	dir := t.TempDir()
+	// The regressed run (the latest) has a failed question: every format is
+	// written, then the command exits 1 (DESIGN §4.10). The reference run
+	// passes everything and exits 0.
 	tests := []struct {
 		args []string
 		file string
 		want string
+		code int
 	}{
-		{[]string{"--output", filepath.Join(dir, "r.html")}, "r.html", "<!DOCTYPE html>"},
-		{[]string{"--output", filepath.Join(dir, "r.htm")}, "r.htm", "Content-Security-Policy"},
-		{[]string{"--output", filepath.Join(dir, "r.json")}, "r.json", `"comparison"`},
-		{[]string{"--output", filepath.Join(dir, "r.md")}, "r.md", "## Evaluation report"},
-		{[]string{"--output", filepath.Join(dir, "r.markdown")}, "r.markdown", "### Regressions"},
-		{[]string{"--output", filepath.Join(dir, "r.txt")}, "r.txt", "Verdict   REGRESSED"},
-		{[]string{"--output", filepath.Join(dir, "r.text")}, "r.text", "Questions"},
-		{[]string{"--output", filepath.Join(dir, "r.xml")}, "r.xml", "<testsuites"},
-		{[]string{"--format", "junit", "--output", filepath.Join(dir, "junit.out")}, "junit.out", "<testcase"},
-		{[]string{"--format", "markdown"}, "", "**Verdict: REGRESSED against the baseline**"},
-		{[]string{regressed, "--baseline", reference, "--format", "json"}, "", `"id": "` + reference + `"`},
-		{[]string{reference}, "", "Baseline  none"},
+		{[]string{"--output", filepath.Join(dir, "r.html")}, "r.html", "<!DOCTYPE html>", exitFailed},
+		{[]string{"--output", filepath.Join(dir, "r.htm")}, "r.htm", "Content-Security-Policy", exitFailed},
+		{[]string{"--output", filepath.Join(dir, "r.json")}, "r.json", `"comparison"`, exitFailed},
+		{[]string{"--output", filepath.Join(dir, "r.md")}, "r.md", "## Evaluation report", exitFailed},
+		{[]string{"--output", filepath.Join(dir, "r.markdown")}, "r.markdown", "### Regressions", exitFailed},
+		{[]string{"--output", filepath.Join(dir, "r.txt")}, "r.txt", "Verdict   REGRESSED", exitFailed},
+		{[]string{"--output", filepath.Join(dir, "r.text")}, "r.text", "Questions", exitFailed},
+		{[]string{"--output", filepath.Join(dir, "r.xml")}, "r.xml", "<testsuites", exitFailed},
+		{[]string{"--format", "junit", "--output", filepath.Join(dir, "junit.out")}, "junit.out", "<testcase", exitFailed},
+		{[]string{"--format", "markdown"}, "", "**Verdict: REGRESSED against the baseline**", exitFailed},
+		{[]string{regressed, "--baseline", reference, "--format", "json"}, "", `"id": "` + reference + `"`, exitFailed},
+		{[]string{reference}, "", "Baseline  none", exitOK},
+		{[]string{reference, "--fail-on-regression"}, "", "Baseline  none", exitOK},
 	}
 	for _, tt := range tests {
 		code, out, stderr := evalrun(t, append([]string{"--database-url", db, "report"}, tt.args...)...)
-		if code != exitOK {
-			t.Fatalf("report %v: exit %d\n%s%s", tt.args, code, out, stderr)
+		if code != tt.code {
+			t.Fatalf("report %v: exit %d, want %d\n%s%s", tt.args, code, tt.code, out, stderr)
+		}
+		if tt.code == exitFailed && !strings.Contains(stderr, "report: run "+regressed+": 1 failed, 0 errors") {
+			t.Errorf("report %v: stderr does not say why it exits 1:\n%s", tt.args, stderr)
 		}
 		got := out
 		if tt.file != "" {
@@ -99,11 +124,65 @@ func TestReportCmd_Formats(t *testing.T) {
 	summary := filepath.Join(dir, "step-summary.md")
 	t.Setenv("GITHUB_STEP_SUMMARY", summary)
 	code, out, stderr := evalrun(t, "--database-url", db, "report", "--format", "github")
-	if code != exitOK || !strings.Contains(out, "::error title=") {
+	if code != exitFailed || !strings.Contains(out, "::error title=") {
 		t.Fatalf("github: exit %d\n%s%s", code, out, stderr)
 	}
 	if b, err := os.ReadFile(summary); err != nil || !strings.Contains(string(b), "## Evaluation report") {
 		t.Fatalf("job summary not appended: %v %s", err, b)
+	}
+}
+
+// TestReportCmd_ExitCodes: report exits like run (DESIGN §4.10) on the
+// gem's worked example. 0.98 then 0.92 against a minimum of 0.9 both pass:
+// exit 0 unless --fail-on-regression sees the drop beyond the tolerance;
+// a third run at 0.5 fails its minimum and exits 1 with or without the
+// flag. Every report is written before exiting 1.
+func TestReportCmd_ExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	db := "sqlite:" + filepath.Join(dir, "runs.sqlite3")
+	suite, _, score, judge := judgedSuite(t, dir, "Customer support")
+	runSuite := func(s float64, wantCode int) string {
+		t.Helper()
+		score.Store(s)
+		if code, out, stderr := evalrun(t, append([]string{"--database-url", db, "run", suite}, judge...)...); code != wantCode {
+			t.Fatalf("run at %v: exit %d, want %d\n%s%s", s, code, wantCode, out, stderr)
+		}
+		return newestRunID(t, db)
+	}
+	first, second := runSuite(0.98, exitOK), runSuite(0.92, exitOK)
+	type exitCase struct {
+		name string
+		args []string
+		code int
+		want string // on stderr
+	}
+	tests := []exitCase{
+		{"no baseline", []string{first, "--fail-on-regression"}, exitOK, ""},
+		{"regression without the flag", []string{second, "--tolerance", "0.02"}, exitOK, ""},
+		{"regression with the flag", []string{second, "--tolerance", "0.02", "--fail-on-regression"}, exitFailed,
+			"report: run " + second + ": regressed against baseline " + first + " (--fail-on-regression)"},
+		{"drop within the tolerance", []string{second, "--tolerance", "0.1", "--fail-on-regression"}, exitOK, ""},
+		{"ci gate", []string{second, "--gate", "ci", "--fail-on-regression"}, exitFailed, "regressed against baseline " + first},
+		{"explicit baseline", []string{second, "--baseline", first, "--fail-on-regression"}, exitFailed, "regressed against baseline " + first},
+		{"bad tolerance", []string{second, "--tolerance", "2", "--fail-on-regression"}, exitInvalid, "--tolerance"},
+	}
+	third := runSuite(0.5, exitFailed)
+	tests = append(tests,
+		exitCase{"failed check", []string{third}, exitFailed, "report: run " + third + ": 1 failed, 0 errors"},
+		exitCase{"failed check and regression", []string{"--fail-on-regression"}, exitFailed,
+			"report: run " + third + ": 1 failed, 0 errors; regressed against baseline " + second})
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(dir, fmt.Sprintf("report-%d.json", i))
+			code, stdout, stderr := evalrun(t, append([]string{"--database-url", db, "report", "--output", out}, tt.args...)...)
+			if code != tt.code || !strings.Contains(stderr, tt.want) {
+				t.Fatalf("exit %d, want %d and %q on stderr\n%s%s", code, tt.code, tt.want, stdout, stderr)
+			}
+			_, err := os.Stat(out)
+			if written := err == nil; written != (tt.code != exitInvalid) {
+				t.Errorf("report written = %v (%v), want it written unless the input is invalid", written, err)
+			}
+		})
 	}
 }
 
