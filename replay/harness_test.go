@@ -52,14 +52,16 @@ type variant struct {
 	proxy bool // refusals arrive as 502 responses instead of errors
 }
 
-// variants returns the in-process round tripper and the proxy over HTTP
-// and HTTPS; the proxies are shared by every case (re-armed each time).
+// variants returns the in-process round tripper and the proxy, each over
+// HTTP and HTTPS; the proxies (and their CA) are shared by every case,
+// re-armed each time.
 func variants(t *testing.T) []variant {
 	ca := MustCA(t)
 	httpProxy, httpsProxy := MustProxy(t, ca, nil), MustProxy(t, ca, nil)
 	httpClient, httpsClient := proxyClient(httpProxy, ca), proxyClient(httpsProxy, ca)
 	return []variant{
-		{name: "roundtripper", scheme: "https", start: func(s *replay.Session) *http.Client { return s.Client(nil) }},
+		{name: "roundtripper-http", scheme: "http", start: func(s *replay.Session) *http.Client { return s.Client(nil) }},
+		{name: "roundtripper-https", scheme: "https", start: func(s *replay.Session) *http.Client { return s.Client(nil) }},
 		{name: "proxy-http", scheme: "http", proxy: true, start: func(s *replay.Session) *http.Client { httpProxy.Arm(s); return httpClient }},
 		{name: "proxy-https", scheme: "https", proxy: true, start: func(s *replay.Session) *http.Client { httpsProxy.Arm(s); return httpsClient }},
 	}
