@@ -36,6 +36,22 @@
 // [-1.000, 0.000], not significant on 3 questions)", so a regression is
 // never summed up as "no significant difference".
 //
+// # Slices in CI output
+//
+// Slices by metadata.failure_mode and by each string of metadata.tags
+// appear wherever totals do. GitHub output adds one ::notice per slice
+// after the totals notice, titled "SUITE / AGENT: slice KEY=VALUE", for
+// example "slice failure_mode=policy_lookup" or "slice tag=returns"; its
+// message has the slice's counts, quality and pass rate, and with a
+// baseline the baseline quality and the number of regressions. JUnit adds
+// testsuite properties named slice.KEY=VALUE.STAT, with STAT one of
+// quality (three decimals), pass_rate (a fraction with three decimals, as
+// the run's pass_rate property) and, with a baseline, regressions (a
+// count); "n/a" when nothing in the slice was evaluated. KEY is
+// failure_mode or tag; a name splits unambiguously at the first "=" and
+// the last ".", since VALUE (untrusted, control characters removed) may
+// hold either.
+//
 // # Numbers
 //
 // Scores, quality, minimums, deltas and intervals are shown with three

@@ -11,7 +11,8 @@ import (
 // renderGitHub writes GitHub Actions workflow commands: an ::error for every
 // failed or errored question and every gating regression, a ::warning for
 // regressions that do not gate and for questions that were not evaluated,
-// and a ::notice with the totals.
+// a ::notice with the totals and one ::notice per failure-mode or tag slice
+// (title "SUITE / AGENT: slice KEY=VALUE").
 func renderGitHub(w io.Writer, c *Comparison) error {
 	var b strings.Builder
 	title := c.Run.Suite + " / " + c.Run.Agent
@@ -41,11 +42,30 @@ func renderGitHub(w io.Writer, c *Comparison) error {
 		}
 		annotate(&b, level, title+": regression ("+string(f.Kind)+") "+subject, f.Message)
 	}
-	t := c.Totals
-	annotate(&b, "notice", title, fmt.Sprintf("%s: %d passed, %d failed, %s, %d not evaluated; quality %s; %s",
-		Plural(t.Cases, "question", "questions"), t.Passed, t.Failed, Plural(t.Errored, "error", "errors"), t.NotEvaluated, fmtScore(t.Quality.Mean), newView(c, viewText).Verdict))
+	annotate(&b, "notice", title, totalsText(c.Totals)+"; "+newView(c, viewText).Verdict)
+	for _, s := range c.Slices {
+		msg := totalsText(s.Totals) + "; pass rate " + fmtPercent(s.PassRate)
+		if s.Baseline != nil {
+			msg += "; baseline quality " + fmtScore(s.Baseline.Quality.Mean) + "; " + Plural(s.Regressions, "regression", "regressions")
+		}
+		annotate(&b, "notice", title+": slice "+s.Key+"="+s.Value, msg)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// totalsText is the one-line summary of totals in annotations.
+func totalsText(t Totals) string {
+	return fmt.Sprintf("%s: %d passed, %d failed, %s, %d not evaluated; quality %s",
+		Plural(t.Cases, "question", "questions"), t.Passed, t.Failed, Plural(t.Errored, "error", "errors"), t.NotEvaluated, fmtScore(t.Quality.Mean))
+}
+
+// fmtPercent formats a nullable rate as a percentage; nil is "n/a".
+func fmtPercent(v *float64) string {
+	if v == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.1f%%", *v*100)
 }
 
 // annotate writes one workflow command with an escaped title property and

@@ -70,6 +70,7 @@ func renderJUnit(w io.Writer, c *Comparison) error {
 		suite.Properties = append(suite.Properties, junitProperty{"baseline", c.Baseline.ID.String()},
 			junitProperty{"regressed", fmt.Sprint(c.Regressed())})
 	}
+	suite.Properties = append(suite.Properties, sliceProperties(c.Slices)...)
 	for _, cc := range c.Cases {
 		jc := junitCase{Name: cc.Case.Name, Classname: run.Suite + "." + run.Agent, Time: seconds(cc.Case.DurationMS / 1000)}
 		if jc.Name == "" {
@@ -164,6 +165,22 @@ func metricLines(c *models.CaseResult, regs []string) string {
 		b.WriteString(r + "\n")
 	}
 	return b.String()
+}
+
+// sliceProperties are the totals of each failure-mode and tag slice, named
+// slice.KEY=VALUE.STAT (see the package doc): quality and pass_rate, and
+// with a baseline the slice's regressions.
+func sliceProperties(slices []Slice) []junitProperty {
+	var out []junitProperty
+	for _, s := range slices {
+		prefix := "slice." + s.Key + "=" + StripControl(s.Value, false) + "."
+		out = append(out, junitProperty{prefix + "quality", fmtScore(s.Quality.Mean)},
+			junitProperty{prefix + "pass_rate", fmtScore(s.PassRate)})
+		if s.Baseline != nil {
+			out = append(out, junitProperty{prefix + "regressions", fmt.Sprint(s.Regressions)})
+		}
+	}
+	return out
 }
 
 func seconds(s float64) string { return fmt.Sprintf("%.3f", s) }
