@@ -18,7 +18,6 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
@@ -212,6 +211,8 @@ func TestBrowser_Dashboard(t *testing.T) {
 	if got := eval(`document.activeElement.className`); got != "skip" {
 		t.Errorf("first Tab focuses %v, want the skip link", got)
 	}
+	keyboardJourney(t, ctx, home)
+	step("history again", chromedp.Navigate(home), chromedp.WaitVisible("table.runs"))
 	step("filter by suite", chromedp.SetValue("#f-suite", "Customer support"), chromedp.Click("button[type=submit]"),
 		waitFor(`location.search.includes("suite=Customer")`), chromedp.WaitVisible("figure.chart"))
 	if n := eval(`document.querySelectorAll("table.runs tbody tr").length`); n != float64(9) {
@@ -275,14 +276,15 @@ func TestBrowser_Dashboard(t *testing.T) {
 		}
 	}
 
-	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
-		t.Fatal(err)
-	}
-	step("dark desktop", chromedp.EmulateViewport(1280, 900),
-		chromedp.Navigate(proxy.URL+mount+"/runs/"+f.Candidate.ID.String()), chromedp.WaitVisible("table.cases"))
-	if bg := eval(`getComputedStyle(document.body).backgroundColor`); bg != "rgb(13, 17, 23)" {
-		t.Errorf("dark scheme background = %v", bg)
+	step("desktop again", chromedp.EmulateViewport(1280, 900))
+	runURL := proxy.URL + mount + "/runs/" + f.Candidate.ID.String()
+	for _, tc := range []struct{ scheme, bg, fg string }{
+		{"light", "rgb(255, 255, 255)", "rgb(27, 31, 36)"},
+		{"dark", "rgb(13, 17, 23)", "rgb(230, 237, 243)"},
+	} {
+		if bg, fg := colourScheme(t, ctx, tc.scheme, runURL); bg != tc.bg || fg != tc.fg {
+			t.Errorf("%s scheme: background %s and text %s, want %s and %s", tc.scheme, bg, fg, tc.bg, tc.fg)
+		}
 	}
 	shot("dashboard-dark.png")
 
