@@ -21,6 +21,12 @@ import (
 // certificate for every intercepted HTTPS host with it. Its private key
 // stays in memory; only the certificate is written, to a private temp dir
 // that Close removes.
+//
+// The written file (CertFile) is a bundle: the CA's certificate followed by
+// the trust store the agent would use without the proxy (the file named by
+// SSL_CERT_FILE, else the system bundle), because SSL_CERT_FILE and
+// friends replace a client's trust store: so an agent also reaches real
+// HTTPS servers, through an allowed host's tunnel or a disarmed proxy.
 type CA struct {
 	cert    *x509.Certificate
 	key     *ecdsa.PrivateKey
@@ -67,7 +73,8 @@ func NewCA() (*CA, error) {
 		return nil, fmt.Errorf("replay CA: temp dir: %w", err)
 	}
 	file := filepath.Join(dir, "ca.pem")
-	if err := os.WriteFile(file, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644); err != nil {
+	bundle := append(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), trustStore()...)
+	if err := os.WriteFile(file, bundle, 0o644); err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("replay CA: write certificate: %w", err)
 	}
@@ -128,4 +135,45 @@ func serial() *big.Int {
 		return big.NewInt(time.Now().UnixNano())
 	}
 	return n
+}
+
+// systemBundles are the usual locations of the system's PEM trust store
+// (those Go's crypto/x509 reads on Linux).
+var systemBundles = []string{
+	"/etc/ssl/certs/ca-certificates.crt",
+	"/etc/pki/tls/certs/ca-bundle.crt",
+	"/etc/ssl/ca-bundle.pem",
+	"/etc/pki/tls/cacert.pem",
+	"/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem",
+	"/etc/ssl/cert.pem",
+}
+
+// trustStore returns the PEM certificates a client trusts without the
+// proxy: SSL_CERT_FILE's, else the first system bundle found; nil if none
+// is readable. Only CERTIFICATE blocks are kept.
+func trustStore() []byte {
+	files := systemBundles
+	if f := os.Getenv("SSL_CERT_FILE"); f != "" {
+		files = []string{f}
+	}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var out []byte
+		for {
+			var b *pem.Block
+			if b, raw = pem.Decode(raw); b == nil {
+				break
+			}
+			if b.Type == "CERTIFICATE" {
+				out = append(out, pem.EncodeToMemory(&pem.Block{Type: b.Type, Bytes: b.Bytes})...)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return nil
 }

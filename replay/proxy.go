@@ -17,7 +17,8 @@ import (
 // Proxy is a local HTTP proxy on 127.0.0.1 for agents in other processes.
 // It answers from the armed session: plain HTTP directly, HTTPS by
 // intercepting CONNECT with a certificate from the run's CA. One proxy
-// serves one case at a time; re-arm it for the next case.
+// serves one case at a time; re-arm it for the next case. A disarmed proxy
+// passes requests through untouched, as if there were no proxy.
 type Proxy struct {
 	ca   *CA
 	next http.RoundTripper
@@ -27,6 +28,7 @@ type Proxy struct {
 	mu      sync.Mutex
 	session *Session
 	conns   map[net.Conn]struct{} // hijacked CONNECT tunnels
+	blind   map[net.Conn]struct{} // the tunnels opened while disarmed
 	closed  bool
 	done    chan struct{}
 }
@@ -45,7 +47,7 @@ func NewProxy(ca *CA, next http.RoundTripper) (*Proxy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replay proxy: listen: %w", err)
 	}
-	p := &Proxy{ca: ca, next: next, ln: ln, conns: map[net.Conn]struct{}{}, done: make(chan struct{})}
+	p := &Proxy{ca: ca, next: next, ln: ln, conns: map[net.Conn]struct{}{}, blind: map[net.Conn]struct{}{}, done: make(chan struct{})}
 	p.srv = &http.Server{Handler: http.HandlerFunc(p.serveHTTP), ReadHeaderTimeout: 30 * time.Second}
 	go func() {
 		defer close(p.done)
@@ -54,11 +56,26 @@ func NewProxy(ca *CA, next http.RoundTripper) (*Proxy, error) {
 	return p, nil
 }
 
-// Arm routes the following requests to s (nil disarms: requests get 502).
+// Arm routes the following requests to s. Arm(nil) disarms the proxy: it
+// then passes requests through as if there were no proxy, forwarding plain
+// HTTP to its host (through next) and giving CONNECT a blind tunnel to the
+// target, not intercepted. A case without fixtures served by a worker
+// thus reaches the network like a command agent, which gets no proxy.
+// Arming closes the blind tunnels opened while disarmed, so a kept-alive
+// connection cannot carry an armed case's requests past replay.
 func (p *Proxy) Arm(s *Session) {
 	p.mu.Lock()
 	p.session = s
+	var stale []net.Conn
+	if s != nil {
+		for c := range p.blind {
+			stale = append(stale, c)
+		}
+	}
 	p.mu.Unlock()
+	for _, c := range stale {
+		c.Close()
+	}
 }
 
 func (p *Proxy) armed() *Session {
@@ -151,6 +168,10 @@ func (p *Proxy) serveConnect(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "api replay proxy: CONNECT wants host:port", http.StatusBadRequest)
 		return
 	}
+	if p.armed() == nil {
+		p.tunnel(w, r, target)
+		return
+	}
 	hj, ok := w.(http.Hijacker)
 	if !ok {
 		http.Error(w, "api replay proxy: cannot tunnel", http.StatusInternalServerError)
@@ -160,7 +181,7 @@ func (p *Proxy) serveConnect(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
-	if !p.track(conn) {
+	if !p.track(conn, false) {
 		conn.Close()
 		return
 	}
@@ -206,12 +227,15 @@ func (p *Proxy) serveConnect(w http.ResponseWriter, r *http.Request) {
 
 // answer decides req with the armed session and returns the response to
 // send: the declared reply, the allowed host's reply, or a 502 naming the
-// replay error.
+// replay error. A disarmed proxy passes req through.
 func (p *Proxy) answer(req *http.Request) *http.Response {
 	s := p.armed()
 	if s == nil {
-		closeBody(req)
-		return errorResponse(req, "api replay: no case is armed on this proxy")
+		resp, err := p.passThrough(req)
+		if err != nil {
+			return errorResponse(req, "proxy: "+redactText(err.Error()))
+		}
+		return resp
 	}
 	body, tooLarge, err := readBody(req.Body)
 	if err != nil {
@@ -269,19 +293,25 @@ func errorResponse(req *http.Request, msg string) *http.Response {
 	}
 }
 
-func (p *Proxy) track(c net.Conn) bool {
+// track records a hijacked connection (blind: a tunnel opened while
+// disarmed), or reports false when the proxy is closed.
+func (p *Proxy) track(c net.Conn, blind bool) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
 		return false
 	}
 	p.conns[c] = struct{}{}
+	if blind {
+		p.blind[c] = struct{}{}
+	}
 	return true
 }
 
 func (p *Proxy) untrack(c net.Conn) {
 	p.mu.Lock()
 	delete(p.conns, c)
+	delete(p.blind, c)
 	p.mu.Unlock()
 }
 

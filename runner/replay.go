@@ -20,7 +20,10 @@ package runner
 //   - worker agents get one proxy per worker process, in their environment
 //     from the start; the proxy is armed with the session of the case the
 //     worker is serving. A worker serving a case without fixtures finds its
-//     proxy disarmed: requests through it are refused (502).
+//     proxy disarmed, which passes requests through untouched (plain HTTP
+//     forwarded, HTTPS in a blind tunnel; the announced CA file also holds
+//     the usual trust store): the case reaches the network as a command
+//     agent's case without fixtures does, with no proxy at all.
 //   - http agents run in a process evalrun did not start, so their
 //     environment cannot be set: each case gets its own proxy, announced in
 //     the request's Agentevals-Replay-Proxy header (the proxy URL) and

@@ -3,12 +3,14 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -201,6 +203,67 @@ func checkRuleCase(t *testing.T, r rule, c *models.CaseResult) {
 	for i, want := range r.Want {
 		if s := meta.Seen[i]; s.Refused || (want == "allowed") != (s.Status == http.StatusTeapot) {
 			t.Errorf("%s: request %d: the agent saw %+v for a %s request", r.Name, i, s, want)
+		}
+	}
+}
+
+// TestExecute_ReplayCaseWithoutFixtures: in a suite with replay, a case
+// without fixtures reaches the network the same way for a command agent
+// (no proxy at all) and a worker agent (its proxy disarmed: plain
+// forwarding for HTTP, a blind tunnel for HTTPS, trusted through the
+// agent's own SSL_CERT_FILE, which the announced CA bundle includes).
+func TestExecute_ReplayCaseWithoutFixtures(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Fatalf("python3 is needed for this test (Debian package python3): %v", err)
+	}
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusTeapot) })
+	plain := httptest.NewServer(handler)
+	defer plain.Close()
+	tlsSrv := httptest.NewTLSServer(handler)
+	defer tlsSrv.Close()
+	certFile := filepath.Join(t.TempDir(), "server.pem")
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: tlsSrv.Certificate().Raw}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("SSL_CERT_FILE", certFile)
+	for _, kind := range []string{"command", "worker"} {
+		for _, live := range []string{plain.URL, tlsSrv.URL} {
+			t.Run(kind+"/"+strings.SplitN(live, ":", 2)[0], func(t *testing.T) {
+				args := fmt.Sprintf("[%q, \"agent.py\"]", python)
+				if kind == "worker" {
+					args = fmt.Sprintf("[%q, \"agent.py\", \"worker\"]", python)
+				}
+				path := rpSuite(t, `{"suite": "Mixed", "agent": {"name": "Rules", "type": "`+kind+`", "command": `+args+`, "env": ["SSL_CERT_FILE"]},
+				  "evaluators": {"exact": {"type": "exact_match"}}, "questions": [
+				  {"id": "replayed", "expected_answer": "done", "question": {"calls": [{"method": "GET", "url": "https://shop.example/a"}]},
+				   "api_interactions": [{"expect_request": {"method": "GET", "url": "https://shop.example/a"}, "respond_with": {"json": 1}}]},
+				  {"id": "direct", "expected_answer": "done", "question": {"calls": [{"method": "GET", "url": "`+live+`/x"}]}}]}`,
+					map[string]string{"agent.py": rulesAgentPy})
+				s, err := Load(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				agent, err := NewAgent(s.Agent, AgentOptions{Concurrency: 1})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c, ok := agent.(io.Closer); ok {
+					defer c.Close()
+				}
+				run, err := Execute(context.Background(), s, agent, ExecOptions{Concurrency: 1})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, c := range run.Cases {
+					if c.Status != models.StatusPassed {
+						t.Errorf("case %s: status %s (%s)", c.CaseID, c.Status, c.ErrorDetails)
+					}
+				}
+				if got := string(run.Cases[1].ResponseMetadata); !strings.Contains(got, `"status":418`) || strings.Contains(got, "api_replay") {
+					t.Errorf("case without fixtures: metadata %s, want the real server's 418 and no replay evidence", got)
+				}
+			})
 		}
 	}
 }

@@ -1,0 +1,87 @@
+package replay
+
+// What a disarmed Proxy does: it passes requests through as if there were
+// no proxy (see Proxy.Arm).
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"sync"
+)
+
+// tunnel connects a CONNECT request to its target without looking inside:
+// the proxy is disarmed, so the client talks to the real server (and
+// checks its real certificate).
+func (p *Proxy) tunnel(w http.ResponseWriter, r *http.Request, target string) {
+	var d net.Dialer
+	up, err := d.DialContext(r.Context(), "tcp", target)
+	if err != nil {
+		http.Error(w, "proxy: connect "+target+": "+err.Error(), http.StatusBadGateway)
+		return
+	}
+	defer up.Close()
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		http.Error(w, "proxy: cannot tunnel", http.StatusInternalServerError)
+		return
+	}
+	conn, rw, err := hj.Hijack()
+	if err != nil {
+		return
+	}
+	if !p.track(conn, true) {
+		conn.Close()
+		return
+	}
+	defer p.untrack(conn)
+	defer conn.Close()
+	if _, err := rw.WriteString("HTTP/1.1 200 Connection Established\r\n\r\n"); err != nil || rw.Flush() != nil {
+		return
+	}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { // client to server; a clean end half-closes, an error (or Arm) ends both ways
+		defer wg.Done()
+		if _, err := io.Copy(up, rw.Reader); err == nil {
+			if cw, ok := up.(interface{ CloseWrite() error }); ok && cw.CloseWrite() == nil {
+				return
+			}
+		}
+		up.Close()
+	}()
+	go func() { // server to client
+		defer wg.Done()
+		io.Copy(conn, up)
+		conn.Close()
+	}()
+	wg.Wait()
+}
+
+// passThrough sends req to its host as is (the proxy is disarmed),
+// without the connection-level headers.
+func (p *Proxy) passThrough(req *http.Request) (*http.Response, error) {
+	out, err := http.NewRequestWithContext(req.Context(), req.Method, req.URL.String(), req.Body)
+	if err != nil {
+		closeBody(req)
+		return nil, err
+	}
+	out.ContentLength = req.ContentLength
+	for k, vs := range req.Header {
+		if !hopHeaders[http.CanonicalHeaderKey(k)] {
+			out.Header[k] = vs
+		}
+	}
+	out.Host = req.Host
+	resp, err := p.next.RoundTrip(out)
+	if err != nil {
+		return nil, err
+	}
+	for k := range hopHeaders {
+		if k != "Content-Length" {
+			resp.Header.Del(k)
+		}
+	}
+	resp.Request = req
+	return resp, nil
+}
