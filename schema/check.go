@@ -19,6 +19,14 @@ const (
 	ExtraColumn     Problem = "extra column"
 	DifferentColumn Problem = "different column"
 	MissingIndex    Problem = "missing index"
+	// MissingDefault and DifferentDefault concern the '{}' default of the
+	// JSON object columns.
+	MissingDefault   Problem = "missing default"
+	DifferentDefault Problem = "different default"
+	// MissingForeignKey is a contract foreign key the live table lacks;
+	// UnvalidatedForeignKey one added NOT VALID, so older rows are unchecked.
+	MissingForeignKey     Problem = "missing foreign key"
+	UnvalidatedForeignKey Problem = "unvalidated foreign key"
 )
 
 // Difference is one way the live schema departs from the contract.
@@ -26,8 +34,9 @@ type Difference struct {
 	Table   string
 	Column  string // empty for tables; the column list for indexes
 	Problem Problem
-	// Live and Contract describe the column as it is and as the contract
-	// has it (type and nullability); either is empty when absent.
+	// Live and Contract describe the column (type and nullability), its
+	// default or its foreign key as it is and as the contract has it;
+	// either is empty when absent.
 	Live, Contract string
 	// Compatible differences leave the database usable by evalrun,
 	// evaldash and the Ruby gem.
@@ -131,6 +140,11 @@ func Check(ctx context.Context, db *models.DB) (*Report, error) {
 			return nil, err
 		}
 		rep.Differences = append(rep.Differences, columnDifferences(db.Dialect, t, live)...)
+		fks, err := foreignKeyDifferences(ctx, in, t, live)
+		if err != nil {
+			return nil, err
+		}
+		rep.Differences = append(rep.Differences, fks...)
 		indexes, err := in.indexes(ctx, t.Name)
 		if err != nil {
 			return nil, err
@@ -170,6 +184,12 @@ func columnDifferences(d models.Dialect, t Table, live []LiveColumn) []Differenc
 			continue
 		}
 		if diff, ok := compareColumn(d, t.Name, c, lc); ok {
+			out = append(out, diff)
+		}
+		if c.JSONDefault == "" {
+			continue
+		}
+		if diff, ok := defaultDifference(d, t.Name, c, lc); ok {
 			out = append(out, diff)
 		}
 	}

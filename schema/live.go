@@ -21,6 +21,9 @@ type LiveColumn struct {
 	// HasDefault reports a column default, identity or SQLite rowid alias:
 	// the database fills the column when an INSERT leaves it out.
 	HasDefault bool
+	// Default is the default expression as the catalog reports it
+	// (column_default, PRAGMA table_info's dflt_value), "" when none.
+	Default string
 	// PrimaryKey reports membership in the table's primary key.
 	PrimaryKey bool
 }
@@ -88,7 +91,7 @@ ORDER BY c.ordinal_position`, table)
 		}
 		cols = append(cols, LiveColumn{
 			Name: name, Type: liveType(dataType, p), NotNull: nullable == "NO",
-			HasDefault: def.Valid || identity == "YES", PrimaryKey: pk,
+			HasDefault: def.Valid || identity == "YES", Default: def.String, PrimaryKey: pk,
 		})
 	}
 	if err := rows.Err(); err != nil {
@@ -124,7 +127,7 @@ func (in introspector) sqliteColumns(ctx context.Context, table string) ([]LiveC
 			return nil, fmt.Errorf("read columns of %s: %w", table, err)
 		}
 		c.Type = strings.ToLower(c.Type)
-		c.NotNull, c.HasDefault, c.PrimaryKey = notnull != 0, def.Valid, pk > 0
+		c.NotNull, c.HasDefault, c.Default, c.PrimaryKey = notnull != 0, def.Valid, def.String, pk > 0
 		cols = append(cols, c)
 	}
 	if err := rows.Err(); err != nil {

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 
@@ -10,8 +11,8 @@ import (
 
 // Ready compares the live tables and their columns with the contract in a
 // single catalog query, cheap enough for every command to run before it
-// reads or writes. Its report is Check's without index differences: missing
-// tables and column differences.
+// reads or writes. Its report is Check's without index and foreign key
+// differences: missing tables, column differences and JSON defaults.
 func Ready(ctx context.Context, db *models.DB) (*Report, error) {
 	tables := Contract()
 	names := make([]any, len(tables))
@@ -19,12 +20,12 @@ func Ready(ctx context.Context, db *models.DB) (*Report, error) {
 		names[i] = t.Name
 	}
 	q := `SELECT c.table_name, c.column_name, c.data_type, c.datetime_precision, c.is_nullable = 'NO',
-       c.column_default IS NOT NULL OR c.is_identity = 'YES', false
+       c.column_default, c.is_identity = 'YES', false
 FROM information_schema.columns c
 WHERE c.table_schema = current_schema() AND c.table_name IN (?)
 ORDER BY c.table_name, c.ordinal_position`
 	if db.Dialect == models.SQLite {
-		q = `SELECT m.name, p.name, lower(p.type), NULL, p."notnull" <> 0, p.dflt_value IS NOT NULL, p.pk > 0
+		q = `SELECT m.name, p.name, lower(p.type), NULL, p."notnull" <> 0, p.dflt_value, false, p.pk > 0
 FROM sqlite_master m, pragma_table_info(m.name) p
 WHERE m.type = 'table' AND m.name IN (?)
 ORDER BY m.name, p.cid`
@@ -41,10 +42,13 @@ ORDER BY m.name, p.cid`
 			table     string
 			c         LiveColumn
 			precision *int64
+			def       sql.NullString
+			identity  bool
 		)
-		if err := rows.Scan(&table, &c.Name, &c.Type, &precision, &c.NotNull, &c.HasDefault, &c.PrimaryKey); err != nil {
+		if err := rows.Scan(&table, &c.Name, &c.Type, &precision, &c.NotNull, &def, &identity, &c.PrimaryKey); err != nil {
 			return nil, fmt.Errorf("check tables: %w", err)
 		}
+		c.HasDefault, c.Default = def.Valid || identity, def.String
 		c.Type = liveType(c.Type, precision)
 		live[table] = append(live[table], c)
 	}

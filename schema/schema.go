@@ -218,9 +218,10 @@ func emptyJSON(d models.Dialect, col string) string {
 
 // createTables creates missing contract tables with their indexes and
 // foreign keys. Existing tables are kept: missing columns that can be added
-// without touching rows (nullable or with a default) are added, and missing
-// indexes are created unless an index on the same columns exists under
-// another name.
+// without touching rows (nullable or with a default) are added, on
+// PostgreSQL missing '{}' defaults are restored and missing foreign keys
+// added NOT VALID (see addForeignKeys), and missing indexes are created
+// unless an index on the same columns exists under another name.
 func createTables(ctx context.Context, in introspector) error {
 	for _, t := range Contract() {
 		exists, err := in.tableExists(ctx, t.Name)
@@ -231,7 +232,7 @@ func createTables(ctx context.Context, in introspector) error {
 			if _, err := in.db.ExecContext(ctx, createTableSQL(in.dialect, t)); err != nil {
 				return fmt.Errorf("create table %s: %w", t.Name, err)
 			}
-		} else if err := addMissingColumns(ctx, in, t); err != nil {
+		} else if err := completeTable(ctx, in, t); err != nil {
 			return err
 		}
 		live, err := in.indexes(ctx, t.Name)
@@ -248,6 +249,18 @@ func createTables(ctx context.Context, in introspector) error {
 		}
 	}
 	return nil
+}
+
+// completeTable adds to an existing table what the contract has and it
+// lacks, without touching a row: columns, JSON defaults, foreign keys.
+func completeTable(ctx context.Context, in introspector, t Table) error {
+	if err := addMissingColumns(ctx, in, t); err != nil {
+		return err
+	}
+	if err := restoreJSONDefaults(ctx, in, t); err != nil {
+		return err
+	}
+	return addForeignKeys(ctx, in, t)
 }
 
 func addMissingColumns(ctx context.Context, in introspector, t Table) error {
