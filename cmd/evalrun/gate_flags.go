@@ -15,15 +15,26 @@ import (
 	"agentevals/reports"
 )
 
+// CompareFlags choose the baseline and what counts as a regression; run
+// and report share them, so both gate a run the same way.
+type CompareFlags struct {
+	Baseline         string  `name:"baseline" placeholder:"RUN_ID" help:"Compare with this run instead of the automatic baseline. It must be an earlier run of the same suite, agent and definition; otherwise nothing is run or written (exit 2)."`
+	Tolerance        float64 `name:"tolerance" default:"0" placeholder:"T" help:"Score decrease per metric that is not a regression (0..1). Never hides a newly failed threshold or a new error."`
+	FailOnRegression bool    `name:"fail-on-regression" help:"Exit 1 when the run regressed against its baseline (reports are written first)."`
+	Gate             string  `name:"gate" default:"strict" enum:"strict,ci" help:"strict: any per-question score drop beyond the tolerance regresses; ci: a metric regresses only when its 95% bootstrap interval lies wholly below the baseline mean (new failures and errors always regress)."`
+}
+
+// options are the comparison settings of the flags.
+func (f *CompareFlags) options() reports.Options {
+	return reports.Options{Tolerance: f.Tolerance, Gate: f.Gate}
+}
+
 // GateFlags choose the baseline, the regression gate and the reports written
 // after a run.
 type GateFlags struct {
-	Baseline         string   `name:"baseline" placeholder:"RUN_ID" help:"Compare with this run instead of the automatic baseline. It must be an earlier run of the same suite, agent and definition; otherwise nothing runs (exit 2)."`
-	Tolerance        float64  `name:"tolerance" default:"0" placeholder:"T" help:"Score decrease per metric that is not a regression (0..1). Never hides a newly failed threshold or a new error."`
-	FailOnRegression bool     `name:"fail-on-regression" help:"Exit 1 when the run regressed against its baseline."`
-	Gate             string   `name:"gate" default:"strict" enum:"strict,ci" help:"strict: any per-question score drop beyond the tolerance regresses; ci: a metric regresses only when its 95% bootstrap interval lies wholly below the baseline mean (new failures and errors always regress)."`
-	Report           []string `name:"report" sep:"none" placeholder:"PATH" help:"Write a report to PATH after the run (repeatable). The extension picks the format: .html/.htm, .md/.markdown, .txt/.text, .json, .xml (JUnit), e.g. --report out/report.html. The word 'github' instead prints GitHub Actions annotations and appends a job summary to $$GITHUB_STEP_SUMMARY. A bare format name such as 'html' is not a path and is refused."`
-	JUnit            string   `name:"junit" placeholder:"PATH" help:"Write JUnit XML (one testcase per question) to PATH."`
+	CompareFlags
+	Report []string `name:"report" sep:"none" placeholder:"PATH" help:"Write a report to PATH after the run (repeatable). The extension picks the format: .html/.htm, .md/.markdown, .txt/.text, .json, .xml (JUnit), e.g. --report out/report.html. The word 'github' instead prints GitHub Actions annotations and appends a job summary to $$GITHUB_STEP_SUMMARY. A bare format name such as 'html' is not a path and is refused."`
+	JUnit  string   `name:"junit" placeholder:"PATH" help:"Write JUnit XML (one testcase per question) to PATH."`
 
 	// subset is set by run --only: a subset of the questions is its own
 	// definition, which the no-baseline line explains.
@@ -96,10 +107,6 @@ func reportFormat(p string) (reports.Format, error) {
 	}
 	return "", fmt.Errorf("--report %q: %w: want a path ending .html/.htm, .md/.markdown, .txt/.text, .json or .xml (JUnit), or the word github%s",
 		p, reports.ErrUnknownFormat, hint)
-}
-
-func (f *GateFlags) options() reports.Options {
-	return reports.Options{Tolerance: f.Tolerance, Gate: f.Gate}
 }
 
 // resolveBaseline finds the baseline of the planned run before any agent is

@@ -15,13 +15,10 @@ import (
 // errored calculated checks, or regressed under --fail-on-regression (the
 // report is written first); 2 for invalid input; otherwise 0.
 type ReportCmd struct {
-	RunID            string  `arg:"" optional:"" name:"run-id" help:"Run to report (default: the latest run)."`
-	Baseline         string  `name:"baseline" placeholder:"RUN_ID" help:"Compare with this run instead of the automatic baseline (an earlier run of the same suite, agent and definition)."`
-	Format           string  `name:"format" short:"f" placeholder:"FORMAT" help:"text, markdown, html, json, junit or github (default: from the --output extension, else text)."`
-	Output           string  `name:"output" short:"o" placeholder:"PATH" help:"Write the report to PATH (atomically) instead of stdout."`
-	Tolerance        float64 `name:"tolerance" default:"0" placeholder:"T" help:"Score decrease per metric that is not a regression (0..1). Never hides a newly failed threshold or a new error."`
-	FailOnRegression bool    `name:"fail-on-regression" help:"Exit 1 when the run regressed against its baseline (the report is written first)."`
-	Gate             string  `name:"gate" default:"strict" enum:"strict,ci" help:"strict: any per-question score drop beyond the tolerance regresses; ci: a metric regresses only when its 95% bootstrap interval lies wholly below the baseline mean (new failures and errors always regress)."`
+	RunID string `arg:"" optional:"" name:"run-id" help:"Run to report (default: the latest run)."`
+	CompareFlags
+	Format string `name:"format" short:"f" placeholder:"FORMAT" help:"text, markdown, html, json, junit or github (default: from the --output extension, else text)."`
+	Output string `name:"output" short:"o" placeholder:"PATH" help:"Write the report to PATH (atomically) instead of stdout."`
 }
 
 // Help is the detail under "evalrun report --help".
@@ -29,12 +26,6 @@ func (c *ReportCmd) Help() string {
 	return "Exit codes: 0 when the reported run has no failed or errored calculated check and no gated regression; " +
 		"1 when it has failed or errored checks, or regressed under --fail-on-regression (the report is written first); " +
 		"2 for an unknown format, run or baseline, or an unwritable output (nothing is written)."
-}
-
-// gate holds the comparison settings in run's GateFlags, so report builds
-// and validates its options exactly as run does.
-func (c *ReportCmd) gate() *GateFlags {
-	return &GateFlags{Baseline: c.Baseline, Tolerance: c.Tolerance, Gate: c.Gate, FailOnRegression: c.FailOnRegression}
 }
 
 // format picks the output format before anything is read or written.
@@ -54,7 +45,7 @@ func (c *ReportCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--format/--output: %w", err)}
 	}
-	opts := c.gate().options()
+	opts := c.options()
 	if err := opts.Validate(); err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--tolerance/--gate: %w", err)}
 	}
