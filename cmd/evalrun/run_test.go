@@ -171,27 +171,36 @@ func TestRunCmd_InvalidOptions(t *testing.T) {
 }
 
 // TestRunCmd_Interrupted interrupts a run the way Ctrl-C does: the second
-// agent process sends SIGINT to evalrun (this test process).
+// agent process sends SIGINT to evalrun (this test process). Nothing is
+// saved, on SQLite and on PostgreSQL.
 func TestRunCmd_Interrupted(t *testing.T) {
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "agent.sh"), []byte(`q=$(cat)
+	for _, backend := range []string{"sqlite", "postgres"} {
+		t.Run(backend, func(t *testing.T) {
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "agent.sh"), []byte(`q=$(cat)
 case "$q" in *second*) kill -INT $PPID; sleep 5 ;; esac
 echo ok
 `), 0o644)
-	suite := filepath.Join(dir, "suite.json")
-	os.WriteFile(suite, []byte(`{"suite": "Interrupt", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
-	  "evaluators": {"exact": {"type": "exact_match"}},
-	  "questions": [{"question": "first", "expected_answer": "ok"}, {"question": "second", "expected_answer": "ok"},
-	    {"question": "third", "expected_answer": "ok"}]}`), 0o644)
-	db := testdb.SQLite(t)
-	url := db.URL
-	db.Close()
-	code, out, stderr := evalrun(t, "--database-url", url, "run", suite, "--concurrency", "1")
-	if code != exitFailed || !strings.Contains(stderr, "1 of 3 cases finished, 2 unfinished; nothing was saved") {
-		t.Errorf("exit %d, stderr:\n%s%s", code, out, stderr)
-	}
-	if got := countRuns(t, url); got != 0 {
-		t.Errorf("%d runs written by an interrupted run", got)
+			suite := filepath.Join(dir, "suite.json")
+			os.WriteFile(suite, []byte(`{"suite": "Interrupt", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
+			  "evaluators": {"exact": {"type": "exact_match"}},
+			  "questions": [{"question": "first", "expected_answer": "ok"}, {"question": "second", "expected_answer": "ok"},
+			    {"question": "third", "expected_answer": "ok"}]}`), 0o644)
+			url := testdb.SQLiteURL(t)
+			if backend == "postgres" {
+				url = testdb.PostgresURL(t)
+				if code, _, stderr := evalrun(t, "--database-url", url, "db:migrate"); code != exitOK {
+					t.Fatalf("db:migrate: exit %d: %s", code, stderr)
+				}
+			}
+			code, out, stderr := evalrun(t, "--database-url", url, "run", suite, "--concurrency", "1")
+			if code != exitFailed || !strings.Contains(stderr, "1 of 3 cases finished, 2 unfinished; nothing was saved") {
+				t.Errorf("exit %d, stderr:\n%s%s", code, out, stderr)
+			}
+			if got := countRuns(t, url); got != 0 {
+				t.Errorf("%d runs written by an interrupted run", got)
+			}
+		})
 	}
 }
 
