@@ -271,6 +271,9 @@ func TestBrowser_Dashboard(t *testing.T) {
 		if w := eval(`document.documentElement.scrollWidth`); w.(float64) > 375 {
 			t.Errorf("%s: page is %v px wide at 375 px", p.path, w)
 		}
+		if h := eval(`Math.min(...Array.from(document.querySelectorAll("figure.chart text.axis"), e => e.getBoundingClientRect().height), 99)`); h.(float64) < 10 {
+			t.Errorf("%s: chart axis labels are %v px high at 375 px, too small to read", p.path, h)
+		}
 		if p.shot != "" {
 			shot(p.shot)
 		}
