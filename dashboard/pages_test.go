@@ -189,6 +189,9 @@ func TestServer_Pages(t *testing.T) {
 				if got := text(mustSelect(t, r.Doc, "pre.replay")[0]); !strings.Contains(got, "api.example.test/orders/42") {
 					t.Errorf("replay evidence = %q", got)
 				}
+				if got := strings.Join(strings.Fields(text(mustSelect(t, r.Doc, "p.replay-verdict")[0])), " "); got != "passed API replay: 1 declared, 1 matched" {
+					t.Errorf("replay verdict = %q", got)
+				}
 				if got := text(mustSelect(t, r.Doc, "table.metrics")[0]); !strings.Contains(got, "lookup_order arguments differ") {
 					t.Errorf("metrics = %q", got)
 				}

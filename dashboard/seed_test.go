@@ -70,6 +70,15 @@ func seedFixture(tb testing.TB, db *models.DB) fixture {
 	return f
 }
 
+// orderReplay is the API replay evidence of the order lookup, in the shape
+// the replay package persists (the credential header redacted).
+const orderReplay = `{"api_replay":{"passed":true,"allow_hosts":[],
+  "declared":[{"interaction":0,"method":"GET","url":"https://api.example.test/orders/42","headers":{"Authorization":"[REDACTED]"},
+    "response":{"status":200,"body_bytes":38,"body_sha256":"5d1c3f0e"},"consumed":true}],
+  "observed":[{"method":"GET","url":"https://api.example.test/orders/42","headers":{"Authorization":"[REDACTED]"},"body_bytes":0,
+    "status":"matched","interaction":0,"response_status":200}],
+  "missing":[]},"model":"fake-1"}`
+
 // lookupTrace is the expected (and, when right, observed) order-lookup call.
 const lookupTrace = `[{"group":"orders","name":"lookup_order","arguments":{"id":42}}]`
 
@@ -94,7 +103,7 @@ func supportRun(at time.Time, semantic float64, observed models.JSON, agentFails
 		Question: models.JSON(`{"text":"Where is order 42?"}`), ExpectedAnswer: models.JSON(`"It ships tomorrow."`),
 		ExpectedActions: models.JSON(lookupTrace), Metadata: models.JSON(`{"failure_mode":"tools"}`), Output: models.JSON(`"It ships tomorrow."`),
 		Actions:          observed,
-		ResponseMetadata: models.JSON(`{"api_replay":{"requests":[{"method":"GET","url":"https://api.example.test/orders/42","matched":true}],"authorization":"[REDACTED]"},"model":"fake-1"}`),
+		ResponseMetadata: models.JSON(orderReplay),
 		Metrics:          []*models.MetricResult{metric(0, "action_group", 1, f64(score), score == 1, "wrong: lookup_order arguments differ")}}
 	greet := &models.CaseResult{Position: 2, CaseID: "greeting", Name: "Greeting", Status: models.StatusPassed, DurationMS: 90,
 		Question: models.JSON(`"Hello?"`), ExpectedAnswer: models.JSON(`"Hello! How can I help?"`), Metadata: models.JSON(`{}`),
