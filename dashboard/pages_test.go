@@ -115,6 +115,10 @@ func TestServer_Pages(t *testing.T) {
 			t.Run("run", func(t *testing.T) {
 				id := f.Candidate.ID.String()
 				r := mustGet(t, base+"/runs/"+id, http.StatusOK)
+				// On a narrow screen the heading may wrap before the "·", never after it.
+				if got := text(mustSelect(t, r.Doc, "h1 span.counts")[0]); got != "·\u00a0SupportAgent ·\u00a0version\u00a01" {
+					t.Errorf("heading detail = %q, want no break after a separator", got)
+				}
 				if href, _ := attr(mustSelect(t, r.Doc, "a.baseline-link")[0], "href"); href != mount+"/runs/"+f.Baseline.ID.String() {
 					t.Errorf("baseline link = %q", href)
 				}
