@@ -300,6 +300,9 @@ func TestBrowser_Dashboard(t *testing.T) {
 	}
 	// The listener must be able to see a problem: a 404 logs an error.
 	step("missing page", chromedp.Navigate(proxy.URL+mount+"/no-such-page"), chromedp.WaitVisible("main"))
+	// The 422 refusal logs its status too, so it comes after the check.
+	colourScheme(t, ctx, "light", proxy.URL+mount+"/compare?a="+f.Baseline.ID.String()+"&b="+f.NoJudge.ID.String())
+	shot("dashboard-compare-refused.png")
 	time.Sleep(200 * time.Millisecond)
 	bl.mu.Lock()
 	defer bl.mu.Unlock()
