@@ -57,7 +57,7 @@ func TestPlan_SavesRetrievalContextInMetadata(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	canonical := `{"calculated_metrics":["exact"],"questions":[{"context":["Returns <within> 30 days & free."],` +
+	canonical := `{"calculated_metrics":["exact"],"evaluators":{"exact":{"params":null,"type":"exact_match"}},"questions":[{"context":["Returns <within> 30 days & free."],` +
 		`"expected_actions":null,"expected_answer":"30 days","id":"inline","metadata":{"tags":["returns"]},` +
 		`"minimum_scores":{"exact":1},"question":"Returns?"}],"suite":"Context","version":"1"}`
 	sum := sha256.Sum256([]byte(canonical))

@@ -21,7 +21,17 @@ import (
 //	  "questions": [Definition(case) for each case in suite order],
 //	  "calculated_metrics": sorted, de-duplicated names of the metrics that
 //	                        will actually be calculated,
+//	  "evaluators": {name: {"type": type, "params": params or null}} for
+//	                each calculated metric that names an evaluator the
+//	                suite declares (present only when there is one),
 //	})
+//
+// A calculated metric that is a built-in type used by name (no params)
+// contributes only its name; a suite-declared evaluator also contributes
+// its type and params (canonical JSON, so reformatting them changes
+// nothing), so changing what a used check checks (say a "contains" value)
+// starts a new baseline, while evaluators no case uses, or whose metric
+// is not calculated, do not count.
 //
 // Definition(case) is an object with the keys id, question,
 // expected_answer, expected_actions, minimum_scores (the effective map of
@@ -83,6 +93,15 @@ func (s *Suite) Digest(calculated []string) (string, error) {
 	sort.Strings(names)
 	names = dedupe(names)
 	doc := map[string]any{"suite": s.Name, "version": s.Version, "questions": qs, "calculated_metrics": names}
+	evs := map[string]any{}
+	for _, name := range names {
+		if ev, ok := s.evaluator(name); ok {
+			evs[name] = map[string]any{"type": ev.Type, "params": nullable(ev.Params)}
+		}
+	}
+	if len(evs) > 0 {
+		doc["evaluators"] = evs
+	}
 	b, err := CanonicalJSON(doc)
 	if err != nil {
 		return "", fmt.Errorf("digest suite: %w", err)

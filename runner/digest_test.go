@@ -63,7 +63,7 @@ func TestSuite_Digest_Stability(t *testing.T) {
 	}{
 		{"reformatted and reordered keys", `{"questions":[{"metadata":{"facts":["x"]},"minimum_scores":{"semantic_accuracy":0.90,"exact_match":1.0},
 		  "expected_answer":"Hello","question":"Hi?","id":"q"}],"agent":{"command":["false"],"name":"Other"},"version":"3","suite":"S"}`, true},
-		{"evaluator params do not count (bump version instead)", `{"suite": "S", "version": "3", "agent": {"name": "A", "command": ["true"]},
+		{"an unused evaluator does not count", `{"suite": "S", "version": "3", "agent": {"name": "A", "command": ["true"]},
 		  "evaluators": {"unused": {"type": "contains", "params": {"value": "x"}}},
 		  "questions": [{"id": "q", "question": "Hi?", "expected_answer": "Hello",
 		    "minimum_scores": {"exact_match": 1, "semantic_accuracy": 0.9}, "metadata": {"facts": ["x"]}}]}`, true},
@@ -126,6 +126,56 @@ func TestSuite_NeedsJudge(t *testing.T) {
 			without, _ := s.Digest(s.Calculated(false))
 			if (with == without) == tt.want {
 				t.Errorf("digests with and without a judge equal = %v, want %v", with == without, !tt.want)
+			}
+		})
+	}
+}
+
+// evSuite is a suite whose question uses the evaluator "has" (params
+// given as written) and whose evaluator "spare" is used by no question.
+func evSuite(has, spare string) string {
+	return `{"suite": "S", "version": "3", "agent": {"name": "A", "command": ["true"]},
+	  "evaluators": {"has": ` + has + `, "spare": ` + spare + `},
+	  "questions": [{"id": "q", "question": "Hi?", "expected_answer": "Hello", "minimum_scores": {"has": 1, "exact_match": 1}}]}`
+}
+
+// TestSuite_Digest_Evaluators: a used suite evaluator's type and params
+// join the digest (canonically), an unused one's do not.
+func TestSuite_Digest_Evaluators(t *testing.T) {
+	const (
+		has   = `{"type": "contains", "params": {"value": "Hello"}}`
+		spare = `{"type": "contains", "params": {"value": "x"}}`
+	)
+	base := mustLoad(t, evSuite(has, spare))
+	want, err := base.Digest(base.Calculated(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	canonical := `{"calculated_metrics":["exact_match","has"],"evaluators":{"has":{"params":{"value":"Hello"},"type":"contains"}},` +
+		`"questions":[{"expected_actions":null,"expected_answer":"Hello","id":"q","metadata":{},` +
+		`"minimum_scores":{"exact_match":1,"has":1},"question":"Hi?"}],"suite":"S","version":"3"}`
+	if sum := sha256.Sum256([]byte(canonical)); hex.EncodeToString(sum[:]) != want {
+		t.Errorf("Digest = %s, want the SHA-256 of %s", want, canonical)
+	}
+	tests := []struct {
+		name, has, spare string
+		same             bool
+	}{
+		{"used evaluator's params reformatted", `{"params": {"value":"Hello"}, "type": "contains"}`, spare, true},
+		{"used evaluator's params changed", `{"type": "contains", "params": {"value": "Hi"}}`, spare, false},
+		{"used evaluator's type changed", `{"type": "starts_with", "params": {"value": "Hello"}}`, spare, false},
+		{"unused evaluator's params changed", has, `{"type": "contains", "params": {"value": "y"}}`, true},
+		{"unused evaluator's type changed", has, `{"type": "is_url"}`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := mustLoad(t, evSuite(tt.has, tt.spare))
+			got, err := s.Digest(s.Calculated(false))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (got == want) != tt.same {
+				t.Errorf("digest equal = %v, want %v", got == want, tt.same)
 			}
 		})
 	}
