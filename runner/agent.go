@@ -29,11 +29,23 @@ type Response struct {
 
 // Agent answers questions. Implementations must be safe for concurrent use
 // by as many goroutines as the run's concurrency.
+//
+// Answer must honour ctx: return promptly once it is done (the case
+// deadline passed or the run was interrupted). The runner cannot stop a
+// goroutine: one second after ctx ends it stops waiting, records the case
+// as an agent error whose message says the agent did not return (kind
+// "timeout", or "interrupted"; details.agent_returned is false) and goes
+// on, so an Answer that ignores ctx may still be running, and acting (for
+// example calling APIs, which replay then refuses), while the run is saved
+// and after Execute returns.
 type Agent interface {
 	Answer(ctx context.Context, q Question) (Response, error)
 }
 
-// Func adapts a Go function to the Agent interface.
+// Func adapts a Go function to the Agent interface. Like any Agent, the
+// function must return soon after ctx is done; one that ignores ctx is
+// abandoned a second after the deadline (the case error says the agent did
+// not return) and may still be running when the run is saved.
 type Func func(ctx context.Context, q Question) (Response, error)
 
 // Answer calls f.

@@ -251,7 +251,9 @@ func isAgentError(err error) bool {
 const graceAfterDeadline = time.Second
 
 // call runs the agent, turning a panic into an agent error and not waiting
-// forever for an agent that ignores its context.
+// forever for an agent that ignores its context: graceAfterDeadline after
+// ctx ends it returns an *AgentError saying the agent did not return
+// (details.agent_returned false) and leaves the agent's goroutine behind.
 func call(ctx context.Context, agent Agent, q Question) (Response, error) {
 	type result struct {
 		resp Response
@@ -276,7 +278,14 @@ func call(ctx context.Context, agent Agent, q Question) (Response, error) {
 	case r := <-ch:
 		return r.resp, r.err
 	case <-time.After(graceAfterDeadline):
-		return Response{}, fmt.Errorf("agent did not return: %w", ctx.Err())
+		kind := "timeout"
+		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			kind = "interrupted"
+		}
+		return Response{}, &AgentError{Kind: kind,
+			Message: fmt.Sprintf("the agent did not return within %s after its context ended (%v) and was abandoned; "+
+				"it may still be running, even after the run is saved: a Go agent must return when its ctx is done", graceAfterDeadline, ctx.Err()),
+			Details: map[string]any{"agent_returned": false}}
 	}
 }
 

@@ -227,6 +227,11 @@ func TestExecute_Timeout(t *testing.T) {
 		if want == "error" && !strings.Contains(string(c.ErrorDetails), `"kind":"timeout"`) {
 			t.Errorf("%s: error_details = %s", c.CaseID, c.ErrorDetails)
 		}
+		deaf := c.CaseID == "deaf"
+		if said := strings.Contains(string(c.ErrorDetails), "the agent did not return") &&
+			strings.Contains(string(c.ErrorDetails), `"agent_returned":false`); said != deaf {
+			t.Errorf("%s: error_details = %s; want it to say the agent did not return: %v", c.CaseID, c.ErrorDetails, deaf)
+		}
 	}
 }
 
