@@ -51,7 +51,11 @@
 // processes reach replay through a Proxy on 127.0.0.1 that handles plain
 // HTTP and HTTPS (CONNECT, intercepted with certificates from a CA generated
 // per run whose key never leaves memory); Proxy.Env announces it through
-// HTTP_PROXY, HTTPS_PROXY and the usual CA bundle variables. Note that Go's
+// HTTP_PROXY, HTTPS_PROXY and the usual CA bundle variables (the bundle
+// also holds the trust store the agent had, so real HTTPS servers stay
+// trusted). A disarmed proxy (no session) passes requests through as if
+// there were no proxy: plain HTTP forwarded, HTTPS in a blind tunnel that
+// arming closes. Note that Go's
 // own http.ProxyFromEnvironment never proxies localhost; fixtures for
 // loopback hosts only work with clients that honour the proxy for them.
 //
