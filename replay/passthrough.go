@@ -21,24 +21,12 @@ func (p *Proxy) tunnel(w http.ResponseWriter, r *http.Request, target string) {
 		return
 	}
 	defer up.Close()
-	hj, ok := w.(http.Hijacker)
+	conn, rw, ok := p.establish(w, true)
 	if !ok {
-		http.Error(w, "proxy: cannot tunnel", http.StatusInternalServerError)
-		return
-	}
-	conn, rw, err := hj.Hijack()
-	if err != nil {
-		return
-	}
-	if !p.track(conn, true) {
-		conn.Close()
 		return
 	}
 	defer p.untrack(conn)
 	defer conn.Close()
-	if _, err := rw.WriteString("HTTP/1.1 200 Connection Established\r\n\r\n"); err != nil || rw.Flush() != nil {
-		return
-	}
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { // client to server; a clean end half-closes, an error (or Arm) ends both ways

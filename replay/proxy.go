@@ -172,24 +172,12 @@ func (p *Proxy) serveConnect(w http.ResponseWriter, r *http.Request) {
 		p.tunnel(w, r, target)
 		return
 	}
-	hj, ok := w.(http.Hijacker)
+	conn, rw, ok := p.establish(w, false)
 	if !ok {
-		http.Error(w, "api replay proxy: cannot tunnel", http.StatusInternalServerError)
-		return
-	}
-	conn, rw, err := hj.Hijack()
-	if err != nil {
-		return
-	}
-	if !p.track(conn, false) {
-		conn.Close()
 		return
 	}
 	defer p.untrack(conn)
 	defer conn.Close()
-	if _, err := rw.WriteString("HTTP/1.1 200 Connection Established\r\n\r\n"); err != nil || rw.Flush() != nil {
-		return
-	}
 	name, _, _ := net.SplitHostPort(target)
 	tconn := tls.Server(&bufferedConn{Conn: conn, r: rw.Reader}, &tls.Config{
 		NextProtos: []string{"http/1.1"},
@@ -291,6 +279,31 @@ func errorResponse(req *http.Request, msg string) *http.Response {
 		Status: "502 Bad Gateway", StatusCode: http.StatusBadGateway, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 		Header: h, Body: io.NopCloser(bytes.NewReader(body)), ContentLength: int64(len(body)), Request: req,
 	}
+}
+
+// establish takes over the connection of a CONNECT request, tracks it
+// (blind: a pass-through tunnel that Arm closes) and answers 200. When ok,
+// the caller must untrack and close conn.
+func (p *Proxy) establish(w http.ResponseWriter, blind bool) (conn net.Conn, rw *bufio.ReadWriter, ok bool) {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		http.Error(w, "api replay proxy: cannot tunnel", http.StatusInternalServerError)
+		return nil, nil, false
+	}
+	conn, rw, err := hj.Hijack()
+	if err != nil {
+		return nil, nil, false
+	}
+	if !p.track(conn, blind) {
+		conn.Close()
+		return nil, nil, false
+	}
+	if _, err := rw.WriteString("HTTP/1.1 200 Connection Established\r\n\r\n"); err != nil || rw.Flush() != nil {
+		p.untrack(conn)
+		conn.Close()
+		return nil, nil, false
+	}
+	return conn, rw, true
 }
 
 // track records a hijacked connection (blind: a tunnel opened while
