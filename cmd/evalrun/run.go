@@ -34,12 +34,6 @@ type RunCmd struct {
 	GateFlags
 }
 
-// judgeSummarizer is implemented by JudgeFlags once it keeps statistics
-// (e.g. cache hits) worth adding to the run summary.
-type judgeSummarizer interface {
-	judgeSummary() map[string]any
-}
-
 // Run executes the suite.
 func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if err := c.checkNumbers(); err != nil {
@@ -76,10 +70,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	prog := newProgress(g.Stderr, len(suite.Cases))
 	opts := runner.ExecOptions{Judge: judge, Concurrency: conc, Timeout: c.timeout(), Metadata: meta,
-		Progress: prog.update}
-	if js, ok := any(&c.JudgeFlags).(judgeSummarizer); ok {
-		opts.ExtraSummary = js.judgeSummary
-	}
+		Progress: prog.update, ExtraSummary: c.judgeSummary}
 	prog.start()
 	run, err := runner.Execute(ctx, suite, agent, opts)
 	prog.finish()
