@@ -63,6 +63,13 @@ func (c *CheckCmd) Run(ctx context.Context, g *Globals) error {
 // RailsMigrationCmd prints a Rails migration creating the contract.
 type RailsMigrationCmd struct{}
 
+// Help is the command's detailed help.
+func (c *RailsMigrationCmd) Help() string {
+	return "The migration targets PostgreSQL only (jsonb, bigserial and uuid columns), " +
+		"as the Ruby gem requires PostgreSQL; for SQLite use db:migrate. " +
+		"It creates only the tables that do not exist yet and never drops anything."
+}
+
 // Run prints the migration; it needs no database.
 func (c *RailsMigrationCmd) Run(g *Globals) error {
 	_, err := io.WriteString(g.Stdout, schema.RailsMigration())

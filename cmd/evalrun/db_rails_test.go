@@ -1,0 +1,22 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDBRailsMigration_SaysPostgreSQL: the migration uses jsonb, bigserial
+// and uuid columns, so both its help and its first lines say it targets
+// PostgreSQL; it is still printed (nothing is refused).
+func TestDBRailsMigration_SaysPostgreSQL(t *testing.T) {
+	t.Setenv("DATABASE_URL", "")
+	code, out, stderr := evalrun(t, "help", "db:rails-migration")
+	if code != exitOK || !strings.Contains(out, "targets PostgreSQL only") {
+		t.Errorf("help: exit %d, want 0 saying the migration targets PostgreSQL only\n%s%s", code, out, stderr)
+	}
+	code, out, stderr = evalrun(t, "--database-url", "sqlite:"+t.TempDir()+"/x.sqlite3", "db:rails-migration")
+	head, _, _ := strings.Cut(out, "class CreateRubyLlmEvaluations")
+	if code != exitOK || !strings.Contains(head, "# PostgreSQL only") {
+		t.Errorf("migration: exit %d, want 0 with a PostgreSQL-only comment before the class\n%s%s", code, out, stderr)
+	}
+}
