@@ -10,10 +10,15 @@ import (
 )
 
 // JUnit XML (the Ant/Jenkins dialect CI systems read): one testsuite per
-// run, one testcase per question. Failed questions carry the failed metrics
-// and their reasons, errored questions the agent or metric error, and
-// not-evaluated questions are skipped. encoding/xml escapes every string
-// and replaces characters XML cannot hold.
+// run, one testcase per question. A testcase is named by the case id, which
+// is stable and unique within a run, so CI test history survives a reworded
+// question and two questions with the same text never collide; its
+// classname is "SUITE.AGENT" (consumers that split classnames on dots group
+// the cases under the suite). The question's display name, and its text when
+// that differs, are testcase properties ("name", "question"). Failed
+// questions carry the failed metrics and their reasons, errored questions
+// the agent or metric error, and not-evaluated questions are skipped.
+// encoding/xml escapes every string and replaces characters XML cannot hold.
 
 type junitSuites struct {
 	XMLName  xml.Name     `xml:"testsuites"`
@@ -45,13 +50,14 @@ type junitProperty struct {
 }
 
 type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	Time      string        `xml:"time,attr"`
-	Failure   *junitMessage `xml:"failure,omitempty"`
-	Error     *junitMessage `xml:"error,omitempty"`
-	Skipped   *junitMessage `xml:"skipped,omitempty"`
-	SystemOut string        `xml:"system-out,omitempty"`
+	Name       string          `xml:"name,attr"`
+	Classname  string          `xml:"classname,attr"`
+	Time       string          `xml:"time,attr"`
+	Properties []junitProperty `xml:"properties>property,omitempty"`
+	Failure    *junitMessage   `xml:"failure,omitempty"`
+	Error      *junitMessage   `xml:"error,omitempty"`
+	Skipped    *junitMessage   `xml:"skipped,omitempty"`
+	SystemOut  string          `xml:"system-out,omitempty"`
 }
 
 type junitMessage struct {
@@ -72,10 +78,8 @@ func renderJUnit(w io.Writer, c *Comparison) error {
 	}
 	suite.Properties = append(suite.Properties, sliceProperties(c.Slices)...)
 	for _, cc := range c.Cases {
-		jc := junitCase{Name: cc.Case.Name, Classname: run.Suite + "." + run.Agent, Time: seconds(cc.Case.DurationMS / 1000)}
-		if jc.Name == "" {
-			jc.Name = cc.CaseID
-		}
+		jc := junitCase{Name: StripControl(cc.CaseID, false), Classname: run.Suite + "." + run.Agent,
+			Time: seconds(cc.Case.DurationMS / 1000), Properties: caseProperties(cc.Case)}
 		var regs []string
 		for _, f := range cc.Findings {
 			if f.Kind.Regression() {
@@ -129,6 +133,21 @@ func renderJUnit(w io.Writer, c *Comparison) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// caseProperties are a testcase's properties: the question's display name
+// and, when it differs from the name, the question text (JSON for a
+// structured question).
+func caseProperties(c *models.CaseResult) []junitProperty {
+	var out []junitProperty
+	name := StripControl(c.Name, false)
+	if name != "" {
+		out = append(out, junitProperty{"name", name})
+	}
+	if q := StripControl(jsonText(c.Question), false); q != "" && q != name {
+		out = append(out, junitProperty{"question", q})
+	}
+	return out
 }
 
 // failureSummary names the metrics that did not pass.

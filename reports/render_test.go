@@ -170,7 +170,7 @@ func TestRenderer_JUnitConsumer(t *testing.T) {
 		t.Fatalf("failures/errors/skipped = %d/%d/%d, want 1/0/0", s.Failures, s.Errors, s.Skipped)
 	}
 	ret := s.Testcases[0]
-	if ret.Name != "Return window" || ret.Failure == nil {
+	if ret.Name != "returns" || ret.Failure == nil {
 		t.Fatalf("first testcase = %+v, want the failed return question", ret)
 	}
 	for _, want := range []string{"exact 0.000 < 1", "observed lookup_policy(topic: shipping)"} {
