@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -20,7 +21,8 @@ const (
 	KindServerError   = "server_error"   // HTTP 5xx on the last attempt
 	KindTimeout       = "timeout"        // the per-attempt timeout expired
 	KindCanceled      = "canceled"       // the caller's context ended
-	KindProviderError = "provider_error" // any other provider or network failure
+	KindUnreachable   = "unreachable"    // no HTTP reply: connection refused or reset, DNS failure
+	KindProviderError = "provider_error" // any other provider failure
 	KindEmptyReply    = "empty_reply"    // the provider returned no text
 	KindInvalidReply  = "invalid_reply"  // the text is not a usable verdict
 	KindMissingInput  = "missing_input"  // the sample lacks what the metric needs
@@ -71,10 +73,15 @@ type Attempt struct {
 	Error      string  `json:"error,omitempty"`  // redacted provider error text
 	DurationMS float64 `json:"duration_ms"`
 	WaitMS     float64 `json:"wait_ms,omitempty"` // backoff before the next attempt
+
+	url string // the endpoint requested, without credentials or query
 }
 
+// retryable kinds are transient: rate limits, server errors, timeouts and
+// an unreachable server (a local server still starting, a dropped
+// connection) get the bounded retries.
 func retryable(kind string) bool {
-	return kind == KindRateLimited || kind == KindServerError || kind == KindTimeout
+	return kind == KindRateLimited || kind == KindServerError || kind == KindTimeout || kind == KindUnreachable
 }
 
 // Generate sends a system and a user message as a new conversation and
@@ -127,6 +134,7 @@ func (c *Client) attempt(ctx context.Context, n int, msgs []llms.MessageContent,
 	at := Attempt{Attempt: n, DurationMS: ms(time.Since(start))}
 	status, retryAfter := rec.get()
 	at.Status = status
+	at.url = rec.endpoint()
 	var reply Reply
 	if err == nil && resp != nil {
 		reply = c.read(resp)
@@ -141,6 +149,14 @@ func (c *Client) attempt(ctx context.Context, n int, msgs []llms.MessageContent,
 		if err != nil {
 			at.Error += ": " + redact(err.Error(), c.secret)
 		}
+	case err != nil && at.Status == 0 && rec.transportErr() != nil:
+		// langchaingo's OpenAI client flattens this into "failed to reach
+		// API server"; the transport's own error says why.
+		at.Kind, at.Error = KindUnreachable, err.Error()
+		if te := rec.transportErr().Error(); !strings.Contains(at.Error, te) {
+			at.Error += ": " + te
+		}
+		at.Error = redact(at.Error, c.secret)
 	case err != nil:
 		if at.Status == 0 {
 			at.Status = statusFromText(err.Error())
@@ -193,6 +209,10 @@ func (c *Client) backoff(n int, hint time.Duration) time.Duration {
 	return d
 }
 
+// failure builds the error of a call that ended with last: its message
+// names the endpoint requested (without credentials) and, where a common
+// misconfiguration explains the failure, a hint; the details keep both
+// and every attempt.
 func (c *Client) failure(last Attempt, attempts []Attempt) *Error {
 	s := c.settings
 	details := map[string]any{
@@ -203,11 +223,44 @@ func (c *Client) failure(last Attempt, attempts []Attempt) *Error {
 	if s.BaseURL != "" {
 		details["base_url"] = redactURL(s.BaseURL)
 	}
-	return &Error{
-		Kind:    last.Kind,
-		Message: fmt.Sprintf("%s %s: %s (after %d attempt(s))", s.Provider, s.Model, last.Error, len(attempts)),
-		Details: details,
+	endpoint := ""
+	for _, at := range attempts {
+		if at.url != "" {
+			endpoint = at.url
+		}
 	}
+	where := ""
+	if endpoint != "" {
+		details["url"] = endpoint
+		where = " from " + endpoint
+	}
+	msg := fmt.Sprintf("%s %s: %s%s (after %d attempt(s))", s.Provider, s.Model, last.Error, where, len(attempts))
+	if hint := c.hint(last); hint != "" {
+		details["hint"] = hint
+		msg += "; hint: " + hint
+	}
+	return &Error{Kind: last.Kind, Message: msg, Details: details}
+}
+
+// hint explains a failure that usually comes from the base URL: a 404 from
+// an OpenAI-compatible server whose base URL lacks the /v1 its API lives
+// under, or from an Ollama base URL that is not the server root.
+func (c *Client) hint(last Attempt) string {
+	s := c.settings
+	if last.Status != http.StatusNotFound || s.BaseURL == "" {
+		return ""
+	}
+	path := ""
+	if u, err := url.Parse(s.BaseURL); err == nil {
+		path = strings.TrimRight(u.Path, "/")
+	}
+	switch {
+	case s.Provider == ProviderOpenAI && !strings.HasSuffix(path, "/v1"):
+		return "OpenAI-compatible base URLs usually end in /v1"
+	case s.Provider == ProviderOllama && path != "":
+		return "an Ollama base URL is the server root (http://host:11434), without a path"
+	}
+	return ""
 }
 
 func kindForStatus(status int) string {
@@ -233,13 +286,18 @@ func statusFromText(s string) int {
 	return n
 }
 
-var keyPattern = regexp.MustCompile(`\b(sk-[A-Za-z0-9_\-]{6,}|sk-ant-[A-Za-z0-9_\-]{6,})`)
+var (
+	keyPattern      = regexp.MustCompile(`\b(sk-[A-Za-z0-9_\-]{6,}|sk-ant-[A-Za-z0-9_\-]{6,})`)
+	userinfoPattern = regexp.MustCompile(`(?i)\b(https?://)[^/@\s"]+@`)
+)
 
-// redact removes the credential and anything shaped like an API key.
+// redact removes the credential, anything shaped like an API key and the
+// user information of URLs (net/http masks only the password).
 func redact(s, secret string) string {
 	if secret != "" {
 		s = strings.ReplaceAll(s, secret, "[REDACTED]")
 	}
+	s = userinfoPattern.ReplaceAllString(s, "$1")
 	return keyPattern.ReplaceAllString(s, "[REDACTED]")
 }
 
@@ -263,12 +321,34 @@ type statusRecord struct {
 	mu         sync.Mutex
 	status     int
 	retryAfter time.Duration
+	url        string // last URL requested, without credentials or query
+	err        error  // the transport's error when no response came back
 }
 
 func (r *statusRecord) get() (int, time.Duration) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.status, r.retryAfter
+}
+
+func (r *statusRecord) endpoint() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.url
+}
+
+func (r *statusRecord) transportErr() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+// endpointOf is the request's method and URL for messages: no user
+// information, query or fragment, which may carry credentials.
+func endpointOf(req *http.Request) string {
+	u := *req.URL
+	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
+	return req.Method + " " + u.String()
 }
 
 type statusKey struct{}
@@ -288,8 +368,19 @@ func (t *statusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if next == nil {
 		next = http.DefaultTransport
 	}
+	rec, ok := req.Context().Value(statusKey{}).(*statusRecord)
+	if ok {
+		rec.mu.Lock()
+		rec.url = endpointOf(req)
+		rec.mu.Unlock()
+	}
 	resp, err := next.RoundTrip(req)
-	if rec, ok := req.Context().Value(statusKey{}).(*statusRecord); ok && err == nil {
+	if ok && err != nil && req.Context().Err() == nil {
+		rec.mu.Lock()
+		rec.err = err
+		rec.mu.Unlock()
+	}
+	if ok && err == nil {
 		rec.mu.Lock()
 		rec.status = resp.StatusCode
 		if secs, perr := strconv.Atoi(resp.Header.Get("Retry-After")); perr == nil && secs > 0 {
