@@ -25,7 +25,8 @@ type Coverage struct {
 // Uncalculated is one reason metrics were not calculated.
 type Uncalculated struct {
 	// Reason is why, without the "not calculated: " prefix of the metric
-	// rows' reason, e.g. "no judge configured".
+	// rows' reason, e.g. "no judge configured" or "judge disabled by
+	// --no-judge".
 	Reason string
 	// Metrics are the metric names, in order of first appearance.
 	Metrics []string
@@ -37,6 +38,12 @@ type Uncalculated struct {
 // NoJudge reports whether the reason is that no judge was configured.
 func (u Uncalculated) NoJudge() bool {
 	return u.Reason == strings.TrimPrefix(reasonNoJudge, notCalculatedPrefix)
+}
+
+// JudgeDisabled reports whether the reason is that the suite's judge was
+// switched off (evalrun --no-judge).
+func (u Uncalculated) JudgeDisabled() bool {
+	return u.Reason == strings.TrimPrefix(reasonJudgeDisabled, notCalculatedPrefix)
 }
 
 // notCalculatedPrefix starts the reason of every metric that was not calculated.

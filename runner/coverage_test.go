@@ -30,3 +30,32 @@ func TestCoverageOf(t *testing.T) {
 		t.Error("NoJudge() = false for the no-judge reason")
 	}
 }
+
+// TestExecute_JudgeDisabledReason: a suite with a judge section run
+// without its judge (evalrun --no-judge) says so in the persisted reason,
+// which keeps the "not calculated: " prefix; a suite without one still
+// says no judge is configured.
+func TestExecute_JudgeDisabledReason(t *testing.T) {
+	const questions = `"questions": [{"id": "q", "question": "q", "expected_answer": "ok"}]}`
+	for _, tc := range []struct {
+		name, judge, reason string
+		disabled            bool
+	}{
+		{"judge section", `"judge": {"provider": "openai", "model": "gpt-4o-mini"},`, "not calculated: judge disabled by --no-judge", true},
+		{"no judge section", "", "not calculated: no judge configured", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := mustLoad(t, `{"suite": "S", "agent": {"name": "A", "command": ["true"]}, `+tc.judge+questions)
+			run := mustExecute(t, s, answers(map[string]string{"q": "ok"}), ExecOptions{})
+			for _, m := range run.Cases[0].Metrics {
+				if m.Reason == nil || *m.Reason != tc.reason {
+					t.Errorf("%s reason = %v, want %q", m.Name, m.Reason, tc.reason)
+				}
+			}
+			cov := CoverageOf(run)
+			if len(cov.Uncalculated) != 1 || cov.Uncalculated[0].JudgeDisabled() != tc.disabled || cov.Uncalculated[0].NoJudge() == tc.disabled {
+				t.Errorf("coverage = %+v, want JudgeDisabled() %v", cov.Uncalculated, tc.disabled)
+			}
+		})
+	}
+}

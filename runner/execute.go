@@ -73,10 +73,14 @@ func (e *InterruptedError) Error() string {
 // Unwrap returns the context's cause (context.Canceled, a signal, …).
 func (e *InterruptedError) Unwrap() error { return e.Cause }
 
-// Reasons written for metrics that were not calculated.
+// Reasons written for metrics that were not calculated. A suite with a
+// judge section run with a nil ExecOptions.Judge had its judge switched
+// off on purpose; evalrun does that only for --no-judge, so the reason
+// names the flag.
 const (
-	reasonNoJudge    = "not calculated: no judge configured"
-	reasonAgentError = "not calculated: agent error"
+	reasonNoJudge       = "not calculated: no judge configured"
+	reasonJudgeDisabled = "not calculated: judge disabled by --no-judge"
+	reasonAgentError    = "not calculated: agent error"
 )
 
 // Execute runs every case of the suite against the agent, scores the

@@ -41,7 +41,11 @@ func (e *executor) record(ctx context.Context, c *Case, rec *models.CaseResult, 
 	for pos, m := range c.Metrics {
 		sc, ok := e.scorers[m.Name]
 		if !ok {
-			rec.Metrics = append(rec.Metrics, notCalculated(pos, m, reasonNoJudge))
+			reason := reasonNoJudge
+			if e.suite.Judge != nil {
+				reason = reasonJudgeDisabled
+			}
+			rec.Metrics = append(rec.Metrics, notCalculated(pos, m, reason))
 			continue
 		}
 		sample.Metadata = decodeObject(c.Metadata) // a fresh copy per scorer

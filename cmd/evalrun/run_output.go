@@ -312,8 +312,11 @@ func writeCoverageWarnings(w io.Writer, run *models.Run) {
 			also = fmt.Sprintf(" (%d of them show passed on their other checks alone)", u.Passed)
 		}
 		hint := ""
-		if u.NoJudge() {
+		switch {
+		case u.NoJudge():
 			hint = "; give --judge-model (or a judge section in the suite) to calculate them"
+		case u.JudgeDisabled():
+			hint = "; run without --no-judge (and EVAL_NO_JUDGE unset) to calculate them with the suite's judge"
 		}
 		fmt.Fprintf(w, "warning: %s: %s not calculated on %s%s%s%s\n", clean(u.Reason), strings.Join(names, ", "),
 			plural(u.Questions, "question"), also, quality, hint)

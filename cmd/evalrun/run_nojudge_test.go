@@ -1,0 +1,36 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"agentevals/internal/testdb"
+)
+
+// TestRunCmd_NoJudgeWarning: --no-judge on a suite with a judge section is
+// named as the cause in the warning and in the persisted metric reason,
+// not "no judge configured … give --judge-model".
+func TestRunCmd_NoJudgeWarning(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "agent.sh"), []byte("cat >/dev/null; echo ok\n"), 0o644)
+	suite := filepath.Join(dir, "suite.json")
+	os.WriteFile(suite, []byte(`{"suite": "NoJudge", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
+	  "judge": {"provider": "openai", "model": "gpt-4o-mini"},
+	  "questions": [{"id": "q", "question": "q", "expected_answer": "ok"}]}`), 0o644)
+	url := testdb.SQLiteURL(t)
+	code, out, stderr := evalrun(t, "--database-url", url, "run", suite, "--no-judge")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, stderr)
+	}
+	want := "warning: judge disabled by --no-judge: semantic_accuracy, answer_relevancy not calculated on 1 question; " +
+		"exit 0 does not claim quality; run without --no-judge"
+	if !strings.Contains(stderr, want) || strings.Contains(stderr, "no judge configured") || strings.Contains(stderr, "--judge-model") {
+		t.Errorf("stderr:\n%s\nwant a line starting %q", stderr, want)
+	}
+	if !strings.Contains(out+stderr, "judge disabled by --no-judge") {
+		t.Errorf("output does not name --no-judge:\n%s%s", out, stderr)
+	}
+}
