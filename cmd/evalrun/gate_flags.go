@@ -9,10 +9,12 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/alecthomas/kong"
 	"github.com/google/uuid"
 
 	"agentevals/models"
 	"agentevals/reports"
+	"agentevals/runner"
 )
 
 // CompareFlags choose the baseline and what counts as a regression; run
@@ -33,12 +35,27 @@ func (f *CompareFlags) options() reports.Options {
 // after a run.
 type GateFlags struct {
 	CompareFlags
-	Report []string `name:"report" sep:"none" placeholder:"PATH" help:"Write a report to PATH after the run (repeatable). The extension picks the format: .html/.htm, .md/.markdown, .txt/.text, .json, .xml (JUnit), e.g. --report out/report.html. The word 'github' instead prints GitHub Actions annotations and appends a job summary to $$GITHUB_STEP_SUMMARY. A bare format name such as 'html' is not a path and is refused."`
+	Report []string `name:"report" sep:"none" placeholder:"PATH" help:"Write a report to PATH after the run (repeatable). The extension picks the format: .html/.htm, .md/.markdown, .txt/.text, .json, .xml (JUnit), e.g. --report out/report.html. The word 'github' instead prints GitHub Actions annotations (each question's at its line of the suite file, named relative to the root of the git repository the working directory is in, else as given) and appends a job summary to $$GITHUB_STEP_SUMMARY. A bare format name such as 'html' is not a path and is refused."`
 	JUnit  string   `name:"junit" placeholder:"PATH" help:"Write JUnit XML (one testcase per question) to PATH."`
 
 	// subset is set by run --only: a subset of the questions is its own
 	// definition, which the no-baseline line explains.
 	subset bool
+	// suiteFile is the command's suite file (see AfterApply); GitHub
+	// annotations point at its questions.
+	suiteFile string
+}
+
+// AfterApply remembers the suite file of the command (run's "suite"
+// argument) once kong has parsed the command line, so that GitHub
+// annotations can point at the line of each question.
+func (f *GateFlags) AfterApply(kctx *kong.Context) error {
+	for _, p := range kctx.Path {
+		if p.Positional != nil && p.Positional.Name == "suite" {
+			f.suiteFile = p.Positional.Target.String()
+		}
+	}
+	return nil
 }
 
 // reportTarget is one report to write: a file, or GitHub Actions output.
@@ -175,18 +192,28 @@ func (f *GateFlags) finish(ctx context.Context, g *Globals, run, baseline *model
 		return false, err
 	}
 	for _, t := range targets {
-		if err := writeTarget(r, g, t, cmp); err != nil {
+		var locs map[string]reports.Location
+		if t.format == reports.FormatGitHub && t.path == "" {
+			locs = f.locations(g)
+		}
+		if err := writeLocatedTarget(r, g, t, cmp, locs); err != nil {
 			return false, &exitError{Code: exitInvalid, Err: err}
 		}
 	}
 	return f.FailOnRegression && cmp.Regressed(), nil
 }
 
-// writeTarget writes one report file, or GitHub annotations to stdout plus
-// the job summary when $GITHUB_STEP_SUMMARY is set.
+// writeTarget writes one report file, or GitHub annotations without
+// locations to stdout plus the job summary when $GITHUB_STEP_SUMMARY is set.
 func writeTarget(r *reports.Renderer, g *Globals, t reportTarget, cmp *reports.Comparison) error {
+	return writeLocatedTarget(r, g, t, cmp, nil)
+}
+
+// writeLocatedTarget is writeTarget with the locations of the questions'
+// GitHub annotations.
+func writeLocatedTarget(r *reports.Renderer, g *Globals, t reportTarget, cmp *reports.Comparison, locs map[string]reports.Location) error {
 	if t.format == reports.FormatGitHub && t.path == "" {
-		if err := r.Render(g.Stdout, reports.FormatGitHub, cmp); err != nil {
+		if err := r.RenderGitHub(g.Stdout, cmp, reports.GitHubOptions{Locations: locs}); err != nil {
 			return err
 		}
 		if p := os.Getenv("GITHUB_STEP_SUMMARY"); p != "" {
@@ -199,6 +226,72 @@ func writeTarget(r *reports.Renderer, g *Globals, t reportTarget, cmp *reports.C
 	}
 	fmt.Fprintf(g.Stdout, "Wrote %s report to %s\n", t.format, reports.EscapeText(t.path))
 	return nil
+}
+
+// locations are the suite file's question positions as GitHub annotations
+// name them (see repoPath). A suite whose questions cannot be located is
+// annotated without locations, with a note on stderr.
+func (f *GateFlags) locations(g *Globals) map[string]reports.Location {
+	if f.suiteFile == "" {
+		return nil
+	}
+	positions, err := runner.Positions(f.suiteFile)
+	if err != nil {
+		fmt.Fprintf(g.Stderr, "note: GitHub annotations carry no file and line: %s\n", reports.EscapeText(err.Error()))
+		return nil
+	}
+	out := make(map[string]reports.Location, len(positions))
+	for id, p := range positions {
+		out[id] = reports.Location{File: repoPath(p.File), Line: p.Line}
+	}
+	return out
+}
+
+// repoPath names file the way GitHub resolves the file of an annotation:
+// relative to the root of the git repository (the nearest directory up from
+// the working directory holding .git), with forward slashes. Outside a git
+// repository, or for a file outside the repository, it is the path as given
+// (relative to the working directory), which matches when the working
+// directory is the checkout's root, as in a default GitHub Actions job.
+func repoPath(file string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return file
+	}
+	root := gitRoot(wd)
+	if root == "" {
+		return file
+	}
+	abs := file
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(wd, abs)
+	}
+	if resolved, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = resolved
+	}
+	if resolved, err := filepath.EvalSymlinks(root); err == nil {
+		root = resolved
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return file
+	}
+	return filepath.ToSlash(rel)
+}
+
+// gitRoot is the nearest directory from dir up that holds .git (a directory,
+// or a file in worktrees and submodules); "" when there is none.
+func gitRoot(dir string) string {
+	for {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
 }
 
 // checkDir fails early when a report's directory does not exist.
