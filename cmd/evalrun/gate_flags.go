@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/alecthomas/kong"
 	"github.com/google/uuid"
 
 	"agentevals/models"
@@ -41,21 +40,9 @@ type GateFlags struct {
 	// subset is set by run --only: a subset of the questions is its own
 	// definition, which the no-baseline line explains.
 	subset bool
-	// suiteFile is the command's suite file (see AfterApply); GitHub
-	// annotations point at its questions.
+	// suiteFile is set by run to its suite file; GitHub annotations point
+	// at the line of each question in it.
 	suiteFile string
-}
-
-// AfterApply remembers the suite file of the command (run's "suite"
-// argument) once kong has parsed the command line, so that GitHub
-// annotations can point at the line of each question.
-func (f *GateFlags) AfterApply(kctx *kong.Context) error {
-	for _, p := range kctx.Path {
-		if p.Positional != nil && p.Positional.Name == "suite" {
-			f.suiteFile = p.Positional.Target.String()
-		}
-	}
-	return nil
 }
 
 // reportTarget is one report to write: a file, or GitHub Actions output.

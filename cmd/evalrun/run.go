@@ -90,6 +90,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	writeRunTable(g.Stdout, run, db.URL)
 	writeCoverageWarnings(g.Stderr, run)
 	c.GateFlags.subset = len(c.Only) > 0
+	c.GateFlags.suiteFile = c.Suite
 	gateFailed, err := c.finish(ctx, g, run, baseline)
 	if err != nil {
 		return asInvalid(err)
