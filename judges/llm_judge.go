@@ -24,17 +24,13 @@ type LLMJudge struct {
 
 var _ Judge = (*LLMJudge)(nil)
 
-// JudgeTotals account for every judge call of a run (cache hits excluded).
+// JudgeTotals account for every judge call of a run, cache hits and failed
+// calls included, exactly as the per-metric accounts the runner records
+// (see CallAccount).
 type JudgeTotals struct {
 	Provider string `json:"provider"`
 	Model    string `json:"model"`
-	// Calls counts model calls (an assessment with retries is one call).
-	Calls int64 `json:"calls"`
-	// Errors counts calls that ended in a *Error.
-	Errors       int64    `json:"errors"`
-	InputTokens  int64    `json:"input_tokens"`
-	OutputTokens int64    `json:"output_tokens"`
-	Cost         *float64 `json:"cost"` // USD; nil when any call's price is unknown
+	CallAccount
 }
 
 // NewLLMJudge validates the settings and builds the judge; cache may be nil.
@@ -44,10 +40,7 @@ func NewLLMJudge(s Settings, o Options, cache *Cache) (*LLMJudge, error) {
 	if err != nil {
 		return nil, err
 	}
-	zero := 0.0
-	return &LLMJudge{client: c, cache: cache, totals: JudgeTotals{
-		Provider: s.Provider, Model: s.Model, Cost: &zero,
-	}}, nil
+	return &LLMJudge{client: c, cache: cache, totals: JudgeTotals{Provider: s.Provider, Model: s.Model}}, nil
 }
 
 // Totals returns the usage of all judge calls so far.
@@ -55,17 +48,16 @@ func (j *LLMJudge) Totals() JudgeTotals {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	t := j.totals
-	if t.Cost != nil {
-		c := *t.Cost
-		t.Cost = &c
-	}
+	t.CallAccount = t.clone()
 	return t
 }
 
 // Cache returns the judge's cache, or nil.
 func (j *LLMJudge) Cache() *Cache { return j.cache }
 
-// Assess asks the model for a verdict on one fresh conversation.
+// Assess asks the model for a verdict on one fresh conversation. Every
+// call, failed or served from the cache, is accounted in Totals and in the
+// UsageRecorder of ctx (WithUsageRecorder), if any.
 func (j *LLMJudge) Assess(ctx context.Context, system, user string) (Assessment, error) {
 	s := j.client.Settings()
 	judgeInfo := map[string]any{"provider": s.Provider, "model": s.Model}
@@ -74,6 +66,7 @@ func (j *LLMJudge) Assess(ctx context.Context, system, user string) (Assessment,
 		key = j.cache.Key(s, system, user)
 		if a, ok := j.cache.get(key); ok {
 			zero := 0.0
+			j.account(ctx, CallAccount{Cached: 1, Cost: &zero})
 			a.Usage = &Usage{Cost: &zero} // nothing was spent
 			a.Details = map[string]any{"judge": judgeInfo, "judge_cache": "hit"}
 			return a, nil
@@ -81,7 +74,7 @@ func (j *LLMJudge) Assess(ctx context.Context, system, user string) (Assessment,
 	}
 	reply, err := j.client.Generate(ctx, system, user, true)
 	if err != nil {
-		j.account(reply.Usage, true)
+		j.account(ctx, callAccount(s, reply.Usage, len(reply.Attempts), true))
 		var je *Error
 		if errors.As(err, &je) && reply.Usage.InputTokens+reply.Usage.OutputTokens > 0 {
 			je.Details["usage"] = reply.Usage
@@ -90,7 +83,7 @@ func (j *LLMJudge) Assess(ctx context.Context, system, user string) (Assessment,
 	}
 	score, reason, perr := ParseVerdict(reply.Text)
 	if perr != nil {
-		j.account(reply.Usage, true)
+		j.account(ctx, callAccount(s, reply.Usage, len(reply.Attempts), true))
 		details := map[string]any{
 			"provider": s.Provider, "model": s.Model,
 			"problem":  perr.Error(),
@@ -107,7 +100,7 @@ func (j *LLMJudge) Assess(ctx context.Context, system, user string) (Assessment,
 			Details: details,
 		}
 	}
-	j.account(reply.Usage, false)
+	j.account(ctx, callAccount(s, reply.Usage, len(reply.Attempts), false))
 	usage := reply.Usage
 	a := Assessment{Score: score, Reason: reason, Usage: &usage, Details: map[string]any{"judge": judgeInfo}}
 	if len(reply.Attempts) > 1 {
@@ -121,22 +114,13 @@ func (j *LLMJudge) Assess(ctx context.Context, system, user string) (Assessment,
 	return a, nil
 }
 
-func (j *LLMJudge) account(u Usage, failed bool) {
+// account adds one call (or cache hit) to the totals and to ctx's recorder.
+func (j *LLMJudge) account(ctx context.Context, a CallAccount) {
 	j.mu.Lock()
-	defer j.mu.Unlock()
-	t := &j.totals
-	t.Calls++
-	if failed {
-		t.Errors++
-	}
-	t.InputTokens += u.InputTokens
-	t.OutputTokens += u.OutputTokens
-	switch {
-	case t.Cost == nil:
-	case u.Cost == nil && u.InputTokens+u.OutputTokens > 0:
-		t.Cost = nil // an unpriced call makes the total unknown
-	case u.Cost != nil:
-		*t.Cost += *u.Cost
+	j.totals.CallAccount = j.totals.Add(a)
+	j.mu.Unlock()
+	if r := recorderFrom(ctx); r != nil {
+		r.add(a)
 	}
 }
 

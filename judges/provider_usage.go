@@ -55,13 +55,20 @@ func usageFrom(s Settings, info map[string]any) Usage {
 		in, out = intInfo(info, "InputTokens"), intInfo(info, "OutputTokens")
 	}
 	u := Usage{InputTokens: in, OutputTokens: out}
-	if s.BaseURL == "" {
-		if p, ok := PriceOf(s.Provider, s.Model); ok {
-			cost := (float64(in)*p.InputPerMTok + float64(out)*p.OutputPerMTok) / 1e6
-			u.Cost = &cost
-		}
+	if p, ok := s.price(); ok {
+		cost := (float64(in)*p.InputPerMTok + float64(out)*p.OutputPerMTok) / 1e6
+		u.Cost = &cost
 	}
 	return u
+}
+
+// price is the list price of the settings' model, known only on the
+// provider's own endpoint (no base URL override).
+func (s Settings) price() (Price, bool) {
+	if s.BaseURL != "" {
+		return Price{}, false
+	}
+	return PriceOf(s.Provider, s.Model)
 }
 
 func intInfo(info map[string]any, key string) int64 {

@@ -150,8 +150,8 @@ func TestExecute_WithAndWithoutJudge(t *testing.T) {
 	if err := bare.Summary.Decode(&bs); err != nil {
 		t.Fatal(err)
 	}
-	if ju, _ := js["judge_usage"].(map[string]any); ju == nil || ju["input_tokens"] != 300.0 {
-		t.Errorf("judged judge_usage = %v, want 300 input tokens over the 3 verdicts", js["judge_usage"])
+	if ju, _ := js["judge_usage"].(map[string]any); ju == nil || ju["input_tokens"] != 400.0 || ju["calls"] != 4.0 || ju["errors"] != 1.0 {
+		t.Errorf("judged judge_usage = %v, want 4 calls (1 failed) and 400 input tokens: the unusable reply was billed too", js["judge_usage"])
 	}
 	if bs["judge_usage"] != nil {
 		t.Errorf("bare judge_usage = %v, want null", bs["judge_usage"])

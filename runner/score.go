@@ -49,7 +49,8 @@ func (e *executor) record(ctx context.Context, c *Case, rec *models.CaseResult, 
 			continue
 		}
 		sample.Metadata = decodeObject(c.Metadata) // a fresh copy per scorer
-		a, err := assess(ctx, sc, sample)
+		var used judges.UsageRecorder
+		a, err := assess(judges.WithUsageRecorder(ctx, &used), sc, sample)
 		mr := &models.MetricResult{Position: pos, Name: m.Name, Threshold: m.Threshold}
 		if err != nil {
 			mr.ErrorDetails = metricErrorJSON(err)
@@ -63,8 +64,8 @@ func (e *executor) record(ctx context.Context, c *Case, rec *models.CaseResult, 
 				details[m.Name] = a.Details
 			}
 		}
-		if a.Usage != nil {
-			judgeUsage[m.Name] = a.Usage
+		if acc, ok := metricJudgeUsage(&used, a); ok {
+			judgeUsage[m.Name] = acc
 		}
 		rec.Metrics = append(rec.Metrics, mr)
 	}
@@ -82,6 +83,21 @@ func (e *executor) record(ctx context.Context, c *Case, rec *models.CaseResult, 
 		rec.ResponseMetadata = j
 	}
 	rec.Status = rec.DeriveStatus()
+}
+
+// metricJudgeUsage is one metric's judge account: what the judge recorded
+// under the scorer's context (every call, failed ones and retries, and cache
+// hits), or, for a Judge that records nothing, one call with the usage its
+// assessment reported.
+func metricJudgeUsage(used *judges.UsageRecorder, a judges.Assessment) (judges.CallAccount, bool) {
+	if acc, ok := used.Account(); ok {
+		return acc, true
+	}
+	if a.Usage == nil {
+		return judges.CallAccount{}, false
+	}
+	return judges.CallAccount{Calls: 1, Attempts: 1, InputTokens: a.Usage.InputTokens, OutputTokens: a.Usage.OutputTokens,
+		Cost: a.Usage.Cost}, true
 }
 
 func decodeObject(raw json.RawMessage) map[string]any {

@@ -2,8 +2,10 @@ package runner
 
 import (
 	"encoding/json"
+	"sort"
 	"time"
 
+	"agentevals/judges"
 	"agentevals/models"
 )
 
@@ -30,9 +32,21 @@ const Writer = "agentevals-go"
 //	output_tokens  same for output tokens
 //	cost           sum of the agent's reported cost in USD; null when none reported
 //	               (agent usage only: judge usage is never counted here)
-//	judge_usage    {input_tokens, output_tokens, cost} summed over every
-//	               judge-backed metric (cost null when no price was known);
-//	               null when no judge was used
+//	judge_usage    the one account of judge usage, never counted in the agent
+//	               totals above: {calls, errors, attempts, cached,
+//	               input_tokens, output_tokens, cost} summed over the
+//	               per-metric accounts in each case's
+//	               response_metadata.judge_usage (judges.CallAccount). calls
+//	               are verdicts asked of the model, failed ones included with
+//	               the usage the provider reported; errors are the calls
+//	               that ended without a verdict; attempts include retries;
+//	               cached are verdicts served from --judge-cache, which are
+//	               not calls and add no tokens and cost 0 (nothing was spent
+//	               on them in this run). cost is null when the price of any
+//	               counted call is unknown (custom endpoint, unlisted
+//	               model), never 0 for unknown. null when no judge was used.
+//	               (evalrun adds judge {provider, model} and judge_cache
+//	               {hits, misses}; the numbers are here only.)
 //	metrics        {name: {mean, count, passed, errors, not_calculated}}: mean is
 //	               the mean calculated score (errors count 0), null when count is 0
 //	duration_ms    wall time of the execution
@@ -47,9 +61,7 @@ func Summarize(run *models.Run, concurrency int, wall time.Duration) map[string]
 	var in, out int64
 	var cost float64
 	var haveIn, haveOut, haveCost bool
-	var jIn, jOut int64
-	var jCost float64
-	var haveJudge, haveJudgeCost bool
+	var judge judges.CallAccount
 	type metricAgg struct {
 		sum                               float64
 		count, passed, errors, notCounted int
@@ -86,13 +98,7 @@ func Summarize(run *models.Run, concurrency int, wall time.Duration) map[string]
 			haveCost = true
 		}
 		for _, u := range judgeUsage(c) {
-			haveJudge = true
-			jIn += u.InputTokens
-			jOut += u.OutputTokens
-			if u.Cost != nil {
-				jCost += *u.Cost
-				haveJudgeCost = true
-			}
+			judge = judge.Add(u)
 		}
 		for _, m := range c.Metrics {
 			agg, ok := metrics[m.Name]
@@ -124,9 +130,9 @@ func Summarize(run *models.Run, concurrency int, wall time.Duration) map[string]
 			"errors": a.errors, "not_calculated": a.notCounted,
 		}
 	}
-	var judge any
-	if haveJudge {
-		judge = map[string]any{"input_tokens": jIn, "output_tokens": jOut, "cost": orNull(jCost, haveJudgeCost)}
+	var judgeTotal any
+	if !judge.Empty() {
+		judgeTotal = judge
 	}
 	return map[string]any{
 		"writer":        Writer,
@@ -140,7 +146,7 @@ func Summarize(run *models.Run, concurrency int, wall time.Duration) map[string]
 		"input_tokens":  orNull(in, haveIn),
 		"output_tokens": orNull(out, haveOut),
 		"cost":          orNull(cost, haveCost),
-		"judge_usage":   judge,
+		"judge_usage":   judgeTotal,
 		"metrics":       perMetric,
 		"duration_ms":   float64(wall.Microseconds()) / 1000,
 		"concurrency":   concurrency,
@@ -161,23 +167,36 @@ func orNull[T any](v T, ok bool) any {
 	return v
 }
 
-// usage mirrors judges.Usage for reading response_metadata back.
-type usage struct {
-	InputTokens  int64    `json:"input_tokens"`
-	OutputTokens int64    `json:"output_tokens"`
-	Cost         *float64 `json:"cost"`
-}
-
-// judgeUsage reads response_metadata.judge_usage of a case.
-func judgeUsage(c *models.CaseResult) map[string]usage {
+// judgeUsage reads the per-metric accounts in response_metadata.judge_usage
+// of a case. Entries written before calls were counted
+// ({input_tokens, output_tokens, cost} of one verdict) count as one call.
+func judgeUsage(c *models.CaseResult) []judges.CallAccount {
 	if c.ResponseMetadata.IsNull() {
 		return nil
 	}
 	var meta struct {
-		JudgeUsage map[string]usage `json:"judge_usage"`
+		JudgeUsage map[string]struct {
+			judges.CallAccount
+			Calls *int64 `json:"calls"`
+		} `json:"judge_usage"`
 	}
 	if json.Unmarshal(c.ResponseMetadata, &meta) != nil {
 		return nil
 	}
-	return meta.JudgeUsage
+	names := make([]string, 0, len(meta.JudgeUsage))
+	for name := range meta.JudgeUsage {
+		names = append(names, name)
+	}
+	sort.Strings(names) // a fixed order keeps the cost sum reproducible
+	out := make([]judges.CallAccount, 0, len(names))
+	for _, name := range names {
+		u := meta.JudgeUsage[name]
+		acc := u.CallAccount
+		acc.Calls = 1
+		if u.Calls != nil {
+			acc.Calls = *u.Calls
+		}
+		out = append(out, acc)
+	}
+	return out
 }

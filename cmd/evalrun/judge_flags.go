@@ -103,20 +103,22 @@ func settingsFromModel(m runner.ModelConfig) judges.Settings {
 	}
 }
 
-// judgeSummary adds the judge's call account and the cache counters to the
-// run summary (runner.ExecOptions.ExtraSummary):
+// judgeSummary adds which judge ran and the cache counters to the run
+// summary (runner.ExecOptions.ExtraSummary):
 //
-//	judge        {provider, model, calls, errors, input_tokens, output_tokens, cost}
-//	             over every model call, failed ones included (judge_usage,
-//	             written by the runner, sums the successful verdicts only)
+//	judge        {provider, model}
 //	judge_cache  {hits, misses} when --judge-cache is set
 //
+// The judge's calls, errors, tokens and cost are in the summary's one
+// judge_usage account, which the runner sums from the per-metric accounts
+// (runner.Summarize); they are not repeated here, so they cannot disagree.
 // It returns nil when no judge was built.
 func (f *JudgeFlags) judgeSummary() map[string]any {
 	if f.built == nil {
 		return nil
 	}
-	out := map[string]any{"judge": f.built.Totals()}
+	t := f.built.Totals()
+	out := map[string]any{"judge": map[string]any{"provider": t.Provider, "model": t.Model}}
 	if c := f.built.Cache(); c != nil {
 		st := c.Stats()
 		out["judge_cache"] = map[string]any{"hits": st.Hits, "misses": st.Misses}

@@ -64,10 +64,13 @@ func TestRunCmd_JudgeCache(t *testing.T) {
 			t.Fatal(err)
 		}
 		cache, _ := json.Marshal(s["judge_cache"])
-		judge, _ := s["judge"].(map[string]any)
-		got = append(got, fmt.Sprintf("cache=%s calls=%v", cache, judge["calls"]))
+		usage, _ := s["judge_usage"].(map[string]any)
+		judge, _ := json.Marshal(s["judge"])
+		got = append(got, fmt.Sprintf("judge=%s cache=%s calls=%v cached=%v cost=%v", judge, cache, usage["calls"], usage["cached"], usage["cost"]))
 	}
-	want := []string{`cache=null calls=<nil>`, `cache={"hits":9,"misses":0} calls=0`, `cache={"hits":0,"misses":9} calls=9`}
+	want := []string{`judge=null cache=null calls=<nil> cached=<nil> cost=<nil>`,
+		`judge={"model":"judge","provider":"openai"} cache={"hits":9,"misses":0} calls=0 cached=9 cost=0`,
+		`judge={"model":"judge","provider":"openai"} cache={"hits":0,"misses":9} calls=9 cached=0 cost=<nil>`}
 	if strings.Join(got, "; ") != strings.Join(want, "; ") {
 		t.Errorf("summaries:\n got %s\nwant %s", strings.Join(got, "; "), strings.Join(want, "; "))
 	}
