@@ -10,7 +10,9 @@ import (
 
 // addActionGroup registers the action_group scorer.
 func addActionGroup(r Registry) {
-	r["action_group"] = define(newActionGroup)
+	def := define(newActionGroup)
+	def.Needs = []string{NeedExpectedActions}
+	r["action_group"] = def
 }
 
 // ActionGroup ("action_group") compares the tool calls the agent reported
@@ -20,6 +22,9 @@ func addActionGroup(r Registry) {
 // Params: none.
 //
 // Rules:
+//   - The question must give expected_actions (Definition.Needs): the
+//     runner refuses a suite whose question scored on action_group has
+//     none; [] expects no call.
 //   - Every expected action names a group and a name; one that does not
 //     makes the metric an error of kind "invalid_expected_actions".
 //   - Observed actions of nil (the agent was not instrumented) make the

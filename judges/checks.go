@@ -39,8 +39,8 @@ import (
 //	matches         Matches        min_length    MinLength     max_words       MaxWords
 //	                               max_length    MaxLength
 func addChecks(r Registry) {
-	r["exact_match"] = define(newExactMatch)
-	r["equals"] = define(newEquals)
+	r["exact_match"] = expectedUnlessValue(define(newExactMatch))
+	r["equals"] = expectedUnlessValue(define(newEquals))
 	r["contains"] = define(newContains)
 	r["not_contains"] = define(newNotContains)
 	r["matches"] = define(newMatches)
@@ -55,6 +55,14 @@ func addChecks(r Registry) {
 	r["is_email"] = define(newIsEmail)
 	r["max_latency_ms"] = define(newMaxLatencyMS)
 	r["max_cost"] = define(newMaxCost)
+}
+
+// expectedUnlessValue declares that a check compares with the question's
+// expected_answer unless its "value" param gives the expected value.
+func expectedUnlessValue(d Definition) Definition {
+	d.Needs = []string{NeedExpectedAnswer}
+	d.NeedsUnless = "value"
+	return d
 }
 
 // define adapts a typed constructor to a Definition, never returning a

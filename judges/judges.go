@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Action is one tool call: expected by the suite or observed by the agent.
@@ -106,14 +107,71 @@ func (e *Error) Error() string { return e.Kind + ": " + e.Message }
 // ErrInvalidParams is wrapped by constructors given parameters they cannot use.
 var ErrInvalidParams = errors.New("invalid evaluator parameters")
 
+// The question fields a Definition may need (Definition.Needs), named as
+// in a suite file's question.
+const (
+	// NeedExpectedAnswer is Sample.ExpectedAnswer: present and not null.
+	NeedExpectedAnswer = "expected_answer"
+	// NeedContext is Sample.Context: at least one non-blank passage.
+	NeedContext = "context"
+	// NeedExpectedActions is Sample.ExpectedActions: present, possibly
+	// empty (an empty list expects no call).
+	NeedExpectedActions = "expected_actions"
+)
+
 // Definition describes one evaluator type in a Registry.
 type Definition struct {
 	// NeedsJudge marks LLM metrics: without a configured judge they are not
 	// calculated at all (null), never replaced by another score.
 	NeedsJudge bool
+	// Needs names the question fields (NeedExpectedAnswer, NeedContext,
+	// NeedExpectedActions) the scorer cannot judge without. The runner
+	// refuses, when it loads a suite, a question scored on the type that
+	// lacks one, instead of a metric error in that case at run time.
+	Needs []string
+	// NeedsUnless names a param that supplies what Needs names: when the
+	// evaluator's params have it, nothing is needed from the question
+	// (exact_match and equals: "value").
+	NeedsUnless string
 	// New builds a scorer from the evaluator's JSON parameters (may be empty)
 	// and, for NeedsJudge types, the judge (never nil for those).
 	New func(params json.RawMessage, judge Judge) (Scorer, error)
+}
+
+// Required returns the fields of Needs the question must have when the
+// evaluator's params are params: none when params have the NeedsUnless
+// param.
+func (d Definition) Required(params json.RawMessage) []string {
+	if d.NeedsUnless != "" {
+		var p map[string]json.RawMessage
+		if json.Unmarshal(params, &p) == nil {
+			if _, ok := p[d.NeedsUnless]; ok {
+				return nil
+			}
+		}
+	}
+	return d.Needs
+}
+
+// Has reports whether the sample has the question field need (one of the
+// Need constants) in the sense the Need constants describe; an unknown
+// name is never had.
+func (s Sample) Has(need string) bool {
+	switch need {
+	case NeedExpectedAnswer:
+		return !isNull(s.ExpectedAnswer)
+	case NeedContext:
+		for _, c := range s.Context {
+			if strings.TrimSpace(c) != "" {
+				return true
+			}
+		}
+		return false
+	case NeedExpectedActions:
+		return s.ExpectedActions != nil
+	default:
+		return false
+	}
 }
 
 // Judge asks a model for a verdict. Implementations live beside the LLM

@@ -27,7 +27,7 @@ func TestSuite_Check(t *testing.T) {
 				judge = `"judge": ` + tt.judge + ","
 			}
 			path := filepath.Join(t.TempDir(), "suite.json")
-			body := `{"suite": "S", "agent": ` + tt.agent + `, ` + judge + `"questions": [{"question": "q", "minimum_scores": {"exact_match": 1}}]}`
+			body := `{"suite": "S", "agent": ` + tt.agent + `, ` + judge + `"questions": [{"question": "q", "expected_answer": "a", "minimum_scores": {"exact_match": 1}}]}`
 			if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 				t.Fatal(err)
 			}

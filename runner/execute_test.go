@@ -201,8 +201,8 @@ func TestExecute_MetricErrorAndAgentError(t *testing.T) {
 
 func TestExecute_Timeout(t *testing.T) {
 	s := mustLoad(t, `{"suite": "S", "agent": {"name": "A", "command": ["true"]}, "questions": [
-	  {"id": "slow", "question": "q", "minimum_scores": {"exact_match": 1}},
-	  {"id": "deaf", "question": "q2", "minimum_scores": {"exact_match": 1}},
+	  {"id": "slow", "question": "q", "expected_answer": "ok", "minimum_scores": {"exact_match": 1}},
+	  {"id": "deaf", "question": "q2", "expected_answer": "ok", "minimum_scores": {"exact_match": 1}},
 	  {"id": "fast", "question": "q3", "expected_answer": "ok", "minimum_scores": {"exact_match": 1}}]}`)
 	agent := Func(func(ctx context.Context, q Question) (Response, error) {
 		switch q.ID {
@@ -287,10 +287,10 @@ func TestExecute_ConcurrencyKeepsSuiteOrder(t *testing.T) {
 
 func TestExecute_Interrupted(t *testing.T) {
 	s := mustLoad(t, `{"suite": "S", "agent": {"name": "A", "command": ["true"]}, "questions": [
-	  {"id": "a", "question": "1", "minimum_scores": {"exact_match": 1}},
-	  {"id": "b", "question": "2", "minimum_scores": {"exact_match": 1}},
-	  {"id": "c", "question": "3", "minimum_scores": {"exact_match": 1}},
-	  {"id": "d", "question": "4", "minimum_scores": {"exact_match": 1}}]}`)
+	  {"id": "a", "question": "1", "expected_answer": "1", "minimum_scores": {"exact_match": 1}},
+	  {"id": "b", "question": "2", "expected_answer": "2", "minimum_scores": {"exact_match": 1}},
+	  {"id": "c", "question": "3", "expected_answer": "3", "minimum_scores": {"exact_match": 1}},
+	  {"id": "d", "question": "4", "expected_answer": "4", "minimum_scores": {"exact_match": 1}}]}`)
 	ctx, cancel := context.WithCancel(context.Background())
 	agent := Func(func(ctx context.Context, q Question) (Response, error) {
 		if q.ID == "c" {

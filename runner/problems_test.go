@@ -19,7 +19,7 @@ func TestLoad_SyntaxErrorPosition(t *testing.T) {
 		{"cut short", "{\"suite\": \"S\",\n", "", "trail.json:2:1: want valid JSON: unexpected end of JSON input"},
 		{"trailing value", "{}\n\n  {}", "", "trail.json:3:3: want a single JSON value, found more after it"},
 		{"golden line, indented", `{"suite": "S", "agent": {"name": "A", "command": ["x"]}, "golden_set": "g.jsonl"}`,
-			"{\"input\": \"a\"}\n\n   {\"input\": tru}\n",
+			"{\"input\": \"a\", \"expected\": \"b\"}\n\n   {\"input\": tru}\n",
 			"g.jsonl:3:17: want valid JSON: invalid character '}' in literal true (expecting 'e')"},
 	}
 	for _, tt := range tests {

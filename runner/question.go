@@ -66,6 +66,7 @@ func (s *Suite) parseQuestion(p problems, path string, raw json.RawMessage) *Cas
 		c.Replay = loadReplay(p, child(path, "api_interactions"), raw, s.Dir) // runner/replay.go
 	}
 	s.defaults(c, len(s.Cases))
+	s.checkNeeds(p, c, needSource{path: path, explicit: obj["minimum_scores"] != nil && !isNull(obj["minimum_scores"])})
 	return c
 }
 
@@ -281,6 +282,7 @@ func (s *Suite) loadGolden(p problems, rel string) {
 		}
 		c.Metrics = s.parseScores(lp, "$.minimum_scores", nil)
 		s.defaults(c, len(s.Cases))
+		s.checkNeeds(lp, c, needSource{path: "$", golden: true})
 		s.Cases = append(s.Cases, c)
 	}
 	if err := sc.Err(); err != nil {

@@ -42,10 +42,10 @@ func TestLoad_Defaults(t *testing.T) {
 	s := mustLoad(t, `{
 	  "suite": "S", "agent": {"name": "A", "command": ["true"]},
 	  "questions": [
-	    {"question": "How long do returns take?"},
-	    {"name": "named", "question": {"text": "structured"}},
-	    {"question": {"text": "structured"}},
-	    {"id": "q4", "question": "Hi", "minimum_scores": {"exact_match": 1, "answer_relevancy": 0.5}}
+	    {"question": "How long do returns take?", "expected_answer": "30 days"},
+	    {"name": "named", "question": {"text": "structured"}, "expected_answer": "a"},
+	    {"question": {"text": "structured"}, "expected_answer": "b"},
+	    {"id": "q4", "question": "Hi", "expected_answer": "Hello", "minimum_scores": {"exact_match": 1, "answer_relevancy": 0.5}}
 	  ]}`)
 	if got, want := s.Version, "1"; got != want {
 		t.Errorf("Version = %q, want %q", got, want)
@@ -84,7 +84,7 @@ func TestLoad_EvaluatorsBecomeDefaults(t *testing.T) {
 	    "exact": {"type": "exact_match"},
 	    "sem": {"type": "semantic_accuracy"}
 	  },
-	  "questions": [{"question": "Hi"}, {"question": "Yo", "minimum_scores": {"short": 1, "valid_json": 1}}]}`)
+	  "questions": [{"question": "Hi", "expected_answer": "Hello"}, {"question": "Yo", "minimum_scores": {"short": 1, "valid_json": 1}}]}`)
 	if got, want := s.Cases[0].Metrics, []Metric{{"short", 0.8}, {"exact", 1}, {"sem", 0.9}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("defaults = %v, want %v", got, want)
 	}
@@ -143,7 +143,7 @@ func TestLoad_GoldenSetRelativeToSuite(t *testing.T) {
 `)
 	path := writeFile(t, dir, "evals/suite.json", `{"suite": "S", "agent": {"name": "A", "command": ["true"]},
 	  "evaluators": {"exact": {"type": "exact_match"}},
-	  "questions": [{"id": "inline", "question": "Hi"}], "golden_set": "data/golden.jsonl"}`)
+	  "questions": [{"id": "inline", "question": "Hi", "expected_answer": "Hello"}], "golden_set": "data/golden.jsonl"}`)
 	t.Chdir(t.TempDir()) // paths must not depend on the working directory
 	s, err := Load(path)
 	if err != nil {
@@ -170,7 +170,8 @@ func TestLoad_GoldenSetRelativeToSuite(t *testing.T) {
 func TestSuite_Only(t *testing.T) {
 	s := mustLoad(t, `{"suite": "S", "agent": {"name": "A", "command": ["true"]},
 	  "evaluators": {"exact": {"type": "exact_match"}},
-	  "questions": [{"id": "a", "question": "1"}, {"id": "b", "question": "2"}, {"id": "c", "question": "3"}]}`)
+	  "questions": [{"id": "a", "question": "1", "expected_answer": "1"}, {"id": "b", "question": "2", "expected_answer": "2"},
+	    {"id": "c", "question": "3", "expected_answer": "3"}]}`)
 	only, err := s.Only([]string{"c", "a"})
 	if err != nil {
 		t.Fatal(err)

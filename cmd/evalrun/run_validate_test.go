@@ -72,7 +72,7 @@ func TestValidateCmd_NotesUnsetEnvironment(t *testing.T) {
 	suite := filepath.Join(t.TempDir(), "suite.json")
 	os.WriteFile(suite, []byte(`{"suite": "Env", "judge": {"provider": "openai", "model": "m"},
 	  "agent": {"name": "A", "url": "http://127.0.0.1:1/agent", "header_env": {"Authorization": "AGENT_TOKEN", "X-Key": "ANTHROPIC_API_KEY"}},
-	  "questions": [{"question": "q", "minimum_scores": {"semantic_accuracy": 0.9}}]}`), 0o644)
+	  "questions": [{"question": "q", "expected_answer": "a", "minimum_scores": {"semantic_accuracy": 0.9}}]}`), 0o644)
 	code, out, stderr := evalrun(t, "validate", suite)
 	want := "note: run reads OPENAI_API_KEY (for $.judge), which is not set here\n" +
 		"note: run reads AGENT_TOKEN (for $.agent.header_env.Authorization), which is not set here\n"

@@ -1,0 +1,75 @@
+package runner
+
+import (
+	"fmt"
+
+	"agentevals/judges"
+)
+
+// needSource says where a case and its metrics come from, for checkNeeds.
+type needSource struct {
+	// path is the question's JSON path ("$.questions[3]"; "$" for a
+	// golden-set line).
+	path string
+	// explicit is set when the metrics come from minimum_scores, not the
+	// defaults.
+	explicit bool
+	// golden marks a golden-set line, whose fields are named "expected" and
+	// "context" and which cannot give expected actions.
+	golden bool
+}
+
+// checkNeeds refuses every metric of c whose evaluator needs a question
+// field c lacks (judges.Definition.Needs, unless the evaluator's params
+// supply it): without it the metric could only be an error in this case at
+// run time. Unknown metrics are reported by parseScores.
+func (s *Suite) checkNeeds(p problems, c *Case, src needSource) {
+	sample := judges.Sample{ExpectedAnswer: c.ExpectedAnswer, ExpectedActions: c.ExpectedActionList, Context: c.Context}
+	for _, m := range c.Metrics {
+		typ, params, ok := s.metricDefinition(m.Name)
+		if !ok {
+			continue
+		}
+		def := s.Registry[typ]
+		for _, need := range def.Required(params) {
+			if sample.Has(need) {
+				continue
+			}
+			msg := "needs " + needText(need, src.golden, c, def.NeedsUnless)
+			switch {
+			case src.explicit:
+				p.add(child(child(src.path, "minimum_scores"), m.Name), "%s", msg)
+			case src.golden:
+				p.add(src.path, "default metric %q %s", m.Name, msg)
+			default:
+				p.add(src.path, "default metric %q %s; give it, or list the metrics in minimum_scores", m.Name, msg)
+			}
+		}
+	}
+}
+
+// needText names a missing field and why it counts as missing:
+// "the question's context (none given)".
+func needText(need string, golden bool, c *Case, unless string) string {
+	owner, field := "the question's ", need
+	if golden {
+		owner = "the line's "
+		switch need {
+		case judges.NeedExpectedAnswer:
+			field = "expected"
+		case judges.NeedExpectedActions:
+			return "expected_actions, which golden-set lines cannot give (use an inline question)"
+		}
+	}
+	why := "none given"
+	switch {
+	case need == judges.NeedContext && len(c.Context) > 0:
+		why = "only blank passages given"
+	case need == judges.NeedExpectedActions:
+		why = "none given; [] expects no call"
+	}
+	if unless != "" {
+		why += fmt.Sprintf(", and no %q param", unless)
+	}
+	return owner + field + " (" + why + ")"
+}
