@@ -36,6 +36,9 @@ type runPage struct {
 	Slices       []reports.Slice
 	Missing      []string
 	Metadata     string
+	// JudgeUsage is the judge usage line (reports.JudgeUsage.String), shown
+	// next to the agent's tokens and cost.
+	JudgeUsage   string
 	JSONLink     string
 	BaselineLink string
 	CompareLink  string
@@ -90,7 +93,8 @@ func (s *Server) runPage(c *gin.Context) error {
 	id := run.ID.String()
 	page := &runPage{BasePage: b, Run: run, Totals: cmp.Totals, Baseline: cmp.Baseline, BaseTotals: cmp.BaselineTotals,
 		Metrics: cmp.Metrics, Slices: cmp.Slices, Missing: cmp.Missing,
-		Metadata: prettyJSON(run.Metadata), JSONLink: b.Path("runs", id, "report.json")}
+		Metadata: prettyJSON(run.Metadata), JudgeUsage: reports.JudgeUsageOf(run.Cases).String(),
+		JSONLink: b.Path("runs", id, "report.json")}
 	page.Regressions, page.Improvements = findingViews(b, run, cmp.Findings)
 	if cmp.Baseline != nil {
 		bid := cmp.Baseline.ID.String()

@@ -3,6 +3,7 @@ package reports
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	"agentevals/models"
@@ -38,6 +39,9 @@ type view struct {
 	Improvements []Finding
 	Cases        []caseView
 	HasReplay    bool // some case has API replay evidence
+	// JudgeUsage is the run's judge usage line (JudgeUsage.String), shown
+	// next to the agent usage.
+	JudgeUsage   string
 	Charts       charts
 	CSPStyleHash string
 	CSS          string
@@ -77,6 +81,7 @@ func newView(c *Comparison, kind viewKind) *view {
 		v.Verdict = "no regression against the baseline"
 	}
 	v.Outcome = outcome(c.Totals)
+	v.JudgeUsage = JudgeUsageOf(c.Run.Cases).String()
 	switch {
 	case c.ChecksFailed() || v.Regressed:
 		v.Banner = "bad"
@@ -113,6 +118,113 @@ func newView(c *Comparison, kind viewKind) *view {
 		v.Charts = buildCharts(c)
 	}
 	return v
+}
+
+// JudgeUsage is a run's judge usage, summed from the per-metric accounts in
+// its cases' response_metadata.judge_usage (see runner.Summarize). It is
+// never part of the agent usage totals.
+type JudgeUsage struct {
+	// Calls are verdicts asked of the model, failed ones included; Errors
+	// those that ended without one; Attempts include retries.
+	Calls, Errors, Attempts int64
+	// Cached counts verdicts served from the judge cache (no call, cost 0).
+	Cached                    int64
+	InputTokens, OutputTokens int64
+	// Cost is in USD; nil when the price of any counted call is unknown.
+	Cost *float64
+}
+
+// JudgeUsageOf sums the judge usage recorded on cases; nil when none was
+// recorded (no judge ran, or the run's writer did not record it). Entries
+// without "calls" (written before calls were counted) are one call each;
+// an entry without a cost makes the cost unknown.
+func JudgeUsageOf(cases []*models.CaseResult) *JudgeUsage {
+	var sum *JudgeUsage
+	for _, c := range cases {
+		if c.ResponseMetadata.IsNull() {
+			continue
+		}
+		var meta struct {
+			JudgeUsage map[string]struct {
+				Calls        *int64   `json:"calls"`
+				Errors       *int64   `json:"errors"`
+				Attempts     *int64   `json:"attempts"`
+				Cached       *int64   `json:"cached"`
+				InputTokens  int64    `json:"input_tokens"`
+				OutputTokens int64    `json:"output_tokens"`
+				Cost         *float64 `json:"cost"`
+			} `json:"judge_usage"`
+		}
+		if json.Unmarshal(c.ResponseMetadata, &meta) != nil {
+			continue
+		}
+		names := make([]string, 0, len(meta.JudgeUsage))
+		for name := range meta.JudgeUsage {
+			names = append(names, name)
+		}
+		sort.Strings(names) // a fixed order keeps the cost sum reproducible
+		for _, name := range names {
+			u := meta.JudgeUsage[name]
+			if sum == nil {
+				zero := 0.0
+				sum = &JudgeUsage{Cost: &zero}
+			}
+			val := func(p *int64, def int64) int64 {
+				if p == nil {
+					return def
+				}
+				return *p
+			}
+			calls := val(u.Calls, 1)
+			sum.Calls += calls
+			sum.Errors += val(u.Errors, 0)
+			sum.Attempts += val(u.Attempts, calls)
+			sum.Cached += val(u.Cached, 0)
+			sum.InputTokens += u.InputTokens
+			sum.OutputTokens += u.OutputTokens
+			if u.Cost == nil || sum.Cost == nil {
+				sum.Cost = nil
+			} else {
+				*sum.Cost += *u.Cost
+			}
+		}
+	}
+	return sum
+}
+
+// String is the usage line of the reports, e.g. "3 calls (1 failed, 1
+// retry), 2 verdicts from cache, 360 input tokens, 90 output tokens, cost
+// unknown"; "none recorded" for nil.
+func (u *JudgeUsage) String() string {
+	if u == nil {
+		return "none recorded"
+	}
+	var b strings.Builder
+	b.WriteString(Plural(int(u.Calls), "call", "calls"))
+	var notes []string
+	if u.Errors > 0 {
+		notes = append(notes, fmt.Sprintf("%d failed", u.Errors))
+	}
+	if r := u.Attempts - u.Calls; r > 0 {
+		notes = append(notes, Plural(int(r), "retry", "retries"))
+	}
+	if len(notes) > 0 {
+		b.WriteString(" (" + strings.Join(notes, ", ") + ")")
+	}
+	if u.Cached > 0 {
+		b.WriteString(", " + Plural(int(u.Cached), "verdict", "verdicts") + " from cache")
+	}
+	fmt.Fprintf(&b, ", %s, %s, cost ", Plural(int(u.InputTokens), "input token", "input tokens"),
+		Plural(int(u.OutputTokens), "output token", "output tokens"))
+	switch c := u.Cost; {
+	case c == nil:
+		b.WriteString("unknown")
+	case *c > 0 && *c < 0.00005:
+		b.WriteString("< $0.0001")
+	default:
+		fmt.Fprintf(&b, "$%.4f", *c)
+	}
+	return b.String()
 }
 
 // outcome sums up a run's own checks in one line, for example "FAILED: 0
