@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"os/exec"
 	"syscall"
 	"time"
@@ -157,62 +156,4 @@ func excerpt(b []byte) string {
 		b = b[:n]
 	}
 	return string(bytes.ToValidUTF8(b, []byte("\uFFFD")))
-}
-
-// parseReply reads an agent's reply: a Response JSON object, or (when
-// plainOK) any other text, which becomes the output string with actions nil.
-func parseReply(b []byte, plainOK bool) (Response, error) {
-	t := bytes.TrimSpace(b)
-	if len(t) == 0 || t[0] != '{' {
-		if !plainOK {
-			return Response{}, errors.New("want a Response JSON object {output, actions, …}")
-		}
-		if !utf8.Valid(t) {
-			return Response{}, errors.New("want UTF-8 text or a Response JSON object")
-		}
-		out, err := json.Marshal(string(t))
-		if err != nil {
-			return Response{}, err
-		}
-		return Response{Output: out}, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(t))
-	dec.DisallowUnknownFields()
-	var r Response
-	if err := dec.Decode(&r); err != nil {
-		return Response{}, fmt.Errorf("want a Response JSON object {output, actions, input_tokens, output_tokens, cost, metadata}: %w", err)
-	}
-	if dec.More() {
-		return Response{}, errors.New("want one Response JSON object, found more after it")
-	}
-	if err := checkResponse(&r); err != nil {
-		return Response{}, err
-	}
-	return r, nil
-}
-
-// checkResponse rejects replies that cannot be evidence.
-func checkResponse(r *Response) error {
-	var list []Problem
-	p := problems{file: "response", list: &list}
-	if r.Output != nil && !p.portable(r.Output) {
-		return fmt.Errorf("output: %s", list[0].Message)
-	}
-	for i, a := range r.Actions {
-		if a.Name == "" {
-			return fmt.Errorf("actions[%d]: want a name", i)
-		}
-		if a.Arguments != nil && !p.portable(a.Arguments) {
-			return fmt.Errorf("actions[%d].arguments: %s", i, list[0].Message)
-		}
-	}
-	for _, n := range []*int64{r.InputTokens, r.OutputTokens} {
-		if n != nil && (*n < 0 || *n > math.MaxInt32) { // the columns are 32-bit integers
-			return fmt.Errorf("want token counts in [0, %d], got %d", math.MaxInt32, *n)
-		}
-	}
-	if r.Cost != nil && (*r.Cost < 0 || math.IsNaN(*r.Cost) || math.IsInf(*r.Cost, 0)) {
-		return errors.New("want a finite, non-negative cost")
-	}
-	return nil
 }

@@ -11,7 +11,8 @@ import (
 	"time"
 )
 
-// httpAgent POSTs the question JSON to a URL and reads a Response JSON back.
+// httpAgent POSTs the question JSON to a URL and reads a Response JSON, or
+// plain text, back.
 type httpAgent struct {
 	cfg     AgentConfig
 	headers http.Header
@@ -37,7 +38,7 @@ func newHTTPAgent(cfg AgentConfig, timeout time.Duration, opts AgentOptions) (*h
 		h.Set(k, v)
 	}
 	h.Set("Content-Type", "application/json")
-	h.Set("Accept", "application/json")
+	h.Set("Accept", "application/json, text/plain;q=0.9")
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	// Keep one idle connection per concurrent case: the default (2) would
 	// open and close connections at every request under load.
@@ -87,7 +88,10 @@ func (a *httpAgent) Answer(ctx context.Context, q Question) (Response, error) {
 	if body.over {
 		return Response{}, &AgentError{Kind: "bad_response", Message: fmt.Sprintf("body exceeds %d bytes", maxStdout), Details: details}
 	}
-	resp, err := parseReply(body.buf.Bytes(), false)
+	// Like a command agent's stdout: a JSON object is a Response, whatever
+	// the Content-Type (servers often label JSON text/plain); anything else
+	// is plain text, the output with actions null.
+	resp, err := parseReply(body.buf.Bytes(), true)
 	if err != nil {
 		details["body"] = excerpt(body.buf.Bytes())
 		return Response{}, &AgentError{Kind: "bad_response", Message: err.Error(), Details: details}

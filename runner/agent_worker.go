@@ -15,6 +15,9 @@ import (
 // workerAgent keeps N long-lived processes that read one JSON question per
 // line on stdin and write one JSON Response per line on stdout. A worker
 // that times out, crashes or answers garbage is killed and replaced.
+// Plain text is refused, unlike command and http agents: a stray line (a
+// boot banner, a log line) would otherwise be taken as the answer to the
+// current question and shift every later answer by one.
 type workerAgent struct {
 	cfg     AgentConfig
 	env     []string
@@ -176,6 +179,7 @@ func (a *workerAgent) ask(ctx context.Context, p *workerProc, q Question) (Respo
 		if err != nil {
 			d := details()
 			d["stdout"] = excerpt(line)
+			err = fmt.Errorf("worker protocol: each reply must be one JSON object on one line; %w", err)
 			return Response{}, &AgentError{Kind: "bad_response", Message: err.Error(), Details: d}
 		}
 		return resp, nil

@@ -55,6 +55,7 @@ func TestCommandAgent_Answer(t *testing.T) {
 		{"reads the question", `printf '%s' "$(cat)"  | sed 's/^/echo:/'`, `"echo:{\"id\":\"q1\",\"name\":\"n\",\"question\":\"How long?\"}"`, true, ""},
 		{"bad json", `cat >/dev/null; echo '{"output": '`, "", false, "bad_response"},
 		{"unknown key", `cat >/dev/null; echo '{"answer": "x"}'`, "", false, "bad_response"},
+		{"unknown action key", `cat >/dev/null; echo '{"output": "x", "actions": [{"group": "g", "name": "n", "result": 1}]}'`, "", false, "bad_response"},
 		{"action without name", `cat >/dev/null; echo '{"output": "x", "actions": [{"group": "g"}]}'`, "", false, "bad_response"},
 		{"exit status", `cat >/dev/null; echo oops >&2; exit 3`, "", false, "exit_status"},
 	}
@@ -150,9 +151,11 @@ done`
 	if first.Metadata["pid"] != second.Metadata["pid"] || first.Metadata["worker"] != "w0" {
 		t.Errorf("worker not reused or env missing: %v, %v", first.Metadata, second.Metadata)
 	}
-	for _, tc := range []struct{ text, kind string }{{"garbage", "bad_response"}, {"crash", "exit_status"}, {"slow", "timeout"}} {
+	for _, tc := range []struct{ text, kind, message string }{
+		{"garbage", "bad_response", `worker protocol: each reply must be one JSON object on one line; got text "not json" (not a JSON object: write logs and banners to stderr)`},
+		{"crash", "exit_status", ""}, {"slow", "timeout", ""}} {
 		_, err := ask(tc.text)
-		if ae := agentErr(t, err); ae.Kind != tc.kind {
+		if ae := agentErr(t, err); ae.Kind != tc.kind || (tc.message != "" && ae.Message != tc.message) {
 			t.Errorf("%s: kind %s, want %s (%v)", tc.text, ae.Kind, tc.kind, err)
 		}
 		after, err := ask("hello")
@@ -178,8 +181,17 @@ func TestHTTPAgent_Answer(t *testing.T) {
 			json.NewEncoder(w).Encode(map[string]any{"output": r.Header.Get("Authorization")})
 		case "fail":
 			http.Error(w, "upstream exploded", 503)
-		case "garbage":
-			io.WriteString(w, "<html>")
+		case "plain":
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			io.WriteString(w, "  30 days\n")
+		case "html":
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, "<p>30 days</p>")
+		case "latin1":
+			io.WriteString(w, "caf\xe9")
+		case "trace":
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"output": "x", "trace_id": "t1"}`)
 		case "slow":
 			time.Sleep(time.Second)
 		}
@@ -187,11 +199,19 @@ func TestHTTPAgent_Answer(t *testing.T) {
 	defer srv.Close()
 	cfg := AgentConfig{Name: "A", Type: AgentHTTP, URL: srv.URL, HeaderEnv: map[string]string{"Authorization": "EVAL_TOKEN"}, Timeout: Duration(300 * time.Millisecond)}
 	a := mustAgent(t, cfg, AgentOptions{Concurrency: 2})
+	// "auth" answers JSON without a Content-Type, which net/http labels
+	// text/plain: a JSON object is a Response whatever its label.
 	resp, err := a.Answer(context.Background(), Question{ID: "auth", Question: json.RawMessage(`"q"`)})
-	if err != nil || string(resp.Output) != `"tok"` {
+	if err != nil || string(resp.Output) != `"tok"` || resp.Actions != nil {
 		t.Errorf("auth: %s, %v", resp.Output, err)
 	}
-	for id, kind := range map[string]string{"fail": "http_status", "garbage": "bad_response", "slow": "timeout"} {
+	for id, want := range map[string]string{"plain": `"30 days"`, "html": `"\u003cp\u003e30 days\u003c/p\u003e"`} {
+		resp, err := a.Answer(context.Background(), Question{ID: id, Question: json.RawMessage(`"q"`)})
+		if err != nil || string(resp.Output) != want || resp.Actions != nil {
+			t.Errorf("%s: output %s, actions %v, err %v; want plain text %s with actions nil", id, resp.Output, resp.Actions, err, want)
+		}
+	}
+	for id, kind := range map[string]string{"fail": "http_status", "latin1": "bad_response", "trace": "bad_response", "slow": "timeout"} {
 		_, err := a.Answer(context.Background(), Question{ID: id, Question: json.RawMessage(`"q"`)})
 		if ae := agentErr(t, err); ae.Kind != kind {
 			t.Errorf("%s: kind %s, want %s", id, ae.Kind, kind)
@@ -219,5 +239,26 @@ func TestWorkerAgent_OneProcessPerUnitOfConcurrency(t *testing.T) {
 	}
 	if len(pids) != 2 {
 		t.Errorf("%d worker processes served the run, want 2", len(pids))
+	}
+}
+
+// TestParseReply_UnknownKeys: a key a Response (or an action) does not
+// have is refused with a message naming the allowed keys and saying where
+// extra data goes, instead of encoding/json's bare "unknown field".
+func TestParseReply_UnknownKeys(t *testing.T) {
+	tests := []struct{ reply, want string }{
+		{`{"output": "x", "trace_id": "t", "Cost": 1}`,
+			`unknown keys "Cost", "trace_id" in the Response: its keys are output, actions, input_tokens, output_tokens, cost and metadata; put anything else under "metadata"`},
+		{`{"output": "x", "actions": [{"group": "g", "name": "n"}, {"name": "n", "result": "r"}]}`,
+			`actions[1]: unknown key "result": an action's keys are group, name and arguments; put anything else under the Response's "metadata"`},
+	}
+	for _, tt := range tests {
+		if _, err := parseReply([]byte(tt.reply), true); err == nil || err.Error() != tt.want {
+			t.Errorf("parseReply(%s) = %v\nwant %s", tt.reply, err, tt.want)
+		}
+	}
+	r, err := parseReply([]byte(`{"output": "x", "metadata": {"trace_id": "t"}}`), true)
+	if err != nil || r.Metadata["trace_id"] != "t" {
+		t.Errorf("metadata: %+v, %v", r, err)
 	}
 }

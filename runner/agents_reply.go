@@ -1,0 +1,141 @@
+package runner
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// responseKeys are the keys of a Response JSON object, actionKeys those of
+// one of its actions: anything else is refused (see unknownKeys).
+var (
+	responseKeys = []string{"output", "actions", "input_tokens", "output_tokens", "cost", "metadata"}
+	actionKeys   = []string{"group", "name", "arguments"}
+)
+
+// errNotObject is parseReply's error for a reply that is not a JSON object
+// when plain text is not allowed (worker agents).
+var errNotObject = errors.New("not a JSON object")
+
+// parseReply reads an agent's reply: a Response JSON object when its first
+// non-space byte is "{", otherwise (when plainOK) plain text, which becomes
+// the output string with actions nil. Without plainOK, text is an error
+// wrapping errNotObject.
+func parseReply(b []byte, plainOK bool) (Response, error) {
+	t := bytes.TrimSpace(b)
+	if len(t) == 0 || t[0] != '{' {
+		if !plainOK {
+			return Response{}, fmt.Errorf("got text %s (%w: write logs and banners to stderr)", quoteReply(t), errNotObject)
+		}
+		if !utf8.Valid(t) {
+			return Response{}, errors.New("want UTF-8 text or a Response JSON object")
+		}
+		out, err := json.Marshal(string(t))
+		if err != nil {
+			return Response{}, err
+		}
+		return Response{Output: out}, nil
+	}
+	if err := unknownKeys(t); err != nil {
+		return Response{}, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(t))
+	dec.DisallowUnknownFields() // unknownKeys has named them; this keeps the guarantee
+	var r Response
+	if err := dec.Decode(&r); err != nil {
+		return Response{}, fmt.Errorf("want a Response JSON object {output, actions, input_tokens, output_tokens, cost, metadata}: %w", err)
+	}
+	if dec.More() {
+		return Response{}, errors.New("want one Response JSON object, found more after it")
+	}
+	if err := checkResponse(&r); err != nil {
+		return Response{}, err
+	}
+	return r, nil
+}
+
+// unknownKeys refuses keys a Response or an action does not have, naming
+// the allowed ones: an agent in another language that adds, say, a
+// trace_id must move it under "metadata", which is kept as evidence,
+// rather than see it silently dropped. Keys match exactly (case included).
+// Malformed JSON is left to the decoder's error.
+func unknownKeys(t []byte) error {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(t, &top) != nil {
+		return nil
+	}
+	if bad := notIn(top, responseKeys); bad != "" {
+		return fmt.Errorf("%s in the Response: its keys are output, actions, input_tokens, output_tokens, cost and metadata; put anything else under \"metadata\"", bad)
+	}
+	var actions []map[string]json.RawMessage
+	if json.Unmarshal(top["actions"], &actions) != nil {
+		return nil
+	}
+	for i, a := range actions {
+		if bad := notIn(a, actionKeys); bad != "" {
+			return fmt.Errorf("actions[%d]: %s: an action's keys are group, name and arguments; put anything else under the Response's \"metadata\"", i, bad)
+		}
+	}
+	return nil
+}
+
+// notIn names the keys of obj missing from allowed, quoted and sorted:
+// `unknown key "a"`, `unknown keys "a", "b"`; "" when there is none.
+func notIn(obj map[string]json.RawMessage, allowed []string) string {
+	var bad []string
+	for k := range obj {
+		if !slices.Contains(allowed, k) {
+			bad = append(bad, strconv.Quote(k))
+		}
+	}
+	switch len(bad) {
+	case 0:
+		return ""
+	case 1:
+		return "unknown key " + bad[0]
+	}
+	slices.Sort(bad)
+	return "unknown keys " + strings.Join(bad, ", ")
+}
+
+// quoteReply quotes the start of an untrusted reply for an error message.
+func quoteReply(t []byte) string {
+	const n = 80
+	s := string(bytes.ToValidUTF8(t, []byte("\uFFFD")))
+	if utf8.RuneCountInString(s) <= n {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(string([]rune(s)[:n])) + "…"
+}
+
+// checkResponse rejects replies that cannot be evidence.
+func checkResponse(r *Response) error {
+	var list []Problem
+	p := problems{file: "response", list: &list}
+	if r.Output != nil && !p.portable(r.Output) {
+		return fmt.Errorf("output: %s", list[0].Message)
+	}
+	for i, a := range r.Actions {
+		if a.Name == "" {
+			return fmt.Errorf("actions[%d]: want a name", i)
+		}
+		if a.Arguments != nil && !p.portable(a.Arguments) {
+			return fmt.Errorf("actions[%d].arguments: %s", i, list[0].Message)
+		}
+	}
+	for _, n := range []*int64{r.InputTokens, r.OutputTokens} {
+		if n != nil && (*n < 0 || *n > math.MaxInt32) { // the columns are 32-bit integers
+			return fmt.Errorf("want token counts in [0, %d], got %d", math.MaxInt32, *n)
+		}
+	}
+	if r.Cost != nil && (*r.Cost < 0 || math.IsNaN(*r.Cost) || math.IsInf(*r.Cost, 0)) {
+		return errors.New("want a finite, non-negative cost")
+	}
+	return nil
+}
