@@ -41,7 +41,7 @@ func (u Uncalculated) NoJudge() bool {
 }
 
 // JudgeDisabled reports whether the reason is that the suite's judge was
-// switched off (evalrun --no-judge).
+// switched off on purpose (ExecOptions.JudgeDisabled, evalrun --no-judge).
 func (u Uncalculated) JudgeDisabled() bool {
 	return u.Reason == strings.TrimPrefix(reasonJudgeDisabled, notCalculatedPrefix)
 }

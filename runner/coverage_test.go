@@ -31,22 +31,23 @@ func TestCoverageOf(t *testing.T) {
 	}
 }
 
-// TestExecute_JudgeDisabledReason: a suite with a judge section run
-// without its judge (evalrun --no-judge) says so in the persisted reason,
-// which keeps the "not calculated: " prefix; a suite without one still
-// says no judge is configured.
+// TestExecute_JudgeDisabledReason: a run whose judge was switched off on
+// purpose (ExecOptions.JudgeDisabled, evalrun --no-judge) says so in the
+// persisted reason, which keeps the "not calculated: " prefix; a run
+// without a judge otherwise says no judge is configured, judge section or not.
 func TestExecute_JudgeDisabledReason(t *testing.T) {
 	const questions = `"questions": [{"id": "q", "question": "q", "expected_answer": "ok"}]}`
 	for _, tc := range []struct {
 		name, judge, reason string
 		disabled            bool
 	}{
-		{"judge section", `"judge": {"provider": "openai", "model": "gpt-4o-mini"},`, "not calculated: judge disabled by --no-judge", true},
+		{"disabled", `"judge": {"provider": "openai", "model": "gpt-4o-mini"},`, "not calculated: judge disabled for this run", true},
+		{"judge section, none given", `"judge": {"provider": "openai", "model": "gpt-4o-mini"},`, "not calculated: no judge configured", false},
 		{"no judge section", "", "not calculated: no judge configured", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := mustLoad(t, `{"suite": "S", "agent": {"name": "A", "command": ["true"]}, `+tc.judge+questions)
-			run := mustExecute(t, s, answers(map[string]string{"q": "ok"}), ExecOptions{})
+			run := mustExecute(t, s, answers(map[string]string{"q": "ok"}), ExecOptions{JudgeDisabled: tc.disabled})
 			for _, m := range run.Cases[0].Metrics {
 				if m.Reason == nil || *m.Reason != tc.reason {
 					t.Errorf("%s reason = %v, want %q", m.Name, m.Reason, tc.reason)

@@ -25,6 +25,10 @@ type ExecOptions struct {
 	// Judge scores judge-backed metrics; nil means none is configured and
 	// those metrics are not calculated.
 	Judge judges.Judge
+	// JudgeDisabled says Judge is nil because the caller switched the
+	// judge off on purpose (evalrun --no-judge); the reasons of the metrics
+	// that were not calculated then say so.
+	JudgeDisabled bool
 	// Concurrency is how many cases run at once (default
 	// min(DefaultConcurrency, number of cases)).
 	Concurrency int
@@ -73,13 +77,10 @@ func (e *InterruptedError) Error() string {
 // Unwrap returns the context's cause (context.Canceled, a signal, …).
 func (e *InterruptedError) Unwrap() error { return e.Cause }
 
-// Reasons written for metrics that were not calculated. A suite with a
-// judge section run with a nil ExecOptions.Judge had its judge switched
-// off on purpose; evalrun does that only for --no-judge, so the reason
-// names the flag.
+// Reasons written for metrics that were not calculated.
 const (
 	reasonNoJudge       = "not calculated: no judge configured"
-	reasonJudgeDisabled = "not calculated: judge disabled by --no-judge"
+	reasonJudgeDisabled = "not calculated: judge disabled for this run"
 	reasonAgentError    = "not calculated: agent error"
 )
 

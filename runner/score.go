@@ -42,7 +42,7 @@ func (e *executor) record(ctx context.Context, c *Case, rec *models.CaseResult, 
 		sc, ok := e.scorers[m.Name]
 		if !ok {
 			reason := reasonNoJudge
-			if e.suite.Judge != nil {
+			if e.opts.JudgeDisabled {
 				reason = reasonJudgeDisabled
 			}
 			rec.Metrics = append(rec.Metrics, notCalculated(pos, m, reason))

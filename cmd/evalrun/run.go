@@ -70,7 +70,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	prog := newProgress(g.Stderr, len(suite.Cases))
 	opts := runner.ExecOptions{Judge: judge, Concurrency: conc, Timeout: c.timeout(), Metadata: meta,
-		Progress: prog.update, ExtraSummary: c.judgeSummary}
+		Progress: prog.update, ExtraSummary: c.judgeSummary, JudgeDisabled: c.NoJudge}
 	prog.start()
 	run, err := runner.Execute(ctx, suite, agent, opts)
 	prog.finish()

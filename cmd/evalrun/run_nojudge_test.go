@@ -1,17 +1,19 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"agentevals/internal/testdb"
+	"agentevals/models"
 )
 
 // TestRunCmd_NoJudgeWarning: --no-judge on a suite with a judge section is
-// named as the cause in the warning and in the persisted metric reason,
-// not "no judge configured … give --judge-model".
+// named as the cause in the warning, and the persisted metric reason says
+// the judge was disabled, not "no judge configured … give --judge-model".
 func TestRunCmd_NoJudgeWarning(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	dir := t.TempDir()
@@ -32,5 +34,23 @@ func TestRunCmd_NoJudgeWarning(t *testing.T) {
 	}
 	if !strings.Contains(out+stderr, "judge disabled by --no-judge") {
 		t.Errorf("output does not name --no-judge:\n%s%s", out, stderr)
+	}
+	db, err := models.Open(context.Background(), url, models.OpenOptions{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	runs, _, err := db.ListRuns(context.Background(), models.RunFilter{})
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("runs saved: %d, %v; want 1", len(runs), err)
+	}
+	run, err := db.GetRun(context.Background(), runs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range run.Cases[0].Metrics {
+		if m.Reason == nil || *m.Reason != "not calculated: judge disabled for this run" {
+			t.Errorf("%s: persisted reason %v, want the judge named as disabled", m.Name, m.Reason)
+		}
 	}
 }

@@ -311,14 +311,15 @@ func writeCoverageWarnings(w io.Writer, run *models.Run) {
 		case u.Passed > 0:
 			also = fmt.Sprintf(" (%d of them show passed on their other checks alone)", u.Passed)
 		}
-		hint := ""
+		reason, hint := clean(u.Reason), ""
 		switch {
 		case u.NoJudge():
 			hint = "; give --judge-model (or a judge section in the suite) to calculate them"
 		case u.JudgeDisabled():
+			reason = "judge disabled by --no-judge"
 			hint = "; run without --no-judge (and EVAL_NO_JUDGE unset) to calculate them with the suite's judge"
 		}
-		fmt.Fprintf(w, "warning: %s: %s not calculated on %s%s%s%s\n", clean(u.Reason), strings.Join(names, ", "),
+		fmt.Fprintf(w, "warning: %s: %s not calculated on %s%s%s%s\n", reason, strings.Join(names, ", "),
 			plural(u.Questions, "question"), also, quality, hint)
 	}
 }
