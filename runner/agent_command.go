@@ -98,7 +98,7 @@ func (a *commandAgent) Answer(ctx context.Context, q Question) (Response, error)
 	cmd := exec.CommandContext(ctx, a.cfg.Command[0], a.cfg.Command[1:]...)
 	cmd.Dir = a.cfg.Dir
 	cmd.Env = append(append([]string(nil), a.env...), caseEnv(ctx)...)
-	cmd.Stdin = bytes.NewReader(in)
+	cmd.Stdin = bytes.NewReader(append(in, '\n')) // one line, as for workers: `read` needs the newline
 	stdout := &limitBuffer{max: maxStdout}
 	stderr := &tailBuffer{max: maxStderr}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
