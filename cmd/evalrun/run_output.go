@@ -180,7 +180,7 @@ func metricsCell(c *models.CaseResult) string {
 		case !m.Passed:
 			verdict = "FAIL"
 		}
-		parts = append(parts, fmt.Sprintf("%s %s/%.2f %s", clip(clean(m.Name), 30), fmtScore(m.Score), m.Threshold, verdict))
+		parts = append(parts, fmt.Sprintf("%s %s/%.3f %s", clip(clean(m.Name), 30), fmtScore(m.Score), m.Threshold, verdict))
 	}
 	if !c.ErrorDetails.IsNull() {
 		var e struct {

@@ -53,7 +53,7 @@ func TestRunCmd_SupportExample(t *testing.T) {
 			if code != exitFailed || !strings.Contains(out, "Passing questions: 2 of 3   Quality: 0.667") {
 				t.Fatalf("regressed: exit %d\n%s%s", code, out, stderr)
 			}
-			if !strings.Contains(out, "returns   failed  0.000    exact 0.000/1.00 FAIL, lookup 0.000/1.00 FAIL") {
+			if !strings.Contains(out, "returns   failed  0.000    exact 0.000/1.000 FAIL, lookup 0.000/1.000 FAIL") {
 				t.Errorf("regressed table does not show both checks failing on returns:\n%s", out)
 			}
 
