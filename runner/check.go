@@ -24,7 +24,7 @@ func (s *Suite) Check() error {
 	p := problems{file: s.Path, list: &list}
 	checkAgent(p, s.Agent)
 	if s.Judge != nil {
-		if err := s.Judge.settings().Validate(); err != nil {
+		if err := s.Judge.Settings().Validate(); err != nil {
 			p.add("$.judge", "%s", strings.TrimPrefix(err.Error(), judges.ErrInvalidSettings.Error()+": "))
 		}
 	}
@@ -70,7 +70,7 @@ func checkAgent(p problems, cfg AgentConfig) {
 			p.add("$.agent.llm", "missing: an llm agent needs an llm section (provider, model)")
 			return
 		}
-		if err := cfg.LLM.settings().Validate(); err != nil {
+		if err := cfg.LLM.Settings().Validate(); err != nil {
 			p.add("$.agent.llm", "%s", strings.TrimPrefix(err.Error(), judges.ErrInvalidSettings.Error()+": "))
 		}
 	default:
@@ -78,8 +78,9 @@ func checkAgent(p problems, cfg AgentConfig) {
 	}
 }
 
-// settings converts a model section to the judges package's settings.
-func (m ModelConfig) settings() judges.Settings {
+// Settings converts the model section to the judges package's settings
+// (the judge section, an llm agent's model, or either after flags override it).
+func (m ModelConfig) Settings() judges.Settings {
 	return judges.Settings{
 		Provider:    m.Provider,
 		Model:       m.Model,

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"agentevals/judges"
 	"agentevals/runner"
@@ -84,23 +83,11 @@ func (f *JudgeFlags) settings(cfg *runner.ModelConfig) (judges.Settings, bool, e
 	if f.JudgeBaseURL != "" {
 		m.BaseURL = f.JudgeBaseURL
 	}
-	s := settingsFromModel(m)
+	s := m.Settings()
 	if err := s.Validate(); err != nil {
 		return judges.Settings{}, false, &exitError{Code: exitInvalid, Err: fmt.Errorf("judge: %w", err)}
 	}
 	return s, true, nil
-}
-
-// settingsFromModel converts the suite's model section to judge settings.
-func settingsFromModel(m runner.ModelConfig) judges.Settings {
-	return judges.Settings{
-		Provider:    m.Provider,
-		Model:       m.Model,
-		BaseURL:     m.BaseURL,
-		Temperature: m.Temperature,
-		MaxTokens:   m.MaxTokens,
-		Timeout:     time.Duration(m.Timeout),
-	}
 }
 
 // judgeSummary adds which judge ran and the cache counters to the run
