@@ -125,25 +125,26 @@ func (f *GateFlags) resolveBaseline(ctx context.Context, db *models.DB, planned 
 	if _, err := f.targets(); err != nil {
 		return nil, &exitError{Code: exitInvalid, Err: err}
 	}
+	return f.baseline(ctx, db, planned, calculated)
+}
+
+// baseline is the baseline of run: --baseline, checked to be one, or else
+// the automatic one (nil when there is none). calculated is as for
+// reports.FindBaseline. Any problem is an exit-2 error.
+func (f *CompareFlags) baseline(ctx context.Context, db *models.DB, run *models.Run, calculated []string) (*models.Run, error) {
 	if f.Baseline == "" {
-		base, err := reports.FindBaseline(ctx, db, planned, calculated)
+		base, err := reports.FindBaseline(ctx, db, run, calculated)
 		if err != nil {
 			return nil, &exitError{Code: exitInvalid, Err: err}
 		}
 		return base, nil
 	}
-	return explicitBaseline(ctx, db, f.Baseline, planned, calculated)
-}
-
-// explicitBaseline loads --baseline and checks that it may be the baseline
-// of run; any problem is an exit-2 error.
-func explicitBaseline(ctx context.Context, db *models.DB, id string, run *models.Run, calculated []string) (*models.Run, error) {
-	base, err := loadRun(ctx, db, id, "--baseline")
+	base, err := loadRun(ctx, db, f.Baseline, "--baseline")
 	if err != nil {
 		return nil, err
 	}
 	if err := reports.CheckBaseline(run, base, calculated); err != nil {
-		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("--baseline %s: %w", id, err)}
+		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("--baseline %s: %w", f.Baseline, err)}
 	}
 	return base, nil
 }
@@ -183,22 +184,17 @@ func (f *GateFlags) finish(ctx context.Context, g *Globals, run, baseline *model
 		if t.format == reports.FormatGitHub && t.path == "" {
 			locs = f.locations(g)
 		}
-		if err := writeLocatedTarget(r, g, t, cmp, locs); err != nil {
+		if err := writeTarget(r, g, t, cmp, locs); err != nil {
 			return false, &exitError{Code: exitInvalid, Err: err}
 		}
 	}
 	return f.FailOnRegression && cmp.Regressed(), nil
 }
 
-// writeTarget writes one report file, or GitHub annotations without
-// locations to stdout plus the job summary when $GITHUB_STEP_SUMMARY is set.
-func writeTarget(r *reports.Renderer, g *Globals, t reportTarget, cmp *reports.Comparison) error {
-	return writeLocatedTarget(r, g, t, cmp, nil)
-}
-
-// writeLocatedTarget is writeTarget with the locations of the questions'
-// GitHub annotations.
-func writeLocatedTarget(r *reports.Renderer, g *Globals, t reportTarget, cmp *reports.Comparison, locs map[string]reports.Location) error {
+// writeTarget writes one report file, or GitHub annotations to stdout plus
+// the job summary when $GITHUB_STEP_SUMMARY is set; locs are the questions'
+// annotation locations (nil: unlocated).
+func writeTarget(r *reports.Renderer, g *Globals, t reportTarget, cmp *reports.Comparison, locs map[string]reports.Location) error {
 	if t.format == reports.FormatGitHub && t.path == "" {
 		if err := r.RenderGitHub(g.Stdout, cmp, reports.GitHubOptions{Locations: locs}); err != nil {
 			return err

@@ -67,21 +67,16 @@ func (c *ReportCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	var baseline *models.Run
-	if c.Baseline != "" {
-		baseline, err = explicitBaseline(ctx, db, c.Baseline, run, nil)
-	} else {
-		baseline, err = reports.FindBaseline(ctx, db, run, nil)
-	}
+	baseline, err := c.baseline(ctx, db, run, nil)
 	if err != nil {
-		return asInvalid(err)
+		return err
 	}
 	cmp := reports.Compare(run, baseline, opts)
 	switch {
 	case c.Output != "":
 		err = r.WriteFile(c.Output, format, cmp)
 	case format == reports.FormatGitHub:
-		err = writeTarget(r, g, reportTarget{format: format}, cmp)
+		err = writeTarget(r, g, reportTarget{format: format}, cmp, nil)
 	default:
 		err = r.Render(g.Stdout, format, cmp)
 	}
