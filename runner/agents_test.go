@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,35 +10,6 @@ import (
 	"testing"
 	"time"
 )
-
-// shAgent writes a shell script and returns a command agent config running it.
-func shAgent(tb testing.TB, typ, script string) AgentConfig {
-	tb.Helper()
-	dir := tb.TempDir()
-	writeFile(tb, dir, "agent.sh", script)
-	return AgentConfig{Name: "A", Type: typ, Command: []string{"sh", "agent.sh"}, Dir: dir}
-}
-
-func mustAgent(tb testing.TB, cfg AgentConfig, opts AgentOptions) Agent {
-	tb.Helper()
-	a, err := NewAgent(cfg, opts)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if c, ok := a.(io.Closer); ok {
-		tb.Cleanup(func() { c.Close() })
-	}
-	return a
-}
-
-func agentErr(tb testing.TB, err error) *AgentError {
-	tb.Helper()
-	var ae *AgentError
-	if !errors.As(err, &ae) {
-		tb.Fatalf("err = %v, want an *AgentError", err)
-	}
-	return ae
-}
 
 var question = Question{ID: "q1", Name: "n", Question: json.RawMessage(`"How long?"`)}
 

@@ -15,37 +15,6 @@ import (
 	"agentevals/models"
 )
 
-// answers is a Go function agent answering from a map of id to output; a
-// missing id is an agent error.
-func answers(m map[string]string) Func {
-	return func(ctx context.Context, q Question) (Response, error) {
-		out, ok := m[q.ID]
-		if !ok {
-			return Response{}, fmt.Errorf("no answer for %s", q.ID)
-		}
-		b, _ := json.Marshal(out)
-		return Response{Output: b, Actions: []judges.Action{}}, nil
-	}
-}
-
-func summaryOf(tb testing.TB, run *models.Run) map[string]any {
-	tb.Helper()
-	var m map[string]any
-	if err := run.Summary.Decode(&m); err != nil {
-		tb.Fatal(err)
-	}
-	return m
-}
-
-func mustExecute(tb testing.TB, s *Suite, a Agent, opts ExecOptions) *models.Run {
-	tb.Helper()
-	run, err := Execute(context.Background(), s, a, opts)
-	if err != nil {
-		tb.Fatalf("Execute: %v", err)
-	}
-	return run
-}
-
 const threeQuestions = `{"suite": "S", "agent": {"name": "A", "command": ["true"]},
   "questions": [
     {"id": "a", "question": "1?", "expected_answer": "one", "minimum_scores": {"exact_match": 1}},

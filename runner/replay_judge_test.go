@@ -1,9 +1,7 @@
 package runner
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"os/exec"
 	"strings"
 	"testing"
@@ -47,17 +45,9 @@ func TestExecute_ReplayJudgeBypassesReplay(t *testing.T) {
 			}
 			var agent Agent = goShippingAgent(0)
 			if kind == "command" {
-				if agent, err = NewAgent(s.Agent, AgentOptions{Concurrency: 3}); err != nil {
-					t.Fatal(err)
-				}
-				if c, ok := agent.(io.Closer); ok {
-					defer c.Close()
-				}
+				agent = mustAgent(t, s.Agent, AgentOptions{Concurrency: 3})
 			}
-			run, err := Execute(context.Background(), s, agent, ExecOptions{Judge: judge, Concurrency: 3})
-			if err != nil {
-				t.Fatal(err)
-			}
+			run := mustExecute(t, s, agent, ExecOptions{Judge: judge, Concurrency: 3})
 			if got := calls.Load(); got != 3 {
 				t.Errorf("judge calls = %d, want 3 (one per case)", got)
 			}

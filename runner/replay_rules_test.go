@@ -148,17 +148,9 @@ func TestExecute_ReplayRules(t *testing.T) {
 				}
 				var agent Agent = Func(goRulesAgent)
 				if kind != "go" {
-					if agent, err = NewAgent(s.Agent, AgentOptions{Concurrency: 4}); err != nil {
-						t.Fatal(err)
-					}
-					if c, ok := agent.(io.Closer); ok {
-						defer c.Close()
-					}
+					agent = mustAgent(t, s.Agent, AgentOptions{Concurrency: 4})
 				}
-				run, err := Execute(context.Background(), s, agent, ExecOptions{Concurrency: 4})
-				if err != nil {
-					t.Fatal(err)
-				}
+				run := mustExecute(t, s, agent, ExecOptions{Concurrency: 4})
 				for i, c := range run.Cases {
 					checkRuleCase(t, doc.Rules[i], c)
 				}
@@ -244,17 +236,8 @@ func TestExecute_ReplayCaseWithoutFixtures(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				agent, err := NewAgent(s.Agent, AgentOptions{Concurrency: 1})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if c, ok := agent.(io.Closer); ok {
-					defer c.Close()
-				}
-				run, err := Execute(context.Background(), s, agent, ExecOptions{Concurrency: 1})
-				if err != nil {
-					t.Fatal(err)
-				}
+				agent := mustAgent(t, s.Agent, AgentOptions{Concurrency: 1})
+				run := mustExecute(t, s, agent, ExecOptions{Concurrency: 1})
 				for _, c := range run.Cases {
 					if c.Status != models.StatusPassed {
 						t.Errorf("case %s: status %s (%s)", c.CaseID, c.Status, c.ErrorDetails)

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -189,17 +188,8 @@ func TestExecute_ReplayProcessAgents(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					agent, err := NewAgent(s.Agent, AgentOptions{Concurrency: 3})
-					if err != nil {
-						t.Fatal(err)
-					}
-					if c, ok := agent.(io.Closer); ok {
-						defer c.Close()
-					}
-					run, err := Execute(context.Background(), s, agent, ExecOptions{Concurrency: 3})
-					if err != nil {
-						t.Fatal(err)
-					}
+					agent := mustAgent(t, s.Agent, AgentOptions{Concurrency: 3})
+					run := mustExecute(t, s, agent, ExecOptions{Concurrency: 3})
 					checkReplayRun(t, run, off == 0)
 					if tc.name == "worker" && off == 0 {
 						pids := map[any]bool{}
@@ -303,15 +293,8 @@ func TestExecute_ReplayHTTPAgent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			agent, err := NewAgent(s.Agent, AgentOptions{Concurrency: 2})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer agent.(io.Closer).Close()
-			run, err := Execute(context.Background(), s, agent, ExecOptions{Concurrency: 2})
-			if err != nil {
-				t.Fatal(err)
-			}
+			agent := mustAgent(t, s.Agent, AgentOptions{Concurrency: 2})
+			run := mustExecute(t, s, agent, ExecOptions{Concurrency: 2})
 			checkReplayRun(t, run, off == 0)
 		})
 	}
@@ -344,14 +327,9 @@ func TestExecute_Replay100Concurrent(t *testing.T) {
 			}
 			var agent Agent = goShippingAgent(0)
 			if tc.name == "curl" {
-				if agent, err = NewAgent(s.Agent, AgentOptions{Concurrency: 100}); err != nil {
-					t.Fatal(err)
-				}
+				agent = mustAgent(t, s.Agent, AgentOptions{Concurrency: 100})
 			}
-			run, err := Execute(context.Background(), s, agent, ExecOptions{Concurrency: 100})
-			if err != nil {
-				t.Fatal(err)
-			}
+			run := mustExecute(t, s, agent, ExecOptions{Concurrency: 100})
 			checkReplayRun(t, run, true)
 		})
 	}
