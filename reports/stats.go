@@ -121,9 +121,9 @@ func Summarize(cases []*models.CaseResult, opts Options) Totals {
 		if q := c.Quality(); q != nil {
 			qualities = append(qualities, *q)
 		}
-		t.InputTokens = addInt(t.InputTokens, c.InputTokens)
-		t.OutputTokens = addInt(t.OutputTokens, c.OutputTokens)
-		t.Cost = addFloat(t.Cost, c.Cost)
+		t.InputTokens = addNullable(t.InputTokens, c.InputTokens)
+		t.OutputTokens = addNullable(t.OutputTokens, c.OutputTokens)
+		t.Cost = addNullable(t.Cost, c.Cost)
 	}
 	t.Quality = Bootstrap(qualities, opts.Resamples, opts.Seed, "quality")
 	if t.Evaluated > 0 {
@@ -133,18 +133,9 @@ func Summarize(cases []*models.CaseResult, opts Options) Totals {
 	return t
 }
 
-func addInt(total, v *int64) *int64 {
-	if v == nil {
-		return total
-	}
-	s := *v
-	if total != nil {
-		s += *total
-	}
-	return &s
-}
-
-func addFloat(total, v *float64) *float64 {
+// addNullable adds v to a nullable total: nil v leaves the total as it is
+// (unknown stays unknown only while every value is unknown).
+func addNullable[T int64 | float64](total, v *T) *T {
 	if v == nil {
 		return total
 	}
