@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -14,13 +13,6 @@ import (
 	"agentevals/models"
 	"agentevals/schema"
 )
-
-func evalrun(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	code = run(args, &out, &errOut)
-	return code, out.String(), errOut.String()
-}
 
 func TestDBMigrateThenCheckOnPostgres(t *testing.T) {
 	url := testdb.PostgresURL(t)

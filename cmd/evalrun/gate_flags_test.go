@@ -64,22 +64,6 @@ func agentCalls(t *testing.T, marker string) int {
 	return strings.Count(string(b), "call")
 }
 
-// latestRunID returns the newest run's id through evalrun history.
-func latestRunID(t *testing.T, db string) string {
-	t.Helper()
-	code, out, stderr := evalrun(t, "--database-url", db, "report", "--format", "json")
-	if code != exitOK {
-		t.Fatalf("report: exit %d\n%s%s", code, out, stderr)
-	}
-	var doc struct {
-		ID string `json:"id"`
-	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil {
-		t.Fatalf("report json: %v\n%s", err, out)
-	}
-	return doc.ID
-}
-
 // TestGateFlags_WorkedExample is the gem's README example through the CLI:
 // minimum 0.9, a previous score of 0.98 and a later one of 0.92 both pass;
 // with tolerance 0.02 the later run regresses, and --fail-on-regression

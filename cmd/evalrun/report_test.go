@@ -37,23 +37,7 @@ func supportHistory(t *testing.T) (db, reference, regressed string) {
 	if code != exitFailed || !strings.Contains(out, "Baseline: "+reference) || !strings.Contains(out, "Regressed:") {
 		t.Fatalf("regressed run: exit %d, want %d with a regression against %s\n%s%s", code, exitFailed, reference, out, stderr)
 	}
-	return db, reference, newestRunID(t, db)
-}
-
-// newestRunID returns the id of the newest run in db, read directly: the
-// report command exits 1 when that run has failed checks.
-func newestRunID(t *testing.T, dbURL string) string {
-	t.Helper()
-	db, err := (&Globals{DatabaseURL: dbURL}).open(context.Background(), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	runs, _, err := db.ListRuns(context.Background(), models.RunFilter{Limit: 1})
-	if err != nil || len(runs) == 0 {
-		t.Fatalf("newest run: %v (%d runs)", err, len(runs))
-	}
-	return runs[0].ID.String()
+	return db, reference, latestRunID(t, db)
 }
 
 func TestReportCmd_Formats(t *testing.T) {
@@ -147,7 +131,7 @@ func TestReportCmd_ExitCodes(t *testing.T) {
 		if code, out, stderr := evalrun(t, append([]string{"--database-url", db, "run", suite}, judge...)...); code != wantCode {
 			t.Fatalf("run at %v: exit %d, want %d\n%s%s", s, code, wantCode, out, stderr)
 		}
-		return newestRunID(t, db)
+		return latestRunID(t, db)
 	}
 	first, second := runSuite(0.98, exitOK), runSuite(0.92, exitOK)
 	type exitCase struct {

@@ -14,21 +14,6 @@ import (
 	"agentevals/runner"
 )
 
-// countRuns opens url and counts the saved runs.
-func countRuns(t *testing.T, url string) int {
-	t.Helper()
-	db, err := models.Open(context.Background(), url, models.OpenOptions{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	n, err := db.NewSelect().Model((*models.Run)(nil)).Count(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return int(n)
-}
-
 var supportSuite = filepath.Join("..", "..", "examples", "support", "suite.json")
 
 // TestRunCmd_SupportExample reproduces the README's table on both databases:
