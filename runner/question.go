@@ -74,9 +74,8 @@ func (s *Suite) parseQuestion(p problems, path string, raw json.RawMessage) *Cas
 func (s *Suite) questionData(p problems, path string, raw json.RawMessage, c *Case) bool {
 	switch {
 	case len(raw) > 0 && raw[0] == '"':
-		if str, ok := p.nonEmpty(path, raw); ok {
+		if _, ok := p.nonEmpty(path, raw); ok {
 			c.Question = compact(raw)
-			_ = str
 			return true
 		}
 		return false
