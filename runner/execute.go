@@ -41,15 +41,13 @@ type ExecOptions struct {
 	// ExtraSummary, when set, is called after every case finished; its keys
 	// are merged into the run summary (e.g. judge cache hits).
 	ExtraSummary func() map[string]any
-	// CaseHook, when set, prepares each case before its agent call (see CaseHook).
-	CaseHook CaseHook
 }
 
-// CaseHook prepares one case (for example a replay session): it returns the
-// context for the agent call (e.g. with WithEnv or WithHTTPClient) and an
-// optional function that sees the agent's reply and may turn it into an
-// agent error or add response metadata. An error makes the case an agent error.
-type CaseHook func(ctx context.Context, c *Case) (context.Context, func(Response, error) (Response, error), error)
+// caseHook prepares one case (a replay session): it returns the context for
+// the agent call (e.g. with WithEnv or WithHTTPClient) and an optional
+// function that sees the agent's reply and may turn it into an agent error
+// or add response metadata. An error makes the case an agent error.
+type caseHook func(ctx context.Context, c *Case) (context.Context, func(Response, error) (Response, error), error)
 
 // Progress reports one finished case.
 type Progress struct {
@@ -109,12 +107,12 @@ func Execute(ctx context.Context, s *Suite, agent Agent, opts ExecOptions) (*mod
 		conc = min(DefaultConcurrency, len(s.Cases))
 	}
 	conc = max(1, min(conc, len(s.Cases)))
-	closeReplay, err := installReplay(s, agent, &opts) // runner/replay.go
+	hook, closeReplay, err := installReplay(s, agent) // runner/replay.go
 	if err != nil {
 		return nil, err
 	}
 	defer closeReplay()
-	e := &executor{suite: s, agent: agent, opts: opts, scorers: scorers, run: run}
+	e := &executor{suite: s, agent: agent, opts: opts, hook: hook, scorers: scorers, run: run}
 	run.StartedAt = time.Now()
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -175,6 +173,7 @@ type executor struct {
 	suite   *Suite
 	agent   Agent
 	opts    ExecOptions
+	hook    caseHook // nil when no case replays fixtures
 	scorers map[string]judges.Scorer
 	run     *models.Run
 
@@ -217,9 +216,9 @@ func (e *executor) ask(ctx context.Context, c *Case) (Response, time.Duration, e
 		defer cancel()
 	}
 	var after func(Response, error) (Response, error)
-	if e.opts.CaseHook != nil {
+	if e.hook != nil {
 		var err error
-		if ctx, after, err = e.opts.CaseHook(ctx, c); err != nil {
+		if ctx, after, err = e.hook(ctx, c); err != nil {
 			return Response{}, 0, &AgentError{Kind: "setup", Message: err.Error()}
 		}
 	}

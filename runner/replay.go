@@ -100,15 +100,16 @@ type replayRun struct {
 	workers map[int]*replay.Proxy
 }
 
-// installReplay wraps opts.CaseHook with replay when a case of s declares
-// fixtures; call the returned function when the run ends.
-func installReplay(s *Suite, agent Agent, opts *ExecOptions) (func(), error) {
+// installReplay returns the case hook that replays fixtures to agent when a
+// case of s declares them (nil otherwise); call the returned function when
+// the run ends.
+func installReplay(s *Suite, agent Agent) (caseHook, func(), error) {
 	uses := false
 	for _, c := range s.Cases {
 		uses = uses || c.Replay != nil
 	}
 	if !uses {
-		return func() {}, nil
+		return nil, func() {}, nil
 	}
 	r := &replayRun{workers: map[int]*replay.Proxy{}}
 	switch a := agent.(type) {
@@ -133,37 +134,11 @@ func installReplay(s *Suite, agent Agent, opts *ExecOptions) (func(), error) {
 	if r.mode != replayInProcess {
 		ca, err := replay.NewCA()
 		if err != nil {
-			return nil, fmt.Errorf("execute suite: %w", err)
+			return nil, nil, fmt.Errorf("execute suite: %w", err)
 		}
 		r.ca = ca
 	}
-	next := opts.CaseHook
-	opts.CaseHook = func(ctx context.Context, c *Case) (context.Context, func(Response, error) (Response, error), error) {
-		ctx, after, err := r.hook(ctx, c)
-		if err != nil || next == nil {
-			return ctx, after, err
-		}
-		ctx, outer, err := next(ctx, c)
-		if err != nil {
-			if after != nil {
-				after(Response{}, err)
-			}
-			return ctx, nil, err
-		}
-		return ctx, chainAfter(after, outer), nil
-	}
-	return r.close, nil
-}
-
-// chainAfter runs inner (replay's, closest to the agent) then outer.
-func chainAfter(inner, outer func(Response, error) (Response, error)) func(Response, error) (Response, error) {
-	switch {
-	case inner == nil:
-		return outer
-	case outer == nil:
-		return inner
-	}
-	return func(resp Response, err error) (Response, error) { return outer(inner(resp, err)) }
+	return r.hook, r.close, nil
 }
 
 // hook opens the case's session and hands it to the agent.
