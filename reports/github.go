@@ -78,7 +78,7 @@ func writeGitHub(b *strings.Builder, c *Comparison, opts GitHubOptions) {
 		}
 		annotate(b, level, opts.Locations[f.CaseID], title+": regression ("+string(f.Kind)+") "+subject, f.Message)
 	}
-	annotate(b, "notice", Location{}, title, totalsText(c.Totals)+"; "+newView(c, viewText).Verdict)
+	annotate(b, "notice", Location{}, title, totalsText(c.Totals)+"; "+gateVerdict(c))
 	for _, s := range c.Slices {
 		msg := totalsText(s.Totals) + "; pass rate " + fmtPercent(s.PassRate)
 		if s.Baseline != nil {

@@ -67,19 +67,24 @@ type metricView struct {
 	Error     string
 }
 
-func newView(c *Comparison, kind viewKind) *view {
-	v := &view{C: c, Run: c.Run, Baseline: c.Baseline, Regressed: c.Regressed(),
-		Title: fmt.Sprintf("%s · %s · %s", c.Run.Suite, c.Run.Agent, c.Run.StartedAt.UTC().Format("2006-01-02 15:04:05 UTC"))}
+// gateVerdict says in a few words how the run compares with its baseline.
+func gateVerdict(c *Comparison) string {
 	switch {
 	case c.Baseline == nil:
-		v.Verdict = "no baseline: thresholds only"
-	case v.Regressed:
-		v.Verdict = "REGRESSED against the baseline"
+		return "no baseline: thresholds only"
+	case c.Regressed():
+		return "REGRESSED against the baseline"
 	case len(c.Regressions()) > 0:
-		v.Verdict = "regressions found, none gating (" + c.Options.Gate + " gate)"
-	default:
-		v.Verdict = "no regression against the baseline"
+		return "regressions found, none gating (" + c.Options.Gate + " gate)"
 	}
+	return "no regression against the baseline"
+}
+
+// newView is what the text, Markdown and HTML templates render of c.
+func newView(c *Comparison, kind viewKind) *view {
+	v := &view{C: c, Run: c.Run, Baseline: c.Baseline, Regressed: c.Regressed(),
+		Title:   fmt.Sprintf("%s · %s · %s", c.Run.Suite, c.Run.Agent, c.Run.StartedAt.UTC().Format("2006-01-02 15:04:05 UTC")),
+		Verdict: gateVerdict(c)}
 	v.Outcome = outcome(c.Totals)
 	v.JudgeUsage = JudgeUsageOf(c.Run.Cases).String()
 	switch {
