@@ -98,7 +98,7 @@ func Execute(ctx context.Context, s *Suite, agent Agent, opts ExecOptions) (*mod
 	if run.Metadata, err = models.NewJSON(meta); err != nil {
 		return nil, fmt.Errorf("execute suite: run metadata: %w", err)
 	}
-	scorers, err := s.buildScorers(opts.Judge)
+	scorers, err := s.buildScorers(calculated, opts.Judge)
 	if err != nil {
 		return nil, err
 	}
@@ -153,9 +153,9 @@ feed:
 }
 
 // buildScorers builds one scorer per calculated metric name.
-func (s *Suite) buildScorers(judge judges.Judge) (map[string]judges.Scorer, error) {
+func (s *Suite) buildScorers(calculated []string, judge judges.Judge) (map[string]judges.Scorer, error) {
 	out := map[string]judges.Scorer{}
-	for _, name := range s.Calculated(judge != nil) {
+	for _, name := range calculated {
 		typ, params, ok := s.metricDefinition(name)
 		if !ok {
 			return nil, fmt.Errorf("execute suite: metric %q: unknown", name)
