@@ -20,6 +20,16 @@ import (
 // tripping rate limits. Raise it with --concurrency for fast local agents.
 const DefaultConcurrency = 4
 
+// Concurrency is how many of cases cases run at once when n are asked for:
+// n, or min(DefaultConcurrency, cases) when n <= 0, never more than cases
+// and at least 1.
+func Concurrency(n, cases int) int {
+	if n <= 0 {
+		n = DefaultConcurrency
+	}
+	return max(1, min(n, cases))
+}
+
 // ExecOptions tune Execute.
 type ExecOptions struct {
 	// Judge scores judge-backed metrics; nil means none is configured and
@@ -102,11 +112,7 @@ func Execute(ctx context.Context, s *Suite, agent Agent, opts ExecOptions) (*mod
 	if err != nil {
 		return nil, err
 	}
-	conc := opts.Concurrency
-	if conc <= 0 {
-		conc = min(DefaultConcurrency, len(s.Cases))
-	}
-	conc = max(1, min(conc, len(s.Cases)))
+	conc := Concurrency(opts.Concurrency, len(s.Cases))
 	hook, closeReplay, err := installReplay(s, agent) // runner/replay.go
 	if err != nil {
 		return nil, err

@@ -304,3 +304,18 @@ func TestExecute_AgentCannotAlterSuite(t *testing.T) {
 		t.Errorf("agent saw %s, want %s", seen, want)
 	}
 }
+
+func TestConcurrency(t *testing.T) {
+	for _, tc := range []struct{ n, cases, want int }{
+		{0, 10, DefaultConcurrency},
+		{-1, 10, DefaultConcurrency},
+		{0, 2, 2},
+		{8, 3, 3},
+		{2, 10, 2},
+		{0, 0, 1},
+	} {
+		if got := Concurrency(tc.n, tc.cases); got != tc.want {
+			t.Errorf("Concurrency(%d, %d) = %d, want %d", tc.n, tc.cases, got, tc.want)
+		}
+	}
+}

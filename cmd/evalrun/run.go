@@ -48,10 +48,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 		return asInvalid(err)
 	}
 	calculated := suite.Calculated(judge != nil)
-	conc := int(c.Concurrency)
-	if conc <= 0 {
-		conc = max(1, min(runner.DefaultConcurrency, len(suite.Cases)))
-	}
+	conc := runner.Concurrency(int(c.Concurrency), len(suite.Cases))
 	agent, err := runner.NewAgent(suite.Agent, runner.AgentOptions{Concurrency: conc, Timeout: c.timeout()})
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("%s: %w", suite.Path, err)}
