@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -82,7 +83,7 @@ func (t *tools) call(ctx context.Context, name, method, path string, args, body,
 		return err
 	}
 	t.actions = append(t.actions, judges.Action{Group: "shipping", Name: name, Arguments: a})
-	var rd *bytes.Reader
+	var rd io.Reader // a nil *bytes.Reader would not be a nil io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
 		if err != nil {
@@ -90,14 +91,13 @@ func (t *tools) call(ctx context.Context, name, method, path string, args, body,
 		}
 		rd = bytes.NewReader(b)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, API+path, nil)
-	if rd != nil {
-		req, err = http.NewRequestWithContext(ctx, method, API+path, rd)
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("X-Region", "eu")
-	}
+	req, err := http.NewRequestWithContext(ctx, method, API+path, rd)
 	if err != nil {
 		return err
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Region", "eu")
 	}
 	resp, err := t.client.Do(req)
 	if err != nil {
