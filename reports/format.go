@@ -62,6 +62,24 @@ func formatList() string {
 	return strings.Join(names, ", ")
 }
 
+// Ext is the usual file extension of the format, the one FormatFromPath
+// reads first ("" for github, which is not written to a file).
+func (f Format) Ext() string {
+	switch f {
+	case FormatHTML:
+		return ".html"
+	case FormatMarkdown:
+		return ".md"
+	case FormatText:
+		return ".txt"
+	case FormatJSON:
+		return ".json"
+	case FormatJUnit:
+		return ".xml"
+	}
+	return ""
+}
+
 // FormatFromPath infers the format from a file extension: .html/.htm,
 // .json, .md/.markdown, .txt/.text and .xml (JUnit).
 func FormatFromPath(path string) (Format, error) {

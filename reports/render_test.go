@@ -179,3 +179,20 @@ func TestRenderer_JUnitConsumer(t *testing.T) {
 		}
 	}
 }
+
+func TestFormat_Ext(t *testing.T) {
+	for _, f := range Formats() {
+		t.Run(string(f), func(t *testing.T) {
+			ext := f.Ext()
+			if f == FormatGitHub {
+				if ext != "" {
+					t.Errorf("Ext() = %q, want none: github is not a file", ext)
+				}
+				return
+			}
+			if got, err := FormatFromPath("report" + ext); err != nil || got != f {
+				t.Errorf("FormatFromPath(report%s) = %q, %v, want %q", ext, got, err, f)
+			}
+		})
+	}
+}

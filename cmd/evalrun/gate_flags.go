@@ -78,24 +78,6 @@ func (f *GateFlags) targets() ([]reportTarget, error) {
 	return out, nil
 }
 
-// reportExt is the usual file extension of a format --report writes ("" for
-// github, which is not a file).
-func reportExt(f reports.Format) string {
-	switch f {
-	case reports.FormatHTML:
-		return ".html"
-	case reports.FormatMarkdown:
-		return ".md"
-	case reports.FormatText:
-		return ".txt"
-	case reports.FormatJSON:
-		return ".json"
-	case reports.FormatJUnit:
-		return ".xml"
-	}
-	return ""
-}
-
 // reportFormat reads the format of a --report path from its extension. A
 // bare format name ("html") is refused with the file name to use instead:
 // the extension is the one way to name a format, so PATH stays a plain path
@@ -106,8 +88,8 @@ func reportFormat(p string) (reports.Format, error) {
 		return format, nil
 	}
 	hint := ""
-	if f, perr := reports.ParseFormat(p); perr == nil && reportExt(f) != "" {
-		hint = fmt.Sprintf("; to write %s, give a file name such as report%s", f, reportExt(f))
+	if f, perr := reports.ParseFormat(p); perr == nil && f.Ext() != "" {
+		hint = fmt.Sprintf("; to write %s, give a file name such as report%s", f, f.Ext())
 	}
 	return "", fmt.Errorf("--report %q: %w: want a path ending .html/.htm, .md/.markdown, .txt/.text, .json or .xml (JUnit), or the word github%s",
 		p, reports.ErrUnknownFormat, hint)
