@@ -17,34 +17,12 @@ import (
 // values: 10 pairs, 5 pass/pass, 1 pass/fail, 1 fail/pass, 3 fail/fail:
 // raw agreement 0.8, pe = 0.6*0.6 + 0.4*0.4 = 0.52, kappa = 0.28/0.48 = 0.583.
 func TestCalibrateCmd(t *testing.T) {
-	dir := t.TempDir()
-	dbURL := "sqlite:" + filepath.Join(dir, "evals.sqlite3")
-	ctx := context.Background()
-	db, err := (&Globals{DatabaseURL: dbURL}).open(ctx, false)
-	if err != nil {
-		t.Fatal(err)
-	}
 	judgeScores := []float64{1, 0.9, 0.95, 0.92, 0.91, 0.4, 0.93, 0.1, 0.3, 0}
 	humanPass := []bool{true, true, true, true, true, true, false, false, false, false}
-	run := &models.Run{Suite: "Support", Agent: "SupportAgent", Version: "1", SuiteDigest: "d",
-		StartedAt: time.Now(), FinishedAt: time.Now()}
-	var labels strings.Builder
-	for i, s := range judgeScores {
-		score, reason := s, "judged"
-		id := fmt.Sprintf("c%d", i+1)
-		run.Cases = append(run.Cases, &models.CaseResult{Position: i, CaseID: id, Name: id, Status: models.StatusPassed,
-			Metrics: []*models.MetricResult{{Name: "semantic_accuracy", Threshold: 0.9, Score: &score,
-				Passed: s >= 0.9, Reason: &reason}}})
-		fmt.Fprintf(&labels, `{"case_id":%q,"metric":"semantic_accuracy","pass":%v}`+"\n", id, humanPass[i])
-	}
-	if err := db.InsertRun(ctx, run); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	labelsPath := filepath.Join(dir, "human.jsonl")
-	if err := os.WriteFile(labelsPath, []byte(labels.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	dbURL, run, labelsPath := storeLabelledRun(t, judgeScores, func(i int, id string) string {
+		return fmt.Sprintf(`{"case_id":%q,"metric":"semantic_accuracy","pass":%v}`, id, humanPass[i])
+	})
+	dir := filepath.Dir(labelsPath)
 	base := []string{"--database-url", dbURL, "calibrate", run.ID.String(), "--labels", labelsPath}
 	cases := []struct {
 		name  string
@@ -83,31 +61,9 @@ func TestCalibrateCmd(t *testing.T) {
 // agreement is 1 but Cohen's kappa is 0/0. It is printed as undefined and
 // --min-kappa refuses it (exit 1) whatever the bar.
 func TestCalibrateCmd_UndefinedKappa(t *testing.T) {
-	dir := t.TempDir()
-	dbURL := "sqlite:" + filepath.Join(dir, "evals.sqlite3")
-	ctx := context.Background()
-	db, err := (&Globals{DatabaseURL: dbURL}).open(ctx, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := &models.Run{Suite: "Support", Agent: "SupportAgent", Version: "1", SuiteDigest: "d",
-		StartedAt: time.Now(), FinishedAt: time.Now()}
-	var labels strings.Builder
-	for i := range 3 {
-		score, reason := 0.95, "judged"
-		id := fmt.Sprintf("c%d", i+1)
-		run.Cases = append(run.Cases, &models.CaseResult{Position: i, CaseID: id, Name: id, Status: models.StatusPassed,
-			Metrics: []*models.MetricResult{{Name: "semantic_accuracy", Threshold: 0.9, Score: &score, Passed: true, Reason: &reason}}})
-		fmt.Fprintf(&labels, `{"case_id":%q,"metric":"semantic_accuracy","label":"pass"}`+"\n", id)
-	}
-	if err := db.InsertRun(ctx, run); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	labelsPath := filepath.Join(dir, "human.jsonl")
-	if err := os.WriteFile(labelsPath, []byte(labels.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	dbURL, run, labelsPath := storeLabelledRun(t, []float64{0.95, 0.95, 0.95}, func(_ int, id string) string {
+		return fmt.Sprintf(`{"case_id":%q,"metric":"semantic_accuracy","label":"pass"}`, id)
+	})
 	base := []string{"--database-url", dbURL, "calibrate", run.ID.String(), "--labels", labelsPath}
 	code, out, stderr := evalrun(t, base...)
 	if code != exitOK || !strings.Contains(out, "1.000          undefined (only one label on both sides)") {
@@ -117,4 +73,40 @@ func TestCalibrateCmd_UndefinedKappa(t *testing.T) {
 	if code != exitFailed || !strings.Contains(stderr, "semantic_accuracy: undefined (only one label on both sides)") {
 		t.Errorf("--min-kappa -1: exit %d, want %d naming the undefined kappa\n%s%s", code, exitFailed, out, stderr)
 	}
+}
+
+// storeLabelledRun saves, in a new SQLite database, a run whose case i
+// (id "c<i+1>") has a semantic_accuracy score of scores[i] against a
+// threshold of 0.9, and writes label(i, id) as line i of a labels file in
+// the same directory. It returns the database URL, the run and the labels
+// file.
+func storeLabelledRun(t *testing.T, scores []float64, label func(i int, id string) string) (dbURL string, run *models.Run, labelsPath string) {
+	t.Helper()
+	dir := t.TempDir()
+	dbURL = "sqlite:" + filepath.Join(dir, "evals.sqlite3")
+	ctx := context.Background()
+	db, err := (&Globals{DatabaseURL: dbURL}).open(ctx, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	run = &models.Run{Suite: "Support", Agent: "SupportAgent", Version: "1", SuiteDigest: "d",
+		StartedAt: time.Now(), FinishedAt: time.Now()}
+	var labels strings.Builder
+	for i, s := range scores {
+		score, reason := s, "judged"
+		id := fmt.Sprintf("c%d", i+1)
+		run.Cases = append(run.Cases, &models.CaseResult{Position: i, CaseID: id, Name: id, Status: models.StatusPassed,
+			Metrics: []*models.MetricResult{{Name: "semantic_accuracy", Threshold: 0.9, Score: &score,
+				Passed: s >= 0.9, Reason: &reason}}})
+		labels.WriteString(label(i, id) + "\n")
+	}
+	if err := db.InsertRun(ctx, run); err != nil {
+		t.Fatal(err)
+	}
+	labelsPath = filepath.Join(dir, "human.jsonl")
+	if err := os.WriteFile(labelsPath, []byte(labels.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dbURL, run, labelsPath
 }
