@@ -215,12 +215,12 @@ func TestRenderer_APIReplayGolden(t *testing.T) {
 		update = f.Value.String() == "true"
 	}
 	cmp := reports.Compare(replayRun(t), nil, reports.Options{})
-	for f, ext := range map[reports.Format]string{reports.FormatText: ".txt", reports.FormatMarkdown: ".md", reports.FormatHTML: ".html"} {
+	for _, f := range []reports.Format{reports.FormatText, reports.FormatMarkdown, reports.FormatHTML} {
 		got, err := r.Bytes(f, cmp)
 		if err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join("testdata", "api-replay"+ext)
+		path := filepath.Join("testdata", "api-replay"+f.Ext())
 		if update {
 			if err := os.WriteFile(path, got, 0o644); err != nil {
 				t.Fatal(err)

@@ -25,20 +25,13 @@ func mustRenderer(tb testing.TB) *Renderer {
 	return r
 }
 
+// goldenExt is the golden file extension of f: the format's own, and
+// .github.txt for GitHub annotations.
 func goldenExt(f Format) string {
-	switch f {
-	case FormatText:
-		return ".txt"
-	case FormatMarkdown:
-		return ".md"
-	case FormatHTML:
-		return ".html"
-	case FormatJSON:
-		return ".json"
-	case FormatJUnit:
-		return ".xml"
+	if f == FormatGitHub {
+		return ".github.txt"
 	}
-	return ".github.txt"
+	return f.Ext()
 }
 
 // TestRenderer_Golden renders every format of fixed runs (ids, timestamps

@@ -239,14 +239,16 @@ func TestReportCmd_SupportExampleGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmp := reports.Compare(run, base, reports.Options{})
-	ext := map[reports.Format]string{reports.FormatText: ".txt", reports.FormatMarkdown: ".md", reports.FormatHTML: ".html",
-		reports.FormatJSON: ".json", reports.FormatJUnit: ".xml", reports.FormatGitHub: ".github.txt"}
 	for _, f := range reports.Formats() {
 		got, err := r.Bytes(f, cmp)
 		if err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join("..", "..", "reports", "testdata", "support-example-regressed"+ext[f])
+		ext := f.Ext()
+		if f == reports.FormatGitHub {
+			ext = ".github.txt"
+		}
+		path := filepath.Join("..", "..", "reports", "testdata", "support-example-regressed"+ext)
 		if *updateGolden {
 			if err := os.WriteFile(path, got, 0o644); err != nil {
 				t.Fatal(err)
