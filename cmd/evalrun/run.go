@@ -15,6 +15,7 @@ import (
 
 	"agentevals/judges"
 	"agentevals/models"
+	"agentevals/reports"
 	"agentevals/runner"
 )
 
@@ -233,11 +234,11 @@ func (c *ValidateCmd) Run(g *Globals) error {
 	}
 	names := suite.Calculated(true)
 	fmt.Fprintf(g.Stdout, "%s: ok: suite %q version %q, agent %q (%s), %s, metrics: %s\n",
-		c.Suite, clean(suite.Name), clean(suite.Version), clean(suite.Agent.Name), suite.Agent.Type,
-		plural(len(suite.Cases), "question"), clean(strings.Join(names, ", ")))
+		c.Suite, reports.EscapeText(suite.Name), reports.EscapeText(suite.Version), reports.EscapeText(suite.Agent.Name), suite.Agent.Type,
+		questions(len(suite.Cases)), reports.EscapeText(strings.Join(names, ", ")))
 	for _, v := range suite.Env() {
 		if os.Getenv(v.Name) == "" {
-			fmt.Fprintf(g.Stderr, "note: run reads %s (for %s), which is not set here\n", clean(v.Name), clean(v.For))
+			fmt.Fprintf(g.Stderr, "note: run reads %s (for %s), which is not set here\n", reports.EscapeText(v.Name), reports.EscapeText(v.For))
 		}
 	}
 	return nil

@@ -40,7 +40,7 @@ func TestMetadataCell(t *testing.T) {
 	}{
 		{"empty", `{}`, "-"},
 		{"revision first", `{"a": 1, "revision": "abc123", "branch": "main"}`, "revision=abc123, a=1, branch=main"},
-		{"control characters", `{"revision": "abc\u001b[2J\n123\u0007"}`, "revision=abc[2J 123"},
+		{"control characters", `{"revision": "abc\u001b[2J\n123\u0007"}`, "revision=abc 123"},
 		{"clipped", `{"revision": "` + strings.Repeat("x", 60) + `"}`, "revision=" + strings.Repeat("x", 38) + "…"},
 		{"not an object", `[1]`, "-"},
 	}
@@ -67,8 +67,8 @@ func TestRunOutput_Plurals(t *testing.T) {
 		n    int
 		want string
 	}{{1, "1 question"}, {0, "0 questions"}, {3, "3 questions"}} {
-		if got := plural(tt.n, "question"); got != tt.want {
-			t.Errorf("plural(%d) = %q, want %q", tt.n, got, tt.want)
+		if got := questions(tt.n); got != tt.want {
+			t.Errorf("questions(%d) = %q, want %q", tt.n, got, tt.want)
 		}
 	}
 	if got := allCases(1); got != "the 1 case" {

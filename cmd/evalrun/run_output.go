@@ -15,6 +15,7 @@ import (
 	"golang.org/x/text/width"
 
 	"agentevals/models"
+	"agentevals/reports"
 	"agentevals/runner"
 )
 
@@ -56,10 +57,10 @@ func (p *progress) start() {
 func (p *progress) update(ev runner.Progress) {
 	c := ev.Case
 	if p.cols == nil {
-		fmt.Fprintf(p.w, "[%d/%d] %-13s %s (%.0f ms)\n", ev.Done, ev.Total, c.Status, clip(clean(c.CaseID), 60), c.DurationMS)
+		fmt.Fprintf(p.w, "[%d/%d] %-13s %s (%.0f ms)\n", ev.Done, ev.Total, c.Status, clip(reports.EscapeText(c.CaseID), 60), c.DurationMS)
 		return
 	}
-	p.draw(ev.Done, c.Status+" "+clean(c.CaseID))
+	p.draw(ev.Done, c.Status+" "+reports.EscapeText(c.CaseID))
 }
 
 // finish clears the bar, so what follows (the run's table, or an error
@@ -127,20 +128,6 @@ func clipWidth(s string, n int) string {
 	return b.String()
 }
 
-// clean makes untrusted text safe for a terminal: control characters
-// (escape sequences, carriage returns, newlines) become spaces or vanish.
-func clean(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n' || r == '\t' || r == '\r':
-			return ' '
-		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r):
-			return -1
-		}
-		return r
-	}, s)
-}
-
 // clip shortens s to n runes.
 func clip(s string, n int) string {
 	r := []rune(s)
@@ -155,11 +142,11 @@ func writeRunTable(w io.Writer, run *models.Run, where string) {
 	var sum map[string]any
 	_ = run.Summary.Decode(&sum)
 	fmt.Fprintf(w, "Suite %q version %q, agent %q: run %s saved to %s\n",
-		clean(run.Suite), clean(run.Version), clean(run.Agent), run.ID, where)
+		reports.EscapeText(run.Suite), reports.EscapeText(run.Version), reports.EscapeText(run.Agent), run.ID, where)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATUS\tQUALITY\tMETRICS")
 	for _, c := range run.Cases {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", clip(clean(c.CaseID), 40), c.Status, fmtScore(c.Quality()), metricsCell(c))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", clip(reports.EscapeText(c.CaseID), 40), c.Status, fmtScore(c.Quality()), metricsCell(c))
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "Passing questions: %d of %d   Quality: %s   Errors: %d   Not evaluated: %d   Time: %s\n",
@@ -180,14 +167,14 @@ func metricsCell(c *models.CaseResult) string {
 		case !m.Passed:
 			verdict = "FAIL"
 		}
-		parts = append(parts, fmt.Sprintf("%s %s/%.3f %s", clip(clean(m.Name), 30), fmtScore(m.Score), m.Threshold, verdict))
+		parts = append(parts, fmt.Sprintf("%s %s/%.3f %s", clip(reports.EscapeText(m.Name), 30), fmtScore(m.Score), m.Threshold, verdict))
 	}
 	if !c.ErrorDetails.IsNull() {
 		var e struct {
 			Kind, Message string
 		}
 		_ = json.Unmarshal(c.ErrorDetails, &e)
-		parts = append(parts, "agent "+clip(clean(e.Kind+": "+e.Message), 80))
+		parts = append(parts, "agent "+clip(reports.EscapeText(e.Kind+": "+e.Message), 80))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -233,7 +220,7 @@ func writeHistory(w io.Writer, runs []*models.Run) {
 			passed = fmt.Sprintf("%d/%d", intOf(sum["passed"]), intOf(sum["cases"]))
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.StartedAt.UTC().Format("2006-01-02 15:04:05"),
-			clip(clean(r.Suite), 30), clip(clean(r.Agent), 24), clip(clean(r.Version), 12), passed, fmtAny(sum["quality"]), r.ID,
+			clip(reports.EscapeText(r.Suite), 30), clip(reports.EscapeText(r.Agent), 24), clip(reports.EscapeText(r.Version), 12), passed, fmtAny(sum["quality"]), r.ID,
 			metadataCell(r.Metadata))
 	}
 	tw.Flush()
@@ -276,7 +263,7 @@ func metadataCell(meta models.JSON) string {
 		}
 		parts[i] = k + "=" + v
 	}
-	return clip(strings.Join(strings.Fields(clean(strings.Join(parts, ", "))), " "), metadataWidth)
+	return clip(strings.Join(strings.Fields(reports.EscapeText(strings.Join(parts, ", "))), " "), metadataWidth)
 }
 
 // writeCoverageWarnings tells, on stderr after the run's table, what the
@@ -292,15 +279,15 @@ func writeCoverageWarnings(w io.Writer, run *models.Run) {
 	}
 	if cov.Questions > 0 && cov.NotEvaluated == cov.Questions {
 		fmt.Fprintf(w, "warning: NOTHING WAS EVALUATED: no metric was calculated on any question (%s), so this run checked nothing%s\n",
-			plural(cov.Questions, "question"), quality)
+			questions(cov.Questions), quality)
 	} else if cov.NotEvaluated > 0 {
 		fmt.Fprintf(w, "warning: %d of %s not evaluated (no metric calculated): they count neither as passed nor as failed\n",
-			cov.NotEvaluated, plural(cov.Questions, "question"))
+			cov.NotEvaluated, questions(cov.Questions))
 	}
 	for _, u := range cov.Uncalculated {
 		names := make([]string, len(u.Metrics))
 		for i, n := range u.Metrics {
-			names[i] = clip(clean(n), 30)
+			names[i] = clip(reports.EscapeText(n), 30)
 		}
 		also := ""
 		switch {
@@ -311,7 +298,7 @@ func writeCoverageWarnings(w io.Writer, run *models.Run) {
 		case u.Passed > 0:
 			also = fmt.Sprintf(" (%d of them show passed on their other checks alone)", u.Passed)
 		}
-		reason, hint := clean(u.Reason), ""
+		reason, hint := reports.EscapeText(u.Reason), ""
 		switch {
 		case u.NoJudge():
 			hint = "; give --judge-model (or a judge section in the suite) to calculate them"
@@ -320,7 +307,7 @@ func writeCoverageWarnings(w io.Writer, run *models.Run) {
 			hint = "; run without --no-judge (and EVAL_NO_JUDGE unset) to calculate them with the suite's judge"
 		}
 		fmt.Fprintf(w, "warning: %s: %s not calculated on %s%s%s%s\n", reason, strings.Join(names, ", "),
-			plural(u.Questions, "question"), also, quality, hint)
+			questions(u.Questions), also, quality, hint)
 	}
 }
 
@@ -332,10 +319,5 @@ func allCases(n int) string {
 	return fmt.Sprintf("all %d cases", n)
 }
 
-// plural is "1 question", "3 questions".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
+// questions is "1 question", "3 questions".
+func questions(n int) string { return reports.Plural(n, "question", "questions") }
