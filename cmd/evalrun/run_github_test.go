@@ -50,7 +50,7 @@ func TestRunCmd_GitHubAnnotationsLocated(t *testing.T) {
 func TestRunCmd_GitHubAnnotationsOutsideRepo(t *testing.T) {
 	dir := t.TempDir()
 	if root := gitRoot(dir); root != "" {
-		t.Skipf("%s is inside the git repository %s", dir, root)
+		t.Fatalf("the test's temp dir %s is inside the git repository %s: set TMPDIR to a directory outside any repository", dir, root)
 	}
 	for _, name := range []string{"suite.json", "agent.sh", "policies.txt"} {
 		b, err := os.ReadFile(filepath.Join(filepath.Dir(supportSuite), name))
