@@ -46,30 +46,7 @@ func (p *Proxy) tunnel(w http.ResponseWriter, r *http.Request, target string) {
 	wg.Wait()
 }
 
-// passThrough sends req to its host as is (the proxy is disarmed),
-// without the connection-level headers.
+// passThrough sends req to its host as is (the proxy is disarmed).
 func (p *Proxy) passThrough(req *http.Request) (*http.Response, error) {
-	out, err := http.NewRequestWithContext(req.Context(), req.Method, req.URL.String(), req.Body)
-	if err != nil {
-		closeBody(req)
-		return nil, err
-	}
-	out.ContentLength = req.ContentLength
-	for k, vs := range req.Header {
-		if !hopHeaders[http.CanonicalHeaderKey(k)] {
-			out.Header[k] = vs
-		}
-	}
-	out.Host = req.Host
-	resp, err := p.next.RoundTrip(out)
-	if err != nil {
-		return nil, err
-	}
-	for k := range hopHeaders {
-		if k != "Content-Length" {
-			resp.Header.Del(k)
-		}
-	}
-	resp.Request = req
-	return resp, nil
+	return p.relay(req, req.Body, req.ContentLength)
 }

@@ -246,13 +246,20 @@ func (p *Proxy) answer(req *http.Request) *http.Response {
 	}
 }
 
-// forward sends an allowed request to the network, without the
-// connection-level headers.
+// forward sends an allowed request, whose body was already read, to the network.
 func (p *Proxy) forward(req *http.Request, body []byte) (*http.Response, error) {
-	out, err := http.NewRequestWithContext(req.Context(), req.Method, req.URL.String(), bytes.NewReader(body))
+	return p.relay(req, bytes.NewReader(body), int64(len(body)))
+}
+
+// relay sends req to its host with body, without the connection-level
+// headers, and answers with the host's response.
+func (p *Proxy) relay(req *http.Request, body io.Reader, length int64) (*http.Response, error) {
+	out, err := http.NewRequestWithContext(req.Context(), req.Method, req.URL.String(), body)
 	if err != nil {
+		closeBody(req)
 		return nil, err
 	}
+	out.ContentLength = length
 	for k, vs := range req.Header {
 		if !hopHeaders[http.CanonicalHeaderKey(k)] {
 			out.Header[k] = vs
