@@ -189,12 +189,16 @@ type executor struct {
 
 func (e *executor) runCase(ctx context.Context, i int) {
 	c, rec := e.suite.Cases[i], e.run.Cases[i]
-	resp, dur, agentErr := e.ask(ctx, c)
+	resp, dur, answered, agentErr := e.ask(ctx, c)
 	rec.DurationMS = float64(dur.Microseconds()) / 1000
 	if agentErr != nil {
 		rec.Status = models.StatusError
 		rec.ErrorDetails = agentErrorJSON(agentErr)
-		rec.ResponseMetadata = replayMetadata(resp) // replay evidence survives agent errors
+		if answered { // the agent answered but the case failed (e.g. strict replay): keep the answer as evidence
+			setResponseMetadata(rec, storeReply(rec, resp))
+		} else {
+			rec.ResponseMetadata = replayMetadata(resp) // replay evidence survives agent errors
+		}
 		for pos, m := range c.Metrics {
 			rec.Metrics = append(rec.Metrics, notCalculated(pos, m, reasonAgentError))
 		}
@@ -214,8 +218,9 @@ func (e *executor) runCase(ctx context.Context, i int) {
 }
 
 // ask calls the agent for one case with the case's deadline, a copy of the
-// question and the case hook, and checks the reply.
-func (e *executor) ask(ctx context.Context, c *Case) (Response, time.Duration, error) {
+// question and the case hook, and checks the reply. answered says the agent
+// returned a valid reply, even if the case hook then failed the case.
+func (e *executor) ask(ctx context.Context, c *Case) (resp Response, dur time.Duration, answered bool, err error) {
 	if e.opts.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, e.opts.Timeout)
@@ -225,18 +230,19 @@ func (e *executor) ask(ctx context.Context, c *Case) (Response, time.Duration, e
 	if e.hook != nil {
 		var err error
 		if ctx, after, err = e.hook(ctx, c); err != nil {
-			return Response{}, 0, &AgentError{Kind: "setup", Message: err.Error()}
+			return Response{}, 0, false, &AgentError{Kind: "setup", Message: err.Error()}
 		}
 	}
 	q := Question{ID: c.ID, Name: c.Name, Question: append(json.RawMessage(nil), c.Question...)}
 	start := time.Now()
-	resp, err := call(ctx, e.agent, q)
-	dur := time.Since(start)
+	resp, err = call(ctx, e.agent, q)
+	dur = time.Since(start)
 	if err == nil {
 		if cerr := checkResponse(&resp); cerr != nil {
 			err = &AgentError{Kind: "bad_response", Message: cerr.Error()}
 		}
 	}
+	answered = err == nil
 	if after != nil {
 		resp, err = after(resp, err)
 	}
@@ -247,7 +253,7 @@ func (e *executor) ask(ctx context.Context, c *Case) (Response, time.Duration, e
 			err = &AgentError{Kind: "interrupted", Message: err.Error()}
 		}
 	}
-	return resp, dur, err
+	return resp, dur, answered, err
 }
 
 func isAgentError(err error) bool {

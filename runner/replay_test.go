@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"agentevals/judges"
 	"agentevals/models"
 )
 
@@ -332,5 +333,39 @@ func TestExecute_Replay100Concurrent(t *testing.T) {
 			run := mustExecute(t, s, agent, ExecOptions{Concurrency: 100})
 			checkReplayRun(t, run, true)
 		})
+	}
+}
+
+// TestExecute_ReplayFailureKeepsTheAnswer: when the agent rescues a refused
+// request and still answers, the case is an agent error, yet its answer,
+// actions and own metadata stay in the evidence beside api_replay.
+func TestExecute_ReplayFailureKeepsTheAnswer(t *testing.T) {
+	path := rpSuite(t, `{"suite": "Shipping", "agent": {"name": "GoShipping"},
+	  "evaluators": {"exact": {"type": "exact_match"}}, "questions": [`+rpQuestions(1)+`]}`, rpFixtureFiles(1, nil))
+	wrong := goShippingAgent(1)
+	agent := Func(func(ctx context.Context, q Question) (Response, error) {
+		resp, err := wrong(ctx, q)
+		resp.Actions = []judges.Action{{Group: "orders", Name: "track", Arguments: json.RawMessage(`{"id":1}`)}}
+		resp.Metadata = map[string]any{"revision": "regressed"}
+		return resp, err
+	})
+	c := rpRun(t, path, agent).Cases[0]
+	if c.Status != models.StatusError || c.ErrorDetails.IsNull() {
+		t.Fatalf("status %s, error %s: want an agent error", c.Status, c.ErrorDetails)
+	}
+	if got, want := string(c.Output), `"ready-0"`; got != want {
+		t.Errorf("output = %s, want the agent's answer %s", got, want)
+	}
+	if !strings.Contains(string(c.Actions), `"track"`) {
+		t.Errorf("actions = %s, want the observed call", c.Actions)
+	}
+	var meta map[string]any
+	if err := c.ResponseMetadata.Decode(&meta); err != nil || meta["revision"] != "regressed" || meta["api_replay"] == nil {
+		t.Errorf("response metadata = %s, want the agent's own keys and api_replay", c.ResponseMetadata)
+	}
+	for _, m := range c.Metrics {
+		if m.Calculated() {
+			t.Errorf("metric %s calculated after an agent error", m.Name)
+		}
 	}
 }

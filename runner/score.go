@@ -13,8 +13,10 @@ import (
 	"agentevals/models"
 )
 
-// record stores the agent's reply on the case and scores every metric.
-func (e *executor) record(ctx context.Context, c *Case, rec *models.CaseResult, resp Response) {
+// storeReply keeps the agent's reply on the case: output, observed actions,
+// usage, and the response metadata it returns for the caller to complete
+// and save (setResponseMetadata).
+func storeReply(rec *models.CaseResult, resp Response) map[string]any {
 	rec.Output = models.JSON(resp.Output)
 	if resp.Output == nil {
 		rec.Output = models.JSON("null")
@@ -30,6 +32,24 @@ func (e *executor) record(ctx context.Context, c *Case, rec *models.CaseResult, 
 		}
 		respMeta[k] = v
 	}
+	return respMeta
+}
+
+// setResponseMetadata saves the response metadata of the case (nothing when empty).
+func setResponseMetadata(rec *models.CaseResult, respMeta map[string]any) {
+	if len(respMeta) == 0 {
+		return
+	}
+	j, err := models.NewJSON(respMeta)
+	if err != nil {
+		j = models.MustJSON(map[string]any{"unencodable_metadata": err.Error()})
+	}
+	rec.ResponseMetadata = j
+}
+
+// record stores the agent's reply on the case and scores every metric.
+func (e *executor) record(ctx context.Context, c *Case, rec *models.CaseResult, resp Response) {
+	respMeta := storeReply(rec, resp)
 	sample := judges.Sample{
 		CaseID: c.ID, Name: c.Name, Question: c.Question, ExpectedAnswer: c.ExpectedAnswer,
 		ExpectedActions: c.ExpectedActionList, Context: c.Context,
@@ -75,13 +95,7 @@ func (e *executor) record(ctx context.Context, c *Case, rec *models.CaseResult, 
 	if len(details) > 0 {
 		respMeta["metric_details"] = details
 	}
-	if len(respMeta) > 0 {
-		j, err := models.NewJSON(respMeta)
-		if err != nil {
-			j = models.MustJSON(map[string]any{"unencodable_metadata": err.Error()})
-		}
-		rec.ResponseMetadata = j
-	}
+	setResponseMetadata(rec, respMeta)
 	rec.Status = rec.DeriveStatus()
 }
 
