@@ -50,3 +50,9 @@ func asServerError(err error) *serverError {
 	return &serverError{status: http.StatusInternalServerError,
 		public: "Something went wrong while rendering this page.", cause: err}
 }
+
+// unprocessable is a 422 for a request that names existing data that
+// cannot be shown as asked (runs of different definitions side by side).
+func unprocessable(public string) error {
+	return &serverError{status: http.StatusUnprocessableEntity, public: public}
+}

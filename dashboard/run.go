@@ -42,6 +42,10 @@ type runPage struct {
 	JSONLink     string
 	BaselineLink string
 	CompareLink  string
+	// Experiment names the experiment the run is a variant of (nil when
+	// none) and ExperimentLink is its grid page.
+	Experiment     *reports.ExperimentInfo
+	ExperimentLink string
 }
 
 // parseRunID reads a run id from the path; anything but a UUID is a 404.
@@ -102,6 +106,9 @@ func (s *Server) runPage(c *gin.Context) error {
 		page.CompareLink = b.Path("compare") + "?a=" + bid + "&b=" + id
 	}
 	page.Cases = caseRows(b, run, cmp)
+	if info := reports.ExperimentOf(run); info != nil {
+		page.Experiment, page.ExperimentLink = info, b.experimentLink(info)
+	}
 	return s.render(c, "run", page)
 }
 

@@ -103,6 +103,7 @@ func FormatFromPath(path string) (Format, error) {
 // once with NewRenderer and reuse it.
 type Renderer struct {
 	tmpl *templates
+	grid *gridTemplates
 }
 
 // NewRenderer parses the embedded templates.
@@ -111,7 +112,11 @@ func NewRenderer() (*Renderer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Renderer{tmpl: t}, nil
+	g, err := parseGridTemplates()
+	if err != nil {
+		return nil, err
+	}
+	return &Renderer{tmpl: t, grid: g}, nil
 }
 
 // Render writes the report of c in format f to w. The whole report is

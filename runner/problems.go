@@ -33,15 +33,21 @@ func (p Problem) String() string {
 // nothing is written when a suite has one.
 type ValidationError struct {
 	Problems []Problem
+	// What names the kind of file in the message: "suite" when empty.
+	What string
 }
 
 // Error lists every problem, one per line.
 func (e *ValidationError) Error() string {
+	what := e.What
+	if what == "" {
+		what = "suite"
+	}
 	if len(e.Problems) == 1 {
-		return "load suite: " + e.Problems[0].String()
+		return "load " + what + ": " + e.Problems[0].String()
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "load suite: %d problems:", len(e.Problems))
+	fmt.Fprintf(&b, "load %s: %d problems:", what, len(e.Problems))
 	for _, p := range e.Problems {
 		b.WriteString("\n  ")
 		b.WriteString(p.String())

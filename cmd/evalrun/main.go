@@ -58,6 +58,8 @@ type CLI struct {
 	History        HistoryCmd        `cmd:"" help:"List recent runs."`
 	Report         ReportCmd         `cmd:"" help:"Render a run's report (default: the latest run)."`
 	Compare        CompareCmd        `cmd:"" help:"Compare two runs of the same definition side by side."`
+	Experiment     ExperimentCmd     `cmd:"" help:"Run a suite against several agent variants (one run each) and show the answers side by side."`
+	Grid           GridCmd           `cmd:"" help:"Render the grid of an experiment's runs again (text, Markdown, HTML or JSON)."`
 	Calibrate      CalibrateCmd      `cmd:"" help:"Measure judge agreement with human labels (Cohen's kappa)."`
 	Migrate        MigrateCmd        `cmd:"" name:"db:migrate" help:"Create or upgrade the evaluation tables."`
 	Check          CheckCmd          `cmd:"" name:"db:check" help:"Compare the live schema with the contract (exit 0 usable, 2 not)."`

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -133,11 +132,9 @@ func (c *RunCmd) load() (*runner.Suite, map[string]any, error) {
 	if suite, err = suite.Only(c.Only); err != nil {
 		return nil, nil, err
 	}
-	meta := map[string]any{}
-	if c.Metadata != "" {
-		if err := json.Unmarshal([]byte(c.Metadata), &meta); err != nil || meta == nil {
-			return nil, nil, fmt.Errorf("--metadata: want a JSON object such as '{\"revision\":\"abc\"}', got %q", c.Metadata)
-		}
+	meta, err := parseMetadata(c.Metadata)
+	if err != nil {
+		return nil, nil, err
 	}
 	return suite, meta, nil
 }

@@ -1,0 +1,258 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"agentevals/judges"
+	"agentevals/models"
+	"agentevals/reports"
+	"agentevals/runner"
+)
+
+// ExperimentCmd runs the questions of one suite against several variants
+// of its agent, one ordinary run per variant, and shows the answers side by
+// side.
+type ExperimentCmd struct {
+	File        string   `arg:"" name:"experiment" help:"Experiment file (JSON, or YAML with the same structure): the suite and its variants or a model × system-prompt matrix."`
+	Metadata    string   `name:"metadata" placeholder:"JSON" help:"Metadata added to every variant's run, as a JSON object, e.g. '{\"revision\":\"abc123\"}'."`
+	Concurrency count    `name:"concurrency" short:"j" placeholder:"N" help:"Cases of one variant run at once: a whole number >= 0; 0 or omitted means min(4, number of cases). Variants run one after another."`
+	Report      []string `name:"report" sep:"none" placeholder:"PATH" help:"Write the grid to PATH (repeatable); the extension picks the format: .html/.htm, .md/.markdown, .txt/.text or .json."`
+
+	JudgeFlags
+}
+
+// Help is the detail under "evalrun experiment --help".
+func (c *ExperimentCmd) Help() string {
+	return `An experiment file names a suite (relative to the file) and the variants to compare:
+
+  {"experiment": "Support prompts", "suite": "suite.json",
+   "variants": [
+     {"name": "reference", "env": {"AGENT_REVISION": "reference"}, "metadata": {"revision": "reference"}},
+     {"name": "candidate", "env": {"AGENT_REVISION": "candidate"}},
+     {"name": "v2 endpoint", "agent": {"url": "http://127.0.0.1:8080/answer"}}]}
+
+A variant's "agent" object overrides keys of the suite's agent section (a variant that sets command, url or llm replaces the agent's kind; an llm section is merged key by key); "env" gives literal values to environment variables of command and worker agents (never stored); "metadata" is added to the variant's run. For llm agents, "matrix": {"model": [...], "system_prompt": [...]} crosses every model with every prompt (and with every variant, when both are given).
+
+Every variant is an ordinary run of the suite, saved like "evalrun run" saves it, under its own agent name (the suite's agent name followed by the variant in brackets, unless the variant names its agent), so each variant has its own history and baseline. The runs share metadata.experiment = {id, name, variant, variants, started_at, params}. The grid (questions × variants, each answer with its scores, the best answer per question marked, totals and cost per variant, and paired comparisons) is printed and written to every --report; evaldash shows it at /experiments/ID.
+
+Exit codes: 0 when every variant ran (an experiment is a measurement, like compare: failing checks of a variant do not fail it), 1 when interrupted (nothing of the unfinished variant is saved; variants that finished are), 2 for an invalid experiment, suite, options or configuration (nothing runs).`
+}
+
+// Run executes every variant and prints the grid.
+func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
+	if c.Concurrency < 0 {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--concurrency: %s, got %d", concurrencyRule(), c.Concurrency)}
+	}
+	exp, err := runner.LoadExperiment(c.File)
+	if err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
+	meta, err := parseMetadata(c.Metadata)
+	if err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
+	targets, err := gridTargets(c.Report)
+	if err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
+	suites := make([]*runner.Suite, len(exp.Variants))
+	for i, v := range exp.Variants {
+		s := *exp.Suite
+		s.Agent = v.Agent
+		if err := s.CheckAgent(); err != nil {
+			return &exitError{Code: exitInvalid, Err: fmt.Errorf("variant %q: %w", v.Name, err)}
+		}
+		suites[i] = &s
+	}
+	var rc RunCmd
+	rc.JudgeFlags = c.JudgeFlags
+	judge, err := rc.judgeFor(ctx, exp.Suite)
+	if err != nil {
+		return asInvalid(err)
+	}
+	calculated := exp.Suite.Calculated(judge != nil)
+	db, err := g.open(ctx, false)
+	if err != nil {
+		return asInvalid(err)
+	}
+	defer db.Close()
+	info := reports.ExperimentInfo{ID: uuid.NewString(), Name: exp.Name, StartedAt: models.UTC(time.Now()).Format(time.RFC3339Nano)}
+	for _, v := range exp.Variants {
+		info.Variants = append(info.Variants, v.Name)
+	}
+	var runs []*models.Run
+	for i, v := range exp.Variants {
+		fmt.Fprintf(g.Stderr, "variant %d/%d: %s (agent %s)\n", i+1, len(exp.Variants),
+			reports.EscapeText(v.Name), reports.EscapeText(v.Agent.Name))
+		vi := info
+		vi.Variant, vi.Params = v.Name, v.Params
+		run, err := c.runVariant(ctx, g, db, suites[i], v, judge, calculated, variantMetadata(meta, v, vi))
+		if err != nil {
+			return err
+		}
+		runs = append(runs, run)
+	}
+	grid, err := reports.BuildGrid(runs, reports.Options{})
+	if err != nil {
+		return err
+	}
+	r, err := reports.NewRenderer()
+	if err != nil {
+		return err
+	}
+	if err := r.RenderGrid(g.Stdout, reports.FormatText, grid); err != nil {
+		return err
+	}
+	for _, t := range targets {
+		if err := r.WriteGridFile(t.path, t.format, grid); err != nil {
+			return &exitError{Code: exitInvalid, Err: err}
+		}
+		fmt.Fprintf(g.Stderr, "wrote %s\n", t.path)
+	}
+	return nil
+}
+
+// runVariant runs one variant like "evalrun run" runs a suite and saves it;
+// it prints the variant's gate line against the variant's own baseline.
+func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.DB, suite *runner.Suite, v runner.Variant,
+	judge judges.Judge, calculated []string, meta map[string]any) (*models.Run, error) {
+	conc := runner.Concurrency(int(c.Concurrency), len(suite.Cases))
+	agent, err := runner.NewAgent(suite.Agent, runner.AgentOptions{Concurrency: conc, LookupEnv: v.LookupEnv(os.LookupEnv)})
+	if err != nil {
+		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("variant %q: %w", v.Name, err)}
+	}
+	if cl, ok := agent.(io.Closer); ok {
+		defer cl.Close()
+	}
+	baseline, err := reports.FindBaseline(ctx, db, suite.Plan(calculated), calculated)
+	if err != nil {
+		return nil, &exitError{Code: exitInvalid, Err: err}
+	}
+	prog := newProgress(g.Stderr, len(suite.Cases))
+	opts := runner.ExecOptions{Judge: judge, Concurrency: conc, Metadata: meta,
+		Progress: prog.update, ExtraSummary: c.judgeSummary, JudgeDisabled: c.NoJudge}
+	prog.start()
+	run, err := runner.Execute(ctx, suite, agent, opts)
+	prog.finish()
+	var interrupted *runner.InterruptedError
+	if errors.As(err, &interrupted) {
+		return nil, &exitError{Code: exitFailed, Err: fmt.Errorf("variant %q: %w", v.Name, err)}
+	}
+	if err != nil {
+		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("variant %q: %w", v.Name, err)}
+	}
+	if err := db.InsertRun(ctx, run); err != nil {
+		return nil, &exitError{Code: exitFailed, Err: fmt.Errorf("variant %q: %w", v.Name, err)}
+	}
+	var buf bytes.Buffer
+	writeGateSummary(&buf, reports.Compare(run, baseline, reports.Options{}), false)
+	for _, line := range strings.SplitAfter(buf.String(), "\n") {
+		if line != "" {
+			fmt.Fprintf(g.Stdout, "[%s] %s", reports.EscapeText(v.Name), line)
+		}
+	}
+	return run, nil
+}
+
+// variantMetadata builds a variant run's metadata: the --metadata object,
+// the variant's own metadata over it, and the experiment record.
+func variantMetadata(base map[string]any, v runner.Variant, info reports.ExperimentInfo) map[string]any {
+	out := make(map[string]any, len(base)+len(v.Metadata)+1)
+	for k, val := range base {
+		out[k] = val
+	}
+	for k, val := range v.Metadata {
+		out[k] = val
+	}
+	out[reports.ExperimentKey] = info
+	return out
+}
+
+// parseMetadata reads a --metadata JSON object ("" is an empty one).
+func parseMetadata(s string) (map[string]any, error) {
+	meta := map[string]any{}
+	if s == "" {
+		return meta, nil
+	}
+	if err := json.Unmarshal([]byte(s), &meta); err != nil || meta == nil {
+		return nil, fmt.Errorf("--metadata: want a JSON object such as '{\"revision\":\"abc\"}', got %q", s)
+	}
+	return meta, nil
+}
+
+// gridTargets validates the --report paths of a grid (text, Markdown, HTML
+// or JSON) before anything runs.
+func gridTargets(paths []string) ([]reportTarget, error) {
+	var out []reportTarget
+	for _, p := range paths {
+		format, err := reportFormat(p)
+		if err != nil {
+			return nil, err
+		}
+		switch format {
+		case reports.FormatText, reports.FormatMarkdown, reports.FormatHTML, reports.FormatJSON:
+		default:
+			return nil, fmt.Errorf("--report %q: a grid is written as .txt, .md, .html or .json, not %s", p, format)
+		}
+		if err := checkDir("--report", p); err != nil {
+			return nil, err
+		}
+		out = append(out, reportTarget{path: p, format: format})
+	}
+	return out, nil
+}
+
+// GridCmd renders the grid of a stored experiment again.
+type GridCmd struct {
+	ID     string `arg:"" name:"experiment-id" help:"The experiment id (metadata.experiment.id of its runs, printed by evalrun experiment)."`
+	Format string `name:"format" short:"f" default:"text" enum:"text,markdown,html,json" help:"text, markdown, html or json."`
+	Output string `name:"output" short:"o" placeholder:"PATH" help:"Write to PATH instead of stdout (the file is replaced atomically)."`
+}
+
+// Run reads the experiment's runs and renders their grid. An unknown
+// experiment id exits 2.
+func (c *GridCmd) Run(ctx context.Context, g *Globals) error {
+	format, err := reports.ParseFormat(c.Format)
+	if err != nil {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--format: %w", err)}
+	}
+	if c.Output != "" {
+		if err := checkDir("--output", c.Output); err != nil {
+			return &exitError{Code: exitInvalid, Err: err}
+		}
+	}
+	db, err := g.open(ctx, true)
+	if err != nil {
+		return asInvalid(err)
+	}
+	defer db.Close()
+	runs, err := db.ExperimentRuns(ctx, c.ID, time.Time{})
+	if err != nil {
+		return err
+	}
+	if len(runs) == 0 {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("experiment %q: no runs in %s carry this experiment id", c.ID, db.URL)}
+	}
+	grid, err := reports.BuildGrid(runs, reports.Options{})
+	if err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
+	r, err := reports.NewRenderer()
+	if err != nil {
+		return err
+	}
+	if c.Output != "" {
+		return r.WriteGridFile(c.Output, format, grid)
+	}
+	return r.RenderGrid(g.Stdout, format, grid)
+}

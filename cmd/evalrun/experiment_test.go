@@ -1,0 +1,177 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"agentevals/internal/testdb"
+	"agentevals/models"
+	"agentevals/reports"
+)
+
+const supportExperiment = "../../examples/support/experiment.json"
+
+// TestExperimentCmd_SupportRevisions runs the support example's two
+// revisions as one experiment: two ordinary runs (one per variant, each
+// under its own agent name) tied by one experiment id, the grid on stdout
+// and in every report format, and the grid rebuilt from the history by
+// evalrun grid. A second experiment baselines each variant on its own
+// earlier run.
+func TestExperimentCmd_SupportRevisions(t *testing.T) {
+	for _, backend := range []string{"sqlite", "postgres"} {
+		t.Run(backend, func(t *testing.T) {
+			url := testdb.SQLiteURL(t)
+			if backend == "postgres" {
+				url = testdb.PostgresURL(t)
+				if code, _, stderr := evalrun(t, "--database-url", url, "db:migrate"); code != exitOK {
+					t.Fatalf("db:migrate: exit %d: %s", code, stderr)
+				}
+			}
+			t.Setenv("AGENT_REVISION", "from-the-environment") // the variants' own values win
+			dir := t.TempDir()
+			html, md, js := filepath.Join(dir, "grid.html"), filepath.Join(dir, "grid.md"), filepath.Join(dir, "grid.json")
+			code, out, stderr := evalrun(t, "--database-url", url, "experiment", supportExperiment,
+				"--report", html, "--report", md, "--report", js)
+			if code != exitOK {
+				t.Fatalf("experiment: exit %d\n%s%s", code, out, stderr)
+			}
+			for _, want := range []string{
+				"Experiment: Support agent revisions",
+				"reference                    passed 3/3  quality 1.000",
+				"regressed                    passed 2/3  quality 0.667",
+				"regressed vs reference: B regressed",
+				"* reference                  PASS 1.000  You can return it within 30 days.",
+				"  regressed                  FAIL 0.000  You can return it within 7 days.",
+			} {
+				if !strings.Contains(out, want) {
+					t.Errorf("stdout lacks %q:\n%s", want, out)
+				}
+			}
+
+			db, err := models.Open(context.Background(), url, models.OpenOptions{ReadOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			runs, _, err := db.ListRuns(context.Background(), models.RunFilter{Suite: "Customer support"})
+			if err != nil || len(runs) != 2 {
+				t.Fatalf("runs = %d, %v", len(runs), err)
+			}
+			var ids []string
+			agents := map[string]bool{}
+			for _, r := range runs {
+				info := reports.ExperimentOf(r)
+				if info == nil {
+					t.Fatalf("run %s has no experiment metadata: %s", r.ID, r.Metadata)
+				}
+				ids = append(ids, info.ID)
+				agents[r.Agent] = true
+				var meta struct{ Revision string }
+				if err := r.Metadata.Decode(&meta); err != nil || meta.Revision != info.Variant {
+					t.Errorf("run of %s: metadata %s lacks the variant's revision", info.Variant, r.Metadata)
+				}
+				if strings.Contains(string(r.Metadata), "AGENT_REVISION\":\"") {
+					t.Errorf("metadata stores an environment value: %s", r.Metadata)
+				}
+			}
+			if ids[0] != ids[1] {
+				t.Errorf("experiment ids differ: %v", ids)
+			}
+			if !agents["SupportAgent [reference]"] || !agents["SupportAgent [regressed]"] {
+				t.Errorf("agents = %v", agents)
+			}
+
+			var grid struct {
+				ID       string `json:"experiment_id"`
+				Variants []struct {
+					Name string `json:"name"`
+					Best int    `json:"best"`
+				} `json:"variants"`
+				Questions []struct {
+					CaseID  string `json:"case_id"`
+					Answers []struct {
+						Best   bool   `json:"best"`
+						Output string `json:"output"`
+					} `json:"answers"`
+				} `json:"questions"`
+			}
+			b, err := os.ReadFile(js)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(b, &grid); err != nil {
+				t.Fatal(err)
+			}
+			if grid.ID != ids[0] || len(grid.Variants) != 2 || grid.Variants[0].Name != "reference" || grid.Variants[0].Best != 1 ||
+				len(grid.Questions) != 3 || !grid.Questions[0].Answers[0].Best || grid.Questions[0].Answers[1].Best {
+				t.Errorf("grid JSON = %s", b)
+			}
+			for _, f := range []string{html, md} {
+				b, err := os.ReadFile(f)
+				if err != nil || !strings.Contains(string(b), "You can return it within 7 days.") {
+					t.Errorf("%s: %v\n%s", f, err, b)
+				}
+			}
+
+			code, again, stderr := evalrun(t, "--database-url", url, "grid", grid.ID)
+			if code != exitOK || again != out[strings.Index(out, "Experiment:"):] {
+				t.Errorf("grid %s: exit %d\n%s\nwant the experiment's own grid:\n%s%s", grid.ID, code, again, out, stderr)
+			}
+
+			code, out, stderr = evalrun(t, "--database-url", url, "experiment", supportExperiment)
+			if code != exitOK {
+				t.Fatalf("second experiment: exit %d\n%s%s", code, out, stderr)
+			}
+			for _, r := range runs {
+				want := "[" + reports.ExperimentOf(r).Variant + "] Baseline: " + r.ID.String()
+				if !strings.Contains(out, want) {
+					t.Errorf("second experiment: want %q (each variant baselined by its own earlier run):\n%s", want, out)
+				}
+			}
+		})
+	}
+}
+
+// TestExperimentCmd_Refused checks that invalid experiments and grid
+// requests exit 2 before anything runs or is written.
+func TestExperimentCmd_Refused(t *testing.T) {
+	url := testdb.SQLiteURL(t)
+	if code, _, stderr := evalrun(t, "--database-url", url, "db:migrate"); code != exitOK {
+		t.Fatalf("db:migrate: exit %d: %s", code, stderr)
+	}
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	suite, _ := filepath.Abs("../../examples/support/suite.json")
+	tests := []struct {
+		name, file, want string
+		args             []string
+	}{
+		{"one variant", write("one.json", `{"suite": "`+suite+`", "variants": [{"name": "a"}]}`), "want at least two variants", nil},
+		{"matrix without llm", write("m.json", `{"suite": "`+suite+`", "matrix": {"model": ["a", "b"]}}`), "a matrix needs llm agents", nil},
+		{"grid format", write("ok.json", `{"suite": "`+suite+`", "variants": [{"name": "a"}, {"name": "b"}]}`), "a grid is written as", []string{"--report", filepath.Join(dir, "x.xml")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, stderr := evalrun(t, append([]string{"--database-url", url, "experiment", tt.file}, tt.args...)...)
+			if code != exitInvalid || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, want 2 with %q\n%s%s", code, tt.want, out, stderr)
+			}
+		})
+	}
+	if code, _, stderr := evalrun(t, "--database-url", url, "grid", "0190a3c8-0000-7000-8000-000000000000"); code != exitInvalid || !strings.Contains(stderr, "no runs") {
+		t.Errorf("unknown experiment: exit %d: %s", code, stderr)
+	}
+	if n := countRuns(t, url); n != 0 {
+		t.Errorf("%d runs written by refused commands", n)
+	}
+}

@@ -1,0 +1,113 @@
+package dashboard
+
+import (
+	"errors"
+	"net/url"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"agentevals/reports"
+)
+
+// experimentPage is the grid page's data: an experiment's questions ×
+// variants, and the paired comparison of two chosen variants.
+type experimentPage struct {
+	BasePage
+	Grid *reports.Grid
+	// Variants are the grid's variants with a link to each run.
+	Variants []variantView
+	// Pair is the comparison of variant B against variant A (the first two
+	// variants unless the query names others).
+	Pair *reports.GridPair
+	A, B string
+	// Rows are the grid's rows with links to each answer's case page.
+	Rows []gridRowView
+	// From keeps the experiment's start for the pair form's hidden field.
+	From string
+}
+
+type variantView struct {
+	reports.GridVariant
+	Link string
+}
+
+type gridRowView struct {
+	reports.GridRow
+	Cells []gridCellView
+}
+
+type gridCellView struct {
+	reports.GridCell
+	Link string
+}
+
+// experimentLink is the address of an experiment's grid page; from (the
+// experiment's start, from the runs' metadata) lets the page read only the
+// runs started after it.
+func (b BasePage) experimentLink(info *reports.ExperimentInfo) string {
+	link := b.Path("experiments", info.ID)
+	if info.StartedAt != "" {
+		link += "?from=" + url.QueryEscape(info.StartedAt)
+	}
+	return link
+}
+
+// experiment shows the grid of an experiment's runs.
+func (s *Server) experiment(c *gin.Context) error {
+	id := c.Param("id")
+	if _, err := uuid.Parse(id); err != nil || len(id) != 36 {
+		return notFound("There is no experiment with this id.")
+	}
+	q := c.Request.URL.Query()
+	var from time.Time
+	if f := q.Get("from"); f != "" {
+		t, err := time.Parse(time.RFC3339Nano, f)
+		if err != nil {
+			return badRequest("from must be the experiment's start time (RFC 3339), as in the links of its runs.")
+		}
+		from = t
+	}
+	runs, err := s.db.ExperimentRuns(c.Request.Context(), id, from)
+	if err != nil {
+		return unavailable(err)
+	}
+	if len(runs) == 0 {
+		return notFound("There is no experiment with this id.")
+	}
+	grid, err := reports.BuildGrid(runs, reports.Options{})
+	if errors.Is(err, reports.ErrIncompatible) || errors.Is(err, reports.ErrNoExperiment) {
+		return unprocessable("The runs of this experiment do not share one definition, so they cannot be laid side by side.")
+	}
+	if err != nil {
+		return err
+	}
+	b := s.base(c.Request, "Experiment: "+grid.Name, "history")
+	page := &experimentPage{BasePage: b, Grid: grid, From: q.Get("from")}
+	for _, v := range grid.Variants {
+		page.Variants = append(page.Variants, variantView{GridVariant: v, Link: b.Path("runs", v.RunID)})
+	}
+	for _, r := range grid.Rows {
+		row := gridRowView{GridRow: r}
+		for i, cell := range r.Cells {
+			cv := gridCellView{GridCell: cell}
+			if cell.Status != "missing" {
+				cv.Link = b.caseLink(grid.Variants[i].RunID, cell.Position)
+			}
+			row.Cells = append(row.Cells, cv)
+		}
+		page.Rows = append(page.Rows, row)
+	}
+	page.A, page.B = q.Get("a"), q.Get("b")
+	if page.A == "" && page.B == "" && len(grid.Variants) > 1 {
+		page.A, page.B = grid.Variants[0].Name, grid.Variants[1].Name
+	}
+	if page.Pair, err = grid.Pair(page.A, page.B, reports.Options{}); err != nil {
+		return err
+	}
+	if page.Pair == nil {
+		return badRequest("Choose two variants of this experiment to compare.")
+	}
+	return s.render(c, "experiment", page)
+}
