@@ -137,11 +137,12 @@ func clip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// writeRunTable prints the saved run: one line per case, then the totals.
+// writeRunTable prints the finished run: one line per case, then the
+// totals; where says where it went ("saved to …").
 func writeRunTable(w io.Writer, run *models.Run, where string) {
 	var sum map[string]any
 	_ = run.Summary.Decode(&sum)
-	fmt.Fprintf(w, "Suite %q version %q, agent %q: run %s saved to %s\n",
+	fmt.Fprintf(w, "Suite %q version %q, agent %q: run %s %s\n",
 		reports.EscapeText(run.Suite), reports.EscapeText(run.Version), reports.EscapeText(run.Agent), run.ID, where)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATUS\tQUALITY\tMETRICS")
