@@ -52,7 +52,7 @@ func StartDedicated(tb testing.TB) *Dedicated {
 	}
 	d := &Dedicated{URL: serverURL(strconv.Itoa(port)), tb: tb, bin: bin, data: data, asUser: asUser,
 		logFile: filepath.Join(dir, "server.log"),
-		opts: fmt.Sprintf("-p %d -c listen_addresses=127.0.0.1 -c unix_socket_directories=%s -c fsync=off", port, sock)}
+		opts:    fmt.Sprintf("-p %d -c listen_addresses=127.0.0.1 -c unix_socket_directories=%s -c fsync=off", port, sock)}
 	tb.Cleanup(func() {
 		_ = command(asUser, filepath.Join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "stop").Run()
 		os.RemoveAll(dir)
