@@ -97,7 +97,8 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	writeRunTable(g.Stdout, run, saved.where)
 	writeCoverageWarnings(g.Stderr, run)
-	c.GateFlags.subset = len(c.Only) > 0 || shard != nil
+	c.GateFlags.subset = len(c.Only) > 0
+	c.GateFlags.noDatabase = !c.usesDatabase()
 	c.GateFlags.suiteFile = c.Suite
 	gateFailed, err := c.finish(ctx, g, run, baseline)
 	if err != nil {
