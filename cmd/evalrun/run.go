@@ -58,7 +58,8 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	calculated := suite.Calculated(judge != nil)
 	conc := runner.Concurrency(int(c.Concurrency), len(suite.Cases))
-	agent, err := runner.NewAgent(suite.Agent, runner.AgentOptions{Concurrency: conc, Timeout: c.timeout()})
+	agentLimiter := judges.NewLimiter()
+	agent, err := runner.NewAgent(suite.Agent, runner.AgentOptions{Concurrency: conc, Timeout: c.timeout(), Limiter: agentLimiter})
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("%s: %w", suite.Path, err)}
 	}
@@ -79,6 +80,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 		return err
 	}
 	prog := newProgress(g.Stderr, len(suite.Cases))
+	prog.rates = func() string { return rateNote(agentLimiter, c.JudgeFlags.limiter) }
 	opts := runner.ExecOptions{Judge: judge, Concurrency: conc, Timeout: c.timeout(), Metadata: meta,
 		Progress: prog.update, ExtraSummary: c.judgeSummary, JudgeDisabled: c.NoJudge}
 	prog.start()
