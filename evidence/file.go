@@ -94,18 +94,19 @@ const writer = "agentevals-go"
 // encodeRun turns a run into the rows of the file.
 func encodeRun(run *models.Run) (*document, error) {
 	d := &document{Format: Format, Version: Version, Writer: writer, CaseResults: []Row{}, MetricResults: []Row{}}
+	cols := fileColumns()
 	var err error
-	if d.Run, err = encodeRow(run, true); err != nil {
+	if d.Run, err = encodeRow(run, cols.run); err != nil {
 		return nil, fmt.Errorf("encode run: %w", err)
 	}
 	for _, c := range run.Cases {
-		row, err := encodeRow(c, false)
+		row, err := encodeRow(c, cols.cases)
 		if err != nil {
 			return nil, fmt.Errorf("encode case %q: %w", c.CaseID, err)
 		}
 		d.CaseResults = append(d.CaseResults, row)
 		for _, m := range c.Metrics {
-			mrow, err := encodeRow(m, false)
+			mrow, err := encodeRow(m, cols.metrics)
 			if err != nil {
 				return nil, fmt.Errorf("encode metric %q of case %q: %w", m.Name, c.CaseID, err)
 			}

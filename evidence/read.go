@@ -65,14 +65,15 @@ func Parse(name string, data []byte) (*File, error) {
 	if d.Run == nil {
 		return nil, bad("$.run", "missing: want the runs row as an object")
 	}
+	cols := fileColumns()
 	run := new(models.Run)
-	if err := decodeRow(d.Run, run, true); err != nil {
+	if err := decodeRow(d.Run, run, cols.run); err != nil {
 		return nil, bad("$.run", "%v", err)
 	}
 	byPosition := map[int]*models.CaseResult{}
 	for i, row := range d.CaseResults {
 		c := new(models.CaseResult)
-		if err := decodeRow(row, c, false); err != nil {
+		if err := decodeRow(row, c, cols.cases); err != nil {
 			return nil, bad(fmt.Sprintf("$.case_results[%d]", i), "%v", err)
 		}
 		if _, dup := byPosition[c.Position]; dup {
@@ -92,7 +93,7 @@ func Parse(name string, data []byte) (*File, error) {
 			return nil, bad(p+".case_position", "no case has position %d", pos)
 		}
 		m := new(models.MetricResult)
-		if err := decodeRow(row, m, false, "case_position"); err != nil {
+		if err := decodeRow(row, m, cols.metrics, "case_position"); err != nil {
 			return nil, bad(p, "%v", err)
 		}
 		c.Metrics = append(c.Metrics, m)

@@ -21,6 +21,17 @@ var generated = map[string]bool{"sequence": true, "created_at": true, "updated_a
 
 var jsonType = reflect.TypeOf(models.JSON(nil))
 
+// tableColumns are the columns of the three records as the file carries them.
+type tableColumns struct{ run, cases, metrics []column }
+
+func fileColumns() tableColumns {
+	return tableColumns{
+		run:     columns(reflect.TypeOf(models.Run{}), true),
+		cases:   columns(reflect.TypeOf(models.CaseResult{}), false),
+		metrics: columns(reflect.TypeOf(models.MetricResult{}), false),
+	}
+}
+
 // column is one bun-mapped field of a record.
 type column struct {
 	name    string
@@ -59,10 +70,11 @@ func columns(t reflect.Type, keepID bool) []column {
 // encodeRow writes the columns of rec (a pointer to a models record). SQL
 // NULL in a JSON column is left out, so that it stays distinct from JSON
 // null; any other NULL is written as null.
-func encodeRow(rec any, keepID bool) (Row, error) {
+// cols are columns(type of *rec), computed once per table by the caller.
+func encodeRow(rec any, cols []column) (Row, error) {
 	v := reflect.ValueOf(rec).Elem()
-	row := Row{}
-	for _, c := range columns(v.Type(), keepID) {
+	row := make(Row, len(cols))
+	for _, c := range cols {
 		f := v.Field(c.index)
 		if f.Type() == jsonType && f.IsNil() {
 			continue
@@ -79,15 +91,14 @@ func encodeRow(rec any, keepID bool) (Row, error) {
 // decodeRow fills rec from row, refusing unknown columns, missing NOT NULL
 // columns and values of the wrong type. extra names keys that belong to
 // the file format rather than to the table (e.g. case_position).
-func decodeRow(row Row, rec any, keepID bool, extra ...string) error {
+func decodeRow(row Row, rec any, cols []column, extra ...string) error {
 	v := reflect.ValueOf(rec).Elem()
-	known := map[string]bool{}
-	for _, k := range extra {
-		known[k] = true
-	}
-	for _, c := range columns(v.Type(), keepID) {
-		known[c.name] = true
+	used := 0
+	for _, c := range cols {
 		raw, ok := row[c.name]
+		if ok {
+			used++
+		}
 		f := v.Field(c.index)
 		if !ok {
 			if c.notNull {
@@ -105,6 +116,21 @@ func decodeRow(row Row, rec any, keepID bool, extra ...string) error {
 		if err := json.Unmarshal(raw, f.Addr().Interface()); err != nil {
 			return fmt.Errorf("column %s: want %s: %w", c.name, describe(f.Type()), err)
 		}
+	}
+	for _, k := range extra {
+		if _, ok := row[k]; ok {
+			used++
+		}
+	}
+	if used == len(row) {
+		return nil
+	}
+	known := map[string]bool{}
+	for _, c := range cols {
+		known[c.name] = true
+	}
+	for _, k := range extra {
+		known[k] = true
 	}
 	var unknown []string
 	for k := range row {
