@@ -176,6 +176,9 @@ type Options struct {
 	// modified) and its Timeout ignored, since Settings.Timeout bounds each
 	// attempt. nil means http.DefaultTransport.
 	HTTPClient *http.Client
+	// Limiter, when set, paces the client's requests together with every
+	// other client sharing it (one limiter per provider endpoint).
+	Limiter *Limiter
 }
 
 // newModel validates s and builds the langchaingo model with every option

@@ -38,6 +38,8 @@ type Client struct {
 	secret   string
 	// sleep waits between attempts; it returns early with ctx's error.
 	sleep func(ctx context.Context, d time.Duration) error
+	// limiter paces the calls to the provider (nil: not paced).
+	limiter *Limiter
 }
 
 // NewClient validates the settings, reads the provider's credential from the
@@ -48,7 +50,7 @@ func NewClient(s Settings, o Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Client{settings: s.withDefaults(), model: m, secret: secret, sleep: sleepCtx}, nil
+	return &Client{settings: s.withDefaults(), model: m, secret: secret, sleep: sleepCtx, limiter: o.Limiter}, nil
 }
 
 // Settings returns the client's settings with defaults applied.
@@ -77,6 +79,10 @@ type Attempt struct {
 	url string // the endpoint requested, without credentials or query
 }
 
+// MaxRateLimitedAttempts bounds the attempts of one call, 429s with
+// Retry-After included (those do not count against Retry.MaxAttempts).
+const MaxRateLimitedAttempts = 10
+
 // retryable kinds are transient: rate limits, server errors, timeouts and
 // an unreachable server (a local server still starting, a dropped
 // connection) get the bounded retries.
@@ -104,14 +110,25 @@ func (c *Client) Generate(ctx context.Context, system, user string, jsonMode boo
 		opts = append(opts, llms.WithJSONMode())
 	}
 	var attempts []Attempt
+	spent := 0 // attempts counted against MaxAttempts
 	for n := 1; ; n++ {
+		if err := c.limiter.Wait(ctx); err != nil {
+			attempts = append(attempts, Attempt{Attempt: n, Kind: KindCanceled, Error: err.Error()})
+			return Reply{Attempts: attempts}, c.failure(attempts[len(attempts)-1], attempts)
+		}
 		reply, at, hint := c.attempt(ctx, n, msgs, opts)
+		c.limiter.Observe(at.Kind == KindRateLimited, hint, at.Kind == "ok")
 		attempts = append(attempts, at)
 		if at.Kind == "ok" {
 			reply.Attempts = attempts
 			return reply, nil
 		}
-		if !retryable(at.Kind) || n >= c.settings.Retry.MaxAttempts {
+		// A 429 that says when to come back is the provider pacing us,
+		// not a failure: it costs no attempt, up to MaxRateLimitedAttempts.
+		if at.Kind != KindRateLimited || hint == 0 {
+			spent++
+		}
+		if !retryable(at.Kind) || spent >= c.settings.Retry.MaxAttempts || n >= MaxRateLimitedAttempts {
 			return Reply{Usage: reply.Usage, Attempts: attempts}, c.failure(at, attempts)
 		}
 		wait := c.backoff(n, hint)
@@ -203,7 +220,7 @@ func (c *Client) backoff(n int, hint time.Duration) time.Duration {
 	if d <= 0 || d > r.MaxBackoff {
 		d = r.MaxBackoff
 	}
-	if hint > d {
+	if hint > 0 { // the provider said when: no sooner, and no later either
 		d = min(hint, r.MaxBackoff)
 	}
 	return d
@@ -383,9 +400,7 @@ func (t *statusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if ok && err == nil {
 		rec.mu.Lock()
 		rec.status = resp.StatusCode
-		if secs, perr := strconv.Atoi(resp.Header.Get("Retry-After")); perr == nil && secs > 0 {
-			rec.retryAfter = time.Duration(secs) * time.Second
-		}
+		rec.retryAfter = RetryAfter(resp.Header, time.Now())
 		rec.mu.Unlock()
 	}
 	return resp, err

@@ -8,8 +8,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
@@ -40,6 +43,10 @@ type DB struct {
 	Dialect Dialect
 	// URL is the address the database was opened with, credentials removed.
 	URL string
+
+	// connectTimeout and statementTimeout are the effective OpenOptions
+	// timeouts (0: none); SaveRun bounds each attempt with their sum.
+	connectTimeout, statementTimeout time.Duration
 }
 
 // OpenOptions tune Open.
@@ -47,6 +54,35 @@ type OpenOptions struct {
 	// ReadOnly opens the connections read-only at the session level
 	// (PostgreSQL default_transaction_read_only, SQLite mode=ro).
 	ReadOnly bool
+	// ConnectTimeout bounds establishing a PostgreSQL connection, the
+	// startup handshake included, so a server that accepts the TCP
+	// connection and never answers fails instead of hanging. Zero means
+	// DefaultConnectTimeout; negative means no limit.
+	ConnectTimeout time.Duration
+	// StatementTimeout bounds each statement: PostgreSQL statement_timeout
+	// and lock_timeout, SQLite busy_timeout. Zero means
+	// DefaultStatementTimeout; negative means no limit.
+	StatementTimeout time.Duration
+}
+
+// Default timeouts of Open.
+const (
+	DefaultConnectTimeout   = 10 * time.Second
+	DefaultStatementTimeout = 60 * time.Second
+)
+
+// timeouts returns the effective connect and statement timeouts (0: none).
+func (o OpenOptions) timeouts() (connect, statement time.Duration) {
+	pick := func(d, def time.Duration) time.Duration {
+		switch {
+		case d == 0:
+			return def
+		case d < 0:
+			return 0
+		}
+		return d
+	}
+	return pick(o.ConnectTimeout, DefaultConnectTimeout), pick(o.StatementTimeout, DefaultStatementTimeout)
 }
 
 // DefaultSQLitePath is where the embedded default database lives when no
@@ -94,9 +130,14 @@ func openPostgres(ctx context.Context, url string, opts OpenOptions) (*DB, error
 	}
 	sqldb := stdlib.OpenDB(*cfg)
 	db := &DB{DB: bun.NewDB(sqldb, pgdialect.New()), Dialect: PostgreSQL, URL: Redact(url)}
+	db.connectTimeout, db.statementTimeout = opts.timeouts()
 	readTolerantly(db.DB)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
+		if db.connectTimeout > 0 && (pgconn.Timeout(err) || errors.Is(err, context.DeadlineExceeded)) && ctx.Err() == nil {
+			return nil, fmt.Errorf("open database %q: the server did not answer within the connect timeout of %s "+
+				"(it accepted the connection but sent nothing, or the address is unreachable): %w", Redact(url), db.connectTimeout, err)
+		}
 		return nil, fmt.Errorf("open database %q: %w", Redact(url), err)
 	}
 	return db, nil
@@ -106,7 +147,11 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*DB, error)
 	if path == "" {
 		return nil, fmt.Errorf("open database: %w (sqlite url without a path)", ErrUnsupportedURL)
 	}
-	dsn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(5000)&_time_format=sqlite"
+	_, statement := opts.timeouts()
+	if statement == 0 {
+		statement = 24 * time.Hour // "no limit": SQLite's 0 would mean "never wait"
+	}
+	dsn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(" + strconv.FormatInt(statement.Milliseconds(), 10) + ")&_time_format=sqlite"
 	if opts.ReadOnly {
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%w at %s", ErrNoSQLiteDatabase, path)
@@ -123,6 +168,7 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*DB, error)
 		return nil, fmt.Errorf("open database %q: %w", path, err)
 	}
 	db := &DB{DB: bun.NewDB(sqldb, sqlitedialect.New()), Dialect: SQLite, URL: "sqlite:" + path}
+	db.connectTimeout, db.statementTimeout = opts.timeouts()
 	readTolerantly(db.DB)
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()

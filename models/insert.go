@@ -81,6 +81,13 @@ func linkMetrics(run *Run) []*MetricResult {
 // summary, or a case's metadata, holds something other than a JSON object.
 var ErrNotJSONObject = errors.New("not a JSON object")
 
+// PrepareRun makes run exactly what InsertRun would insert, without
+// writing anything: it validates positions and the JSON object columns,
+// assigns a UUID v7 when the id is zero, truncates times to microseconds
+// in UTC and links the cases to the run. Evidence files are written from
+// prepared runs so that they hold the rows a save inserts.
+func PrepareRun(run *Run) error { return prepareRun(run, time.Now()) }
+
 // prepareRun validates positions and the JSON object columns, then fills
 // ids and timestamps. It runs before the transaction starts, so a run it
 // refuses writes nothing.

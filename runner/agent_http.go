@@ -9,6 +9,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"agentevals/judges"
 )
 
 // httpAgent POSTs the question JSON to a URL and reads a Response JSON, or
@@ -18,6 +20,7 @@ type httpAgent struct {
 	headers http.Header
 	timeout time.Duration
 	client  *http.Client
+	limiter *judges.Limiter // nil: not paced
 }
 
 var (
@@ -44,10 +47,14 @@ func newHTTPAgent(cfg AgentConfig, timeout time.Duration, opts AgentOptions) (*h
 	// open and close connections at every request under load.
 	tr.MaxIdleConnsPerHost = opts.Concurrency
 	tr.MaxIdleConns = opts.Concurrency
-	return &httpAgent{cfg: cfg, headers: h, timeout: timeout, client: &http.Client{Transport: tr}}, nil
+	return &httpAgent{cfg: cfg, headers: h, timeout: timeout, client: &http.Client{Transport: tr}, limiter: opts.Limiter}, nil
 }
 
-// Answer posts the question.
+// Answer posts the question. A 429 (or a 503 with Retry-After) is the
+// server pacing us: the request is repeated after the Retry-After it names
+// (else 1s, 2s, 4s, … up to 20s), at most judges.MaxRateLimitedAttempts
+// times in all and within the case's timeout, and the agent's shared
+// limiter (AgentOptions.Limiter) slows every worker down meanwhile.
 func (a *httpAgent) Answer(ctx context.Context, q Question) (Response, error) {
 	in, err := json.Marshal(q)
 	if err != nil {
@@ -55,38 +62,71 @@ func (a *httpAgent) Answer(ctx context.Context, q Question) (Response, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, a.timeout)
 	defer cancel()
+	for attempt := 1; ; attempt++ {
+		if err := a.limiter.Wait(ctx); err != nil {
+			return Response{}, a.ctxError(ctx, map[string]any{"url": a.cfg.URL})
+		}
+		resp, status, retryAfter, err := a.post(ctx, in)
+		limited := status == http.StatusTooManyRequests || (status == http.StatusServiceUnavailable && retryAfter > 0)
+		a.limiter.Observe(status == http.StatusTooManyRequests, retryAfter, err == nil)
+		if !limited || attempt >= judges.MaxRateLimitedAttempts {
+			return resp, err
+		}
+		wait := retryAfter
+		if wait == 0 {
+			wait = min(time.Second<<(attempt-1), 20*time.Second)
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return resp, err // the case's deadline came first: report the last 429
+		}
+	}
+}
+
+// ctxError is the agent error of a request whose context ended.
+func (a *httpAgent) ctxError(ctx context.Context, details map[string]any) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return &AgentError{Kind: "timeout", Message: fmt.Sprintf("no answer within %s", a.timeout), Details: details}
+	}
+	return &AgentError{Kind: "interrupted", Message: "the run was interrupted", Details: details}
+}
+
+// post makes one request; status is the HTTP status (0 without a reply)
+// and retryAfter the server's Retry-After.
+func (a *httpAgent) post(ctx context.Context, in []byte) (Response, int, time.Duration, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.cfg.URL, bytes.NewReader(in))
 	if err != nil {
-		return Response{}, &AgentError{Kind: "start", Message: err.Error()}
+		return Response{}, 0, 0, &AgentError{Kind: "start", Message: err.Error()}
 	}
 	req.Header = a.headers.Clone()
 	addReplayHeaders(ctx, req.Header) // replay: the case's proxy (runner/replay.go)
 	details := map[string]any{"url": a.cfg.URL}
 	res, err := a.client.Do(req)
 	if err != nil {
-		switch {
-		case errors.Is(ctx.Err(), context.DeadlineExceeded):
-			return Response{}, &AgentError{Kind: "timeout", Message: fmt.Sprintf("no answer within %s", a.timeout), Details: details}
-		case ctx.Err() != nil:
-			return Response{}, &AgentError{Kind: "interrupted", Message: "the run was interrupted", Details: details}
+		if ctx.Err() != nil {
+			return Response{}, 0, 0, a.ctxError(ctx, details)
 		}
-		return Response{}, &AgentError{Kind: "http", Message: err.Error(), Details: details}
+		return Response{}, 0, 0, &AgentError{Kind: "http", Message: err.Error(), Details: details}
 	}
 	defer res.Body.Close()
+	retryAfter := judges.RetryAfter(res.Header, time.Now())
 	body := &limitBuffer{max: maxStdout}
 	if _, err := io.Copy(body, res.Body); err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return Response{}, &AgentError{Kind: "timeout", Message: fmt.Sprintf("no answer within %s", a.timeout), Details: details}
+			return Response{}, 0, 0, a.ctxError(ctx, details)
 		}
-		return Response{}, &AgentError{Kind: "http", Message: "read response: " + err.Error(), Details: details}
+		return Response{}, 0, 0, &AgentError{Kind: "http", Message: "read response: " + err.Error(), Details: details}
 	}
 	details["status"] = res.StatusCode
 	if res.StatusCode/100 != 2 {
 		details["body"] = excerpt(body.buf.Bytes())
-		return Response{}, &AgentError{Kind: "http_status", Message: res.Status, Details: details}
+		return Response{}, res.StatusCode, retryAfter, &AgentError{Kind: "http_status", Message: res.Status, Details: details}
 	}
 	if body.over {
-		return Response{}, &AgentError{Kind: "bad_response", Message: fmt.Sprintf("body exceeds %d bytes", maxStdout), Details: details}
+		return Response{}, res.StatusCode, 0, &AgentError{Kind: "bad_response", Message: fmt.Sprintf("body exceeds %d bytes", maxStdout), Details: details}
 	}
 	// Like a command agent's stdout: a JSON object is a Response, whatever
 	// the Content-Type (servers often label JSON text/plain); anything else
@@ -94,9 +134,9 @@ func (a *httpAgent) Answer(ctx context.Context, q Question) (Response, error) {
 	resp, err := parseReply(body.buf.Bytes(), true)
 	if err != nil {
 		details["body"] = excerpt(body.buf.Bytes())
-		return Response{}, &AgentError{Kind: "bad_response", Message: err.Error(), Details: details}
+		return Response{}, res.StatusCode, 0, &AgentError{Kind: "bad_response", Message: err.Error(), Details: details}
 	}
-	return resp, nil
+	return resp, res.StatusCode, 0, nil
 }
 
 // Close releases idle connections.

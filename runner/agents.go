@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"agentevals/judges"
 )
 
 // Agent types of the suite file's "agent.type".
@@ -192,6 +194,9 @@ type AgentOptions struct {
 	WorkerEnv func(worker int) []string
 	// LookupEnv reads evalrun's environment (default os.LookupEnv).
 	LookupEnv func(name string) (string, bool)
+	// Limiter, when set, paces the requests of http and llm agents across
+	// all workers and adapts them to the server's 429s (judges.Limiter).
+	Limiter *judges.Limiter
 }
 
 // NewAgent builds the agent a suite names. Agents holding processes or
@@ -224,7 +229,7 @@ func NewAgent(cfg AgentConfig, opts AgentOptions) (Agent, error) {
 	case AgentHTTP:
 		return newHTTPAgent(cfg, timeout, opts)
 	case AgentLLM:
-		return newLLMAgent(*cfg.LLM)
+		return newLLMAgent(*cfg.LLM, opts.Limiter)
 	default: // refused by agentConfigError
 		return nil, fmt.Errorf("new agent %q: $.agent: %w", cfg.Name, errNoAgentType)
 	}

@@ -85,6 +85,9 @@ func nullable(raw json.RawMessage) any {
 // Digest computes the suite digest for the given set of calculated metric
 // names (see the algorithm above).
 func (s *Suite) Digest(calculated []string) (string, error) {
+	if s.whole != nil {
+		return s.whole.Digest(calculated)
+	}
 	qs := make([]any, len(s.Cases))
 	for i, c := range s.Cases {
 		qs[i] = Definition(c)
@@ -208,7 +211,13 @@ func canonicalNumber(n json.Number) (string, error) {
 
 // Calculated lists, sorted, the metric names that will be calculated: all
 // of them, except judge-backed metrics when withJudge is false.
+//
+// A shard calculates what its whole suite does (the definition is the
+// whole suite's).
 func (s *Suite) Calculated(withJudge bool) []string {
+	if s.whole != nil {
+		return s.whole.Calculated(withJudge)
+	}
 	seen := map[string]bool{}
 	var out []string
 	for _, c := range s.Cases {
@@ -231,6 +240,9 @@ func (s *Suite) Calculated(withJudge bool) []string {
 // need not be built: Calculated(true) equals Calculated(false), and so do
 // the digests.
 func (s *Suite) NeedsJudge() bool {
+	if s.whole != nil {
+		return s.whole.NeedsJudge()
+	}
 	for _, c := range s.Cases {
 		for _, m := range c.Metrics {
 			if s.needsJudge(m.Name) {
@@ -262,7 +274,7 @@ func (s *Suite) Plan(calculated []string) *models.Run {
 		Summary: models.MustJSON(map[string]string{"writer": Writer})}
 	for i, c := range s.Cases {
 		run.Cases = append(run.Cases, &models.CaseResult{
-			Position:        i,
+			Position:        s.position(i),
 			CaseID:          c.ID,
 			Name:            c.Name,
 			Question:        jsonColumn(c.Question),

@@ -24,8 +24,8 @@ var _ Agent = (*llmAgent)(nil)
 
 // newLLMAgent validates the model section and builds the client. The
 // provider's credential comes from its usual environment variable.
-func newLLMAgent(cfg ModelConfig) (Agent, error) {
-	c, err := judges.NewClient(cfg.Settings(), judges.Options{HTTPClient: &http.Client{Transport: caseTransport{}}})
+func newLLMAgent(cfg ModelConfig, limiter *judges.Limiter) (Agent, error) {
+	c, err := judges.NewClient(cfg.Settings(), judges.Options{HTTPClient: &http.Client{Transport: caseTransport{}}, Limiter: limiter})
 	if err != nil {
 		return nil, fmt.Errorf("new llm agent: %w", err)
 	}

@@ -85,7 +85,7 @@ func TestLLMAgent_InvalidConfig(t *testing.T) {
 		{Provider: "ollama", Model: "m", BaseURL: "http://[::1"},
 		{Provider: "vertex", Model: "m"},
 	} {
-		if _, err := newLLMAgent(cfg); !errors.Is(err, judges.ErrInvalidSettings) {
+		if _, err := newLLMAgent(cfg, nil); !errors.Is(err, judges.ErrInvalidSettings) {
 			t.Errorf("%+v: err = %v, want ErrInvalidSettings", cfg, err)
 		}
 	}

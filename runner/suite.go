@@ -30,6 +30,11 @@ type Suite struct {
 	Cases []*Case
 	// Registry builds the scorers; Load uses judges.Builtins().
 	Registry judges.Registry
+
+	// whole is the suite a shard was cut from (nil unless Shard made s);
+	// positions are the suite positions of a shard's cases.
+	whole     *Suite
+	positions []int
 }
 
 // Evaluator is a suite-level evaluator: a name bound to a registry type,

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"time"
 
 	"agentevals/models"
 	"agentevals/schema"
@@ -130,7 +131,7 @@ func (g *Globals) open(ctx context.Context, readOnly bool) (*models.DB, error) {
 // connect opens the database like open, without checking its tables: for
 // db:migrate, which creates them, and db:check, which reports on them.
 func (g *Globals) connect(ctx context.Context, readOnly bool) (*models.DB, error) {
-	opts := models.OpenOptions{ReadOnly: readOnly}
+	opts := models.OpenOptions{ReadOnly: readOnly, ConnectTimeout: noLimit(g.ConnectTimeout), StatementTimeout: noLimit(g.StatementTimeout)}
 	url := g.DatabaseURL
 	if url == "" {
 		path, err := models.DefaultSQLitePath()
@@ -193,4 +194,26 @@ func requireTables(ctx context.Context, db *models.DB, readOnly bool) error {
 			"differs and how to fix it", db.URL, strings.Join(bad, ", "))
 	}
 	return nil
+}
+
+// noLimit maps a flag's 0 ("no limit") to models.OpenOptions' negative
+// value; models reads 0 as "the default".
+func noLimit(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
+}
+
+// saveWait is --save-wait as SaveRun reads it (negative: one attempt).
+func (g *Globals) saveWait() time.Duration {
+	if g.SaveWait <= 0 {
+		return 0
+	}
+	return g.SaveWait
+}
+
+// saveOptions are the retry options of a save under --save-wait.
+func (g *Globals) saveOptions(onRetry func(attempt int, wait time.Duration, err error)) models.SaveOptions {
+	return models.SaveOptions{MaxWait: noLimit(g.saveWait()), OnRetry: onRetry}
 }

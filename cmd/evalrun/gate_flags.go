@@ -40,6 +40,8 @@ type GateFlags struct {
 	// subset is set by run --only: a subset of the questions is its own
 	// definition, which the no-baseline line explains.
 	subset bool
+	// noDatabase is set by run --save-to/--no-save: no baseline was looked up.
+	noDatabase bool
 	// suiteFile is set by run to its suite file; GitHub annotations point
 	// at the line of each question in it.
 	suiteFile string
@@ -156,7 +158,11 @@ func (f *GateFlags) finish(ctx context.Context, g *Globals, run, baseline *model
 		return false, &exitError{Code: exitInvalid, Err: err}
 	}
 	cmp := reports.Compare(run, baseline, f.options())
-	writeGateSummary(g.Stdout, cmp, f.subset)
+	if f.noDatabase {
+		fmt.Fprintln(g.Stdout, "Baseline: not looked up (--save-to and --no-save open no database); thresholds only")
+	} else {
+		writeGateSummary(g.Stdout, cmp, f.subset)
+	}
 	r, err := reports.NewRenderer()
 	if err != nil {
 		return false, err

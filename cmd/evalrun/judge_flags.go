@@ -22,6 +22,8 @@ type JudgeFlags struct {
 	JudgeCache    string `name:"judge-cache" env:"EVAL_JUDGE_CACHE" placeholder:"DIR" help:"Reuse successful judge verdicts stored in DIR (keyed on provider, model, settings and the full prompt); errors are never cached."`
 
 	built *judges.LLMJudge `kong:"-"`
+	// limiter paces the judge's calls (the progress line shows its rate).
+	limiter *judges.Limiter `kong:"-"`
 }
 
 // judge returns the judge configured by the suite and flags, or nil when
@@ -39,7 +41,8 @@ func (f *JudgeFlags) judge(ctx context.Context, cfg *runner.ModelConfig) (judges
 			return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("--judge-cache: %w", err)}
 		}
 	}
-	j, err := judges.NewLLMJudge(s, judges.Options{}, cache)
+	f.limiter = judges.NewLimiter()
+	j, err := judges.NewLLMJudge(s, judges.Options{Limiter: f.limiter}, cache)
 	if err != nil {
 		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("judge: %w", err)}
 	}

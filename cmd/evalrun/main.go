@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+	"time"
 
 	"github.com/alecthomas/kong"
 )
@@ -21,6 +22,8 @@ const (
 	exitOK      = 0
 	exitFailed  = 1 // failed or errored checks, or a gated regression
 	exitInvalid = 2 // invalid suite, options, configuration or baseline
+	// exitNotSaved (3, run_save.go): the run finished but the database
+	// save failed; its evidence file was written instead.
 )
 
 // exitError carries an exit code with an optional message. A nil Err exits
@@ -41,7 +44,10 @@ func (e *exitError) Unwrap() error { return e.Err }
 
 // Globals are the flags every command shares, plus the process's streams.
 type Globals struct {
-	DatabaseURL string `name:"database-url" env:"DATABASE_URL" placeholder:"URL" help:"Database: postgres://… or sqlite:PATH; also read from $$${env}. Without either, the embedded SQLite file $$XDG_DATA_HOME/agentevals/evaluations.sqlite3 (else ~/.local/share/agentevals/evaluations.sqlite3), created and migrated on first use. PostgreSQL tables are created only by db:migrate. Ignored by validate, schema and db:rails-migration."`
+	DatabaseURL      string        `name:"database-url" env:"DATABASE_URL" placeholder:"URL" help:"Database: postgres://… or sqlite:PATH; also read from $$${env}. Without either, the embedded SQLite file $$XDG_DATA_HOME/agentevals/evaluations.sqlite3 (else ~/.local/share/agentevals/evaluations.sqlite3), created and migrated on first use. PostgreSQL tables are created only by db:migrate. Ignored by validate, schema and db:rails-migration."`
+	ConnectTimeout   time.Duration `name:"connect-timeout" env:"EVALRUN_CONNECT_TIMEOUT" default:"10s" placeholder:"DURATION" help:"Give up connecting to PostgreSQL after this long, the handshake included (a server that accepts and never answers ends here); also $$${env}. 0 means no limit."`
+	StatementTimeout time.Duration `name:"statement-timeout" env:"EVALRUN_STATEMENT_TIMEOUT" default:"60s" placeholder:"DURATION" help:"Longest a database statement may run or wait for a lock (PostgreSQL statement_timeout and lock_timeout, SQLite busy timeout); also $$${env}. 0 means no limit."`
+	SaveWait         time.Duration `name:"save-wait" env:"EVALRUN_SAVE_WAIT" default:"2m" placeholder:"DURATION" help:"How long run and db:import keep retrying a save that fails for a transient reason (connection refused or reset, server restarting, serialization failure, lock timeout, SQLite busy), with backoff from 250ms to 10s; also $$${env}. 0 means one attempt. After that, run writes the evidence file and exits 3."`
 
 	Stdout io.Writer `kong:"-"`
 	Stderr io.Writer `kong:"-"`
@@ -62,6 +68,7 @@ type CLI struct {
 	Grid           GridCmd           `cmd:"" help:"Render the grid of an experiment's runs again (text, Markdown, HTML or JSON)."`
 	Calibrate      CalibrateCmd      `cmd:"" help:"Measure judge agreement with human labels (Cohen's kappa)."`
 	Migrate        MigrateCmd        `cmd:"" name:"db:migrate" help:"Create or upgrade the evaluation tables."`
+	Import         ImportCmd         `cmd:"" name:"db:import" help:"Save evidence files (from run --save-to, --shard or a failed save) in the database; --merge joins shards."`
 	Check          CheckCmd          `cmd:"" name:"db:check" help:"Compare the live schema with the contract (exit 0 usable, 2 not)."`
 	RailsMigration RailsMigrationCmd `cmd:"" name:"db:rails-migration" help:"Print a Rails migration that creates the evaluation tables."`
 	Help           HelpCmd           `cmd:"" help:"Show help for evalrun or one of its commands."`
@@ -112,7 +119,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { exitCode = code }),
 		kong.BindTo(ctx, (*context.Context)(nil)),
-		kong.Vars{"version": "evalrun " + version()},
+		kong.Vars{"version": "evalrun " + version(), "evidence_dir": DefaultEvidenceDir},
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "evalrun: %v\n", err)

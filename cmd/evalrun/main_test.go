@@ -29,7 +29,7 @@ func TestRun_CLIBasics(t *testing.T) {
 		{name: "version", args: []string{"--version"}, code: exitOK,
 			stdout: []string{"evalrun (devel)\n"}, notStdout: []string{"Usage"}},
 		{name: "database-url help names the variable naturally", args: []string{"--help"}, code: exitOK,
-			stdout:  []string{"also read from $DATABASE_URL.", "Ignored by validate"},
+			stdout:  []string{"also read from $DATABASE_URL.", "Ignored by"},
 			notBoth: []string{"($DATABASE_URL)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

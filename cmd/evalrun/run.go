@@ -32,6 +32,7 @@ type RunCmd struct {
 
 	JudgeFlags
 	GateFlags
+	SaveFlags
 }
 
 // Run executes the suite.
@@ -39,9 +40,16 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if err := c.checkNumbers(); err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
+	shard, err := c.SaveFlags.check()
+	if err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
 	suite, meta, err := c.load()
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
+	}
+	if shard != nil {
+		suite = suite.Shard(*shard)
 	}
 	judge, err := c.judgeFor(ctx, suite)
 	if err != nil {
@@ -49,23 +57,29 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	calculated := suite.Calculated(judge != nil)
 	conc := runner.Concurrency(int(c.Concurrency), len(suite.Cases))
-	agent, err := runner.NewAgent(suite.Agent, runner.AgentOptions{Concurrency: conc, Timeout: c.timeout()})
+	agentLimiter := judges.NewLimiter()
+	agent, err := runner.NewAgent(suite.Agent, runner.AgentOptions{Concurrency: conc, Timeout: c.timeout(), Limiter: agentLimiter})
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("%s: %w", suite.Path, err)}
 	}
 	if cl, ok := agent.(io.Closer); ok {
 		defer cl.Close()
 	}
-	db, err := g.open(ctx, false)
-	if err != nil {
-		return asInvalid(err)
-	}
-	defer db.Close()
-	baseline, err := c.resolveBaseline(ctx, db, suite.Plan(calculated), calculated)
-	if err != nil {
-		return asInvalid(err)
+	var db *models.DB
+	var baseline *models.Run
+	if c.usesDatabase() {
+		if db, err = g.open(ctx, false); err != nil {
+			return asInvalid(err)
+		}
+		defer db.Close()
+		if baseline, err = c.resolveBaseline(ctx, db, suite.Plan(calculated), calculated); err != nil {
+			return asInvalid(err)
+		}
+	} else if err := c.checkGateFlags(); err != nil {
+		return err
 	}
 	prog := newProgress(g.Stderr, len(suite.Cases))
+	prog.rates = func() string { return rateNote(agentLimiter, c.JudgeFlags.limiter) }
 	opts := runner.ExecOptions{Judge: judge, Concurrency: conc, Timeout: c.timeout(), Metadata: meta,
 		Progress: prog.update, ExtraSummary: c.judgeSummary, JudgeDisabled: c.NoJudge}
 	prog.start()
@@ -78,24 +92,51 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
-	if err := db.InsertRun(ctx, run); err != nil {
-		if ctx.Err() != nil {
-			return &exitError{Code: exitFailed, Err: fmt.Errorf("interrupted while saving: %s had finished; nothing was saved: %w", allCases(len(run.Cases)), err)}
-		}
-		return &exitError{Code: exitFailed, Err: err}
+	saved, err := c.save(ctx, g, db, run, suite, calculated, shard)
+	if err != nil {
+		return asFailed(err)
 	}
-	writeRunTable(g.Stdout, run, db.URL)
+	writeRunTable(g.Stdout, run, saved.where)
 	writeCoverageWarnings(g.Stderr, run)
 	c.GateFlags.subset = len(c.Only) > 0
+	c.GateFlags.noDatabase = !c.usesDatabase()
 	c.GateFlags.suiteFile = c.Suite
 	gateFailed, err := c.finish(ctx, g, run, baseline)
 	if err != nil {
 		return asInvalid(err)
 	}
+	if saved.notSaved != nil { // the reports are written; now say loudly that the run is not in the database
+		return &exitError{Code: exitNotSaved, Err: saved.notSaved}
+	}
 	if runFailed(run) || gateFailed {
 		return &exitError{Code: exitFailed}
 	}
 	return nil
+}
+
+// checkGateFlags validates the comparison and report flags when no
+// database is opened (--save-to, --no-save), as resolveBaseline does
+// otherwise, so a bad --report is refused before the agent runs.
+func (c *RunCmd) checkGateFlags() error {
+	if c.Baseline != "" {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--baseline needs the database, which --save-to and --no-save do not open")}
+	}
+	if err := c.options().Validate(); err != nil {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--tolerance/--gate: %w", err)}
+	}
+	if _, err := c.targets(); err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
+	return nil
+}
+
+// asFailed keeps an exitError's code and makes anything else exit 1.
+func asFailed(err error) error {
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return err
+	}
+	return &exitError{Code: exitFailed, Err: err}
 }
 
 // Help is the detail under "evalrun run --help".
@@ -104,7 +145,9 @@ func (c *RunCmd) Help() string {
 		"(0 does not claim quality: a question nothing was calculated on is not evaluated, not failed); " +
 		"1 for failed or errored checks, a regression under --fail-on-regression, or an interrupted run " +
 		"(Ctrl-C or SIGTERM: nothing is saved); 2 for an invalid suite, options, configuration or baseline " +
-		"(nothing runs)."
+		"(nothing runs); 3 when the run finished but could not be saved to the database within --save-wait: " +
+		"its evidence file is written to --evidence-dir, the reports are still written, and " +
+		"'evalrun db:import FILE' saves it later."
 }
 
 // judgeFor builds the judge only when a metric of the suite needs one, so a

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 	"golang.org/x/text/width"
 
+	"agentevals/judges"
 	"agentevals/models"
 	"agentevals/reports"
 	"agentevals/runner"
@@ -26,6 +27,30 @@ type progress struct {
 	// cols returns the terminal's width; nil when w is not a terminal.
 	cols  func() int
 	shown bool // a bar is on the terminal's current line
+	// rates, when set, describes the provider request rates ("" if none).
+	rates func() string
+}
+
+// rateNote describes the effective request rates of the agent's and the
+// judge's providers, for the progress line: "agent 48.0 req/s, judge
+// 12.0 req/s (3 rate-limited)"; "" when neither made a request in the
+// last second.
+func rateNote(agent, judge *judges.Limiter) string {
+	var parts []string
+	for _, l := range []struct {
+		name string
+		st   judges.Stats
+	}{{"agent", agent.Stats()}, {"judge", judge.Stats()}} {
+		if l.st.Rate == 0 && l.st.RateLimited == 0 {
+			continue
+		}
+		part := fmt.Sprintf("%s %.1f req/s", l.name, l.st.Rate)
+		if l.st.RateLimited > 0 {
+			part += fmt.Sprintf(" (%d rate-limited, paced at %.1f/s)", l.st.RateLimited, l.st.Pace)
+		}
+		parts = append(parts, part)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // defaultCols is the width assumed when a terminal does not report one.
@@ -56,11 +81,17 @@ func (p *progress) start() {
 // update is called once per finished case, never concurrently.
 func (p *progress) update(ev runner.Progress) {
 	c := ev.Case
+	rates := ""
+	if p.rates != nil {
+		if r := p.rates(); r != "" {
+			rates = " · " + r
+		}
+	}
 	if p.cols == nil {
-		fmt.Fprintf(p.w, "[%d/%d] %-13s %s (%.0f ms)\n", ev.Done, ev.Total, c.Status, clip(reports.EscapeText(c.CaseID), 60), c.DurationMS)
+		fmt.Fprintf(p.w, "[%d/%d] %-13s %s (%.0f ms)%s\n", ev.Done, ev.Total, c.Status, clip(reports.EscapeText(c.CaseID), 60), c.DurationMS, rates)
 		return
 	}
-	p.draw(ev.Done, c.Status+" "+reports.EscapeText(c.CaseID))
+	p.draw(ev.Done, c.Status+" "+reports.EscapeText(c.CaseID)+rates)
 }
 
 // finish clears the bar, so what follows (the run's table, or an error
@@ -137,11 +168,12 @@ func clip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// writeRunTable prints the saved run: one line per case, then the totals.
+// writeRunTable prints the finished run: one line per case, then the
+// totals; where says where it went ("saved to …").
 func writeRunTable(w io.Writer, run *models.Run, where string) {
 	var sum map[string]any
 	_ = run.Summary.Decode(&sum)
-	fmt.Fprintf(w, "Suite %q version %q, agent %q: run %s saved to %s\n",
+	fmt.Fprintf(w, "Suite %q version %q, agent %q: run %s %s\n",
 		reports.EscapeText(run.Suite), reports.EscapeText(run.Version), reports.EscapeText(run.Agent), run.ID, where)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATUS\tQUALITY\tMETRICS")

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"agentevals/evidence"
+	"agentevals/models"
+	"agentevals/reports"
+	"agentevals/runner"
+)
+
+// exitNotSaved is the exit code of a run that finished but could not be
+// saved to the database: its evidence file was written instead.
+const exitNotSaved = 3
+
+// DefaultEvidenceDir is where run writes the evidence file of a run it
+// could not save, relative to the working directory.
+const DefaultEvidenceDir = "evalrun-evidence"
+
+// SaveFlags choose where a run's evidence goes.
+type SaveFlags struct {
+	SaveTo      string `name:"save-to" placeholder:"FILE" help:"Write the run to this evidence file instead of the database (air-gapped CI: upload it as an artifact, then 'evalrun db:import FILE'). No database is opened, so there is no baseline comparison."`
+	NoSave      bool   `name:"no-save" help:"Dry run: save nothing anywhere (no database, no evidence file); the run table and the requested reports are still written, without a baseline comparison."`
+	Shard       string `name:"shard" placeholder:"I/N" help:"Run only shard I of N: the questions at 0-based suite positions p with p mod N = I-1. Needs --save-to; join the N files with 'evalrun db:import --merge'."`
+	EvidenceDir string `name:"evidence-dir" default:"${evidence_dir}" placeholder:"DIR" help:"Where a run that could not be saved to the database is written as DIR/<run-id>.json (exit 3); default ./${evidence_dir}."`
+}
+
+// check refuses combinations that make no sense, before the suite is read.
+func (f *SaveFlags) check() (*runner.ShardSpec, error) {
+	if f.SaveTo != "" && f.NoSave {
+		return nil, fmt.Errorf("--save-to and --no-save: choose one (--no-save writes nothing, --save-to writes an evidence file)")
+	}
+	if f.Shard == "" {
+		return nil, nil
+	}
+	spec, err := runner.ParseShard(f.Shard)
+	if err != nil {
+		return nil, err
+	}
+	if f.SaveTo == "" {
+		return nil, fmt.Errorf("--shard %s needs --save-to FILE: a shard is part of a run, never a run of its own; merge the shards' files with 'evalrun db:import --merge'", f.Shard)
+	}
+	return &spec, nil
+}
+
+// usesDatabase reports whether the run is saved to the database.
+func (f *SaveFlags) usesDatabase() bool { return f.SaveTo == "" && !f.NoSave }
+
+// saveResult says where the run went.
+type saveResult struct {
+	where    string // "saved to …" for the run table
+	notSaved error  // set when the database save failed and evidence was written instead
+}
+
+// save stores the finished run: in the database (with retries), in the
+// --save-to file, or nowhere (--no-save). When the database save fails
+// for good, the run goes to an evidence file under --evidence-dir and
+// notSaved says so; an error is returned only when nothing could keep the
+// run.
+func (c *RunCmd) save(ctx context.Context, g *Globals, db *models.DB, run *models.Run, suite *runner.Suite, calculated []string, shard *runner.ShardSpec) (saveResult, error) {
+	if err := models.PrepareRun(run); err != nil { // what a save inserts, and the evidence file holds
+		return saveResult{}, err
+	}
+	file := &evidence.File{Run: run, Definition: evidence.Definition{
+		SuiteDigest: run.SuiteDigest, CalculatedMetrics: calculated, CaseIDs: suite.DefinitionIDs()}}
+	switch {
+	case c.NoSave:
+		return saveResult{where: "not saved (--no-save: dry run)"}, nil
+	case c.SaveTo != "":
+		file.Reason = "evalrun run --save-to"
+		if shard != nil {
+			file.Shard = &evidence.Shard{Index: shard.Index, Count: shard.Count}
+			file.Reason = fmt.Sprintf("evalrun run --shard %d/%d --save-to", shard.Index, shard.Count)
+		}
+		if err := file.Write(c.SaveTo); err != nil {
+			return saveResult{}, err
+		}
+		return saveResult{where: "written to " + reports.EscapeText(c.SaveTo) + " (not to a database)"}, nil
+	}
+	saveErr := db.SaveRun(ctx, run, g.saveOptions(func(attempt int, wait time.Duration, err error) {
+		fmt.Fprintf(g.Stderr, "evalrun: save attempt %d failed: %s; retrying in %s (gives up %s after the first attempt; --save-wait)\n",
+			attempt, reports.EscapeText(err.Error()), wait.Round(time.Millisecond), g.saveWait())
+	}))
+	if saveErr == nil {
+		return saveResult{where: "saved to " + db.URL}, nil
+	}
+	if ctx.Err() != nil {
+		return saveResult{}, &exitError{Code: exitFailed, Err: fmt.Errorf("interrupted while saving: %s had finished; nothing was saved: %w", allCases(len(run.Cases)), saveErr)}
+	}
+	path := filepath.Join(c.EvidenceDir, run.ID.String()+".json")
+	file.Reason = "the save to " + db.URL + " failed: " + saveErr.Error()
+	if err := file.Write(path); err != nil {
+		return saveResult{}, &exitError{Code: exitNotSaved, Err: fmt.Errorf("%w; and the evidence file could not be written either: %v", saveErr, err)}
+	}
+	return saveResult{
+		where: "NOT saved (see below)",
+		notSaved: fmt.Errorf("%w\nthe run was NOT saved to the database; its evidence is in %s\nimport it when the database is back: %s",
+			saveErr, path, importCommand(g, path)),
+	}, nil
+}
+
+// importCommand is the command that imports path into the same database.
+func importCommand(g *Globals, path string) string {
+	cmd := "evalrun db:import " + shellQuote(path)
+	if g.DatabaseURL != "" && g.DatabaseURL != os.Getenv("DATABASE_URL") {
+		cmd = "evalrun --database-url " + shellQuote(models.Redact(g.DatabaseURL)) + " db:import " + shellQuote(path)
+	}
+	return cmd
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == ':' || r == '@' || r == '=' ||
+			(r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

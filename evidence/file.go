@@ -1,0 +1,169 @@
+// Package evidence reads and writes evidence files: a run's rows exactly as
+// a save inserts them into the three history tables, in a portable,
+// versioned JSON document. evalrun writes one when a save finally fails or
+// when asked to (--save-to, sharded runs), and db:import inserts it later,
+// so no finished run is lost to a database outage.
+//
+// Format (version 1), one JSON object:
+//
+//	format          "agentevals-evidence"
+//	version         1
+//	writer          "agentevals-go"
+//	reason          why the file was written (informational)
+//	definition      {suite_digest, calculated_metrics (sorted), case_ids
+//	                 (every question id of the definition, in suite order)}
+//	shard           {index, count} for one slice of a sharded run; absent
+//	                for a whole run
+//	run             the runs row: every column but sequence, created_at and
+//	                updated_at (the database fills those on import)
+//	case_results    the case rows in position order, without id,
+//	                created_at and updated_at
+//	metric_results  the metric rows in case order, each with case_position
+//	                (its case's position) in place of case_result_id, and
+//	                without id, created_at and updated_at
+//
+// Columns are named as in the tables. In a JSON column an absent key is
+// SQL NULL and null is JSON null; in any other column null is SQL NULL.
+// Timestamps are RFC 3339 in UTC with microseconds.
+package evidence
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"agentevals/models"
+)
+
+// Format and Version identify the file format.
+const (
+	Format  = "agentevals-evidence"
+	Version = 1
+)
+
+// File is an evidence file in memory.
+type File struct {
+	// Run is the run with its cases and metrics (ids and Rails timestamps
+	// unset until it is inserted).
+	Run *models.Run
+	// Definition is what the gate and a merge need beyond the rows.
+	Definition Definition
+	// Shard is set for one slice of a sharded run.
+	Shard *Shard
+	// Reason says why the file was written.
+	Reason string
+}
+
+// Definition identifies the suite definition a run executed.
+type Definition struct {
+	SuiteDigest       string   `json:"suite_digest"`
+	CalculatedMetrics []string `json:"calculated_metrics"`
+	// CaseIDs are every question id of the definition in suite order; a
+	// shard's rows hold only some of them.
+	CaseIDs []string `json:"case_ids"`
+}
+
+// Shard says which slice of a definition a run holds: the questions whose
+// 0-based position p satisfies p mod Count == Index-1.
+type Shard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+}
+
+// Holds reports whether the shard runs the question at position p.
+func (s Shard) Holds(p int) bool { return p%s.Count == s.Index-1 }
+
+// document is the file's JSON layout.
+type document struct {
+	Format        string     `json:"format"`
+	Version       int        `json:"version"`
+	Writer        string     `json:"writer,omitempty"`
+	Reason        string     `json:"reason,omitempty"`
+	Definition    Definition `json:"definition"`
+	Shard         *Shard     `json:"shard,omitempty"`
+	Run           Row        `json:"run"`
+	CaseResults   []Row      `json:"case_results"`
+	MetricResults []Row      `json:"metric_results"`
+}
+
+// writer is the file's writer value.
+const writer = "agentevals-go"
+
+// encodeRun turns a run into the rows of the file.
+func encodeRun(run *models.Run) (*document, error) {
+	d := &document{Format: Format, Version: Version, Writer: writer, CaseResults: []Row{}, MetricResults: []Row{}}
+	cols := fileColumns()
+	var err error
+	if d.Run, err = encodeRow(run, cols.run); err != nil {
+		return nil, fmt.Errorf("encode run: %w", err)
+	}
+	for _, c := range run.Cases {
+		row, err := encodeRow(c, cols.cases)
+		if err != nil {
+			return nil, fmt.Errorf("encode case %q: %w", c.CaseID, err)
+		}
+		d.CaseResults = append(d.CaseResults, row)
+		for _, m := range c.Metrics {
+			mrow, err := encodeRow(m, cols.metrics)
+			if err != nil {
+				return nil, fmt.Errorf("encode metric %q of case %q: %w", m.Name, c.CaseID, err)
+			}
+			mrow["case_position"] = json.RawMessage(fmt.Sprint(c.Position))
+			d.MetricResults = append(d.MetricResults, mrow)
+		}
+	}
+	return d, nil
+}
+
+// Marshal encodes the file.
+func (f *File) Marshal() ([]byte, error) {
+	d, err := encodeRun(f.Run)
+	if err != nil {
+		return nil, fmt.Errorf("write evidence: %w", err)
+	}
+	d.Reason, d.Definition, d.Shard = f.Reason, f.Definition, f.Shard
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(d); err != nil {
+		return nil, fmt.Errorf("write evidence: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// Write writes the file atomically: to a temporary file in the same
+// directory (created if needed), synced, then renamed over path, so a
+// reader never sees half a file and a crash leaves the old one.
+func (f *File) Write(path string) error {
+	b, err := f.Marshal()
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("write evidence %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("write evidence %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename there is nothing to remove
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write evidence %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write evidence %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write evidence %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write evidence %s: %w", path, err)
+	}
+	return nil
+}

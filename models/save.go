@@ -1,0 +1,136 @@
+package models
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// DefaultSaveWait bounds the total time SaveRun keeps retrying a save that
+// fails for a transient reason.
+const DefaultSaveWait = 2 * time.Minute
+
+// Backoff of SaveRun between attempts: first wait, doubling up to the cap.
+const (
+	saveFirstBackoff = 250 * time.Millisecond
+	saveMaxBackoff   = 10 * time.Second
+)
+
+// SaveOptions tune SaveRun.
+type SaveOptions struct {
+	// MaxWait bounds the time spent retrying after the first attempt
+	// failed. Zero means DefaultSaveWait; negative means one attempt only.
+	MaxWait time.Duration
+	// OnRetry, when set, is told of each transient failure and how long
+	// SaveRun waits before the next attempt.
+	OnRetry func(attempt int, wait time.Duration, err error)
+}
+
+// SaveRun is InsertRun that does not give up easily: each attempt is
+// bounded by the connect and statement timeouts the database was opened
+// with, and a transient failure (connection refused or reset, a server
+// restarting, serialization failure, deadlock, lock or statement timeout,
+// SQLite busy) is retried with exponential backoff until MaxWait has
+// passed. Before a retry it checks whether the previous attempt committed
+// after all (the reply to COMMIT can be lost), so a run is never written
+// twice. Permanent errors (a constraint, a full disk, a missing table)
+// return at once.
+func (db *DB) SaveRun(ctx context.Context, run *Run, opts SaveOptions) error {
+	maxWait := opts.MaxWait
+	if maxWait == 0 {
+		maxWait = DefaultSaveWait
+	}
+	deadline := time.Now().Add(maxWait)
+	wait := saveFirstBackoff
+	for attempt := 1; ; attempt++ {
+		err := db.saveAttempt(ctx, run, attempt > 1)
+		if err == nil || ctx.Err() != nil || !Transient(err) {
+			return err
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			return fmt.Errorf("%w (gave up after %d attempt(s) in %s)", err, attempt, maxWait.Round(time.Millisecond))
+		}
+		w := min(wait, left)
+		if opts.OnRetry != nil {
+			opts.OnRetry(attempt, w, err)
+		}
+		t := time.NewTimer(w)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return err
+		}
+		wait = min(2*wait, saveMaxBackoff)
+	}
+}
+
+// saveAttempt makes one bounded attempt; retry says an earlier attempt may
+// have committed.
+func (db *DB) saveAttempt(ctx context.Context, run *Run, retry bool) error {
+	if limit := db.connectTimeout + db.statementTimeout; limit > 0 && db.connectTimeout > 0 && db.statementTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, limit)
+		defer cancel()
+	}
+	if retry {
+		exists, err := db.NewSelect().Model((*Run)(nil)).Where("id = ?", run.ID).Exists(ctx)
+		if err != nil {
+			return fmt.Errorf("save run %s: %w", run.ID, err)
+		}
+		if exists {
+			return nil
+		}
+	}
+	return db.InsertRun(ctx, run)
+}
+
+// Transient reports whether err is worth retrying: the server was
+// unreachable, restarting or busy, or the transaction lost a race.
+func Transient(err error) bool {
+	if err == nil {
+		return false
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch {
+		case strings.HasPrefix(pgErr.Code, "08"), // connection exception
+			strings.HasPrefix(pgErr.Code, "57P"), // admin or crash shutdown, cannot connect now
+			pgErr.Code == "40001",                // serialization failure
+			pgErr.Code == "40P01",                // deadlock detected
+			pgErr.Code == "55P03",                // lock not available (lock_timeout)
+			pgErr.Code == "57014",                // statement timeout
+			pgErr.Code == "53300":                // too many connections
+			return true
+		}
+		return false
+	}
+	var netErr net.Error
+	var connectErr *pgconn.ConnectError
+	switch {
+	case errors.As(err, &connectErr),
+		errors.As(err, &netErr),
+		errors.Is(err, context.DeadlineExceeded),
+		errors.Is(err, driver.ErrBadConn),
+		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET),
+		errors.Is(err, syscall.EPIPE), pgconn.SafeToRetry(err), pgconn.Timeout(err):
+		return true
+	}
+	msg := err.Error()
+	for _, s := range []string{"SQLITE_BUSY", "SQLITE_LOCKED", "database is locked", "conn closed", "connection refused", "connection reset"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,68 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"agentevals/judges"
+)
+
+// TestHTTPAgent_RetryAfter: an http agent that answers 429 is asked again
+// after the Retry-After it names (seconds or an HTTP-date), and the shared
+// limiter counts the 429s; a 429 that outlasts the case's timeout is the
+// case's error.
+func TestHTTPAgent_RetryAfter(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		switch calls.Add(1) {
+		case 1:
+			w.Header().Set("Retry-After", "0.05")
+			http.Error(w, "slow down", http.StatusTooManyRequests)
+		case 2:
+			w.Header().Set("Retry-After", time.Now().Add(2*time.Second).UTC().Format(http.TimeFormat))
+			http.Error(w, "slow down", http.StatusServiceUnavailable)
+		default:
+			io.WriteString(w, `{"output":"ok"}`)
+		}
+	}))
+	defer srv.Close()
+	limiter := judges.NewLimiter()
+	cfg := AgentConfig{Name: "A", Type: AgentHTTP, URL: srv.URL, Timeout: Duration(10 * time.Second)}
+	agent, err := NewAgent(cfg, AgentOptions{Concurrency: 1, Limiter: limiter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := agent.Answer(context.Background(), Question{ID: "q", Question: []byte(`"hi"`)})
+	if err != nil || string(resp.Output) != `"ok"` {
+		t.Fatalf("answer %s, %v", resp.Output, err)
+	}
+	if got, want := calls.Load(), int64(3); got != want {
+		t.Errorf("%d requests, want %d", got, want)
+	}
+	if got := limiter.Stats().RateLimited; got != 1 {
+		t.Errorf("limiter saw %d 429s, want 1", got)
+	}
+
+	calls.Store(0)
+	short := AgentConfig{Name: "A", Type: AgentHTTP, URL: srv.URL, Timeout: Duration(200 * time.Millisecond)}
+	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "30")
+		http.Error(w, "slow down", http.StatusTooManyRequests)
+	})
+	agent, err = NewAgent(short, AgentOptions{Concurrency: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = agent.Answer(context.Background(), Question{ID: "q", Question: []byte(`"hi"`)})
+	var ae *AgentError
+	if !errors.As(err, &ae) || ae.Kind != "http_status" {
+		t.Errorf("a 429 beyond the timeout: %v, want the http_status error", err)
+	}
+}
