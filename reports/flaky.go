@@ -8,8 +8,7 @@ import (
 	"agentevals/models"
 )
 
-// FlakyWindow is how many compatible runs, the run itself included,
-// FlakyQuestions looks at.
+// FlakyWindow is how many earlier compatible runs FlakyQuestions looks at.
 const FlakyWindow = 10
 
 // flakyScanLimit bounds the earlier runs of the same suite and agent read
@@ -32,25 +31,22 @@ func (f Flakiness) Text() string {
 		strings.Join(f.Statuses, ", "))
 }
 
-// FlakyQuestions returns the questions of run whose outcome flipped
-// (passed to failed or error, or back) within the last FlakyWindow
-// compatible runs, run included, by case id. Compatible is the baseline
-// rule (CheckBaseline: same suite, agent and definition, earlier in
-// (started_at, sequence) order). A planned run (not yet executed) has no
-// statuses of its own: only the earlier runs count. calculated is as for
-// FindBaseline.
+// FlakyQuestions returns the questions whose outcome flipped (passed to
+// failed or error, or back) within the last FlakyWindow compatible runs
+// before run, by case id. Compatible is the baseline rule (CheckBaseline:
+// same suite, agent and definition, earlier in (started_at, sequence)
+// order). The run's own change from its baseline is not counted: that is
+// what the gate judges, and counting it would make every new failure look
+// flaky. calculated is as for FindBaseline.
 func FlakyQuestions(ctx context.Context, db *models.DB, run *models.Run, calculated []string) (map[string]Flakiness, error) {
 	history, err := compatibleHistory(ctx, db, run, calculated)
 	if err != nil {
 		return nil, fmt.Errorf("find flaky questions: %w", err)
 	}
-	if len(run.Cases) > 0 && run.Cases[0].Status != "" {
-		history = append(history, run)
-	}
 	return Flaky(history), nil
 }
 
-// compatibleHistory returns up to FlakyWindow-1 runs that could be run's
+// compatibleHistory returns up to FlakyWindow runs that could be run's
 // baseline, oldest first.
 func compatibleHistory(ctx context.Context, db *models.DB, run *models.Run, calculated []string) ([]*models.Run, error) {
 	if calculated == nil {
@@ -65,7 +61,7 @@ func compatibleHistory(ctx context.Context, db *models.DB, run *models.Run, calc
 	}
 	var out []*models.Run
 	for _, c := range cands {
-		if len(out) == FlakyWindow-1 {
+		if len(out) == FlakyWindow {
 			break
 		}
 		if c.ID != run.ID && CheckBaseline(run, c, calculated) == nil {
