@@ -170,15 +170,21 @@ func (t *MetricTest) decide(opts Options, baselineMeasured bool) (string, string
 	}
 	change, p := *t.Drop.MeanChange, *t.Drop.P
 	stats := fmt.Sprintf("%s, mean change %s over %s", fmtP(p), fmtChange(change), Plural(t.Drop.N, "question", "questions"))
+	// A judge metric faces two tests (scores and flips): each gets half of
+	// alpha (Bonferroni), so an unchanged metric raises a false alarm at
+	// most alpha of the time.
 	alpha, minEffect := opts.alpha(), opts.minEffect()
+	if t.Flips != nil {
+		alpha /= 2
+	}
 	if t.Flips != nil && t.Flips.P != nil && *t.Flips.P < alpha {
 		t.ByFlips = true
-		return TestRegressed, fmt.Sprintf("regressed: %d pass→fail against %d fail→pass, exact McNemar %s (α %g); %s",
+		return TestRegressed, fmt.Sprintf("regressed: %d pass→fail against %d fail→pass, exact McNemar %s (α %g per test); %s",
 			t.Flips.PassToFail, t.Flips.FailToPass, fmtP(*t.Flips.P), alpha, stats)
 	}
 	switch {
 	case p < alpha && -change >= minEffect-scoreEpsilon:
-		return TestRegressed, fmt.Sprintf("regressed: %s (%s, α %g, min effect %g)", stats, t.Drop.Method, alpha, minEffect)
+		return TestRegressed, fmt.Sprintf("regressed: %s (%s, α %g per test, min effect %g)", stats, t.Drop.Method, alpha, minEffect)
 	case p < alpha && change < 0:
 		return TestBelowMinEffect, fmt.Sprintf("below min effect: %s, a drop smaller than the min effect %g", stats, minEffect)
 	case change >= 0:

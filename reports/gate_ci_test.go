@@ -193,3 +193,28 @@ func TestCompare_GateCI_JudgeErrorsNotMeasurable(t *testing.T) {
 		t.Fatalf("one judge error in 40 gated: %+v", c.Regressions())
 	}
 }
+
+// TestCompareAB_NoSignificantDifference: two runs with the same true
+// quality and judge noise read as "no significant difference", their
+// per-question drops listed as within noise; a true 0.05 drop reads as
+// "B is worse".
+func TestCompareAB_NoSignificantDifference(t *testing.T) {
+	a, b := judgedRuns(200, 0, 11)
+	ab, err := CompareAB(a, b, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ab.Verdict != VerdictNoDifference || ab.Changes.WithinNoise == 0 || ab.Changes.Regressions != 0 ||
+		!strings.Contains(ab.VerdictDetail, "drop within noise") {
+		t.Fatalf("no change: %q: %q (%+v)", ab.Verdict, ab.VerdictDetail, ab.Changes)
+	}
+	for _, q := range ab.ByQuestion {
+		if q.Gating {
+			t.Fatalf("no change: %s gates: %s", q.Subject(), q.Text())
+		}
+	}
+	_, worse := judgedRuns(200, 0.05, 11)
+	if ab, _ := CompareAB(a, worse, Options{}); ab.Verdict != VerdictBWorse {
+		t.Fatalf("a true 0.05 drop: %q: %q", ab.Verdict, ab.VerdictDetail)
+	}
+}
