@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,7 +21,7 @@ type CompareFlags struct {
 	Baseline         string  `name:"baseline" placeholder:"RUN_ID" help:"Compare with this run instead of the automatic baseline. It must be an earlier run of the same suite, agent and definition; otherwise nothing is run or written (exit 2)."`
 	Tolerance        float64 `name:"tolerance" default:"0" placeholder:"T" help:"Score decrease per metric and question that is not a regression (0..1). Never hides a newly failed threshold or a new error."`
 	Gate             string  `name:"gate" default:"strict" enum:"strict,ci" help:"strict (default, the Ruby gem's rule): every per-question score drop beyond the tolerance, newly failed minimum and new error regresses, so LLM-judge noise alone regresses most runs. ci (use it for judged suites): a judge metric regresses only in aggregate, when a one-sided paired test of the per-question score differences is significant at --alpha and the mean drop is at least --min-effect, or when pass→fail flips significantly outnumber fail→pass (exact McNemar); deterministic and action checks that newly fail, and new agent errors, still regress one by one; flaky questions do not gate one by one; a judge metric with more than 10% errored verdicts is not measurable and gates."`
-	Alpha            float64 `name:"alpha" default:"0.05" placeholder:"A" help:"--gate ci: significance level of the one-sided tests, above 0 and below 0.5."`
+	Alpha            float64 `name:"alpha" default:"0.05" placeholder:"A" help:"--gate ci: significance level of the one-sided tests, above 0 and below 0.5; a judge metric's score and flip tests each get half, so an unchanged metric raises a false alarm at most this often."`
 	MinEffect        float64 `name:"min-effect" default:"0.02" placeholder:"D" help:"--gate ci: smallest mean score drop of a metric that regresses however significant (0..1; 0 gates on significance alone)."`
 	FailOn           string  `name:"fail-on" default:"failures" enum:"failures,regressions,both" help:"What exits 1. failures (default, the gem's behaviour): a failed or errored check. regressions: only a gated regression against the baseline, so a question that failed at the baseline and still fails exits 0. both: either."`
 	FailOnRegression bool    `name:"fail-on-regression" help:"Also exit 1 on a gated regression: --fail-on failures becomes both (kept as an alias)."`
@@ -311,85 +310,4 @@ func checkDir(flag, path string) error {
 		return fmt.Errorf("%s %s: %s is not a directory", flag, path, dir)
 	}
 	return nil
-}
-
-// writeGateSummary prints the comparison in a few lines: the baseline, the
-// verdict and each regression. subset says the run covered only some
-// questions (--only), which is why it may have no baseline.
-func writeGateSummary(w io.Writer, cmp *reports.Comparison, subset bool) {
-	if cmp.Baseline == nil && subset {
-		fmt.Fprintln(w, "Baseline: none (--only runs a subset, which is its own definition; no earlier run of this subset); thresholds only")
-		return
-	}
-	if cmp.Baseline == nil {
-		fmt.Fprintln(w, "Baseline: none (first run of this definition); thresholds only")
-		return
-	}
-	b := cmp.Baseline
-	fmt.Fprintf(w, "Baseline: %s (started %s), tolerance %g, %s gate\n", b.ID, reports.FormatTime(b.StartedAt),
-		cmp.Options.Tolerance, cmp.Options.Gate)
-	q, bq := cmp.Totals.Quality.Mean, cmp.BaselineTotals.Quality.Mean
-	if q != nil && bq != nil {
-		fmt.Fprintf(w, "Quality: %.3f (baseline %.3f, %+.3f)\n", *q, *bq, *q-*bq)
-	}
-	writeSliceLine(w, cmp)
-	if cmp.Options.Gate == reports.GateCI {
-		for _, m := range cmp.Metrics {
-			if m.Test != nil && m.Test.Judged {
-				fmt.Fprintf(w, "Judge metric %s: %s\n", reports.EscapeText(m.Name), reports.EscapeText(m.Test.Note))
-			}
-		}
-	}
-	byQuestion := cmp.RegressionsByQuestion()
-	gating := cmp.GatingCount()
-	switch {
-	case gating > 0:
-		fmt.Fprintf(w, "Regressed: %s (! fails the gate)\n", reports.Plural(gating, "regression", "regressions"))
-	case len(byQuestion) > 0:
-		fmt.Fprintf(w, "No gating regression (%s not gating under the %s gate)\n",
-			reports.Plural(len(byQuestion), "question with findings", "questions with findings"), cmp.Options.Gate)
-	default:
-		fmt.Fprintln(w, "No regression")
-	}
-	for _, q := range byQuestion {
-		mark := "-"
-		if q.Gating {
-			mark = "!"
-		}
-		fmt.Fprintf(w, "  %s %s [%s]: %s\n", mark, reports.EscapeText(q.Subject()), reports.EscapeText(q.Labels()), reports.EscapeText(q.Text()))
-	}
-	var flaky []string
-	for _, c := range cmp.Cases {
-		if c.Flaky != nil {
-			flaky = append(flaky, reports.EscapeText(c.CaseID))
-		}
-	}
-	if len(flaky) > 0 {
-		fmt.Fprintf(w, "Flaky (status flipped in the last %d compatible runs): %s\n", reports.FlakyWindow, strings.Join(flaky, ", "))
-	}
-}
-
-// writeSliceLine prints the quality of each failure-mode and tag slice next
-// to the baseline's, on one line.
-func writeSliceLine(w io.Writer, cmp *reports.Comparison) {
-	if len(cmp.Slices) == 0 {
-		return
-	}
-	parts := make([]string, 0, len(cmp.Slices))
-	for _, s := range cmp.Slices {
-		p := fmt.Sprintf("%s=%s %s", s.Key, reports.EscapeText(s.Value), score(s.Quality.Mean))
-		if s.Baseline != nil {
-			p += " (was " + score(s.Baseline.Quality.Mean) + ")"
-		}
-		parts = append(parts, p)
-	}
-	fmt.Fprintf(w, "Slices: %s\n", strings.Join(parts, ", "))
-}
-
-// score formats a nullable score; nil is "n/a", never 0.
-func score(v *float64) string {
-	if v == nil {
-		return "n/a"
-	}
-	return fmt.Sprintf("%.3f", *v)
 }
