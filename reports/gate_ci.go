@@ -190,6 +190,9 @@ func (t *MetricTest) decide(opts Options, baselineMeasured bool) (string, string
 	case change >= 0:
 		return TestNoDrop, "no drop: " + stats
 	}
+	if !t.Judged {
+		return TestWithinNoise, "not significant: " + stats
+	}
 	return TestWithinNoise, "within noise: " + stats
 }
 

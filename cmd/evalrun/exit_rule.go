@@ -60,7 +60,7 @@ func exitRule(cmp *reports.Comparison, rule string) (code int, line string) {
 		what = "no failed or errored check and no gated regression"
 	}
 	if rule != failOnFailures && cmp.Baseline == nil {
-		what += " (no baseline to regress against)"
+		what += ", no baseline to regress against"
 	}
 	return exitOK, fmt.Sprintf("exit 0: %s (%s)", what, flag)
 }

@@ -44,7 +44,7 @@ esac
 	}
 
 	if code, last := runWith("--fail-on", "regressions"); code != exitOK ||
-		!strings.HasPrefix(last, "exit 0: no gated regression (no baseline to regress against) (--fail-on regressions; not acted on: 1 failed, 0 errors)") {
+		!strings.HasPrefix(last, "exit 0: no gated regression, no baseline to regress against (--fail-on regressions; not acted on: 1 failed, 0 errors)") {
 		t.Fatalf("first run, --fail-on regressions: exit %d, last line %q", code, last)
 	}
 	baseline := latestRunID(t, url)

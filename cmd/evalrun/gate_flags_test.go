@@ -99,6 +99,9 @@ func TestGateFlags_WorkedExample(t *testing.T) {
 	if code != exitFailed {
 		t.Fatalf("--fail-on-regression: exit %d, want %d\n%s%s", code, exitFailed, out, stderr)
 	}
+	if n := strings.Count(stderr, "for judged suites use --gate ci"); n != 1 {
+		t.Errorf("strict gate over a judge metric: the --gate ci note appears %d times on stderr, want once\n%s", n, stderr)
+	}
 	for _, p := range []string{html, js, xml} {
 		if st, err := os.Stat(p); err != nil || st.Size() == 0 {
 			t.Errorf("report %s not written: %v", p, err)
@@ -121,6 +124,9 @@ func TestGateFlags_WorkedExample(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "Judge metric semantic_accuracy: within noise: p = 0.5, mean change −0.060 over 1 question") ||
 		!strings.Contains(out, "not gating: judge metrics gate in aggregate") {
 		t.Fatalf("--gate ci: exit %d, want %d, within noise\n%s%s", code, exitOK, out, stderr)
+	}
+	if strings.Contains(stderr, "--gate ci") {
+		t.Errorf("--gate ci still notes to use --gate ci:\n%s", stderr)
 	}
 	if code, _, _ := evalrun(t, runArgs("--gate", "lenient")...); code != exitInvalid {
 		t.Fatalf("--gate lenient: exit %d, want %d", code, exitInvalid)
