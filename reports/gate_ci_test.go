@@ -218,3 +218,26 @@ func TestCompareAB_NoSignificantDifference(t *testing.T) {
 		t.Fatalf("a true 0.05 drop: %q: %q", ab.Verdict, ab.VerdictDetail)
 	}
 }
+
+// TestJudgedMetrics: the judges registry decides which built-in metric
+// names are judge-backed; a suite-declared name counts when the run's
+// evidence shows a judge scored it; Options.Judged overrides both.
+func TestJudgedMetrics(t *testing.T) {
+	run := buildRun("01900000-0000-7000-8000-000000000050", 1, t0,
+		cdef{id: "a", metrics: []mdef{metric("polite", 0.5, sc(1)), metric("exact", 1, sc(1))}})
+	run.Cases[0].ResponseMetadata = models.JSON(`{"judge_usage":{"polite":{"calls":1}}}`)
+	judged := judgedMetrics(run, nil, Options{})
+	for name, want := range map[string]bool{
+		"semantic_accuracy": true, "answer_relevancy": true, "llm_judge": true, "faithfulness": true,
+		"hallucination": true, "correctness": true, "bias": true, "toxicity": true,
+		"polite": true, "exact": false, "exact_match": false, "action_group": false,
+	} {
+		if got := judged(name); got != want {
+			t.Errorf("judged(%q) = %v, want %v", name, got, want)
+		}
+	}
+	none := judgedMetrics(run, nil, Options{Judged: func(string) bool { return false }})
+	if none("semantic_accuracy") {
+		t.Error("Options.Judged does not override the registry")
+	}
+}
