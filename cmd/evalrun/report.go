@@ -114,6 +114,15 @@ type CompareCmd struct {
 	Format string `name:"format" short:"f" default:"text" enum:"text,json" help:"text or json."`
 }
 
+// Help is the detail under "evalrun compare --help".
+func (c *CompareCmd) Help() string {
+	return "B is read against A as if A were its baseline, with the ci gate's tests (see evalrun run --help): " +
+		"the verdict is \"B is worse\" or \"B is better\" only when a one-sided paired test of the per-question quality differences " +
+		"is significant at alpha 0.05 and the mean change is at least 0.02; \"B regressed\" when a deterministic check or agent call newly fails " +
+		"or a judge metric regresses in aggregate; otherwise \"no significant difference\", with the questions that dropped within the judge's noise listed as such. " +
+		"Exits 0 whatever the verdict; 2 for runs of different definitions or unknown ids."
+}
+
 // Run prints per-question deltas, the bootstrap interval of the quality
 // difference and a verdict. Runs of different definitions are refused
 // (exit 2); otherwise it exits 0 whatever the verdict: an A/B of two
