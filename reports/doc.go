@@ -49,7 +49,8 @@
 //     runs both tests at alpha/2 (Bonferroni), so an unchanged metric
 //     raises a false alarm at most alpha of the time;
 //   - a judge metric with more than MaxJudgeErrorShare of its verdicts in
-//     error is NotMeasurable, which gates: an outage never passes;
+//     error, in the run or in the baseline, is NotMeasurable, which gates:
+//     an outage never passes;
 //   - per-question findings of judge metrics (new failures, drops, new
 //     metric errors) never gate one by one; per-question score drops of any
 //     metric gate only through the metric's test;

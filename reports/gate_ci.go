@@ -45,9 +45,13 @@ type MetricTest struct {
 	Flips *FlipTest `json:"flips,omitempty"`
 	// Rows and Errors count the run's calculated rows of the metric and
 	// those that ended in an error.
-	Rows    int    `json:"rows"`
-	Errors  int    `json:"errors"`
-	Verdict string `json:"verdict"`
+	Rows   int `json:"rows"`
+	Errors int `json:"errors"`
+	// BaselineRows and BaselineErrors count the same in the baseline, over
+	// the questions both runs have.
+	BaselineRows   int    `json:"baseline_rows"`
+	BaselineErrors int    `json:"baseline_errors"`
+	Verdict        string `json:"verdict"`
 	// ByFlips is true when the flip test, not the score test, regressed.
 	ByFlips bool `json:"by_flips,omitempty"`
 	// Note says why the metric gates or does not, e.g. "within noise: p =
@@ -93,10 +97,11 @@ func judgedMetrics(run, baseline *models.Run, opts Options) func(string) bool {
 // baseline cases (by case id).
 func metricTests(run *models.Run, base map[string]*models.CaseResult, judged func(string) bool, opts Options) map[string]*MetricTest {
 	type acc struct {
-		diffs            []float64
-		p2f, f2p         int
-		rows, errs       int
-		baselineMeasured bool
+		diffs              []float64
+		p2f, f2p           int
+		rows, errs         int
+		baseRows, baseErrs int
+		baselineMeasured   bool
 	}
 	accs := map[string]*acc{}
 	var order []string
@@ -129,6 +134,12 @@ func metricTests(run *models.Run, base map[string]*models.CaseResult, judged fun
 			if o.Score != nil && !o.Errored() {
 				a.baselineMeasured = true
 			}
+			if o.Calculated() {
+				a.baseRows++
+			}
+			if o.Errored() {
+				a.baseErrs++
+			}
 			if m.Score == nil || m.Errored() || o.Score == nil || o.Errored() {
 				continue
 			}
@@ -144,7 +155,8 @@ func metricTests(run *models.Run, base map[string]*models.CaseResult, judged fun
 	out := make(map[string]*MetricTest, len(order))
 	for _, name := range order {
 		a := accs[name]
-		t := &MetricTest{Judged: judged(name), Drop: PairedDropTest(a.diffs), Rows: a.rows, Errors: a.errs}
+		t := &MetricTest{Judged: judged(name), Drop: PairedDropTest(a.diffs), Rows: a.rows, Errors: a.errs,
+			BaselineRows: a.baseRows, BaselineErrors: a.baseErrs}
 		if t.Judged {
 			f := McNemar(a.p2f, a.f2p)
 			t.Flips = &f
@@ -161,6 +173,10 @@ func (t *MetricTest) decide(opts Options, baselineMeasured bool) (string, string
 	if t.Judged && t.Rows > 0 && float64(t.Errors) > MaxJudgeErrorShare*float64(t.Rows) {
 		return TestNotMeasurable, fmt.Sprintf("not measurable: %d of %d judge verdicts ended in an error (%.0f%%, more than %.0f%%); the gate cannot rule out a drop",
 			t.Errors, t.Rows, 100*float64(t.Errors)/float64(t.Rows), 100*MaxJudgeErrorShare)
+	}
+	if t.Judged && t.BaselineRows > 0 && float64(t.BaselineErrors) > MaxJudgeErrorShare*float64(t.BaselineRows) {
+		return TestNotMeasurable, fmt.Sprintf("not measurable: in the baseline %d of %d judge verdicts ended in an error (%.0f%%, more than %.0f%%); compare with a run whose judge answered",
+			t.BaselineErrors, t.BaselineRows, 100*float64(t.BaselineErrors)/float64(t.BaselineRows), 100*MaxJudgeErrorShare)
 	}
 	if t.Drop.N == 0 {
 		if t.Judged && baselineMeasured {

@@ -185,6 +185,11 @@ func TestCompare_GateCI_JudgeErrorsNotMeasurable(t *testing.T) {
 	if !notMeasurable {
 		t.Fatalf("findings %+v: want a gating not_measurable finding naming 10 of 40", cmp.Findings)
 	}
+	// A baseline whose judge failed is no reference either.
+	if c := Compare(base, cand, Options{Gate: GateCI}); !c.Regressed() || c.Metrics[0].Test.Verdict != TestNotMeasurable ||
+		!strings.Contains(c.Metrics[0].Test.Note, "in the baseline 10 of 40") {
+		t.Fatalf("baseline with a judge outage: %+v, want not measurable", c.Metrics[0].Test)
+	}
 	// One error in 40 is reported, not gating.
 	_, few := judgedRuns(40, 0, 3)
 	m := few.Cases[0].Metrics[0]
