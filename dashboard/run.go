@@ -75,7 +75,8 @@ func (s *Server) loadRun(ctx context.Context, raw string) (*models.Run, error) {
 }
 
 // loadComparison reads a run (as loadRun) and compares it with its
-// automatic baseline, exactly as `evalrun report` does.
+// automatic baseline, exactly as `evalrun report` does, flaky questions
+// (reports.FlakyQuestions) marked.
 func (s *Server) loadComparison(ctx context.Context, raw string) (*models.Run, *reports.Comparison, error) {
 	run, err := s.loadRun(ctx, raw)
 	if err != nil {
@@ -85,7 +86,11 @@ func (s *Server) loadComparison(ctx context.Context, raw string) (*models.Run, *
 	if err != nil {
 		return nil, nil, unavailable(err)
 	}
-	return run, reports.Compare(run, baseline, reports.Options{}), nil
+	flaky, err := reports.FlakyQuestions(ctx, s.db, run, nil)
+	if err != nil {
+		return nil, nil, unavailable(err)
+	}
+	return run, reports.Compare(run, baseline, reports.Options{Flaky: flaky}), nil
 }
 
 func (s *Server) runPage(c *gin.Context) error {

@@ -14,8 +14,10 @@ const (
 	VerdictBWorse       = "B is worse"
 	VerdictNoDifference = "no significant difference"
 	VerdictNoData       = "not comparable: no question was evaluated in both runs"
-	// VerdictBRegressed: B has regressions (new failures, new errors or
-	// score drops) while its mean quality is not significantly different.
+	// VerdictBRegressed: B has regressions under the ci gate (a
+	// deterministic check or agent call newly failing, or a judge metric
+	// regressing in aggregate) while its mean quality is not significantly
+	// lower.
 	VerdictBRegressed = "B regressed"
 	// VerdictMixed: B's mean quality is significantly higher, yet some
 	// questions regressed.
@@ -49,7 +51,10 @@ type ABMetricStat struct {
 	MeanA      *float64 `json:"mean_a"`
 	MeanB      *float64 `json:"mean_b"`
 	Difference Stat     `json:"difference"`
-	Verdict    string   `json:"verdict"`
+	// Drop and Rise are the one-sided paired tests of a drop and of a rise.
+	Drop    PairedTest `json:"drop"`
+	Rise    PairedTest `json:"rise"`
+	Verdict string     `json:"verdict"`
 }
 
 // ABComparison compares two runs of the same definition, for example two
@@ -63,8 +68,11 @@ type ABComparison struct {
 	Cases   []ABCase       `json:"cases"`
 	Metrics []ABMetricStat `json:"metrics"`
 	// Difference is the mean paired quality difference B-A with its
-	// interval, over the questions evaluated in both runs.
-	Difference Stat `json:"difference"`
+	// interval, over the questions evaluated in both runs; Drop and Rise
+	// are its one-sided paired tests, which decide "better" and "worse".
+	Difference Stat       `json:"difference"`
+	Drop       PairedTest `json:"drop"`
+	Rise       PairedTest `json:"rise"`
 	// Verdict is one of the Verdict constants; VerdictDetail says why in
 	// one sentence (outcome changes, regressions and the interval).
 	Verdict       string `json:"verdict"`
@@ -73,8 +81,10 @@ type ABComparison struct {
 	// against A (A taken as B's baseline, as `evalrun run` would).
 	Changes ABChanges `json:"changes"`
 	// Findings are those regression and improvement findings, regressions
-	// first (strict gate, tolerance from the options).
-	Findings []Finding `json:"findings"`
+	// first (ci gate, tolerance from the options); ByQuestion merges the
+	// regressions per question, gating ones first, the others within noise.
+	Findings   []Finding          `json:"findings"`
+	ByQuestion []QuestionFindings `json:"by_question"`
 }
 
 // ABChanges counts what changed from A to B.
@@ -82,17 +92,21 @@ type ABChanges struct {
 	NewlyFailing int `json:"newly_failing"` // questions that fail in B and did not fail or error in A
 	NewlyErrored int `json:"newly_errored"` // questions that end in an error in B and did not in A
 	NewlyPassing int `json:"newly_passing"` // questions that pass in B and failed or errored in A
-	Regressions  int `json:"regressions"`   // regression findings (score drops, new failures, new errors)
+	Regressions  int `json:"regressions"`   // questions and metrics that regress under the ci gate
+	WithinNoise  int `json:"within_noise"`  // questions whose drops or new failures are within the judge's noise
 }
 
 // CompareAB compares runs a and b question by question. They must evaluate
 // the same definition (see SameDefinition; the agents may differ);
-// otherwise the error wraps ErrIncompatible.
+// otherwise the error wraps ErrIncompatible. It reads B against A with the
+// ci gate whatever opts.Gate says, so that judge noise is told from a
+// regression and "no significant difference" is reachable.
 func CompareAB(a, b *models.Run, opts Options) (*ABComparison, error) {
 	if err := SameDefinition(a, b, nil, nil); err != nil {
 		return nil, fmt.Errorf("compare %s with %s: %w", a.ID, b.ID, err)
 	}
 	opts = opts.withDefaults()
+	opts.Gate = GateCI
 	ab := &ABComparison{A: a, B: b, TotalsA: Summarize(a.Cases, opts), TotalsB: Summarize(b.Cases, opts)}
 	byID := map[string]*models.CaseResult{}
 	for _, c := range b.Cases {
@@ -140,10 +154,13 @@ func CompareAB(a, b *models.Run, opts Options) (*ABComparison, error) {
 		ab.Cases = append(ab.Cases, abc)
 	}
 	ab.Difference = Bootstrap(diffs, opts.Resamples, opts.Seed, "ab:quality")
+	var overall string
+	overall, ab.Drop, ab.Rise = pairedVerdict(diffs, opts)
 	cmp := Compare(b, a, opts)
 	ab.Findings = cmp.Findings
+	ab.ByQuestion = cmp.RegressionsByQuestion()
 	ab.Changes = abChanges(ab.Cases, cmp)
-	ab.Verdict, ab.VerdictDetail = abVerdict(ab.Difference, ab.Changes)
+	ab.Verdict, ab.VerdictDetail = abVerdict(overall, ab.Difference, ab.Drop, ab.Rise, ab.Changes)
 	statsA, statsB := map[string]MetricStat{}, map[string]MetricStat{}
 	for _, s := range MetricStats(a.Cases, opts) {
 		statsA[s.Name] = s
@@ -153,8 +170,9 @@ func CompareAB(a, b *models.Run, opts Options) (*ABComparison, error) {
 	}
 	for _, name := range metricOrder {
 		st := Bootstrap(metricDiffs[name], opts.Resamples, opts.Seed, "ab:metric:"+name)
+		v, drop, rise := pairedVerdict(metricDiffs[name], opts)
 		ab.Metrics = append(ab.Metrics, ABMetricStat{Name: name, MeanA: statsA[name].Mean, MeanB: statsB[name].Mean,
-			Difference: st, Verdict: verdict(st)})
+			Difference: st, Drop: drop, Rise: rise, Verdict: v})
 	}
 	return ab, nil
 }
@@ -173,16 +191,42 @@ func abChanges(cases []ABCase, cmp *Comparison) ABChanges {
 			ch.NewlyPassing++
 		}
 	}
-	ch.Regressions = len(cmp.Regressions())
+	ch.Regressions = cmp.GatingCount()
+	for _, q := range cmp.RegressionsByQuestion() {
+		if !q.Gating && q.CaseID != "" {
+			ch.WithinNoise++
+		}
+	}
 	return ch
 }
 
-// abVerdict combines the findings with the interval of the quality
-// difference: regressions are never hidden behind "no significant
-// difference" (see the package doc for the rules).
-func abVerdict(diff Stat, ch ABChanges) (verdictText, detail string) {
-	overall := verdict(diff)
-	regressed := ch.Regressions > 0 || ch.NewlyFailing > 0 || ch.NewlyErrored > 0
+// pairedVerdict reads paired differences B-A with the ci gate's test in
+// both directions: worse when a drop is significant at the options' alpha
+// and at least their min effect, better likewise for a rise.
+func pairedVerdict(diffs []float64, opts Options) (string, PairedTest, PairedTest) {
+	drop := PairedDropTest(diffs)
+	neg := make([]float64, len(diffs))
+	for i, d := range diffs {
+		neg[i] = -d
+	}
+	rise := PairedDropTest(neg)
+	switch {
+	case drop.P == nil:
+		return VerdictNoData, drop, rise
+	case *drop.P < opts.alpha() && -*drop.MeanChange >= opts.minEffect()-scoreEpsilon:
+		return VerdictBWorse, drop, rise
+	case *rise.P < opts.alpha() && *drop.MeanChange >= opts.minEffect()-scoreEpsilon:
+		return VerdictBBetter, drop, rise
+	}
+	return VerdictNoDifference, drop, rise
+}
+
+// abVerdict combines the ci gate's findings with the paired verdict on the
+// quality difference: regressions are never hidden behind "no significant
+// difference", and drops within noise never count as regressions (see the
+// package doc for the rules).
+func abVerdict(overall string, diff Stat, drop, rise PairedTest, ch ABChanges) (verdictText, detail string) {
+	regressed := ch.Regressions > 0
 	switch {
 	case overall == VerdictNoData:
 		verdictText = VerdictNoData
@@ -208,14 +252,21 @@ func abVerdict(diff Stat, ch ABChanges) (verdictText, detail string) {
 	} else {
 		parts = append(parts, "no regressions")
 	}
+	if ch.WithinNoise > 0 {
+		parts = append(parts, Plural(ch.WithinNoise, "question drops within noise", "questions drop within noise"))
+	}
 	q := "no question was evaluated in both runs"
-	if diff.CI != nil {
+	if diff.CI != nil && drop.P != nil {
 		sig := "not significant"
 		if overall != VerdictNoDifference {
 			sig = "significant"
 		}
-		q = fmt.Sprintf("quality difference %s, 95%% CI [%.3f, %.3f], %s on %s", fmtDelta(diff.Mean),
-			diff.CI.Low, diff.CI.High, sig, Plural(diff.N, "question", "questions"))
+		test, direction := drop, "drop"
+		if *drop.MeanChange > 0 && rise.P != nil {
+			test, direction = rise, "rise"
+		}
+		q = fmt.Sprintf("quality difference %s, 95%% CI [%.3f, %.3f], %s for a %s, %s on %s", fmtDelta(diff.Mean),
+			diff.CI.Low, diff.CI.High, fmtP(*test.P), direction, sig, Plural(diff.N, "question", "questions"))
 	}
 	return verdictText, strings.Join(parts, ", ") + " (" + q + ")"
 }
@@ -227,18 +278,4 @@ func Plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
-}
-
-// verdict reads a paired difference B-A: better or worse only when the whole
-// interval lies on one side of zero.
-func verdict(st Stat) string {
-	switch {
-	case st.CI == nil:
-		return VerdictNoData
-	case st.CI.Low > 0:
-		return VerdictBBetter
-	case st.CI.High < 0:
-		return VerdictBWorse
-	}
-	return VerdictNoDifference
 }

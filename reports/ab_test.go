@@ -97,13 +97,16 @@ func TestCompareAB_VerdictAccountsForFindings(t *testing.T) {
 		newlyFails int
 	}{
 		{"one question newly fails", []float64{1, 1, 1}, []float64{0, 1, 1}, VerdictBRegressed,
-			"1 question newly fails, 2 regressions (quality difference -0.333, 95% CI [-1.000, 0.000], not significant on 3 questions)", 1},
-		{"all fail", []float64{1, 1, 1}, []float64{0, 0, 0}, VerdictBWorse,
-			"3 questions newly fail, 6 regressions (quality difference -1.000, 95% CI [-1.000, -1.000], significant on 3 questions)", 3},
+			"1 question newly fails, 1 regression (quality difference -0.333, 95% CI [-1.000, 0.000], p = 0.5 for a drop, not significant on 3 questions)", 1},
+		// Three pairs cannot make a drop significant (the exact sign-flip
+		// test's smallest p-value is 1/8), but three deterministic checks
+		// that newly fail regress one by one.
+		{"all fail", []float64{1, 1, 1}, []float64{0, 0, 0}, VerdictBRegressed,
+			"3 questions newly fail, 3 regressions (quality difference -1.000, 95% CI [-1.000, -1.000], p = 0.12 for a drop, not significant on 3 questions)", 3},
 		{"one fixed", []float64{0, 1, 1}, []float64{1, 1, 1}, VerdictNoDifference,
-			"1 question newly passes, no regressions (quality difference +0.333, 95% CI [0.000, 1.000], not significant on 3 questions)", 0},
+			"1 question newly passes, no regressions (quality difference +0.333, 95% CI [0.000, 1.000], p = 0.5 for a rise, not significant on 3 questions)", 0},
 		{"unchanged", []float64{1, 1, 1}, []float64{1, 1, 1}, VerdictNoDifference,
-			"no regressions (quality difference +0.000, 95% CI [0.000, 0.000], not significant on 3 questions)", 0},
+			"no regressions (quality difference +0.000, 95% CI [0.000, 0.000], p = 1 for a drop, not significant on 3 questions)", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -122,28 +125,28 @@ func TestCompareAB_VerdictAccountsForFindings(t *testing.T) {
 }
 
 func TestABVerdict_Rules(t *testing.T) {
-	st := func(lo, hi float64) Stat {
-		m := (lo + hi) / 2
-		return Stat{N: 5, Mean: &m, CI: &Interval{Low: lo, High: hi}}
-	}
+	m := -0.1
+	diff := Stat{N: 5, Mean: &m, CI: &Interval{Low: -0.3, High: 0.1}}
+	p := 0.2
+	drop := PairedTest{N: 5, MeanChange: &m, P: &p}
 	reg := ABChanges{Regressions: 2}
 	tests := []struct {
-		name string
-		diff Stat
-		ch   ABChanges
-		want string
+		name    string
+		overall string
+		ch      ABChanges
+		want    string
 	}{
-		{"better, clean", st(0.1, 0.3), ABChanges{}, VerdictBBetter},
-		{"better, regressed", st(0.1, 0.3), reg, VerdictMixed},
-		{"worse, regressed", st(-0.3, -0.1), reg, VerdictBWorse},
-		{"worse within tolerance", st(-0.3, -0.1), ABChanges{}, VerdictBWorse},
-		{"flat, regressed", st(-0.3, 0.1), reg, VerdictBRegressed},
-		{"flat, new error only", st(-0.3, 0.1), ABChanges{NewlyErrored: 1}, VerdictBRegressed},
-		{"flat, clean", st(-0.3, 0.1), ABChanges{}, VerdictNoDifference},
-		{"no data", Stat{}, reg, VerdictNoData},
+		{"better, clean", VerdictBBetter, ABChanges{}, VerdictBBetter},
+		{"better, regressed", VerdictBBetter, reg, VerdictMixed},
+		{"worse, regressed", VerdictBWorse, reg, VerdictBWorse},
+		{"worse within tolerance", VerdictBWorse, ABChanges{}, VerdictBWorse},
+		{"flat, regressed", VerdictNoDifference, reg, VerdictBRegressed},
+		{"flat, drops within noise only", VerdictNoDifference, ABChanges{WithinNoise: 7, NewlyFailing: 3}, VerdictNoDifference},
+		{"flat, clean", VerdictNoDifference, ABChanges{}, VerdictNoDifference},
+		{"no data", VerdictNoData, reg, VerdictNoData},
 	}
 	for _, tt := range tests {
-		if got, _ := abVerdict(tt.diff, tt.ch); got != tt.want {
+		if got, _ := abVerdict(tt.overall, diff, drop, drop, tt.ch); got != tt.want {
 			t.Errorf("%s: verdict %q, want %q", tt.name, got, tt.want)
 		}
 	}

@@ -6,68 +6,18 @@ import (
 	"agentevals/models"
 )
 
-// Gate modes of the regression gate.
-const (
-	// GateStrict counts every regression finding: a per-case score drop
-	// beyond the tolerance, a newly failed threshold or a new error.
-	GateStrict = "strict"
-	// GateCI counts new failures and new errors, but a score drop only at
-	// metric level, when the current bootstrap interval lies wholly below
-	// the baseline mean (judge noise does not flap the gate).
-	GateCI = "ci"
-)
-
-// scoreEpsilon absorbs floating-point noise in score differences, so that
-// 0.98-0.96 is not "more than 0.02".
-const scoreEpsilon = 1e-9
-
-// Options tune Compare. The zero value is a strict gate with tolerance 0.
-type Options struct {
-	// Tolerance is the score decrease (and increase) ignored per metric.
-	// It never hides a new failure or a new error.
-	Tolerance float64
-	// Gate is GateStrict (default) or GateCI.
-	Gate string
-	// Resamples and Seed tune the bootstrap (defaults 1,000 and DefaultSeed).
-	Resamples int
-	Seed      uint64
-}
-
-func (o Options) withDefaults() Options {
-	if o.Gate == "" {
-		o.Gate = GateStrict
-	}
-	if o.Resamples <= 0 {
-		o.Resamples = DefaultResamples
-	}
-	if o.Seed == 0 {
-		o.Seed = DefaultSeed
-	}
-	return o
-}
-
-// Validate reports invalid options (a negative tolerance, an unknown gate).
-func (o Options) Validate() error {
-	if o.Tolerance < 0 || o.Tolerance > 1 || o.Tolerance != o.Tolerance {
-		return fmt.Errorf("tolerance %v: want a number from 0 to 1", o.Tolerance)
-	}
-	switch o.Gate {
-	case "", GateStrict, GateCI:
-		return nil
-	}
-	return fmt.Errorf("gate %q: want %q or %q", o.Gate, GateStrict, GateCI)
-}
-
 // Kind classifies a finding of the comparison.
 type Kind string
 
-// Finding kinds. The first five are regressions.
+// Finding kinds. All but Improvement and Fixed are regressions.
 const (
 	ScoreDrop      Kind = "score_drop"       // a metric score fell by more than the tolerance
 	NewFailure     Kind = "new_failure"      // a threshold that held now fails
 	NewAgentError  Kind = "new_agent_error"  // the agent call now fails
 	NewMetricError Kind = "new_metric_error" // a metric now ends in an error
-	MetricDrop     Kind = "metric_drop"      // ci gate: a metric's interval lies wholly below the baseline mean
+	MetricDrop     Kind = "metric_drop"      // ci gate: the paired test shows a significant drop of at least the min effect
+	MetricFlips    Kind = "metric_flips"     // ci gate: a judge metric's pass→fail flips outnumber fail→pass significantly
+	NotMeasurable  Kind = "not_measurable"   // ci gate: too many judge verdicts of a metric ended in an error
 	Improvement    Kind = "improvement"      // a score rose by more than the tolerance
 	Fixed          Kind = "fixed"            // a failure or error of the baseline is gone
 )
@@ -75,7 +25,7 @@ const (
 // Regression reports whether findings of this kind are regressions.
 func (k Kind) Regression() bool {
 	switch k {
-	case ScoreDrop, NewFailure, NewAgentError, NewMetricError, MetricDrop:
+	case ScoreDrop, NewFailure, NewAgentError, NewMetricError, MetricDrop, MetricFlips, NotMeasurable:
 		return true
 	}
 	return false
@@ -96,6 +46,17 @@ type Finding struct {
 	// Gating is true when the finding fails the gate under the chosen mode.
 	Gating  bool   `json:"gating"`
 	Message string `json:"message"`
+	// Why says, under the ci gate, why the finding gates or does not
+	// ("not gating: judge metrics gate in aggregate; …").
+	Why string `json:"why,omitempty"`
+}
+
+// Text is the message followed by why it gates or not, when known.
+func (f Finding) Text() string {
+	if f.Why == "" {
+		return f.Message
+	}
+	return f.Message + " (" + f.Why + ")"
 }
 
 // MetricDelta compares one metric of one case.
@@ -121,6 +82,8 @@ type CaseComparison struct {
 	BaselineQuality *float64      `json:"baseline_quality"`
 	Metrics         []MetricDelta `json:"metrics"`
 	Findings        []Finding     `json:"findings"`
+	// Flaky is set when the question's status flipped in recent runs.
+	Flaky *Flakiness `json:"flaky,omitempty"`
 }
 
 // MetricComparison is one metric over the whole run next to the baseline.
@@ -131,6 +94,8 @@ type MetricComparison struct {
 	Delta        *float64 `json:"delta"`
 	// BelowBaseline is true when the whole interval lies below BaselineMean.
 	BelowBaseline bool `json:"below_baseline"`
+	// Test is the paired evidence against the baseline (nil without one).
+	Test *MetricTest `json:"test,omitempty"`
 }
 
 // Comparison is a run compared with its baseline (or with none). It is
@@ -195,11 +160,15 @@ func Compare(run, baseline *models.Run, opts Options) *Comparison {
 			base[c.CaseID] = c
 		}
 	}
+	var tests map[string]*MetricTest
+	if baseline != nil {
+		tests = metricTests(run, base, judgedMetrics(run, baseline, opts), opts)
+	}
 	var regressions, others []Finding
 	seen := map[string]bool{}
 	for _, c := range run.Cases {
 		seen[c.CaseID] = true
-		cc := compareCase(c, base[c.CaseID], opts)
+		cc := compareCase(c, base[c.CaseID], opts, tests)
 		cmp.Cases = append(cmp.Cases, cc)
 		for _, f := range cc.Findings {
 			if f.Kind.Regression() {
@@ -216,13 +185,13 @@ func Compare(run, baseline *models.Run, opts Options) *Comparison {
 			}
 		}
 	}
-	cmp.Metrics, regressions = compareMetrics(run, baseline, cmp, opts, regressions)
+	cmp.Metrics, regressions = compareMetrics(run, baseline, opts, tests, regressions)
 	cmp.Findings = append(regressions, others...)
 	cmp.Slices = buildSlices(cmp, opts)
 	return cmp
 }
 
-func compareMetrics(run, baseline *models.Run, cmp *Comparison, opts Options, regs []Finding) ([]MetricComparison, []Finding) {
+func compareMetrics(run, baseline *models.Run, opts Options, tests map[string]*MetricTest, regs []Finding) ([]MetricComparison, []Finding) {
 	var baseStats map[string]MetricStat
 	if baseline != nil {
 		baseStats = map[string]MetricStat{}
@@ -231,49 +200,34 @@ func compareMetrics(run, baseline *models.Run, cmp *Comparison, opts Options, re
 		}
 	}
 	var out []MetricComparison
-	check := func(name string, cur Stat, bm *float64) (MetricComparison, *Finding) {
-		mc := MetricComparison{BaselineMean: bm}
-		if bm == nil || cur.Mean == nil {
-			return mc, nil
-		}
-		d := *cur.Mean - *bm
-		mc.Delta = &d
-		if cur.CI != nil && cur.CI.High < *bm-scoreEpsilon {
-			mc.BelowBaseline = true
-			if opts.Gate != GateCI {
-				return mc, nil // shown in the metric table; the strict gate judges per question
-			}
-			return mc, &Finding{Kind: MetricDrop, Metric: name, Before: ptr(*bm), After: ptr(*cur.Mean),
-				Gating: true,
-				Message: fmt.Sprintf("%s mean %.3f, interval [%.3f, %.3f] lies below the baseline mean %.3f",
-					name, *cur.Mean, cur.CI.Low, cur.CI.High, *bm)}
-		}
-		return mc, nil
-	}
+	var names []string
 	for _, s := range MetricStats(run.Cases, opts) {
-		var bm *float64
+		mc := MetricComparison{MetricStat: s, Test: tests[s.Name]}
 		if b, ok := baseStats[s.Name]; ok {
-			bm = b.Mean
+			mc.BaselineMean = b.Mean
 		}
-		mc, f := check(s.Name, s.Stat, bm)
-		mc.MetricStat = s
+		if bm := mc.BaselineMean; bm != nil && s.Mean != nil {
+			mc.Delta = ptr(*s.Mean - *bm)
+			// Shown in the metric table under both gates; neither gates on it.
+			mc.BelowBaseline = s.CI != nil && s.CI.High < *bm-scoreEpsilon
+		}
 		out = append(out, mc)
-		if f != nil {
-			regs = append(regs, *f)
-		}
+		names = append(names, s.Name)
 	}
-	if cmp.BaselineTotals != nil {
-		if _, f := check("quality", cmp.Totals.Quality, cmp.BaselineTotals.Quality.Mean); f != nil {
-			regs = append(regs, *f)
-		}
+	if opts.Gate == GateCI {
+		// Metric-level verdicts first: they are the ci gate's main story.
+		regs = append(ciMetricFindings(names, tests), regs...)
 	}
 	return out, regs
 }
 
 func ptr[T any](v T) *T { return &v }
 
-func compareCase(c, b *models.CaseResult, opts Options) CaseComparison {
+func compareCase(c, b *models.CaseResult, opts Options, tests map[string]*MetricTest) CaseComparison {
 	cc := CaseComparison{Case: c, Baseline: b, CaseID: c.CaseID, Status: CaseStatus(c), Quality: c.Quality()}
+	if fl, ok := opts.Flaky[c.CaseID]; ok {
+		cc.Flaky = &fl
+	}
 	if b != nil {
 		cc.BaselineStatus = CaseStatus(b)
 		cc.BaselineQuality = b.Quality()
@@ -298,9 +252,12 @@ func compareCase(c, b *models.CaseResult, opts Options) CaseComparison {
 		return cc
 	}
 	f := func(k Kind, metric string, before, after, threshold *float64, msg string) {
-		gating := k.Regression() && (k != ScoreDrop || opts.Gate == GateStrict)
-		cc.Findings = append(cc.Findings, Finding{Kind: k, CaseID: c.CaseID, CaseName: c.Name, Metric: metric,
-			Before: before, After: after, Threshold: threshold, Gating: gating, Message: msg})
+		fd := Finding{Kind: k, CaseID: c.CaseID, CaseName: c.Name, Metric: metric,
+			Before: before, After: after, Threshold: threshold, Gating: k.Regression(), Message: msg}
+		if opts.Gate == GateCI && k.Regression() {
+			fd.Gating, fd.Why = ciWhy(fd, tests, cc.Flaky)
+		}
+		cc.Findings = append(cc.Findings, fd)
 	}
 	switch {
 	case c.AgentErrored() && !b.AgentErrored():

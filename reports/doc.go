@@ -16,25 +16,94 @@
 // requests never made. The evidence is read tolerantly, without importing
 // the replay package; shapes it does not know are shown as compact JSON.
 //
+// # Gates
+//
+// Compare reads a run against its baseline under one of two gates.
+//
+// GateStrict (the default) is the Ruby gem's rule, unchanged: every
+// per-question score drop beyond the tolerance, every newly failed minimum
+// and every new error (agent or metric) is a gating finding. With an LLM
+// judge, whose verdicts vary from run to run, questions near their minimum
+// flip on noise alone, so strict regresses nearly every judged run.
+//
+// GateCI tells judge noise from regressions. For every metric it computes a
+// MetricTest against the baseline:
+//
+//   - the one-sided paired test of the per-question differences candidate
+//     minus baseline, over the questions both runs scored without error
+//     (PairedDropTest: the exact sign-flip test up to 16 non-zero
+//     differences, valid at any n; the paired t-test above);
+//   - for judge-backed metrics, the exact one-sided McNemar test of the
+//     pass→fail against fail→pass flips (McNemar), and the share of the
+//     run's verdicts that ended in an error.
+//
+// A judge-backed metric is one whose name is an evaluator type the judges
+// registry marks NeedsJudge, or one the runs' evidence
+// (response_metadata.judge_usage) shows a judge scored; Options.Judged
+// overrides this. Under the ci gate:
+//
+//   - a metric regresses (MetricDrop) when the paired test's p-value is
+//     below alpha and the mean drop is at least the min effect (defaults
+//     DefaultAlpha and DefaultMinEffect); a judge metric also regresses
+//     (MetricFlips) when the McNemar p-value is below alpha. A judge metric
+//     runs both tests at alpha/2 (Bonferroni), so an unchanged metric
+//     raises a false alarm at most alpha of the time;
+//   - a judge metric with more than MaxJudgeErrorShare of its verdicts in
+//     error, in the run or in the baseline, is NotMeasurable, which gates:
+//     an outage never passes;
+//   - per-question findings of judge metrics (new failures, drops, new
+//     metric errors) never gate one by one; per-question score drops of any
+//     metric gate only through the metric's test;
+//   - a deterministic or action check that newly fails or errors, and a new
+//     agent error, gate by themselves;
+//   - findings of a flaky question (Options.Flaky, see FlakyQuestions) do
+//     not gate one by one; the question still counts in the metric tests.
+//
+// Every ci finding carries Why, the reason it gates or does not, e.g.
+// "not gating: judge metrics gate in aggregate; semantic_accuracy within
+// noise: p = 0.41, mean change −0.006 over 200 questions". The tests are
+// computed under both gates and shown in the metric tables; only ci acts
+// on them.
+//
+// # Flaky questions
+//
+// FlakyQuestions reads the last FlakyWindow compatible runs before a run
+// (the baseline rule: same suite, agent and definition) and marks the
+// questions whose outcome flipped between passing and failing (failed or
+// error) from one run to the next. The run's own change is not counted,
+// since that is what the gate judges. Every report format shows the mark:
+// text, Markdown and HTML next to the question, JSON as the case's
+// "flaky" object, JUnit as a testcase property "flaky", GitHub as one
+// notice listing them.
+//
+// # One finding per question
+//
+// RegressionsByQuestion merges a question's findings; text, Markdown and
+// HTML reports list one line per question and GitHub output writes at most
+// one annotation per question (its failure and regressions together).
+//
 // # A/B verdict
 //
 // CompareAB (`evalrun compare A B` and the dashboard's compare page) reads
-// B against A as if A were B's baseline, with the strict gate, and combines
-// those findings with the 95% bootstrap interval of the paired quality
-// difference B-A:
+// B against A as if A were B's baseline, always with the ci gate, and tests
+// the paired quality difference B-A in both directions with the same
+// paired test (alpha and min effect from the options):
 //
 //   - no question evaluated in both runs: "not comparable";
-//   - the interval lies wholly below zero: "B is worse";
-//   - the interval lies wholly above zero: "B is better" when nothing
-//     regressed, else "mixed: B is better on average but regressed";
-//   - otherwise "B regressed" when a question newly fails or errors or a
-//     score dropped, else "no significant difference".
+//   - a significant drop of at least the min effect: "B is worse";
+//   - a significant rise of at least the min effect: "B is better" when
+//     nothing regressed under the ci gate, else "mixed: B is better on
+//     average but regressed";
+//   - otherwise "B regressed" when something regressed under the ci gate,
+//     else "no significant difference".
 //
-// The verdict detail always names the newly failing, erroring and passing
-// questions, the number of regressions and the interval, for example "1
-// question newly fails, 2 regressions (quality difference -0.333, 95% CI
-// [-1.000, 0.000], not significant on 3 questions)", so a regression is
-// never summed up as "no significant difference".
+// The verdict detail names the newly failing, erroring and passing
+// questions, the number of regressions, the questions that dropped within
+// noise, the bootstrap interval and the p-value, for example "1 question
+// newly fails, 1 regression (quality difference -0.333, 95% CI [-1.000,
+// 0.000], p = 0.5 for a drop, not significant on 3 questions)". A
+// deterministic regression is never summed up as "no significant
+// difference", and judge noise never as a regression.
 //
 // # Slices in CI output
 //

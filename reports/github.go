@@ -45,38 +45,45 @@ func renderGitHub(w io.Writer, c *Comparison) error {
 	return err
 }
 
-// writeGitHub writes GitHub Actions workflow commands: an ::error for every
-// failed or errored question and every gating regression, a ::warning for
-// regressions that do not gate and for questions that were not evaluated,
-// a ::notice with the totals and one ::notice per failure-mode or tag slice
-// (title "SUITE / AGENT: slice KEY=VALUE").
+// writeGitHub writes GitHub Actions workflow commands, one annotation per
+// question at most (GitHub caps annotations per step): an ::error for a
+// failed or errored question or one with a gating regression, a ::warning
+// for a question that was not evaluated or whose regressions do not gate;
+// its regressions are merged into that one annotation. Then an annotation
+// per metric-level finding of the ci gate, a ::notice listing the flaky
+// questions, a ::notice with the totals and one ::notice per failure-mode
+// or tag slice (title "SUITE / AGENT: slice KEY=VALUE").
 func writeGitHub(b *strings.Builder, c *Comparison, opts GitHubOptions) {
 	title := c.Run.Suite + " / " + c.Run.Agent
-	for _, cc := range c.Cases {
-		name, at := cc.CaseID, opts.Locations[cc.CaseID]
-		switch cc.Status {
-		case models.StatusFailed:
-			annotate(b, "error", at, title+": "+name+" failed", failureSummary(cc.Case)+"\n"+metricLines(cc.Case, nil))
-		case models.StatusError:
-			msg := ErrorSummary(cc.Case.ErrorDetails)
-			if msg == "" {
-				msg = failureSummary(cc.Case)
-			}
-			annotate(b, "error", at, title+": "+name+" error", msg)
-		case models.StatusNotEvaluated:
-			annotate(b, "warning", at, title+": "+name+" not evaluated", "no metric was calculated")
+	byCase := map[string]QuestionFindings{}
+	var metricLevel []QuestionFindings
+	for _, q := range c.RegressionsByQuestion() {
+		if q.CaseID == "" {
+			metricLevel = append(metricLevel, q)
+		} else {
+			byCase[q.CaseID] = q
 		}
 	}
-	for _, f := range c.Regressions() {
-		level := "warning"
-		if f.Gating {
-			level = "error"
+	var flaky []string
+	for _, cc := range c.Cases {
+		if cc.Flaky != nil {
+			flaky = append(flaky, cc.CaseID+" ("+cc.Flaky.Text()+")")
 		}
-		subject := f.CaseID
-		if subject == "" {
-			subject = f.Metric
+		level, what, msg := questionAnnotation(cc, byCase[cc.CaseID])
+		if level == "" {
+			continue
 		}
-		annotate(b, level, opts.Locations[f.CaseID], title+": regression ("+string(f.Kind)+") "+subject, f.Message)
+		if cc.Flaky != nil {
+			what += " (flaky)"
+		}
+		annotate(b, level, opts.Locations[cc.CaseID], title+": "+cc.CaseID+" "+what, msg)
+	}
+	for _, q := range metricLevel {
+		annotate(b, gatingLevel(q.Gating), Location{}, title+": "+string(q.Findings[0].Kind)+" "+q.Metric, q.Text())
+	}
+	if len(flaky) > 0 {
+		annotate(b, "notice", Location{}, title+": flaky questions",
+			Plural(len(flaky), "question", "questions")+" flipped between passing and failing in recent runs: "+strings.Join(flaky, "; "))
 	}
 	annotate(b, "notice", Location{}, title, totalsText(c.Totals)+"; "+gateVerdict(c))
 	for _, s := range c.Slices {
@@ -86,6 +93,46 @@ func writeGitHub(b *strings.Builder, c *Comparison, opts GitHubOptions) {
 		}
 		annotate(b, "notice", Location{}, title+": slice "+s.Key+"="+s.Value, msg)
 	}
+}
+
+// questionAnnotation is the one annotation of a question: its level ("" for
+// none), what happened and the message, its status and its regressions q
+// (zero when it has none) merged.
+func questionAnnotation(cc CaseComparison, q QuestionFindings) (level, what, msg string) {
+	switch cc.Status {
+	case models.StatusFailed:
+		level, what, msg = "error", "failed", failureSummary(cc.Case)+"\n"+metricLines(cc.Case, nil)
+	case models.StatusError:
+		level, what, msg = "error", "error", ErrorSummary(cc.Case.ErrorDetails)
+		if msg == "" {
+			msg = failureSummary(cc.Case)
+		}
+	case models.StatusNotEvaluated:
+		level, what, msg = "warning", "not evaluated", "no metric was calculated"
+	}
+	if len(q.Findings) == 0 {
+		return level, what, msg
+	}
+	if level == "" || q.Gating {
+		level = gatingLevel(q.Gating)
+	}
+	reg := "regressed (" + q.Labels() + ")"
+	if !q.Gating {
+		reg = "regression not gating (" + q.Labels() + ")"
+	}
+	if what != "" {
+		what += ", "
+		msg = strings.TrimRight(msg, "\n") + "\n"
+	}
+	return level, what + reg, msg + "Regressions: " + q.Text()
+}
+
+// gatingLevel is "error" for a gating finding, else "warning".
+func gatingLevel(gating bool) string {
+	if gating {
+		return "error"
+	}
+	return "warning"
 }
 
 // totalsText is the one-line summary of totals in annotations.

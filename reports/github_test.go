@@ -32,8 +32,11 @@ func TestRenderGitHub_Locations(t *testing.T) {
 			t.Errorf("unlocated annotation has a file: %s", l)
 		}
 	}
-	if located != 5 { // failed, 2 new failures, 2 score drops
-		t.Errorf("located annotations = %d, want 5:\n%s", located, buf.String())
+	if located != 1 { // failed, with its 2 new failures and 2 score drops merged in
+		t.Errorf("located annotations = %d, want 1:\n%s", located, buf.String())
+	}
+	if want := "returns failed%2C regressed (exact new_failure%2C exact score_drop%2C action_group new_failure%2C action_group score_drop)"; !strings.Contains(buf.String(), want) {
+		t.Errorf("the returns annotation does not list its regressions %q:\n%s", want, buf.String())
 	}
 	if !strings.Contains(buf.String(), "::warning title=Customer support / SupportAgent%3A shipping not evaluated::") {
 		t.Errorf("no unlocated warning for shipping:\n%s", buf.String())

@@ -80,10 +80,15 @@ func renderJUnit(w io.Writer, c *Comparison) error {
 	for _, cc := range c.Cases {
 		jc := junitCase{Name: StripControl(cc.CaseID, false), Classname: run.Suite + "." + run.Agent,
 			Time: seconds(cc.Case.DurationMS / 1000), Properties: caseProperties(cc.Case)}
+		if cc.Flaky != nil {
+			jc.Properties = append(jc.Properties, junitProperty{"flaky", StripControl(cc.Flaky.Text(), false)})
+		}
 		var regs []string
+		gating := false
 		for _, f := range cc.Findings {
 			if f.Kind.Regression() {
-				regs = append(regs, "regression: "+f.Message)
+				regs = append(regs, "regression: "+f.Text())
+				gating = gating || f.Gating
 			}
 		}
 		switch cc.Status {
@@ -100,7 +105,7 @@ func renderJUnit(w io.Writer, c *Comparison) error {
 		case models.StatusNotEvaluated:
 			jc.Skipped = &junitMessage{Message: "not evaluated: no metric was calculated"}
 		default:
-			if len(regs) > 0 && c.Regressed() {
+			if gating {
 				jc.Failure = &junitMessage{Type: "regression", Message: regs[0], Body: metricLines(cc.Case, regs)}
 			}
 		}

@@ -32,10 +32,12 @@ type view struct {
 	// Banner is the colour class of the HTML banner: "bad" for failed or
 	// errored checks or a gating regression, "warn" when nothing was
 	// evaluated or regressions do not gate, else "ok".
-	Banner       string
-	Verdict      string
-	Regressed    bool
-	Regressions  []Finding
+	Banner      string
+	Verdict     string
+	Regressed   bool
+	Regressions []Finding
+	// ByQuestion are the regressions merged per question (one line each).
+	ByQuestion   []QuestionFindings
 	Improvements []Finding
 	Cases        []caseView
 	HasReplay    bool // some case has API replay evidence
@@ -102,6 +104,7 @@ func newView(c *Comparison, kind viewKind) *view {
 			v.Improvements = append(v.Improvements, f)
 		}
 	}
+	v.ByQuestion = c.RegressionsByQuestion()
 	for _, cc := range c.Cases {
 		cv := caseView{CaseComparison: cc, Name: cc.Case.Name,
 			Question: jsonText(cc.Case.Question), Expected: jsonText(cc.Case.ExpectedAnswer),

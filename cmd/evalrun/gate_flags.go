@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,14 +19,40 @@ import (
 // and report share them, so both gate a run the same way.
 type CompareFlags struct {
 	Baseline         string  `name:"baseline" placeholder:"RUN_ID" help:"Compare with this run instead of the automatic baseline. It must be an earlier run of the same suite, agent and definition; otherwise nothing is run or written (exit 2)."`
-	Tolerance        float64 `name:"tolerance" default:"0" placeholder:"T" help:"Score decrease per metric that is not a regression (0..1). Never hides a newly failed threshold or a new error."`
-	FailOnRegression bool    `name:"fail-on-regression" help:"Exit 1 when the run regressed against its baseline (reports are written first)."`
-	Gate             string  `name:"gate" default:"strict" enum:"strict,ci" help:"strict: any per-question score drop beyond the tolerance regresses; ci: a metric regresses only when its 95% bootstrap interval lies wholly below the baseline mean (new failures and errors always regress)."`
+	Tolerance        float64 `name:"tolerance" default:"0" placeholder:"T" help:"Score decrease per metric and question that is not a regression (0..1). Never hides a newly failed threshold or a new error."`
+	Gate             string  `name:"gate" default:"strict" enum:"strict,ci" help:"strict (default, the Ruby gem's rule): every per-question score drop beyond the tolerance, newly failed minimum and new error regresses, so LLM-judge noise alone regresses most runs. ci (use it for judged suites): a judge metric regresses only in aggregate, when a one-sided paired test of the per-question score differences is significant at --alpha and the mean drop is at least --min-effect, or when pass→fail flips significantly outnumber fail→pass (exact McNemar); deterministic and action checks that newly fail, and new agent errors, still regress one by one; flaky questions do not gate one by one; a judge metric with more than 10% errored verdicts is not measurable and gates."`
+	Alpha            float64 `name:"alpha" default:"0.05" placeholder:"A" help:"--gate ci: significance level of the one-sided tests, above 0 and below 0.5; a judge metric's score and flip tests each get half, so an unchanged metric raises a false alarm at most this often."`
+	MinEffect        float64 `name:"min-effect" default:"0.02" placeholder:"D" help:"--gate ci: smallest mean score drop of a metric that regresses however significant (0..1; 0 gates on significance alone)."`
+	FailOn           string  `name:"fail-on" default:"failures" enum:"failures,regressions,both" help:"What exits 1. failures (default, the gem's behaviour): a failed or errored check. regressions: only a gated regression against the baseline, so a question that failed at the baseline and still fails exits 0. both: either."`
+	FailOnRegression bool    `name:"fail-on-regression" help:"Also exit 1 on a gated regression: --fail-on failures becomes both (kept as an alias)."`
 }
 
 // options are the comparison settings of the flags.
 func (f *CompareFlags) options() reports.Options {
-	return reports.Options{Tolerance: f.Tolerance, Gate: f.Gate}
+	return reports.Options{Tolerance: f.Tolerance, Gate: f.Gate, Alpha: f.Alpha, MinEffect: &f.MinEffect}
+}
+
+// validate checks the comparison flags (exit 2 before anything runs).
+func (f *CompareFlags) validate() error {
+	if !(f.Alpha > 0) {
+		return fmt.Errorf("--alpha %v: want a significance level above 0 and below 0.5, such as 0.05", f.Alpha)
+	}
+	if err := f.options().Validate(); err != nil {
+		return fmt.Errorf("--tolerance/--gate/--alpha/--min-effect: %w", err)
+	}
+	return nil
+}
+
+// failOn is the effective exit rule: --fail-on, with --fail-on-regression
+// adding regressions to it.
+func (f *CompareFlags) failOn() string {
+	if f.FailOnRegression && (f.FailOn == "" || f.FailOn == failOnFailures) {
+		return failOnBoth
+	}
+	if f.FailOn == "" {
+		return failOnFailures
+	}
+	return f.FailOn
 }
 
 // GateFlags choose the baseline, the regression gate and the reports written
@@ -103,8 +128,8 @@ func reportFormat(p string) (reports.Format, error) {
 // be calculated. An explicit --baseline that is missing or incompatible is an
 // error (exit 2). A nil run means there is no baseline.
 func (f *GateFlags) resolveBaseline(ctx context.Context, db *models.DB, planned *models.Run, calculated []string) (*models.Run, error) {
-	if err := f.options().Validate(); err != nil {
-		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("--tolerance/--gate: %w", err)}
+	if err := f.validate(); err != nil {
+		return nil, &exitError{Code: exitInvalid, Err: err}
 	}
 	if _, err := f.targets(); err != nil {
 		return nil, &exitError{Code: exitInvalid, Err: err}
@@ -151,21 +176,26 @@ func loadRun(ctx context.Context, db *models.DB, id, what string) (*models.Run, 
 }
 
 // finish compares the saved run with its baseline, writes the requested
-// reports and says whether a regression must fail the gate.
-func (f *GateFlags) finish(ctx context.Context, g *Globals, run, baseline *models.Run) (gateFailed bool, err error) {
+// reports and returns the comparison, from which exitLine derives the exit
+// code.
+func (f *GateFlags) finish(ctx context.Context, g *Globals, db *models.DB, run, baseline *models.Run, calculated []string) (*reports.Comparison, error) {
 	targets, err := f.targets()
 	if err != nil {
-		return false, &exitError{Code: exitInvalid, Err: err}
+		return nil, &exitError{Code: exitInvalid, Err: err}
 	}
-	cmp := reports.Compare(run, baseline, f.options())
-	if f.noDatabase {
+	opts := f.options()
+	if f.noDatabase || db == nil {
 		fmt.Fprintln(g.Stdout, "Baseline: not looked up (--save-to and --no-save open no database); thresholds only")
 	} else {
+		opts = f.withFlaky(ctx, g, db, run, calculated)
+	}
+	cmp := reports.Compare(run, baseline, opts)
+	if !f.noDatabase && db != nil {
 		writeGateSummary(g.Stdout, cmp, f.subset)
 	}
 	r, err := reports.NewRenderer()
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	for _, t := range targets {
 		var locs map[string]reports.Location
@@ -173,10 +203,24 @@ func (f *GateFlags) finish(ctx context.Context, g *Globals, run, baseline *model
 			locs = f.locations(g)
 		}
 		if err := writeTarget(r, g, t, cmp, locs); err != nil {
-			return false, &exitError{Code: exitInvalid, Err: err}
+			return nil, &exitError{Code: exitInvalid, Err: err}
 		}
 	}
-	return f.FailOnRegression && cmp.Regressed(), nil
+	return cmp, nil
+}
+
+// withFlaky is the comparison options with the run's flaky questions
+// (reports.FlakyQuestions). A history that cannot be read is a note on
+// stderr, not a failure: the run is saved and its gate still decides.
+func (f *CompareFlags) withFlaky(ctx context.Context, g *Globals, db *models.DB, run *models.Run, calculated []string) reports.Options {
+	opts := f.options()
+	flaky, err := reports.FlakyQuestions(ctx, db, run, calculated)
+	if err != nil {
+		fmt.Fprintf(g.Stderr, "note: flaky questions not marked: %s\n", reports.EscapeText(err.Error()))
+		return opts
+	}
+	opts.Flaky = flaky
+	return opts
 }
 
 // writeTarget writes one report file, or GitHub annotations to stdout plus
@@ -276,72 +320,4 @@ func checkDir(flag, path string) error {
 		return fmt.Errorf("%s %s: %s is not a directory", flag, path, dir)
 	}
 	return nil
-}
-
-// writeGateSummary prints the comparison in a few lines: the baseline, the
-// verdict and each regression. subset says the run covered only some
-// questions (--only), which is why it may have no baseline.
-func writeGateSummary(w io.Writer, cmp *reports.Comparison, subset bool) {
-	if cmp.Baseline == nil && subset {
-		fmt.Fprintln(w, "Baseline: none (--only runs a subset, which is its own definition; no earlier run of this subset); thresholds only")
-		return
-	}
-	if cmp.Baseline == nil {
-		fmt.Fprintln(w, "Baseline: none (first run of this definition); thresholds only")
-		return
-	}
-	b := cmp.Baseline
-	fmt.Fprintf(w, "Baseline: %s (started %s), tolerance %g, %s gate\n", b.ID, reports.FormatTime(b.StartedAt),
-		cmp.Options.Tolerance, cmp.Options.Gate)
-	q, bq := cmp.Totals.Quality.Mean, cmp.BaselineTotals.Quality.Mean
-	if q != nil && bq != nil {
-		fmt.Fprintf(w, "Quality: %.3f (baseline %.3f, %+.3f)\n", *q, *bq, *q-*bq)
-	}
-	writeSliceLine(w, cmp)
-	regs := cmp.Regressions()
-	switch {
-	case cmp.Regressed():
-		fmt.Fprintf(w, "Regressed: %s (! fails the gate)\n", reports.Plural(len(regs), "regression", "regressions"))
-	case len(regs) > 0:
-		fmt.Fprintf(w, "No gating regression (%s under the %s gate)\n",
-			reports.Plural(len(regs), "finding does not gate", "findings do not gate"), cmp.Options.Gate)
-	default:
-		fmt.Fprintln(w, "No regression")
-	}
-	for _, f := range regs {
-		mark := "-"
-		if f.Gating {
-			mark = "!"
-		}
-		subject := f.CaseID
-		if subject == "" {
-			subject = "run"
-		}
-		fmt.Fprintf(w, "  %s %s %s: %s\n", mark, f.Kind, reports.EscapeText(subject), reports.EscapeText(f.Message))
-	}
-}
-
-// writeSliceLine prints the quality of each failure-mode and tag slice next
-// to the baseline's, on one line.
-func writeSliceLine(w io.Writer, cmp *reports.Comparison) {
-	if len(cmp.Slices) == 0 {
-		return
-	}
-	parts := make([]string, 0, len(cmp.Slices))
-	for _, s := range cmp.Slices {
-		p := fmt.Sprintf("%s=%s %s", s.Key, reports.EscapeText(s.Value), score(s.Quality.Mean))
-		if s.Baseline != nil {
-			p += " (was " + score(s.Baseline.Quality.Mean) + ")"
-		}
-		parts = append(parts, p)
-	}
-	fmt.Fprintf(w, "Slices: %s\n", strings.Join(parts, ", "))
-}
-
-// score formats a nullable score; nil is "n/a", never 0.
-func score(v *float64) string {
-	if v == nil {
-		return "n/a"
-	}
-	return fmt.Sprintf("%.3f", *v)
 }

@@ -4,16 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"agentevals/models"
 	"agentevals/reports"
 )
 
 // ReportCmd renders a run's report, compared with its baseline, and exits
-// like run does (DESIGN §4.10): 1 when the reported run has failed or
-// errored calculated checks, or regressed under --fail-on-regression (the
-// report is written first); 2 for invalid input; otherwise 0.
+// like run does (DESIGN §4.10) under --fail-on: 1 for failed or errored
+// calculated checks (failures), a gated regression (regressions) or
+// either (both), after the report is written; 2 for invalid input;
+// otherwise 0. A line on stderr says which rule produced the code.
 type ReportCmd struct {
 	RunID string `arg:"" optional:"" name:"run-id" help:"Run to report (default: the latest run)."`
 	CompareFlags
@@ -23,9 +23,11 @@ type ReportCmd struct {
 
 // Help is the detail under "evalrun report --help".
 func (c *ReportCmd) Help() string {
-	return "Exit codes: 0 when the reported run has no failed or errored calculated check and no gated regression; " +
-		"1 when it has failed or errored checks, or regressed under --fail-on-regression (the report is written first); " +
-		"2 for an unknown format, run or baseline, or an unwritable output (nothing is written)."
+	return "Exit codes follow --fail-on, as for run, and a line on stderr says which rule produced it: " +
+		"1 under --fail-on failures (default) when the reported run has failed or errored checks, under --fail-on regressions when it regressed " +
+		"against its baseline under the chosen --gate, under both for either (the report is written first); 0 otherwise; " +
+		"2 for an unknown format, run or baseline, or an unwritable output (nothing is written). " +
+		"For judged suites use --gate ci (see evalrun run --help)."
 }
 
 // format picks the output format before anything is read or written.
@@ -45,9 +47,8 @@ func (c *ReportCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--format/--output: %w", err)}
 	}
-	opts := c.options()
-	if err := opts.Validate(); err != nil {
-		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--tolerance/--gate: %w", err)}
+	if err := c.validate(); err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
 	}
 	if c.Output != "" {
 		if err := checkDir("--output", c.Output); err != nil {
@@ -71,7 +72,7 @@ func (c *ReportCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	cmp := reports.Compare(run, baseline, opts)
+	cmp := reports.Compare(run, baseline, c.withFlaky(ctx, g, db, run, nil))
 	switch {
 	case c.Output != "":
 		err = r.WriteFile(c.Output, format, cmp)
@@ -83,24 +84,12 @@ func (c *ReportCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return asInvalid(fmt.Errorf("report: %w", err))
 	}
-	return gateExit(cmp, c.FailOnRegression)
-}
-
-// gateExit is the exit status of a rendered comparison (DESIGN §4.10): exit
-// 1 with the reason when the run has failed or errored checks, or regressed
-// and failOnRegression is set; nil otherwise.
-func gateExit(cmp *reports.Comparison, failOnRegression bool) error {
-	var reasons []string
-	if t := cmp.Totals; cmp.ChecksFailed() {
-		reasons = append(reasons, fmt.Sprintf("%d failed, %s", t.Failed, reports.Plural(t.Errored, "error", "errors")))
+	code, line := exitRule(cmp, c.failOn())
+	if code != exitOK {
+		return &exitError{Code: code, Err: fmt.Errorf("report: run %s: %s", cmp.Run.ID, line)}
 	}
-	if failOnRegression && cmp.Baseline != nil && cmp.Regressed() {
-		reasons = append(reasons, fmt.Sprintf("regressed against baseline %s (--fail-on-regression)", cmp.Baseline.ID))
-	}
-	if len(reasons) == 0 {
-		return nil
-	}
-	return &exitError{Code: exitFailed, Err: fmt.Errorf("report: run %s: %s", cmp.Run.ID, strings.Join(reasons, "; "))}
+	fmt.Fprintf(g.Stderr, "report: run %s: %s\n", cmp.Run.ID, line)
+	return nil
 }
 
 // run loads the requested run, or the latest one.
@@ -123,6 +112,15 @@ type CompareCmd struct {
 	RunA   string `arg:"" name:"run-a" help:"The reference run (A)."`
 	RunB   string `arg:"" name:"run-b" help:"The candidate run (B)."`
 	Format string `name:"format" short:"f" default:"text" enum:"text,json" help:"text or json."`
+}
+
+// Help is the detail under "evalrun compare --help".
+func (c *CompareCmd) Help() string {
+	return "B is read against A as if A were its baseline, with the ci gate's tests (see evalrun run --help): " +
+		"the verdict is \"B is worse\" or \"B is better\" only when a one-sided paired test of the per-question quality differences " +
+		"is significant at alpha 0.05 and the mean change is at least 0.02; \"B regressed\" when a deterministic check or agent call newly fails " +
+		"or a judge metric regresses in aggregate; otherwise \"no significant difference\", with the questions that dropped within the judge's noise listed as such. " +
+		"Exits 0 whatever the verdict; 2 for runs of different definitions or unknown ids."
 }
 
 // Run prints per-question deltas, the bootstrap interval of the quality

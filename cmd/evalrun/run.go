@@ -101,15 +101,20 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	c.GateFlags.subset = len(c.Only) > 0
 	c.GateFlags.noDatabase = !c.usesDatabase()
 	c.GateFlags.suiteFile = c.Suite
-	gateFailed, err := c.finish(ctx, g, run, baseline)
+	cmp, err := c.finish(ctx, g, db, run, baseline, calculated)
 	if err != nil {
 		return asInvalid(err)
 	}
+	if note := strictJudgeNotice(cmp); note != "" {
+		fmt.Fprintln(g.Stderr, note)
+	}
+	code, line := exitRule(cmp, c.failOn())
+	fmt.Fprintln(g.Stdout, line)
 	if saved.notSaved != nil { // the reports are written; now say loudly that the run is not in the database
 		return &exitError{Code: exitNotSaved, Err: saved.notSaved}
 	}
-	if runFailed(run) || gateFailed {
-		return &exitError{Code: exitFailed}
+	if code != exitOK {
+		return &exitError{Code: code}
 	}
 	return nil
 }
@@ -141,13 +146,18 @@ func asFailed(err error) error {
 
 // Help is the detail under "evalrun run --help".
 func (c *RunCmd) Help() string {
-	return "Exit codes: 0 when no calculated check failed or errored and no gated regression was found " +
-		"(0 does not claim quality: a question nothing was calculated on is not evaluated, not failed); " +
-		"1 for failed or errored checks, a regression under --fail-on-regression, or an interrupted run " +
-		"(Ctrl-C or SIGTERM: nothing is saved); 2 for an invalid suite, options, configuration or baseline " +
-		"(nothing runs); 3 when the run finished but could not be saved to the database within --save-wait: " +
-		"its evidence file is written to --evidence-dir, the reports are still written, and " +
-		"'evalrun db:import FILE' saves it later."
+	return "Exit codes follow --fail-on, and the last line of the output says which rule produced it: " +
+		"0 when nothing the rule acts on was found (0 does not claim quality: a question nothing was calculated on is not evaluated, not failed); " +
+		"1 under --fail-on failures (default) for failed or errored checks, under --fail-on regressions for a gated regression against the baseline " +
+		"(a question that failed at the baseline and still fails exits 0), under both for either; also 1 for an interrupted run " +
+		"(Ctrl-C or SIGTERM: nothing is saved); 2 for an invalid suite, options, configuration or baseline (nothing runs); " +
+		"3 when the run finished but could not be saved to the database within --save-wait: its evidence file is written to --evidence-dir, " +
+		"the reports are still written, and 'evalrun db:import FILE' saves it later.\n\n" +
+		"Gates: --gate strict (default) is the Ruby gem's rule: every per-question drop beyond --tolerance, newly failed minimum or new error regresses. " +
+		"With an LLM judge its run-to-run noise flips questions near their minimum in every run, so use --gate ci for judged suites: " +
+		"judge metrics regress only when a one-sided paired test of the per-question differences is significant at --alpha and the mean drop is at least --min-effect, " +
+		"or when pass→fail flips significantly outnumber fail→pass (exact McNemar); deterministic and action checks and agent errors still regress one by one. " +
+		"Every finding says why it gates or not."
 }
 
 // judgeFor builds the judge only when a metric of the suite needs one, so a

@@ -14,8 +14,12 @@ func TestRunCmd_Help(t *testing.T) {
 	}
 	text := strings.Join(strings.Fields(out), " ")
 	for _, want := range []string{
-		"Exit codes: 0 when no calculated check failed",
-		"1 for failed or errored checks, a regression under --fail-on-regression, or an interrupted run (Ctrl-C or SIGTERM: nothing is saved)",
+		"Exit codes follow --fail-on, and the last line of the output says which rule produced it",
+		"1 under --fail-on failures (default) for failed or errored checks, under --fail-on regressions for a gated regression",
+		"(a question that failed at the baseline and still fails exits 0)",
+		"also 1 for an interrupted run (Ctrl-C or SIGTERM: nothing is saved)",
+		"use --gate ci for judged suites",
+		"--alpha", "--min-effect", "--fail-on",
 		"2 for an invalid suite, options, configuration or baseline",
 		"A subset is its own definition (digest): its baseline is an earlier run of the same subset",
 		"0 or omitted means min(4, number of cases)",

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"agentevals/internal/testdb"
+)
+
+// TestRunCmd_FailOnRegressions: a suite with a question that fails at the
+// baseline and still fails exits 0 under --fail-on regressions (1 under
+// the default --fail-on failures), and 1 as soon as a deterministic check
+// newly fails, under both gates. The last line says which rule decided.
+func TestRunCmd_FailOnRegressions(t *testing.T) {
+	dir := t.TempDir()
+	answer := filepath.Join(dir, "answer.txt")
+	write := func(path, text string) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(answer, "ok\n")
+	write(filepath.Join(dir, "agent.sh"), `in=$(cat)
+case "$in" in
+  *"known bug"*) echo wrong ;;
+  *) cat '`+answer+`' ;;
+esac
+`)
+	suite := filepath.Join(dir, "suite.json")
+	write(suite, `{"suite": "Fail on", "agent": {"name": "A", "command": ["sh", "`+filepath.Join(dir, "agent.sh")+`"]},
+	  "evaluators": {"exact": {"type": "exact_match"}},
+	  "questions": [
+	    {"id": "known", "question": "known bug", "expected_answer": "right", "minimum_scores": {"exact": 1}},
+	    {"id": "fine", "question": "fine", "expected_answer": "ok", "minimum_scores": {"exact": 1}}]}`)
+	url := testdb.SQLiteURL(t)
+	runWith := func(args ...string) (int, string) {
+		t.Helper()
+		code, out, stderr := evalrun(t, append([]string{"--database-url", url, "run", suite}, args...)...)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		return code, lines[len(lines)-1] + "\n" + stderr
+	}
+
+	if code, last := runWith("--fail-on", "regressions"); code != exitOK ||
+		!strings.HasPrefix(last, "exit 0: no gated regression, no baseline to regress against (--fail-on regressions; not acted on: 1 failed, 0 errors)") {
+		t.Fatalf("first run, --fail-on regressions: exit %d, last line %q", code, last)
+	}
+	baseline := latestRunID(t, url)
+	for _, gate := range []string{"strict", "ci"} {
+		if code, last := runWith("--fail-on", "regressions", "--gate", gate, "--baseline", baseline); code != exitOK ||
+			!strings.HasPrefix(last, "exit 0: no gated regression (--fail-on regressions; not acted on: 1 failed, 0 errors)") {
+			t.Fatalf("still failing, --gate %s --fail-on regressions: exit %d, last line %q", gate, code, last)
+		}
+	}
+	if code, last := runWith("--baseline", baseline); code != exitFailed || !strings.HasPrefix(last, "exit 1: 1 failed, 0 errors (--fail-on failures)") {
+		t.Fatalf("still failing, default --fail-on failures: exit %d, last line %q", code, last)
+	}
+
+	write(answer, "broken\n") // the fine question's exact check now fails
+	// ci first: the failed run this saves makes "fine" flaky in the history
+	// of every later run, and a flaky question does not gate one by one
+	// under ci (strict ignores flakiness).
+	for _, gate := range []string{"ci", "strict"} {
+		code, last := runWith("--fail-on", "regressions", "--gate", gate, "--baseline", baseline)
+		if want := "exit 1: 1 regression against baseline " + baseline + " (--fail-on regressions; not acted on: 2 failed, 0 errors)"; code != exitFailed || !strings.HasPrefix(last, want) {
+			t.Fatalf("newly failing check, --gate %s: exit %d, last line %q, want %q", gate, code, last, want)
+		}
+	}
+	// Now "fine" passed in earlier runs and failed in later ones: it is
+	// flaky, reported, and under ci it no longer gates by itself.
+	code, out, stderr := evalrun(t, "--database-url", url, "run", suite, "--fail-on", "regressions", "--gate", "ci", "--baseline", baseline)
+	if code != exitOK || !strings.Contains(out, "Flaky (status flipped in the last 10 compatible runs): fine") ||
+		!strings.Contains(out, "not gating: flaky question (status flipped 1 time in the last") {
+		t.Fatalf("flaky question under ci: exit %d, want 0 and the flaky question reported\n%s%s", code, out, stderr)
+	}
+	if code, _, stderr := evalrun(t, "--database-url", url, "run", suite, "--fail-on", "sometimes"); code != exitInvalid || !strings.Contains(stderr, "--fail-on") {
+		t.Fatalf("--fail-on sometimes: exit %d, want 2 naming the flag\n%s", code, stderr)
+	}
+	if code, _, stderr := evalrun(t, "--database-url", url, "run", suite, "--alpha", "0"); code != exitInvalid || !strings.Contains(stderr, "--alpha 0") {
+		t.Fatalf("--alpha 0: exit %d, want 2 naming the flag\n%s", code, stderr)
+	}
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"agentevals/reports"
+)
+
+// writeGateSummary prints the comparison in a few lines: the baseline, the
+// verdict and each regression. subset says the run covered only some
+// questions (--only), which is why it may have no baseline.
+func writeGateSummary(w io.Writer, cmp *reports.Comparison, subset bool) {
+	if cmp.Baseline == nil && subset {
+		fmt.Fprintln(w, "Baseline: none (--only runs a subset, which is its own definition; no earlier run of this subset); thresholds only")
+		return
+	}
+	if cmp.Baseline == nil {
+		fmt.Fprintln(w, "Baseline: none (first run of this definition); thresholds only")
+		return
+	}
+	b := cmp.Baseline
+	fmt.Fprintf(w, "Baseline: %s (started %s), tolerance %g, %s gate\n", b.ID, reports.FormatTime(b.StartedAt),
+		cmp.Options.Tolerance, cmp.Options.Gate)
+	q, bq := cmp.Totals.Quality.Mean, cmp.BaselineTotals.Quality.Mean
+	if q != nil && bq != nil {
+		fmt.Fprintf(w, "Quality: %.3f (baseline %.3f, %+.3f)\n", *q, *bq, *q-*bq)
+	}
+	writeSliceLine(w, cmp)
+	if cmp.Options.Gate == reports.GateCI {
+		for _, m := range cmp.Metrics {
+			if m.Test != nil && m.Test.Judged {
+				fmt.Fprintf(w, "Judge metric %s: %s\n", reports.EscapeText(m.Name), reports.EscapeText(m.Test.Note))
+			}
+		}
+	}
+	byQuestion := cmp.RegressionsByQuestion()
+	gating := cmp.GatingCount()
+	switch {
+	case gating > 0:
+		fmt.Fprintf(w, "Regressed: %s (! fails the gate)\n", reports.Plural(gating, "regression", "regressions"))
+	case len(byQuestion) > 0:
+		fmt.Fprintf(w, "No gating regression (%s not gating under the %s gate)\n",
+			reports.Plural(len(byQuestion), "question with findings", "questions with findings"), cmp.Options.Gate)
+	default:
+		fmt.Fprintln(w, "No regression")
+	}
+	for _, q := range byQuestion {
+		mark := "-"
+		if q.Gating {
+			mark = "!"
+		}
+		fmt.Fprintf(w, "  %s %s [%s]: %s\n", mark, reports.EscapeText(q.Subject()), reports.EscapeText(q.Labels()), reports.EscapeText(q.Text()))
+	}
+	var flaky []string
+	for _, c := range cmp.Cases {
+		if c.Flaky != nil {
+			flaky = append(flaky, reports.EscapeText(c.CaseID))
+		}
+	}
+	if len(flaky) > 0 {
+		fmt.Fprintf(w, "Flaky (status flipped in the last %d compatible runs): %s\n", reports.FlakyWindow, strings.Join(flaky, ", "))
+	}
+}
+
+// writeSliceLine prints the quality of each failure-mode and tag slice next
+// to the baseline's, on one line.
+func writeSliceLine(w io.Writer, cmp *reports.Comparison) {
+	if len(cmp.Slices) == 0 {
+		return
+	}
+	parts := make([]string, 0, len(cmp.Slices))
+	for _, s := range cmp.Slices {
+		p := fmt.Sprintf("%s=%s %s", s.Key, reports.EscapeText(s.Value), score(s.Quality.Mean))
+		if s.Baseline != nil {
+			p += " (was " + score(s.Baseline.Quality.Mean) + ")"
+		}
+		parts = append(parts, p)
+	}
+	fmt.Fprintf(w, "Slices: %s\n", strings.Join(parts, ", "))
+}
+
+// score formats a nullable score; nil is "n/a", never 0.
+func score(v *float64) string {
+	if v == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.3f", *v)
+}

@@ -1,0 +1,226 @@
+// Package gatesim simulates judged evaluation runs to measure the
+// regression gates: a scripted OpenAI-compatible judge (a real HTTP server
+// on loopback, reached through the real langchaingo client of the judges
+// package) scores each answer with its true quality plus seeded noise, and
+// a Go agent answers every question with text that carries that quality.
+// Noise is a function of (seed, run, question, repeat) only, so results do
+// not depend on concurrency or scheduling. It backs the gate simulation
+// test and the bench/gatesim table; it is not part of the product.
+package gatesim
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+
+	"agentevals/judges"
+	"agentevals/models"
+	"agentevals/reports"
+	"agentevals/runner"
+)
+
+// Config describes the simulated suite and judge.
+type Config struct {
+	Questions int     // questions in the suite (e.g. 200)
+	Threshold float64 // semantic_accuracy minimum (e.g. 0.7)
+	SD        float64 // judge noise: standard deviation of each verdict
+	Seed      uint64  // fixes true qualities and every verdict's noise
+	// Concurrency of runner.Execute (default 4); results do not depend on it.
+	Concurrency int
+}
+
+// Harness owns the judge server, the suite and the judge client.
+type Harness struct {
+	cfg   Config
+	srv   *httptest.Server
+	suite *runner.Suite
+	judge judges.Judge
+	truth []float64
+}
+
+// New starts the judge server on loopback and writes the suite under dir.
+// Close stops the server.
+func New(cfg Config, dir string) (*Harness, error) {
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = 4
+	}
+	h := &Harness{cfg: cfg}
+	rng := rand.New(rand.NewPCG(cfg.Seed, 0x7a11))
+	questions := make([]map[string]any, cfg.Questions)
+	h.truth = make([]float64, cfg.Questions)
+	for i := range questions {
+		// True qualities spread over [0.5, 1], so a fair share of the
+		// questions sit within one noise sd of the minimum.
+		h.truth[i] = 0.5 + 0.5*rng.Float64()
+		questions[i] = map[string]any{"id": caseID(i), "question": fmt.Sprintf("Question %d?", i),
+			"expected_answer": fmt.Sprintf("Answer %d.", i),
+			"minimum_scores":  map[string]float64{"semantic_accuracy": cfg.Threshold}}
+	}
+	def := map[string]any{"suite": "Gate simulation", "version": "1",
+		"agent": map[string]any{"name": "SimAgent", "command": []string{"true"}}, "questions": questions}
+	b, err := json.Marshal(def)
+	if err != nil {
+		return nil, fmt.Errorf("gatesim: %w", err)
+	}
+	path := filepath.Join(dir, "suite.json")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return nil, fmt.Errorf("gatesim: %w", err)
+	}
+	if h.suite, err = runner.Load(path); err != nil {
+		return nil, fmt.Errorf("gatesim: %w", err)
+	}
+	h.srv = httptest.NewServer(http.HandlerFunc(h.serveJudge))
+	h.judge, err = judges.NewLLMJudge(judges.Settings{Provider: judges.ProviderOpenAI, Model: "sim-judge",
+		BaseURL: h.srv.URL + "/v1", Retry: judges.Retry{MaxAttempts: 1}},
+		judges.Options{Getenv: func(string) string { return "sim-key" }}, nil)
+	if err != nil {
+		h.srv.Close()
+		return nil, fmt.Errorf("gatesim: %w", err)
+	}
+	return h, nil
+}
+
+// Close stops the judge server.
+func (h *Harness) Close() { h.srv.Close() }
+
+func caseID(i int) string { return fmt.Sprintf("q%03d", i) }
+
+// answerPattern finds what the agent wrote into its answer, which the
+// judge reads back from the prompt.
+var answerPattern = regexp.MustCompile(`case=(q\d+) run=(\d+) rep=(\d+) quality=([0-9.]+)`)
+
+// serveJudge answers /v1/chat/completions with a verdict: the true quality
+// the prompt carries plus N(0, SD) noise drawn from a stream seeded by
+// (seed, run, case, repeat), clipped to [0, 1].
+func (h *Harness) serveJudge(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	var req struct {
+		Messages []struct {
+			Content string `json:"content"`
+		} `json:"messages"`
+	}
+	if r.URL.Path != "/v1/chat/completions" || json.Unmarshal(body, &req) != nil {
+		http.Error(w, "want a chat completion", http.StatusBadRequest)
+		return
+	}
+	var m []string
+	for _, msg := range req.Messages {
+		if m = answerPattern.FindStringSubmatch(msg.Content); m != nil {
+			break
+		}
+	}
+	if m == nil {
+		http.Error(w, "no simulated answer in the prompt", http.StatusBadRequest)
+		return
+	}
+	run, _ := strconv.ParseUint(m[2], 10, 64)
+	rep, _ := strconv.ParseUint(m[3], 10, 64)
+	quality, _ := strconv.ParseFloat(m[4], 64)
+	score := math.Max(0, math.Min(1, quality+h.cfg.SD*h.noise(run, m[1], rep)))
+	score = math.Round(score*1000) / 1000
+	content, _ := json.Marshal(map[string]any{"score": score, "reason": "simulated verdict"})
+	reply, _ := json.Marshal(map[string]any{"id": "sim", "object": "chat.completion", "model": "sim-judge",
+		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
+			"message": map[string]any{"role": "assistant", "content": string(content)}}},
+		"usage": map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(reply)
+}
+
+// noise is a standard normal draw determined by (seed, run, case, repeat).
+func (h *Harness) noise(run uint64, caseID string, rep uint64) float64 {
+	f := fnv.New64a()
+	var b [8]byte
+	for _, v := range []uint64{h.cfg.Seed, run, rep} {
+		binary.LittleEndian.PutUint64(b[:], v)
+		f.Write(b[:])
+	}
+	f.Write([]byte(caseID))
+	return rand.New(rand.NewPCG(f.Sum64(), 0x5eed)).NormFloat64()
+}
+
+// Run executes the suite once as run number run of a revision whose true
+// quality is every question's base quality minus drop. With repeats > 1
+// each question is answered and judged repeats times (repeat index in the
+// answer, so each verdict has its own noise) and the metric row's score
+// is the mean of the repeat scores, with the individual scores in
+// response_metadata.repeat_scores: the harness's own stand-in for the
+// runner's --repeat, clearly not the product's code path.
+func (h *Harness) Run(ctx context.Context, run int, drop float64, repeats int) (*models.Run, error) {
+	repeats = max(1, repeats)
+	var runs []*models.Run
+	for rep := range repeats {
+		agent := runner.Func(func(ctx context.Context, q runner.Question) (runner.Response, error) {
+			i, err := strconv.Atoi(q.ID[1:])
+			if err != nil || i >= len(h.truth) {
+				return runner.Response{}, fmt.Errorf("gatesim: unknown question %q", q.ID)
+			}
+			quality := math.Max(0, h.truth[i]-drop)
+			text := fmt.Sprintf("case=%s run=%d rep=%d quality=%.4f", q.ID, run, rep, quality)
+			return runner.Response{Output: json.RawMessage(strconv.Quote(text))}, nil
+		})
+		r, err := runner.Execute(ctx, h.suite, agent, runner.ExecOptions{Judge: h.judge, Concurrency: h.cfg.Concurrency})
+		if err != nil {
+			return nil, fmt.Errorf("gatesim run %d: %w", run, err)
+		}
+		runs = append(runs, r)
+	}
+	if repeats == 1 {
+		return runs[0], nil
+	}
+	return averageRepeats(runs), nil
+}
+
+// averageRepeats merges runs of the same suite into the first: each metric
+// row's score becomes the mean of its calculated repeat scores and passed
+// is recomputed against the threshold.
+func averageRepeats(runs []*models.Run) *models.Run {
+	out := runs[0]
+	for ci, c := range out.Cases {
+		scores := map[string][]float64{}
+		for _, m := range c.Metrics {
+			var sum float64
+			var n int
+			for _, r := range runs {
+				rm := r.Cases[ci].Metrics[m.Position]
+				if rm.Score != nil && rm.ErrorDetails.IsNull() {
+					sum += *rm.Score
+					n++
+					scores[m.Name] = append(scores[m.Name], *rm.Score)
+				}
+			}
+			if n > 0 {
+				mean := sum / float64(n)
+				m.Score, m.Passed = &mean, mean >= m.Threshold
+			}
+		}
+		c.ResponseMetadata = models.MustJSON(map[string]any{"repeat_scores": scores})
+		c.Status = c.DeriveStatus()
+	}
+	return out
+}
+
+// Outcome is whether each gate flagged one candidate against its baseline.
+type Outcome struct {
+	Strict, CI bool
+}
+
+// Gate compares candidate with baseline under both gates, with the
+// default tolerance (0), alpha and min effect.
+func Gate(candidate, baseline *models.Run) Outcome {
+	return Outcome{
+		Strict: reports.Compare(candidate, baseline, reports.Options{Gate: reports.GateStrict}).Regressed(),
+		CI:     reports.Compare(candidate, baseline, reports.Options{Gate: reports.GateCI}).Regressed(),
+	}
+}

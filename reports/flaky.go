@@ -1,0 +1,119 @@
+package reports
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"agentevals/models"
+)
+
+// FlakyWindow is how many earlier compatible runs FlakyQuestions looks at.
+const FlakyWindow = 10
+
+// flakyScanLimit bounds the earlier runs of the same suite and agent read
+// to find FlakyWindow-1 compatible ones.
+const flakyScanLimit = 40
+
+// Flakiness is a question's recent history: its statuses in the last
+// compatible runs, oldest first, and how often the outcome flipped between
+// passing and failing (failed or error) from one run to the next.
+type Flakiness struct {
+	Runs     int      `json:"runs"`
+	Flips    int      `json:"flips"`
+	Statuses []string `json:"statuses"`
+}
+
+// Text describes the history in a few words: "passed↔failed 3 times in
+// the last 6 runs".
+func (f Flakiness) Text() string {
+	return fmt.Sprintf("status flipped %s in the last %d runs: %s", Plural(f.Flips, "time", "times"), f.Runs,
+		strings.Join(f.Statuses, ", "))
+}
+
+// FlakyQuestions returns the questions whose outcome flipped (passed to
+// failed or error, or back) within the last FlakyWindow compatible runs
+// before run, by case id. Compatible is the baseline rule (CheckBaseline:
+// same suite, agent and definition, earlier in (started_at, sequence)
+// order). The run's own change from its baseline is not counted: that is
+// what the gate judges, and counting it would make every new failure look
+// flaky. calculated is as for FindBaseline.
+func FlakyQuestions(ctx context.Context, db *models.DB, run *models.Run, calculated []string) (map[string]Flakiness, error) {
+	history, err := compatibleHistory(ctx, db, run, calculated)
+	if err != nil {
+		return nil, fmt.Errorf("find flaky questions: %w", err)
+	}
+	return Flaky(history), nil
+}
+
+// compatibleHistory returns up to FlakyWindow runs that could be run's
+// baseline, oldest first.
+func compatibleHistory(ctx context.Context, db *models.DB, run *models.Run, calculated []string) ([]*models.Run, error) {
+	if calculated == nil {
+		calculated = CalculatedMetrics(run)
+	}
+	cands, err := db.BaselineCandidates(ctx, models.BaselineQuery{
+		Suite: run.Suite, Agent: run.Agent, Before: models.Cursor{StartedAt: startOf(run), Sequence: run.Sequence},
+		Limit: flakyScanLimit,
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []*models.Run
+	for _, c := range cands {
+		if len(out) == FlakyWindow {
+			break
+		}
+		if c.ID != run.ID && CheckBaseline(run, c, calculated) == nil {
+			out = append(out, c)
+		}
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out, nil
+}
+
+// Flaky reads runs (oldest first) and returns the questions whose outcome
+// flipped between passing and failing (failed or error) from one run to
+// the next at least once; not_evaluated statuses are skipped, as they say
+// nothing about the outcome.
+func Flaky(runs []*models.Run) map[string]Flakiness {
+	type hist struct {
+		statuses []string
+		flips    int
+		last     string
+	}
+	hs := map[string]*hist{}
+	for _, r := range runs {
+		for _, c := range r.Cases {
+			h := hs[c.CaseID]
+			if h == nil {
+				h = &hist{}
+				hs[c.CaseID] = h
+			}
+			st := CaseStatus(c)
+			h.statuses = append(h.statuses, st)
+			outcome := ""
+			switch st {
+			case models.StatusPassed:
+				outcome = "pass"
+			case models.StatusFailed, models.StatusError:
+				outcome = "fail"
+			default:
+				continue
+			}
+			if h.last != "" && h.last != outcome {
+				h.flips++
+			}
+			h.last = outcome
+		}
+	}
+	out := map[string]Flakiness{}
+	for id, h := range hs {
+		if h.flips > 0 {
+			out[id] = Flakiness{Runs: len(h.statuses), Flips: h.flips, Statuses: h.statuses}
+		}
+	}
+	return out
+}

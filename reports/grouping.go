@@ -1,0 +1,102 @@
+package reports
+
+import (
+	"sort"
+	"strings"
+)
+
+// QuestionFindings are the regression findings of one question merged into
+// one entry (or, for a metric-level finding of the ci gate, of one metric),
+// so a wrong answer that fails three metrics is one line and one
+// annotation, not three or four.
+type QuestionFindings struct {
+	// CaseID is empty for a metric-level finding; Metric then names it.
+	CaseID   string    `json:"case_id,omitempty"`
+	CaseName string    `json:"case_name,omitempty"`
+	Metric   string    `json:"metric,omitempty"`
+	Gating   bool      `json:"gating"`
+	Findings []Finding `json:"findings"`
+}
+
+// Subject is the case id, or the metric of a metric-level finding.
+func (q QuestionFindings) Subject() string {
+	if q.CaseID != "" {
+		return q.CaseID
+	}
+	return q.Metric
+}
+
+// Labels lists "metric kind" for each finding ("exact new_failure,
+// action_group score_drop"), or the kind alone for findings without a
+// metric.
+func (q QuestionFindings) Labels() string {
+	parts := make([]string, 0, len(q.Findings))
+	for _, f := range q.Findings {
+		if f.Metric != "" && f.CaseID != "" {
+			parts = append(parts, f.Metric+" "+string(f.Kind))
+		} else {
+			parts = append(parts, string(f.Kind))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Text joins the findings' messages with "; " and adds each distinct
+// reason why they gate or do not once, in parentheses.
+func (q QuestionFindings) Text() string {
+	msgs := make([]string, 0, len(q.Findings))
+	var whys []string
+	seen := map[string]bool{}
+	for _, f := range q.Findings {
+		msgs = append(msgs, f.Message)
+		if f.Why != "" && !seen[f.Why] {
+			seen[f.Why] = true
+			whys = append(whys, f.Why)
+		}
+	}
+	s := strings.Join(msgs, "; ")
+	if len(whys) > 0 {
+		s += " (" + strings.Join(whys, "; ") + ")"
+	}
+	return s
+}
+
+// RegressionsByQuestion groups the regression findings by question (and
+// metric-level findings by metric), gating entries first, each group in
+// the order of the findings.
+func (c *Comparison) RegressionsByQuestion() []QuestionFindings {
+	var out []QuestionFindings
+	index := map[string]int{}
+	for _, f := range c.Regressions() {
+		key := "case:" + f.CaseID
+		if f.CaseID == "" {
+			key = "metric:" + f.Metric + ":" + string(f.Kind)
+		}
+		i, ok := index[key]
+		if !ok {
+			i = len(out)
+			index[key] = i
+			q := QuestionFindings{CaseID: f.CaseID, CaseName: f.CaseName}
+			if f.CaseID == "" {
+				q.Metric = f.Metric
+			}
+			out = append(out, q)
+		}
+		out[i].Findings = append(out[i].Findings, f)
+		out[i].Gating = out[i].Gating || f.Gating
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Gating && !out[b].Gating })
+	return out
+}
+
+// GatingCount is the number of questions and metrics with a gating
+// finding: what "N regressions" counts in verdicts and exit lines.
+func (c *Comparison) GatingCount() int {
+	n := 0
+	for _, q := range c.RegressionsByQuestion() {
+		if q.Gating {
+			n++
+		}
+	}
+	return n
+}
