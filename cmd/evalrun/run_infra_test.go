@@ -1,0 +1,165 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// switchableJudge is a local OpenAI-compatible judge that answers 503 to
+// every call while down is set.
+func switchableJudge(t *testing.T, down *atomic.Bool) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		if down.Load() {
+			http.Error(w, "upstream unavailable", http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"1","object":"chat.completion","model":"judge","choices":[{"index":0,`+
+			`"message":{"role":"assistant","content":"{\"reason\":\"Same facts.\",\"score\":0.95}"},"finish_reason":"stop"}],`+
+			`"usage":{"prompt_tokens":20,"completion_tokens":5,"total_tokens":25}}`)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// judgedSuiteFile writes a two-question judged suite whose agent is a
+// shell script (or the given agent section) and returns its path.
+func judgedSuiteFile(t *testing.T, judgeURL, agent string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "agent.sh"), []byte(`echo '{"output":"Within 30 days."}'`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if agent == "" {
+		agent = `{"name": "A", "command": ["sh", "agent.sh"]}`
+	}
+	suite := fmt.Sprintf(`{"suite": "Outage", "agent": %s,
+  "judge": {"provider": "openai", "model": "judge", "base_url": %q, "timeout": "5s"},
+  "questions": [
+    {"id": "q1", "question": "How long?", "expected_answer": "30 days.", "minimum_scores": {"semantic_accuracy": 0.9}},
+    {"id": "q2", "question": "How long again?", "expected_answer": "30 days.", "minimum_scores": {"semantic_accuracy": 0.9}}
+  ]}`, agent, judgeURL)
+	path := filepath.Join(dir, "suite.json")
+	if err := os.WriteFile(path, []byte(suite), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// closedAddr is a loopback address nothing listens on.
+func closedAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
+}
+
+// TestRunCmd_JudgeOutageIsNotABaseline: a run during a judge outage is
+// saved, marked, exits 1 and says so; the next healthy run is compared with
+// the healthy run before the outage, not with the outage.
+func TestRunCmd_JudgeOutageIsNotABaseline(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	var down atomic.Bool
+	srv := switchableJudge(t, &down)
+	suite := judgedSuiteFile(t, srv.URL+"/v1", "")
+	dir := t.TempDir()
+	dbURL := "sqlite:" + filepath.Join(dir, "runs.sqlite3")
+	if code, out, stderr := evalrun(t, "--database-url", dbURL, "run", suite); code != exitOK {
+		t.Fatalf("healthy run: exit %d\n%s%s", code, out, stderr)
+	}
+	healthy := latestRunID(t, dbURL)
+
+	down.Store(true)
+	code, out, stderr := evalrun(t, "--database-url", dbURL, "run", suite)
+	if code != exitFailed || !strings.Contains(stderr, "failed from infrastructure") ||
+		!strings.Contains(stderr, "judge: server_error") || !strings.Contains(stderr, "(2 of 2 calls)") {
+		t.Fatalf("outage run: exit %d, want 1 with the infrastructure message\n%s%s", code, out, stderr)
+	}
+	outage := latestRunID(t, dbURL)
+
+	down.Store(false)
+	report := filepath.Join(dir, "next.json")
+	if code, out, stderr := evalrun(t, "--database-url", dbURL, "run", suite, "--report", report); code != exitOK {
+		t.Fatalf("run after the outage: exit %d\n%s%s", code, out, stderr)
+	}
+	var doc struct {
+		Summary    map[string]any `json:"summary"`
+		Comparison struct {
+			Baseline struct{ ID string } `json:"baseline"`
+		} `json:"comparison"`
+	}
+	b, err := os.ReadFile(report)
+	if err != nil || json.Unmarshal(b, &doc) != nil {
+		t.Fatalf("report: %v\n%s", err, b)
+	}
+	if got := doc.Comparison.Baseline.ID; got != healthy {
+		t.Errorf("baseline = %s, want the healthy run %s (the outage run is %s)", got, healthy, outage)
+	}
+	if _, marked := doc.Summary["infrastructure_failure"]; marked {
+		t.Errorf("the healthy run is marked: %v", doc.Summary["infrastructure_failure"])
+	}
+	// An explicit --baseline may still name the outage run.
+	if code, out, stderr := evalrun(t, "--database-url", dbURL, "run", suite, "--baseline", outage); code != exitOK ||
+		!strings.Contains(out+stderr, outage) {
+		t.Errorf("--baseline %s: exit %d\n%s%s", outage, code, out, stderr)
+	}
+}
+
+// TestRunCmd_Preflight: an unreachable judge, http agent or missing agent
+// program stops the run before any case (exit 2, nothing saved, a message
+// naming what and --no-preflight); with --no-preflight the run happens, is
+// marked as an infrastructure failure and exits 1.
+func TestRunCmd_Preflight(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	var down atomic.Bool
+	judgeURL := switchableJudge(t, &down).URL + "/v1"
+	closed := closedAddr(t)
+	tests := []struct {
+		name, judge, agent, want string
+	}{
+		{"judge", "http://" + closed + "/v1", "", "judge (openai judge): cannot connect to " + closed},
+		{"http agent", judgeURL, fmt.Sprintf(`{"name": "A", "url": "http://%s/answer"}`, closed), `agent "A": cannot connect to ` + closed},
+		{"command agent", judgeURL, `{"name": "A", "command": ["./missing-agent"]}`, `agent "A": program `},
+		{"program not on PATH", judgeURL, `{"name": "A", "command": ["no-such-agent-program"]}`, `program "no-such-agent-program" is not on PATH`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dbURL := "sqlite:" + filepath.Join(t.TempDir(), "runs.sqlite3")
+			suite := judgedSuiteFile(t, tc.judge, tc.agent)
+			code, out, stderr := evalrun(t, "--database-url", dbURL, "run", suite)
+			if code != exitInvalid || !strings.Contains(stderr, tc.want) || !strings.Contains(stderr, "--no-preflight") ||
+				!strings.Contains(stderr, "Nothing was run or saved") {
+				t.Errorf("exit %d, want 2 naming %q and --no-preflight\n%s%s", code, tc.want, out, stderr)
+			}
+			if n := countRuns(t, dbURL); n != 0 {
+				t.Errorf("%d runs saved after a failed preflight, want 0", n)
+			}
+		})
+	}
+	t.Run("--no-preflight", func(t *testing.T) {
+		dbURL := "sqlite:" + filepath.Join(t.TempDir(), "runs.sqlite3")
+		suite := judgedSuiteFile(t, judgeURL, fmt.Sprintf(`{"name": "A", "url": "http://%s/answer"}`, closed))
+		code, out, stderr := evalrun(t, "--database-url", dbURL, "run", suite, "--no-preflight")
+		if code != exitFailed || !strings.Contains(stderr, "agent: http: ") || !strings.Contains(stderr, "connection refused (2 of 2 calls)") {
+			t.Errorf("exit %d, want 1 with the agent outage named\n%s%s", code, out, stderr)
+		}
+		if n := countRuns(t, dbURL); n != 1 {
+			t.Errorf("%d runs saved, want the marked run", n)
+		}
+	})
+}
