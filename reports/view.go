@@ -41,7 +41,13 @@ type view struct {
 	HasReplay    bool // some case has API replay evidence
 	// JudgeUsage is the run's judge usage line (JudgeUsage.String), shown
 	// next to the agent usage.
-	JudgeUsage   string
+	JudgeUsage string
+	// Repeats is the repeat line (RepeatStats.Line) and RepeatNoise each
+	// metric's within-question sd over the repeats ("" without repeats).
+	Repeats, RepeatNoise string
+	// Outage lists the run's infrastructure-failure mark, one line per
+	// side (InfrastructureFailures); nil when the run is not marked.
+	Outage       []string
 	Charts       charts
 	CSPStyleHash string
 	CSS          string
@@ -87,6 +93,10 @@ func newView(c *Comparison, kind viewKind) *view {
 		Verdict: gateVerdict(c)}
 	v.Outcome = outcome(c.Totals)
 	v.JudgeUsage = JudgeUsageOf(c.Run.Cases).String()
+	if st := Repeats(c.Run); st != nil {
+		v.Repeats, v.RepeatNoise = st.Line(), st.NoiseLine()
+	}
+	v.Outage = InfrastructureFailures(c.Run)
 	switch {
 	case c.ChecksFailed() || v.Regressed:
 		v.Banner = "bad"

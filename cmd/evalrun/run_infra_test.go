@@ -163,3 +163,69 @@ func TestRunCmd_Preflight(t *testing.T) {
 		}
 	})
 }
+
+// TestRunCmd_Repeat answers each question three times with a judge whose
+// scores cycle 0.9, 0.8, 1.0: every question passes on its mean (0.9 at a
+// 0.9 threshold), pass@3 is 100 %, pass^3 0 %, the within-question sd 0.1,
+// and every report format says so. Out-of-range --repeat values exit 2.
+func TestRunCmd_Repeat(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	var n atomic.Int64
+	cycle := []string{"0.9", "0.8", "1.0"}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		score := cycle[(n.Add(1)-1)%3]
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":"1","object":"chat.completion","model":"judge","choices":[{"index":0,`+
+			`"message":{"role":"assistant","content":"{\"reason\":\"Scripted.\",\"score\":%s}"},"finish_reason":"stop"}],`+
+			`"usage":{"prompt_tokens":20,"completion_tokens":5,"total_tokens":25}}`, score)
+	}))
+	defer srv.Close()
+	suite := judgedSuiteFile(t, srv.URL+"/v1", "")
+	dir := t.TempDir()
+	dbURL := "sqlite:" + filepath.Join(dir, "runs.sqlite3")
+	for _, bad := range []string{"0", "101", "-1"} {
+		if code, _, stderr := evalrun(t, "--database-url", dbURL, "run", suite, "--repeat="+bad); code != exitInvalid ||
+			!strings.Contains(stderr, "--repeat: want a whole number of repeats from 1 to 100") {
+			t.Errorf("--repeat=%s: exit %d, want 2 with the rule\n%s", bad, code, stderr)
+		}
+	}
+	args := []string{"--database-url", dbURL, "run", suite, "--repeat", "3", "--concurrency", "1"}
+	for _, ext := range []string{"txt", "md", "html", "json"} {
+		args = append(args, "--report", filepath.Join(dir, "report."+ext))
+	}
+	code, out, stderr := evalrun(t, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, stderr)
+	}
+	if got := n.Load(); got != 6 {
+		t.Errorf("judge calls = %d, want 6 (2 questions x 3 repeats)", got)
+	}
+	line := "3 answers per question; pass@3 100.0% (some answer passed), pass^3 0.0% (every answer passed), over 2 evaluated questions"
+	for _, name := range []string{"stdout", "report.txt", "report.md", "report.html"} {
+		text := out
+		if name != "stdout" {
+			b, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			text = strings.ReplaceAll(string(b), `\`, "") // Markdown escapes _ and ()
+		}
+		if !strings.Contains(text, line) || !strings.Contains(text, "semantic_accuracy 0.100 (2 questions)") {
+			t.Errorf("%s lacks the repeat line or the within-question sd:\n%s", name, text)
+		}
+	}
+	var doc struct {
+		Summary map[string]any         `json:"summary"`
+		Repeats map[string]any         `json:"repeats"`
+		Cases   []struct{ Status any } `json:"cases"`
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Summary["repeats"] != 3.0 || doc.Summary["pass_at_k"] != 1.0 || doc.Summary["pass_hat_k"] != 0.0 ||
+		doc.Repeats["k"] != 3.0 || len(doc.Cases) != 2 || doc.Cases[0].Status != "passed" {
+		t.Errorf("JSON report: summary %v, repeats %v, cases %v", doc.Summary, doc.Repeats, doc.Cases)
+	}
+}
