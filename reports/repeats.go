@@ -142,9 +142,13 @@ func (st *RepeatStats) Line() string {
 		}
 		return fmt.Sprintf("%.1f%%", *p*100)
 	}
-	return fmt.Sprintf("%d answers per question; pass@%d %s (some answer passed), pass^%d %s (every answer passed), over %d evaluated questions; "+
+	questions := "questions"
+	if st.Cases == 1 {
+		questions = "question"
+	}
+	return fmt.Sprintf("%d answers per question; pass@%d %s (some answer passed), pass^%d %s (every answer passed), over %d evaluated %s; "+
 		"metric scores are the means of the %d",
-		st.K, st.K, rate(st.PassAtK), st.K, rate(st.PassHatK), st.Cases, st.K)
+		st.K, st.K, rate(st.PassAtK), st.K, rate(st.PassHatK), st.Cases, questions, st.K)
 }
 
 // NoiseLine lists each metric's within-question sd over the repeats, e.g.

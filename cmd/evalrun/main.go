@@ -58,7 +58,7 @@ type CLI struct {
 	History        HistoryCmd        `cmd:"" help:"List recent runs."`
 	Report         ReportCmd         `cmd:"" help:"Render a run's report (default: the latest run)."`
 	Compare        CompareCmd        `cmd:"" help:"Compare two runs of the same definition side by side."`
-	Calibrate      CalibrateCmd      `cmd:"" help:"Measure judge agreement with human labels (Cohen's kappa)."`
+	Calibrate      CalibrateCmd      `cmd:"" help:"Measure a judge: agreement with human labels (--labels, Cohen's kappa) or stability when the same answers are judged again (--rejudge N)."`
 	Migrate        MigrateCmd        `cmd:"" name:"db:migrate" help:"Create or upgrade the evaluation tables."`
 	Check          CheckCmd          `cmd:"" name:"db:check" help:"Compare the live schema with the contract (exit 0 usable, 2 not)."`
 	RailsMigration RailsMigrationCmd `cmd:"" name:"db:rails-migration" help:"Print a Rails migration that creates the evaluation tables."`
