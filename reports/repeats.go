@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -50,13 +51,8 @@ func Repeats(run *models.Run) *RepeatStats {
 	metrics := map[string]*acc{}
 	at, hat := 0, 0
 	for _, c := range run.Cases {
-		var meta struct {
-			Repeats      []any                 `json:"repeats"`
-			RepeatScores map[string][]*float64 `json:"repeat_scores"`
-			At           *bool                 `json:"pass_at_k"`
-			Hat          *bool                 `json:"pass_hat_k"`
-		}
-		if c.ResponseMetadata.Decode(&meta) != nil || len(meta.Repeats) < 2 {
+		meta, ok := repeatMeta(c)
+		if !ok {
 			continue
 		}
 		st.K = max(st.K, len(meta.Repeats))
@@ -105,6 +101,38 @@ func Repeats(run *models.Run) *RepeatStats {
 		st.Metrics = append(st.Metrics, rn)
 	}
 	return st
+}
+
+// caseRepeats is what a case answered K > 1 times keeps in its
+// response_metadata (runner/repeat.go).
+type caseRepeats struct {
+	Repeats      []json.RawMessage     `json:"repeats"`
+	RepeatScores map[string][]*float64 `json:"repeat_scores"`
+	At           *bool                 `json:"pass_at_k"`
+	Hat          *bool                 `json:"pass_hat_k"`
+}
+
+// repeatMeta reads the case's repeat keys; ok is false when the case was
+// answered once (or the keys are not what the runner writes).
+func repeatMeta(c *models.CaseResult) (caseRepeats, bool) {
+	var meta caseRepeats
+	if c.ResponseMetadata.IsNull() || c.ResponseMetadata.Decode(&meta) != nil || len(meta.Repeats) < 2 {
+		return caseRepeats{}, false
+	}
+	return meta, true
+}
+
+// RepeatScores returns the case's scores per metric and repeat
+// (response_metadata.repeat_scores; nil where a repeat calculated none),
+// or nil when the case was answered once. The case's metric rows hold
+// their means; a paired comparison can take the within-question variance
+// of the means from these.
+func RepeatScores(c *models.CaseResult) map[string][]*float64 {
+	meta, ok := repeatMeta(c)
+	if !ok {
+		return nil
+	}
+	return meta.RepeatScores
 }
 
 // sumSquares is Σ (s − mean)² over the non-null scores and its degrees of

@@ -55,3 +55,15 @@ func f3(p *float64) string {
 	}
 	return fmt.Sprintf("%.3f", *p)
 }
+
+func TestRepeatScores(t *testing.T) {
+	once := &models.CaseResult{ResponseMetadata: models.JSON(`{"judge_usage":{}}`)}
+	if got := RepeatScores(once); got != nil {
+		t.Errorf("a case answered once: %v, want nil", got)
+	}
+	twice := &models.CaseResult{ResponseMetadata: models.JSON(`{"repeats":[{},{}],"repeat_scores":{"m":[0.5,null]}}`)}
+	got := RepeatScores(twice)["m"]
+	if len(got) != 2 || got[0] == nil || *got[0] != 0.5 || got[1] != nil {
+		t.Errorf("repeat scores = %v, want [0.5 nil]", got)
+	}
+}

@@ -1,14 +1,9 @@
 package main
 
 import (
-	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 )
 
@@ -18,17 +13,7 @@ import (
 // and nothing is saved. Invalid combinations exit 2 before any call.
 func TestCalibrateCmd_Rejudge(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
-	var calls atomic.Int64
-	cycle := []string{"0.9", "0.8", "1.0"}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		score := cycle[(calls.Add(1)-1)%3]
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"id":"1","object":"chat.completion","model":"judge","choices":[{"index":0,`+
-			`"message":{"role":"assistant","content":"{\"reason\":\"Scripted.\",\"score\":%s}"},"finish_reason":"stop"}],`+
-			`"usage":{"prompt_tokens":20,"completion_tokens":5,"total_tokens":25}}`, score)
-	}))
-	defer srv.Close()
+	srv, calls := cyclingJudge(t)
 	suite := judgedSuiteFile(t, srv.URL+"/v1", "")
 	dbURL := "sqlite:" + filepath.Join(t.TempDir(), "runs.sqlite3")
 	if code, out, stderr := evalrun(t, "--database-url", dbURL, "run", suite, "--concurrency", "1"); code != exitFailed {

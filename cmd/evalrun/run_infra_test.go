@@ -14,23 +14,45 @@ import (
 	"testing"
 )
 
-// switchableJudge is a local OpenAI-compatible judge that answers 503 to
-// every call while down is set.
-func switchableJudge(t *testing.T, down *atomic.Bool) *httptest.Server {
+// scriptedJudge is a local OpenAI-compatible judge: score(n) is the
+// verdict's score on the n-th call (1-based), or "" to answer 503 as a
+// provider in an outage does. It returns the server and its call counter.
+func scriptedJudge(t *testing.T, score func(n int64) string) (*httptest.Server, *atomic.Int64) {
 	t.Helper()
+	var calls atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
-		if down.Load() {
+		s := score(calls.Add(1))
+		if s == "" {
 			http.Error(w, "upstream unavailable", http.StatusServiceUnavailable)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"id":"1","object":"chat.completion","model":"judge","choices":[{"index":0,`+
-			`"message":{"role":"assistant","content":"{\"reason\":\"Same facts.\",\"score\":0.95}"},"finish_reason":"stop"}],`+
-			`"usage":{"prompt_tokens":20,"completion_tokens":5,"total_tokens":25}}`)
+		fmt.Fprintf(w, `{"id":"1","object":"chat.completion","model":"judge","choices":[{"index":0,`+
+			`"message":{"role":"assistant","content":"{\"reason\":\"Scripted.\",\"score\":%s}"},"finish_reason":"stop"}],`+
+			`"usage":{"prompt_tokens":20,"completion_tokens":5,"total_tokens":25}}`, s)
 	}))
 	t.Cleanup(srv.Close)
+	return srv, &calls
+}
+
+// switchableJudge scores 0.95 except while down is set, when it answers 503.
+func switchableJudge(t *testing.T, down *atomic.Bool) *httptest.Server {
+	t.Helper()
+	srv, _ := scriptedJudge(t, func(int64) string {
+		if down.Load() {
+			return ""
+		}
+		return "0.95"
+	})
 	return srv
+}
+
+// cyclingJudge scores 0.9, 0.8, 1.0, 0.9, … in call order.
+func cyclingJudge(t *testing.T) (*httptest.Server, *atomic.Int64) {
+	t.Helper()
+	cycle := []string{"0.9", "0.8", "1.0"}
+	return scriptedJudge(t, func(n int64) string { return cycle[(n-1)%3] })
 }
 
 // judgedSuiteFile writes a two-question judged suite whose agent is a
@@ -170,17 +192,7 @@ func TestRunCmd_Preflight(t *testing.T) {
 // and every report format says so. Out-of-range --repeat values exit 2.
 func TestRunCmd_Repeat(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
-	var n atomic.Int64
-	cycle := []string{"0.9", "0.8", "1.0"}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		score := cycle[(n.Add(1)-1)%3]
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"id":"1","object":"chat.completion","model":"judge","choices":[{"index":0,`+
-			`"message":{"role":"assistant","content":"{\"reason\":\"Scripted.\",\"score\":%s}"},"finish_reason":"stop"}],`+
-			`"usage":{"prompt_tokens":20,"completion_tokens":5,"total_tokens":25}}`, score)
-	}))
-	defer srv.Close()
+	srv, n := cyclingJudge(t)
 	suite := judgedSuiteFile(t, srv.URL+"/v1", "")
 	dir := t.TempDir()
 	dbURL := "sqlite:" + filepath.Join(dir, "runs.sqlite3")
