@@ -95,6 +95,13 @@ func newView(c *Comparison, kind viewKind) *view {
 	v.JudgeUsage = JudgeUsageOf(c.Run.Cases).String()
 	if st := Repeats(c.Run); st != nil {
 		v.Repeats, v.RepeatNoise = st.Line(), st.NoiseLine()
+		if c.Baseline != nil {
+			k := 1
+			if bst := Repeats(c.Baseline); bst != nil {
+				k = bst.K
+			}
+			v.Repeats += fmt.Sprintf("; the baseline had %d per question", k)
+		}
 	}
 	v.Outage = InfrastructureFailures(c.Run)
 	switch {

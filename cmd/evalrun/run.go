@@ -276,9 +276,13 @@ func (c *ValidateCmd) Run(g *Globals) error {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
 	names := suite.Calculated(true)
-	fmt.Fprintf(g.Stdout, "%s: ok: suite %q version %q, agent %q (%s), %s, metrics: %s\n",
+	repeat := ""
+	if suite.Repeat > 1 {
+		repeat = fmt.Sprintf(", each answered %d times (repeat)", suite.Repeat)
+	}
+	fmt.Fprintf(g.Stdout, "%s: ok: suite %q version %q, agent %q (%s), %s%s, metrics: %s\n",
 		c.Suite, reports.EscapeText(suite.Name), reports.EscapeText(suite.Version), reports.EscapeText(suite.Agent.Name), suite.Agent.Type,
-		questions(len(suite.Cases)), reports.EscapeText(strings.Join(names, ", ")))
+		questions(len(suite.Cases)), repeat, reports.EscapeText(strings.Join(names, ", ")))
 	for _, v := range suite.Env() {
 		if os.Getenv(v.Name) == "" {
 			fmt.Fprintf(g.Stderr, "note: run reads %s (for %s), which is not set here\n", reports.EscapeText(v.Name), reports.EscapeText(v.For))

@@ -240,4 +240,11 @@ func TestRunCmd_Repeat(t *testing.T) {
 		doc.Repeats["k"] != 3.0 || len(doc.Cases) != 2 || doc.Cases[0].Status != "passed" {
 		t.Errorf("JSON report: summary %v, repeats %v, cases %v", doc.Summary, doc.Repeats, doc.Cases)
 	}
+	// K is not part of the definition: a K=2 run is compared with the K=3
+	// run, and says what the baseline's K was.
+	code, out, stderr = evalrun(t, "--database-url", dbURL, "run", suite, "--repeat", "2", "--report", filepath.Join(dir, "next.txt"))
+	b, _ = os.ReadFile(filepath.Join(dir, "next.txt"))
+	if code == exitInvalid || !strings.Contains(string(b), "2 answers per question") || !strings.Contains(string(b), "the baseline had 3 per question") {
+		t.Errorf("K=2 after K=3: exit %d\n%s%s\n%s", code, out, stderr, b)
+	}
 }
