@@ -110,8 +110,9 @@ func (c *RunCmd) Help() string {
 	return "Exit codes: 0 when no calculated check failed or errored and no gated regression was found " +
 		"(0 does not claim quality: a question nothing was calculated on is not evaluated, not failed); " +
 		"1 for failed or errored checks, a regression under --fail-on-regression, or an interrupted run " +
-		"(Ctrl-C or SIGTERM: nothing is saved); 2 for an invalid suite, options, configuration or baseline " +
-		"(nothing runs)."
+		"(Ctrl-C or SIGTERM: nothing is saved), or a run in which every agent call or every judge call failed from " +
+		"infrastructure (saved, marked infrastructure_failure, never an automatic baseline); 2 for an invalid suite, " +
+		"options, configuration or baseline, or an agent or judge found unreachable by the preflight (nothing runs)."
 }
 
 // judgeFor builds the judge only when a metric of the suite needs one, so a
