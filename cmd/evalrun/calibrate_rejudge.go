@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"strings"
 
 	"agentevals/judges"
 	"agentevals/models"
@@ -17,9 +19,10 @@ const maxRejudge = 100
 
 // RejudgeFlags are calibrate's test-retest options.
 type RejudgeFlags struct {
-	Rejudge     *int   `name:"rejudge" placeholder:"N" help:"Judge the run's stored answers N more times (2..100) and report the judge's stability per metric: pass/fail agreement and kappa between repetitions, within-question sd and the minimum detectable effect at the run's size. Needs --suite. Calls no agent, writes nothing."`
-	Suite       string `name:"suite" placeholder:"FILE" help:"With --rejudge: the suite file the run was made from; its metric definitions and judge section are used (the --judge-* flags override the judge)."`
-	Concurrency count  `name:"concurrency" short:"j" placeholder:"N" help:"With --rejudge: judge calls at once (0 or omitted: 4)."`
+	Rejudge     *int     `name:"rejudge" placeholder:"N" help:"Judge the run's stored answers N more times (2..100) and report the judge's stability per metric: pass/fail agreement and kappa between repetitions, within-question sd and the minimum detectable effect at the run's size. Needs --suite. Calls no agent, writes nothing."`
+	Suite       string   `name:"suite" placeholder:"FILE" help:"With --rejudge: the suite file the run was made from; its metric definitions and judge section are used (the --judge-* flags override the judge)."`
+	Concurrency count    `name:"concurrency" short:"j" placeholder:"N" help:"With --rejudge: judge calls at once (0 or omitted: 4)."`
+	MaxMDE      *float64 `name:"max-mde" placeholder:"D" help:"With --rejudge: exit 1 when a metric's minimum detectable effect is above D (0..1), or cannot be measured, so CI can refuse a judge too noisy to see the drops you care about (e.g. --max-mde 0.02)."`
 
 	JudgeFlags
 }
@@ -27,8 +30,11 @@ type RejudgeFlags struct {
 // checkRejudge validates the re-judging flags before anything is opened.
 func (f *RejudgeFlags) checkRejudge() error {
 	if f.Rejudge == nil {
-		if f.Suite != "" {
+		switch {
+		case f.Suite != "":
 			return errors.New("--suite: only used with --rejudge N")
+		case f.MaxMDE != nil:
+			return errors.New("--max-mde: only used with --rejudge N")
 		}
 		return nil
 	}
@@ -41,6 +47,8 @@ func (f *RejudgeFlags) checkRejudge() error {
 		return errors.New("--rejudge: --no-judge leaves nothing to re-judge")
 	case f.JudgeCache != "":
 		return errors.New("--rejudge: --judge-cache would replay the same verdicts and measure no noise at all; drop it")
+	case f.MaxMDE != nil && (math.IsNaN(*f.MaxMDE) || *f.MaxMDE < 0 || *f.MaxMDE > 1):
+		return fmt.Errorf("--max-mde: want a score difference from 0 to 1, got %v", *f.MaxMDE)
 	case f.Concurrency < 0:
 		return fmt.Errorf("--concurrency: %s, got %d", concurrencyRule(), f.Concurrency)
 	}
@@ -80,11 +88,38 @@ func (f *RejudgeFlags) rejudge(ctx context.Context, g *Globals, run *models.Run)
 	fmt.Fprintf(g.Stdout, "Judge stability on run %s (%s, %s): its stored answers judged %d times by %s %s; nothing was saved\n\n",
 		run.ID, reports.EscapeText(run.Suite), reports.EscapeText(run.Agent), *f.Rejudge,
 		reports.EscapeText(settings.Provider), reports.EscapeText(settings.Model))
-	if err := judges.WriteStability(g.Stdout, judges.MeasureStability(items), reports.EscapeText); err != nil {
+	stability := judges.MeasureStability(items)
+	if err := judges.WriteStability(g.Stdout, stability, reports.EscapeText); err != nil {
 		return err
 	}
 	fmt.Fprintln(g.Stdout, "\nThis is the judge's noise alone: the same answers judged again. The agent's own variation adds to it; "+
 		"run --repeat K measures both, and averaging K judgements per question divides the judge's part of the MDE by √K.")
+	if f.MaxMDE != nil {
+		if err := checkMDE(stability, *f.MaxMDE); err != nil {
+			return &exitError{Code: exitFailed, Err: err}
+		}
+	}
+	return nil
+}
+
+// checkMDE fails when a metric's minimum detectable effect is above bar or
+// could not be measured (or when no metric was re-judged at all).
+func checkMDE(ms []judges.Stability, bar float64) error {
+	if len(ms) == 0 {
+		return errors.New("calibrate --max-mde: no judge metric was re-judged, so no effect size was measured")
+	}
+	var problems []string
+	for _, m := range ms {
+		switch {
+		case m.MDE == nil:
+			problems = append(problems, reports.EscapeText(m.Metric)+": not measurable")
+		case *m.MDE > bar+1e-9:
+			problems = append(problems, fmt.Sprintf("%s: %.3f", reports.EscapeText(m.Metric), *m.MDE))
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("calibrate: minimum detectable effect above %v or not measurable: %s", bar, strings.Join(problems, "; "))
+	}
 	return nil
 }
 

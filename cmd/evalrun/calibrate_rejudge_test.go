@@ -41,6 +41,17 @@ func TestCalibrateCmd_Rejudge(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+	// Two questions, sd_diff 0: the MDE is 0, under any bar; with more
+	// calls the cycle shifts and the differences stop being constant.
+	calls.Store(0)
+	if code, out, stderr := evalrun(t, "--database-url", dbURL, "calibrate", id, "--rejudge", "3", "--suite", suite, "-j", "1", "--max-mde", "0.01"); code != exitOK {
+		t.Errorf("--max-mde 0.01 with MDE 0: exit %d\n%s%s", code, out, stderr)
+	}
+	calls.Store(1) // the cycle starts at 0.8: scores 0.8, 1.0 / 0.9, 0.8
+	code, out, stderr = evalrun(t, "--database-url", dbURL, "calibrate", id, "--rejudge", "2", "--suite", suite, "-j", "1", "--max-mde", "0.05")
+	if code != exitFailed || !strings.Contains(stderr, "minimum detectable effect above 0.05") || !strings.Contains(stderr, "semantic_accuracy: ") {
+		t.Errorf("--max-mde 0.05 with a noisy judge: exit %d, want 1\n%s%s", code, out, stderr)
+	}
 	if n := countRuns(t, dbURL); n != 1 {
 		t.Errorf("%d runs after re-judging, want 1", n)
 	}
