@@ -219,15 +219,15 @@ func newModel(s Settings, o Options) (llms.Model, string, error) {
 	switch s.Provider {
 	case ProviderOpenAI:
 		opts := []openai.Option{openai.WithToken(token), openai.WithModel(s.Model), openai.WithHTTPClient(hc)}
-		opts = append(opts, openai.WithBaseURL(firstNonEmpty(s.BaseURL, "https://api.openai.com/v1")))
+		opts = append(opts, openai.WithBaseURL(s.Endpoint()))
 		m, err = openai.New(opts...)
 	case ProviderAnthropic:
 		opts := []anthropic.Option{anthropic.WithToken(token), anthropic.WithModel(s.Model), anthropic.WithHTTPClient(hc)}
-		opts = append(opts, anthropic.WithBaseURL(firstNonEmpty(s.BaseURL, "https://api.anthropic.com/v1")))
+		opts = append(opts, anthropic.WithBaseURL(s.Endpoint()))
 		m, err = anthropic.New(opts...)
 	case ProviderOllama:
 		m, err = ollama.New(ollama.WithModel(s.Model), ollama.WithHTTPClient(hc),
-			ollama.WithServerURL(firstNonEmpty(s.BaseURL, "http://127.0.0.1:11434")))
+			ollama.WithServerURL(s.Endpoint()))
 	}
 	if err != nil {
 		return nil, "", fmt.Errorf("%w: %s client: %s", ErrInvalidSettings, s.Provider, redact(err.Error(), token))
@@ -236,6 +236,20 @@ func newModel(s Settings, o Options) (llms.Model, string, error) {
 		token = ""
 	}
 	return m, token, nil
+}
+
+// Endpoint is the base URL the provider's client calls: BaseURL, else the
+// provider's public endpoint (Ollama: the local server's default address).
+func (s Settings) Endpoint() string {
+	switch {
+	case s.BaseURL != "":
+		return s.BaseURL
+	case s.Provider == ProviderAnthropic:
+		return "https://api.anthropic.com/v1"
+	case s.Provider == ProviderOllama:
+		return "http://127.0.0.1:11434"
+	}
+	return "https://api.openai.com/v1"
 }
 
 func firstNonEmpty(a, b string) string {

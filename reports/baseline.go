@@ -265,7 +265,9 @@ func earlier(a, b *models.Run) bool {
 // sequence, never a run from the future. A planned run (zero Sequence) is
 // placed at its StartedAt, or now when that is zero. calculated is the run's
 // set of calculated metric names (nil: derive it from its rows). It returns
-// nil and no error when there is no baseline.
+// nil and no error when there is no baseline. An automatic baseline is
+// never a run marked as an infrastructure failure (InfrastructureFailure);
+// an explicit --baseline may still name one.
 func FindBaseline(ctx context.Context, db *models.DB, run *models.Run, calculated []string) (*models.Run, error) {
 	if calculated == nil {
 		calculated = CalculatedMetrics(run)
@@ -284,7 +286,7 @@ func FindBaseline(ctx context.Context, db *models.DB, run *models.Run, calculate
 	}
 	var best *models.Run
 	for _, c := range exact {
-		if c.ID != run.ID && CheckBaseline(run, c, calculated) == nil {
+		if c.ID != run.ID && !InfrastructureFailure(c) && CheckBaseline(run, c, calculated) == nil {
 			best = c
 		}
 	}
@@ -301,7 +303,7 @@ func FindBaseline(ctx context.Context, db *models.DB, run *models.Run, calculate
 			if best != nil && !earlier(best, c) {
 				return best, nil
 			}
-			if c.ID != run.ID && CheckBaseline(run, c, calculated) == nil {
+			if c.ID != run.ID && !InfrastructureFailure(c) && CheckBaseline(run, c, calculated) == nil {
 				return c, nil
 			}
 		}

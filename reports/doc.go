@@ -126,6 +126,19 @@
 // Scores, quality, minimums, deltas and intervals are shown with three
 // decimals everywhere; pass rates as percentages.
 //
+// # Repeats and infrastructure failures
+//
+// A run answered K > 1 times per question (evalrun run --repeat K) has one
+// case row per question whose metric scores are the means of the repeats;
+// Repeats reads K, pass@k, pass^k and each metric's within-question sd
+// from the cases' response_metadata (repeat_scores, pass_at_k,
+// pass_hat_k), and every report format shows them.
+//
+// The one fact taken from a summary is the mark the runner writes when
+// every agent call or every judge call failed from infrastructure
+// (InfrastructureFailure): an automatic baseline is never a run marked as
+// an infrastructure failure; pass --baseline to use one anyway.
+//
 // The package reads models records only; it never writes evidence and has no
 // command-line concerns, so the dashboard reuses it as is.
 package reports

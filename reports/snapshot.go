@@ -109,6 +109,9 @@ func FormatTime(t time.Time) string { return t.UTC().Format(TimeFormat) }
 type Document struct {
 	RunSnapshot
 	Comparison ComparisonJSON `json:"comparison"`
+	// Repeats is present when the questions were answered K > 1 times:
+	// K, pass@k, pass^k and each metric's within-question sd.
+	Repeats *RepeatStats `json:"repeats,omitempty"`
 }
 
 // ComparisonJSON is the "comparison" object of the JSON report.
@@ -160,6 +163,7 @@ func NewDocument(c *Comparison) Document {
 		d.Comparison.Cases[i].Metrics = nonNil(d.Comparison.Cases[i].Metrics)
 		d.Comparison.Cases[i].Findings = nonNil(d.Comparison.Cases[i].Findings)
 	}
+	d.Repeats = Repeats(c.Run)
 	if b := c.Baseline; b != nil {
 		d.Comparison.Baseline = &BaselineRef{ID: b.ID.String(), SuiteDigest: b.SuiteDigest, StartedAt: FormatTime(b.StartedAt)}
 	}

@@ -43,7 +43,13 @@ type view struct {
 	HasReplay    bool // some case has API replay evidence
 	// JudgeUsage is the run's judge usage line (JudgeUsage.String), shown
 	// next to the agent usage.
-	JudgeUsage   string
+	JudgeUsage string
+	// Repeats is the repeat line (RepeatStats.Line) and RepeatNoise each
+	// metric's within-question sd over the repeats ("" without repeats).
+	Repeats, RepeatNoise string
+	// Outage lists the run's infrastructure-failure mark, one line per
+	// side (InfrastructureFailures); nil when the run is not marked.
+	Outage       []string
 	Charts       charts
 	CSPStyleHash string
 	CSS          string
@@ -89,6 +95,17 @@ func newView(c *Comparison, kind viewKind) *view {
 		Verdict: gateVerdict(c)}
 	v.Outcome = outcome(c.Totals)
 	v.JudgeUsage = JudgeUsageOf(c.Run.Cases).String()
+	if st := Repeats(c.Run); st != nil {
+		v.Repeats, v.RepeatNoise = st.Line(), st.NoiseLine()
+		if c.Baseline != nil {
+			k := 1
+			if bst := Repeats(c.Baseline); bst != nil {
+				k = bst.K
+			}
+			v.Repeats += fmt.Sprintf("; the baseline had %d per question", k)
+		}
+	}
+	v.Outage = InfrastructureFailures(c.Run)
 	switch {
 	case c.ChecksFailed() || v.Regressed:
 		v.Banner = "bad"

@@ -51,6 +51,11 @@ type ExecOptions struct {
 	// ExtraSummary, when set, is called after every case finished; its keys
 	// are merged into the run summary (e.g. judge cache hits).
 	ExtraSummary func() map[string]any
+	// Repeat is how many times every question is answered and judged
+	// (1..MaxRepeat); 0 means the suite's "repeat" key, else 1. With more
+	// than one the case row holds the mean of the repeats (see
+	// mergeRepeats in runner/repeat.go).
+	Repeat int
 }
 
 // caseHook prepares one case (a replay session): it returns the context for
@@ -118,7 +123,15 @@ func Execute(ctx context.Context, s *Suite, agent Agent, opts ExecOptions) (*mod
 		return nil, err
 	}
 	defer closeReplay()
-	e := &executor{suite: s, agent: agent, opts: opts, hook: hook, scorers: scorers, run: run}
+	repeat := opts.Repeat
+	if repeat <= 0 {
+		repeat = max(s.Repeat, 1)
+	}
+	if repeat > MaxRepeat {
+		return nil, fmt.Errorf("execute suite: repeat %d: want 1 to %d", repeat, MaxRepeat)
+	}
+	e := &executor{suite: s, agent: agent, opts: opts, hook: hook, scorers: scorers, run: run,
+		repeat: repeat, judgeMetrics: s.judgeMetrics(calculated)}
 	run.StartedAt = time.Now()
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -146,6 +159,12 @@ feed:
 		return nil, &InterruptedError{Finished: e.finished, Total: len(s.Cases), Cause: context.Cause(ctx)}
 	}
 	summary := Summarize(run, conc, time.Duration(run.FinishedAt.Sub(run.StartedAt)))
+	if repeat > 1 {
+		addRepeatSummary(summary, run, repeat)
+	}
+	if f := e.calls.failure(); f != nil {
+		summary[models.InfrastructureFailureKey] = f
+	}
 	if opts.ExtraSummary != nil {
 		for k, v := range opts.ExtraSummary() {
 			summary[k] = v
@@ -182,6 +201,12 @@ type executor struct {
 	hook    caseHook // nil when no case replays fixtures
 	scorers map[string]judges.Scorer
 	run     *models.Run
+	// repeat is how many times each question is answered (>= 1).
+	repeat int
+	// judgeMetrics are the calculated metrics scored by the judge.
+	judgeMetrics map[string]bool
+	// calls counts agent and judge outcomes for the infrastructure check.
+	calls callCounter
 
 	mu       sync.Mutex
 	finished int
@@ -189,7 +214,34 @@ type executor struct {
 
 func (e *executor) runCase(ctx context.Context, i int) {
 	c, rec := e.suite.Cases[i], e.run.Cases[i]
+	if e.repeat <= 1 {
+		e.answer(ctx, c, rec)
+	} else {
+		reps := make([]*models.CaseResult, e.repeat)
+		for r := range reps {
+			reps[r] = &models.CaseResult{}
+			e.answer(ctx, c, reps[r])
+			scrubCase(reps[r])
+		}
+		mergeRepeats(rec, c, reps)
+	}
+	scrubCase(rec)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if ctx.Err() != nil {
+		return
+	}
+	e.finished++
+	if e.opts.Progress != nil {
+		e.opts.Progress(Progress{Done: e.finished, Total: len(e.suite.Cases), Case: rec})
+	}
+}
+
+// answer asks the agent once and scores the reply into rec: output,
+// usage, duration, metrics, status and response metadata.
+func (e *executor) answer(ctx context.Context, c *Case, rec *models.CaseResult) {
 	resp, dur, answered, agentErr := e.ask(ctx, c)
+	e.calls.agent(agentErr)
 	rec.DurationMS = float64(dur.Microseconds()) / 1000
 	if agentErr != nil {
 		rec.Status = models.StatusError
@@ -204,16 +256,11 @@ func (e *executor) runCase(ctx context.Context, i int) {
 		}
 	} else {
 		e.record(ctx, c, rec, resp)
-	}
-	scrubCase(rec)
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if ctx.Err() != nil {
-		return
-	}
-	e.finished++
-	if e.opts.Progress != nil {
-		e.opts.Progress(Progress{Done: e.finished, Total: len(e.suite.Cases), Case: rec})
+		for _, m := range rec.Metrics {
+			if e.judgeMetrics[m.Name] && m.Calculated() {
+				e.calls.judge(m.ErrorDetails)
+			}
+		}
 	}
 }
 

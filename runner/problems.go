@@ -188,6 +188,21 @@ func (p problems) threshold(path string, raw json.RawMessage) (float64, bool) {
 	return f, true
 }
 
+// repeat reads a whole number of repeats in [1, MaxRepeat].
+func (p problems) repeat(path string, raw json.RawMessage) (int, bool) {
+	var n int
+	if len(raw) == 0 || raw[0] == '"' || json.Unmarshal(raw, &n) != nil || n < 1 || n > MaxRepeat {
+		p.add(path, "%s, got %s", RepeatRule(), describe(raw))
+		return 0, false
+	}
+	return n, true
+}
+
+// RepeatRule says what a repeat count must be, for messages.
+func RepeatRule() string {
+	return fmt.Sprintf("want a whole number of repeats from 1 to %d", MaxRepeat)
+}
+
 // describe names a JSON value for messages: its kind, and for scalars the
 // value itself (shortened).
 func describe(raw json.RawMessage) string {

@@ -50,12 +50,9 @@ func setResponseMetadata(rec *models.CaseResult, respMeta map[string]any) {
 // record stores the agent's reply on the case and scores every metric.
 func (e *executor) record(ctx context.Context, c *Case, rec *models.CaseResult, resp Response) {
 	respMeta := storeReply(rec, resp)
-	sample := judges.Sample{
-		CaseID: c.ID, Name: c.Name, Question: c.Question, ExpectedAnswer: c.ExpectedAnswer,
-		ExpectedActions: c.ExpectedActionList, Context: c.Context,
-		Output: resp.Output, Actions: resp.Actions, ResponseMetadata: resp.Metadata,
-		DurationMS: rec.DurationMS, InputTokens: resp.InputTokens, OutputTokens: resp.OutputTokens, Cost: resp.Cost,
-	}
+	sample := c.sample()
+	sample.Output, sample.Actions, sample.ResponseMetadata = resp.Output, resp.Actions, resp.Metadata
+	sample.DurationMS, sample.InputTokens, sample.OutputTokens, sample.Cost = rec.DurationMS, resp.InputTokens, resp.OutputTokens, resp.Cost
 	judgeUsage := map[string]any{}
 	details := map[string]any{}
 	for pos, m := range c.Metrics {
@@ -97,6 +94,13 @@ func (e *executor) record(ctx context.Context, c *Case, rec *models.CaseResult, 
 	}
 	setResponseMetadata(rec, respMeta)
 	rec.Status = rec.DeriveStatus()
+}
+
+// sample is the suite's side of a scorer's input for the case: its
+// definition, without an answer.
+func (c *Case) sample() judges.Sample {
+	return judges.Sample{CaseID: c.ID, Name: c.Name, Question: c.Question, ExpectedAnswer: c.ExpectedAnswer,
+		ExpectedActions: c.ExpectedActionList, Context: c.Context}
 }
 
 // metricJudgeUsage is one metric's judge account: what the judge recorded

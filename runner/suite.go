@@ -30,6 +30,12 @@ type Suite struct {
 	Cases []*Case
 	// Registry builds the scorers; Load uses judges.Builtins().
 	Registry judges.Registry
+	// Repeat is the suite's "repeat" key: how many times every question is
+	// answered and judged (1..MaxRepeat; 0 when the key is absent, which
+	// means 1). evalrun's --repeat overrides it. It is not part of the
+	// digest: the mean of K repeats estimates the same expected score
+	// whatever K is.
+	Repeat int
 
 	// whole is the suite a shard was cut from (nil unless Shard made s);
 	// positions are the suite positions of a shard's cases.
@@ -130,7 +136,7 @@ func LoadRegistry(path string, reg judges.Registry) (*Suite, error) {
 }
 
 // topKeys are the keys a suite file may have.
-var topKeys = []string{"$schema", "suite", "version", "agent", "judge", "evaluators", "questions", "golden_set"}
+var topKeys = []string{"$schema", "suite", "version", "agent", "judge", "evaluators", "questions", "golden_set", "repeat"}
 
 func (s *Suite) parse(p problems, data []byte) {
 	top := p.object("$", data, topKeys...)
@@ -150,6 +156,9 @@ func (s *Suite) parse(p problems, data []byte) {
 		s.Agent = parseAgent(p, "$.agent", raw, s.Dir)
 	} else {
 		p.add("$.agent", "missing: want an object with at least a name")
+	}
+	if raw, ok := top["repeat"]; ok {
+		s.Repeat, _ = p.repeat("$.repeat", raw)
 	}
 	if raw, ok := top["judge"]; ok && !isNull(raw) {
 		s.Judge = parseModel(p, "$.judge", raw)

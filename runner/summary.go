@@ -51,6 +51,16 @@ const Writer = "agentevals-go"
 //	               the mean calculated score (errors count 0), null when count is 0
 //	duration_ms    wall time of the execution
 //	concurrency    cases run at once
+//	repeats        K, only when every question was answered K > 1 times
+//	               (absent means 1); see runner/repeat.go for the rows
+//	pass_at_k      with repeats: the share of cases where some repeat
+//	               passed, over the cases with an evaluated repeat
+//	pass_hat_k     with repeats: the share where every repeat passed
+//	infrastructure_failure
+//	               only when every agent call, or every judge call, failed
+//	               from infrastructure: {"agent"|"judge": "what (n of n
+//	               calls)"} (runner/infra.go); such a run is never an
+//	               automatic baseline
 //
 // ExecOptions.ExtraSummary may add keys (e.g. judge cache statistics) but
 // never replaces writer.
@@ -168,9 +178,25 @@ func orNull[T any](v T, ok bool) any {
 }
 
 // judgeUsage reads the per-metric accounts in response_metadata.judge_usage
-// of a case. Entries written before calls were counted
-// ({input_tokens, output_tokens, cost} of one verdict) count as one call.
+// of a case, in metric-name order.
 func judgeUsage(c *models.CaseResult) []judges.CallAccount {
+	byName := judgeUsageByMetric(c)
+	names := make([]string, 0, len(byName))
+	for name := range byName {
+		names = append(names, name)
+	}
+	sort.Strings(names) // a fixed order keeps the cost sum reproducible
+	out := make([]judges.CallAccount, 0, len(names))
+	for _, name := range names {
+		out = append(out, byName[name])
+	}
+	return out
+}
+
+// judgeUsageByMetric reads response_metadata.judge_usage of a case by
+// metric name. Entries written before calls were counted ({input_tokens,
+// output_tokens, cost} of one verdict) count as one call.
+func judgeUsageByMetric(c *models.CaseResult) map[string]judges.CallAccount {
 	if c.ResponseMetadata.IsNull() {
 		return nil
 	}
@@ -183,20 +209,14 @@ func judgeUsage(c *models.CaseResult) []judges.CallAccount {
 	if json.Unmarshal(c.ResponseMetadata, &meta) != nil {
 		return nil
 	}
-	names := make([]string, 0, len(meta.JudgeUsage))
-	for name := range meta.JudgeUsage {
-		names = append(names, name)
-	}
-	sort.Strings(names) // a fixed order keeps the cost sum reproducible
-	out := make([]judges.CallAccount, 0, len(names))
-	for _, name := range names {
-		u := meta.JudgeUsage[name]
+	out := make(map[string]judges.CallAccount, len(meta.JudgeUsage))
+	for name, u := range meta.JudgeUsage {
 		acc := u.CallAccount
 		acc.Calls = 1
 		if u.Calls != nil {
 			acc.Calls = *u.Calls
 		}
-		out = append(out, acc)
+		out[name] = acc
 	}
 	return out
 }

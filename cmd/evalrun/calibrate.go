@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -13,29 +14,57 @@ import (
 	"agentevals/models"
 )
 
-// CalibrateCmd compares a run's judge verdicts with human labels and prints
-// raw agreement and Cohen's kappa per metric, with the cases where judge
-// and human disagree. With --min-kappa it exits 1 when any labelled metric
-// falls below the bar (or cannot be measured), so CI can refuse to gate on
-// an uncalibrated judge.
+// CalibrateCmd measures a judge two ways. With --labels it compares a
+// run's judge verdicts with human labels and prints raw agreement and
+// Cohen's kappa per metric, with the cases where judge and human disagree;
+// with --min-kappa it exits 1 when any labelled metric falls below the bar
+// (or cannot be measured), so CI can refuse to gate on an uncalibrated
+// judge. With --rejudge N it judges the run's stored answers N more times
+// and reports the judge's test-retest stability (calibrate_rejudge.go).
 type CalibrateCmd struct {
-	RunID    string   `arg:"" name:"RUN_ID" help:"Run whose judge verdicts are checked."`
-	Labels   string   `name:"labels" required:"" placeholder:"FILE" help:"Human labels, JSONL: {\"case_id\", \"metric\", and one of \"pass\" (true/false), \"label\" (\"pass\"/\"fail\") or \"score\" (0..1, passes at the metric's threshold)}."`
-	MinKappa *float64 `name:"min-kappa" placeholder:"K" help:"Exit 1 when a labelled metric's Cohen's kappa is below K (-1..1) or cannot be computed."`
+	RunID    string   `arg:"" name:"RUN_ID" help:"Run whose judge verdicts (--labels) or stored answers (--rejudge) are used."`
+	Labels   string   `name:"labels" placeholder:"FILE" help:"Human labels, JSONL: {\"case_id\", \"metric\", and one of \"pass\" (true/false), \"label\" (\"pass\"/\"fail\") or \"score\" (0..1, passes at the metric's threshold)}."`
+	MinKappa *float64 `name:"min-kappa" placeholder:"K" help:"With --labels: exit 1 when a labelled metric's Cohen's kappa is below K (-1..1) or cannot be computed."`
+
+	RejudgeFlags
 }
 
-// Run loads the labels and the run and prints the calibration.
+// Help is the detail under "evalrun calibrate --help".
+func (c *CalibrateCmd) Help() string {
+	return "Give --labels, --rejudge or both. --labels measures agreement with people (is the judge right?). " +
+		"--rejudge N measures test-retest stability (does the judge say the same thing twice?): it reads the run's " +
+		"stored answers, judges every judge-backed metric of every answered question N more times with the suite's " +
+		"judge (--suite; the --judge-* flags override it as for run), and prints per metric the pass/fail agreement " +
+		"and Cohen's kappa between repetitions, the within-question score sd, the sd of the difference of two " +
+		"judgements and the minimum detectable effect of a one-sided paired test (α 0.05, power 0.8) at the run's " +
+		"size, (1.645 + 0.842)·sd_diff/√n, with a plain verdict. It calls no agent and writes nothing to the " +
+		"database; it costs N judge calls per question and metric."
+}
+
+// Run loads the labels and the run and prints the calibration, and/or
+// re-judges the run.
 func (c *CalibrateCmd) Run(ctx context.Context, g *Globals) error {
+	if c.Labels == "" && c.Rejudge == nil {
+		return &exitError{Code: exitInvalid, Err: errors.New("calibrate: give --labels FILE (agreement with people), --rejudge N (stability of the judge), or both")}
+	}
+	if c.MinKappa != nil && c.Labels == "" {
+		return &exitError{Code: exitInvalid, Err: errors.New("--min-kappa: needs --labels")}
+	}
 	if k := c.MinKappa; k != nil && (math.IsNaN(*k) || *k < -1 || *k > 1) {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--min-kappa: want a number from -1 to 1, got %v", *k)}
+	}
+	if err := c.checkRejudge(); err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
 	}
 	id, err := uuid.Parse(c.RunID)
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("calibrate: run id %q: %w", c.RunID, err)}
 	}
-	labels, err := readLabels(c.Labels)
-	if err != nil {
-		return &exitError{Code: exitInvalid, Err: err}
+	var labels []judges.Label
+	if c.Labels != "" {
+		if labels, err = readLabels(c.Labels); err != nil {
+			return &exitError{Code: exitInvalid, Err: err}
+		}
 	}
 	db, err := g.open(ctx, true)
 	if err != nil {
@@ -45,6 +74,14 @@ func (c *CalibrateCmd) Run(ctx context.Context, g *Globals) error {
 	run, err := db.GetRun(ctx, id)
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("calibrate: %w", err)}
+	}
+	if c.Rejudge != nil {
+		if err := c.rejudge(ctx, g, run); err != nil {
+			return asInvalid(err)
+		}
+	}
+	if c.Labels == "" {
+		return nil
 	}
 	ms := judges.Calibrate(labels, judgedMetrics(run))
 	fmt.Fprintf(g.Stdout, "Calibration of run %s (%s, %s) against %s: pass/fail agreement\n\n", run.ID, run.Suite, run.Agent, c.Labels)

@@ -66,7 +66,7 @@ type CLI struct {
 	Compare        CompareCmd        `cmd:"" help:"Compare two runs of the same definition side by side."`
 	Experiment     ExperimentCmd     `cmd:"" help:"Run a suite against several agent variants (one run each) and show the answers side by side."`
 	Grid           GridCmd           `cmd:"" help:"Render the grid of an experiment's runs again (text, Markdown, HTML or JSON)."`
-	Calibrate      CalibrateCmd      `cmd:"" help:"Measure judge agreement with human labels (Cohen's kappa)."`
+	Calibrate      CalibrateCmd      `cmd:"" help:"Measure a judge: agreement with human labels (--labels, Cohen's kappa) or stability when the same answers are judged again (--rejudge N)."`
 	Migrate        MigrateCmd        `cmd:"" name:"db:migrate" help:"Create or upgrade the evaluation tables."`
 	Import         ImportCmd         `cmd:"" name:"db:import" help:"Save evidence files (from run --save-to, --shard or a failed save) in the database; --merge joins shards."`
 	Check          CheckCmd          `cmd:"" name:"db:check" help:"Compare the live schema with the contract (exit 0 usable, 2 not)."`

@@ -29,6 +29,8 @@ type RunCmd struct {
 	Concurrency count          `name:"concurrency" short:"j" placeholder:"N" help:"Cases run at once: a whole number >= 0; 0 or omitted means min(4, number of cases). Negative numbers are refused (exit 2)."`
 	Only        []string       `name:"only" sep:"none" placeholder:"ID" help:"Run only the question with this id (repeatable). A subset is its own definition (digest): its baseline is an earlier run of the same subset, never a run of the whole suite."`
 	Timeout     *time.Duration `name:"timeout" placeholder:"DURATION" help:"Per-case agent timeout, a positive duration such as 30s (0 or negative is refused, exit 2). Omitted: the suite's agent.timeout, else 5m."`
+	Repeat      *int           `name:"repeat" placeholder:"K" help:"Answer and judge every question K times (1..100; overrides the suite's \"repeat\" key, default 1). Each question keeps one row whose metric scores are the means of the K repeats (passing needs the mean at the threshold and no repeat in error); every repeat's answer, scores and reasons are kept in response_metadata.repeats, and reports show pass@k (some repeat passed), pass^k (every repeat passed) and each judge metric's within-question sd. K is not part of the suite's fingerprint, so a K=3 run baselines against K=1 history."`
+	NoPreflight bool           `name:"no-preflight" help:"Skip the preflight: before any question, evalrun checks that the agent (a TCP connection to an http or llm agent's host, the command found for command and worker agents) and the judge (a TCP connection to its endpoint, no request and no tokens) are reachable, and exits 2 with nothing saved when one is not."`
 
 	JudgeFlags
 	GateFlags
@@ -78,10 +80,13 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	} else if err := c.checkGateFlags(); err != nil {
 		return err
 	}
+	if err := c.preflight(ctx, suite, judge != nil); err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
 	prog := newProgress(g.Stderr, len(suite.Cases))
 	prog.rates = func() string { return rateNote(agentLimiter, c.JudgeFlags.limiter) }
 	opts := runner.ExecOptions{Judge: judge, Concurrency: conc, Timeout: c.timeout(), Metadata: meta,
-		Progress: prog.update, ExtraSummary: c.judgeSummary, JudgeDisabled: c.NoJudge}
+		Progress: prog.update, ExtraSummary: c.judgeSummary, JudgeDisabled: c.NoJudge, Repeat: c.repeat(suite)}
 	prog.start()
 	run, err := runner.Execute(ctx, suite, agent, opts)
 	prog.finish()
@@ -98,6 +103,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	writeRunTable(g.Stdout, run, saved.where)
 	writeCoverageWarnings(g.Stderr, run)
+	outage := writeInfrastructureFailure(g.Stderr, run)
 	c.GateFlags.subset = len(c.Only) > 0
 	c.GateFlags.noDatabase = !c.usesDatabase()
 	c.GateFlags.suiteFile = c.Suite
@@ -109,6 +115,9 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 		fmt.Fprintln(g.Stderr, note)
 	}
 	code, line := exitRule(cmp, c.failOn())
+	if outage && code == exitOK {
+		code, line = exitFailed, "exit 1: the run failed from infrastructure (see above), whatever --fail-on says; it is never an automatic baseline"
+	}
 	fmt.Fprintln(g.Stdout, line)
 	if saved.notSaved != nil { // the reports are written; now say loudly that the run is not in the database
 		return &exitError{Code: exitNotSaved, Err: saved.notSaved}
@@ -150,7 +159,8 @@ func (c *RunCmd) Help() string {
 		"0 when nothing the rule acts on was found (0 does not claim quality: a question nothing was calculated on is not evaluated, not failed); " +
 		"1 under --fail-on failures (default) for failed or errored checks, under --fail-on regressions for a gated regression against the baseline " +
 		"(a question that failed at the baseline and still fails exits 0), under both for either; also 1 for an interrupted run " +
-		"(Ctrl-C or SIGTERM: nothing is saved); 2 for an invalid suite, options, configuration or baseline (nothing runs); " +
+		"(Ctrl-C or SIGTERM: nothing is saved) and, whatever --fail-on says, for a run in which every agent call or every judge call failed from " +
+		"infrastructure (saved, marked infrastructure_failure, never an automatic baseline); 2 for an invalid suite, options, configuration or baseline, or an agent or judge found unreachable by the preflight (nothing runs); " +
 		"3 when the run finished but could not be saved to the database within --save-wait: its evidence file is written to --evidence-dir, " +
 		"the reports are still written, and 'evalrun db:import FILE' saves it later.\n\n" +
 		"Gates: --gate strict (default) is the Ruby gem's rule: every per-question drop beyond --tolerance, newly failed minimum or new error regresses. " +
@@ -200,6 +210,9 @@ func (c *RunCmd) checkNumbers() error {
 	if c.Concurrency < 0 {
 		return fmt.Errorf("--concurrency: %s, got %d", concurrencyRule(), c.Concurrency)
 	}
+	if c.Repeat != nil && (*c.Repeat < 1 || *c.Repeat > runner.MaxRepeat) {
+		return fmt.Errorf("--repeat: %s, got %d", runner.RepeatRule(), *c.Repeat)
+	}
 	if c.Timeout != nil && *c.Timeout <= 0 {
 		return fmt.Errorf("--timeout: want a positive duration such as 30s (omit it for the suite's agent.timeout, else %s), got %s",
 			strings.TrimSuffix(runner.DefaultAgentTimeout.String(), "0s"), *c.Timeout)
@@ -233,6 +246,40 @@ func (n *count) Decode(ctx *kong.DecodeContext) error {
 // concurrencyRule says what --concurrency takes.
 func concurrencyRule() string {
 	return fmt.Sprintf("want a whole number ≥ 0 (0 = default min(%d, cases))", runner.DefaultConcurrency)
+}
+
+// preflight probes the agent and, when one was built, the judge
+// (runner.Preflight) unless --no-preflight is given.
+func (c *RunCmd) preflight(ctx context.Context, suite *runner.Suite, withJudge bool) error {
+	if c.NoPreflight {
+		return nil
+	}
+	var js *judges.Settings
+	if withJudge {
+		s, ok, err := c.settings(suite.Judge)
+		if err != nil {
+			return err
+		}
+		if ok {
+			js = &s
+		}
+	}
+	if err := runner.Preflight(ctx, suite.Agent, js); err != nil {
+		return fmt.Errorf("%w\nNothing was run or saved. Start or fix what is unreachable, or pass --no-preflight to run anyway "+
+			"(every question would then record the failure)", err)
+	}
+	return nil
+}
+
+// repeat is --repeat, else the suite's "repeat" key, else 1.
+func (c *RunCmd) repeat(suite *runner.Suite) int {
+	switch {
+	case c.Repeat != nil:
+		return *c.Repeat
+	case suite.Repeat > 0:
+		return suite.Repeat
+	}
+	return 1
 }
 
 // timeout is --timeout, or 0 when it was not given (the suite's own).
@@ -283,9 +330,13 @@ func (c *ValidateCmd) Run(g *Globals) error {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
 	names := suite.Calculated(true)
-	fmt.Fprintf(g.Stdout, "%s: ok: suite %q version %q, agent %q (%s), %s, metrics: %s\n",
+	repeat := ""
+	if suite.Repeat > 1 {
+		repeat = fmt.Sprintf(", each answered %d times (repeat)", suite.Repeat)
+	}
+	fmt.Fprintf(g.Stdout, "%s: ok: suite %q version %q, agent %q (%s), %s%s, metrics: %s\n",
 		c.Suite, reports.EscapeText(suite.Name), reports.EscapeText(suite.Version), reports.EscapeText(suite.Agent.Name), suite.Agent.Type,
-		questions(len(suite.Cases)), reports.EscapeText(strings.Join(names, ", ")))
+		questions(len(suite.Cases)), repeat, reports.EscapeText(strings.Join(names, ", ")))
 	for _, v := range suite.Env() {
 		if os.Getenv(v.Name) == "" {
 			fmt.Fprintf(g.Stderr, "note: run reads %s (for %s), which is not set here\n", reports.EscapeText(v.Name), reports.EscapeText(v.For))

@@ -184,6 +184,10 @@ func writeRunTable(w io.Writer, run *models.Run, where string) {
 	fmt.Fprintf(w, "Passing questions: %d of %d   Quality: %s   Errors: %d   Not evaluated: %d   Time: %s\n",
 		intOf(sum["passed"]), len(run.Cases), fmtAny(sum["quality"]), intOf(sum["errors"]), intOf(sum["not_evaluated"]),
 		time.Duration(floatOf(sum["duration_ms"])*float64(time.Millisecond)).Round(time.Millisecond))
+	if st := reports.Repeats(run); st != nil {
+		fmt.Fprintf(w, "Repeats: %s\n", st.Line())
+		fmt.Fprintf(w, "Within-question sd over the repeats: %s\n", reports.EscapeText(st.NoiseLine()))
+	}
 }
 
 // metricsCell lists "name score/threshold ok|FAIL|ERROR|n/a" for a case.

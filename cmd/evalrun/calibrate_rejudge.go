@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"agentevals/judges"
+	"agentevals/models"
+	"agentevals/reports"
+	"agentevals/runner"
+)
+
+// maxRejudge bounds --rejudge: beyond it the estimate barely improves and
+// the judge bill keeps growing.
+const maxRejudge = 100
+
+// RejudgeFlags are calibrate's test-retest options.
+type RejudgeFlags struct {
+	Rejudge     *int     `name:"rejudge" placeholder:"N" help:"Judge the run's stored answers N more times (2..100) and report the judge's stability per metric: pass/fail agreement and kappa between repetitions, within-question sd and the minimum detectable effect at the run's size. Needs --suite. Calls no agent, writes nothing."`
+	Suite       string   `name:"suite" placeholder:"FILE" help:"With --rejudge: the suite file the run was made from; its metric definitions and judge section are used (the --judge-* flags override the judge)."`
+	Concurrency count    `name:"concurrency" short:"j" placeholder:"N" help:"With --rejudge: judge calls at once (0 or omitted: 4)."`
+	MaxMDE      *float64 `name:"max-mde" placeholder:"D" help:"With --rejudge: exit 1 when a metric's minimum detectable effect is above D (0..1), or cannot be measured, so CI can refuse a judge too noisy to see the drops you care about (e.g. --max-mde 0.02)."`
+
+	JudgeFlags
+}
+
+// checkRejudge validates the re-judging flags before anything is opened.
+func (f *RejudgeFlags) checkRejudge() error {
+	if f.Rejudge == nil {
+		switch {
+		case f.Suite != "":
+			return errors.New("--suite: only used with --rejudge N")
+		case f.MaxMDE != nil:
+			return errors.New("--max-mde: only used with --rejudge N")
+		}
+		return nil
+	}
+	switch {
+	case *f.Rejudge < 2 || *f.Rejudge > maxRejudge:
+		return fmt.Errorf("--rejudge: want a whole number of repetitions from 2 to %d (two judgements of one answer are the least that can disagree), got %d", maxRejudge, *f.Rejudge)
+	case f.Suite == "":
+		return errors.New("--rejudge: give --suite FILE, the suite the run was made from (it defines the metrics and the judge)")
+	case f.NoJudge:
+		return errors.New("--rejudge: --no-judge leaves nothing to re-judge")
+	case f.JudgeCache != "":
+		return errors.New("--rejudge: --judge-cache would replay the same verdicts and measure no noise at all; drop it")
+	case f.MaxMDE != nil && (math.IsNaN(*f.MaxMDE) || *f.MaxMDE < 0 || *f.MaxMDE > 1):
+		return fmt.Errorf("--max-mde: want a score difference from 0 to 1, got %v", *f.MaxMDE)
+	case f.Concurrency < 0:
+		return fmt.Errorf("--concurrency: %s, got %d", concurrencyRule(), f.Concurrency)
+	}
+	return nil
+}
+
+// rejudge judges the run's stored answers again and prints the stability.
+func (f *RejudgeFlags) rejudge(ctx context.Context, g *Globals, run *models.Run) error {
+	suite, err := rejudgeSuite(f.Suite, run)
+	if err != nil {
+		return err
+	}
+	if !suite.NeedsJudge() {
+		return fmt.Errorf("calibrate --rejudge: %s has no judge-backed metric (only deterministic and action checks, which do not vary): nothing to re-judge", f.Suite)
+	}
+	settings, ok, err := f.settings(suite.Judge)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("calibrate --rejudge: %s names no judge: give --judge-model (and --judge-provider/--judge-base-url)", f.Suite)
+	}
+	judge, err := f.judge(ctx, suite.Judge)
+	if err != nil {
+		return err
+	}
+	if err := runner.Preflight(ctx, runner.AgentConfig{}, &settings); err != nil {
+		return fmt.Errorf("calibrate --rejudge: %w", err)
+	}
+	prog := newProgress(g.Stderr, 0)
+	items, err := runner.Rejudge(ctx, suite, run, judge, runner.RejudgeOptions{Times: *f.Rejudge, Concurrency: int(f.Concurrency),
+		Progress: callProgress(prog)})
+	prog.finish()
+	if err != nil {
+		return &exitError{Code: exitFailed, Err: err}
+	}
+	fmt.Fprintf(g.Stdout, "Judge stability on run %s (%s, %s): its stored answers judged %d times by %s %s; nothing was saved\n\n",
+		run.ID, reports.EscapeText(run.Suite), reports.EscapeText(run.Agent), *f.Rejudge,
+		reports.EscapeText(settings.Provider), reports.EscapeText(settings.Model))
+	stability := judges.MeasureStability(items)
+	if err := judges.WriteStability(g.Stdout, stability, reports.EscapeText); err != nil {
+		return err
+	}
+	fmt.Fprintln(g.Stdout, "\nThis is the judge's noise alone: the same answers judged again. The agent's own variation adds to it; "+
+		"run --repeat K measures both, and averaging K judgements per question divides the judge's part of the MDE by √K.")
+	if f.MaxMDE != nil {
+		if err := checkMDE(stability, *f.MaxMDE); err != nil {
+			return &exitError{Code: exitFailed, Err: err}
+		}
+	}
+	return nil
+}
+
+// checkMDE fails when a metric's minimum detectable effect is above bar or
+// could not be measured (or when no metric was re-judged at all).
+func checkMDE(ms []judges.Stability, bar float64) error {
+	if len(ms) == 0 {
+		return errors.New("calibrate --max-mde: no judge metric was re-judged, so no effect size was measured")
+	}
+	var problems []string
+	for _, m := range ms {
+		switch {
+		case m.MDE == nil:
+			problems = append(problems, reports.EscapeText(m.Metric)+": not measurable")
+		case *m.MDE > bar+1e-9:
+			problems = append(problems, fmt.Sprintf("%s: %.3f", reports.EscapeText(m.Metric), *m.MDE))
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("calibrate: minimum detectable effect above %v or not measurable: %s", bar, strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// rejudgeSuite loads the suite file and checks that it defines the run's
+// questions (the whole suite, or the subset the run answered with --only).
+func rejudgeSuite(path string, run *models.Run) (*runner.Suite, error) {
+	suite, err := runner.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	calculated := reports.CalculatedMetrics(run)
+	if err := reports.SameDefinition(run, suite.Plan(calculated), nil, calculated); err == nil {
+		return suite, nil
+	}
+	ids := make([]string, len(run.Cases))
+	for i, c := range run.Cases {
+		ids[i] = c.CaseID
+	}
+	subset, err := suite.Only(ids)
+	if err != nil {
+		return nil, fmt.Errorf("calibrate --rejudge: %s does not define run %s's questions: %w", path, run.ID, err)
+	}
+	if err := reports.SameDefinition(run, subset.Plan(calculated), nil, calculated); err != nil {
+		return nil, fmt.Errorf("calibrate --rejudge: %s is not the definition run %s was made from "+
+			"(re-judging with other questions, thresholds or rubrics would measure something else): %w", path, run.ID, err)
+	}
+	return subset, nil
+}
+
+// callProgress draws judge calls on the progress bar of a terminal (and
+// nothing elsewhere: a line per call would flood a CI log).
+func callProgress(p *progress) func(done, total int) {
+	return func(done, total int) {
+		if p.cols == nil {
+			return
+		}
+		p.total = total
+		p.draw(done, "judge calls")
+	}
+}

@@ -1,0 +1,295 @@
+package runner
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"agentevals/judges"
+	"agentevals/models"
+)
+
+// MaxRepeat bounds --repeat and the suite's "repeat" key.
+const MaxRepeat = 100
+
+// scoreEpsilon absorbs floating-point error when a mean of repeat scores is
+// compared with its threshold: the mean of three 0.9 scores is 0.9 on paper.
+const scoreEpsilon = 1e-9
+
+// Storage of a question answered K > 1 times (ExecOptions.Repeat). The
+// question keeps ONE case row, so the gem's models, every report and the
+// dashboard read an ordinary run with one case per question:
+//
+//   - each metric row: score = the mean of the repeats' calculated scores;
+//     passed = mean >= threshold and every repeat was scored. When the
+//     metric errored in any repeat the row is an error (score NULL,
+//     error_details = the first repeat's error with the count; DESIGN §3:
+//     an errored row has no score) and the mean of the scored repeats is in
+//     its reason and in repeat_scores. A repeat whose agent call failed
+//     scores nothing: the row's mean covers the others and cannot pass;
+//   - the case's error_details: the first failed agent call (with its
+//     repeat number and how many failed), so an agent error in any repeat
+//     makes the case an error, as it would in a single run;
+//   - output, actions: the first repeat's; input_tokens, output_tokens,
+//     cost: summed over the repeats (what was spent); duration_ms: the
+//     mean per answer;
+//   - response_metadata: the first repeat's own keys, judge_usage summed
+//     over the repeats, plus
+//     repeats        K objects {output, actions, duration_ms, input_tokens,
+//     output_tokens, cost, status, error, metrics: [{name, score, passed,
+//     reason, error_details}], response_metadata}
+//     repeat_scores  {metric: [s1..sK]}, null where a repeat calculated none
+//     pass_at_k      some repeat passed (null when no repeat was evaluated)
+//     pass_hat_k     every repeat passed (null likewise)
+
+// mergeRepeats fills rec, the planned row of case c, from the K repeats.
+func mergeRepeats(rec *models.CaseResult, c *Case, reps []*models.CaseResult) {
+	first := reps[0]
+	rec.Output, rec.Actions = first.Output, first.Actions
+	var durSum float64
+	for _, r := range reps {
+		durSum += r.DurationMS
+		rec.InputTokens = addPtr(rec.InputTokens, r.InputTokens)
+		rec.OutputTokens = addPtr(rec.OutputTokens, r.OutputTokens)
+		rec.Cost = addPtr(rec.Cost, r.Cost)
+	}
+	rec.DurationMS = durSum / float64(len(reps))
+	rec.ErrorDetails = repeatAgentError(reps)
+	scores := map[string][]*float64{}
+	for pos, m := range c.Metrics {
+		row, s := mergeMetric(pos, m, reps)
+		rec.Metrics = append(rec.Metrics, row)
+		scores[m.Name] = s
+	}
+	meta := decodeObject(json.RawMessage(first.ResponseMetadata))
+	delete(meta, "judge_usage")
+	if usage := sumJudgeUsage(reps); len(usage) > 0 {
+		meta["judge_usage"] = usage
+	}
+	meta["repeats"] = repeatEvidence(reps)
+	meta["repeat_scores"] = scores
+	meta["pass_at_k"], meta["pass_hat_k"] = passAtK(reps)
+	setResponseMetadata(rec, meta)
+	rec.Status = rec.DeriveStatus()
+}
+
+// mergeMetric is the row of metric m (position pos) over the repeats, and
+// the repeats' scores (nil where one calculated none).
+func mergeMetric(pos int, m Metric, reps []*models.CaseResult) (*models.MetricResult, []*float64) {
+	row := &models.MetricResult{Position: pos, Name: m.Name, Threshold: m.Threshold}
+	scores := make([]*float64, len(reps))
+	var scored []float64
+	var firstErr, firstFail, firstReason, notCalculated string
+	var errDetails models.JSON
+	errored, lost := 0, 0
+	for r, rep := range reps {
+		mr := rep.Metrics[pos]
+		reason := ""
+		if mr.Reason != nil {
+			reason = *mr.Reason
+		}
+		switch {
+		case mr.Errored():
+			errored++
+			if errDetails == nil {
+				errDetails, firstErr = mr.ErrorDetails, fmt.Sprintf("repeat %d: %s", r+1, reason)
+			}
+		case mr.Score != nil:
+			scores[r] = mr.Score
+			scored = append(scored, *mr.Score)
+			if firstReason == "" {
+				firstReason = fmt.Sprintf("repeat %d: %s", r+1, reason)
+			}
+			if !mr.Passed && firstFail == "" {
+				firstFail = fmt.Sprintf("first failing, repeat %d: %s", r+1, reason)
+			}
+		default:
+			lost++
+			if notCalculated == "" {
+				notCalculated = reason
+			}
+		}
+	}
+	k := len(reps)
+	summary := scoreList(scored, k)
+	switch {
+	case errored > 0:
+		reason := fmt.Sprintf("error in %d of %d repeats (%s); %s", errored, k, firstErr, summary)
+		row.Reason = &reason
+		row.ErrorDetails = repeatErrorDetails(errDetails, errored, k)
+	case len(scored) == 0:
+		row.Reason = &notCalculated
+	default:
+		mean := meanOf(scored)
+		row.Score = &mean
+		row.Passed = lost == 0 && mean >= m.Threshold-scoreEpsilon
+		parts := []string{summary}
+		if lost > 0 {
+			parts = append(parts, fmt.Sprintf("%d of %d repeats not scored (%s), so it cannot pass", lost, k, notCalculated))
+		}
+		if firstFail != "" {
+			parts = append(parts, firstFail)
+		} else {
+			parts = append(parts, firstReason)
+		}
+		reason := strings.Join(parts, "; ")
+		row.Reason = &reason
+	}
+	return row, scores
+}
+
+// scoreList is "mean of 3: 0.80, 0.75, 0.90" over the scored repeats.
+func scoreList(scored []float64, k int) string {
+	if len(scored) == 0 {
+		return fmt.Sprintf("no score in %d repeats", k)
+	}
+	list := make([]string, len(scored))
+	for i, s := range scored {
+		list[i] = fmt.Sprintf("%.2f", s)
+	}
+	head := fmt.Sprintf("mean of %d", len(scored))
+	if len(scored) < k {
+		head = fmt.Sprintf("mean of %d scored of %d", len(scored), k)
+	}
+	return fmt.Sprintf("%s: %.3f (%s)", head, meanOf(scored), strings.Join(list, ", "))
+}
+
+func meanOf(xs []float64) float64 {
+	var sum float64
+	for _, x := range xs {
+		sum += x
+	}
+	return sum / float64(len(xs))
+}
+
+// repeatErrorDetails is the first error of a metric over repeats, its kind
+// kept (so infrastructure failures stay recognisable) and the count added.
+func repeatErrorDetails(first models.JSON, errored, k int) models.JSON {
+	var e map[string]any
+	if first.Decode(&e) != nil || e == nil {
+		e = map[string]any{"kind": "scorer_error"}
+	}
+	e["message"] = fmt.Sprintf("%d of %d repeats errored; the first: %v", errored, k, e["message"])
+	e["errored_repeats"], e["repeats"] = errored, k
+	return models.MustJSON(e)
+}
+
+// repeatAgentError is the case's error_details when the agent call of any
+// repeat failed: the first failure, its kind kept, with its repeat and the
+// count; nil when every call succeeded.
+func repeatAgentError(reps []*models.CaseResult) models.JSON {
+	var first map[string]any
+	failed, at := 0, 0
+	for r, rep := range reps {
+		if !rep.AgentErrored() {
+			continue
+		}
+		failed++
+		if first == nil {
+			at = r + 1
+			if rep.ErrorDetails.Decode(&first) != nil || first == nil {
+				first = map[string]any{"kind": "agent_error"}
+			}
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	first["message"] = fmt.Sprintf("repeat %d (%d of %d repeats failed): %v", at, failed, len(reps), first["message"])
+	first["repeat"], first["errored_repeats"], first["repeats"] = at, failed, len(reps)
+	return models.MustJSON(first)
+}
+
+// repeatEvidence is response_metadata.repeats: each repeat's answer,
+// usage, status, agent error and metric results.
+func repeatEvidence(reps []*models.CaseResult) []map[string]any {
+	out := make([]map[string]any, len(reps))
+	for r, rep := range reps {
+		metrics := make([]map[string]any, len(rep.Metrics))
+		for i, m := range rep.Metrics {
+			metrics[i] = map[string]any{"name": m.Name, "score": m.Score, "passed": m.Passed,
+				"reason": m.Reason, "error_details": rawOrNil(m.ErrorDetails)}
+		}
+		out[r] = map[string]any{
+			"output": rawOrNil(rep.Output), "actions": rawOrNil(rep.Actions), "duration_ms": rep.DurationMS,
+			"input_tokens": rep.InputTokens, "output_tokens": rep.OutputTokens, "cost": rep.Cost,
+			"status": rep.Status, "error": rawOrNil(rep.ErrorDetails), "metrics": metrics,
+			"response_metadata": rawOrNil(rep.ResponseMetadata),
+		}
+	}
+	return out
+}
+
+// rawOrNil embeds a JSON column as is (nil for SQL NULL).
+func rawOrNil(j models.JSON) any {
+	if j.IsNull() {
+		return nil
+	}
+	return json.RawMessage(j)
+}
+
+// passAtK says whether some and whether every repeat passed; both are nil
+// when no repeat was evaluated.
+func passAtK(reps []*models.CaseResult) (any, any) {
+	passed, evaluated := 0, 0
+	for _, r := range reps {
+		if r.Status != models.StatusNotEvaluated {
+			evaluated++
+		}
+		if r.Status == models.StatusPassed {
+			passed++
+		}
+	}
+	if evaluated == 0 {
+		return nil, nil
+	}
+	return passed > 0, passed == len(reps)
+}
+
+// sumJudgeUsage adds the repeats' per-metric judge accounts.
+func sumJudgeUsage(reps []*models.CaseResult) map[string]judges.CallAccount {
+	out := map[string]judges.CallAccount{}
+	for _, r := range reps {
+		for name, acc := range judgeUsageByMetric(r) {
+			out[name] = out[name].Add(acc)
+		}
+	}
+	return out
+}
+
+func addPtr[T int64 | float64](sum, v *T) *T {
+	if v == nil {
+		return sum
+	}
+	total := *v
+	if sum != nil {
+		total += *sum
+	}
+	return &total
+}
+
+// addRepeatSummary adds the run summary's repeat keys: repeats (K) and the
+// pass_at_k and pass_hat_k rates over the cases where either is known
+// (null when none is).
+func addRepeatSummary(summary map[string]any, run *models.Run, k int) {
+	summary["repeats"] = k
+	var at, hat, n int
+	for _, c := range run.Cases {
+		var meta struct {
+			At  *bool `json:"pass_at_k"`
+			Hat *bool `json:"pass_hat_k"`
+		}
+		if c.ResponseMetadata.Decode(&meta) != nil || meta.At == nil || meta.Hat == nil {
+			continue
+		}
+		n++
+		if *meta.At {
+			at++
+		}
+		if *meta.Hat {
+			hat++
+		}
+	}
+	summary["pass_at_k"] = ratio(float64(at), n)
+	summary["pass_hat_k"] = ratio(float64(hat), n)
+}
