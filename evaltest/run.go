@@ -94,6 +94,7 @@ func Run(t *testing.T, path string, agent runner.Agent, opts ...Option) *Result 
 // lookup before any agent call, Execute, save, compare. It fills out for
 // the subtests and reports the run-level findings on t.
 func execute(t *testing.T, cfg *config, suite *runner.Suite, agent runner.Agent, out *outcomes) (*Result, error) {
+	t.Helper()
 	ctx := t.Context()
 	if len(out.selected) < len(suite.Cases) {
 		var err error
