@@ -8,6 +8,7 @@ import (
 
 	"agentevals/models"
 	"agentevals/reports"
+	"agentevals/runner"
 )
 
 // answerPreview is how many characters of a failed question's answer the
@@ -55,13 +56,24 @@ func (o *outcomes) report(t *testing.T, id string) {
 		if !c.Output.IsNull() {
 			t.Logf("answer: %s", preview(c.Output))
 		}
-		if p, ok := o.positions[id]; ok {
+		if p, ok := locate(o.path, id); ok {
 			t.Logf("question %q is at %s:%d", id, reports.EscapeText(p.File), p.Line)
 		}
 	}
 	if c.Status == models.StatusNotEvaluated {
 		t.Skipf("not evaluated: no metric of %q could be calculated: %s", id, o.notEval)
 	}
+}
+
+// locate finds the question id in the suite file at path (ok is false
+// when it cannot be located, which only costs the message its location).
+func locate(path, id string) (runner.Position, bool) {
+	positions, err := runner.Positions(path)
+	if err != nil {
+		return runner.Position{}, false
+	}
+	p, ok := positions[id]
+	return p, ok
 }
 
 // logReplay logs the strict API replay requests that failed the case.

@@ -35,9 +35,7 @@ type outcomes struct {
 	notEval  string // why judge metrics were not evaluated
 	gate     bool   // gating regressions fail
 	failure  string // why nothing ran ("" when the run finished)
-	// positions locate the questions in the suite file for failure
-	// messages (empty when they cannot be located).
-	positions map[string]runner.Position
+	path     string // the suite file, to locate failed questions in
 }
 
 // Run evaluates agent on the suite file at path: one parallel subtest per
@@ -66,7 +64,7 @@ func Run(t *testing.T, path string, agent runner.Agent, opts ...Option) *Result 
 	if err != nil {
 		t.Fatalf("evaltest.Run: %s", reports.StripControl(err.Error(), true))
 	}
-	out := &outcomes{failure: "the suite could not be run (see " + t.Name() + ")"}
+	out := &outcomes{path: path, failure: "the suite could not be run (see " + t.Name() + ")"}
 	for _, c := range suite.Cases {
 		t.Run(c.ID, func(st *testing.T) {
 			st.Helper() // log lines point at the call of Run in the test file
@@ -85,7 +83,6 @@ func Run(t *testing.T, path string, agent runner.Agent, opts ...Option) *Result 
 		out.failure = "not run: " + err.Error()
 		t.Fatalf("evaltest.Run: %s", reports.StripControl(err.Error(), true))
 	}
-	out.positions, _ = runner.Positions(path) // failures are still reported without a location
 	out.failure = ""
 	return res
 }
