@@ -19,22 +19,46 @@ import (
 	"agentevals/schema"
 )
 
-// goTest runs `go test` on the example package from the repository root
+// example is the package of examples/gotest.
+const example = "./examples/gotest/..."
+
+// goTest runs `go test` on the example package from the repository root;
+// see goTestPackage.
+func goTest(t *testing.T, env []string, args ...string) (string, bool) {
+	t.Helper()
+	return goTestPackage(t, example, env, args...)
+}
+
+// goTestPackage runs `go test -count=1 args pkg` from the repository root
 // with env added to a copy of the environment from which every variable
 // evaltest reads was removed. It returns the output and whether go test
 // passed.
-func goTest(t *testing.T, env []string, args ...string) (string, bool) {
+func goTestPackage(t *testing.T, pkg string, env []string, args ...string) (string, bool) {
 	t.Helper()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatalf("the go command is needed to run go test as a subprocess (put the Go toolchain on PATH): %v", err)
 	}
+	cmd := exec.CommandContext(t.Context(), goBin, append(append([]string{"test", "-count=1"}, args...), pkg)...)
+	cmd.Dir = repoRoot(t)
+	return runCmd(t, cmd, env)
+}
+
+// repoRoot is the repository's root directory.
+func repoRoot(t *testing.T) string {
+	t.Helper()
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.CommandContext(t.Context(), goBin, append(append([]string{"test", "-count=1"}, args...), "./examples/gotest/...")...)
-	cmd.Dir = root
+	return root
+}
+
+// runCmd runs cmd with env added to a copy of the environment from which
+// every variable evaltest reads was removed, and returns its output and
+// whether it exited 0.
+func runCmd(t *testing.T, cmd *exec.Cmd, env []string) (string, bool) {
+	t.Helper()
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
 		if strings.HasPrefix(name, "EVAL_") || strings.HasPrefix(name, "EVALTEST_") || name == "AGENT_REVISION" {
@@ -46,39 +70,17 @@ func goTest(t *testing.T, env []string, args ...string) (string, bool) {
 	out, err := cmd.CombinedOutput()
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
-		t.Fatalf("go test: %v\n%s", err, out)
+		t.Fatalf("%s: %v\n%s", cmd, err, out)
 	}
 	return string(out), err == nil
 }
 
-// TestRun_exampleRevisions is the acceptance test of issue 16: go test on
-// the example passes for the reference agent and fails for the regressed
-// one, naming the questions and the reasons.
-func TestRun_exampleRevisions(t *testing.T) {
-	out, ok := goTest(t, []string{"AGENT_REVISION=reference"})
-	if !ok {
-		t.Fatalf("reference revision: go test failed:\n%s", out)
-	}
-	out, ok = goTest(t, []string{"AGENT_REVISION=regressed"})
-	if ok {
-		t.Fatalf("regressed revision: go test passed:\n%s", out)
-	}
-	for _, want := range []string{
-		"--- FAIL: TestSupportSuite/warranty",
-		`exact: score 0.000 below threshold 1.000: output "Electronics carry a 7-year warranty." differs from the expected text "Electronics carry a 2-year warranty."`,
-		"--- FAIL: TestSupportSuite/order-42",
-		"agent error: api replay: 1 mismatched request, 1 declared request never made",
-		"url: want https://orders.example/orders/42, got https://orders.example/orders/43",
-		"--- FAIL: TestWarrantyAnswer",
-		`contains: score 0.500 below threshold 1.000: output contains 1 of 2 values; missing "2-year"`,
-	} {
+// wantAll fails t for every want that out lacks.
+func wantAll(t *testing.T, what, out string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
 		if !strings.Contains(out, want) {
-			t.Errorf("regressed revision: output lacks %q:\n%s", want, out)
-		}
-	}
-	for _, passing := range []string{"returns", "shipping", "payment", "gift_returns"} {
-		if strings.Contains(out, "--- FAIL: TestSupportSuite/"+passing+" ") {
-			t.Errorf("regressed revision: question %s failed, but its answer did not change:\n%s", passing, out)
+			t.Errorf("%s: output lacks %q:\n%s", what, want, out)
 		}
 	}
 }
@@ -142,7 +144,7 @@ func TestRun_historyAndGate(t *testing.T) {
 			t.Fatalf("reference run after the drift:\n%s", out)
 		}
 		gated(t, db)
-		checkHistory(t, u, 4)
+		checkHistory(t, u, "Support (go test)", "TestSupportSuite", []int{1, 2, 3, -1})
 	})
 	t.Run("postgres", func(t *testing.T) {
 		u := testdb.PostgresURL(t)
@@ -150,7 +152,7 @@ func TestRun_historyAndGate(t *testing.T) {
 		db := "EVALTEST_DATABASE_URL=" + u
 		first(t, db)
 		gated(t, db)
-		checkHistory(t, u, 2)
+		checkHistory(t, u, "Support (go test)", "TestSupportSuite", []int{1, -1})
 	})
 }
 
@@ -167,9 +169,10 @@ func migrateURL(t *testing.T, u string) {
 	}
 }
 
-// checkHistory checks that the database holds n runs of the example, each
-// after the first baselined by the one before it.
-func checkHistory(t *testing.T, u string, n int) {
+// checkHistory checks the runs of suite in the database at u, newest
+// first: baselines[i] is the index in that order of run i's baseline, -1
+// for none; every run's metadata names the test that saved it.
+func checkHistory(t *testing.T, u, suite, test string, baselines []int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -178,14 +181,14 @@ func checkHistory(t *testing.T, u string, n int) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	runs, _, err := db.ListRuns(ctx, models.RunFilter{Suite: "Support (go test)", Limit: 10})
+	runs, _, err := db.ListRuns(ctx, models.RunFilter{Suite: suite, Limit: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(runs) != n {
-		t.Fatalf("history holds %d runs, want %d", len(runs), n)
+	if len(runs) != len(baselines) {
+		t.Fatalf("history holds %d runs, want %d", len(runs), len(baselines))
 	}
-	for i := 0; i+1 < len(runs); i++ { // newest first
+	for i, want := range baselines {
 		run, err := db.GetRun(ctx, runs[i].ID)
 		if err != nil {
 			t.Fatal(err)
@@ -194,14 +197,17 @@ func checkHistory(t *testing.T, u string, n int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if base == nil || base.ID != runs[i+1].ID {
-			t.Errorf("run %d's baseline is %v, want the run before it, %s", i, base, runs[i+1].ID)
+		switch {
+		case want < 0 && base != nil:
+			t.Errorf("run %d (%s) has baseline %s, want none", i, run.ID, base.ID)
+		case want >= 0 && (base == nil || base.ID != runs[want].ID):
+			t.Errorf("run %d (%s) has baseline %v, want %s", i, run.ID, base, runs[want].ID)
 		}
 		var meta struct {
 			GoTest string `json:"go_test"`
 		}
-		if err := json.Unmarshal(bytes.TrimSpace(run.Metadata), &meta); err != nil || meta.GoTest != "TestSupportSuite" {
-			t.Errorf("run %d metadata %s: want go_test TestSupportSuite", i, run.Metadata)
+		if err := json.Unmarshal(bytes.TrimSpace(run.Metadata), &meta); err != nil || meta.GoTest != test {
+			t.Errorf("run %d metadata %s: want go_test %s", i, run.Metadata, test)
 		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync/atomic"
 	"testing"
 )
@@ -46,15 +45,10 @@ func TestRun_judgeFromEnvironment(t *testing.T) {
 	if !ok {
 		t.Fatalf("go test with a judge failed:\n%s", out)
 	}
-	for _, want := range []string{
+	wantAll(t, "with a judge", out,
 		"semantic_accuracy: score 0.950 (threshold 0.900): States the policy's facts.",
 		"faithfulness: score 0.950 (threshold 0.900): States the policy's facts.",
-		"--- PASS: TestWarrantyAnswer/faithful",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("with a judge: output lacks %q:\n%s", want, out)
-		}
-	}
+		"--- PASS: TestWarrantyAnswer/faithful")
 	if got, want := calls.Load(), int64(2); got != want {
 		t.Errorf("judge calls %d, want %d (one metric of one question, one assertion)", got, want)
 	}
@@ -64,15 +58,10 @@ func TestRun_judgeFromEnvironment(t *testing.T) {
 	if !ok {
 		t.Fatalf("go test -short failed:\n%s", out)
 	}
-	for _, want := range []string{
+	wantAll(t, "-short", out,
 		"not evaluated: semantic_accuracy: skipped under -short: judge-backed checks call a model",
 		"faithfulness: not evaluated: skipped under -short",
-		"--- SKIP: TestWarrantyAnswer/faithful",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("-short: output lacks %q:\n%s", want, out)
-		}
-	}
+		"--- SKIP: TestWarrantyAnswer/faithful")
 	if n := calls.Load(); n != 0 {
 		t.Errorf("-short: the judge was called %d times", n)
 	}

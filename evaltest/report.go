@@ -26,7 +26,7 @@ func (o *outcomes) report(t *testing.T, id string) {
 		t.Fatalf("evaltest: question %q has no result", id)
 	}
 	if c.AgentErrored() {
-		t.Errorf("agent error: %s", reports.EscapeText(reports.ErrorSummary(c.ErrorDetails)))
+		t.Errorf("agent error%s: %s", errorKind(c.ErrorDetails), reports.EscapeText(reports.ErrorSummary(c.ErrorDetails)))
 		logReplay(t, c.ResponseMetadata)
 	}
 	var notEvaluated []string
@@ -46,7 +46,7 @@ func (o *outcomes) report(t *testing.T, id string) {
 			t.Logf("%s: score %.3f (threshold %.3f): %s", m.Name, *m.Score, m.Threshold, reason)
 		}
 	}
-	if len(notEvaluated) > 0 && !c.AgentErrored() {
+	if len(notEvaluated) > 0 && !c.AgentErrored() && c.Status != models.StatusNotEvaluated {
 		t.Logf("not evaluated: %s: %s", reports.EscapeText(strings.Join(notEvaluated, ", ")), o.notEval)
 	}
 	for _, f := range o.findings[id] {
@@ -63,6 +63,16 @@ func (o *outcomes) report(t *testing.T, id string) {
 	if c.Status == models.StatusNotEvaluated {
 		t.Skipf("not evaluated: no metric of %q could be calculated: %s", id, o.notEval)
 	}
+}
+
+// errorKind is " (kind)" for an agent error whose kind says more than
+// its message (panic, timeout, bad_response, api_replay…), else "".
+func errorKind(details models.JSON) string {
+	var d struct{ Kind string }
+	if details.Decode(&d) != nil || d.Kind == "" || d.Kind == "agent_error" || d.Kind == "api_replay" {
+		return ""
+	}
+	return " (" + reports.EscapeText(d.Kind) + ")"
 }
 
 // locate finds the question id in the suite file at path (ok is false
