@@ -118,6 +118,7 @@ func MaxTokens(t TB, resp runner.Response, limit int64) bool {
 		t.Errorf("evaltest.MaxTokens: the response used %d output tokens, more than the limit %d", got, limit)
 		return false
 	}
+	t.Logf("max tokens: the response used %d output tokens (limit %d)", *resp.OutputTokens, limit)
 	return true
 }
 

@@ -8,6 +8,9 @@ import (
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
+
+	"agentevals/internal/testdb"
+	"agentevals/models"
 )
 
 // judgeServer is a local OpenAI-compatible chat server grading every
@@ -39,7 +42,8 @@ func judgeServer(t *testing.T) (*httptest.Server, *atomic.Int64) {
 // say why they were skipped.
 func TestRun_judgeFromEnvironment(t *testing.T) {
 	srv, calls := judgeServer(t)
-	env := []string{"EVAL_JUDGE_MODEL=judge", "EVAL_JUDGE_BASE_URL=" + srv.URL + "/v1", "OPENAI_API_KEY="}
+	u := testdb.SQLiteURL(t)
+	env := []string{"EVAL_JUDGE_MODEL=judge", "EVAL_JUDGE_BASE_URL=" + srv.URL + "/v1", "OPENAI_API_KEY=", "EVALTEST_DATABASE_URL=" + u}
 
 	out, ok := goTest(t, env, "-v")
 	if !ok {
@@ -53,6 +57,8 @@ func TestRun_judgeFromEnvironment(t *testing.T) {
 		t.Errorf("judge calls %d, want %d (one metric of one question, one assertion)", got, want)
 	}
 
+	checkJudgeSummary(t, u)
+
 	calls.Store(0)
 	out, ok = goTest(t, env, "-v", "-short")
 	if !ok {
@@ -64,5 +70,26 @@ func TestRun_judgeFromEnvironment(t *testing.T) {
 		"--- SKIP: TestWarrantyAnswer/faithful")
 	if n := calls.Load(); n != 0 {
 		t.Errorf("-short: the judge was called %d times", n)
+	}
+}
+
+// checkJudgeSummary checks that the saved run says which judge ran, as an
+// evalrun run's summary does.
+func checkJudgeSummary(t *testing.T, u string) {
+	t.Helper()
+	db, err := models.Open(t.Context(), u, models.OpenOptions{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	runs, _, err := db.ListRuns(t.Context(), models.RunFilter{Suite: "Support (go test)", Limit: 1})
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("saved runs: %v, %v", runs, err)
+	}
+	var sum struct {
+		Judge struct{ Provider, Model string }
+	}
+	if err := json.Unmarshal(runs[0].Summary, &sum); err != nil || sum.Judge.Provider != "openai" || sum.Judge.Model != "judge" {
+		t.Errorf("run summary %s: want judge openai/judge", runs[0].Summary)
 	}
 }

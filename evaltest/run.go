@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"agentevals/judges"
 	"agentevals/models"
 	"agentevals/reports"
 	"agentevals/runner"
@@ -137,7 +138,7 @@ func execute(t *testing.T, cfg *config, suite *runner.Suite, agent runner.Agent,
 		meta[k] = v
 	}
 	run, err := runner.Execute(ctx, suite, agent, runner.ExecOptions{Judge: judge, JudgeDisabled: judge == nil && why != reasonNoJudge,
-		Concurrency: cfg.concurrency, Timeout: cfg.timeout, Metadata: meta})
+		Concurrency: cfg.concurrency, Timeout: cfg.timeout, Metadata: meta, ExtraSummary: judgeSummary(judge)})
 	if err != nil {
 		return nil, err
 	}
@@ -155,6 +156,15 @@ func execute(t *testing.T, cfg *config, suite *runner.Suite, agent runner.Agent,
 	}
 	reportRunFindings(t, res.Comparison, cfg.failOnRegression)
 	return res, nil
+}
+
+// judgeSummary adds which judge ran to the run summary, as evalrun does
+// (judges.LLMJudge.RunSummary); nil for other judges.
+func judgeSummary(j judges.Judge) func() map[string]any {
+	if llm, ok := j.(*judges.LLMJudge); ok {
+		return llm.RunSummary
+	}
+	return nil
 }
 
 // fill keeps the cases and their findings for the subtests.
