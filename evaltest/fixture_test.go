@@ -39,8 +39,12 @@ func fixtureTests(t *testing.T) func(env []string, args ...string) (string, bool
 // TestRun_scenarios runs the fixture scenarios (their compiled go test
 // binary, which go test runs) and checks what each reports.
 func TestRun_scenarios(t *testing.T) {
+	malformed, _ := scriptedJudgeServer(t, "I think it is fine.")
 	tests := []struct {
 		test   string
+		label  string // tells apart the runs of one test
+		env    []string
+		args   []string
 		pass   bool
 		wants  []string
 		absent []string
@@ -64,11 +68,20 @@ func TestRun_scenarios(t *testing.T) {
 		{test: "TestGateWithoutDatabase", wants: []string{
 			"evaltest.Run: FailOnRegression needs a database to find the baseline in: set EVALTEST_DATABASE_URL or pass evaltest.SaveTo",
 			"--- SKIP: TestGateWithoutDatabase/alpha"}},
+		{test: "TestSuiteJudge", label: "no credential", env: []string{"OPENAI_API_KEY="}, wants: []string{
+			"evaltest.Run: judge: invalid model settings: OPENAI_API_KEY is not set",
+			"(to run without the judge: go test -short, or EVAL_NO_JUDGE=1)"}},
+		{test: "TestSuiteJudge", label: "EVAL_NO_JUDGE", env: []string{"OPENAI_API_KEY=", "EVAL_NO_JUDGE=1"}, pass: true, wants: []string{
+			"--- SKIP: TestSuiteJudge/relevant", "judge switched off"}},
+		{test: "TestSuiteJudge", label: "short", env: []string{"OPENAI_API_KEY="}, args: []string{"-test.short"}, pass: true, wants: []string{
+			"--- SKIP: TestSuiteJudge/relevant", "skipped under -short"}},
+		{test: "TestSuiteJudge", label: "malformed verdict", env: []string{"OPENAI_API_KEY=", "EVAL_JUDGE_BASE_URL=" + malformed.URL + "/v1"}, wants: []string{
+			"--- FAIL: TestSuiteJudge/relevant", "answer_relevancy: not scored (threshold 0.900): error: "}},
 	}
 	goTest := fixtureTests(t)
 	for _, tt := range tests {
-		t.Run(tt.test, func(t *testing.T) {
-			out, ok := goTest(nil, "-test.v", "-test.run", "^"+tt.test+"$")
+		t.Run(strings.TrimSpace(tt.test+" "+tt.label), func(t *testing.T) {
+			out, ok := goTest(tt.env, append([]string{"-test.v", "-test.run", "^" + tt.test + "$"}, tt.args...)...)
 			if ok != tt.pass {
 				t.Errorf("go test passed: %v, want %v", ok, tt.pass)
 			}

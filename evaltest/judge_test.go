@@ -17,6 +17,13 @@ import (
 // answer 0.95, counting its calls.
 func judgeServer(t *testing.T) (*httptest.Server, *atomic.Int64) {
 	t.Helper()
+	return scriptedJudgeServer(t, `{"reason":"States the policy's facts.","score":0.95}`)
+}
+
+// scriptedJudgeServer is a local OpenAI-compatible chat server replying
+// verdict to every request, counting its calls.
+func scriptedJudgeServer(t *testing.T, verdict string) (*httptest.Server, *atomic.Int64) {
+	t.Helper()
 	var calls atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		calls.Add(1)
@@ -26,7 +33,7 @@ func judgeServer(t *testing.T) (*httptest.Server, *atomic.Int64) {
 			http.Error(w, "unexpected request", http.StatusBadRequest)
 			return
 		}
-		content, _ := json.Marshal(`{"reason":"States the policy's facts.","score":0.95}`)
+		content, _ := json.Marshal(verdict)
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"id":"1","object":"chat.completion","model":"judge","choices":[{"index":0,`+
 			`"message":{"role":"assistant","content":%s},"finish_reason":"stop"}],`+

@@ -102,7 +102,7 @@ func execute(t *testing.T, cfg *config, suite *runner.Suite, agent runner.Agent,
 	}
 	judge, why, err := cfg.resolveJudge(suite.Judge, testing.Short())
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w (to run without the judge: go test -short, or %s=1)", err, envNoJudge)
 	}
 	if !suite.NeedsJudge() {
 		judge = nil
