@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"agentevals/evaltest"
 	"agentevals/judges"
@@ -29,14 +30,63 @@ func benchAgent() runner.Func {
 	}
 }
 
-// BenchmarkScorersDirect is the baseline: the agent and the suite's
-// scorers called directly, one question after another (ns/op is per
-// question).
-func BenchmarkScorersDirect(b *testing.B) {
+// BenchmarkRunOverhead measures, interleaved in one loop so that the load
+// of a shared machine weighs on all three alike, the time per question of:
+//
+//   - direct: the agent and the suite's scorers called directly (scorers
+//     built once), the baseline;
+//   - execute: runner.Execute over the suite, as evalrun runs it (without
+//     saving);
+//   - run: evaltest.Run over the suite inside a real go test harness
+//     (testing.RunTests: a parent test and a parallel subtest per
+//     question).
+//
+// It reports each as ns/question and the ratios run/direct and
+// run/execute.
+func BenchmarkRunOverhead(b *testing.B) {
 	s, err := runner.Load(benchSuite)
 	if err != nil {
 		b.Fatal(err)
 	}
+	agent := benchAgent()
+	direct := directScorer(b, s, agent)
+	match := func(string, string) (bool, error) { return true, nil }
+	tests := []testing.InternalTest{{Name: "BenchmarkRunSuite", F: func(t *testing.T) {
+		evaltest.Run(t, benchSuite, agent)
+	}}}
+	var tDirect, tExecute, tRun time.Duration
+	questions := 0
+	for b.Loop() {
+		start := time.Now()
+		for _, c := range s.Cases {
+			direct(c)
+		}
+		tDirect += time.Since(start)
+
+		start = time.Now()
+		if _, err := runner.Execute(context.Background(), s, agent, runner.ExecOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		tExecute += time.Since(start)
+
+		start = time.Now()
+		if !testing.RunTests(match, tests) {
+			b.Fatal("evaltest.Run failed")
+		}
+		tRun += time.Since(start)
+		questions += len(s.Cases)
+	}
+	per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(questions) }
+	b.ReportMetric(per(tDirect), "direct-ns/question")
+	b.ReportMetric(per(tExecute), "execute-ns/question")
+	b.ReportMetric(per(tRun), "run-ns/question")
+	b.ReportMetric(per(tRun)/per(tDirect), "run/direct")
+	b.ReportMetric(per(tRun)/per(tExecute), "run/execute")
+}
+
+// directScorer returns a function asking agent one question and scoring
+// the answer with the suite's scorers, built once here.
+func directScorer(b *testing.B, s *runner.Suite, agent runner.Func) func(*runner.Case) {
 	reg := judges.Builtins()
 	scorers := map[string]judges.Scorer{}
 	for _, ev := range s.Evaluators {
@@ -46,12 +96,8 @@ func BenchmarkScorersDirect(b *testing.B) {
 		}
 		scorers[ev.Name] = sc
 	}
-	agent := benchAgent()
 	ctx := context.Background()
-	i := 0
-	for b.Loop() {
-		c := s.Cases[i%len(s.Cases)]
-		i++
+	return func(c *runner.Case) {
 		resp, err := agent(ctx, runner.Question{ID: c.ID, Name: c.Name, Question: c.Question})
 		if err != nil {
 			b.Fatal(err)
@@ -65,42 +111,4 @@ func BenchmarkScorersDirect(b *testing.B) {
 			}
 		}
 	}
-}
-
-// BenchmarkExecute is runner.Execute over the suite (what evalrun does,
-// without saving); ns/op is per question.
-func BenchmarkExecute(b *testing.B) {
-	s, err := runner.Load(benchSuite)
-	if err != nil {
-		b.Fatal(err)
-	}
-	agent := benchAgent()
-	n := 0
-	for b.Loop() {
-		run, err := runner.Execute(context.Background(), s, agent, runner.ExecOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		n += len(run.Cases)
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n), "ns/question")
-}
-
-// BenchmarkRun is evaltest.Run over the suite inside a real go test
-// harness (testing.RunTests: a parent test and a parallel subtest per
-// question), reported per question.
-func BenchmarkRun(b *testing.B) {
-	agent := benchAgent()
-	match := func(string, string) (bool, error) { return true, nil }
-	tests := []testing.InternalTest{{Name: "BenchmarkRunSuite", F: func(t *testing.T) {
-		evaltest.Run(t, benchSuite, agent)
-	}}}
-	n := 0
-	for b.Loop() {
-		if !testing.RunTests(match, tests) {
-			b.Fatal("evaltest.Run failed")
-		}
-		n += 3
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n), "ns/question")
 }
