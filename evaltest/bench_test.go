@@ -3,7 +3,10 @@ package evaltest_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,7 +19,43 @@ import (
 // with exact_match and action_group.
 var benchSuite = filepath.Join("..", "examples", "support", "suite.json")
 
-// benchAgent answers the support suite right, with the expected lookup.
+// benchSuiteOf writes a copy of the support suite with each question
+// repeated n times (ids "returns-1", …) and returns its path.
+func benchSuiteOf(b *testing.B, n int) string {
+	data, err := os.ReadFile(benchSuite)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		b.Fatal(err)
+	}
+	delete(doc, "$schema")
+	var qs []any
+	for i := 1; i <= n; i++ {
+		for _, q := range doc["questions"].([]any) {
+			cp := map[string]any{}
+			for k, v := range q.(map[string]any) {
+				cp[k] = v
+			}
+			cp["id"] = fmt.Sprintf("%s-%d", cp["id"], i)
+			qs = append(qs, cp)
+		}
+	}
+	doc["questions"] = qs
+	out, err := json.Marshal(doc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "suite.json")
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// benchAgent answers the support suite right, with the expected lookup;
+// an id "returns-7" is the returns question.
 func benchAgent() runner.Func {
 	answers := map[string]string{
 		"returns":  "You can return it within 30 days.",
@@ -24,8 +63,9 @@ func benchAgent() runner.Func {
 		"warranty": "Electronics carry a 2-year warranty.",
 	}
 	return func(_ context.Context, q runner.Question) (runner.Response, error) {
-		out, _ := json.Marshal(answers[q.ID])
-		args, _ := json.Marshal(map[string]string{"topic": q.ID})
+		topic, _, _ := strings.Cut(q.ID, "-")
+		out, _ := json.Marshal(answers[topic])
+		args, _ := json.Marshal(map[string]string{"topic": topic})
 		return runner.Response{Output: out, Actions: []judges.Action{{Group: "policies", Name: "lookup_policy", Arguments: args}}}, nil
 	}
 }
@@ -42,9 +82,17 @@ func benchAgent() runner.Func {
 //     question).
 //
 // It reports each as ns/question and the ratios run/direct and
-// run/execute.
+// run/execute, for the 3 questions of the support suite and for a copy of
+// it with 20 times as many (Run's fixed costs, such as loading the suite,
+// spread over more questions).
 func BenchmarkRunOverhead(b *testing.B) {
-	s, err := runner.Load(benchSuite)
+	for _, n := range []int{1, 20} {
+		b.Run(fmt.Sprintf("questions=%d", 3*n), func(b *testing.B) { benchRunOverhead(b, benchSuiteOf(b, n)) })
+	}
+}
+
+func benchRunOverhead(b *testing.B, path string) {
+	s, err := runner.Load(path)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -52,7 +100,7 @@ func BenchmarkRunOverhead(b *testing.B) {
 	direct := directScorer(b, s, agent)
 	match := func(string, string) (bool, error) { return true, nil }
 	tests := []testing.InternalTest{{Name: "BenchmarkRunSuite", F: func(t *testing.T) {
-		evaltest.Run(t, benchSuite, agent)
+		evaltest.Run(t, path, agent)
 	}}}
 	var tDirect, tExecute, tRun time.Duration
 	questions := 0

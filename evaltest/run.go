@@ -18,8 +18,9 @@ type Result struct {
 	// Run is the run record (saved or not), its cases in suite order; nil
 	// when no question was selected or the suite could not be run.
 	Run *models.Run
-	// Comparison is Run compared with its baseline under the ci gate (with
-	// no baseline when nothing is saved); nil when Run is nil.
+	// Comparison is the saved Run compared with its baseline under the ci
+	// gate; nil when nothing was saved (there is no history to compare
+	// with).
 	Comparison *reports.Comparison
 	// Saved says the run was written to the database (EVALTEST_DATABASE_URL
 	// or SaveTo).
@@ -143,17 +144,17 @@ func execute(t *testing.T, cfg *config, suite *runner.Suite, agent runner.Agent,
 		return nil, err
 	}
 	res := &Result{Run: run}
-	if db != nil {
-		if err := db.InsertRun(ctx, run); err != nil {
-			return nil, err
-		}
-		res.Saved = true
+	out.fill(run, why, cfg.failOnRegression)
+	if db == nil {
+		return res, nil
 	}
+	if err := db.InsertRun(ctx, run); err != nil {
+		return nil, err
+	}
+	res.Saved = true
 	res.Comparison = reports.Compare(run, baseline, reports.Options{Gate: reports.GateCI, Tolerance: cfg.tolerance})
-	out.fill(res.Comparison, why, cfg.failOnRegression)
-	if db != nil {
-		logHistory(t, db.URL, res.Comparison)
-	}
+	out.fillFindings(res.Comparison)
+	logHistory(t, db.URL, res.Comparison)
 	reportRunFindings(t, res.Comparison, cfg.failOnRegression)
 	return res, nil
 }
@@ -167,17 +168,22 @@ func judgeSummary(j judges.Judge) func() map[string]any {
 	return nil
 }
 
-// fill keeps the cases and their findings for the subtests.
-func (o *outcomes) fill(cmp *reports.Comparison, why string, gate bool) {
+// fill keeps the cases for the subtests, with why judge metrics were not
+// evaluated and whether gating regressions fail.
+func (o *outcomes) fill(run *models.Run, why string, gate bool) {
 	o.cases = map[string]*models.CaseResult{}
-	o.findings = map[string][]reports.Finding{}
-	for _, c := range cmp.Run.Cases {
+	for _, c := range run.Cases {
 		o.cases[c.CaseID] = c
 	}
+	o.notEval, o.gate = why, gate
+}
+
+// fillFindings keeps each question's comparison findings for its subtest.
+func (o *outcomes) fillFindings(cmp *reports.Comparison) {
+	o.findings = map[string][]reports.Finding{}
 	for _, f := range cmp.Findings {
 		if f.CaseID != "" {
 			o.findings[f.CaseID] = append(o.findings[f.CaseID], f)
 		}
 	}
-	o.notEval, o.gate = why, gate
 }
