@@ -68,6 +68,8 @@ func TestRun_scenarios(t *testing.T) {
 		{test: "TestGateWithoutDatabase", wants: []string{
 			"evaltest.Run: FailOnRegression needs a database to find the baseline in: set EVALTEST_DATABASE_URL or pass evaltest.SaveTo",
 			"--- SKIP: TestGateWithoutDatabase/alpha"}},
+		{test: "TestDeterministicWithJudgeSection", env: []string{"OPENAI_API_KEY="}, pass: true, wants: []string{
+			"--- PASS: TestDeterministicWithJudgeSection/alpha"}},
 		{test: "TestSuiteJudge", label: "no credential", env: []string{"OPENAI_API_KEY="}, wants: []string{
 			"evaltest.Run: judge: invalid model settings: OPENAI_API_KEY is not set",
 			"(to run without the judge: go test -short, or EVAL_NO_JUDGE=1)"}},

@@ -101,12 +101,15 @@ func execute(t *testing.T, cfg *config, suite *runner.Suite, agent runner.Agent,
 			return nil, err
 		}
 	}
-	judge, why, err := cfg.resolveJudge(suite.Judge, testing.Short())
-	if err != nil {
-		return nil, fmt.Errorf("%w (to run without the judge: go test -short, or %s=1)", err, envNoJudge)
-	}
-	if !suite.NeedsJudge() {
-		judge = nil
+	// As evalrun, build the judge only when a metric needs one, so a suite
+	// of deterministic checks runs without the provider's credential.
+	var judge judges.Judge
+	var why string
+	if suite.NeedsJudge() {
+		var err error
+		if judge, why, err = cfg.resolveJudge(suite.Judge, testing.Short()); err != nil {
+			return nil, fmt.Errorf("%w (to run without the judge: go test -short, or %s=1)", err, envNoJudge)
+		}
 	}
 	calculated := suite.Calculated(judge != nil)
 	db, err := cfg.openStore(ctx)
