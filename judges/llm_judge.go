@@ -55,6 +55,24 @@ func (j *LLMJudge) Totals() JudgeTotals {
 // Cache returns the judge's cache, or nil.
 func (j *LLMJudge) Cache() *Cache { return j.cache }
 
+// RunSummary is what a run's summary says about the judge:
+//
+//	judge        {provider, model}
+//	judge_cache  {hits, misses} when the judge has a cache
+//
+// The judge's calls, errors, tokens and cost are in the summary's
+// judge_usage account, which the runner sums from the per-metric accounts;
+// they are not repeated here, so they cannot disagree.
+func (j *LLMJudge) RunSummary() map[string]any {
+	t := j.Totals()
+	out := map[string]any{"judge": map[string]any{"provider": t.Provider, "model": t.Model}}
+	if c := j.Cache(); c != nil {
+		st := c.Stats()
+		out["judge_cache"] = map[string]any{"hits": st.Hits, "misses": st.Misses}
+	}
+	return out
+}
+
 // Assess asks the model for a verdict on one fresh conversation. Every
 // call, failed or served from the cache, is accounted in Totals and in the
 // UsageRecorder of ctx (WithUsageRecorder), if any.

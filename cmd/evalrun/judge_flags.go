@@ -94,24 +94,11 @@ func (f *JudgeFlags) settings(cfg *runner.ModelConfig) (judges.Settings, bool, e
 }
 
 // judgeSummary adds which judge ran and the cache counters to the run
-// summary (runner.ExecOptions.ExtraSummary):
-//
-//	judge        {provider, model}
-//	judge_cache  {hits, misses} when --judge-cache is set
-//
-// The judge's calls, errors, tokens and cost are in the summary's one
-// judge_usage account, which the runner sums from the per-metric accounts
-// (runner.Summarize); they are not repeated here, so they cannot disagree.
+// summary (runner.ExecOptions.ExtraSummary; see judges.LLMJudge.RunSummary).
 // It returns nil when no judge was built.
 func (f *JudgeFlags) judgeSummary() map[string]any {
 	if f.built == nil {
 		return nil
 	}
-	t := f.built.Totals()
-	out := map[string]any{"judge": map[string]any{"provider": t.Provider, "model": t.Model}}
-	if c := f.built.Cache(); c != nil {
-		st := c.Stats()
-		out["judge_cache"] = map[string]any{"hits": st.Hits, "misses": st.Misses}
-	}
-	return out
+	return f.built.RunSummary()
 }

@@ -1,0 +1,112 @@
+package evaltest
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"agentevals/judges"
+	"agentevals/runner"
+)
+
+// Environment variables of the judge, shared with evalrun (its
+// --judge-* flags read the same ones).
+const (
+	envJudgeProvider = "EVAL_JUDGE_PROVIDER"
+	envJudgeModel    = "EVAL_JUDGE_MODEL"
+	envJudgeBaseURL  = "EVAL_JUDGE_BASE_URL"
+	envJudgeCache    = "EVAL_JUDGE_CACHE"
+	envNoJudge       = "EVAL_NO_JUDGE"
+)
+
+// Why a judge-backed check was not evaluated.
+const (
+	reasonShort   = "skipped under -short: judge-backed checks call a model"
+	reasonNoJudge = "no judge configured (set " + envJudgeModel + " and the provider's credential, or pass evaltest.WithJudge)"
+	reasonOff     = "judge switched off (evaltest.WithoutJudge or " + envNoJudge + ")"
+)
+
+// resolveJudge returns the judge of c for a suite whose judge section is
+// suite (nil: none), or why there is none (short is testing.Short()).
+// Invalid settings, a missing credential or an unusable cache are errors,
+// as they are exit-2 errors of evalrun.
+func (c *config) resolveJudge(suite *runner.ModelConfig, short bool) (judges.Judge, string, error) {
+	switch {
+	case short:
+		return nil, reasonShort, nil
+	case c.judge != nil:
+		return c.judge, "", nil
+	case c.noJudge:
+		return nil, reasonOff, nil
+	}
+	if v := c.getenv(envNoJudge); v != "" {
+		off, err := strconv.ParseBool(v)
+		if err != nil {
+			return nil, "", fmt.Errorf("judge: %s=%q: want true or false (1 or 0)", envNoJudge, v)
+		}
+		if off {
+			return nil, reasonOff, nil
+		}
+	}
+	s, ok, err := judgeSettings(suite, c.getenv)
+	if err != nil || !ok {
+		return nil, reasonNoJudge, err
+	}
+	var cache *judges.Cache
+	if dir := c.getenv(envJudgeCache); dir != "" {
+		if cache, err = judges.OpenCache(dir); err != nil {
+			return nil, "", fmt.Errorf("judge: %s: %w", envJudgeCache, err)
+		}
+	}
+	j, err := judges.NewLLMJudge(s, judges.Options{}, cache)
+	if err != nil {
+		return nil, "", fmt.Errorf("judge: %w", err)
+	}
+	return j, "", nil
+}
+
+// judgeSettings merges the suite's judge section with the environment the
+// way evalrun merges it with its flags: the environment wins; without a
+// suite judge only EVAL_JUDGE_MODEL configures one; ok is false when none
+// is configured.
+func judgeSettings(suite *runner.ModelConfig, getenv func(string) string) (judges.Settings, bool, error) {
+	provider := strings.TrimSpace(getenv(envJudgeProvider))
+	model := strings.TrimSpace(getenv(envJudgeModel))
+	baseURL := strings.TrimSpace(getenv(envJudgeBaseURL))
+	var m runner.ModelConfig
+	if suite != nil {
+		m = *suite
+	}
+	if suite == nil && model == "" {
+		if provider != "" || baseURL != "" {
+			return judges.Settings{}, false, errors.New("judge: " + envJudgeProvider + "/" + envJudgeBaseURL +
+				" are set but no judge model: set " + envJudgeModel + " too")
+		}
+		return judges.Settings{}, false, nil
+	}
+	if provider != "" && suite != nil && provider != m.Provider {
+		if model == "" {
+			return judges.Settings{}, false, fmt.Errorf("judge: %s=%s, but the suite's judge model %q belongs to %s: set %s too",
+				envJudgeProvider, provider, m.Model, m.Provider, envJudgeModel)
+		}
+		m.BaseURL = "" // the suite's endpoint belongs to its own provider
+	}
+	if provider != "" {
+		m.Provider = provider
+	}
+	if m.Provider == "" {
+		m.Provider = judges.ProviderOpenAI
+	}
+	if model != "" {
+		m.Model = model
+	}
+	if baseURL != "" {
+		m.BaseURL = baseURL
+	}
+	s := m.Settings()
+	if err := s.Validate(); err != nil {
+		return judges.Settings{}, false, fmt.Errorf("judge: %w", err)
+	}
+	return s, true, nil
+}

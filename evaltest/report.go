@@ -1,0 +1,160 @@
+package evaltest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"agentevals/models"
+	"agentevals/reports"
+	"agentevals/runner"
+)
+
+// answerPreview is how many characters of a failed question's answer the
+// log shows.
+const answerPreview = 300
+
+// report tells the outcome of one question in its subtest.
+func (o *outcomes) report(t *testing.T, id string) {
+	t.Helper()
+	if o.failure != "" {
+		t.Skipf("%s", o.failure)
+	}
+	c := o.cases[id]
+	if c == nil {
+		t.Fatalf("evaltest: question %q has no result", id)
+	}
+	if c.AgentErrored() {
+		t.Errorf("agent error%s: %s", errorKind(c.ErrorDetails), reports.EscapeText(reports.ErrorSummary(c.ErrorDetails)))
+		logReplay(t, c.ResponseMetadata)
+	}
+	var notEvaluated []string
+	for _, m := range c.Metrics {
+		reason := ""
+		if m.Reason != nil {
+			reason = reports.EscapeText(*m.Reason)
+		}
+		switch {
+		case m.Errored():
+			t.Errorf("%s: not scored (threshold %.3f): %s", m.Name, m.Threshold, reason)
+		case m.Score == nil:
+			notEvaluated = append(notEvaluated, m.Name)
+		case !m.Passed:
+			t.Errorf("%s: score %.3f below threshold %.3f: %s", m.Name, *m.Score, m.Threshold, reason)
+		default:
+			t.Logf("%s: score %.3f (threshold %.3f): %s", m.Name, *m.Score, m.Threshold, reason)
+		}
+	}
+	if len(notEvaluated) > 0 && !c.AgentErrored() && c.Status != models.StatusNotEvaluated {
+		t.Logf("not evaluated: %s: %s", reports.EscapeText(strings.Join(notEvaluated, ", ")), o.notEval)
+	}
+	for _, f := range o.findings[id] {
+		logFinding(t, f, o.gate)
+	}
+	if c.Status == models.StatusFailed || c.Status == models.StatusError {
+		if !c.Output.IsNull() {
+			t.Logf("answer: %s", preview(c.Output))
+		}
+		if p, ok := locate(o.path, id); ok {
+			t.Logf("question %q is at %s:%d", id, reports.EscapeText(p.File), p.Line)
+		}
+	}
+	if c.Status == models.StatusNotEvaluated {
+		t.Skipf("not evaluated: no metric of %q could be calculated: %s", id, o.notEval)
+	}
+}
+
+// errorKind is " (kind)" for an agent error whose kind says more than
+// its message (panic, timeout, bad_response, api_replay…), else "".
+func errorKind(details models.JSON) string {
+	var d struct{ Kind string }
+	if details.Decode(&d) != nil || d.Kind == "" || d.Kind == "agent_error" || d.Kind == "api_replay" {
+		return ""
+	}
+	return " (" + reports.EscapeText(d.Kind) + ")"
+}
+
+// locate finds the question id in the suite file at path (ok is false
+// when it cannot be located, which only costs the message its location).
+func locate(path, id string) (runner.Position, bool) {
+	positions, err := runner.Positions(path)
+	if err != nil {
+		return runner.Position{}, false
+	}
+	p, ok := positions[id]
+	return p, ok
+}
+
+// logReplay logs the strict API replay requests that failed the case.
+func logReplay(t *testing.T, meta models.JSON) {
+	t.Helper()
+	v := reports.NewReplayView(meta)
+	if v == nil || !v.Failed {
+		return
+	}
+	for _, r := range v.Requests {
+		if r.OK {
+			continue
+		}
+		t.Logf("api replay: %s %s: %s", r.Status, reports.EscapeText(r.Label), reports.EscapeText(strings.Join(r.Differences, "; ")))
+	}
+	for _, m := range v.Missing {
+		t.Logf("api replay: declared request #%d never made: %s", m.Interaction, reports.EscapeText(m.Label))
+	}
+}
+
+// logFinding logs a comparison finding; a gating regression fails t when
+// the gate is on.
+func logFinding(t *testing.T, f reports.Finding, gate bool) {
+	t.Helper()
+	msg := reports.EscapeText(f.Message)
+	switch {
+	case f.Gating && gate:
+		t.Errorf("regression (%s, fails the ci gate): %s", f.Kind, msg)
+	case f.Gating:
+		t.Logf("regression (%s; fails the ci gate under FailOnRegression): %s", f.Kind, msg)
+	case f.Kind.Regression():
+		t.Logf("regression (%s; does not gate under the ci gate): %s", f.Kind, msg)
+	default:
+		t.Logf("%s: %s", f.Kind, msg)
+	}
+}
+
+// reportRunFindings logs the findings about the whole run (metric-level
+// drops of the ci gate, questions missing from the run).
+func reportRunFindings(t *testing.T, cmp *reports.Comparison, gate bool) {
+	t.Helper()
+	for _, f := range cmp.Findings {
+		if f.CaseID == "" {
+			logFinding(t, f, gate)
+		}
+	}
+}
+
+// logHistory says where the run was saved and what it was compared with.
+func logHistory(t *testing.T, url string, cmp *reports.Comparison) {
+	t.Helper()
+	t.Logf("saved run %s to %s", cmp.Run.ID, reports.EscapeText(url))
+	if cmp.Baseline == nil {
+		t.Logf("baseline: none (first run of this definition); thresholds only")
+		return
+	}
+	t.Logf("baseline: run %s (started %s), ci gate", cmp.Baseline.ID, reports.FormatTime(cmp.Baseline.StartedAt))
+}
+
+// preview is a failed answer for the log: escaped, at most answerPreview
+// characters of its text.
+func preview(out models.JSON) string {
+	s := string(out)
+	var text string
+	if out.Decode(&text) == nil {
+		s = text
+	}
+	s = reports.EscapeText(s)
+	if utf8.RuneCountInString(s) > answerPreview {
+		r := []rune(s)
+		s = string(r[:answerPreview]) + "…"
+	}
+	return fmt.Sprintf("%q", s)
+}

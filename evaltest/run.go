@@ -1,0 +1,192 @@
+package evaltest
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"testing"
+
+	"agentevals/judges"
+	"agentevals/models"
+	"agentevals/reports"
+	"agentevals/runner"
+)
+
+// Result is what one Run ran.
+type Result struct {
+	// Run is the run record (saved or not), its cases in suite order; nil
+	// when no question was selected or the suite could not be run.
+	Run *models.Run
+	// Comparison is the saved Run compared with its baseline under the ci
+	// gate; nil when nothing was saved (there is no history to compare
+	// with).
+	Comparison *reports.Comparison
+	// Saved says the run was written to the database (EVALTEST_DATABASE_URL
+	// or SaveTo).
+	Saved bool
+}
+
+// outcomes hands the results of the run to the question subtests, which
+// resume only after the test function that called Run returns.
+type outcomes struct {
+	mu       sync.Mutex
+	selected []string
+	cases    map[string]*models.CaseResult
+	findings map[string][]reports.Finding
+	notEval  string // why judge metrics were not evaluated
+	gate     bool   // gating regressions fail
+	failure  string // why nothing ran ("" when the run finished)
+	path     string // the suite file, to locate failed questions in
+}
+
+// Run evaluates agent on the suite file at path: one parallel subtest per
+// question, named by the question's id, that fails when one of the
+// question's checks fails or errors or the agent call fails, and logs
+// every metric's score, threshold and reason. A question none of whose
+// metrics could be calculated is skipped with the reason.
+//
+// agent is the Go agent under test (runner.Func adapts a function); it must
+// make its HTTP requests with runner.HTTPClient(ctx), through which the
+// suite's api_interactions are replayed strictly, as by evalrun. A nil
+// agent runs the suite's own agent section (a command, worker, http or llm
+// agent).
+//
+// Only the questions that -run and -skip select are asked; the subtests
+// report after the calling test function returns. A suite that cannot be
+// loaded or run fails t at once. See the package documentation for judges,
+// saving and the regression gate.
+func Run(t *testing.T, path string, agent runner.Agent, opts ...Option) *Result {
+	t.Helper()
+	cfg, err := newConfig(opts)
+	if err != nil {
+		t.Fatalf("evaltest.Run: %v", err)
+	}
+	suite, err := runner.Load(path)
+	if err != nil {
+		t.Fatalf("evaltest.Run: %s", reports.StripControl(err.Error(), true))
+	}
+	out := &outcomes{path: path, failure: "the suite could not be run (see " + t.Name() + ")"}
+	for _, c := range suite.Cases {
+		t.Run(c.ID, func(st *testing.T) {
+			st.Helper() // log lines point at the call of Run in the test file
+			out.mu.Lock()
+			out.selected = append(out.selected, c.ID)
+			out.mu.Unlock()
+			st.Parallel()
+			out.report(st, c.ID)
+		})
+	}
+	if len(out.selected) == 0 {
+		return &Result{}
+	}
+	res, err := execute(t, cfg, suite, agent, out)
+	if err != nil {
+		out.failure = "not run: " + err.Error()
+		t.Fatalf("evaltest.Run: %s", reports.StripControl(err.Error(), true))
+	}
+	out.failure = ""
+	return res
+}
+
+// execute runs the selected questions as evalrun run does: judge, baseline
+// lookup before any agent call, Execute, save, compare. It fills out for
+// the subtests and reports the run-level findings on t.
+func execute(t *testing.T, cfg *config, suite *runner.Suite, agent runner.Agent, out *outcomes) (*Result, error) {
+	t.Helper()
+	ctx := t.Context()
+	if len(out.selected) < len(suite.Cases) {
+		var err error
+		if suite, err = suite.Only(out.selected); err != nil {
+			return nil, err
+		}
+	}
+	// As evalrun, build the judge only when a metric needs one, so a suite
+	// of deterministic checks runs without the provider's credential.
+	var judge judges.Judge
+	var why string
+	if suite.NeedsJudge() {
+		var err error
+		if judge, why, err = cfg.resolveJudge(suite.Judge, testing.Short()); err != nil {
+			return nil, fmt.Errorf("%w (to run without the judge: go test -short, or %s=1)", err, envNoJudge)
+		}
+	}
+	calculated := suite.Calculated(judge != nil)
+	db, err := cfg.openStore(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if db != nil {
+		defer db.Close()
+	} else if cfg.failOnRegression {
+		return nil, errors.New("FailOnRegression needs a database to find the baseline in: set " + EnvDatabaseURL + " or pass evaltest.SaveTo")
+	}
+	var baseline *models.Run
+	if db != nil {
+		if baseline, err = reports.FindBaseline(ctx, db, suite.Plan(calculated), calculated); err != nil {
+			return nil, err
+		}
+	}
+	if agent == nil {
+		a, err := runner.NewAgent(suite.Agent, runner.AgentOptions{Concurrency: runner.Concurrency(cfg.concurrency, len(suite.Cases)), Timeout: cfg.timeout})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", suite.Path, err)
+		}
+		if c, ok := a.(io.Closer); ok {
+			defer c.Close()
+		}
+		agent = a
+	}
+	meta := map[string]any{"go_test": t.Name()}
+	for k, v := range cfg.metadata {
+		meta[k] = v
+	}
+	run, err := runner.Execute(ctx, suite, agent, runner.ExecOptions{Judge: judge, JudgeDisabled: judge == nil && why != reasonNoJudge,
+		Concurrency: cfg.concurrency, Timeout: cfg.timeout, Metadata: meta, ExtraSummary: judgeSummary(judge)})
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Run: run}
+	out.fill(run, why, cfg.failOnRegression)
+	if db == nil {
+		return res, nil
+	}
+	if err := db.InsertRun(ctx, run); err != nil {
+		return nil, err
+	}
+	res.Saved = true
+	res.Comparison = reports.Compare(run, baseline, reports.Options{Gate: reports.GateCI, Tolerance: cfg.tolerance})
+	out.fillFindings(res.Comparison)
+	logHistory(t, db.URL, res.Comparison)
+	reportRunFindings(t, res.Comparison, cfg.failOnRegression)
+	return res, nil
+}
+
+// judgeSummary adds which judge ran to the run summary, as evalrun does
+// (judges.LLMJudge.RunSummary); nil for other judges.
+func judgeSummary(j judges.Judge) func() map[string]any {
+	if llm, ok := j.(*judges.LLMJudge); ok {
+		return llm.RunSummary
+	}
+	return nil
+}
+
+// fill keeps the cases for the subtests, with why judge metrics were not
+// evaluated and whether gating regressions fail.
+func (o *outcomes) fill(run *models.Run, why string, gate bool) {
+	o.cases = map[string]*models.CaseResult{}
+	for _, c := range run.Cases {
+		o.cases[c.CaseID] = c
+	}
+	o.notEval, o.gate = why, gate
+}
+
+// fillFindings keeps each question's comparison findings for its subtest.
+func (o *outcomes) fillFindings(cmp *reports.Comparison) {
+	o.findings = map[string][]reports.Finding{}
+	for _, f := range cmp.Findings {
+		if f.CaseID != "" {
+			o.findings[f.CaseID] = append(o.findings[f.CaseID], f)
+		}
+	}
+}
