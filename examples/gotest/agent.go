@@ -12,10 +12,12 @@
 //   - reference (default): every answer right.
 //   - regressed: the warranty answer says 7 years instead of 2, and order
 //     lookups ask for the wrong order (replay refuses the request).
-//   - drifted: every answer right, but each policy is looked up twice. The
+//   - drifted: every answer right, but every lookup is made twice. The
 //     lookup check (action_group, threshold 0.5: one redundant call is
 //     tolerated) scores 0.5 instead of 1 and still passes: only the
-//     regression gate (evaltest.FailOnRegression) catches the drift.
+//     regression gate (evaltest.FailOnRegression) catches the drift, as a
+//     significant drop of the lookup metric over the five questions that
+//     look something up (exact sign-flip test, p = 1/32 < 0.05).
 package gotest
 
 import (
@@ -61,7 +63,7 @@ func Agent(revision string) runner.Func {
 			return runner.Response{}, err
 		}
 		actions := []judges.Action{action}
-		if revision == "drifted" && action.Name == "lookup_policy" {
+		if revision == "drifted" {
 			actions = append(actions, action) // the drift: a redundant second lookup
 		}
 		return runner.Response{Output: out, Actions: actions, Metadata: map[string]any{"revision": revision}}, nil
