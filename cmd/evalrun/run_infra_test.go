@@ -113,6 +113,9 @@ func TestRunCmd_JudgeOutageIsNotABaseline(t *testing.T) {
 		t.Fatalf("outage run: exit %d, want 1 with the infrastructure message\n%s%s", code, out, stderr)
 	}
 	outage := latestRunID(t, dbURL)
+	if code, out, _ := evalrun(t, "--database-url", dbURL, "history"); code != exitOK || !strings.Contains(out, "0/2 outage") {
+		t.Errorf("history does not flag the outage run (exit %d):\n%s", code, out)
+	}
 
 	down.Store(false)
 	report := filepath.Join(dir, "next.json")
