@@ -206,7 +206,7 @@ func TestRunCmd_Repeat(t *testing.T) {
 		}
 	}
 	args := []string{"--database-url", dbURL, "run", suite, "--repeat", "3", "--concurrency", "1"}
-	for _, ext := range []string{"txt", "md", "html", "json"} {
+	for _, ext := range []string{"txt", "md", "html", "json", "xml"} {
 		args = append(args, "--report", filepath.Join(dir, "report."+ext))
 	}
 	code, out, stderr := evalrun(t, args...)
@@ -228,6 +228,12 @@ func TestRunCmd_Repeat(t *testing.T) {
 		}
 		if !strings.Contains(text, line) || !strings.Contains(text, "semantic_accuracy 0.100 (2 questions)") {
 			t.Errorf("%s lacks the repeat line or the within-question sd:\n%s", name, text)
+		}
+	}
+	junit, _ := os.ReadFile(filepath.Join(dir, "report.xml"))
+	for _, p := range []string{`<property name="repeats" value="3">`, `<property name="pass_at_k" value="1.000">`, `<property name="pass_hat_k" value="0.000">`} {
+		if !strings.Contains(string(junit), p) {
+			t.Errorf("JUnit lacks %s:\n%s", p, junit)
 		}
 	}
 	var doc struct {
