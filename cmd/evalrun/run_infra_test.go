@@ -113,6 +113,12 @@ func TestRunCmd_JudgeOutageIsNotABaseline(t *testing.T) {
 		t.Fatalf("outage run: exit %d, want 1 with the infrastructure message\n%s%s", code, out, stderr)
 	}
 	outage := latestRunID(t, dbURL)
+	for format, want := range map[string]string{"text": "INFRASTRUCTURE FAILURE judge: server_error", "markdown": "**Infrastructure failure** judge: server",
+		"html": `<dd class="outage">judge: server_error`} {
+		if _, out, stderr := evalrun(t, "--database-url", dbURL, "report", outage, "--format", format); !strings.Contains(out, want) {
+			t.Errorf("%s report of the outage run lacks %q\n%s%s", format, want, out, stderr)
+		}
+	}
 	if code, out, _ := evalrun(t, "--database-url", dbURL, "history"); code != exitOK || !strings.Contains(out, "0/2 outage") {
 		t.Errorf("history does not flag the outage run (exit %d):\n%s", code, out)
 	}
