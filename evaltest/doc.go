@@ -30,9 +30,10 @@
 //	j := evaltest.NewJudge(t)
 //	j.Faithful(t, answer, policyText)
 //
-// Every assertion is built from the judges registry (contains, matches,
-// valid_json, json_schema, the LLM metrics, …), so it means what the same
-// check means in a suite file.
+// Every assertion but MaxTokens is built from the judges registry
+// (contains, matches, valid_json, json_schema, the LLM metrics, …), so it
+// means what the same check means in a suite file. MaxTokens reads the
+// output tokens the agent reported; tokens are never estimated.
 //
 // # Judges
 //
@@ -67,6 +68,7 @@
 // questions concurrently (WithConcurrency) and the subtests report when the
 // test function that called Run returns. -run and -skip select questions
 // (a subset is its own definition, as evalrun run --only), -count repeats
-// the run, -short skips judge-backed checks and -json carries every
-// question as its own test event.
+// the run, -short skips judge-backed checks (a run without its judge
+// metrics is also its own definition, never the baseline of a full run)
+// and -json carries every question as its own test event.
 package evaltest

@@ -213,9 +213,9 @@ func pairedVerdict(diffs []float64, opts Options) (string, PairedTest, PairedTes
 	switch {
 	case drop.P == nil:
 		return VerdictNoData, drop, rise
-	case *drop.P < opts.alpha() && -*drop.MeanChange >= opts.minEffect()-scoreEpsilon:
+	case *drop.P < opts.AlphaOrDefault() && -*drop.MeanChange >= opts.MinEffectOrDefault()-scoreEpsilon:
 		return VerdictBWorse, drop, rise
-	case *rise.P < opts.alpha() && *drop.MeanChange >= opts.minEffect()-scoreEpsilon:
+	case *rise.P < opts.AlphaOrDefault() && *drop.MeanChange >= opts.MinEffectOrDefault()-scoreEpsilon:
 		return VerdictBBetter, drop, rise
 	}
 	return VerdictNoDifference, drop, rise

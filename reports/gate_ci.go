@@ -189,7 +189,7 @@ func (t *MetricTest) decide(opts Options, baselineMeasured bool) (string, string
 	// A judge metric faces two tests (scores and flips): each gets half of
 	// alpha (Bonferroni), so an unchanged metric raises a false alarm at
 	// most alpha of the time.
-	alpha, minEffect := opts.alpha(), opts.minEffect()
+	alpha, minEffect := opts.AlphaOrDefault(), opts.MinEffectOrDefault()
 	if t.Flips != nil {
 		alpha /= 2
 	}

@@ -124,6 +124,13 @@ func TestCompare_GateCI_JudgeNoise(t *testing.T) {
 	if !ci.Regressed() || regs[0].Kind != MetricDrop && regs[0].Kind != MetricFlips || !strings.Contains(regs[0].Message, "regressed: ") {
 		t.Fatalf("ci gate: a 0.05 drop did not gate: first of %d regressions %+v", len(regs), regs[0])
 	}
+	text, err := mustRenderer(t).Bytes(FormatText, ci)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "ci gate, alpha 0.05, min effect 0.02)"; !strings.Contains(string(text), want) {
+		t.Errorf("text report does not state the ci settings %q", want)
+	}
 	// A min effect above the drop keeps it from gating, however significant.
 	big := 0.2
 	if c := Compare(worse, base, Options{Gate: GateCI, MinEffect: &big, Alpha: 1e-9}); c.Regressed() {

@@ -76,6 +76,10 @@ func renderJUnit(w io.Writer, c *Comparison) error {
 		suite.Properties = append(suite.Properties, junitProperty{"baseline", c.Baseline.ID.String()},
 			junitProperty{"regressed", fmt.Sprint(c.Regressed())})
 	}
+	if st := Repeats(run); st != nil { // run --repeat K: K and the pass@k and pass^k rates
+		suite.Properties = append(suite.Properties, junitProperty{"repeats", fmt.Sprint(st.K)},
+			junitProperty{"pass_at_k", fmtScore(st.PassAtK)}, junitProperty{"pass_hat_k", fmtScore(st.PassHatK)})
+	}
 	suite.Properties = append(suite.Properties, sliceProperties(c.Slices)...)
 	for _, cc := range c.Cases {
 		jc := junitCase{Name: StripControl(cc.CaseID, false), Classname: run.Suite + "." + run.Agent,

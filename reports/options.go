@@ -44,16 +44,16 @@ type Options struct {
 	Flaky map[string]Flakiness
 }
 
-// alpha is Alpha or its default.
-func (o Options) alpha() float64 {
+// AlphaOrDefault is Alpha, or DefaultAlpha when it is 0.
+func (o Options) AlphaOrDefault() float64 {
 	if o.Alpha <= 0 {
 		return DefaultAlpha
 	}
 	return o.Alpha
 }
 
-// minEffect is MinEffect or its default.
-func (o Options) minEffect() float64 {
+// MinEffectOrDefault is MinEffect, or DefaultMinEffect when it is nil.
+func (o Options) MinEffectOrDefault() float64 {
 	if o.MinEffect == nil {
 		return DefaultMinEffect
 	}

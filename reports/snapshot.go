@@ -119,6 +119,8 @@ type ComparisonJSON struct {
 	Baseline       *BaselineRef       `json:"baseline"`
 	Tolerance      float64            `json:"tolerance"`
 	Gate           string             `json:"gate"`
+	Alpha          float64            `json:"alpha"`
+	MinEffect      float64            `json:"min_effect"`
 	Regressed      bool               `json:"regressed"`
 	Totals         Totals             `json:"totals"`
 	BaselineTotals *Totals            `json:"baseline_totals"`
@@ -149,6 +151,7 @@ type BootstrapJSON struct {
 func NewDocument(c *Comparison) Document {
 	d := Document{RunSnapshot: Snapshot(c.Run), Comparison: ComparisonJSON{
 		Tolerance: c.Options.Tolerance, Gate: c.Options.Gate, Regressed: c.Regressed(),
+		Alpha: c.Options.AlphaOrDefault(), MinEffect: c.Options.MinEffectOrDefault(),
 		Totals: c.Totals, BaselineTotals: c.BaselineTotals, Metrics: nonNil(c.Metrics),
 		Cases: append([]CaseComparison{}, c.Cases...), Regressions: nonNil(c.Regressions()), Improvements: []Finding{},
 		Slices: nonNil(c.Slices), Missing: nonNil(c.Missing),

@@ -123,12 +123,9 @@ func Execute(ctx context.Context, s *Suite, agent Agent, opts ExecOptions) (*mod
 		return nil, err
 	}
 	defer closeReplay()
-	repeat := opts.Repeat
-	if repeat <= 0 {
-		repeat = max(s.Repeat, 1)
-	}
-	if repeat > MaxRepeat {
-		return nil, fmt.Errorf("execute suite: repeat %d: want 1 to %d", repeat, MaxRepeat)
+	repeat, err := repeatCount(opts.Repeat, s.Repeat)
+	if err != nil {
+		return nil, err
 	}
 	e := &executor{suite: s, agent: agent, opts: opts, hook: hook, scorers: scorers, run: run,
 		repeat: repeat, judgeMetrics: s.judgeMetrics(calculated)}
@@ -256,11 +253,7 @@ func (e *executor) answer(ctx context.Context, c *Case, rec *models.CaseResult) 
 		}
 	} else {
 		e.record(ctx, c, rec, resp)
-		for _, m := range rec.Metrics {
-			if e.judgeMetrics[m.Name] && m.Calculated() {
-				e.calls.judge(m.ErrorDetails)
-			}
-		}
+		e.calls.judged(rec, e.judgeMetrics)
 	}
 }
 

@@ -67,6 +67,16 @@ func (c *callCounter) judge(details models.JSON) {
 	}
 }
 
+// judged records the outcome of every judge-backed metric calculated on
+// the case (names in judgeMetrics).
+func (c *callCounter) judged(rec *models.CaseResult, judgeMetrics map[string]bool) {
+	for _, m := range rec.Metrics {
+		if judgeMetrics[m.Name] && m.Calculated() {
+			c.judge(m.ErrorDetails)
+		}
+	}
+}
+
 // failure is the summary's infrastructure_failure value, or nil when
 // neither every agent call nor every judge call failed from infrastructure.
 func (c *callCounter) failure() map[string]string {

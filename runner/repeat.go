@@ -42,6 +42,19 @@ const scoreEpsilon = 1e-9
 //     pass_at_k      some repeat passed (null when no repeat was evaluated)
 //     pass_hat_k     every repeat passed (null likewise)
 
+// repeatCount is how many times each question is answered: asked (from
+// ExecOptions), else the suite's key, else 1.
+func repeatCount(asked, suite int) (int, error) {
+	k := asked
+	if k <= 0 {
+		k = max(suite, 1)
+	}
+	if k > MaxRepeat {
+		return 0, fmt.Errorf("execute suite: repeat %d: want 1 to %d", k, MaxRepeat)
+	}
+	return k, nil
+}
+
 // mergeRepeats fills rec, the planned row of case c, from the K repeats.
 func mergeRepeats(rec *models.CaseResult, c *Case, reps []*models.CaseResult) {
 	first := reps[0]

@@ -53,6 +53,9 @@ func (c *CalibrateCmd) Run(ctx context.Context, g *Globals) error {
 	if k := c.MinKappa; k != nil && (math.IsNaN(*k) || *k < -1 || *k > 1) {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--min-kappa: want a number from -1 to 1, got %v", *k)}
 	}
+	if c.JSON && c.Labels != "" {
+		return &exitError{Code: exitInvalid, Err: errors.New("--json: the --labels report is text; run --labels and --rejudge --json separately")}
+	}
 	if err := c.checkRejudge(); err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -22,6 +23,7 @@ type RejudgeFlags struct {
 	Rejudge     *int     `name:"rejudge" placeholder:"N" help:"Judge the run's stored answers N more times (2..100) and report the judge's stability per metric: pass/fail agreement and kappa between repetitions, within-question sd and the minimum detectable effect at the run's size. Needs --suite. Calls no agent, writes nothing."`
 	Suite       string   `name:"suite" placeholder:"FILE" help:"With --rejudge: the suite file the run was made from; its metric definitions and judge section are used (the --judge-* flags override the judge)."`
 	Concurrency count    `name:"concurrency" short:"j" placeholder:"N" help:"With --rejudge: judge calls at once (0 or omitted: 4)."`
+	JSON        bool     `name:"json" help:"With --rejudge: print the stability as one JSON object (run, judge, repetitions and per metric every figure and the verdict) instead of text."`
 	MaxMDE      *float64 `name:"max-mde" placeholder:"D" help:"With --rejudge: exit 1 when a metric's minimum detectable effect is above D (0..1), or cannot be measured, so CI can refuse a judge too noisy to see the drops you care about (e.g. --max-mde 0.02)."`
 
 	JudgeFlags
@@ -35,6 +37,8 @@ func (f *RejudgeFlags) checkRejudge() error {
 			return errors.New("--suite: only used with --rejudge N")
 		case f.MaxMDE != nil:
 			return errors.New("--max-mde: only used with --rejudge N")
+		case f.JSON:
+			return errors.New("--json: only used with --rejudge N")
 		}
 		return nil
 	}
@@ -85,21 +89,47 @@ func (f *RejudgeFlags) rejudge(ctx context.Context, g *Globals, run *models.Run)
 	if err != nil {
 		return &exitError{Code: exitFailed, Err: err}
 	}
-	fmt.Fprintf(g.Stdout, "Judge stability on run %s (%s, %s): its stored answers judged %d times by %s %s; nothing was saved\n\n",
-		run.ID, reports.EscapeText(run.Suite), reports.EscapeText(run.Agent), *f.Rejudge,
-		reports.EscapeText(settings.Provider), reports.EscapeText(settings.Model))
 	stability := judges.MeasureStability(items)
-	if err := judges.WriteStability(g.Stdout, stability, reports.EscapeText); err != nil {
+	if err := f.writeStability(g, run, settings, stability); err != nil {
 		return err
 	}
-	fmt.Fprintln(g.Stdout, "\nThis is the judge's noise alone: the same answers judged again. The agent's own variation adds to it; "+
-		"run --repeat K measures both, and averaging K judgements per question divides the judge's part of the MDE by √K.")
 	if f.MaxMDE != nil {
 		if err := checkMDE(stability, *f.MaxMDE); err != nil {
 			return &exitError{Code: exitFailed, Err: err}
 		}
 	}
 	return nil
+}
+
+// stabilityJSON is the --json shape of one metric: every figure of
+// judges.Stability plus its verdict.
+type stabilityJSON struct {
+	judges.Stability
+	MDERepeat3 *float64 `json:"minimum_detectable_effect_repeat_3"`
+	Verdict    string   `json:"verdict"`
+}
+
+// writeStability prints the re-judging result as text, or as JSON with --json.
+func (f *RejudgeFlags) writeStability(g *Globals, run *models.Run, s judges.Settings, ms []judges.Stability) error {
+	if f.JSON {
+		metrics := make([]stabilityJSON, len(ms))
+		for i, m := range ms {
+			metrics[i] = stabilityJSON{Stability: m, MDERepeat3: m.MDEWithRepeats(3), Verdict: m.Verdict()}
+		}
+		enc := json.NewEncoder(g.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"run": run.ID, "suite": run.Suite, "agent": run.Agent,
+			"judge": map[string]string{"provider": s.Provider, "model": s.Model}, "repetitions": *f.Rejudge, "metrics": metrics})
+	}
+	fmt.Fprintf(g.Stdout, "Judge stability on run %s (%s, %s): its stored answers judged %d times by %s %s; nothing was saved\n\n",
+		run.ID, reports.EscapeText(run.Suite), reports.EscapeText(run.Agent), *f.Rejudge,
+		reports.EscapeText(s.Provider), reports.EscapeText(s.Model))
+	if err := judges.WriteStability(g.Stdout, ms, reports.EscapeText); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(g.Stdout, "\nThis is the judge's noise alone: the same answers judged again. The agent's own variation adds to it; "+
+		"run --repeat K measures both, and averaging K judgements per question divides the judge's part of the MDE by √K.")
+	return err
 }
 
 // checkMDE fails when a metric's minimum detectable effect is above bar or

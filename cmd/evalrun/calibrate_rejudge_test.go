@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,6 +52,16 @@ func TestCalibrateCmd_Rejudge(t *testing.T) {
 	code, out, stderr = evalrun(t, "--database-url", dbURL, "calibrate", id, "--rejudge", "2", "--suite", suite, "-j", "1", "--max-mde", "0.05")
 	if code != exitFailed || !strings.Contains(stderr, "minimum detectable effect above 0.05") || !strings.Contains(stderr, "semantic_accuracy: ") {
 		t.Errorf("--max-mde 0.05 with a noisy judge: exit %d, want 1\n%s%s", code, out, stderr)
+	}
+	calls.Store(0)
+	code, out, stderr = evalrun(t, "--database-url", dbURL, "calibrate", id, "--rejudge", "3", "--suite", suite, "-j", "1", "--json")
+	var doc struct {
+		Repetitions int
+		Metrics     []map[string]any
+	}
+	if err := json.Unmarshal([]byte(out), &doc); code != exitOK || err != nil || doc.Repetitions != 3 || len(doc.Metrics) != 1 ||
+		doc.Metrics[0]["within_question_sd"] == nil || doc.Metrics[0]["verdict"] == "" {
+		t.Errorf("--json: exit %d, %v\n%s%s", code, err, out, stderr)
 	}
 	if n := countRuns(t, dbURL); n != 1 {
 		t.Errorf("%d runs after re-judging, want 1", n)

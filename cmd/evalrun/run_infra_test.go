@@ -113,6 +113,15 @@ func TestRunCmd_JudgeOutageIsNotABaseline(t *testing.T) {
 		t.Fatalf("outage run: exit %d, want 1 with the infrastructure message\n%s%s", code, out, stderr)
 	}
 	outage := latestRunID(t, dbURL)
+	for format, want := range map[string]string{"text": "INFRASTRUCTURE FAILURE judge: server_error", "markdown": "**Infrastructure failure** judge: server",
+		"html": `<dd class="outage">judge: server_error`} {
+		if _, out, stderr := evalrun(t, "--database-url", dbURL, "report", outage, "--format", format); !strings.Contains(out, want) {
+			t.Errorf("%s report of the outage run lacks %q\n%s%s", format, want, out, stderr)
+		}
+	}
+	if code, out, _ := evalrun(t, "--database-url", dbURL, "history"); code != exitOK || !strings.Contains(out, "0/2 outage") {
+		t.Errorf("history does not flag the outage run (exit %d):\n%s", code, out)
+	}
 
 	down.Store(false)
 	report := filepath.Join(dir, "next.json")
@@ -203,7 +212,7 @@ func TestRunCmd_Repeat(t *testing.T) {
 		}
 	}
 	args := []string{"--database-url", dbURL, "run", suite, "--repeat", "3", "--concurrency", "1"}
-	for _, ext := range []string{"txt", "md", "html", "json"} {
+	for _, ext := range []string{"txt", "md", "html", "json", "xml"} {
 		args = append(args, "--report", filepath.Join(dir, "report."+ext))
 	}
 	code, out, stderr := evalrun(t, args...)
@@ -225,6 +234,12 @@ func TestRunCmd_Repeat(t *testing.T) {
 		}
 		if !strings.Contains(text, line) || !strings.Contains(text, "semantic_accuracy 0.100 (2 questions)") {
 			t.Errorf("%s lacks the repeat line or the within-question sd:\n%s", name, text)
+		}
+	}
+	junit, _ := os.ReadFile(filepath.Join(dir, "report.xml"))
+	for _, p := range []string{`<property name="repeats" value="3">`, `<property name="pass_at_k" value="1.000">`, `<property name="pass_hat_k" value="0.000">`} {
+		if !strings.Contains(string(junit), p) {
+			t.Errorf("JUnit lacks %s:\n%s", p, junit)
 		}
 	}
 	var doc struct {

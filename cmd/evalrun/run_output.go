@@ -255,6 +255,9 @@ func writeHistory(w io.Writer, runs []*models.Run) {
 		if _, ok := sum["passed"].(float64); ok {
 			passed = fmt.Sprintf("%d/%d", intOf(sum["passed"]), intOf(sum["cases"]))
 		}
+		if reports.InfrastructureFailure(r) {
+			passed += " outage" // marked infrastructure_failure: never an automatic baseline
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.StartedAt.UTC().Format("2006-01-02 15:04:05"),
 			clip(reports.EscapeText(r.Suite), 30), clip(reports.EscapeText(r.Agent), 24), clip(reports.EscapeText(r.Version), 12), passed, fmtAny(sum["quality"]), r.ID,
 			metadataCell(r.Metadata))
