@@ -29,6 +29,10 @@ type ExperimentCmd struct {
 	Report      []string `name:"report" sep:"none" placeholder:"PATH" help:"Write the grid to PATH (repeatable); the extension picks the format: .html/.htm, .md/.markdown, .txt/.text or .json."`
 
 	JudgeFlags
+
+	// notSaved counts the variants whose save failed (their evidence files
+	// were written instead).
+	notSaved int
 }
 
 // Help is the detail under "evalrun experiment --help".
@@ -45,7 +49,7 @@ A variant's "agent" object overrides keys of the suite's agent section (a varian
 
 Every variant is an ordinary run of the suite, saved like "evalrun run" saves it, under its own agent name (the suite's agent name followed by the variant in brackets, unless the variant names its agent), so each variant has its own history and baseline. The runs share metadata.experiment = {id, name, variant, variants, started_at, params}. The grid (questions × variants, each answer with its scores, the best answer per question marked, totals and cost per variant, and paired comparisons) is printed and written to every --report; evaldash shows it at /experiments/ID.
 
-Exit codes: 0 when every variant ran (an experiment is a measurement, like compare: failing checks of a variant do not fail it), 1 when interrupted (nothing of the unfinished variant is saved; variants that finished are), 2 for an invalid experiment, suite, options or configuration (nothing runs).`
+Exit codes: 0 when every variant ran and was saved (an experiment is a measurement, like compare: failing checks of a variant do not fail it), 1 when interrupted (nothing of the unfinished variant is saved; variants that finished are), 2 for an invalid experiment, suite, options or configuration (nothing runs), 3 when a variant's run could not be saved within --save-wait: its evidence file is written to ./` + DefaultEvidenceDir + ` (import it with evalrun db:import) and the grid is still shown.`
 }
 
 // Run executes every variant and prints the grid.
@@ -119,6 +123,10 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 		}
 		fmt.Fprintf(g.Stderr, "wrote %s\n", t.path)
 	}
+	if c.notSaved > 0 {
+		return &exitError{Code: exitNotSaved, Err: fmt.Errorf("%s of %d not saved to the database: import the evidence files named above",
+			reports.Plural(c.notSaved, "variant", "variants"), len(runs))}
+	}
 	return nil
 }
 
@@ -151,8 +159,16 @@ func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.D
 	if err != nil {
 		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("variant %q: %w", v.Name, err)}
 	}
-	if err := db.InsertRun(ctx, run); err != nil {
+	if err := models.PrepareRun(run); err != nil {
 		return nil, &exitError{Code: exitFailed, Err: fmt.Errorf("variant %q: %w", v.Name, err)}
+	}
+	saved, err := saveOrSpool(ctx, g, db, evidenceOf(run, suite, calculated), DefaultEvidenceDir)
+	if err != nil {
+		return nil, asFailed(err)
+	}
+	if saved.notSaved != nil {
+		fmt.Fprintf(g.Stderr, "evalrun: variant %q: %s\n", v.Name, saved.notSaved)
+		c.notSaved++
 	}
 	var buf bytes.Buffer
 	writeGateSummary(&buf, reports.Compare(run, baseline, reports.Options{}), false)

@@ -66,8 +66,7 @@ func (c *RunCmd) save(ctx context.Context, g *Globals, db *models.DB, run *model
 	if err := models.PrepareRun(run); err != nil { // what a save inserts, and the evidence file holds
 		return saveResult{}, err
 	}
-	file := &evidence.File{Run: run, Definition: evidence.Definition{
-		SuiteDigest: run.SuiteDigest, CalculatedMetrics: calculated, CaseIDs: suite.DefinitionIDs()}}
+	file := evidenceOf(run, suite, calculated)
 	switch {
 	case c.NoSave:
 		return saveResult{where: "not saved (--no-save: dry run)"}, nil
@@ -82,6 +81,23 @@ func (c *RunCmd) save(ctx context.Context, g *Globals, db *models.DB, run *model
 		}
 		return saveResult{where: "written to " + reports.EscapeText(c.SaveTo) + " (not to a database)"}, nil
 	}
+	return saveOrSpool(ctx, g, db, file, c.EvidenceDir)
+}
+
+// evidenceOf is the evidence file of a prepared run of suite: its rows and
+// the definition the gate and db:import check.
+func evidenceOf(run *models.Run, suite *runner.Suite, calculated []string) *evidence.File {
+	return &evidence.File{Run: run, Definition: evidence.Definition{
+		SuiteDigest: run.SuiteDigest, CalculatedMetrics: calculated, CaseIDs: suite.DefinitionIDs()}}
+}
+
+// saveOrSpool saves the evidence file's run to the database, retrying
+// transient errors within --save-wait. When the save fails for good, the run
+// goes to an evidence file under dir and notSaved says so, with the command
+// that imports it; an error is returned only when nothing could keep the
+// run (or the save was interrupted).
+func saveOrSpool(ctx context.Context, g *Globals, db *models.DB, file *evidence.File, dir string) (saveResult, error) {
+	run := file.Run
 	saveErr := db.SaveRun(ctx, run, g.saveOptions(func(attempt int, wait time.Duration, err error) {
 		fmt.Fprintf(g.Stderr, "evalrun: save attempt %d failed: %s; retrying in %s (gives up %s after the first attempt; --save-wait)\n",
 			attempt, reports.EscapeText(err.Error()), wait.Round(time.Millisecond), g.saveWait())
@@ -92,7 +108,7 @@ func (c *RunCmd) save(ctx context.Context, g *Globals, db *models.DB, run *model
 	if ctx.Err() != nil {
 		return saveResult{}, &exitError{Code: exitFailed, Err: fmt.Errorf("interrupted while saving: %s had finished; nothing was saved: %w", allCases(len(run.Cases)), saveErr)}
 	}
-	path := filepath.Join(c.EvidenceDir, run.ID.String()+".json")
+	path := filepath.Join(dir, run.ID.String()+".json")
 	file.Reason = "the save to " + db.URL + " failed: " + saveErr.Error()
 	if err := file.Write(path); err != nil {
 		return saveResult{}, &exitError{Code: exitNotSaved, Err: fmt.Errorf("%w; and the evidence file could not be written either: %v", saveErr, err)}
