@@ -70,6 +70,9 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	var baseline *models.Run
 	if c.usesDatabase() {
 		if db, err = g.open(ctx, false); err != nil {
+			if models.Transient(err) {
+				err = fmt.Errorf("%w\nnothing has run yet; to run without the database, add --save-to FILE and import the file later with 'evalrun db:import FILE'", err)
+			}
 			return asInvalid(err)
 		}
 		defer db.Close()
@@ -148,7 +151,7 @@ func (c *RunCmd) Help() string {
 		"(Ctrl-C or SIGTERM: nothing is saved); 2 for an invalid suite, options, configuration or baseline " +
 		"(nothing runs); 3 when the run finished but could not be saved to the database within --save-wait: " +
 		"its evidence file is written to --evidence-dir, the reports are still written, and " +
-		"'evalrun db:import FILE' saves it later."
+		"'evalrun db:import FILE' saves it later (Ctrl-C while the save is retrying also keeps the evidence file, without reports)."
 }
 
 // judgeFor builds the judge only when a metric of the suite needs one, so a
