@@ -40,6 +40,7 @@ type Limiter struct {
 	wake     chan struct{} // closed and replaced when a slot frees up
 	done     []time.Time   // completions in the last rateWindow, oldest first
 	limited  int           // 429s observed
+	total    int           // successes observed
 	first    time.Time     // first Wait
 }
 
@@ -154,6 +155,7 @@ func (l *Limiter) Observe(rateLimited bool, retryAfter time.Duration, ok bool) {
 		l.rate = max(minRate, l.rate*cutFactor)
 		l.limit = max(1, float64(l.inFlight)/2)
 	case ok:
+		l.total++
 		l.done = append(l.done, now)
 		if l.rate > 0 { // about rate successes a second, so +increasePerSecond×rate a second
 			l.rate += increasePerSecond
@@ -177,6 +179,8 @@ func (l *Limiter) trim(now time.Time) {
 type Stats struct {
 	// Rate is the successful requests per second over the last second.
 	Rate float64
+	// Average is the successful requests per second since the first request.
+	Average float64
 	// Pace is the requests per second the limiter allows; 0: not paced.
 	Pace float64
 	// RateLimited counts the 429s observed so far.
@@ -190,8 +194,13 @@ func (l *Limiter) Stats() Stats {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.trim(l.now())
-	return Stats{Rate: float64(len(l.done)) / rateWindow.Seconds(), Pace: l.rate, RateLimited: l.limited}
+	now := l.now()
+	l.trim(now)
+	st := Stats{Rate: float64(len(l.done)) / rateWindow.Seconds(), Pace: l.rate, RateLimited: l.limited}
+	if since := now.Sub(l.first).Seconds(); l.total > 0 && since > 0 {
+		st.Average = float64(l.total) / since
+	}
+	return st
 }
 
 // RetryAfter reads a Retry-After header: delay-seconds or an HTTP-date,
