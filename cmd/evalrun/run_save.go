@@ -102,7 +102,7 @@ func (c *RunCmd) save(ctx context.Context, g *Globals, db *models.DB, run *model
 			allCases(len(run.Cases)), saveErr, notSavedNote(g, path))}
 	}
 	return saveResult{
-		where: "NOT saved (see below)",
+		where:    "NOT saved (see below)",
 		notSaved: fmt.Errorf("%w\n%s", saveErr, notSavedNote(g, path)),
 	}, nil
 }
