@@ -79,7 +79,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 		if baseline, err = c.resolveBaseline(ctx, db, suite.Plan(calculated), calculated); err != nil {
 			return asInvalid(err)
 		}
-	} else if err := c.checkGateFlags(); err != nil {
+	} else if err := c.checkGateFlags(g); err != nil {
 		return err
 	}
 	prog := newProgress(g.Stderr, len(suite.Cases))
@@ -121,9 +121,13 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 // checkGateFlags validates the comparison and report flags when no
 // database is opened (--save-to, --no-save), as resolveBaseline does
 // otherwise, so a bad --report is refused before the agent runs.
-func (c *RunCmd) checkGateFlags() error {
+func (c *RunCmd) checkGateFlags(g *Globals) error {
 	if c.Baseline != "" {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--baseline needs the database, which --save-to and --no-save do not open")}
+	}
+	if c.FailOnRegression {
+		fmt.Fprintln(g.Stderr, "note: --fail-on-regression cannot fail this run: without the database there is no baseline; "+
+			"gate it after 'evalrun db:import' with 'evalrun report --fail-on-regression'")
 	}
 	if err := c.options().Validate(); err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--tolerance/--gate: %w", err)}
