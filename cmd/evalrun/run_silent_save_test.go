@@ -3,7 +3,6 @@ package main
 import (
 	"net"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -107,27 +106,12 @@ func TestRun_DatabaseSilentWhileSaving(t *testing.T) {
 	if code, out, errOut := evalrun(t, "--database-url", direct, "db:migrate"); code != exitOK {
 		t.Fatalf("db:migrate: exit %d\n%s%s", code, out, errOut)
 	}
-	type result struct {
-		code        int
-		out, errOut string
-	}
-	done := make(chan result, 1)
 	start := time.Now()
-	go func() {
-		code, out, errOut := evalrun(t, "--database-url", u.String(), "--connect-timeout", "1s", "--statement-timeout", "1s",
-			"--save-wait", "0", "run", suite, "--evidence-dir", filepath.Join(dir, "evidence"))
-		done <- result{code, out, errOut}
-	}()
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Stat(marker); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the agent never started")
-		}
-	}
+	done := evalrunAsync(t, "--database-url", u.String(), "--connect-timeout", "1s", "--statement-timeout", "1s",
+		"--save-wait", "0", "run", suite, "--evidence-dir", filepath.Join(dir, "evidence"))
+	waitForAgent(t, marker)
 	proxy.frozen.Store(true)
-	var res result
+	var res runResult
 	select {
 	case res = <-done:
 	case <-time.After(60 * time.Second):
