@@ -251,4 +251,9 @@ func TestRun_SaveFlags(t *testing.T) {
 	}
 	b, _ := json.Marshal(f.Definition)
 	t.Logf("definition %s", b)
+	code, out, errOut := evalrun(t, "--database-url", "postgres://evalrun@127.0.0.1:1/db?sslmode=disable", "--connect-timeout", "1s",
+		"db:import", filepath.Join(dir, "out", "run.json"))
+	if code != exitFailed || !strings.Contains(errOut, "nothing was imported; the files are valid") {
+		t.Errorf("db:import into an unreachable database: exit %d, want 1\n%s%s", code, out, errOut)
+	}
 }
