@@ -20,7 +20,8 @@ import (
 //   - Rate (additive increase, multiplicative decrease): until the first
 //     429 requests are not paced at all. A 429 sets the pace to 95% of the
 //     requests that succeeded in the last second (at most one cut per
-//     second, as one overshoot brings several 429s), and every success
+//     second, as one overshoot brings several 429s; none while fewer than
+//     minSamples succeeded, which measures nothing), and every success
 //     then raises it by about 5% per second, probing for more.
 //   - Concurrency (the same rule over the worker pool): a 429 halves how
 //     many requests may be in flight, every success adds 1/limit, so the
@@ -60,6 +61,7 @@ const (
 	cutFactor         = 0.95
 	increasePerSecond = 0.05
 	minRate           = 0.5
+	minSamples        = 5 // successes in the window needed to measure a pace
 )
 
 // NewLimiter returns a limiter that does not limit until a 429 arrives.
@@ -144,6 +146,14 @@ func (l *Limiter) Observe(rateLimited bool, retryAfter time.Duration, ok bool) {
 			return
 		}
 		l.cut = now
+		l.limit = max(1, float64(l.inFlight)/2)
+		if len(l.done) < minSamples {
+			// Too few successes to measure what the provider allows (e.g.
+			// the very first requests met an exhausted quota): the
+			// Retry-After waits and the halved concurrency slow us down;
+			// a pace guessed from nothing would crawl for minutes.
+			return
+		}
 		window := rateWindow
 		if since := now.Sub(l.first); since < window {
 			window = max(since, 10*time.Millisecond) // the first second: count over the time we have
@@ -153,7 +163,6 @@ func (l *Limiter) Observe(rateLimited bool, retryAfter time.Duration, ok bool) {
 			l.rate = measured
 		}
 		l.rate = max(minRate, l.rate*cutFactor)
-		l.limit = max(1, float64(l.inFlight)/2)
 	case ok:
 		l.total++
 		l.done = append(l.done, now)
