@@ -117,6 +117,13 @@ func TestParse_Refuses(t *testing.T) {
 			d["metric_results"] = d["metric_results"].([]any)[1:]
 		}, "1 metric rows for 2 minimum_scores"},
 		{"shard slice", func(d map[string]any) { d["shard"] = map[string]any{"index": 1, "count": 2} }, "shard 1 of 2 holds the positions p with p mod 2 = 0"},
+		{"truncated shard", func(d map[string]any) {
+			d["shard"] = map[string]any{"index": 1, "count": 6}
+			d["case_results"] = d["case_results"].([]any)[:1]
+			d["metric_results"] = d["metric_results"].([]any)[:2]
+			d["run"].(map[string]any)["summary"] = map[string]any{}
+			d["definition"].(map[string]any)["case_ids"] = []string{"q0", "q1", "q2", "q3", "q4", "q5", "q6"}
+		}, "1 rows, but shard 1 of 6 of a definition of 7 questions holds 2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var d map[string]any

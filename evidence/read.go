@@ -176,6 +176,11 @@ func (f *File) validate(name string) error {
 	if f.Shard == nil && len(r.Cases) != len(def.CaseIDs) {
 		return bad("$.case_results", "%d rows for a definition of %d questions (a whole run holds every question)", len(r.Cases), len(def.CaseIDs))
 	}
+	if s := f.Shard; s != nil {
+		if slice := (len(def.CaseIDs) + s.Count - s.Index) / s.Count; len(r.Cases) != slice {
+			return bad("$.case_results", "%d rows, but shard %d of %d of a definition of %d questions holds %d", len(r.Cases), s.Index, s.Count, len(def.CaseIDs), slice)
+		}
+	}
 	return checkSummaryCounts(r, func(format string, args ...any) error { return bad("$.run.summary", format, args...) })
 }
 

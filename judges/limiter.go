@@ -20,7 +20,8 @@ import (
 //   - Rate (additive increase, multiplicative decrease): until the first
 //     429 requests are not paced at all. A 429 sets the pace to 95% of the
 //     requests that succeeded in the last second (at most one cut per
-//     second, as one overshoot brings several 429s), and every success
+//     second, as one overshoot brings several 429s; none while fewer than
+//     minSamples succeeded, which measures nothing), and every success
 //     then raises it by about 5% per second, probing for more.
 //   - Concurrency (the same rule over the worker pool): a 429 halves how
 //     many requests may be in flight, every success adds 1/limit, so the
@@ -40,6 +41,7 @@ type Limiter struct {
 	wake     chan struct{} // closed and replaced when a slot frees up
 	done     []time.Time   // completions in the last rateWindow, oldest first
 	limited  int           // 429s observed
+	total    int           // successes observed
 	first    time.Time     // first Wait
 }
 
@@ -59,6 +61,7 @@ const (
 	cutFactor         = 0.95
 	increasePerSecond = 0.05
 	minRate           = 0.5
+	minSamples        = 5 // successes in the window needed to measure a pace
 )
 
 // NewLimiter returns a limiter that does not limit until a 429 arrives.
@@ -143,6 +146,14 @@ func (l *Limiter) Observe(rateLimited bool, retryAfter time.Duration, ok bool) {
 			return
 		}
 		l.cut = now
+		l.limit = max(1, float64(l.inFlight)/2)
+		if len(l.done) < minSamples {
+			// Too few successes to measure what the provider allows (e.g.
+			// the very first requests met an exhausted quota): the
+			// Retry-After waits and the halved concurrency slow us down;
+			// a pace guessed from nothing would crawl for minutes.
+			return
+		}
 		window := rateWindow
 		if since := now.Sub(l.first); since < window {
 			window = max(since, 10*time.Millisecond) // the first second: count over the time we have
@@ -152,8 +163,8 @@ func (l *Limiter) Observe(rateLimited bool, retryAfter time.Duration, ok bool) {
 			l.rate = measured
 		}
 		l.rate = max(minRate, l.rate*cutFactor)
-		l.limit = max(1, float64(l.inFlight)/2)
 	case ok:
+		l.total++
 		l.done = append(l.done, now)
 		if l.rate > 0 { // about rate successes a second, so +increasePerSecond×rate a second
 			l.rate += increasePerSecond
@@ -177,6 +188,8 @@ func (l *Limiter) trim(now time.Time) {
 type Stats struct {
 	// Rate is the successful requests per second over the last second.
 	Rate float64
+	// Average is the successful requests per second since the first request.
+	Average float64
 	// Pace is the requests per second the limiter allows; 0: not paced.
 	Pace float64
 	// RateLimited counts the 429s observed so far.
@@ -190,8 +203,13 @@ func (l *Limiter) Stats() Stats {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.trim(l.now())
-	return Stats{Rate: float64(len(l.done)) / rateWindow.Seconds(), Pace: l.rate, RateLimited: l.limited}
+	now := l.now()
+	l.trim(now)
+	st := Stats{Rate: float64(len(l.done)) / rateWindow.Seconds(), Pace: l.rate, RateLimited: l.limited}
+	if since := now.Sub(l.first).Seconds(); l.total > 0 && since > 0 {
+		st.Average = float64(l.total) / since
+	}
+	return st
 }
 
 // RetryAfter reads a Retry-After header: delay-seconds or an HTTP-date,

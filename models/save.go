@@ -56,6 +56,9 @@ func (db *DB) SaveRun(ctx context.Context, run *Run, opts SaveOptions) error {
 			return err
 		}
 		left := time.Until(deadline)
+		if maxWait < 0 {
+			return fmt.Errorf("%w (one attempt: retries are off)", err)
+		}
 		if left <= 0 {
 			return fmt.Errorf("%w (gave up after %d attempt(s) in %s)", err, attempt, maxWait.Round(time.Millisecond))
 		}
@@ -76,11 +79,18 @@ func (db *DB) SaveRun(ctx context.Context, run *Run, opts SaveOptions) error {
 
 // saveAttempt makes one bounded attempt; retry says an earlier attempt may
 // have committed.
-func (db *DB) saveAttempt(ctx context.Context, run *Run, retry bool) error {
-	if limit := db.connectTimeout + db.statementTimeout; limit > 0 && db.connectTimeout > 0 && db.statementTimeout > 0 {
+func (db *DB) saveAttempt(parent context.Context, run *Run, retry bool) (err error) {
+	ctx := parent
+	if limit := db.connectTimeout + db.statementTimeout; db.connectTimeout > 0 && db.statementTimeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, limit)
+		ctx, cancel = context.WithTimeout(parent, limit)
 		defer cancel()
+		defer func() {
+			if err != nil && parent.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				err = fmt.Errorf("save run %s: the database did not answer within %s (connect timeout %s + statement timeout %s): %w",
+					run.ID, limit, db.connectTimeout, db.statementTimeout, context.DeadlineExceeded)
+			}
+		}()
 	}
 	if retry {
 		exists, err := db.NewSelect().Model((*Run)(nil)).Where("id = ?", run.ID).Exists(ctx)

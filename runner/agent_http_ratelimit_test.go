@@ -66,3 +66,36 @@ func TestHTTPAgent_RetryAfter(t *testing.T) {
 		t.Errorf("a 429 beyond the timeout: %v, want the http_status error", err)
 	}
 }
+
+// TestLLMAgent_RetryAfter: an llm agent's model call that gets a 429 with
+// Retry-After is repeated after it, through the agent's shared limiter.
+func TestLLMAgent_RetryAfter(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		if calls.Add(1) == 1 {
+			w.Header().Set("Retry-After", "0.05")
+			http.Error(w, `{"error":{"message":"Rate limit reached","type":"requests"}}`, http.StatusTooManyRequests)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"1","object":"chat.completion","model":"m","choices":[{"index":0,`+
+			`"message":{"role":"assistant","content":"Thirty days."},"finish_reason":"stop"}],`+
+			`"usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7}}`)
+	}))
+	defer srv.Close()
+	t.Setenv("OPENAI_API_KEY", "agent-key")
+	limiter := judges.NewLimiter()
+	agent, err := NewAgent(AgentConfig{Name: "Model", Type: AgentLLM, LLM: &ModelConfig{
+		Provider: "openai", Model: "m", BaseURL: srv.URL + "/v1"}}, AgentOptions{Limiter: limiter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := agent.Answer(context.Background(), Question{ID: "q", Question: []byte(`"How long?"`)})
+	if err != nil || string(resp.Output) != `"Thirty days."` {
+		t.Fatalf("answer %s, %v", resp.Output, err)
+	}
+	if st := limiter.Stats(); calls.Load() != 2 || st.RateLimited != 1 {
+		t.Errorf("%d requests, limiter saw %d 429s; want 2 and 1", calls.Load(), st.RateLimited)
+	}
+}

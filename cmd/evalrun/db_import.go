@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"agentevals/evidence"
+	"agentevals/models"
 	"agentevals/reports"
 )
 
@@ -54,6 +55,9 @@ func (c *ImportCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	db, err := g.open(ctx, false)
 	if err != nil {
+		if models.Transient(err) { // unreachable: the files are fine, try again later
+			return &exitError{Code: exitFailed, Err: fmt.Errorf("db:import: %w (nothing was imported; the files are valid)", err)}
+		}
 		return asInvalid(err)
 	}
 	defer db.Close()

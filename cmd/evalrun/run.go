@@ -71,13 +71,16 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	var baseline *models.Run
 	if c.usesDatabase() {
 		if db, err = g.open(ctx, false); err != nil {
+			if models.Transient(err) {
+				err = fmt.Errorf("%w\nnothing has run yet; to run without the database, add --save-to FILE and import the file later with 'evalrun db:import FILE'", err)
+			}
 			return asInvalid(err)
 		}
 		defer db.Close()
 		if baseline, err = c.resolveBaseline(ctx, db, suite.Plan(calculated), calculated); err != nil {
 			return asInvalid(err)
 		}
-	} else if err := c.checkGateFlags(); err != nil {
+	} else if err := c.checkGateFlags(g); err != nil {
 		return err
 	}
 	if err := c.preflight(ctx, suite, judge != nil); err != nil {
@@ -131,9 +134,13 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 // checkGateFlags validates the comparison and report flags when no
 // database is opened (--save-to, --no-save), as resolveBaseline does
 // otherwise, so a bad --report is refused before the agent runs.
-func (c *RunCmd) checkGateFlags() error {
+func (c *RunCmd) checkGateFlags(g *Globals) error {
 	if c.Baseline != "" {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--baseline needs the database, which --save-to and --no-save do not open")}
+	}
+	if c.FailOnRegression {
+		fmt.Fprintln(g.Stderr, "note: --fail-on-regression cannot fail this run: without the database there is no baseline; "+
+			"gate it after 'evalrun db:import' with 'evalrun report --fail-on-regression'")
 	}
 	if err := c.options().Validate(); err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--tolerance/--gate: %w", err)}
@@ -162,7 +169,7 @@ func (c *RunCmd) Help() string {
 		"(Ctrl-C or SIGTERM: nothing is saved) and, whatever --fail-on says, for a run in which every agent call or every judge call failed from " +
 		"infrastructure (saved, marked infrastructure_failure, never an automatic baseline); 2 for an invalid suite, options, configuration or baseline, or an agent or judge found unreachable by the preflight (nothing runs); " +
 		"3 when the run finished but could not be saved to the database within --save-wait: its evidence file is written to --evidence-dir, " +
-		"the reports are still written, and 'evalrun db:import FILE' saves it later.\n\n" +
+		"the reports are still written, and 'evalrun db:import FILE' saves it later (Ctrl-C while the save is retrying also keeps the evidence file, without reports).\n\n" +
 		"Gates: --gate strict (default) is the Ruby gem's rule: every per-question drop beyond --tolerance, newly failed minimum or new error regresses. " +
 		"With an LLM judge its run-to-run noise flips questions near their minimum in every run, so use --gate ci for judged suites: " +
 		"judge metrics regress only when a one-sided paired test of the per-question differences is significant at --alpha and the mean drop is at least --min-effect, " +

@@ -14,7 +14,6 @@ import (
 	"golang.org/x/term"
 	"golang.org/x/text/width"
 
-	"agentevals/judges"
 	"agentevals/models"
 	"agentevals/reports"
 	"agentevals/runner"
@@ -29,28 +28,6 @@ type progress struct {
 	shown bool // a bar is on the terminal's current line
 	// rates, when set, describes the provider request rates ("" if none).
 	rates func() string
-}
-
-// rateNote describes the effective request rates of the agent's and the
-// judge's providers, for the progress line: "agent 48.0 req/s, judge
-// 12.0 req/s (3 rate-limited)"; "" when neither made a request in the
-// last second.
-func rateNote(agent, judge *judges.Limiter) string {
-	var parts []string
-	for _, l := range []struct {
-		name string
-		st   judges.Stats
-	}{{"agent", agent.Stats()}, {"judge", judge.Stats()}} {
-		if l.st.Rate == 0 && l.st.RateLimited == 0 {
-			continue
-		}
-		part := fmt.Sprintf("%s %.1f req/s", l.name, l.st.Rate)
-		if l.st.RateLimited > 0 {
-			part += fmt.Sprintf(" (%d rate-limited, paced at %.1f/s)", l.st.RateLimited, l.st.Pace)
-		}
-		parts = append(parts, part)
-	}
-	return strings.Join(parts, ", ")
 }
 
 // defaultCols is the width assumed when a terminal does not report one.

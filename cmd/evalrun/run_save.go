@@ -105,19 +105,29 @@ func saveOrSpool(ctx context.Context, g *Globals, db *models.DB, file *evidence.
 	if saveErr == nil {
 		return saveResult{where: "saved to " + db.URL}, nil
 	}
-	if ctx.Err() != nil {
-		return saveResult{}, &exitError{Code: exitFailed, Err: fmt.Errorf("interrupted while saving: %s had finished; nothing was saved: %w", allCases(len(run.Cases)), saveErr)}
-	}
 	path := filepath.Join(dir, run.ID.String()+".json")
 	file.Reason = "the save to " + db.URL + " failed: " + saveErr.Error()
+	if ctx.Err() != nil {
+		file.Reason = "interrupted while saving to " + db.URL
+	}
 	if err := file.Write(path); err != nil {
 		return saveResult{}, &exitError{Code: exitNotSaved, Err: fmt.Errorf("%w; and the evidence file could not be written either: %v", saveErr, err)}
 	}
+	if ctx.Err() != nil { // Ctrl-C while the save was retrying: keep the run, skip the reports
+		return saveResult{}, &exitError{Code: exitNotSaved, Err: fmt.Errorf("interrupted while saving (%s had finished): %w\n%s",
+			allCases(len(run.Cases)), saveErr, notSavedNote(g, path))}
+	}
 	return saveResult{
-		where: "NOT saved (see below)",
-		notSaved: fmt.Errorf("%w\nthe run was NOT saved to the database; its evidence is in %s\nimport it when the database is back: %s",
-			saveErr, path, importCommand(g, path)),
+		where:    "NOT saved (see below)",
+		notSaved: fmt.Errorf("%w\n%s", saveErr, notSavedNote(g, path)),
 	}, nil
+}
+
+// notSavedNote says where the evidence of an unsaved run is and how to
+// import it.
+func notSavedNote(g *Globals, path string) string {
+	return fmt.Sprintf("the run was NOT saved to the database; its evidence is in %s\nimport it when the database is back: %s",
+		path, importCommand(g, path))
 }
 
 // importCommand is the command that imports path into the same database.

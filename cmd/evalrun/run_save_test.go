@@ -38,6 +38,35 @@ func writeSlowSuite(t *testing.T, dir string, n int) (suite, marker string) {
 	return suite, marker
 }
 
+// runResult is how an evalrun that ran in the background ended.
+type runResult struct {
+	code        int
+	out, errOut string
+}
+
+// evalrunAsync runs the command line in the background.
+func evalrunAsync(t *testing.T, args ...string) <-chan runResult {
+	done := make(chan runResult, 1)
+	go func() {
+		code, out, errOut := evalrun(t, args...)
+		done <- runResult{code, out, errOut}
+	}()
+	return done
+}
+
+// waitForAgent waits until the agent of writeSlowSuite has started.
+func waitForAgent(t *testing.T, marker string) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(marker); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the agent never started")
+		}
+	}
+}
+
 // getRun reads one run with its cases and metrics.
 func getRun(t *testing.T, url, id string) *models.Run {
 	t.Helper()
@@ -99,24 +128,9 @@ func TestRun_DatabaseStoppedWhileCasesRun(t *testing.T) {
 	}
 
 	evDir, html, junit := filepath.Join(dir, "evidence"), filepath.Join(dir, "report.html"), filepath.Join(dir, "junit.xml")
-	type result struct {
-		code        int
-		out, errOut string
-	}
-	done := make(chan result, 1)
-	go func() {
-		code, out, errOut := evalrun(t, append(db, "--save-wait", "1s", "run", suite, "-j", "2",
-			"--evidence-dir", evDir, "--report", html, "--junit", junit)...)
-		done <- result{code, out, errOut}
-	}()
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Stat(marker); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the agent never started")
-		}
-	}
+	done := evalrunAsync(t, append(db, "--save-wait", "1s", "run", suite, "-j", "2",
+		"--evidence-dir", evDir, "--report", html, "--junit", junit)...)
+	waitForAgent(t, marker)
 	srv.StopImmediate()
 	res := <-done
 	if res.code != exitNotSaved {
@@ -237,4 +251,9 @@ func TestRun_SaveFlags(t *testing.T) {
 	}
 	b, _ := json.Marshal(f.Definition)
 	t.Logf("definition %s", b)
+	code, out, errOut := evalrun(t, "--database-url", "postgres://evalrun@127.0.0.1:1/db?sslmode=disable", "--connect-timeout", "1s",
+		"db:import", filepath.Join(dir, "out", "run.json"))
+	if code != exitFailed || !strings.Contains(errOut, "nothing was imported; the files are valid") {
+		t.Errorf("db:import into an unreachable database: exit %d, want 1\n%s%s", code, out, errOut)
+	}
 }
