@@ -29,8 +29,8 @@ func TestServer_Pages(t *testing.T) {
 				}
 				// Newest first: the no-judge run, then the candidate.
 				first := text(rows[0])
-				if !strings.Contains(first, "2026-11-20 12:00:00 UTC") || !strings.Contains(first, "not_evaluated") {
-					t.Errorf("first row = %q, want the no-judge run marked not_evaluated", first)
+				if !strings.Contains(first, "2026-11-20 12:00:00 UTC") || !strings.Contains(first, "not evaluated") {
+					t.Errorf("first row = %q, want the no-judge run marked not evaluated", first)
 				}
 				for _, a := range selectAll(r.Doc, "a") {
 					if href, _ := attr(a, "href"); !strings.HasPrefix(href, mount+"/") && !strings.HasPrefix(href, "#") {
@@ -204,7 +204,7 @@ func TestServer_Pages(t *testing.T) {
 					t.Errorf("agent error = %q", got)
 				}
 				r = mustGet(t, base+"/runs/"+f.NoJudge.ID.String()+"/cases/0", http.StatusOK)
-				if got := text(mustSelect(t, r.Doc, "table.metrics tbody tr")[0]); !strings.Contains(got, "not_calculated") || !strings.Contains(got, "—") {
+				if got := text(mustSelect(t, r.Doc, "table.metrics tbody tr")[0]); !strings.Contains(got, "not calculated") || !strings.Contains(got, "—") {
 					t.Errorf("not calculated metric = %q", got)
 				}
 			})

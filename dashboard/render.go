@@ -141,6 +141,7 @@ func templateFuncs() template.FuncMap {
 		"clean":    clean,
 		"minimum":  func(v float64) string { return formatScore(&v) },
 		"plural":   reports.Plural,
+		"label":    statusLabel,
 		"replayStatus": func(v *reports.ReplayView) string {
 			switch {
 			case v.Failed:
@@ -151,6 +152,12 @@ func templateFuncs() template.FuncMap {
 			return "passed"
 		},
 	}
+}
+
+// statusLabel shows a stored status value (not_evaluated) in words (not
+// evaluated); the value itself stays in class names and query strings.
+func statusLabel(s string) string {
+	return strings.ReplaceAll(s, "_", " ")
 }
 
 // formatScore shows a score with three decimals, as the reports do, or a dash for "no value":
