@@ -42,6 +42,14 @@ type runPage struct {
 	JSONLink     string
 	BaselineLink string
 	CompareLink  string
+
+	// Verdict leads the page; Revision, BaselineRevision and KeyMeta
+	// follow it (the whole metadata stays at the bottom).
+	Verdict          verdictBanner
+	Revision         string
+	BaselineRevision string
+	KeyMeta          []metaItem
+	Duration         string
 }
 
 // parseRunID reads a run id from the path; anything but a UUID is a 404.
@@ -96,7 +104,13 @@ func (s *Server) runPage(c *gin.Context) error {
 		Metadata: prettyJSON(run.Metadata), JudgeUsage: reports.JudgeUsageOf(run.Cases).String(),
 		JSONLink: b.Path("runs", id, "report.json")}
 	page.Regressions, page.Improvements = findingViews(b, run, cmp.Findings)
+	page.Verdict = newVerdictBanner(cmp)
+	page.Revision, page.KeyMeta = reports.Revision(run), keyMetadata(run)
+	if d := run.FinishedAt.Sub(run.StartedAt); d >= 0 {
+		page.Duration = formatDuration(float64(d.Milliseconds()))
+	}
 	if cmp.Baseline != nil {
+		page.BaselineRevision = reports.Revision(cmp.Baseline)
 		bid := cmp.Baseline.ID.String()
 		page.BaselineLink = b.Path("runs", bid)
 		page.CompareLink = b.Path("compare") + "?a=" + bid + "&b=" + id
