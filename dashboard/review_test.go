@@ -1,9 +1,13 @@
 package dashboard
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
+
+	"agentevals/models"
 )
 
 // TestServer_LeadsWithTheDecision: the history marks the regressed run and
@@ -85,5 +89,73 @@ func TestServer_LeadsWithTheDecision(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCasePage_DiffsAndJudgeEvidence: the case page compares the output
+// with the expected answer and with the baseline's answer word by word
+// (escaped), shows a judge's model and raw reply, and the judge usage as a
+// table rather than JSON.
+func TestCasePage_DiffsAndJudgeEvidence(t *testing.T) {
+	rw, ro := MustOpenDBs(t, "sqlite")
+	f := seedFixture(t, rw)
+	judged := &models.Run{Suite: "Judged", Agent: "A", Version: "1", SuiteDigest: "dj",
+		StartedAt: t0.Add(5 * time.Hour), FinishedAt: t0.Add(5*time.Hour + time.Second)}
+	judged.Cases = []*models.CaseResult{{Position: 0, CaseID: "q", Name: "q", Status: models.StatusFailed, DurationMS: 10,
+		Question: models.JSON(`"q"`), ExpectedAnswer: models.JSON(`"It ships <b>tomorrow</b>."`), Output: models.JSON(`"It ships <b>today</b>."`),
+		ResponseMetadata: models.JSON(`{"judge_usage":{"semantic_accuracy":{"calls":1,"errors":0,"attempts":2,"cached":0,` +
+			`"input_tokens":200,"output_tokens":12,"cost":0.0004},"safety":{"calls":1,"errors":1,"attempts":1,"cached":0,"input_tokens":90,"output_tokens":5,"cost":null}},` +
+			`"metric_details":{"semantic_accuracy":{"judge":{"provider":"openai","model":"gpt-4.1-mini"},"judge_cache":"miss","prompt":"Grade <this>"}},"trace_id":"t-1"}`),
+		Metrics: []*models.MetricResult{metric(0, "semantic_accuracy", 0.9, f64(0.4), false, "Different day."),
+			{Position: 1, Name: "safety", Threshold: 0.5, ErrorDetails: models.JSON(`{"kind":"invalid_reply","provider":"openai","model":"gpt-4.1-mini","reply":"I think <script>alert(1)</script> 0.9"}`)}}}}
+	if err := rw.InsertRun(context.Background(), judged); err != nil {
+		t.Fatal(err)
+	}
+	base := MustServe(t, ro, mount).URL + mount
+
+	r := mustGet(t, base+"/runs/"+judged.ID.String()+"/cases/0", http.StatusOK)
+	diff := mustSelect(t, r.Doc, "p.output-diff")[0]
+	if got := text(mustSelect(t, diff, "del")[0]); got != "removed: tomorrow" {
+		t.Errorf("deleted words = %q", got)
+	}
+	if got := text(mustSelect(t, diff, "ins")[0]); got != "added: today" {
+		t.Errorf("inserted words = %q", got)
+	}
+	if len(selectAll(diff, "b")) != 0 || !strings.Contains(text(diff), "<b>") {
+		t.Error("the diff turned answer text into markup")
+	}
+	metrics := text(mustSelect(t, r.Doc, "table.metrics")[0])
+	for _, want := range []string{"Judge: openai · gpt-4.1-mini · cache miss", "Grade <this>", "I think <script>alert(1)</script> 0.9"} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("metrics table lacks %q: %q", want, metrics)
+		}
+	}
+	if len(selectAll(r.Doc, "table.metrics script")) != 0 {
+		t.Error("a judge reply became markup")
+	}
+	usage := text(mustSelect(t, r.Doc, "table.judge-usage")[0])
+	for _, want := range []string{"semantic_accuracy", "200 / 12", "$0.0004", "safety", "unknown"} {
+		if !strings.Contains(usage, want) {
+			t.Errorf("judge usage table lacks %q: %q", want, usage)
+		}
+	}
+	if rest := text(mustSelect(t, r.Doc, "section[aria-labelledby=rm-h] pre")[0]); strings.Contains(rest, "judge_usage") || !strings.Contains(rest, "t-1") {
+		t.Errorf("agent response metadata = %q: want the agent's keys only", rest)
+	}
+
+	cand := base + "/runs/" + f.Candidate.ID.String() + "/cases/"
+	r = mustGet(t, cand+"0", http.StatusOK)
+	if got := text(mustSelect(t, r.Doc, "p.output-diff")[0]); !strings.Contains(got, "removed: You can return it") || !strings.Contains(got, "added: Returns are accepted") {
+		t.Errorf("output diff = %q", got)
+	}
+	if got := text(mustSelect(t, r.Doc, "section[aria-labelledby=b-h]")[0]); !strings.Contains(got, "same as in the baseline") {
+		t.Errorf("baseline section = %q", got)
+	}
+	r = mustGet(t, cand+"2", http.StatusOK) // the agent failed where the baseline answered
+	if got := text(mustSelect(t, r.Doc, "p.baseline-diff del")[0]); got != "removed: Hello! How can I help?" {
+		t.Errorf("baseline diff = %q", got)
+	}
+	if href, _ := attr(mustSelect(t, r.Doc, "a.baseline-case")[0], "href"); href != mount+"/runs/"+f.Baseline.ID.String()+"/cases/2" {
+		t.Errorf("baseline case link = %q", href)
 	}
 }
