@@ -238,10 +238,10 @@ func TestServer_Pages(t *testing.T) {
 				if got := text(mustSelect(t, r.Doc, "ul.findings")[0]); !strings.Contains(got, "new_agent_error") {
 					t.Errorf("findings = %q", got)
 				}
-				if got := text(mustSelect(t, r.Doc, "p.verdict")[0]); !strings.Contains(got, "B − A -0.") {
+				if got := text(mustSelect(t, r.Doc, "#verdict")[0]); !strings.Contains(got, "B − A -0.") {
 					t.Errorf("verdict = %q, want a negative quality difference", got)
 				}
-				if got := text(mustSelect(t, r.Doc, "p.verdict")[0]); strings.Contains(got, "no significant difference") ||
+				if got := text(mustSelect(t, r.Doc, "#verdict")[0]); strings.Contains(got, "no significant difference") ||
 					!strings.Contains(got, "1 question newly fails, 1 question newly ends in an error") {
 					t.Errorf("verdict = %q, want it to name the new failure and the new error", got)
 				}

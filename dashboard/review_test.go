@@ -159,3 +159,58 @@ func TestCasePage_DiffsAndJudgeEvidence(t *testing.T) {
 		t.Errorf("baseline case link = %q", href)
 	}
 }
+
+// TestComparePage_PickersTitlesAnswers: runs are picked from lists (no id
+// to paste), A and B are named by revision and time, the one verdict comes
+// first, and the answers are compared side by side.
+func TestComparePage_PickersTitlesAnswers(t *testing.T) {
+	rw, ro := MustOpenDBs(t, "postgres")
+	f := seedFixture(t, rw)
+	base := MustServe(t, ro, mount).URL + mount
+
+	r := mustGet(t, base+"/compare", http.StatusOK)
+	if n := len(selectAll(r.Doc, "input#c-a, input#c-b")); n != 0 {
+		t.Error("the compare form still asks for typed run ids")
+	}
+	opts := selectAll(r.Doc, "select#c-a option")
+	if len(opts) != 5 { // the placeholder and the four runs
+		t.Errorf("run A offers %d options, want 5", len(opts))
+	}
+	if first := text(opts[1]); !strings.HasPrefix(first, "2026-11-20 12:00:00 UTC · Customer support") {
+		t.Errorf("newest run option = %q", first)
+	}
+
+	a, b := f.Baseline.ID.String(), f.Candidate.ID.String()
+	r = mustGet(t, base+"/compare?a="+a+"&b="+b, http.StatusOK)
+	ta, tb := text(mustSelect(t, r.Doc, "h2#a-h")[0]), text(mustSelect(t, r.Doc, "h2#b-h")[0])
+	if ta == tb || !strings.Contains(ta, "revision abc123 · 2026-11-20 09:00:00 UTC") || !strings.Contains(tb, "2026-11-20 11:00:00 UTC") {
+		t.Errorf("titles A %q and B %q: want distinct, with revision and time", ta, tb)
+	}
+	if sel, _ := attr(mustSelect(t, r.Doc, "select#c-b option[selected]")[0], "value"); sel != b {
+		t.Errorf("picker B selects %q, want %q", sel, b)
+	}
+	for _, o := range selectAll(r.Doc, "select#c-b option") {
+		if v, _ := attr(o, "value"); v == f.XSS.ID.String() {
+			t.Error("picker B offers a run of another suite")
+		}
+	}
+	// The verdict is the page's first block and the only one.
+	main := mustSelect(t, r.Doc, "main")[0]
+	var blocks []string
+	for n := main.FirstChild; n != nil; n = n.NextSibling {
+		if n.Type == 3 {
+			blocks = append(blocks, n.Data)
+		}
+	}
+	if len(blocks) < 2 || blocks[1] != "div" || len(selectAll(r.Doc, "#verdict")) != 1 {
+		t.Errorf("blocks %v: want the heading, then the one verdict", blocks)
+	}
+	rows := mustSelect(t, r.Doc, "table.compare tbody tr")
+	greet := text(mustSelect(t, rows[2], "td.answers")[0])
+	if !strings.Contains(greet, "removed: Hello! How can I help?") {
+		t.Errorf("greeting answers = %q, want A's answer struck (B errored)", greet)
+	}
+	if same := text(mustSelect(t, rows[0], "td.answers")[0]); !strings.Contains(same, "same answer") {
+		t.Errorf("returns answers = %q, want \"same answer\"", same)
+	}
+}
