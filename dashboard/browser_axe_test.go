@@ -93,6 +93,8 @@ func TestBrowser_Accessibility(t *testing.T) {
 		{"compare form", dash.URL + mount + "/compare"},
 		{"compare", dash.URL + mount + "/compare?a=" + base + "&b=" + cand},
 		{"compare refused", dash.URL + mount + "/compare?a=" + base + "&b=" + f.NoJudge.ID.String()},
+		{"search form", dash.URL + mount + "/search"},
+		{"search results", dash.URL + mount + "/search?q=days"},
 		{"not found", dash.URL + mount + "/no-such-page"},
 	}
 	for _, v := range auditViews {

@@ -19,7 +19,7 @@ import (
 
 // pageNames are the pages; each gets its own template set made of the base
 // layout, the shared partials and the page itself.
-var pageNames = []string{"history", "run", "case", "compare", "error"}
+var pageNames = []string{"history", "run", "case", "compare", "search", "error"}
 
 // BasePage is embedded in every page's data: the title, the mount path that
 // every link carries, and which navigation entry is current.

@@ -116,6 +116,7 @@ func New(cfg Config) (*Server, error) {
 	get("/runs/:id/report.json", s.runJSON)
 	get("/runs/:id/cases/:pos", s.casePage)
 	get("/compare", s.compare)
+	get("/search", s.search)
 	get("/assets/:file", s.asset)
 	e.NoRoute(s.handle(func(*gin.Context) error { return notFound("There is no page at this address.") }))
 	s.engine = e
