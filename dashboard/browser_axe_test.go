@@ -3,6 +3,8 @@ package dashboard
 import (
 	"context"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -73,6 +75,18 @@ func auditPage(t *testing.T, ctx context.Context, v auditView, name, url string)
 	}
 }
 
+// writeScreenshot saves the whole page as a PNG.
+func writeScreenshot(t *testing.T, ctx context.Context, path string) {
+	t.Helper()
+	b, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", path, err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestBrowser_Accessibility(t *testing.T) {
 	rw, ro := MustOpenDBs(t, "postgres")
 	seedTrend(t, rw)
@@ -89,6 +103,7 @@ func TestBrowser_Accessibility(t *testing.T) {
 		{"run", dash.URL + mount + "/runs/" + cand},
 		{"run without judge", dash.URL + mount + "/runs/" + f.NoJudge.ID.String()},
 		{"case", dash.URL + mount + "/runs/" + cand + "/cases/1"},
+		{"case with diff", dash.URL + mount + "/runs/" + cand + "/cases/0"},
 		{"case with error", dash.URL + mount + "/runs/" + cand + "/cases/2"},
 		{"compare form", dash.URL + mount + "/compare"},
 		{"compare", dash.URL + mount + "/compare?a=" + base + "&b=" + cand},
@@ -97,6 +112,19 @@ func TestBrowser_Accessibility(t *testing.T) {
 		{"search results", dash.URL + mount + "/search?q=days"},
 		{"not found", dash.URL + mount + "/no-such-page"},
 	}
+	// The README's pictures beyond TestBrowser_Dashboard's: the other
+	// layouts and colour schemes (EVALDASH_SCREENSHOTS=1 writes them to
+	// docs/images).
+	shots := map[string]string{
+		"desktop light/search results":       "dashboard-search.png",
+		"desktop dark/history":               "dashboard-history-dark.png",
+		"desktop dark/case with diff":        "dashboard-case-dark.png",
+		"phone light/compare":                "dashboard-compare-mobile.png",
+		"phone light/history empty database": "dashboard-first-run-mobile.png",
+		"phone dark/history":                 "dashboard-history-dark-mobile.png",
+		"phone dark/run":                     "dashboard-run-dark-mobile.png",
+	}
+	dir := screenshotDir(t)
 	for _, v := range auditViews {
 		t.Run(v.Name, func(t *testing.T) {
 			if err := setView(ctx, v); err != nil {
@@ -104,6 +132,9 @@ func TestBrowser_Accessibility(t *testing.T) {
 			}
 			for _, p := range pages {
 				auditPage(t, ctx, v, p.name, p.url)
+				if name := shots[v.Name+"/"+p.name]; name != "" {
+					writeScreenshot(t, ctx, filepath.Join(dir, name))
+				}
 			}
 			if v.Width < 400 {
 				keyboardJourney(t, ctx, dash.URL+mount+"/")

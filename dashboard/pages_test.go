@@ -123,7 +123,7 @@ func TestServer_Pages(t *testing.T) {
 					t.Errorf("baseline link = %q", href)
 				}
 				regs := text(mustSelect(t, r.Doc, "ul.findings")[0])
-				for _, want := range []string{"score_drop", "new_failure", "new_agent_error"} {
+				for _, want := range []string{"score drop", "new failure", "new agent error"} {
 					if !strings.Contains(regs, want) {
 						t.Errorf("regressions %q lack %s", regs, want)
 					}
@@ -235,7 +235,7 @@ func TestServer_Pages(t *testing.T) {
 				if got := len(mustSelect(t, r.Doc, "table.compare tbody tr")); got != 3 {
 					t.Errorf("compared cases = %d, want 3", got)
 				}
-				if got := text(mustSelect(t, r.Doc, "ul.findings")[0]); !strings.Contains(got, "new_agent_error") {
+				if got := text(mustSelect(t, r.Doc, "ul.findings")[0]); !strings.Contains(got, "new agent error") {
 					t.Errorf("findings = %q", got)
 				}
 				if got := text(mustSelect(t, r.Doc, "#verdict")[0]); !strings.Contains(got, "B − A -0.") {

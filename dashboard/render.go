@@ -142,6 +142,7 @@ func templateFuncs() template.FuncMap {
 		"minimum":  func(v float64) string { return formatScore(&v) },
 		"plural":   reports.Plural,
 		"label":    statusLabel,
+		"tone":     abTone,
 		"replayStatus": func(v *reports.ReplayView) string {
 			switch {
 			case v.Failed:

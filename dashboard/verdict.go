@@ -35,8 +35,15 @@ func newVerdictBanner(cmp *reports.Comparison) verdictBanner {
 		}
 		v.Detail = why + "; nothing to compare with a baseline."
 	case h.Regressed:
+		gating := 0
+		for _, f := range cmp.Findings {
+			if f.Gating {
+				gating++
+			}
+		}
 		v.Title = "Regressed"
-		v.Detail = fmt.Sprintf("%s against the baseline (%s).", reports.Plural(regs, "regression", "regressions"), h.Verdict)
+		v.Detail = fmt.Sprintf("%s against the baseline, %d of them failing the regression gate.",
+			reports.Plural(regs, "regression", "regressions"), gating)
 	case regs > 0:
 		v.Title = "Regressions found, none gating"
 		v.Detail = h.Verdict + "."
@@ -106,4 +113,16 @@ func keyMetadata(run *models.Run) []metaItem {
 		}
 	}
 	return out
+}
+
+// abTone colours the compare page's verdict: worse or regressed is bad,
+// better is ok, anything else (no difference, mixed, no data) a warning.
+func abTone(verdict string) string {
+	switch verdict {
+	case reports.VerdictBWorse, reports.VerdictBRegressed:
+		return "bad"
+	case reports.VerdictBBetter:
+		return "ok"
+	}
+	return "warn"
 }

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -38,6 +39,10 @@ func TestRenderer_HTMLAccessibleInChromium(t *testing.T) {
 		}
 	}
 	ctx := browser(t)
+	shots := map[string]string{
+		"desktop light/support regressed": "report-regressed.png",
+		"phone dark/support regressed":    "report-regressed-dark-mobile.png",
+	}
 	for _, v := range []struct {
 		name          string
 		width, height int64
@@ -77,10 +82,23 @@ func TestRenderer_HTMLAccessibleInChromium(t *testing.T) {
   bodyOverflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
   unreachable: [...document.querySelectorAll("div.scroll")].filter(e => e.scrollWidth > e.clientWidth && e.tabIndex < 0).map(e => e.getAttribute("aria-label") || e.outerHTML.slice(0, 60)),
 }))()`))
-			cancel()
 			if err != nil {
+				cancel()
 				t.Fatalf("%s (%s): measure layout: %v", name, v.name, err)
 			}
+			if shot := shots[v.name+"/"+name]; shot != "" && os.Getenv("EVALDASH_SCREENSHOTS") == "1" {
+				// EVALDASH_SCREENSHOTS=1 refreshes the README's pictures.
+				b, err := chromedp.Run(actx, chromedp.FullScreenshot(100))
+				if err != nil {
+					cancel()
+					t.Fatalf("screenshot %s: %v", shot, err)
+				}
+				if err := os.WriteFile(filepath.Join("..", "docs", "images", shot), b, 0o644); err != nil {
+					cancel()
+					t.Fatal(err)
+				}
+			}
+			cancel()
 			if got.BodyOverflow > 0 {
 				t.Errorf("%s (%s): the page body scrolls sideways by %v px", name, v.name, got.BodyOverflow)
 			}
