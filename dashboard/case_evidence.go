@@ -21,13 +21,19 @@ type caseMetadata struct {
 	Rest          string
 }
 
-// judgeUsageRow is one metric's judge account (judges.CallAccount as stored).
+// judgeUsageRow is one metric's judge account as stored in
+// response_metadata.judge_usage (the JSON of judges.CallAccount, read here
+// without importing judges, which would bring the model clients into the
+// dashboard's binary).
 type judgeUsageRow struct {
-	Metric                    string
-	Calls, Errors, Attempts   int64
-	Cached                    int64
-	InputTokens, OutputTokens int64
-	Cost                      *float64
+	Metric       string   `json:"-"`
+	Calls        int64    `json:"calls"`
+	Errors       int64    `json:"errors"`
+	Attempts     int64    `json:"attempts"`
+	Cached       int64    `json:"cached"`
+	InputTokens  int64    `json:"input_tokens"`
+	OutputTokens int64    `json:"output_tokens"`
+	Cost         *float64 `json:"cost"`
 }
 
 // splitCaseMetadata reads response_metadata; anything that is not an
@@ -67,25 +73,6 @@ func splitCaseMetadata(j models.JSON) caseMetadata {
 		out.Rest = prettyJSON(models.JSON(b))
 	}
 	return out
-}
-
-// UnmarshalJSON reads a stored judges.CallAccount.
-func (u *judgeUsageRow) UnmarshalJSON(b []byte) error {
-	var a struct {
-		Calls        int64    `json:"calls"`
-		Errors       int64    `json:"errors"`
-		Attempts     int64    `json:"attempts"`
-		Cached       int64    `json:"cached"`
-		InputTokens  int64    `json:"input_tokens"`
-		OutputTokens int64    `json:"output_tokens"`
-		Cost         *float64 `json:"cost"`
-	}
-	if err := json.Unmarshal(b, &a); err != nil {
-		return err
-	}
-	*u = judgeUsageRow{Calls: a.Calls, Errors: a.Errors, Attempts: a.Attempts, Cached: a.Cached,
-		InputTokens: a.InputTokens, OutputTokens: a.OutputTokens, Cost: a.Cost}
-	return nil
 }
 
 // judgeEvidence is what a metric's judge left: which model, whether the
