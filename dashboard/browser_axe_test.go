@@ -106,6 +106,7 @@ func TestBrowser_Accessibility(t *testing.T) {
 		{"case with diff", dash.URL + mount + "/runs/" + cand + "/cases/0"},
 		{"case with error", dash.URL + mount + "/runs/" + cand + "/cases/2"},
 		{"compare form", dash.URL + mount + "/compare"},
+		{"compare, A chosen", dash.URL + mount + "/compare?a=" + base},
 		{"compare", dash.URL + mount + "/compare?a=" + base + "&b=" + cand},
 		{"compare refused", dash.URL + mount + "/compare?a=" + base + "&b=" + f.NoJudge.ID.String()},
 		{"search form", dash.URL + mount + "/search"},

@@ -41,6 +41,9 @@ type comparePage struct {
 	// the runs by revision and time.
 	OptionsA, OptionsB []runOption
 	TitleA, TitleB     string
+	// Choose names the run still to be chosen ("A" or "B") when only one
+	// was given.
+	Choose string
 	// MetricRegressions counts, per metric, B's questions that regressed
 	// on it, next to the test of its mean difference.
 	MetricRegressions map[string]int
@@ -60,18 +63,31 @@ func (s *Server) compare(c *gin.Context) error {
 		}
 		return s.render(c, "compare", page)
 	}
-	if _, err := parseRunID(page.A); err != nil {
-		return badRequest("Run A must be a run id (a UUID).")
-	}
-	if _, err := parseRunID(page.B); err != nil {
-		return badRequest("Run B must be a run id (a UUID).")
-	}
 	var err error
-	if page.RunA, err = s.loadRun(ctx, page.A); err != nil {
-		return err
+	for _, side := range []struct {
+		name, id string
+		run      **models.Run
+	}{{"A", page.A, &page.RunA}, {"B", page.B, &page.RunB}} {
+		if side.id == "" {
+			continue
+		}
+		if _, err := parseRunID(side.id); err != nil {
+			return badRequest("Run " + side.name + " must be a run id (a UUID).")
+		}
+		if *side.run, err = s.loadRun(ctx, side.id); err != nil {
+			return err
+		}
 	}
-	if page.RunB, err = s.loadRun(ctx, page.B); err != nil {
-		return err
+	if page.RunA == nil || page.RunB == nil {
+		// One run chosen: offer the runs it can be compared with.
+		page.Choose = "B"
+		if page.RunA == nil {
+			page.Choose = "A"
+		}
+		if err := s.fillPickers(c, page); err != nil {
+			return err
+		}
+		return s.render(c, "compare", page)
 	}
 	page.TitleA, page.TitleB = runTitle(page.RunA), runTitle(page.RunB)
 	page.Title = "Compare " + page.TitleA + " with " + page.TitleB
