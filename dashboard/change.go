@@ -80,8 +80,9 @@ type definitionKey struct{ suite, agent, digest string }
 // linkPrevious sets each row's Change against the previous run of its
 // definition. Rows come newest first; a row's previous run is the next
 // older row of the same key, and for the oldest row of each key it is
-// looked up with one indexed query (LIMIT 1).
-func (s *Server) linkPrevious(c *gin.Context, rows []historyRow) error {
+// looked up with one indexed query (LIMIT 1) when shown(sequence) says the
+// page shows that row (a status filter reads more rows than it shows).
+func (s *Server) linkPrevious(c *gin.Context, rows []historyRow, shown func(sequence int64) bool) error {
 	ctx := c.Request.Context()
 	lastIndex := map[definitionKey]int{}
 	for i := len(rows) - 1; i >= 0; i-- {
@@ -95,6 +96,9 @@ func (s *Server) linkPrevious(c *gin.Context, rows []historyRow) error {
 	var older []*models.Run
 	var olderFor []int
 	for _, i := range lastIndex {
+		if !shown(rows[i].Run.Sequence) {
+			continue
+		}
 		prev, err := s.previousRun(ctx, rows[i].Run)
 		if err != nil {
 			return unavailable(err)

@@ -223,7 +223,11 @@ func (s *Server) history(c *gin.Context) error {
 	if next != nil {
 		page.NextLink = page.Home() + "?" + f.query(formatCursor(*next))
 	}
-	if err := s.linkPrevious(c, scanned); err != nil {
+	shown := make(map[int64]bool, len(page.Rows))
+	for _, r := range page.Rows {
+		shown[r.Run.Sequence] = true
+	}
+	if err := s.linkPrevious(c, scanned, func(seq int64) bool { return shown[seq] }); err != nil {
 		return err
 	}
 	changes := make(map[int64]runChange, len(scanned))

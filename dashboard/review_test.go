@@ -42,6 +42,11 @@ func TestServer_LeadsWithTheDecision(t *testing.T) {
 			if nj := byStart["2026-11-20 12:00:00 UTC"]; !strings.Contains(nj, "first run") || !strings.Contains(nj, "not evaluated") || strings.Contains(nj, "not_evaluated") {
 				t.Errorf("no-judge row %q: a new definition, not evaluated in words", nj)
 			}
+			// A status filter hides runs between a run and its previous one.
+			r2 := mustGet(t, base+"/?status=failed", http.StatusOK)
+			if got := text(mustSelect(t, r2.Doc, "table.runs tbody tr")[0]); !strings.Contains(got, "−0.687") {
+				t.Errorf("filtered candidate row %q: want the change against the hidden baseline", got)
+			}
 			for _, opt := range selectAll(r.Doc, "#f-status option") {
 				if strings.Contains(text(opt), "_") {
 					t.Errorf("status option %q shows a raw value", text(opt))
