@@ -138,7 +138,7 @@ func percentiles(samples []time.Duration) (p50, p99 time.Duration) {
 	return samples[len(samples)/2], samples[min(len(samples)-1, len(samples)*99/100)]
 }
 
-// BenchmarkPages measures the history page and the run page at 1,000 runs
+// BenchmarkPages measures the history, run and search pages at 1,000 runs
 // and at EVALDASH_BENCH_RUNS runs. The two sizes are requested alternately
 // in one loop, so load from other processes weighs on both alike, and the
 // ratios (large/small) are reported next to the medians and 99th percentiles.
@@ -163,6 +163,8 @@ func BenchmarkPages(b *testing.B) {
 	}{
 		{"history", func(target) string { return mount + "/" }},
 		{"run", func(t target) string { return mount + "/runs/" + t.newest }},
+		// A text in one question of ten: 500 runs searched, 100 hits listed.
+		{"search", func(target) string { return mount + "/search?q=question+3" }},
 	} {
 		b.Run(page.name, func(b *testing.B) {
 			samples := make([][]time.Duration, len(targets))

@@ -18,6 +18,8 @@ type metricView struct {
 	State  string
 	Reason string
 	Error  string
+	// Judge is what the metric's judge left (nil for checks without one).
+	Judge *judgeEvidence
 }
 
 // actionRow puts the expected and the observed call at the same position
@@ -52,6 +54,14 @@ type casePage struct {
 	ResponseMetadata string
 	AgentError       string
 	AgentErrorText   string
+
+	// OutputDiff compares the expected answer with the output word by word
+	// (nil when either is missing); Baseline is the same question in the
+	// run's automatic baseline, with its answer compared with this one.
+	OutputDiff *wordDiff
+	Baseline   *baselineAnswer
+	// JudgeUsage is response_metadata.judge_usage, one row per metric.
+	JudgeUsage []judgeUsageRow
 
 	RunLink, PrevLink, NextLink string
 }
@@ -90,8 +100,10 @@ func (s *Server) casePage(c *gin.Context) error {
 	if idx < len(run.Cases)-1 {
 		page.NextLink = b.caseLink(id, run.Cases[idx+1].Position)
 	}
+	meta := splitCaseMetadata(cr.ResponseMetadata)
+	page.ReplayRaw, page.ResponseMetadata, page.JudgeUsage = meta.Replay, meta.Rest, meta.JudgeUsage
 	for _, m := range cr.Metrics {
-		mv := metricView{MetricResult: m, State: "not_calculated"}
+		mv := metricView{MetricResult: m, State: "not_calculated", Judge: newJudgeEvidence(meta.MetricDetails[m.Name], m.ErrorDetails)}
 		switch {
 		case m.Errored():
 			mv.State, mv.Error = "errored", prettyJSON(m.ErrorDetails)
@@ -104,8 +116,14 @@ func (s *Server) casePage(c *gin.Context) error {
 		page.Metrics = append(page.Metrics, mv)
 	}
 	page.Actions = sideBySide(cr.ExpectedActions, cr.Actions)
-	page.ReplayRaw, page.ResponseMetadata = splitReplay(cr.ResponseMetadata)
 	page.Replay = reports.NewReplayView(cr.ResponseMetadata)
+	if page.ExpectedAnswer != "" && page.Output != "" {
+		d := diffWords(page.ExpectedAnswer, page.Output)
+		page.OutputDiff = &d
+	}
+	if page.Baseline, err = s.findBaselineAnswer(c.Request.Context(), b, run, cr, page.Output); err != nil {
+		return unavailable(err)
+	}
 	if !cr.ErrorDetails.IsNull() {
 		page.AgentError = prettyJSON(cr.ErrorDetails)
 		page.AgentErrorText = reports.ErrorSummary(cr.ErrorDetails)
@@ -204,25 +222,4 @@ func sameCall(a, b json.RawMessage) bool {
 	bx, _ := json.Marshal(x)
 	by, _ := json.Marshal(y)
 	return bytes.Equal(bx, by)
-}
-
-// splitReplay separates response_metadata.api_replay (the strict-replay
-// evidence) from the rest of the response metadata.
-func splitReplay(j models.JSON) (replay, rest string) {
-	if j.IsNull() {
-		return "", ""
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(j, &m) != nil {
-		return "", prettyJSON(j)
-	}
-	if r, ok := m["api_replay"]; ok {
-		replay = prettyJSON(models.JSON(r))
-		delete(m, "api_replay")
-	}
-	if len(m) > 0 {
-		b, _ := json.Marshal(m)
-		rest = prettyJSON(models.JSON(b))
-	}
-	return replay, rest
 }

@@ -15,6 +15,8 @@ type compareRow struct {
 	reports.CaseComparison
 	Name         string
 	LinkA, LinkB string
+	// Answers compares A's answer with B's word by word.
+	Answers wordDiff
 }
 
 // comparePage is the compare page's data.
@@ -34,6 +36,17 @@ type comparePage struct {
 	Incompatible string
 	LinkA, LinkB string
 	SwapLink     string
+
+	// OptionsA and OptionsB fill the run pickers; TitleA and TitleB name
+	// the runs by revision and time.
+	OptionsA, OptionsB []runOption
+	TitleA, TitleB     string
+	// Choose names the run still to be chosen ("A" or "B") when only one
+	// was given.
+	Choose string
+	// MetricRegressions counts, per metric, B's questions that regressed
+	// on it, next to the test of its mean difference.
+	MetricRegressions map[string]int
 }
 
 // compare shows run B against run A (A is the reference, like a baseline).
@@ -45,19 +58,40 @@ func (s *Server) compare(c *gin.Context) error {
 		return badRequest("Run ids are 36-character UUIDs.")
 	}
 	if page.A == "" && page.B == "" {
+		if err := s.fillPickers(c, page); err != nil {
+			return err
+		}
 		return s.render(c, "compare", page)
 	}
-	if _, err := parseRunID(page.A); err != nil {
-		return badRequest("Run A must be a run id (a UUID).")
-	}
-	if _, err := parseRunID(page.B); err != nil {
-		return badRequest("Run B must be a run id (a UUID).")
-	}
 	var err error
-	if page.RunA, err = s.loadRun(ctx, page.A); err != nil {
-		return err
+	for _, side := range []struct {
+		name, id string
+		run      **models.Run
+	}{{"A", page.A, &page.RunA}, {"B", page.B, &page.RunB}} {
+		if side.id == "" {
+			continue
+		}
+		if _, err := parseRunID(side.id); err != nil {
+			return badRequest("Run " + side.name + " must be a run id (a UUID).")
+		}
+		if *side.run, err = s.loadRun(ctx, side.id); err != nil {
+			return err
+		}
 	}
-	if page.RunB, err = s.loadRun(ctx, page.B); err != nil {
+	if page.RunA == nil || page.RunB == nil {
+		// One run chosen: offer the runs it can be compared with.
+		page.Choose = "B"
+		if page.RunA == nil {
+			page.Choose = "A"
+		}
+		if err := s.fillPickers(c, page); err != nil {
+			return err
+		}
+		return s.render(c, "compare", page)
+	}
+	page.TitleA, page.TitleB = runTitle(page.RunA), runTitle(page.RunB)
+	page.Title = "Compare " + page.TitleA + " with " + page.TitleB
+	if err := s.fillPickers(c, page); err != nil {
 		return err
 	}
 	b := page.BasePage
@@ -75,6 +109,12 @@ func (s *Server) compare(c *gin.Context) error {
 		return err
 	}
 	page.AB = ab
+	page.MetricRegressions = map[string]int{}
+	for _, f := range ab.Findings {
+		if f.Kind.Regression() && f.Metric != "" {
+			page.MetricRegressions[f.Metric]++
+		}
+	}
 	cmp := reports.Compare(page.RunB, page.RunA, reports.Options{})
 	page.Cmp = cmp
 	page.Regressions, page.Improvements = findingViews(b, page.RunB, cmp.Findings)
@@ -83,8 +123,32 @@ func (s *Server) compare(c *gin.Context) error {
 			LinkB: b.caseLink(idb, cc.Case.Position)}
 		if cc.Baseline != nil {
 			row.LinkA = b.caseLink(ida, cc.Baseline.Position)
+			row.Answers = diffWords(jsonText(cc.Baseline.Output), jsonText(cc.Case.Output))
 		}
 		page.Rows = append(page.Rows, row)
 	}
 	return s.render(c, "compare", page)
+}
+
+// fillPickers offers runs for A (recent runs, or those of A's definition)
+// and for B (those of A's definition once A is chosen).
+func (s *Server) fillPickers(c *gin.Context, page *comparePage) error {
+	ctx := c.Request.Context()
+	runsA, err := s.pickerRuns(ctx, page.RunA, page.RunA)
+	if err != nil {
+		return unavailable(err)
+	}
+	ref := page.RunA
+	if ref == nil {
+		ref = page.RunB
+	}
+	runsB, err := s.pickerRuns(ctx, ref, page.RunB)
+	if err != nil {
+		return unavailable(err)
+	}
+	if page.OptionsA, err = s.runOptions(ctx, runsA, page.A); err != nil {
+		return err
+	}
+	page.OptionsB, err = s.runOptions(ctx, runsB, page.B)
+	return err
 }

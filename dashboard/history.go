@@ -10,9 +10,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
-	"github.com/google/uuid"
 
 	"agentevals/models"
+	"agentevals/reports"
 )
 
 // Input limits of the history filters.
@@ -43,6 +43,14 @@ type historyRow struct {
 	Quality  string
 	PassRate string
 	Outcomes []string
+	// Revision is the agent revision from the run's metadata ("" when none).
+	Revision string
+	// Cases is the compact count ("2/3 passed") and CasesDetail the
+	// non-zero rest ("1 failed, 1 error").
+	Cases, CasesDetail string
+	// Change compares the run with the previous run of the same suite,
+	// agent and definition (see change.go).
+	Change runChange
 }
 
 // finish fills the display strings from the run and its totals.
@@ -51,6 +59,8 @@ func (r *historyRow) finish() {
 	r.Quality = formatScore(r.Stats.Quality)
 	r.PassRate = formatPercent(r.Stats.PassRate)
 	r.Outcomes = r.Stats.Outcomes()
+	r.Revision = reports.Revision(r.Run)
+	r.Cases, r.CasesDetail = compactCases(r.Stats)
 }
 
 // historyPage is the history page's data.
@@ -65,6 +75,9 @@ type historyPage struct {
 	Truncated bool
 	Scanned   int
 	Filtered  bool
+	// FirstRun is true on an empty database: the page then shows how to
+	// make a first run.
+	FirstRun bool
 }
 
 func parseHistoryFilter(q url.Values) (historyFilter, error) {
@@ -171,6 +184,7 @@ func (s *Server) history(c *gin.Context) error {
 		rf.Limit = maxLimit
 	}
 	var next *models.Cursor
+	var scanned []historyRow
 	for {
 		runs, more, err := s.db.ListRuns(ctx, rf)
 		if err != nil {
@@ -181,6 +195,7 @@ func (s *Server) history(c *gin.Context) error {
 			return err
 		}
 		page.Scanned += len(rows)
+		scanned = append(scanned, rows...)
 		next = more
 		full := false
 		for i, r := range rows {
@@ -208,6 +223,21 @@ func (s *Server) history(c *gin.Context) error {
 	if next != nil {
 		page.NextLink = page.Home() + "?" + f.query(formatCursor(*next))
 	}
+	shown := make(map[int64]bool, len(page.Rows))
+	for _, r := range page.Rows {
+		shown[r.Run.Sequence] = true
+	}
+	if err := s.linkPrevious(c, scanned, func(seq int64) bool { return shown[seq] }); err != nil {
+		return err
+	}
+	changes := make(map[int64]runChange, len(scanned))
+	for _, r := range scanned {
+		changes[r.Run.Sequence] = r.Change
+	}
+	for i := range page.Rows {
+		page.Rows[i].Change = changes[page.Rows[i].Run.Sequence]
+	}
+	page.FirstRun = len(page.Rows) == 0 && !page.Filtered && f.cursor == nil
 	page.Charts = historyCharts(page.Rows)
 	return s.render(c, "history", page)
 }
@@ -216,31 +246,13 @@ func (s *Server) history(c *gin.Context) error {
 // the runs whose summaries lack keys in one batch.
 func (s *Server) historyRows(c *gin.Context, runs []*models.Run) ([]historyRow, error) {
 	base := s.base(c.Request, "", "")
-	rows := make([]historyRow, len(runs))
-	var missing []int
-	var ids []uuid.UUID
-	for i, r := range runs {
-		st, ok := statsFromSummary(r.Summary)
-		rows[i] = historyRow{Run: r, Stats: st, Link: base.Path("runs", r.ID.String())}
-		if !ok {
-			missing = append(missing, i)
-			ids = append(ids, r.ID)
-		}
-	}
-	if len(missing) == 0 {
-		for i := range rows {
-			rows[i].finish()
-		}
-		return rows, nil
-	}
-	cases, err := loadCases(c.Request.Context(), s.db, ids)
+	stats, err := s.runStatsOf(c.Request.Context(), runs)
 	if err != nil {
-		return nil, unavailable(err)
+		return nil, err
 	}
-	for _, i := range missing {
-		rows[i].Stats = statsFromCases(cases[rows[i].Run.ID])
-	}
-	for i := range rows {
+	rows := make([]historyRow, len(runs))
+	for i, r := range runs {
+		rows[i] = historyRow{Run: r, Stats: stats[i], Link: base.Path("runs", r.ID.String())}
 		rows[i].finish()
 	}
 	return rows, nil
@@ -258,8 +270,7 @@ func historyCharts(rows []historyRow) []trendChart {
 		if _, ok := groups[k]; !ok {
 			order = append(order, k)
 		}
-		groups[k] = append(groups[k], trendInput{When: r.Started, Day: r.Run.StartedAt.Format("2006-01-02"), Link: r.Link,
-			Quality: r.Stats.Quality, PassRate: r.Stats.PassRate})
+		groups[k] = append(groups[k], trendInput{At: r.Run.StartedAt, Quality: r.Stats.Quality, PassRate: r.Stats.PassRate})
 	}
 	charts := make([]trendChart, 0, len(order))
 	for i := len(order) - 1; i >= 0; i-- {

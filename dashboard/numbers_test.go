@@ -23,7 +23,7 @@ func TestServer_NumbersAndGatesLegend(t *testing.T) {
 		{"/runs/" + cand, "p.gates-legend", []string{"(gates)", "--fail-on-regression"}},
 		{"/compare?a=" + bl + "&b=" + cand, "p.gates-legend", []string{"(gates)", "--fail-on-regression"}},
 		{"/runs/" + cand, "section dl.facts", []string{"0.307"}},
-		{"/", "table.runs", []string{"1 error,", "0 errors,"}},
+		{"/", "table.runs", []string{"1 failed, 1 error", "3/3 passed", "−0.687"}},
 	} {
 		r := mustGet(t, base+tc.path, http.StatusOK)
 		got := text(mustSelect(t, r.Doc, tc.selector)[0])

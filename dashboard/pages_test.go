@@ -29,8 +29,8 @@ func TestServer_Pages(t *testing.T) {
 				}
 				// Newest first: the no-judge run, then the candidate.
 				first := text(rows[0])
-				if !strings.Contains(first, "2026-11-20 12:00:00 UTC") || !strings.Contains(first, "not_evaluated") {
-					t.Errorf("first row = %q, want the no-judge run marked not_evaluated", first)
+				if !strings.Contains(first, "2026-11-20 12:00:00 UTC") || !strings.Contains(first, "not evaluated") {
+					t.Errorf("first row = %q, want the no-judge run marked not evaluated", first)
 				}
 				for _, a := range selectAll(r.Doc, "a") {
 					if href, _ := attr(a, "href"); !strings.HasPrefix(href, mount+"/") && !strings.HasPrefix(href, "#") {
@@ -123,7 +123,7 @@ func TestServer_Pages(t *testing.T) {
 					t.Errorf("baseline link = %q", href)
 				}
 				regs := text(mustSelect(t, r.Doc, "ul.findings")[0])
-				for _, want := range []string{"score_drop", "new_failure", "new_agent_error"} {
+				for _, want := range []string{"score drop", "new failure", "new agent error"} {
 					if !strings.Contains(regs, want) {
 						t.Errorf("regressions %q lack %s", regs, want)
 					}
@@ -204,7 +204,7 @@ func TestServer_Pages(t *testing.T) {
 					t.Errorf("agent error = %q", got)
 				}
 				r = mustGet(t, base+"/runs/"+f.NoJudge.ID.String()+"/cases/0", http.StatusOK)
-				if got := text(mustSelect(t, r.Doc, "table.metrics tbody tr")[0]); !strings.Contains(got, "not_calculated") || !strings.Contains(got, "—") {
+				if got := text(mustSelect(t, r.Doc, "table.metrics tbody tr")[0]); !strings.Contains(got, "not calculated") || !strings.Contains(got, "—") {
 					t.Errorf("not calculated metric = %q", got)
 				}
 			})
@@ -235,13 +235,13 @@ func TestServer_Pages(t *testing.T) {
 				if got := len(mustSelect(t, r.Doc, "table.compare tbody tr")); got != 3 {
 					t.Errorf("compared cases = %d, want 3", got)
 				}
-				if got := text(mustSelect(t, r.Doc, "ul.findings")[0]); !strings.Contains(got, "new_agent_error") {
+				if got := text(mustSelect(t, r.Doc, "ul.findings")[0]); !strings.Contains(got, "new agent error") {
 					t.Errorf("findings = %q", got)
 				}
-				if got := text(mustSelect(t, r.Doc, "p.verdict")[0]); !strings.Contains(got, "B − A -0.") {
+				if got := text(mustSelect(t, r.Doc, "#verdict")[0]); !strings.Contains(got, "B − A -0.") {
 					t.Errorf("verdict = %q, want a negative quality difference", got)
 				}
-				if got := text(mustSelect(t, r.Doc, "p.verdict")[0]); strings.Contains(got, "no significant difference") ||
+				if got := text(mustSelect(t, r.Doc, "#verdict")[0]); strings.Contains(got, "no significant difference") ||
 					!strings.Contains(got, "1 question newly fails, 1 question newly ends in an error") {
 					t.Errorf("verdict = %q, want it to name the new failure and the new error", got)
 				}

@@ -19,7 +19,7 @@ import (
 
 // pageNames are the pages; each gets its own template set made of the base
 // layout, the shared partials and the page itself.
-var pageNames = []string{"history", "run", "case", "compare", "experiment", "error"}
+var pageNames = []string{"history", "run", "case", "compare", "experiment", "search", "error"}
 
 // BasePage is embedded in every page's data: the title, the mount path that
 // every link carries, and which navigation entry is current.
@@ -141,6 +141,8 @@ func templateFuncs() template.FuncMap {
 		"clean":    clean,
 		"minimum":  func(v float64) string { return formatScore(&v) },
 		"plural":   reports.Plural,
+		"label":    statusLabel,
+		"tone":     abTone,
 		"replayStatus": func(v *reports.ReplayView) string {
 			switch {
 			case v.Failed:
@@ -151,6 +153,12 @@ func templateFuncs() template.FuncMap {
 			return "passed"
 		},
 	}
+}
+
+// statusLabel shows a stored status value (not_evaluated) in words (not
+// evaluated); the value itself stays in class names and query strings.
+func statusLabel(s string) string {
+	return strings.ReplaceAll(s, "_", " ")
 }
 
 // formatScore shows a score with three decimals, as the reports do, or a dash for "no value":

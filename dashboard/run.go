@@ -46,6 +46,14 @@ type runPage struct {
 	// none) and ExperimentLink is its grid page.
 	Experiment     *reports.ExperimentInfo
 	ExperimentLink string
+
+	// Verdict leads the page; Revision, BaselineRevision and KeyMeta
+	// follow it (the whole metadata stays at the bottom).
+	Verdict          verdictBanner
+	Revision         string
+	BaselineRevision string
+	KeyMeta          []metaItem
+	Duration         string
 }
 
 // parseRunID reads a run id from the path; anything but a UUID is a 404.
@@ -105,7 +113,13 @@ func (s *Server) runPage(c *gin.Context) error {
 		Metadata: prettyJSON(run.Metadata), JudgeUsage: reports.JudgeUsageOf(run.Cases).String(),
 		JSONLink: b.Path("runs", id, "report.json")}
 	page.Regressions, page.Improvements = findingViews(b, run, cmp.Findings)
+	page.Verdict = newVerdictBanner(cmp)
+	page.Revision, page.KeyMeta = reports.Revision(run), keyMetadata(run)
+	if d := run.FinishedAt.Sub(run.StartedAt); d >= 0 {
+		page.Duration = formatDuration(float64(d.Milliseconds()))
+	}
 	if cmp.Baseline != nil {
+		page.BaselineRevision = reports.Revision(cmp.Baseline)
 		bid := cmp.Baseline.ID.String()
 		page.BaselineLink = b.Path("runs", bid)
 		page.CompareLink = b.Path("compare") + "?a=" + bid + "&b=" + id

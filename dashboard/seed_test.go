@@ -49,7 +49,7 @@ func seedFixture(tb testing.TB, db *models.DB) fixture {
 		StartedAt: t0.Add(3 * time.Hour), FinishedAt: t0.Add(3*time.Hour + time.Second), Summary: models.JSON(`{"judge":"none"}`)}
 	nj.Cases = []*models.CaseResult{{Position: 0, CaseID: "returns", Name: "Return window", Status: models.StatusNotEvaluated,
 		DurationMS: 700, Question: models.JSON(`"How long do I have to return an item?"`), Output: models.JSON(`"30 days."`),
-		Metrics: []*models.MetricResult{metric(0, "semantic_accuracy", 0.9, nil, false, "")}}}
+		Metrics: []*models.MetricResult{metric(0, "semantic_accuracy", 0.9, nil, false, "not calculated: judge disabled for this run")}}}
 	f.NoJudge = nj
 	xss := &models.Run{Suite: "Billing " + payloadScript, Agent: "Billing" + payloadImg, Version: "1", SuiteDigest: "x",
 		StartedAt: t0.Add(time.Hour), FinishedAt: t0.Add(time.Hour + time.Second),

@@ -117,6 +117,7 @@ func New(cfg Config) (*Server, error) {
 	get("/runs/:id/cases/:pos", s.casePage)
 	get("/compare", s.compare)
 	get("/experiments/:id", s.experiment)
+	get("/search", s.search)
 	get("/assets/:file", s.asset)
 	e.NoRoute(s.handle(func(*gin.Context) error { return notFound("There is no page at this address.") }))
 	s.engine = e

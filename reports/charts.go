@@ -52,12 +52,15 @@ type tick struct {
 }
 
 type deltaChart struct {
-	Height  float64
-	ZeroX   float64
-	Scale   string
-	Rows    []deltaRow
-	Axis    []tick
-	BottomY float64
+	// Unchanged counts the rows left out: equal to three decimals, or
+	// without a value on one side.
+	Unchanged int
+	Height    float64
+	ZeroX     float64
+	Scale     string
+	Rows      []deltaRow
+	Axis      []tick
+	BottomY   float64
 }
 
 type deltaRow struct {
@@ -121,21 +124,23 @@ func buildCharts(c *Comparison) charts {
 	half := barWidth / 2
 	zero := barLeft + half
 	dc := &deltaChart{ZeroX: zero, Scale: fmt.Sprintf("±%.3f", maxAbs)}
-	for i, it := range items {
-		y := chartTop + float64(i)*rowHeight
-		r := deltaRow{Label: truncate(it.label, 28), Y: y + 6, TextY: y + 18, Value: "n/a", ValueX: barLeft + barWidth + 6}
-		if it.delta != nil {
-			d := *it.delta
-			w := round2(math.Abs(d) / maxAbs * half)
-			r.HasDelta, r.W, r.Negative, r.Value = true, w, d < 0, fmt.Sprintf("%+.3f", d)
-			r.X = zero
-			if d < 0 {
-				r.X = round2(zero - w)
-			}
+	for _, it := range items {
+		// Only what changed is drawn: a +0.000 bar says nothing.
+		if it.delta == nil || math.Abs(*it.delta) < 0.0005 {
+			dc.Unchanged++
+			continue
+		}
+		y := chartTop + float64(len(dc.Rows))*rowHeight
+		d := *it.delta
+		w := round2(math.Abs(d) / maxAbs * half)
+		r := deltaRow{Label: truncate(it.label, 28), Y: y + 6, TextY: y + 18, ValueX: barLeft + barWidth + 6,
+			HasDelta: true, W: w, Negative: d < 0, Value: fmt.Sprintf("%+.3f", d), X: zero}
+		if d < 0 {
+			r.X = round2(zero - w)
 		}
 		dc.Rows = append(dc.Rows, r)
 	}
-	dc.BottomY = chartTop + float64(len(items))*rowHeight
+	dc.BottomY = chartTop + float64(len(dc.Rows))*rowHeight
 	dc.Height = dc.BottomY + 20
 	dc.Axis = []tick{{X: barLeft, Label: fmt.Sprintf("%+.2f", -maxAbs)}, {X: zero, Label: "0"},
 		{X: barLeft + barWidth, Label: fmt.Sprintf("%+.2f", maxAbs)}}

@@ -53,6 +53,13 @@ type view struct {
 	Charts       charts
 	CSPStyleHash string
 	CSS          string
+
+	// Revision and BaselineRevision come from the runs' metadata (see
+	// Revision); Metadata is the run's metadata as indented JSON ("" when
+	// empty); NotEvaluatedWhy is Headline.NotEvaluatedWhy.
+	Revision, BaselineRevision string
+	Metadata                   string
+	NotEvaluatedWhy            string
 }
 
 type caseView struct {
@@ -90,11 +97,14 @@ func gateVerdict(c *Comparison) string {
 
 // newView is what the text, Markdown and HTML templates render of c.
 func newView(c *Comparison, kind viewKind) *view {
-	v := &view{C: c, Run: c.Run, Baseline: c.Baseline, Regressed: c.Regressed(),
+	h := HeadlineOf(c)
+	v := &view{C: c, Run: c.Run, Baseline: c.Baseline, Regressed: h.Regressed,
 		Title:   fmt.Sprintf("%s · %s · %s", c.Run.Suite, c.Run.Agent, c.Run.StartedAt.UTC().Format("2006-01-02 15:04:05 UTC")),
-		Verdict: gateVerdict(c)}
-	v.Outcome = outcome(c.Totals)
-	v.JudgeUsage = JudgeUsageOf(c.Run.Cases).String()
+		Verdict: h.Verdict, Outcome: h.Outcome, Banner: h.Tone, NotEvaluatedWhy: h.NotEvaluatedWhy,
+		Revision: Revision(c.Run)}
+	if c.Baseline != nil {
+		v.BaselineRevision = Revision(c.Baseline)
+	}
 	if st := Repeats(c.Run); st != nil {
 		v.Repeats, v.RepeatNoise = st.Line(), st.NoiseLine()
 		if c.Baseline != nil {
@@ -106,14 +116,10 @@ func newView(c *Comparison, kind viewKind) *view {
 		}
 	}
 	v.Outage = InfrastructureFailures(c.Run)
-	switch {
-	case c.ChecksFailed() || v.Regressed:
-		v.Banner = "bad"
-	case c.Totals.Evaluated == 0 || len(c.Regressions()) > 0:
-		v.Banner = "warn"
-	default:
-		v.Banner = "ok"
+	if !c.Run.Metadata.IsNull() && string(c.Run.Metadata) != "{}" {
+		v.Metadata = ReadableJSON(c.Run.Metadata, "  ")
 	}
+	v.JudgeUsage = JudgeUsageOf(c.Run.Cases).String()
 	for _, f := range c.Findings {
 		if f.Kind.Regression() {
 			v.Regressions = append(v.Regressions, f)

@@ -1,0 +1,169 @@
+package dashboard
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"agentevals/models"
+	"agentevals/reports"
+)
+
+// caseMetadata is a case's response_metadata cut into the parts the case
+// page shows on their own: the API replay evidence, the judge usage per
+// metric, the judges' details per metric, and the rest (the agent's own).
+type caseMetadata struct {
+	Replay        string
+	JudgeUsage    []judgeUsageRow
+	MetricDetails map[string]map[string]json.RawMessage
+	Rest          string
+}
+
+// judgeUsageRow is one metric's judge account as stored in
+// response_metadata.judge_usage (the JSON of judges.CallAccount, read here
+// without importing judges, which would bring the model clients into the
+// dashboard's binary).
+type judgeUsageRow struct {
+	Metric       string   `json:"-"`
+	Calls        int64    `json:"calls"`
+	Errors       int64    `json:"errors"`
+	Attempts     int64    `json:"attempts"`
+	Cached       int64    `json:"cached"`
+	InputTokens  int64    `json:"input_tokens"`
+	OutputTokens int64    `json:"output_tokens"`
+	Cost         *float64 `json:"cost"`
+}
+
+// splitCaseMetadata reads response_metadata; anything that is not an
+// object is shown whole as the rest.
+func splitCaseMetadata(j models.JSON) caseMetadata {
+	var out caseMetadata
+	if j.IsNull() {
+		return out
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(j, &m) != nil {
+		out.Rest = prettyJSON(j)
+		return out
+	}
+	if r, ok := m["api_replay"]; ok {
+		out.Replay = prettyJSON(models.JSON(r))
+		delete(m, "api_replay")
+	}
+	if r, ok := m["judge_usage"]; ok {
+		var accounts map[string]judgeUsageRow
+		if json.Unmarshal(r, &accounts) == nil {
+			for name, a := range accounts {
+				a.Metric = name
+				out.JudgeUsage = append(out.JudgeUsage, a)
+			}
+			sort.Slice(out.JudgeUsage, func(a, b int) bool { return out.JudgeUsage[a].Metric < out.JudgeUsage[b].Metric })
+			delete(m, "judge_usage")
+		}
+	}
+	if r, ok := m["metric_details"]; ok {
+		if json.Unmarshal(r, &out.MetricDetails) == nil {
+			delete(m, "metric_details")
+		}
+	}
+	if len(m) > 0 {
+		b, _ := json.Marshal(m)
+		out.Rest = prettyJSON(models.JSON(b))
+	}
+	return out
+}
+
+// judgeEvidence is what a metric's judge left: which model, whether the
+// verdict came from the cache, and the prompt and raw reply when stored.
+type judgeEvidence struct {
+	Model  string
+	Notes  []string
+	Prompt string
+	Reply  string
+}
+
+// newJudgeEvidence reads a metric's details (response_metadata.metric_details
+// of its name) and error details; it returns nil when neither names a judge
+// or holds a prompt or reply.
+func newJudgeEvidence(details map[string]json.RawMessage, errorDetails models.JSON) *judgeEvidence {
+	var ed map[string]json.RawMessage
+	if !errorDetails.IsNull() {
+		_ = json.Unmarshal(errorDetails, &ed)
+	}
+	ev := &judgeEvidence{}
+	var judge struct {
+		Provider string `json:"provider"`
+		Model    string `json:"model"`
+	}
+	if raw, ok := details["judge"]; ok && json.Unmarshal(raw, &judge) == nil {
+		ev.Model = strings.Trim(judge.Provider+" · "+judge.Model, " ·")
+	} else if ed != nil {
+		_ = json.Unmarshal(ed["provider"], &judge.Provider)
+		_ = json.Unmarshal(ed["model"], &judge.Model)
+		ev.Model = strings.Trim(judge.Provider+" · "+judge.Model, " ·")
+	}
+	var cache string
+	if json.Unmarshal(details["judge_cache"], &cache) == nil && cache != "" {
+		ev.Notes = append(ev.Notes, "cache "+cache)
+	}
+	var attempts []json.RawMessage
+	if json.Unmarshal(details["attempts"], &attempts) == nil && len(attempts) > 1 {
+		ev.Notes = append(ev.Notes, fmt.Sprintf("%d attempts", len(attempts)))
+	}
+	// The keys a judge's prompt or raw reply may be stored under, in the
+	// metric's details or its error details (an unreadable reply is kept
+	// there as "reply").
+	for _, src := range []map[string]json.RawMessage{details, ed} {
+		if ev.Prompt == "" {
+			ev.Prompt = firstText(src, "prompt", "messages", "system_prompt", "user_prompt")
+		}
+		if ev.Reply == "" {
+			ev.Reply = firstText(src, "reply", "raw_reply", "response", "raw")
+		}
+	}
+	if ev.Model == "" && ev.Prompt == "" && ev.Reply == "" {
+		return nil
+	}
+	return ev
+}
+
+// firstText returns the first of keys in m as text (a JSON string as is,
+// anything else indented).
+func firstText(m map[string]json.RawMessage, keys ...string) string {
+	for _, k := range keys {
+		if raw, ok := m[k]; ok && string(raw) != "null" {
+			return jsonText(models.JSON(raw))
+		}
+	}
+	return ""
+}
+
+// baselineAnswer is the same question in the run's automatic baseline.
+type baselineAnswer struct {
+	Run    *models.Run
+	Case   *models.CaseResult
+	Link   string
+	Status string
+	Output string
+	Diff   wordDiff
+}
+
+// findBaselineAnswer finds the run's automatic baseline (as the run page
+// does) and the case with the same id in it; nil when there is none.
+func (s *Server) findBaselineAnswer(ctx context.Context, b BasePage, run *models.Run, cr *models.CaseResult, output string) (*baselineAnswer, error) {
+	baseline, err := reports.FindBaseline(ctx, s.db, run, nil)
+	if err != nil || baseline == nil {
+		return nil, err
+	}
+	for _, bc := range baseline.Cases {
+		if bc.CaseID != cr.CaseID {
+			continue
+		}
+		out := jsonText(bc.Output)
+		return &baselineAnswer{Run: baseline, Case: bc, Link: b.caseLink(baseline.ID.String(), bc.Position),
+			Status: reports.CaseStatus(bc), Output: out, Diff: diffWords(out, output)}, nil
+	}
+	return nil, nil
+}
