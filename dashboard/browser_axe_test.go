@@ -91,6 +91,7 @@ func TestBrowser_Accessibility(t *testing.T) {
 	rw, ro := MustOpenDBs(t, "postgres")
 	seedTrend(t, rw)
 	f := seedFixture(t, rw)
+	exp := experimentFixture(t, rw, []string{"short", "long", "cot"}, 6)
 	_, emptyRO := MustOpenDBs(t, "sqlite")
 	dash := MustServe(t, ro, mount)
 	empty := MustServe(t, emptyRO, mount)
@@ -112,6 +113,7 @@ func TestBrowser_Accessibility(t *testing.T) {
 		{"search form", dash.URL + mount + "/search"},
 		{"search results", dash.URL + mount + "/search?q=days"},
 		{"not found", dash.URL + mount + "/no-such-page"},
+		{"experiment grid", dash.URL + mount + "/experiments/" + exp.ID + "?from=" + url.QueryEscape(exp.StartedAt)},
 	}
 	// The README's pictures beyond TestBrowser_Dashboard's: the other
 	// layouts and colour schemes (EVALDASH_SCREENSHOTS=1 writes them to

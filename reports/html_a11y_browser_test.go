@@ -38,6 +38,15 @@ func TestRenderer_HTMLAccessibleInChromium(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	gref, gbad := supportRuns()
+	grid, err := BuildGrid(experimentRuns("e1", []string{"reference", "regressed"}, gref, gbad), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["experiment grid"] = filepath.Join(dir, "grid.html")
+	if err := r.WriteGridFile(files["experiment grid"], FormatHTML, grid); err != nil {
+		t.Fatal(err)
+	}
 	ctx := browser(t)
 	shots := map[string]string{
 		"desktop light/support regressed": "report-regressed.png",
@@ -60,7 +69,7 @@ func TestRenderer_HTMLAccessibleInChromium(t *testing.T) {
 		}
 		for name, file := range files {
 			actx, cancel := context.WithTimeout(ctx, 45*time.Second)
-			if err := chromedp.Do(actx, chromedp.Navigate("file://"+file), chromedp.WaitReady(chromedp.CSS("#verdict"))); err != nil {
+			if err := chromedp.Do(actx, chromedp.Navigate("file://"+file), chromedp.WaitReady(chromedp.CSS("main h1"))); err != nil {
 				cancel()
 				t.Fatalf("%s (%s): %v", name, v.name, err)
 			}
