@@ -25,6 +25,14 @@ type Suite struct {
 	Judge *ModelConfig
 	// Evaluators are the suite's named evaluators in file order.
 	Evaluators []Evaluator
+	// Defaults are the metrics of questions that declare no minimum_scores,
+	// as the suite's "defaults" states them; DefaultsStated is false when
+	// the suite has no "defaults" (the gem's rule applies: runner/checks.go).
+	Defaults       []Metric
+	DefaultsStated bool
+	// Warnings are problems that do not stop a run (validate prints them):
+	// e.g. a check with a fixed value defaulted onto many questions.
+	Warnings []Problem
 	// Cases are the questions in suite order (inline questions, then the
 	// golden set's lines).
 	Cases []*Case
@@ -59,8 +67,12 @@ type Case struct {
 	// decoded form.
 	ExpectedActions    json.RawMessage
 	ExpectedActionList []judges.Action
-	// Metrics are the minimum scores in file order (defaults applied).
+	// Metrics are the minimum scores in file order (defaults applied),
+	// then the inline checks.
 	Metrics []Metric
+	// Checks are the question's inline checks ("checks"), each a metric of
+	// this question only (runner/checks.go).
+	Checks []Evaluator
 	// Metadata is evaluation context as a JSON object (never nil).
 	Metadata json.RawMessage
 	// Context holds retrieval passages for judges (golden-set "context").
@@ -76,6 +88,8 @@ type Case struct {
 	// Source is where the case was declared, for messages: "file: $.questions[2]".
 	Source     string
 	file, path string
+	// defaulted names the metrics that came from the suite's defaults.
+	defaulted []string
 }
 
 // defaultThreshold is the threshold of the gem's default metrics.
@@ -125,7 +139,7 @@ func LoadRegistry(path string, reg judges.Registry) (*Suite, error) {
 }
 
 // topKeys are the keys a suite file may have.
-var topKeys = []string{"$schema", "suite", "version", "agent", "judge", "evaluators", "questions", "golden_set"}
+var topKeys = []string{"$schema", "suite", "version", "agent", "judge", "evaluators", "defaults", "questions", "golden_set"}
 
 func (s *Suite) parse(p problems, data []byte) {
 	top := p.object("$", data, topKeys...)
@@ -152,6 +166,9 @@ func (s *Suite) parse(p problems, data []byte) {
 	if raw, ok := top["evaluators"]; ok {
 		s.parseEvaluators(p, raw)
 	}
+	if raw, ok := top["defaults"]; ok {
+		s.parseDefaults(p, raw)
+	}
 	if raw, ok := top["questions"]; ok {
 		var items []json.RawMessage
 		if raw[0] != '[' || json.Unmarshal(raw, &items) != nil {
@@ -177,6 +194,7 @@ func (s *Suite) parse(p problems, data []byte) {
 		p.add("$.questions", "want at least one question (inline or in the golden set)")
 	}
 	s.checkIDs(p)
+	s.warnDefaults()
 }
 
 func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
@@ -258,6 +276,9 @@ func (s *Suite) metricDefinition(name string) (typ string, params json.RawMessag
 
 // defaultMetricList is what a question without minimum_scores is scored on.
 func (s *Suite) defaultMetricList() []Metric {
+	if s.DefaultsStated {
+		return append([]Metric(nil), s.Defaults...)
+	}
 	if len(s.Evaluators) > 0 {
 		out := make([]Metric, len(s.Evaluators))
 		for i, ev := range s.Evaluators {

@@ -44,6 +44,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
+	writeSuiteWarnings(g.Stderr, suite)
 	judge, err := c.judgeFor(ctx, suite)
 	if err != nil {
 		return asInvalid(err)
@@ -232,6 +233,7 @@ func (c *ValidateCmd) Run(g *Globals) error {
 	if err := suite.Check(); err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
+	writeSuiteWarnings(g.Stderr, suite)
 	names := suite.Calculated(true)
 	fmt.Fprintf(g.Stdout, "%s: ok: suite %q version %q, agent %q (%s), %s, metrics: %s\n",
 		c.Suite, reports.EscapeText(suite.Name), reports.EscapeText(suite.Version), reports.EscapeText(suite.Agent.Name), suite.Agent.Type,
@@ -242,6 +244,14 @@ func (c *ValidateCmd) Run(g *Globals) error {
 		}
 	}
 	return nil
+}
+
+// writeSuiteWarnings prints the suite's warnings (problems that do not
+// stop a run) on w, one "warning: …" line each.
+func writeSuiteWarnings(w io.Writer, suite *runner.Suite) {
+	for _, p := range suite.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", reports.EscapeText(p.String()))
+	}
 }
 
 // SchemaCmd prints the JSON Schema of suite files (committed as
