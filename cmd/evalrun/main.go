@@ -55,6 +55,7 @@ type CLI struct {
 	Run            RunCmd            `cmd:"" help:"Run a suite against its agent, save the run and gate on the result."`
 	Validate       ValidateCmd       `cmd:"" help:"Check a suite file without running it."`
 	Schema         SchemaCmd         `cmd:"" help:"Print the JSON Schema of suite files."`
+	Checks         ChecksCmd         `cmd:"" help:"List every check type with its params and an example."`
 	History        HistoryCmd        `cmd:"" help:"List recent runs."`
 	Report         ReportCmd         `cmd:"" help:"Render a run's report (default: the latest run)."`
 	Compare        CompareCmd        `cmd:"" help:"Compare two runs of the same definition side by side."`
