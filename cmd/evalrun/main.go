@@ -52,6 +52,7 @@ type CLI struct {
 	Globals
 	Version kong.VersionFlag `name:"version" help:"Print the version and exit."`
 
+	Init           InitCmd           `cmd:"" help:"Scaffold a runnable suite, an agent stub, a golden set and a CI workflow."`
 	Run            RunCmd            `cmd:"" help:"Run a suite against its agent, save the run and gate on the result."`
 	Validate       ValidateCmd       `cmd:"" help:"Check a suite file without running it."`
 	Schema         SchemaCmd         `cmd:"" help:"Print the JSON Schema of suite files."`
