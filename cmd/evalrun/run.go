@@ -86,7 +86,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 		}
 		return &exitError{Code: exitFailed, Err: err}
 	}
-	writeRunTable(g.Stdout, run, db.URL)
+	writeRunTable(g.Stdout, run, db.URL, styleFor(g.Stdout, os.Getenv))
 	writeCoverageWarnings(g.Stderr, run)
 	c.GateFlags.subset = len(c.Only) > 0
 	c.GateFlags.suiteFile = c.Suite
