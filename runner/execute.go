@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -51,6 +52,13 @@ type ExecOptions struct {
 	// ExtraSummary, when set, is called after every case finished; its keys
 	// are merged into the run summary (e.g. judge cache hits).
 	ExtraSummary func() map[string]any
+	// Record, when set, records instead of replaying: every case's requests
+	// go to their real hosts (through Upstream) and are kept in Record,
+	// declared api_interactions are not used (runner/record.go).
+	Record *Recordings
+	// Upstream carries recorded requests to their hosts (nil:
+	// http.DefaultTransport).
+	Upstream http.RoundTripper
 }
 
 // caseHook prepares one case (a replay session): it returns the context for
@@ -113,7 +121,7 @@ func Execute(ctx context.Context, s *Suite, agent Agent, opts ExecOptions) (*mod
 		return nil, err
 	}
 	conc := Concurrency(opts.Concurrency, len(s.Cases))
-	hook, closeReplay, err := installReplay(s, agent) // runner/replay.go
+	hook, closeReplay, err := installReplay(s, agent, opts) // runner/replay.go
 	if err != nil {
 		return nil, err
 	}

@@ -30,6 +30,8 @@ type RunCmd struct {
 	Concurrency count          `name:"concurrency" short:"j" placeholder:"N" help:"Cases run at once: a whole number >= 0; 0 or omitted means min(4, number of cases). Negative numbers are refused (exit 2)."`
 	Only        []string       `name:"only" sep:"none" placeholder:"ID" help:"Run only the question with this id (repeatable). A subset is its own definition (digest): its baseline is an earlier run of the same subset, never a run of the whole suite."`
 	Timeout     *time.Duration `name:"timeout" placeholder:"DURATION" help:"Per-case agent timeout, a positive duration such as 30s (0 or negative is refused, exit 2). Omitted: the suite's agent.timeout, else 5m."`
+	Record      bool           `name:"record" help:"Record replay fixtures: send every request of the agent to its real host and write a new suite file (see --record-to) whose inline questions replay exactly those requests strictly (reply bodies under fixtures/recorded/, headers not recorded, credential-like reply fields redacted). Nothing is overwritten and the run is not saved."`
+	RecordTo    string         `name:"record-to" placeholder:"PATH" help:"Where --record writes the new suite file, in the suite's directory (default: SUITE.recorded.json beside the suite)."`
 
 	JudgeFlags
 	GateFlags
@@ -57,6 +59,10 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	if cl, ok := agent.(io.Closer); ok {
 		defer cl.Close()
+	}
+	if c.Record {
+		return c.record(ctx, g, suite, agent, runner.ExecOptions{Judge: judge, Concurrency: conc, Timeout: c.timeout(),
+			Metadata: meta, ExtraSummary: c.judgeSummary, JudgeDisabled: c.NoJudge})
 	}
 	db, err := g.open(ctx, false)
 	if err != nil {

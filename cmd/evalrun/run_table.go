@@ -96,8 +96,13 @@ func (m metricPart) width() int { return displayWidth(m.text) + 1 + len(m.verdic
 func writeRunTable(w io.Writer, run *models.Run, where string, st style) {
 	var sum map[string]any
 	_ = run.Summary.Decode(&sum)
-	fmt.Fprintf(w, "Suite %q version %q, agent %q: run %s saved to %s\n",
-		reports.EscapeText(run.Suite), reports.EscapeText(run.Version), reports.EscapeText(run.Agent), run.ID, where)
+	if where == "" {
+		fmt.Fprintf(w, "Suite %q version %q, agent %q: recording run (not saved)\n",
+			reports.EscapeText(run.Suite), reports.EscapeText(run.Version), reports.EscapeText(run.Agent))
+	} else {
+		fmt.Fprintf(w, "Suite %q version %q, agent %q: run %s saved to %s\n",
+			reports.EscapeText(run.Suite), reports.EscapeText(run.Version), reports.EscapeText(run.Agent), run.ID, where)
+	}
 	idW, statusW := len("ID"), len("STATUS")
 	for _, c := range run.Cases {
 		idW = max(idW, displayWidth(clip(reports.EscapeText(c.CaseID), 40)))
