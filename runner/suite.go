@@ -3,10 +3,8 @@ package runner
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"agentevals/judges"
@@ -304,37 +302,8 @@ func (s *Suite) checkIDs(p problems) {
 	}
 }
 
-// Only returns a copy of the suite restricted to the given case ids, in
-// suite order (no ids: the suite itself). The digest of the copy covers
-// only those cases, so a partial run is never the baseline of a full one.
-// An unknown id is a *ValidationError.
+// Only returns a copy of the suite restricted to the given case ids (or
+// glob patterns), in suite order: Select with only IDs.
 func (s *Suite) Only(ids []string) (*Suite, error) {
-	if len(ids) == 0 {
-		return s, nil
-	}
-	want := map[string]bool{}
-	for _, id := range ids {
-		want[id] = true
-	}
-	cp := *s
-	cp.Cases = nil
-	for _, c := range s.Cases {
-		if want[c.ID] {
-			cp.Cases = append(cp.Cases, c)
-			delete(want, c.ID)
-		}
-	}
-	if len(want) > 0 {
-		var missing []string
-		for id := range want {
-			missing = append(missing, id)
-		}
-		sort.Strings(missing)
-		var list []Problem
-		for _, id := range missing {
-			list = append(list, Problem{File: s.Path, Path: "--only", Message: fmt.Sprintf("no question has id %q", id)})
-		}
-		return nil, &ValidationError{Problems: list}
-	}
-	return &cp, nil
+	return s.Select(Selection{IDs: ids})
 }

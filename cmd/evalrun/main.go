@@ -41,7 +41,7 @@ func (e *exitError) Unwrap() error { return e.Err }
 
 // Globals are the flags every command shares, plus the process's streams.
 type Globals struct {
-	DatabaseURL string `name:"database-url" env:"DATABASE_URL" placeholder:"URL" help:"Database: postgres://… or sqlite:PATH; also read from $$${env}. Without either, the embedded SQLite file $$XDG_DATA_HOME/agentevals/evaluations.sqlite3 (else ~/.local/share/agentevals/evaluations.sqlite3), created and migrated on first use. PostgreSQL tables are created only by db:migrate. Ignored by validate, schema and db:rails-migration."`
+	DatabaseURL string `name:"database-url" env:"DATABASE_URL" placeholder:"URL" help:"Database: postgres://… or sqlite:PATH; also read from $$${env}. Without either, the embedded SQLite file $$XDG_DATA_HOME/agentevals/evaluations.sqlite3 (else ~/.local/share/agentevals/evaluations.sqlite3), created and migrated on first use. PostgreSQL tables are created only by db:migrate. Ignored by validate, schema, checks, init and db:rails-migration."`
 
 	Stdout io.Writer `kong:"-"`
 	Stderr io.Writer `kong:"-"`
