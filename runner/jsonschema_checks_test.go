@@ -20,6 +20,24 @@ func committedSchema(t *testing.T) []byte {
 	return b
 }
 
+// compileSchema compiles a suite schema with the real validator.
+func compileSchema(t *testing.T, schema []byte) *jsonschema.Schema {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("suite.schema.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("suite.schema.json")
+	if err != nil {
+		t.Fatalf("compile schema: %v", err)
+	}
+	return sch
+}
+
 // TestJSONSchema_CommittedIsGenerated checks that the committed copy is
 // what the registry generates, so it cannot drift from Load.
 func TestJSONSchema_CommittedIsGenerated(t *testing.T) {
@@ -33,18 +51,7 @@ func TestJSONSchema_CommittedIsGenerated(t *testing.T) {
 // wrong type are rejected, in suite evaluators and in inline checks, and
 // what Load accepts validates.
 func TestJSONSchema_TypesChecks(t *testing.T) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(committedSchema(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("suite.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("suite.schema.json")
-	if err != nil {
-		t.Fatalf("compile: %v", err)
-	}
+	sch := compileSchema(t, committedSchema(t))
 	const head = `{"suite": "S", "agent": {"name": "A", "command": ["true"]}, `
 	tests := []struct {
 		name, body string

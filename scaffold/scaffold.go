@@ -20,24 +20,29 @@ import (
 //go:embed templates/*.tmpl
 var templates embed.FS
 
-// Languages maps each supported agent language to its stub file and the
-// command that runs it (the worker adds its flag).
-var languages = map[string]struct {
+// stub is an agent language's stub file, the command that runs it and the
+// flag that makes it a worker.
+type stub struct {
 	file    string
 	command []string
 	worker  string
-}{
-	"python": {"agent.py", []string{"python3", "agent.py"}, "--worker"},
-	"node":   {"agent.js", []string{"node", "agent.js"}, "--worker"},
-	"ruby":   {"agent.rb", []string{"ruby", "agent.rb"}, "--worker"},
-	"sh":     {"agent.sh", []string{"sh", "agent.sh"}, "--worker"},
-	"go":     {"agent.go", []string{"go", "run", "agent.go"}, "-worker"},
+}
+
+// languages maps each supported agent language to its stub.
+func languages() map[string]stub {
+	return map[string]stub{
+		"python": {"agent.py", []string{"python3", "agent.py"}, "--worker"},
+		"node":   {"agent.js", []string{"node", "agent.js"}, "--worker"},
+		"ruby":   {"agent.rb", []string{"ruby", "agent.rb"}, "--worker"},
+		"sh":     {"agent.sh", []string{"sh", "agent.sh"}, "--worker"},
+		"go":     {"agent.go", []string{"go", "run", "agent.go"}, "-worker"},
+	}
 }
 
 // Languages lists the supported agent languages, sorted.
 func Languages() []string {
-	out := make([]string, 0, len(languages))
-	for l := range languages {
+	out := []string{}
+	for l := range languages() {
 		out = append(out, l)
 	}
 	sort.Strings(out)
@@ -77,7 +82,7 @@ type file struct {
 // nothing when one exists (the error names them all), so a second init
 // never clobbers edited files.
 func Write(opts Options) (*Result, error) {
-	lang, ok := languages[opts.Lang]
+	lang, ok := languages()[opts.Lang]
 	if !ok {
 		return nil, fmt.Errorf("scaffold: unknown language %q (want one of %s)", opts.Lang, strings.Join(Languages(), ", "))
 	}

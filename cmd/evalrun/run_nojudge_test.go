@@ -35,19 +35,7 @@ func TestRunCmd_NoJudgeWarning(t *testing.T) {
 	if !strings.Contains(out+stderr, "judge disabled by --no-judge") {
 		t.Errorf("output does not name --no-judge:\n%s%s", out, stderr)
 	}
-	db, err := models.Open(context.Background(), url, models.OpenOptions{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	runs, _, err := db.ListRuns(context.Background(), models.RunFilter{})
-	if err != nil || len(runs) != 1 {
-		t.Fatalf("runs saved: %d, %v; want 1", len(runs), err)
-	}
-	run, err := db.GetRun(context.Background(), runs[0].ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	run := onlyRun(t, url)
 	for _, m := range run.Cases[0].Metrics {
 		if m.Reason == nil || *m.Reason != "not calculated: judge disabled for this run" {
 			t.Errorf("%s: persisted reason %v, want the judge named as disabled", m.Name, m.Reason)
