@@ -210,10 +210,23 @@ func writeReasons(w io.Writer, c *models.CaseResult, st style) {
 	if !c.ErrorDetails.IsNull() {
 		var e struct {
 			Kind, Message string
+			Details       struct {
+				Stderr string `json:"stderr"`
+			}
 		}
 		_ = json.Unmarshal(c.ErrorDetails, &e)
-		line("agent", "ERROR", e.Kind+": "+e.Message)
+		reason := e.Kind + ": " + e.Message
+		if last := lastLine(e.Details.Stderr); last != "" {
+			reason += " (stderr: " + last + ")"
+		}
+		line("agent", "ERROR", reason)
 	}
+}
+
+// lastLine is the last non-blank line of s, trimmed.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
 }
 
 // clipMiddle shortens s to at most n terminal columns by cutting its

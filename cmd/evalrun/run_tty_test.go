@@ -137,6 +137,26 @@ func TestRunCmd_TerminalGolden(t *testing.T) {
 	}
 }
 
+// TestRunCmd_CILogGolden is the same run as a CI log sees it: stdout and
+// stderr are pipes and CI=true, so no colour, no wrapping, plain progress
+// lines, and the reasons cut at a fixed length.
+func TestRunCmd_CILogGolden(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFile(t, filepath.Join(dir, "agent.sh"), whyAgent)
+	suite := filepath.Join(dir, "suite.json")
+	writeTestFile(t, suite, whySuite)
+	t.Setenv("CI", "true")
+	code, stdout, stderr := evalrun(t, "--database-url", testdb.SQLiteURL(t), "run", suite, "-j", "1")
+	if code != exitFailed {
+		t.Fatalf("exit %d, want 1\n%s%s", code, stdout, stderr)
+	}
+	if strings.Contains(stdout+stderr, "\x1b") {
+		t.Errorf("escape sequences in a CI log: %q", stdout+stderr)
+	}
+	checkGolden(t, "run_cilog.stdout.golden", normalize(stdout))
+	checkGolden(t, "run_cilog.stderr.golden", normalize(stderr))
+}
+
 var ansiRE = regexp.MustCompile(`\x1b\[[0-9;]*m|\r\x1b\[K`)
 
 // stripANSI removes the colours and line clears evalrun itself writes.
