@@ -14,20 +14,21 @@ import (
 const healthTimeout = 2 * time.Second
 
 // healthz answers 200 "ok" when the database answers and holds the three
-// evaluation tables; otherwise a 503 that names no internal detail:
-// "unavailable" or "evaluation tables missing".
+// evaluation tables; otherwise a 503 whose first line is "unavailable" or
+// "evaluation tables missing", followed by what to do (no internal
+// detail: the cause is logged).
 func (s *Server) healthz(c *gin.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), healthTimeout)
 	defer cancel()
 	c.Header("Cache-Control", "no-store")
 	if err := s.db.PingContext(ctx); err != nil {
 		s.log.Error("health check failed", "cause", err)
-		c.String(http.StatusServiceUnavailable, "unavailable\n")
+		c.String(http.StatusServiceUnavailable, "unavailable\nThe database does not answer; the dashboard's log has the cause (server down, network, credentials).\n")
 		return nil
 	}
 	if err := s.checkTables(ctx); err != nil {
 		s.log.Error("health check failed: evaluation tables missing", "cause", err)
-		c.String(http.StatusServiceUnavailable, "evaluation tables missing\n")
+		c.String(http.StatusServiceUnavailable, "evaluation tables missing\nRun `evalrun db:migrate` against this dashboard's database (the same DATABASE_URL); `evalrun db:check` explains what differs.\n")
 		return nil
 	}
 	c.String(http.StatusOK, "ok\n")

@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -78,6 +79,14 @@ type historyPage struct {
 	// FirstRun is true on an empty database: the page then shows how to
 	// make a first run.
 	FirstRun bool
+	// DidYouMean links to close suite or agent names when the suite or
+	// agent filter matched no run (filters ignore case).
+	DidYouMean []nameLink
+}
+
+// nameLink is a suggested filter value and the history link applying it.
+type nameLink struct {
+	Field, Name, Link string
 }
 
 func parseHistoryFilter(q url.Values) (historyFilter, error) {
@@ -239,7 +248,40 @@ func (s *Server) history(c *gin.Context) error {
 	}
 	page.FirstRun = len(page.Rows) == 0 && !page.Filtered && f.cursor == nil
 	page.Charts = historyCharts(page.Rows)
+	if len(page.Rows) == 0 && (f.Suite != "" || f.Agent != "") {
+		if page.DidYouMean, err = s.didYouMean(ctx, page.Home(), f); err != nil {
+			return err
+		}
+	}
 	return s.render(c, "history", page)
+}
+
+// didYouMean suggests, for a suite or agent filter that matched nothing,
+// up to three close names of saved runs, each with the link that uses it.
+func (s *Server) didYouMean(ctx context.Context, home string, f historyFilter) ([]nameLink, error) {
+	suites, agents, err := s.db.RunNames(ctx)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	var out []nameLink
+	for _, field := range []struct {
+		name, want string
+		names      []string
+	}{{"suite", f.Suite, suites}, {"agent", f.Agent, agents}} {
+		if field.want == "" {
+			continue
+		}
+		for _, n := range models.CloseNames(field.want, field.names, 3) {
+			g := f
+			if field.name == "suite" {
+				g.Suite = n
+			} else {
+				g.Agent = n
+			}
+			out = append(out, nameLink{Field: field.name, Name: n, Link: home + "?" + g.query("")})
+		}
+	}
+	return out, nil
 }
 
 // historyRows reads each run's totals from its summary, loading the rows of

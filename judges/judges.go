@@ -133,6 +133,9 @@ type Definition struct {
 	// evaluator's params have it, nothing is needed from the question
 	// (exact_match and equals: "value").
 	NeedsUnless string
+	// Doc documents the type and its params (for the schema and `evalrun
+	// checks`); custom types may leave it empty.
+	Doc Doc
 	// New builds a scorer from the evaluator's JSON parameters (may be empty)
 	// and, for NeedsJudge types, the judge (never nil for those).
 	New func(params json.RawMessage, judge Judge) (Scorer, error)

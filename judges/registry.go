@@ -9,6 +9,7 @@ func Builtins() Registry {
 	addLLMMetrics(r)
 	declareLLMNeeds(r)
 	addToolResultBudget(r)
+	attachDocs(r)
 	return r
 }
 

@@ -37,6 +37,10 @@ var ErrUnsupportedURL = errors.New("unsupported database url")
 // does not exist: read-only opens never create one.
 var ErrNoSQLiteDatabase = errors.New("no SQLite database")
 
+// ErrNoSQLiteDirectory is returned by a writable Open of a SQLite file
+// whose directory does not exist: Open never creates directories.
+var ErrNoSQLiteDirectory = errors.New("no such directory")
+
 // DB is an open evaluation-history database.
 type DB struct {
 	*bun.DB
@@ -138,6 +142,9 @@ func openPostgres(ctx context.Context, url string, opts OpenOptions) (*DB, error
 			return nil, fmt.Errorf("open database %q: the server did not answer within the connect timeout of %s "+
 				"(it accepted the connection but sent nothing, or the address is unreachable): %w", Redact(url), db.connectTimeout, err)
 		}
+		if hint := connectHint(err, fmt.Sprintf("%s:%d", cfg.Host, cfg.Port)); hint != "" {
+			return nil, fmt.Errorf("open database %q: %s: %w", Redact(url), hint, err)
+		}
 		return nil, fmt.Errorf("open database %q: %w", Redact(url), err)
 	}
 	return db, nil
@@ -158,8 +165,12 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*DB, error)
 		}
 		dsn += "&mode=ro"
 	} else {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return nil, fmt.Errorf("open database %q: %w", path, err)
+		// Only the embedded default's directory is created (by the caller):
+		// a typo in an explicit path must not grow a directory tree.
+		if dir := filepath.Dir(path); dir != "" {
+			if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+				return nil, fmt.Errorf("open database %q: %w: directory %s does not exist (create it, or give a path in an existing directory)", path, ErrNoSQLiteDirectory, dir)
+			}
 		}
 		dsn += "&_pragma=journal_mode(WAL)"
 	}

@@ -20,7 +20,8 @@ type Cursor struct {
 	Sequence  int64
 }
 
-// RunFilter selects runs for history pages. Zero fields do not filter.
+// RunFilter selects runs for history pages. Zero fields do not filter;
+// Suite and Agent match ignoring case (ASCII letters on SQLite).
 type RunFilter struct {
 	Suite, Agent string
 	From, To     time.Time // started_at >= From, started_at < To
@@ -40,10 +41,10 @@ func (db *DB) ListRuns(ctx context.Context, f RunFilter) ([]*Run, *Cursor, error
 	q := db.NewSelect().Model(&runs).
 		OrderExpr("r.started_at DESC, r.sequence DESC").Limit(int64(limit) + 1)
 	if f.Suite != "" {
-		q = q.Where("r.suite = ?", f.Suite)
+		q = q.Where("LOWER(r.suite) = LOWER(?)", f.Suite)
 	}
 	if f.Agent != "" {
-		q = q.Where("r.agent = ?", f.Agent)
+		q = q.Where("LOWER(r.agent) = LOWER(?)", f.Agent)
 	}
 	if !f.From.IsZero() {
 		q = q.Where("r.started_at >= ?", UTC(f.From))

@@ -235,6 +235,7 @@ func (p *Proxy) answer(req *http.Request) *http.Response {
 		return errorResponse(req, o.err.Error())
 	case o.pass:
 		resp, err := p.forward(req, body)
+		resp = s.noteRecorded(o.rec, resp, err)
 		if err != nil {
 			s.noteUpstream(o.index, 0, err)
 			return errorResponse(req, "api replay: allowed host: "+redactText(err.Error()))

@@ -53,6 +53,9 @@ type Session struct {
 	dropped  int
 	counts   map[Status]int
 	finished bool
+
+	recording bool // NewRecorder: forward everything and keep it
+	recorded  []*Recorded
 }
 
 // NewSession starts matching a case against f. A nil f declares nothing and
@@ -94,10 +97,11 @@ func newRequest(req *http.Request, body []byte, tooLarge bool) *request {
 
 // outcome is the session's decision on one request.
 type outcome struct {
-	reply *Reply // answer with this
-	pass  bool   // send to the network
-	index int    // index of the observed record, -1 if not kept
-	err   error  // refuse with this
+	reply *Reply    // answer with this
+	pass  bool      // send to the network
+	rec   *Recorded // a recorder's slot for the reply (with pass)
+	index int       // index of the observed record, -1 if not kept
+	err   error     // refuse with this
 }
 
 // decide records r and decides how to answer it.
@@ -112,6 +116,8 @@ func (s *Session) decide(r *request) outcome {
 	switch {
 	case r.tooLarge:
 		obs.Status, o.err = Rejected, ErrTooLarge
+	case s.recording:
+		obs.Status, o.pass, o.rec = Allowed, true, s.record(r)
 	case s.declared[r.host]:
 		if s.next >= len(s.fx.Interactions) {
 			obs.Status, o.err = Exhausted, ErrExhausted

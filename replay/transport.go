@@ -52,6 +52,7 @@ func (t *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 		out.ContentLength = int64(len(body))
 		out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 		resp, err := t.next.RoundTrip(out)
+		resp = t.s.noteRecorded(o.rec, resp, err)
 		if err != nil {
 			t.s.noteUpstream(o.index, 0, err)
 			return nil, err

@@ -31,8 +31,7 @@ func (s *Suite) Check() error {
 	for _, name := range s.Calculated(true) {
 		typ, params, ok := s.metricDefinition(name)
 		if !ok {
-			p.add("$", "metric %q: unknown", name)
-			continue
+			continue // an inline check's name: Load built each of them
 		}
 		if _, err := s.Registry.Build(typ, params, checkJudge{}); err != nil {
 			p.add("$", "metric %q: %v", name, err)

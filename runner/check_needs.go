@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"slices"
 
 	"agentevals/judges"
 )
@@ -26,10 +27,11 @@ type needSource struct {
 func (s *Suite) checkNeeds(p problems, c *Case, src needSource) {
 	sample := judges.Sample{ExpectedAnswer: c.ExpectedAnswer, ExpectedActions: c.ExpectedActionList, Context: c.Context}
 	for _, m := range c.Metrics {
-		typ, params, ok := s.metricDefinition(m.Name)
+		typ, params, ok := s.definitionFor(c, m.Name)
 		if !ok {
 			continue
 		}
+		_, inline := c.check(m.Name)
 		def := s.Registry[typ]
 		for _, need := range def.Required(params) {
 			if sample.Has(need) {
@@ -37,7 +39,9 @@ func (s *Suite) checkNeeds(p problems, c *Case, src needSource) {
 			}
 			msg := "needs " + needText(need, src.golden, c, def.NeedsUnless)
 			switch {
-			case src.explicit:
+			case inline:
+				p.add(child(src.path, "checks"), "check %q %s", m.Name, msg)
+			case src.explicit && !slices.Contains(c.defaulted, m.Name):
 				p.add(child(child(src.path, "minimum_scores"), m.Name), "%s", msg)
 			case src.golden:
 				p.add(src.path, "default metric %q %s", m.Name, msg)

@@ -38,7 +38,10 @@ import (
 // metric name to threshold, defaults applied) and metadata (the question's
 // own, without the "context" key the saved row may gain: see Plan); absent
 // values are JSON null. It gains "context" when the case has retrieval
-// context and "api_interactions" when the case declares API replay (the
+// context, "checks" when it has inline checks (a list of {name, type,
+// params, threshold} in file order, params with sorted keys, so changing a
+// check's value starts a new baseline), and "api_interactions" when the
+// case declares API replay (the
 // replay package folds its fixture definitions, including the SHA-256 of
 // response bodies, in there).
 //
@@ -66,6 +69,9 @@ func Definition(c *Case) map[string]any {
 	}
 	if len(c.Context) > 0 {
 		def["context"] = c.Context
+	}
+	if len(c.Checks) > 0 { // inline checks: what each one checks (runner/checks.go)
+		def["checks"] = checkDefinitions(c)
 	}
 	if c.Replay != nil { // request assertions, replies (body SHA-256), allowed hosts
 		def["api_interactions"] = c.Replay.Definition()
@@ -225,8 +231,8 @@ func (s *Suite) Calculated(withJudge bool) []string {
 			if seen[m.Name] {
 				continue
 			}
-			seen[m.Name] = true
-			if withJudge || !s.needsJudge(m.Name) {
+			if withJudge || !s.needsJudge(c, m.Name) {
+				seen[m.Name] = true
 				out = append(out, m.Name)
 			}
 		}
@@ -245,7 +251,7 @@ func (s *Suite) NeedsJudge() bool {
 	}
 	for _, c := range s.Cases {
 		for _, m := range c.Metrics {
-			if s.needsJudge(m.Name) {
+			if s.needsJudge(c, m.Name) {
 				return true
 			}
 		}
@@ -253,9 +259,10 @@ func (s *Suite) NeedsJudge() bool {
 	return false
 }
 
-// needsJudge reports whether a metric name resolves to a judge-backed type.
-func (s *Suite) needsJudge(name string) bool {
-	typ, _, ok := s.metricDefinition(name)
+// needsJudge reports whether a metric name of case c resolves to a
+// judge-backed type.
+func (s *Suite) needsJudge(c *Case, name string) bool {
+	typ, _, ok := s.definitionFor(c, name)
 	return ok && s.Registry[typ].NeedsJudge
 }
 

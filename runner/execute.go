@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -56,6 +57,13 @@ type ExecOptions struct {
 	// than one the case row holds the mean of the repeats (see
 	// mergeRepeats in runner/repeat.go).
 	Repeat int
+	// Record, when set, records instead of replaying: every case's requests
+	// go to their real hosts (through Upstream) and are kept in Record,
+	// declared api_interactions are not used (runner/record.go).
+	Record *Recordings
+	// Upstream carries recorded requests to their hosts (nil:
+	// http.DefaultTransport).
+	Upstream http.RoundTripper
 }
 
 // caseHook prepares one case (a replay session): it returns the context for
@@ -118,7 +126,7 @@ func Execute(ctx context.Context, s *Suite, agent Agent, opts ExecOptions) (*mod
 		return nil, err
 	}
 	conc := Concurrency(opts.Concurrency, len(s.Cases))
-	hook, closeReplay, err := installReplay(s, agent) // runner/replay.go
+	hook, closeReplay, err := installReplay(s, agent, opts) // runner/replay.go
 	if err != nil {
 		return nil, err
 	}
@@ -174,21 +182,58 @@ feed:
 	return run, nil
 }
 
-// buildScorers builds one scorer per calculated metric name.
-func (s *Suite) buildScorers(calculated []string, judge judges.Judge) (map[string]judges.Scorer, error) {
-	out := map[string]judges.Scorer{}
+// scorerSet holds the scorers of a run: one per calculated suite-level
+// metric name, and one per inline check of each case.
+type scorerSet struct {
+	shared map[string]judges.Scorer
+	inline map[*Case]map[string]judges.Scorer
+}
+
+// scorer returns the scorer of case c's metric name; false when the metric
+// is not calculated.
+func (ss scorerSet) scorer(c *Case, name string) (judges.Scorer, bool) {
+	if _, ok := c.check(name); ok {
+		sc, ok := ss.inline[c][name]
+		return sc, ok
+	}
+	sc, ok := ss.shared[name]
+	return sc, ok
+}
+
+// buildScorers builds the scorers of every calculated metric: judge-backed
+// ones only with a judge.
+func (s *Suite) buildScorers(calculated []string, judge judges.Judge) (scorerSet, error) {
+	ss := scorerSet{shared: map[string]judges.Scorer{}, inline: map[*Case]map[string]judges.Scorer{}}
+	for _, c := range s.Cases {
+		for _, ev := range c.Checks {
+			if judge == nil && s.Registry[ev.Type].NeedsJudge {
+				continue
+			}
+			sc, err := s.Registry.Build(ev.Type, ev.Params, judge)
+			if err != nil {
+				return ss, fmt.Errorf("execute suite: %s: check %q: %w", c.Source, ev.Name, err)
+			}
+			if ss.inline[c] == nil {
+				ss.inline[c] = map[string]judges.Scorer{}
+			}
+			ss.inline[c][ev.Name] = sc
+		}
+	}
 	for _, name := range calculated {
 		typ, params, ok := s.metricDefinition(name)
 		if !ok {
-			return nil, fmt.Errorf("execute suite: metric %q: unknown", name)
+			continue // only inline checks have this name
+		}
+		if judge == nil && s.Registry[typ].NeedsJudge {
+			continue
 		}
 		sc, err := s.Registry.Build(typ, params, judge)
 		if err != nil {
-			return nil, fmt.Errorf("execute suite: metric %q: %w", name, err)
+			return ss, fmt.Errorf("execute suite: metric %q: %w", name, err)
 		}
-		out[name] = sc
+		ss.shared[name] = sc
 	}
-	return out, nil
+	return ss, nil
 }
 
 type executor struct {
@@ -196,7 +241,7 @@ type executor struct {
 	agent   Agent
 	opts    ExecOptions
 	hook    caseHook // nil when no case replays fixtures
-	scorers map[string]judges.Scorer
+	scorers scorerSet
 	run     *models.Run
 	// repeat is how many times each question is answered (>= 1).
 	repeat int

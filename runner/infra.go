@@ -123,10 +123,16 @@ func decodeError(j models.JSON) errorJSON {
 
 // judgeMetrics are the calculated metric names scored by the judge.
 func (s *Suite) judgeMetrics(calculated []string) map[string]bool {
-	out := map[string]bool{}
+	want := map[string]bool{}
 	for _, name := range calculated {
-		if s.needsJudge(name) {
-			out[name] = true
+		want[name] = true
+	}
+	out := map[string]bool{}
+	for _, c := range s.Cases {
+		for _, m := range c.Metrics {
+			if want[m.Name] && s.needsJudge(c, m.Name) {
+				out[m.Name] = true
+			}
 		}
 	}
 	return out

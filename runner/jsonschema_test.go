@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -19,18 +18,7 @@ import (
 // that Load accepts (they must validate) and a sample of the malformed
 // corpus whose problems a schema can express (they must not).
 func TestJSONSchema_AgreesWithLoad(t *testing.T) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(JSONSchema()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("suite.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("suite.schema.json")
-	if err != nil {
-		t.Fatalf("compile schema: %v", err)
-	}
+	sch := compileSchema(t, JSONSchema())
 	validate := func(path string) error {
 		f, err := os.Open(path)
 		if err != nil {

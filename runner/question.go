@@ -28,7 +28,7 @@ func (checkJudge) Assess(context.Context, string, string) (judges.Assessment, er
 }
 
 var questionKeys = []string{"id", "name", "question", "expected_answer", "expected_actions",
-	"minimum_scores", "metadata", "context", "api_interactions"}
+	"minimum_scores", "checks", "metadata", "context", "api_interactions"}
 
 // parseQuestion reads one inline question.
 func (s *Suite) parseQuestion(p problems, path string, raw json.RawMessage) *Case {
@@ -56,7 +56,7 @@ func (s *Suite) parseQuestion(p problems, path string, raw json.RawMessage) *Cas
 		c.ExpectedActions = compact(raw)
 		c.ExpectedActionList = parseActions(p, child(path, "expected_actions"), raw)
 	}
-	c.Metrics = s.parseScores(p, child(path, "minimum_scores"), obj["minimum_scores"])
+	s.caseMetrics(p, path, obj["minimum_scores"], obj["checks"], c)
 	c.Metadata = parseMetadata(p, child(path, "metadata"), obj["metadata"])
 	if raw, ok := obj["context"]; ok {
 		c.Context = parseContext(p, child(path, "context"), raw)
@@ -101,6 +101,30 @@ func (s *Suite) defaults(c *Case, position int) {
 	}
 	if c.ID == "" {
 		c.ID = c.Name
+	}
+}
+
+// caseMetrics sets the case's metrics and inline checks from its
+// minimum_scores and checks (either may be nil), applying the defaults as
+// runner/checks.go describes. path is the question's JSON path.
+func (s *Suite) caseMetrics(p problems, path string, scores, checks json.RawMessage, c *Case) {
+	explicit := scores != nil && !isNull(scores)
+	hasChecks := checks != nil && !isNull(checks)
+	switch {
+	case explicit:
+		c.Metrics = s.parseScores(p, child(path, "minimum_scores"), scores)
+	case !hasChecks || s.DefaultsStated:
+		c.Metrics = s.parseScores(p, child(path, "minimum_scores"), nil)
+		for _, m := range c.Metrics {
+			c.defaulted = append(c.defaulted, m.Name)
+		}
+	}
+	c.Checks = s.parseChecks(p, child(path, "checks"), checks, c.Metrics)
+	for _, ev := range c.Checks {
+		c.Metrics = append(c.Metrics, Metric{Name: ev.Name, Threshold: ev.Threshold})
+	}
+	if len(c.Metrics) == 0 && len(*p.list) == 0 {
+		p.add(path, "no metric: the suite's defaults are [] and the question has neither minimum_scores nor checks")
 	}
 }
 
@@ -258,7 +282,7 @@ func (s *Suite) loadGolden(p problems, rel string) {
 		if !lp.portable(data) {
 			continue
 		}
-		obj := lp.object("$", data, "id", "input", "expected", "context", "meta")
+		obj := lp.object("$", data, "id", "input", "expected", "context", "meta", "minimum_scores", "checks")
 		if obj == nil {
 			continue
 		}
@@ -279,9 +303,9 @@ func (s *Suite) loadGolden(p problems, rel string) {
 		if raw, ok := obj["context"]; ok {
 			c.Context = parseContext(lp, "$.context", raw)
 		}
-		c.Metrics = s.parseScores(lp, "$.minimum_scores", nil)
+		s.caseMetrics(lp, "$", obj["minimum_scores"], obj["checks"], c)
 		s.defaults(c, len(s.Cases))
-		s.checkNeeds(lp, c, needSource{path: "$", golden: true})
+		s.checkNeeds(lp, c, needSource{path: "$", golden: true, explicit: obj["minimum_scores"] != nil && !isNull(obj["minimum_scores"])})
 		s.Cases = append(s.Cases, c)
 	}
 	if err := sc.Err(); err != nil {

@@ -73,10 +73,14 @@ func Rejudge(ctx context.Context, s *Suite, run *models.Run, judge judges.Judge,
 			if !names[m.Name] {
 				continue
 			}
+			sc, ok := scorers.scorer(c, m.Name)
+			if !ok {
+				continue
+			}
 			items = append(items, judges.Rejudged{CaseID: c.ID, Metric: m.Name, Threshold: m.Threshold,
 				Scores: make([]*float64, opts.Times)})
 			for r := range opts.Times {
-				jobs = append(jobs, job{item: len(items) - 1, rep: r, sc: scorers[m.Name], sample: sample})
+				jobs = append(jobs, job{item: len(items) - 1, rep: r, sc: sc, sample: sample})
 			}
 		}
 	}

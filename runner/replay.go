@@ -95,6 +95,9 @@ const (
 type replayRun struct {
 	mode replayMode
 	ca   *replay.CA // nil for in-process replay
+	// record and upstream: ExecOptions.Record and Upstream.
+	record   *Recordings
+	upstream http.RoundTripper
 
 	mu      sync.Mutex
 	workers map[int]*replay.Proxy
@@ -103,15 +106,15 @@ type replayRun struct {
 // installReplay returns the case hook that replays fixtures to agent when a
 // case of s declares them (nil otherwise); call the returned function when
 // the run ends.
-func installReplay(s *Suite, agent Agent) (caseHook, func(), error) {
-	uses := false
+func installReplay(s *Suite, agent Agent, opts ExecOptions) (caseHook, func(), error) {
+	uses := opts.Record != nil
 	for _, c := range s.Cases {
 		uses = uses || c.Replay != nil
 	}
 	if !uses {
 		return nil, func() {}, nil
 	}
-	r := &replayRun{workers: map[int]*replay.Proxy{}}
+	r := &replayRun{workers: map[int]*replay.Proxy{}, record: opts.Record, upstream: opts.Upstream}
 	switch a := agent.(type) {
 	case *commandAgent:
 		r.mode = replayPerCase
@@ -143,16 +146,19 @@ func installReplay(s *Suite, agent Agent) (caseHook, func(), error) {
 
 // hook opens the case's session and hands it to the agent.
 func (r *replayRun) hook(ctx context.Context, c *Case) (context.Context, func(Response, error) (Response, error), error) {
-	if c.Replay == nil {
+	if c.Replay == nil && r.record == nil {
 		return ctx, nil, nil
 	}
 	s := c.Replay.NewSession()
+	if r.record != nil {
+		s = replay.NewRecorder()
+	}
 	done := func() {}
 	switch r.mode {
 	case replayInProcess:
-		ctx = WithHTTPClient(ctx, s.Client(nil))
+		ctx = WithHTTPClient(ctx, s.Client(r.upstream))
 	case replayPerCase, replayHTTP:
-		p, err := replay.NewProxy(r.ca, nil)
+		p, err := replay.NewProxy(r.ca, r.upstream)
 		if err != nil {
 			return ctx, nil, err
 		}
@@ -176,6 +182,9 @@ func (r *replayRun) hook(ctx context.Context, c *Case) (context.Context, func(Re
 	return ctx, func(resp Response, err error) (Response, error) {
 		done()
 		ev, ferr := s.Finish()
+		if r.record != nil {
+			r.record.add(c, s.Recorded())
+		}
 		resp.Metadata = maps.Clone(resp.Metadata)
 		if resp.Metadata == nil {
 			resp.Metadata = map[string]any{}
@@ -238,7 +247,7 @@ func (r *replayRun) workerProxy(n int) (*replay.Proxy, error) {
 	if p, ok := r.workers[n]; ok {
 		return p, nil
 	}
-	p, err := replay.NewProxy(r.ca, nil)
+	p, err := replay.NewProxy(r.ca, r.upstream)
 	if err != nil {
 		return nil, err
 	}

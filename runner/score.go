@@ -56,7 +56,7 @@ func (e *executor) record(ctx context.Context, c *Case, rec *models.CaseResult, 
 	judgeUsage := map[string]any{}
 	details := map[string]any{}
 	for pos, m := range c.Metrics {
-		sc, ok := e.scorers[m.Name]
+		sc, ok := e.scorers.scorer(c, m.Name)
 		if !ok {
 			reason := reasonNoJudge
 			if e.opts.JudgeDisabled {

@@ -3,10 +3,8 @@ package runner
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"agentevals/judges"
@@ -25,6 +23,14 @@ type Suite struct {
 	Judge *ModelConfig
 	// Evaluators are the suite's named evaluators in file order.
 	Evaluators []Evaluator
+	// Defaults are the metrics of questions that declare no minimum_scores,
+	// as the suite's "defaults" states them; DefaultsStated is false when
+	// the suite has no "defaults" (the gem's rule applies: runner/checks.go).
+	Defaults       []Metric
+	DefaultsStated bool
+	// Warnings are problems that do not stop a run (validate prints them):
+	// e.g. a check with a fixed value defaulted onto many questions.
+	Warnings []Problem
 	// Cases are the questions in suite order (inline questions, then the
 	// golden set's lines).
 	Cases []*Case
@@ -70,8 +76,12 @@ type Case struct {
 	// decoded form.
 	ExpectedActions    json.RawMessage
 	ExpectedActionList []judges.Action
-	// Metrics are the minimum scores in file order (defaults applied).
+	// Metrics are the minimum scores in file order (defaults applied),
+	// then the inline checks.
 	Metrics []Metric
+	// Checks are the question's inline checks ("checks"), each a metric of
+	// this question only (runner/checks.go).
+	Checks []Evaluator
 	// Metadata is evaluation context as a JSON object (never nil).
 	Metadata json.RawMessage
 	// Context holds retrieval passages for judges (golden-set "context").
@@ -87,6 +97,8 @@ type Case struct {
 	// Source is where the case was declared, for messages: "file: $.questions[2]".
 	Source     string
 	file, path string
+	// defaulted names the metrics that came from the suite's defaults.
+	defaulted []string
 }
 
 // defaultThreshold is the threshold of the gem's default metrics.
@@ -136,7 +148,7 @@ func LoadRegistry(path string, reg judges.Registry) (*Suite, error) {
 }
 
 // topKeys are the keys a suite file may have.
-var topKeys = []string{"$schema", "suite", "version", "agent", "judge", "evaluators", "questions", "golden_set", "repeat"}
+var topKeys = []string{"$schema", "suite", "version", "agent", "judge", "evaluators", "defaults", "questions", "golden_set", "repeat"}
 
 func (s *Suite) parse(p problems, data []byte) {
 	top := p.object("$", data, topKeys...)
@@ -166,6 +178,9 @@ func (s *Suite) parse(p problems, data []byte) {
 	if raw, ok := top["evaluators"]; ok {
 		s.parseEvaluators(p, raw)
 	}
+	if raw, ok := top["defaults"]; ok {
+		s.parseDefaults(p, raw)
+	}
 	if raw, ok := top["questions"]; ok {
 		var items []json.RawMessage
 		if raw[0] != '[' || json.Unmarshal(raw, &items) != nil {
@@ -191,6 +206,7 @@ func (s *Suite) parse(p problems, data []byte) {
 		p.add("$.questions", "want at least one question (inline or in the golden set)")
 	}
 	s.checkIDs(p)
+	s.warnDefaults()
 }
 
 func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
@@ -272,6 +288,9 @@ func (s *Suite) metricDefinition(name string) (typ string, params json.RawMessag
 
 // defaultMetricList is what a question without minimum_scores is scored on.
 func (s *Suite) defaultMetricList() []Metric {
+	if s.DefaultsStated {
+		return append([]Metric(nil), s.Defaults...)
+	}
 	if len(s.Evaluators) > 0 {
 		out := make([]Metric, len(s.Evaluators))
 		for i, ev := range s.Evaluators {
@@ -297,37 +316,8 @@ func (s *Suite) checkIDs(p problems) {
 	}
 }
 
-// Only returns a copy of the suite restricted to the given case ids, in
-// suite order (no ids: the suite itself). The digest of the copy covers
-// only those cases, so a partial run is never the baseline of a full one.
-// An unknown id is a *ValidationError.
+// Only returns a copy of the suite restricted to the given case ids (or
+// glob patterns), in suite order: Select with only IDs.
 func (s *Suite) Only(ids []string) (*Suite, error) {
-	if len(ids) == 0 {
-		return s, nil
-	}
-	want := map[string]bool{}
-	for _, id := range ids {
-		want[id] = true
-	}
-	cp := *s
-	cp.Cases = nil
-	for _, c := range s.Cases {
-		if want[c.ID] {
-			cp.Cases = append(cp.Cases, c)
-			delete(want, c.ID)
-		}
-	}
-	if len(want) > 0 {
-		var missing []string
-		for id := range want {
-			missing = append(missing, id)
-		}
-		sort.Strings(missing)
-		var list []Problem
-		for _, id := range missing {
-			list = append(list, Problem{File: s.Path, Path: "--only", Message: fmt.Sprintf("no question has id %q", id)})
-		}
-		return nil, &ValidationError{Problems: list}
-	}
-	return &cp, nil
+	return s.Select(Selection{IDs: ids})
 }

@@ -23,6 +23,7 @@ import (
 
 	"agentevals/dashboard"
 	"agentevals/models"
+	"agentevals/schema"
 )
 
 // CLI is evaldash's command line.
@@ -114,6 +115,36 @@ func databaseURL(flag string) (string, error) {
 	return "sqlite:" + path, nil
 }
 
+// checkSchema refuses to start on a database without the evaluation
+// tables, or whose tables lack columns the pages read, naming the fix:
+// otherwise every page would be a 503 whose cause is only in the log.
+func checkSchema(ctx context.Context, db *models.DB) error {
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	rep, err := schema.Ready(ctx, db)
+	if err != nil {
+		return fmt.Errorf("check the evaluation tables in %s: %w", db.URL, err)
+	}
+	var missing, columns []string
+	for _, d := range rep.Differences {
+		switch {
+		case d.Problem == schema.MissingTable:
+			missing = append(missing, d.Table)
+		case d.Problem == schema.MissingColumn && !d.Compatible:
+			columns = append(columns, d.Table+"."+d.Column)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("the evaluation tables are missing from %s (%s): run `evalrun db:migrate` with the same database URL, then start evaldash again",
+			db.URL, strings.Join(missing, ", "))
+	}
+	if len(columns) > 0 {
+		return fmt.Errorf("the evaluation tables in %s lack columns the dashboard reads (%s): `evalrun db:check` says what differs and how to fix it",
+			db.URL, strings.Join(columns, ", "))
+	}
+	return nil
+}
+
 func serve(ctx context.Context, cli CLI, logger *slog.Logger) error {
 	mount, err := dashboard.CleanMountPath(cli.MountPath)
 	if err != nil {
@@ -130,6 +161,9 @@ func serve(ctx context.Context, cli CLI, logger *slog.Logger) error {
 		return invalid(err)
 	}
 	defer db.Close()
+	if err := checkSchema(ctx, db); err != nil {
+		return invalid(err)
+	}
 
 	gin.SetMode(gin.ReleaseMode)
 	handler, err := dashboard.New(dashboard.Config{DB: db, MountPath: cli.MountPath,

@@ -21,7 +21,11 @@ func TestRun_Refusals(t *testing.T) {
 		{"unsafe mount path", []string{"--mount-path", "evaluations"}, nil, exitInvalid, "must start with /"},
 		{"unsupported url", []string{"--database-url", "mysql://x"}, nil, exitInvalid, "unsupported database url"},
 		{"missing sqlite file", []string{"--database-url", "sqlite:" + t.TempDir() + "/none.sqlite3"}, nil, exitInvalid, "no SQLite database"},
-		{"bad listen address", []string{"--database-url", testdb.PostgresURL(t), "--listen", "127.0.0.1:99999"}, nil, exitInvalid, "--listen"},
+		{"bad listen address", []string{"--database-url", migratedURL(t), "--listen", "127.0.0.1:99999"}, nil, exitInvalid, "--listen"},
+		{"unmigrated postgres", []string{"--database-url", testdb.PostgresURL(t)}, nil, exitInvalid,
+			"the evaluation tables are missing from postgres://"},
+		{"unmigrated postgres names the fix", []string{"--database-url", testdb.PostgresURL(t)}, nil, exitInvalid,
+			"run `evalrun db:migrate` with the same database URL, then start evaldash again"},
 		{"unknown flag", []string{"--no-such-flag"}, nil, exitInvalid, "unknown flag"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -63,4 +67,12 @@ func TestRun_HelpAndVersion(t *testing.T) {
 			t.Errorf("%v: output shows %q", tc.args, tc.notWant)
 		}
 	}
+}
+
+// migratedURL is the URL of a fresh PostgreSQL schema holding the
+// evaluation tables.
+func migratedURL(t *testing.T) string {
+	t.Helper()
+	db := testdb.Postgres(t)
+	return db.URL
 }

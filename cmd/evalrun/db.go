@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -142,6 +143,8 @@ func (g *Globals) connect(ctx context.Context, readOnly bool) (*models.DB, error
 			if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 				return nil, &noDatabaseError{Path: path}
 			}
+		} else if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil { // the embedded default only
+			return nil, fmt.Errorf("create the default database's directory: %w", err)
 		}
 		url = "sqlite:" + path
 	}

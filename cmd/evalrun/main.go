@@ -44,7 +44,7 @@ func (e *exitError) Unwrap() error { return e.Err }
 
 // Globals are the flags every command shares, plus the process's streams.
 type Globals struct {
-	DatabaseURL      string        `name:"database-url" env:"DATABASE_URL" placeholder:"URL" help:"Database: postgres://… or sqlite:PATH; also read from $$${env}. Without either, the embedded SQLite file $$XDG_DATA_HOME/agentevals/evaluations.sqlite3 (else ~/.local/share/agentevals/evaluations.sqlite3), created and migrated on first use. PostgreSQL tables are created only by db:migrate. Ignored by validate, schema and db:rails-migration."`
+	DatabaseURL      string        `name:"database-url" env:"DATABASE_URL" placeholder:"URL" help:"Database: postgres://… or sqlite:PATH; also read from $$${env}. Without either, the embedded SQLite file $$XDG_DATA_HOME/agentevals/evaluations.sqlite3 (else ~/.local/share/agentevals/evaluations.sqlite3), created and migrated on first use. PostgreSQL tables are created only by db:migrate. Ignored by validate, schema, checks, init and db:rails-migration."`
 	ConnectTimeout   time.Duration `name:"connect-timeout" env:"EVALRUN_CONNECT_TIMEOUT" default:"10s" placeholder:"DURATION" help:"Give up connecting to PostgreSQL after this long, the handshake included (a server that accepts and never answers ends here); also $$${env}. 0 means no limit."`
 	StatementTimeout time.Duration `name:"statement-timeout" env:"EVALRUN_STATEMENT_TIMEOUT" default:"60s" placeholder:"DURATION" help:"Longest a database statement may run or wait for a lock (PostgreSQL statement_timeout and lock_timeout, SQLite busy timeout); also $$${env}. 0 means no limit."`
 	SaveWait         time.Duration `name:"save-wait" env:"EVALRUN_SAVE_WAIT" default:"2m" placeholder:"DURATION" help:"How long run and db:import keep retrying a save that fails for a transient reason (connection refused or reset, server restarting, serialization failure, lock timeout, SQLite busy), with backoff from 250ms to 10s; also $$${env}. 0 means one attempt. After that, run writes the evidence file and exits 3."`
@@ -58,9 +58,11 @@ type CLI struct {
 	Globals
 	Version kong.VersionFlag `name:"version" help:"Print the version and exit."`
 
+	Init           InitCmd           `cmd:"" help:"Scaffold a runnable suite, an agent stub, a golden set and a CI workflow."`
 	Run            RunCmd            `cmd:"" help:"Run a suite against its agent, save the run and gate on the result."`
 	Validate       ValidateCmd       `cmd:"" help:"Check a suite file without running it."`
 	Schema         SchemaCmd         `cmd:"" help:"Print the JSON Schema of suite files."`
+	Checks         ChecksCmd         `cmd:"" help:"List every check type with its params and an example."`
 	History        HistoryCmd        `cmd:"" help:"List recent runs."`
 	Report         ReportCmd         `cmd:"" help:"Render a run's report (default: the latest run)."`
 	Compare        CompareCmd        `cmd:"" help:"Compare two runs of the same definition side by side."`

@@ -27,10 +27,14 @@ type RunCmd struct {
 	Suite       string         `arg:"" name:"suite" help:"Suite file (JSON, or YAML with the same structure)."`
 	Metadata    string         `name:"metadata" placeholder:"JSON" help:"Run metadata as a JSON object, e.g. '{\"revision\":\"abc123\"}'."`
 	Concurrency count          `name:"concurrency" short:"j" placeholder:"N" help:"Cases run at once: a whole number >= 0; 0 or omitted means min(4, number of cases). Negative numbers are refused (exit 2)."`
-	Only        []string       `name:"only" sep:"none" placeholder:"ID" help:"Run only the question with this id (repeatable). A subset is its own definition (digest): its baseline is an earlier run of the same subset, never a run of the whole suite."`
+	Only        []string       `name:"only" sep:"none" placeholder:"ID" help:"Run only the questions with this id or matching this glob pattern, e.g. 'refund-*' (repeatable). A subset is its own definition (digest): its baseline is an earlier run of the same subset, never a run of the whole suite."`
+	Tag         []string       `name:"tag" sep:"none" placeholder:"TAG" help:"Run only the questions whose metadata.tags (golden set: meta.tags) holds this tag (repeatable: any of them). Combined with --only and --failed-in, every flag must match."`
+	FailedIn    string         `name:"failed-in" placeholder:"RUN_ID" help:"Run only the questions that failed or errored in this earlier run (an id from evalrun history) and are still in the suite. A subset, like --only."`
 	Timeout     *time.Duration `name:"timeout" placeholder:"DURATION" help:"Per-case agent timeout, a positive duration such as 30s (0 or negative is refused, exit 2). Omitted: the suite's agent.timeout, else 5m."`
 	Repeat      *int           `name:"repeat" placeholder:"K" help:"Answer and judge every question K times (1..100; overrides the suite's \"repeat\" key, default 1). Each question keeps one row whose metric scores are the means of the K repeats (passing needs the mean at the threshold and no repeat in error); every repeat's answer, scores and reasons are kept in response_metadata.repeats, and reports show pass@k (some repeat passed), pass^k (every repeat passed) and each judge metric's within-question sd. K is not part of the suite's fingerprint, so a K=3 run baselines against K=1 history."`
 	NoPreflight bool           `name:"no-preflight" help:"Skip the preflight: before any question, evalrun checks that the agent (a TCP connection to an http or llm agent's host, the command found for command and worker agents) and the judge (a TCP connection to its endpoint, no request and no tokens) are reachable, and exits 2 with nothing saved when one is not."`
+	Record      bool           `name:"record" help:"Record replay fixtures: send every request of the agent to its real host and write a new suite file (see --record-to) whose inline questions replay exactly those requests strictly (reply bodies under fixtures/recorded/, headers not recorded, credential-like reply fields redacted). Nothing is overwritten and the run is not saved."`
+	RecordTo    string         `name:"record-to" placeholder:"PATH" help:"Where --record writes the new suite file, in the suite's directory (default: SUITE.recorded.json beside the suite)."`
 
 	JudgeFlags
 	GateFlags
@@ -46,10 +50,11 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
-	suite, meta, err := c.load()
+	suite, meta, err := c.load(ctx, g)
 	if err != nil {
-		return &exitError{Code: exitInvalid, Err: err}
+		return asInvalid(err)
 	}
+	writeSuiteWarnings(g.Stderr, suite)
 	if shard != nil {
 		suite = suite.Shard(*shard)
 	}
@@ -66,6 +71,10 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	if cl, ok := agent.(io.Closer); ok {
 		defer cl.Close()
+	}
+	if c.Record {
+		return c.record(ctx, g, suite, agent, runner.ExecOptions{Judge: judge, Concurrency: conc, Timeout: c.timeout(),
+			Metadata: meta, ExtraSummary: c.judgeSummary, JudgeDisabled: c.NoJudge})
 	}
 	var db *models.DB
 	var baseline *models.Run
@@ -104,10 +113,10 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return asFailed(err)
 	}
-	writeRunTable(g.Stdout, run, saved.where)
+	writeRunTable(g.Stdout, run, saved.where, styleFor(g.Stdout, os.Getenv))
 	writeCoverageWarnings(g.Stderr, run)
 	outage := writeInfrastructureFailure(g.Stderr, run)
-	c.GateFlags.subset = len(c.Only) > 0
+	c.GateFlags.subset = len(c.Only) > 0 || len(c.Tag) > 0 || c.FailedIn != ""
 	c.GateFlags.noDatabase = !c.usesDatabase()
 	c.GateFlags.suiteFile = c.Suite
 	cmp, err := c.finish(ctx, g, db, run, baseline, calculated)
@@ -191,7 +200,7 @@ func (c *RunCmd) judgeFor(ctx context.Context, suite *runner.Suite) (judges.Judg
 }
 
 // load reads the suite, the --only filter and --metadata.
-func (c *RunCmd) load() (*runner.Suite, map[string]any, error) {
+func (c *RunCmd) load(ctx context.Context, g *Globals) (*runner.Suite, map[string]any, error) {
 	suite, err := runner.Load(c.Suite)
 	if err != nil {
 		return nil, nil, err
@@ -199,7 +208,14 @@ func (c *RunCmd) load() (*runner.Suite, map[string]any, error) {
 	if err := suite.CheckAgent(); err != nil {
 		return nil, nil, err
 	}
-	if suite, err = suite.Only(c.Only); err != nil {
+	sel := runner.Selection{IDs: c.Only, Tags: c.Tag}
+	if c.FailedIn != "" {
+		if sel.Failed, err = c.failedIn(ctx, g, suite); err != nil {
+			return nil, nil, err
+		}
+		sel.FailedSource = "run " + c.FailedIn
+	}
+	if suite, err = suite.Select(sel); err != nil {
 		return nil, nil, err
 	}
 	meta, err := parseMetadata(c.Metadata)
@@ -207,6 +223,30 @@ func (c *RunCmd) load() (*runner.Suite, map[string]any, error) {
 		return nil, nil, err
 	}
 	return suite, meta, nil
+}
+
+// failedIn reads the ids of the questions that failed or errored in the
+// --failed-in run, which must be a run of this suite.
+func (c *RunCmd) failedIn(ctx context.Context, g *Globals, suite *runner.Suite) ([]string, error) {
+	db, err := g.open(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	run, err := loadRun(ctx, db, c.FailedIn, "--failed-in")
+	if err != nil {
+		return nil, err
+	}
+	if run.Suite != suite.Name {
+		return nil, fmt.Errorf("--failed-in %s: that run is of suite %q, not %q", c.FailedIn, reports.EscapeText(run.Suite), reports.EscapeText(suite.Name))
+	}
+	ids := []string{}
+	for _, cr := range run.Cases {
+		if cr.Status == models.StatusFailed || cr.Status == models.StatusError {
+			ids = append(ids, cr.CaseID)
+		}
+	}
+	return ids, nil
 }
 
 // checkNumbers refuses numeric flags that have no meaning, before the suite
@@ -336,6 +376,7 @@ func (c *ValidateCmd) Run(g *Globals) error {
 	if err := suite.Check(); err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
+	writeSuiteWarnings(g.Stderr, suite)
 	names := suite.Calculated(true)
 	repeat := ""
 	if suite.Repeat > 1 {
@@ -352,6 +393,14 @@ func (c *ValidateCmd) Run(g *Globals) error {
 	return nil
 }
 
+// writeSuiteWarnings prints the suite's warnings (problems that do not
+// stop a run) on w, one "warning: …" line each.
+func writeSuiteWarnings(w io.Writer, suite *runner.Suite) {
+	for _, p := range suite.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", reports.EscapeText(p.String()))
+	}
+}
+
 // SchemaCmd prints the JSON Schema of suite files (committed as
 // docs/suite.schema.json).
 type SchemaCmd struct{}
@@ -364,8 +413,8 @@ func (c *SchemaCmd) Run(g *Globals) error {
 
 // HistoryCmd lists recent runs, newest first.
 type HistoryCmd struct {
-	Suite string `name:"suite" help:"Only runs of this suite."`
-	Agent string `name:"agent" help:"Only runs of this agent."`
+	Suite string `name:"suite" help:"Only runs of this suite (ignoring case; close names are suggested when none matches)."`
+	Agent string `name:"agent" help:"Only runs of this agent (ignoring case; close names are suggested when none matches)."`
 	Limit int    `name:"limit" default:"20" help:"How many runs to list."`
 }
 
@@ -387,6 +436,46 @@ func (c *HistoryCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
+	if len(runs) == 0 && (c.Suite != "" || c.Agent != "") {
+		return writeNoMatch(ctx, g.Stdout, db, c.Suite, c.Agent)
+	}
 	writeHistory(g.Stdout, runs)
+	return nil
+}
+
+// writeNoMatch says that no run matched the --suite/--agent filters
+// (which ignore case) and suggests close names of saved runs.
+func writeNoMatch(ctx context.Context, w io.Writer, db *models.DB, suite, agent string) error {
+	suites, agents, err := db.RunNames(ctx)
+	if err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
+	var what []string
+	if suite != "" {
+		what = append(what, fmt.Sprintf("suite %q", reports.EscapeText(suite)))
+	}
+	if agent != "" {
+		what = append(what, fmt.Sprintf("agent %q", reports.EscapeText(agent)))
+	}
+	fmt.Fprintf(w, "No runs of %s (names match ignoring case).\n", strings.Join(what, " and "))
+	for _, f := range []struct {
+		flag, want string
+		names      []string
+	}{{"--suite", suite, suites}, {"--agent", agent, agents}} {
+		if f.want == "" {
+			continue
+		}
+		if close := models.CloseNames(f.want, f.names, 3); len(close) > 0 {
+			for i, n := range close {
+				close[i] = strconv.Quote(reports.EscapeText(n))
+			}
+			fmt.Fprintf(w, "Did you mean %s %s?\n", f.flag, strings.Join(close, " or "))
+		} else if len(f.names) > 0 && len(f.names) <= 10 {
+			for i, n := range f.names {
+				f.names[i] = strconv.Quote(reports.EscapeText(n))
+			}
+			fmt.Fprintf(w, "Known %ss: %s\n", strings.TrimPrefix(f.flag, "--"), strings.Join(f.names, ", "))
+		}
+	}
 	return nil
 }

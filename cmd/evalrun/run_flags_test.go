@@ -19,7 +19,7 @@ func TestRunCmd_TimeoutFlag(t *testing.T) {
 	  "evaluators": {"exact": {"type": "exact_match"}}, "questions": [{"id": "q", "question": "q", "expected_answer": "ok"}]}`), 0o644)
 	url := testdb.SQLiteURL(t)
 	code, out, stderr := evalrun(t, "--database-url", url, "run", suite, "--timeout", "300ms")
-	if code != exitFailed || !strings.Contains(out, "agent timeout") {
+	if code != exitFailed || !strings.Contains(out, "-> agent ERROR: timeout: ") {
 		t.Errorf("exit %d, want 1 and an agent timeout:\n%s%s", code, out, stderr)
 	}
 }

@@ -35,6 +35,62 @@ func TestRunCmd_NoJudgeWarning(t *testing.T) {
 	if !strings.Contains(out+stderr, "judge disabled by --no-judge") {
 		t.Errorf("output does not name --no-judge:\n%s%s", out, stderr)
 	}
+	run := onlyRun(t, url)
+	for _, m := range run.Cases[0].Metrics {
+		if m.Reason == nil || *m.Reason != "not calculated: judge disabled for this run" {
+			t.Errorf("%s: persisted reason %v, want the judge named as disabled", m.Name, m.Reason)
+		}
+	}
+}
+
+// TestRunCmd_NoJudgeNeverPasses: a question whose only minimum is
+// semantic_accuracy is not_evaluated under --no-judge (and EVAL_NO_JUDGE,
+// and with no judge at all), inline or from a golden set, even when the
+// suite declares a deterministic evaluator the question does not use.
+func TestRunCmd_NoJudgeNeverPasses(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "agent.sh"), []byte("cat >/dev/null; echo ok\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "golden.jsonl"), []byte(`{"id": "g", "input": "q", "expected": "ok", "minimum_scores": {"semantic_accuracy": 0.9}}`+"\n"), 0o644)
+	suite := filepath.Join(dir, "suite.json")
+	os.WriteFile(suite, []byte(`{"suite": "OnlyJudge", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
+	  "judge": {"provider": "openai", "model": "gpt-4o-mini"},
+	  "evaluators": {"exact": {"type": "exact_match"}},
+	  "questions": [{"id": "q", "question": "q", "expected_answer": "ok", "minimum_scores": {"semantic_accuracy": 0.9}}],
+	  "golden_set": "golden.jsonl"}`), 0o644)
+	for _, tt := range []struct {
+		name string
+		args []string
+		env  string
+	}{
+		{"flag", []string{"--no-judge"}, ""},
+		{"env", nil, "1"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.env != "" {
+				t.Setenv("EVAL_NO_JUDGE", tt.env)
+			}
+			url := testdb.SQLiteURL(t)
+			code, out, stderr := evalrun(t, append([]string{"--database-url", url, "run", suite}, tt.args...)...)
+			if code != exitOK {
+				t.Fatalf("exit %d\n%s%s", code, out, stderr)
+			}
+			if !strings.Contains(stderr, "NOTHING WAS EVALUATED") {
+				t.Errorf("stderr lacks the nothing-evaluated warning:\n%s", stderr)
+			}
+			run := onlyRun(t, url)
+			for _, c := range run.Cases {
+				if c.Status != models.StatusNotEvaluated {
+					t.Errorf("%s: status %s, want not_evaluated", c.CaseID, c.Status)
+				}
+			}
+		})
+	}
+}
+
+// onlyRun reads back the single run saved at url.
+func onlyRun(t *testing.T, url string) *models.Run {
+	t.Helper()
 	db, err := models.Open(context.Background(), url, models.OpenOptions{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
@@ -48,9 +104,5 @@ func TestRunCmd_NoJudgeWarning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range run.Cases[0].Metrics {
-		if m.Reason == nil || *m.Reason != "not calculated: judge disabled for this run" {
-			t.Errorf("%s: persisted reason %v, want the judge named as disabled", m.Name, m.Reason)
-		}
-	}
+	return run
 }

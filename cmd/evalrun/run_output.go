@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
-	"time"
 	"unicode"
 
 	"golang.org/x/term"
@@ -33,9 +32,11 @@ type progress struct {
 // defaultCols is the width assumed when a terminal does not report one.
 const defaultCols = 80
 
+// newProgress draws a bar when w is a terminal and the run is not in CI
+// (see inCI): CI logs keep every line, so they get one line per case.
 func newProgress(w io.Writer, total int) *progress {
 	p := &progress{w: w, total: total}
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) && !inCI(os.Getenv) {
 		fd := int(f.Fd())
 		p.cols = func() int {
 			if c, _, err := term.GetSize(fd); err == nil && c > 0 {
@@ -143,53 +144,6 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
-}
-
-// writeRunTable prints the finished run: one line per case, then the
-// totals; where says where it went ("saved to …").
-func writeRunTable(w io.Writer, run *models.Run, where string) {
-	var sum map[string]any
-	_ = run.Summary.Decode(&sum)
-	fmt.Fprintf(w, "Suite %q version %q, agent %q: run %s %s\n",
-		reports.EscapeText(run.Suite), reports.EscapeText(run.Version), reports.EscapeText(run.Agent), run.ID, where)
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSTATUS\tQUALITY\tMETRICS")
-	for _, c := range run.Cases {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", clip(reports.EscapeText(c.CaseID), 40), c.Status, fmtScore(c.Quality()), metricsCell(c))
-	}
-	tw.Flush()
-	fmt.Fprintf(w, "Passing questions: %d of %d   Quality: %s   Errors: %d   Not evaluated: %d   Time: %s\n",
-		intOf(sum["passed"]), len(run.Cases), fmtAny(sum["quality"]), intOf(sum["errors"]), intOf(sum["not_evaluated"]),
-		time.Duration(floatOf(sum["duration_ms"])*float64(time.Millisecond)).Round(time.Millisecond))
-	if st := reports.Repeats(run); st != nil {
-		fmt.Fprintf(w, "Repeats: %s\n", st.Line())
-		fmt.Fprintf(w, "Within-question sd over the repeats: %s\n", reports.EscapeText(st.NoiseLine()))
-	}
-}
-
-// metricsCell lists "name score/threshold ok|FAIL|ERROR|n/a" for a case.
-func metricsCell(c *models.CaseResult) string {
-	parts := make([]string, 0, len(c.Metrics))
-	for _, m := range c.Metrics {
-		verdict := "ok"
-		switch {
-		case !m.Calculated():
-			verdict = "n/a"
-		case m.Errored():
-			verdict = "ERROR"
-		case !m.Passed:
-			verdict = "FAIL"
-		}
-		parts = append(parts, fmt.Sprintf("%s %s/%.3f %s", clip(reports.EscapeText(m.Name), 30), fmtScore(m.Score), m.Threshold, verdict))
-	}
-	if !c.ErrorDetails.IsNull() {
-		var e struct {
-			Kind, Message string
-		}
-		_ = json.Unmarshal(c.ErrorDetails, &e)
-		parts = append(parts, "agent "+clip(reports.EscapeText(e.Kind+": "+e.Message), 80))
-	}
-	return strings.Join(parts, ", ")
 }
 
 func fmtScore(f *float64) string {

@@ -220,7 +220,7 @@ func TestRunCmd_StripsControlSequences(t *testing.T) {
 	url := db.URL
 	db.Close()
 	code, out, stderr := evalrun(t, "--database-url", url, "run", suite)
-	if code != exitFailed || !strings.Contains(out, "red line") || !strings.Contains(out, "agent exit_status") {
+	if code != exitFailed || !strings.Contains(out, "red line") || !strings.Contains(out, "-> agent ERROR: exit_status: ") {
 		t.Errorf("exit %d\n%s%s", code, out, stderr)
 	}
 	if strings.ContainsAny(out+stderr, "\x1b\x07") {

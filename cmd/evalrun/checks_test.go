@@ -1,0 +1,30 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"agentevals/judges"
+)
+
+func TestChecksCmd(t *testing.T) {
+	code, stdout, stderr := evalrun(t, "checks")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, name := range judges.Builtins().Names() {
+		if !strings.Contains(stdout, "\n"+name+"\n") && !strings.HasPrefix(stdout, name+"\n") {
+			t.Errorf("type %s is not listed", name)
+		}
+		if !strings.Contains(stdout, `Example check: {"type": "`+name+`"`) {
+			t.Errorf("type %s has no example", name)
+		}
+	}
+	if want := `  values          array of strings  one of value|values  Several substrings; the score is the fraction found.`; !strings.Contains(stdout, want) {
+		t.Errorf("contains' values param is not listed as %q", want)
+	}
+	code, _, stderr = evalrun(t, "checks", "contians")
+	if code != 2 || !strings.Contains(stderr, `unknown type "contians"`) {
+		t.Errorf("unknown type: exit %d, stderr %q; want 2 naming the type", code, stderr)
+	}
+}

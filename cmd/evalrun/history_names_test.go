@@ -1,0 +1,33 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"agentevals/internal/testdb"
+)
+
+// TestHistoryCmd_IgnoresCaseAndSuggests: --suite matches ignoring case,
+// and a name that matches nothing gets close names of saved runs.
+func TestHistoryCmd_IgnoresCaseAndSuggests(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "agent.sh"), []byte("cat >/dev/null; echo ok\n"), 0o644)
+	suite := filepath.Join(dir, "suite.json")
+	os.WriteFile(suite, []byte(`{"suite": "Trivia", "agent": {"name": "QuizBot", "command": ["sh", "agent.sh"]},
+	  "questions": [{"id": "q", "question": "q", "checks": [{"type": "contains", "value": "ok"}]}]}`), 0o644)
+	url := testdb.SQLiteURL(t)
+	if code, out, stderr := evalrun(t, "--database-url", url, "run", suite); code != 0 {
+		t.Fatalf("run: exit %d\n%s%s", code, out, stderr)
+	}
+	code, out, _ := evalrun(t, "--database-url", url, "history", "--suite", "trivia", "--agent", "quizbot")
+	if code != 0 || !strings.Contains(out, "Trivia") || strings.Contains(out, "No runs") {
+		t.Errorf("history --suite trivia: exit %d\n%s", code, out)
+	}
+	code, out, _ = evalrun(t, "--database-url", url, "history", "--suite", "trivai")
+	want := "No runs of suite \"trivai\" (names match ignoring case).\nDid you mean --suite \"Trivia\"?\n"
+	if code != 0 || out != want {
+		t.Errorf("history --suite trivai: exit %d\n%q\nwant %q", code, out, want)
+	}
+}

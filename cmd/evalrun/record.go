@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"agentevals/reports"
+	"agentevals/runner"
+)
+
+// record runs the suite in recording mode (RunCmd --record): the agent's
+// requests reach their real hosts, the run is shown but not saved, and the
+// recorded fixtures are written as a new suite file.
+func (c *RunCmd) record(ctx context.Context, g *Globals, suite *runner.Suite, agent runner.Agent, opts runner.ExecOptions) error {
+	out := c.RecordTo
+	if out == "" {
+		base := strings.TrimSuffix(filepath.Base(suite.Path), filepath.Ext(suite.Path))
+		out = filepath.Join(filepath.Dir(suite.Path), base+".recorded.json")
+	}
+	if _, err := os.Lstat(out); err == nil {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--record-to: %s exists: nothing was run or written (move it away, or name another file with --record-to)", out)}
+	}
+	rec := runner.NewRecordings()
+	opts.Record = rec
+	prog := newProgress(g.Stderr, len(suite.Cases))
+	opts.Progress = prog.update
+	prog.start()
+	run, err := runner.Execute(ctx, suite, agent, opts)
+	prog.finish()
+	var interrupted *runner.InterruptedError
+	if errors.As(err, &interrupted) {
+		return &exitError{Code: exitFailed, Err: fmt.Errorf("%w; nothing was recorded", err)}
+	}
+	if err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
+	writeRunTable(g.Stdout, run, "", styleFor(g.Stdout, os.Getenv))
+	res, err := rec.Write(suite, out)
+	if err != nil {
+		var ve *runner.ValidationError
+		if errors.As(err, &ve) {
+			return &exitError{Code: exitInvalid, Err: fmt.Errorf("record: nothing was written: %w", err)}
+		}
+		return &exitError{Code: exitFailed, Err: err}
+	}
+	fmt.Fprintf(g.Stdout, "Recorded %s of %s: wrote %s", reports.Plural(res.Requests, "request", "requests"), questions(res.Questions), displayPath(absPath(res.Suite)))
+	for _, f := range res.Files {
+		fmt.Fprintf(g.Stdout, ", %s", displayPath(f))
+	}
+	fmt.Fprintf(g.Stdout, "\nNext: evalrun run %s   (replays them strictly, offline)\n", shellQuote(displayPath(absPath(res.Suite))))
+	if runFailed(run) {
+		return &exitError{Code: exitFailed}
+	}
+	return nil
+}
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}

@@ -1,0 +1,25 @@
+package models
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestCloseNames(t *testing.T) {
+	names := []string{"Trivia", "Customer support", "trivia-hard", "Billing", "Triage"}
+	tests := []struct {
+		want string
+		out  []string
+	}{
+		{"trivia", []string{"Trivia", "trivia-hard"}},
+		{"triaje", []string{"Triage"}},
+		{"support", []string{"Customer support"}},
+		{"biling", []string{"Billing"}},
+		{"zzz", []string{}},
+	}
+	for _, tt := range tests {
+		if got := CloseNames(tt.want, names, 3); !reflect.DeepEqual(got, tt.out) {
+			t.Errorf("CloseNames(%q) = %q, want %q", tt.want, got, tt.out)
+		}
+	}
+}
