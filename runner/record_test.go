@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"agentevals/models"
 )
@@ -48,8 +49,8 @@ n=$(curl -sS --fail -X POST -H 'Content-Type: application/json' -H 'Authorizatio
 printf '{"output": %s}\n' "$(printf '%s %s' "$w" "$n" | sed 's/"/\\"/g; s/^/"/; s/$/"/')"
 `
 
-// TestRecord_ThenReplayStrictly records a command agent (curl) and a Go
-// agent against a local upstream over HTTP and HTTPS, writes the recorded
+// TestRecord_ThenReplayStrictly records a command agent (curl), a worker
+// agent (the same curl calls, one question per line) and a Go agent against a local upstream over HTTP and HTTPS, writes the recorded
 // suite, replays it strictly with the upstream gone, and shows that a
 // changed request then fails the case.
 func TestRecord_ThenReplayStrictly(t *testing.T) {
@@ -57,7 +58,7 @@ func TestRecord_ThenReplayStrictly(t *testing.T) {
 		t.Fatalf("curl is needed: apt-get install -y curl (%v)", err)
 	}
 	for _, tls := range []bool{false, true} {
-		for _, agentKind := range []string{"command", "go"} {
+		for _, agentKind := range []string{"command", "worker", "go"} {
 			name := agentKind + "-http"
 			if tls {
 				name = agentKind + "-https"
@@ -74,6 +75,10 @@ func TestRecord_ThenReplayStrictly(t *testing.T) {
 				dir := t.TempDir()
 				agent := `{"name": "A", "command": ["sh", "agent.sh"], "env": ["UPSTREAM", "CITY"]}`
 				writeFile(t, dir, "agent.sh", curlAgent)
+				if agentKind == "worker" { // the same requests, one question per line
+					agent = `{"name": "A", "type": "worker", "command": ["sh", "worker.sh"], "env": ["UPSTREAM", "CITY"]}`
+					writeFile(t, dir, "worker.sh", "while IFS= read -r line; do printf '%s' \"$line\" | sh agent.sh || echo '{\"output\": \"request failed\"}'; done\n")
+				}
 				suitePath := writeFile(t, dir, "suite.json", `{"suite": "Weather", "agent": `+agent+`,
 				  "questions": [{"id": "paris", "question": "Weather in Paris?", "checks": [{"type": "contains", "value": "21"}]},
 				                {"id": "quiet", "question": "Say nothing", "checks": [{"type": "min_length", "limit": 0}]}]}`)
@@ -83,7 +88,7 @@ func TestRecord_ThenReplayStrictly(t *testing.T) {
 				}
 				ag := recordAgent(t, agentKind, s)
 				rec := NewRecordings()
-				run, err := Execute(context.Background(), s, ag, ExecOptions{Record: rec, Upstream: srv.Client().Transport})
+				run, err := Execute(context.Background(), s, ag, ExecOptions{Record: rec, Upstream: srv.Client().Transport, Timeout: 20 * time.Second})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -122,7 +127,7 @@ func TestRecord_ThenReplayStrictly(t *testing.T) {
 				if err != nil {
 					t.Fatalf("the recorded suite does not load: %v\n%s", err, recorded)
 				}
-				run, err = Execute(context.Background(), replayed, recordAgent(t, agentKind, replayed), ExecOptions{})
+				run, err = Execute(context.Background(), replayed, recordAgent(t, agentKind, replayed), ExecOptions{Timeout: 20 * time.Second})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -133,7 +138,7 @@ func TestRecord_ThenReplayStrictly(t *testing.T) {
 				}
 
 				t.Setenv("CITY", "Rome") // a changed request
-				run, err = Execute(context.Background(), replayed, recordAgent(t, agentKind, replayed), ExecOptions{})
+				run, err = Execute(context.Background(), replayed, recordAgent(t, agentKind, replayed), ExecOptions{Timeout: 20 * time.Second})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -149,7 +154,7 @@ func TestRecord_ThenReplayStrictly(t *testing.T) {
 // making the same requests with HTTPClient(ctx).
 func recordAgent(t *testing.T, kind string, s *Suite) Agent {
 	t.Helper()
-	if kind == "command" {
+	if kind != "go" {
 		return mustAgent(t, s.Agent, AgentOptions{})
 	}
 	return Func(func(ctx context.Context, q Question) (Response, error) {
