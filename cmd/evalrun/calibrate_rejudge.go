@@ -47,7 +47,7 @@ func (f *RejudgeFlags) checkRejudge() error {
 		return fmt.Errorf("--rejudge: want a whole number of repetitions from 2 to %d (two judgements of one answer are the least that can disagree), got %d", maxRejudge, *f.Rejudge)
 	case f.Suite == "":
 		return errors.New("--rejudge: give --suite FILE, the suite the run was made from (it defines the metrics and the judge)")
-	case f.NoJudge:
+	case bool(f.NoJudge):
 		return errors.New("--rejudge: --no-judge leaves nothing to re-judge")
 	case f.JudgeCache != "":
 		return errors.New("--rejudge: --judge-cache would replay the same verdicts and measure no noise at all; drop it")

@@ -148,7 +148,7 @@ func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.D
 	}
 	prog := newProgress(g.Stderr, len(suite.Cases))
 	opts := runner.ExecOptions{Judge: judge, Concurrency: conc, Metadata: meta,
-		Progress: prog.update, ExtraSummary: c.judgeSummary, JudgeDisabled: c.NoJudge}
+		Progress: prog.update, ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge)}
 	prog.start()
 	run, err := runner.Execute(ctx, suite, agent, opts)
 	prog.finish()

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/alecthomas/kong"
+
 	"agentevals/judges"
 	"agentevals/runner"
 )
@@ -15,11 +17,11 @@ import (
 // Credentials come only from the provider's usual environment variables
 // (OPENAI_API_KEY, ANTHROPIC_API_KEY; none for Ollama).
 type JudgeFlags struct {
-	JudgeProvider string `name:"judge-provider" env:"EVAL_JUDGE_PROVIDER" placeholder:"NAME" help:"Judge provider: openai (also any OpenAI-compatible server), anthropic or ollama. Default: the suite's, else openai."`
-	JudgeModel    string `name:"judge-model" env:"EVAL_JUDGE_MODEL" placeholder:"MODEL" help:"Judge model; configures a judge even when the suite names none."`
-	JudgeBaseURL  string `name:"judge-base-url" env:"EVAL_JUDGE_BASE_URL" placeholder:"URL" help:"Judge endpoint, e.g. http://127.0.0.1:11434 for Ollama or https://host/v1 for an OpenAI-compatible server."`
-	NoJudge       bool   `name:"no-judge" env:"EVAL_NO_JUDGE" help:"Run without a judge: LLM metrics are not calculated (null) and the run's fingerprint says so."`
-	JudgeCache    string `name:"judge-cache" env:"EVAL_JUDGE_CACHE" placeholder:"DIR" help:"Reuse successful judge verdicts stored in DIR (keyed on provider, model, settings and the full prompt); errors are never cached."`
+	JudgeProvider string  `name:"judge-provider" env:"EVAL_JUDGE_PROVIDER" placeholder:"NAME" help:"Judge provider: openai (also any OpenAI-compatible server), anthropic or ollama. Default: the suite's, else openai."`
+	JudgeModel    string  `name:"judge-model" env:"EVAL_JUDGE_MODEL" placeholder:"MODEL" help:"Judge model; configures a judge even when the suite names none."`
+	JudgeBaseURL  string  `name:"judge-base-url" env:"EVAL_JUDGE_BASE_URL" placeholder:"URL" help:"Judge endpoint, e.g. http://127.0.0.1:11434 for Ollama or https://host/v1 for an OpenAI-compatible server."`
+	NoJudge       envBool `name:"no-judge" env:"EVAL_NO_JUDGE" help:"Run without a judge: LLM metrics are not calculated (null) and the run's fingerprint says so."`
+	JudgeCache    string  `name:"judge-cache" env:"EVAL_JUDGE_CACHE" placeholder:"DIR" help:"Reuse successful judge verdicts stored in DIR (keyed on provider, model, settings and the full prompt); errors are never cached."`
 
 	built *judges.LLMJudge `kong:"-"`
 	// limiter paces the judge's calls (the progress line shows its rate).
@@ -101,4 +103,40 @@ func (f *JudgeFlags) judgeSummary() map[string]any {
 		return nil
 	}
 	return f.built.RunSummary()
+}
+
+// envBool is a boolean flag whose environment variable may be set but
+// empty, as CI templates often leave it ("EVAL_NO_JUDGE="): empty reads as
+// false instead of failing every command.
+type envBool bool
+
+var _ kong.BoolMapperValue = (*envBool)(nil)
+
+// IsBool makes the flag take no value on the command line.
+func (b *envBool) IsBool() bool { return true }
+
+// Decode reads the flag (true when it carries no value) or its
+// environment value.
+func (b *envBool) Decode(ctx *kong.DecodeContext) error {
+	if ctx.Scan.Peek().Type != kong.FlagValueToken {
+		*b = true
+		return nil
+	}
+	token := ctx.Scan.Pop()
+	switch v := token.Value.(type) {
+	case bool:
+		*b = envBool(v)
+		return nil
+	case string:
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "", "false", "0", "no":
+			*b = false
+			return nil
+		case "true", "1", "yes":
+			*b = true
+			return nil
+		}
+		return fmt.Errorf("want true, 1, yes, false, 0, no or empty, got %q", v)
+	}
+	return fmt.Errorf("want a boolean, got %v", token.Value)
 }

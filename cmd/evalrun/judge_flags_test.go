@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/alecthomas/kong"
+
 	"agentevals/judges"
 	"agentevals/runner"
 )
@@ -77,5 +79,29 @@ func TestJudgeFlags_SummaryWithCache(t *testing.T) {
 	c, ok := sum["judge_cache"].(map[string]any)
 	if !ok || c["hits"] != int64(0) || c["misses"] != int64(0) {
 		t.Errorf("summary = %v, want judge_cache with zero hits and misses", sum)
+	}
+}
+
+// TestEnvBool_EmptyVariable: EVAL_NO_JUDGE set but empty (as CI templates
+// leave it) reads as false instead of failing every command; true values
+// switch the judge off, anything else is refused.
+func TestEnvBool_EmptyVariable(t *testing.T) {
+	for _, tt := range []struct {
+		value string
+		want  bool
+		ok    bool
+	}{{"", false, true}, {"  ", false, true}, {"0", false, true}, {"true", true, true}, {"YES", true, true}, {"maybe", false, false}} {
+		t.Run(tt.value, func(t *testing.T) {
+			t.Setenv("EVAL_NO_JUDGE", tt.value)
+			var cli struct{ JudgeFlags }
+			p, err := kong.New(&cli)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = p.Parse(nil)
+			if (err == nil) != tt.ok || bool(cli.NoJudge) != tt.want {
+				t.Errorf("EVAL_NO_JUDGE=%q: no-judge %v, err %v; want %v, ok %v", tt.value, cli.NoJudge, err, tt.want, tt.ok)
+			}
+		})
 	}
 }

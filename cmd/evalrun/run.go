@@ -74,7 +74,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	if c.Record {
 		return c.record(ctx, g, suite, agent, runner.ExecOptions{Judge: judge, Concurrency: conc, Timeout: c.timeout(),
-			Metadata: meta, ExtraSummary: c.judgeSummary, JudgeDisabled: c.NoJudge})
+			Metadata: meta, ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge)})
 	}
 	var db *models.DB
 	var baseline *models.Run
@@ -98,7 +98,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	prog := newProgress(g.Stderr, len(suite.Cases))
 	prog.rates = func() string { return rateNote(agentLimiter, c.JudgeFlags.limiter) }
 	opts := runner.ExecOptions{Judge: judge, Concurrency: conc, Timeout: c.timeout(), Metadata: meta,
-		Progress: prog.update, ExtraSummary: c.judgeSummary, JudgeDisabled: c.NoJudge, Repeat: c.repeat(suite)}
+		Progress: prog.update, ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge), Repeat: c.repeat(suite)}
 	prog.start()
 	run, err := runner.Execute(ctx, suite, agent, opts)
 	prog.finish()
