@@ -212,35 +212,23 @@ func (s *Server) history(c *gin.Context) error {
 	return s.render(c, "history", page)
 }
 
-// historyRows reads each run's totals from its summary, loading the rows of
-// the runs whose summaries lack keys in one batch.
+// historyRows computes each run's totals from its case and metric rows
+// (models.TotalsOf, as every other view does), loading the rows of all
+// runs on the page in one batch: a summary, above all one written by
+// another implementation, may lack keys or disagree with its rows.
 func (s *Server) historyRows(c *gin.Context, runs []*models.Run) ([]historyRow, error) {
 	base := s.base(c.Request, "", "")
-	rows := make([]historyRow, len(runs))
-	var missing []int
-	var ids []uuid.UUID
+	ids := make([]uuid.UUID, len(runs))
 	for i, r := range runs {
-		st, ok := statsFromSummary(r.Summary)
-		rows[i] = historyRow{Run: r, Stats: st, Link: base.Path("runs", r.ID.String())}
-		if !ok {
-			missing = append(missing, i)
-			ids = append(ids, r.ID)
-		}
+		ids[i] = r.ID
 	}
-	if len(missing) == 0 {
-		for i := range rows {
-			rows[i].finish()
-		}
-		return rows, nil
-	}
-	cases, err := loadCases(c.Request.Context(), s.db, ids)
+	cases, err := s.db.CasesOf(c.Request.Context(), ids)
 	if err != nil {
 		return nil, unavailable(err)
 	}
-	for _, i := range missing {
-		rows[i].Stats = statsFromCases(cases[rows[i].Run.ID])
-	}
-	for i := range rows {
+	rows := make([]historyRow, len(runs))
+	for i, r := range runs {
+		rows[i] = historyRow{Run: r, Stats: statsFromCases(cases[r.ID]), Link: base.Path("runs", r.ID.String())}
 		rows[i].finish()
 	}
 	return rows, nil

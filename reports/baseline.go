@@ -16,9 +16,9 @@ import (
 // a different suite, agent or definition, or a run from the future.
 var ErrIncompatible = errors.New("incompatible baseline")
 
-// maxCandidatePages bounds how many pages of earlier runs FindBaseline reads
-// while looking for an equivalent run written by another implementation.
-const maxCandidatePages = 25
+// candidatePage is how many candidate runs (with their rows) FindBaseline
+// loads at a time; it goes on until the candidates are exhausted.
+const candidatePage = 50
 
 // CalculatedMetrics returns the sorted set of metric names that the run
 // calculated (a row with a score or error details) in at least one case.
@@ -262,10 +262,18 @@ func earlier(a, b *models.Run) bool {
 
 // FindBaseline returns the automatic baseline of run: the newest earlier run
 // of the same suite and agent with the same definition, ties broken by
-// sequence, never a run from the future. A planned run (zero Sequence) is
-// placed at its StartedAt, or now when that is zero. calculated is the run's
-// set of calculated metric names (nil: derive it from its rows). It returns
-// nil and no error when there is no baseline.
+// sequence, never a run from the future, never a run whose summary records
+// an infrastructure failure. A planned run (zero Sequence) is placed at its
+// StartedAt, or now when that is zero. calculated is the run's set of
+// calculated metric names (nil: derive it from its rows). It returns nil
+// and no error when there is no baseline.
+//
+// The search has no limit: the newest run with an equal digest comes from
+// one indexed query; runs written by another implementation are pre-filtered
+// in SQL (same version, the same case ids in the same order, not written by
+// the run's own writer, newer than that exact match) in one query that
+// returns their ids, and only those runs are loaded, a page at a time, and
+// compared exactly until one is equivalent or none is left.
 func FindBaseline(ctx context.Context, db *models.DB, run *models.Run, calculated []string) (*models.Run, error) {
 	if calculated == nil {
 		calculated = CalculatedMetrics(run)
@@ -278,6 +286,7 @@ func FindBaseline(ctx context.Context, db *models.DB, run *models.Run, calculate
 	}
 	exact, err := db.BaselineCandidates(ctx, models.BaselineQuery{
 		Suite: run.Suite, Agent: run.Agent, Digest: run.SuiteDigest, Before: before, Limit: 1,
+		SkipInfrastructureFailures: true,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("find baseline: %w", err)
@@ -290,26 +299,31 @@ func FindBaseline(ctx context.Context, db *models.DB, run *models.Run, calculate
 	}
 	// A newer run written by another implementation (different digest)
 	// with an equivalent definition wins over an older exact match.
-	for page := 0; page < maxCandidatePages; page++ {
-		cands, err := db.BaselineCandidates(ctx, models.BaselineQuery{
-			Suite: run.Suite, Agent: run.Agent, Before: before, Limit: 20,
-		})
+	ids := make([]string, len(run.Cases))
+	for i, c := range run.Cases {
+		ids[i] = c.CaseID
+	}
+	q := models.BaselineQuery{
+		Suite: run.Suite, Agent: run.Agent, Version: run.Version, CaseIDs: ids, NotWriter: Writer(run),
+		SkipInfrastructureFailures: true, Before: before,
+	}
+	if best != nil {
+		q.After = &models.Cursor{StartedAt: best.StartedAt, Sequence: best.Sequence}
+	}
+	candidates, err := db.BaselineCandidateIDs(ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("find baseline: %w", err)
+	}
+	for start := 0; start < len(candidates); start += candidatePage {
+		page, err := db.GetRuns(ctx, candidates[start:min(start+candidatePage, len(candidates))])
 		if err != nil {
 			return nil, fmt.Errorf("find baseline: %w", err)
 		}
-		for _, c := range cands {
-			if best != nil && !earlier(best, c) {
-				return best, nil
-			}
+		for _, c := range page {
 			if c.ID != run.ID && CheckBaseline(run, c, calculated) == nil {
 				return c, nil
 			}
 		}
-		if len(cands) < 20 {
-			break
-		}
-		last := cands[len(cands)-1]
-		before = models.Cursor{StartedAt: last.StartedAt, Sequence: last.Sequence}
 	}
 	return best, nil
 }

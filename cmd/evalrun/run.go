@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/alecthomas/kong"
+	"github.com/google/uuid"
 
 	"agentevals/judges"
 	"agentevals/models"
@@ -279,6 +280,14 @@ func (c *HistoryCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
-	writeHistory(g.Stdout, runs)
+	ids := make([]uuid.UUID, len(runs))
+	for i, r := range runs {
+		ids[i] = r.ID
+	}
+	cases, err := db.CasesOf(ctx, ids)
+	if err != nil {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("history: %w", err)}
+	}
+	writeHistory(g.Stdout, runs, cases)
 	return nil
 }
