@@ -56,6 +56,7 @@ type CLI struct {
 	Validate       ValidateCmd       `cmd:"" help:"Check a suite file without running it."`
 	Schema         SchemaCmd         `cmd:"" help:"Print the JSON Schema of suite files."`
 	History        HistoryCmd        `cmd:"" help:"List recent runs."`
+	Suite          SuiteCmd          `cmd:"" help:"Work on suite files: export a saved run's definition as a suite."`
 	Report         ReportCmd         `cmd:"" help:"Render a run's report (default: the latest run)."`
 	Compare        CompareCmd        `cmd:"" help:"Compare two runs of the same definition side by side."`
 	Calibrate      CalibrateCmd      `cmd:"" help:"Measure judge agreement with human labels (Cohen's kappa)."`

@@ -93,8 +93,29 @@ func TestRunCmd_RubyWrittenBaseline(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
+	rubyID := insertRubyCopy(t, db, goRun, models.UTC(time.Now().Add(-time.Hour)))
+
+	t.Setenv("AGENT_REVISION", "regressed")
+	code, out, stderr := evalrun(t, "--database-url", url, "run", suite, "--fail-on-regression")
+	if code != exitFailed || !strings.Contains(out, "Baseline: "+rubyID.String()) || !strings.Contains(out, "new_failure") {
+		t.Fatalf("regressed Go run over a Ruby baseline: exit %d, want %d with baseline %s\n%s%s", code, exitFailed, rubyID, out, stderr)
+	}
+	// The Ruby run itself reports in every format (its summary is not ours).
+	for _, f := range []string{"text", "markdown", "html", "json", "junit", "github"} {
+		if code, out, stderr := evalrun(t, "--database-url", url, "report", rubyID.String(), "--format", f); code != exitOK {
+			t.Errorf("report of the Ruby run as %s: exit %d\n%s%s", f, code, out, stderr)
+		}
+	}
+}
+
+// insertRubyCopy writes goRun's definition into db the way ActiveRecord
+// does (its own digest, a v4 id, nil as SQL NULL, reordered jsonb keys with
+// Ruby floats, a summary of its own, every metric passed at 1.0) and
+// returns the new run's id.
+func insertRubyCopy(t *testing.T, db *models.DB, goRun *models.Run, started time.Time) uuid.UUID {
+	t.Helper()
+	ctx := context.Background()
 	rubyID := uuid.New() // Ruby's SecureRandom.uuid: v4
-	started := models.UTC(time.Now().Add(-time.Hour))
 	if _, err := db.ExecContext(ctx, `INSERT INTO ruby_llm_evaluations_runs
 		(id, suite, agent, version, suite_digest, status, started_at, finished_at, metadata, summary, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, 'completed', ?, ?, '{"revision": "ruby"}', '{"score": 1.0, "passed": 3, "ruby_only": {"x": [1]}}', ?, ?)`,
@@ -123,16 +144,5 @@ func TestRunCmd_RubyWrittenBaseline(t *testing.T) {
 			}
 		}
 	}
-
-	t.Setenv("AGENT_REVISION", "regressed")
-	code, out, stderr := evalrun(t, "--database-url", url, "run", suite, "--fail-on-regression")
-	if code != exitFailed || !strings.Contains(out, "Baseline: "+rubyID.String()) || !strings.Contains(out, "new_failure") {
-		t.Fatalf("regressed Go run over a Ruby baseline: exit %d, want %d with baseline %s\n%s%s", code, exitFailed, rubyID, out, stderr)
-	}
-	// The Ruby run itself reports in every format (its summary is not ours).
-	for _, f := range []string{"text", "markdown", "html", "json", "junit", "github"} {
-		if code, out, stderr := evalrun(t, "--database-url", url, "report", rubyID.String(), "--format", f); code != exitOK {
-			t.Errorf("report of the Ruby run as %s: exit %d\n%s%s", f, code, out, stderr)
-		}
-	}
+	return rubyID
 }

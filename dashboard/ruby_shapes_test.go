@@ -1,0 +1,45 @@
+package dashboard
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"agentevals/models"
+)
+
+// TestServer_RubyShapes shows values as the Ruby gem writes them: a nil
+// question (SQL NULL) as "(none)", the gem's empty replay evidence
+// {"interactions":[]} as an empty replay, and a 100 KB reason without
+// spaces in a table cell that may wrap anywhere.
+func TestServer_RubyShapes(t *testing.T) {
+	rw, ro := MustOpenDBs(t, "postgres")
+	long := strings.Repeat("x", 100_000)
+	run := &models.Run{Suite: "Ruby shapes", Agent: "RubyAgent", Version: "1", SuiteDigest: "ruby",
+		StartedAt: t0, FinishedAt: t0.Add(time.Second), Metadata: models.JSON(`{}`), Summary: models.JSON(`{}`)}
+	run.Cases = []*models.CaseResult{{Position: 0, CaseID: "q", Name: "q", Status: models.StatusFailed, DurationMS: 1,
+		Metadata: models.JSON(`{}`), Output: models.JSON(`"an answer"`),
+		ResponseMetadata: models.JSON(`{"api_replay":{"interactions":[]}}`),
+		Metrics:          []*models.MetricResult{metric(0, "exact_match", 1, f64(0), false, long)}}}
+	if err := rw.InsertRun(context.Background(), run); err != nil {
+		t.Fatal(err)
+	}
+	ts := MustServe(t, ro, mount)
+	r := mustGet(t, fmt.Sprintf("%s%s/runs/%s/cases/0", ts.URL, mount, run.ID), http.StatusOK)
+	if got := text(mustSelect(t, r.Doc, "pre.question")[0]); got != "(none)" {
+		t.Errorf("null question shows %q, want (none)", got)
+	}
+	if !strings.Contains(r.Body, "API replay: empty") || strings.Contains(r.Body, "unknown shape") {
+		t.Errorf("the gem's empty replay evidence is not recognised")
+	}
+	if !strings.Contains(r.Body, long) {
+		t.Errorf("the 100 KB reason is not on the page")
+	}
+	href, _ := attr(mustSelect(t, r.Doc, "link[rel=stylesheet]")[0], "href")
+	if css := mustGet(t, ts.URL+href, http.StatusOK).Body; !strings.Contains(css, "td { overflow-wrap: anywhere; }") {
+		t.Errorf("table cells do not wrap long words anywhere: a 100 KB reason would overflow the metric table")
+	}
+}
