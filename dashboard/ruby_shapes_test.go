@@ -43,3 +43,27 @@ func TestServer_RubyShapes(t *testing.T) {
 		t.Errorf("table cells do not wrap long words anywhere: a 100 KB reason would overflow the metric table")
 	}
 }
+
+// TestServer_OldSchema: on 0.1-era tables (criteria where 0.2 has
+// minimum_scores) /healthz and every page name the missing column and the
+// command that upgrades it, instead of a bare "try again later".
+func TestServer_OldSchema(t *testing.T) {
+	rw, ro := MustOpenDBs(t, "postgres")
+	seedFixture(t, rw)
+	if _, err := rw.ExecContext(context.Background(),
+		`ALTER TABLE ruby_llm_evaluations_case_results RENAME COLUMN minimum_scores TO criteria`); err != nil {
+		t.Fatal(err)
+	}
+	ts := MustServe(t, ro, mount)
+	want := "missing columns case_results.minimum_scores; run `evalrun db:migrate`"
+	if r := fetch(t, http.MethodGet, ts.URL+"/healthz"); r.Status != http.StatusServiceUnavailable || !strings.Contains(r.Body, want) {
+		t.Errorf("GET /healthz: %d %q, want 503 naming %q", r.Status, r.Body, want)
+	}
+	r := fetch(t, http.MethodGet, ts.URL+mount+"/")
+	if r.Status != http.StatusServiceUnavailable {
+		t.Fatalf("GET /: %d, want 503", r.Status)
+	}
+	if msg := text(mustSelect(t, r.Doc, "p.error-message")[0]); !strings.Contains(msg, want) {
+		t.Errorf("GET /: message %q does not name the missing column and evalrun db:migrate", msg)
+	}
+}
