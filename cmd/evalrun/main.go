@@ -62,7 +62,7 @@ type CLI struct {
 	Calibrate      CalibrateCmd      `cmd:"" help:"Measure judge agreement with human labels (Cohen's kappa)."`
 	Migrate        MigrateCmd        `cmd:"" name:"db:migrate" help:"Create or upgrade the evaluation tables."`
 	Check          CheckCmd          `cmd:"" name:"db:check" help:"Compare the live schema with the contract (exit 0 usable, 2 not)."`
-	RailsMigration RailsMigrationCmd `cmd:"" name:"db:rails-migration" help:"Print a Rails migration that creates the evaluation tables."`
+	RailsMigration RailsMigrationCmd `cmd:"" name:"db:rails-migration" help:"Print a Rails migration that creates or upgrades the evaluation tables."`
 	Help           HelpCmd           `cmd:"" help:"Show help for evalrun or one of its commands."`
 }
 
