@@ -67,3 +67,31 @@ func TestServer_OldSchema(t *testing.T) {
 		t.Errorf("GET /: message %q does not name the missing column and evalrun db:migrate", msg)
 	}
 }
+
+// TestServer_GemBaselineNote: for a Ruby-written run whose baseline here is
+// an equivalent Go run, the page names the run the gem's own Run#previous
+// (same digest only) picks, which the gem's CI gated on.
+func TestServer_GemBaselineNote(t *testing.T) {
+	rw, ro := MustOpenDBs(t, "sqlite")
+	older := supportRun(t0, 0.98, models.JSON(lookupTrace), false, models.JSON(`{}`))
+	goRun := supportRun(t0.Add(time.Hour), 0.97, models.JSON(lookupTrace), false, models.JSON(`{"writer":"agentevals-go"}`))
+	goRun.SuiteDigest = "go-digest"
+	newer := supportRun(t0.Add(2*time.Hour), 0.96, models.JSON(lookupTrace), false, models.JSON(`{}`))
+	for _, r := range []*models.Run{older, goRun, newer} {
+		if err := rw.InsertRun(context.Background(), r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ts := MustServe(t, ro, mount)
+	r := mustGet(t, fmt.Sprintf("%s%s/runs/%s", ts.URL, mount, newer.ID), http.StatusOK)
+	if href, _ := attr(mustSelect(t, r.Doc, "a.baseline-link")[0], "href"); !strings.HasSuffix(href, goRun.ID.String()) {
+		t.Errorf("baseline link %q, want the equivalent Go run %s", href, goRun.ID)
+	}
+	if href, _ := attr(mustSelect(t, r.Doc, "a.gem-baseline-link")[0], "href"); !strings.HasSuffix(href, older.ID.String()) {
+		t.Errorf("gem baseline link %q, want the older Ruby run %s (same digest)", href, older.ID)
+	}
+	r = mustGet(t, fmt.Sprintf("%s%s/runs/%s", ts.URL, mount, goRun.ID), http.StatusOK)
+	if len(selectAll(r.Doc, "p.gem-baseline")) != 0 {
+		t.Errorf("a Go-written run shows the gem's baseline note")
+	}
+}

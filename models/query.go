@@ -251,6 +251,7 @@ func normalizeRuns(runs []*Run) {
 		r.CreatedAt, r.UpdatedAt = r.CreatedAt.UTC(), r.UpdatedAt.UTC()
 		for _, c := range r.Cases {
 			c.CreatedAt, c.UpdatedAt = c.CreatedAt.UTC(), c.UpdatedAt.UTC()
+			unfoldUncalculated(c)
 			for _, m := range c.Metrics {
 				m.CreatedAt, m.UpdatedAt = m.CreatedAt.UTC(), m.UpdatedAt.UTC()
 			}
@@ -275,6 +276,7 @@ func (db *DB) CasesOf(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID][]*Ca
 	}
 	for _, c := range cases {
 		c.CreatedAt, c.UpdatedAt = c.CreatedAt.UTC(), c.UpdatedAt.UTC()
+		unfoldUncalculated(c)
 		out[c.RunID] = append(out[c.RunID], c)
 	}
 	return out, nil

@@ -24,7 +24,8 @@ type Totals struct {
 	Qualities []float64
 	// Agent usage totals; nil when no case reported any.
 	InputTokens, OutputTokens *int64
-	Cost                      *float64
+	// Cost is the exact sum of the cases' costs (USD).
+	Cost *Decimal
 }
 
 // EffectiveStatus returns the case's persisted status when it is one of
@@ -50,7 +51,13 @@ func TotalsOf(cases []*CaseResult) Totals {
 		// Usage was spent whether or not a metric was calculated.
 		t.InputTokens = addNullable(t.InputTokens, c.InputTokens)
 		t.OutputTokens = addNullable(t.OutputTokens, c.OutputTokens)
-		t.Cost = addNullable(t.Cost, c.Cost)
+		if c.Cost != nil {
+			sum := *c.Cost
+			if t.Cost != nil {
+				sum = t.Cost.Add(sum)
+			}
+			t.Cost = &sum
+		}
 		switch c.EffectiveStatus() {
 		case StatusPassed:
 			t.Passed++
@@ -78,7 +85,7 @@ func TotalsOf(cases []*CaseResult) Totals {
 
 // addNullable adds v to a nullable total: a nil v leaves the total as it
 // is (unknown stays unknown only while every value is unknown).
-func addNullable[T int64 | float64](total, v *T) *T {
+func addNullable[T int64](total, v *T) *T {
 	if v == nil {
 		return total
 	}

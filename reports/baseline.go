@@ -1,12 +1,15 @@
 package reports
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
+	"math/big"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"agentevals/models"
@@ -201,15 +204,20 @@ func Writer(run *models.Run) string {
 	return sum.Writer
 }
 
-// jsonEqual compares two JSON column values as JSON values (key order and
-// number spelling do not matter). SQL NULL and JSON null are alike; for
-// object columns (metadata) they also equal {}.
+// jsonEqual compares two JSON column values as JSON values: key order and
+// whitespace do not matter, numbers are equal when their exact decimal
+// values are (1.0 == 1 and 1e2 == 100, as Ruby writes floats and jsonb
+// compares numerics; but 0.1000000000000000001 != 0.1 and two 20-digit
+// integers that differ in the last digit differ, with no float64 in
+// between). SQL NULL and JSON null are alike; for object columns
+// (metadata) they also equal {}.
 func jsonEqual(a, b models.JSON, object bool) (bool, error) {
-	var av, bv any
-	if err := a.Decode(&av); err != nil {
+	av, err := decodeExact(a)
+	if err != nil {
 		return false, err
 	}
-	if err := b.Decode(&bv); err != nil {
+	bv, err := decodeExact(b)
+	if err != nil {
 		return false, err
 	}
 	if object {
@@ -220,7 +228,73 @@ func jsonEqual(a, b models.JSON, object bool) (bool, error) {
 			bv = map[string]any{}
 		}
 	}
-	return reflect.DeepEqual(av, bv), nil
+	return sameJSONValue(av, bv), nil
+}
+
+// decodeExact decodes a JSON column keeping numbers as json.Number.
+func decodeExact(j models.JSON) (any, error) {
+	if j.IsNull() {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(j))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("decode json column: %w", err)
+	}
+	return v, nil
+}
+
+// hugeExponent reports whether n has an exponent beyond ±400 (past any
+// float64), whose exact value would take unbounded memory to build.
+func hugeExponent(n json.Number) bool {
+	i := strings.IndexAny(string(n), "eE")
+	if i < 0 {
+		return false
+	}
+	e, err := strconv.Atoi(strings.TrimPrefix(string(n[i+1:]), "+"))
+	return err != nil || e > 400 || e < -400
+}
+
+// sameJSONValue compares decoded JSON values, numbers by exact value.
+func sameJSONValue(a, b any) bool {
+	switch x := a.(type) {
+	case json.Number:
+		y, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		if hugeExponent(x) || hugeExponent(y) {
+			return x == y // no exact arithmetic on 1e999999999: compare the text
+		}
+		rx, okx := new(big.Rat).SetString(string(x))
+		ry, oky := new(big.Rat).SetString(string(y))
+		return okx && oky && rx.Cmp(ry) == 0
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !sameJSONValue(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !sameJSONValue(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return a == b // strings, booleans, nil
 }
 
 // CheckBaseline reports whether candidate may be the baseline of run: same
@@ -335,4 +409,22 @@ func marshalJSON(v any) []byte {
 		return []byte("null")
 	}
 	return b
+}
+
+// GemPrevious returns the baseline the Ruby gem itself gives run
+// (Run#previous): the newest earlier run of the same suite and agent with
+// the same suite_digest, ties broken by sequence, nil when there is none.
+// For a run written by the gem this can differ from FindBaseline, which
+// also accepts equivalent runs written by other implementations (and skips
+// infrastructure failures): the gem's CI gated on this one.
+func GemPrevious(ctx context.Context, db *models.DB, run *models.Run) (*models.Run, error) {
+	runs, err := db.BaselineCandidates(ctx, models.BaselineQuery{Suite: run.Suite, Agent: run.Agent,
+		Digest: run.SuiteDigest, Before: models.Cursor{StartedAt: run.StartedAt, Sequence: run.Sequence}, Limit: 1})
+	if err != nil {
+		return nil, fmt.Errorf("find the gem's previous run: %w", err)
+	}
+	if len(runs) == 0 {
+		return nil, nil
+	}
+	return runs[0], nil
 }

@@ -81,3 +81,28 @@ func TestFindBaseline_SkipsInfrastructureFailures(t *testing.T) {
 		}
 	})
 }
+
+// TestJSONEqual_ExactNumbers: definition columns compare numbers by exact
+// decimal value, never through float64.
+func TestJSONEqual_ExactNumbers(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{`{"semantic_accuracy": 1.0}`, `{"semantic_accuracy":1}`, true},
+		{`[100]`, `[1e2]`, true},
+		{`0.1`, `0.10`, true},
+		{`{"id": 12345678901234567890}`, `{"id": 12345678901234567891}`, false},
+		{`0.1000000000000000001`, `0.1`, false},
+		{`{"a": [1, {"b": "x"}]}`, `{"a": [1, {"b": "x"}]}`, true},
+		{`"1"`, `1`, false},
+		{`1e999999999`, `1e999999999`, true},
+		{`1e999999999`, `1e999999998`, false},
+	}
+	for _, tt := range tests {
+		got, err := jsonEqual(models.JSON(tt.a), models.JSON(tt.b), false)
+		if err != nil || got != tt.want {
+			t.Errorf("jsonEqual(%s, %s) = %v, %v; want %v", tt.a, tt.b, got, err, tt.want)
+		}
+	}
+}

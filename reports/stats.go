@@ -100,7 +100,11 @@ func Summarize(cases []*models.CaseResult, opts Options) Totals {
 	m := models.TotalsOf(cases)
 	t := Totals{Cases: m.Cases, Passed: m.Passed, Failed: m.Failed, Errored: m.Errored,
 		NotEvaluated: m.NotEvaluated, Evaluated: m.Evaluated, PassRate: m.PassRate,
-		InputTokens: m.InputTokens, OutputTokens: m.OutputTokens, Cost: m.Cost}
+		InputTokens: m.InputTokens, OutputTokens: m.OutputTokens}
+	if m.Cost != nil {
+		c := m.Cost.Float64() // for display; the rows keep the exact decimals
+		t.Cost = &c
+	}
 	t.Quality = Bootstrap(m.Qualities, opts.Resamples, opts.Seed, "quality")
 	return t
 }

@@ -136,7 +136,9 @@ func (c *RunCmd) load() (*runner.Suite, map[string]any, error) {
 	}
 	meta := map[string]any{}
 	if c.Metadata != "" {
-		if err := json.Unmarshal([]byte(c.Metadata), &meta); err != nil || meta == nil {
+		dec := json.NewDecoder(strings.NewReader(c.Metadata))
+		dec.UseNumber() // numbers keep every digit: a 20-digit build id stays itself
+		if err := dec.Decode(&meta); err != nil || meta == nil || dec.More() {
 			return nil, nil, fmt.Errorf("--metadata: want a JSON object such as '{\"revision\":\"abc\"}', got %q", c.Metadata)
 		}
 	}

@@ -8,6 +8,7 @@
 #                                 write the fixture's runs (or one of them at another time)
 #                                 through nested attributes; print them as dump does
 #   dump                          print every run, newest first, with its cases and metrics
+#   count MODEL WHERE             count run|case|metric records matching a where(...) hash given as JSON
 #
 # Output is JSON on stdout.
 
@@ -89,7 +90,7 @@ def dump(runs)
   first = runs.first
   if first
     c = first.case_results.first
-    m = c&.metric_results&.first
+    m = E::MetricResult.first # the first run may hold only metrics Go did not calculate (no rows)
     out_check = [first, c, m].compact.map { |rec| readonly_enforced?(rec) }
     { runs: out, readonly_enforced: out_check.all?, records_checked: out_check.size }
   else
@@ -142,6 +143,12 @@ when "write"
   puts JSON.generate(dump(E::Run.where(id: ids).recent))
 when "dump"
   puts JSON.generate(dump(E::Run.recent))
+when "count"
+  model = { "run" => E::Run, "case" => E::CaseResult, "metric" => E::MetricResult }.fetch(ARGV.shift)
+  where = JSON.parse(ARGV.shift)
+  scope = model
+  scope = scope.joins(:case_result) if where.key?("ruby_llm_evaluations_case_results")
+  puts JSON.generate(count: scope.where(where).count)
 else
   warn "unknown command #{command.inspect}"
   exit 2
