@@ -1,15 +1,10 @@
 package reports
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/big"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"agentevals/models"
@@ -18,10 +13,6 @@ import (
 // ErrIncompatible is returned when a run cannot be compared with another:
 // a different suite, agent or definition, or a run from the future.
 var ErrIncompatible = errors.New("incompatible baseline")
-
-// candidatePage is how many candidate runs (with their rows) FindBaseline
-// loads at a time; it goes on until the candidates are exhausted.
-const candidatePage = 50
 
 // CalculatedMetrics returns the sorted set of metric names that the run
 // calculated (a row with a score or error details) in at least one case.
@@ -204,99 +195,6 @@ func Writer(run *models.Run) string {
 	return sum.Writer
 }
 
-// jsonEqual compares two JSON column values as JSON values: key order and
-// whitespace do not matter, numbers are equal when their exact decimal
-// values are (1.0 == 1 and 1e2 == 100, as Ruby writes floats and jsonb
-// compares numerics; but 0.1000000000000000001 != 0.1 and two 20-digit
-// integers that differ in the last digit differ, with no float64 in
-// between). SQL NULL and JSON null are alike; for object columns
-// (metadata) they also equal {}.
-func jsonEqual(a, b models.JSON, object bool) (bool, error) {
-	av, err := decodeExact(a)
-	if err != nil {
-		return false, err
-	}
-	bv, err := decodeExact(b)
-	if err != nil {
-		return false, err
-	}
-	if object {
-		if av == nil {
-			av = map[string]any{}
-		}
-		if bv == nil {
-			bv = map[string]any{}
-		}
-	}
-	return sameJSONValue(av, bv), nil
-}
-
-// decodeExact decodes a JSON column keeping numbers as json.Number.
-func decodeExact(j models.JSON) (any, error) {
-	if j.IsNull() {
-		return nil, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(j))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("decode json column: %w", err)
-	}
-	return v, nil
-}
-
-// hugeExponent reports whether n has an exponent beyond ±400 (past any
-// float64), whose exact value would take unbounded memory to build.
-func hugeExponent(n json.Number) bool {
-	i := strings.IndexAny(string(n), "eE")
-	if i < 0 {
-		return false
-	}
-	e, err := strconv.Atoi(strings.TrimPrefix(string(n[i+1:]), "+"))
-	return err != nil || e > 400 || e < -400
-}
-
-// sameJSONValue compares decoded JSON values, numbers by exact value.
-func sameJSONValue(a, b any) bool {
-	switch x := a.(type) {
-	case json.Number:
-		y, ok := b.(json.Number)
-		if !ok {
-			return false
-		}
-		if hugeExponent(x) || hugeExponent(y) {
-			return x == y // no exact arithmetic on 1e999999999: compare the text
-		}
-		rx, okx := new(big.Rat).SetString(string(x))
-		ry, oky := new(big.Rat).SetString(string(y))
-		return okx && oky && rx.Cmp(ry) == 0
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !sameJSONValue(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !sameJSONValue(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return a == b // strings, booleans, nil
-}
-
 // CheckBaseline reports whether candidate may be the baseline of run: same
 // suite and agent, the same definition (see SameDefinition) and strictly
 // earlier in (started_at, sequence) order. calculated is the run's set of
@@ -334,74 +232,6 @@ func earlier(a, b *models.Run) bool {
 	return a.StartedAt.Before(bs)
 }
 
-// FindBaseline returns the automatic baseline of run: the newest earlier run
-// of the same suite and agent with the same definition, ties broken by
-// sequence, never a run from the future, never a run whose summary records
-// an infrastructure failure. A planned run (zero Sequence) is placed at its
-// StartedAt, or now when that is zero. calculated is the run's set of
-// calculated metric names (nil: derive it from its rows). It returns nil
-// and no error when there is no baseline.
-//
-// The search has no limit: the newest run with an equal digest comes from
-// one indexed query; runs written by another implementation are pre-filtered
-// in SQL (same version, the same case ids in the same order, not written by
-// the run's own writer, newer than that exact match) in one query that
-// returns their ids, and only those runs are loaded, a page at a time, and
-// compared exactly until one is equivalent or none is left.
-func FindBaseline(ctx context.Context, db *models.DB, run *models.Run, calculated []string) (*models.Run, error) {
-	if calculated == nil {
-		calculated = CalculatedMetrics(run)
-	}
-	before := models.Cursor{StartedAt: startOf(run), Sequence: run.Sequence}
-	if run.Sequence == 0 {
-		// "Strictly before StartedAt" would miss runs saved in the same
-		// microsecond as a planned run's start; a planned run follows them.
-		before.StartedAt = before.StartedAt.Add(time.Microsecond)
-	}
-	exact, err := db.BaselineCandidates(ctx, models.BaselineQuery{
-		Suite: run.Suite, Agent: run.Agent, Digest: run.SuiteDigest, Before: before, Limit: 1,
-		SkipInfrastructureFailures: true,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("find baseline: %w", err)
-	}
-	var best *models.Run
-	for _, c := range exact {
-		if c.ID != run.ID && CheckBaseline(run, c, calculated) == nil {
-			best = c
-		}
-	}
-	// A newer run written by another implementation (different digest)
-	// with an equivalent definition wins over an older exact match.
-	ids := make([]string, len(run.Cases))
-	for i, c := range run.Cases {
-		ids[i] = c.CaseID
-	}
-	q := models.BaselineQuery{
-		Suite: run.Suite, Agent: run.Agent, Version: run.Version, CaseIDs: ids, NotWriter: Writer(run),
-		SkipInfrastructureFailures: true, Before: before,
-	}
-	if best != nil {
-		q.After = &models.Cursor{StartedAt: best.StartedAt, Sequence: best.Sequence}
-	}
-	candidates, err := db.BaselineCandidateIDs(ctx, q)
-	if err != nil {
-		return nil, fmt.Errorf("find baseline: %w", err)
-	}
-	for start := 0; start < len(candidates); start += candidatePage {
-		page, err := db.GetRuns(ctx, candidates[start:min(start+candidatePage, len(candidates))])
-		if err != nil {
-			return nil, fmt.Errorf("find baseline: %w", err)
-		}
-		for _, c := range page {
-			if c.ID != run.ID && CheckBaseline(run, c, calculated) == nil {
-				return c, nil
-			}
-		}
-	}
-	return best, nil
-}
-
 // marshalJSON is json.Marshal for values that always encode.
 func marshalJSON(v any) []byte {
 	b, err := json.Marshal(v)
@@ -409,22 +239,4 @@ func marshalJSON(v any) []byte {
 		return []byte("null")
 	}
 	return b
-}
-
-// GemPrevious returns the baseline the Ruby gem itself gives run
-// (Run#previous): the newest earlier run of the same suite and agent with
-// the same suite_digest, ties broken by sequence, nil when there is none.
-// For a run written by the gem this can differ from FindBaseline, which
-// also accepts equivalent runs written by other implementations (and skips
-// infrastructure failures): the gem's CI gated on this one.
-func GemPrevious(ctx context.Context, db *models.DB, run *models.Run) (*models.Run, error) {
-	runs, err := db.BaselineCandidates(ctx, models.BaselineQuery{Suite: run.Suite, Agent: run.Agent,
-		Digest: run.SuiteDigest, Before: models.Cursor{StartedAt: run.StartedAt, Sequence: run.Sequence}, Limit: 1})
-	if err != nil {
-		return nil, fmt.Errorf("find the gem's previous run: %w", err)
-	}
-	if len(runs) == 0 {
-		return nil, nil
-	}
-	return runs[0], nil
 }

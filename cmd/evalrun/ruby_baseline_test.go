@@ -66,34 +66,8 @@ func reorderKeys(t *testing.T, j models.JSON) any {
 // a summary of its own) into PostgreSQL, then runs the regressed Go agent:
 // the Ruby run is its baseline and the regression gate fails.
 func TestRunCmd_RubyWrittenBaseline(t *testing.T) {
-	ctx := context.Background()
 	suite := filepath.Join("..", "..", "examples", "support", "suite.json")
-	// The persisted definition of the suite, as the Go runner writes it.
-	scratch := "sqlite:" + filepath.Join(t.TempDir(), "scratch.sqlite3")
-	t.Setenv("AGENT_REVISION", "reference")
-	if code, out, stderr := evalrun(t, "--database-url", scratch, "run", suite); code != exitOK {
-		t.Fatalf("scratch run: exit %d\n%s%s", code, out, stderr)
-	}
-	sdb, err := (&Globals{DatabaseURL: scratch}).open(ctx, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sdb.Close()
-	goRun, err := sdb.GetRun(ctx, uuid.MustParse(latestRunID(t, scratch)))
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	url := testdb.PostgresURL(t)
-	if code, out, stderr := evalrun(t, "--database-url", url, "db:migrate"); code != exitOK {
-		t.Fatalf("db:migrate: exit %d\n%s%s", code, out, stderr)
-	}
-	db, err := models.Open(ctx, url, models.OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	rubyID := insertRubyCopy(t, db, goRun, models.UTC(time.Now().Add(-time.Hour)))
+	url, rubyID := rubySupportRun(t, suite)
 
 	t.Setenv("AGENT_REVISION", "regressed")
 	code, out, stderr := evalrun(t, "--database-url", url, "run", suite, "--fail-on-regression")
@@ -145,4 +119,37 @@ func insertRubyCopy(t *testing.T, db *models.DB, goRun *models.Run, started time
 		}
 	}
 	return rubyID
+}
+
+// rubySupportRun runs the support suite (reference agent) into a scratch
+// SQLite file to get its persisted definition, then writes a copy of it as
+// ActiveRecord would (insertRubyCopy) into a migrated PostgreSQL schema
+// started an hour ago. It returns that database's URL and the Ruby run's id.
+func rubySupportRun(t *testing.T, suite string) (string, uuid.UUID) {
+	t.Helper()
+	ctx := context.Background()
+	scratch := "sqlite:" + filepath.Join(t.TempDir(), "scratch.sqlite3")
+	t.Setenv("AGENT_REVISION", "reference")
+	if code, out, stderr := evalrun(t, "--database-url", scratch, "run", suite); code != exitOK {
+		t.Fatalf("scratch run: exit %d\n%s%s", code, out, stderr)
+	}
+	sdb, err := models.Open(ctx, scratch, models.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sdb.Close()
+	goRun, err := sdb.GetRun(ctx, uuid.MustParse(latestRunID(t, scratch)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := testdb.PostgresURL(t)
+	if code, out, stderr := evalrun(t, "--database-url", url, "db:migrate"); code != exitOK {
+		t.Fatalf("db:migrate: exit %d\n%s%s", code, out, stderr)
+	}
+	db, err := models.Open(ctx, url, models.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	return url, insertRubyCopy(t, db, goRun, models.UTC(time.Now().Add(-time.Hour)))
 }

@@ -1,18 +1,11 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/google/uuid"
-
-	"agentevals/internal/testdb"
-	"agentevals/models"
 )
 
 // TestSuiteExport_FirstGoRunBaselinedByRubyRun exports a Ruby-written run
@@ -20,36 +13,12 @@ import (
 // Go run of it (the regressed agent) is baselined by the Ruby run and
 // fails the regression gate with exit 1.
 func TestSuiteExport_FirstGoRunBaselinedByRubyRun(t *testing.T) {
-	ctx := context.Background()
 	support, err := filepath.Abs(filepath.Join("..", "..", "examples", "support"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	scratch := "sqlite:" + filepath.Join(t.TempDir(), "scratch.sqlite3")
-	t.Setenv("AGENT_REVISION", "reference")
-	if code, out, stderr := evalrun(t, "--database-url", scratch, "run", filepath.Join(support, "suite.json")); code != exitOK {
-		t.Fatalf("scratch run: exit %d\n%s%s", code, out, stderr)
-	}
-	sdb, err := models.Open(ctx, scratch, models.OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sdb.Close()
-	goRun, err := sdb.GetRun(ctx, uuid.MustParse(latestRunID(t, scratch)))
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	url := testdb.PostgresURL(t)
-	if code, out, stderr := evalrun(t, "--database-url", url, "db:migrate"); code != exitOK {
-		t.Fatalf("db:migrate: exit %d\n%s%s", code, out, stderr)
-	}
-	db, err := models.Open(ctx, url, models.OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	rubyID := insertRubyCopy(t, db, goRun, models.UTC(time.Now().Add(-time.Hour)))
+	url, rubyID := rubySupportRun(t, filepath.Join(support, "suite.json"))
+	agentName := "SupportAgent"
 
 	// The suite's evaluator names are no evaluator types: without a
 	// mapping no question keeps a metric, and nothing is written.
@@ -86,7 +55,7 @@ func TestSuiteExport_FirstGoRunBaselinedByRubyRun(t *testing.T) {
 	if err := json.Unmarshal(b, &suite); err != nil {
 		t.Fatal(err)
 	}
-	suite["agent"] = mustMarshal(t, map[string]any{"name": goRun.Agent, "command": []string{"sh", "agent.sh"},
+	suite["agent"] = mustMarshal(t, map[string]any{"name": agentName, "command": []string{"sh", "agent.sh"},
 		"dir": support, "env": []string{"AGENT_REVISION"}})
 	if err := os.WriteFile(file, mustMarshal(t, suite), 0o644); err != nil {
 		t.Fatal(err)
