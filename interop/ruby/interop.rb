@@ -8,6 +8,8 @@
 #                                 write the fixture's runs (or one of them at another time)
 #                                 through nested attributes; print them as dump does
 #   dump                          print every run, newest first, with its cases and metrics
+#   write-versions FIXTURE INDEX N STARTED_AT
+#                                 write N copies of one fixture run, versions v1..vN, one second apart
 #   count MODEL WHERE             count run|case|metric records matching a where(...) hash given as JSON
 #
 # Output is JSON on stdout.
@@ -143,6 +145,15 @@ when "write"
   puts JSON.generate(dump(E::Run.where(id: ids).recent))
 when "dump"
   puts JSON.generate(dump(E::Run.recent))
+when "write-versions"
+  fixture = JSON.parse(File.read(ARGV.shift))
+  run = fixture["runs"][Integer(ARGV.shift)]
+  n = Integer(ARGV.shift)
+  start = Time.iso8601(ARGV.shift)
+  n.times do |i|
+    write_run(run.merge("version" => "v#{i + 1}"), started_at: (start + i + 1).utc.iso8601(6))
+  end
+  puts JSON.generate(written: n)
 when "count"
   model = { "run" => E::Run, "case" => E::CaseResult, "metric" => E::MetricResult }.fetch(ARGV.shift)
   where = JSON.parse(ARGV.shift)
