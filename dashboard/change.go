@@ -135,28 +135,22 @@ func (s *Server) previousRun(ctx context.Context, run *models.Run) (*models.Run,
 	return prev, nil
 }
 
-// runStatsOf reads the totals of runs from their summaries, recomputing
-// those whose summaries lack keys from their rows in one batch.
+// runStatsOf computes the totals of runs from their case and metric rows
+// (loaded in one batch), as every view does: summaries, above all those
+// written by another implementation, may lack keys or disagree with the
+// rows.
 func (s *Server) runStatsOf(ctx context.Context, runs []*models.Run) ([]runStats, error) {
-	out := make([]runStats, len(runs))
-	var ids []uuid.UUID
-	var missing []int
+	ids := make([]uuid.UUID, len(runs))
 	for i, r := range runs {
-		st, ok := statsFromSummary(r.Summary)
-		out[i] = st
-		if !ok {
-			missing, ids = append(missing, i), append(ids, r.ID)
-		}
+		ids[i] = r.ID
 	}
-	if len(ids) == 0 {
-		return out, nil
-	}
-	cases, err := loadCases(ctx, s.db, ids)
+	cases, err := s.db.CasesOf(ctx, ids)
 	if err != nil {
 		return nil, unavailable(err)
 	}
-	for _, i := range missing {
-		out[i] = statsFromCases(cases[runs[i].ID])
+	out := make([]runStats, len(runs))
+	for i, r := range runs {
+		out[i] = statsFromCases(cases[r.ID])
 	}
 	return out, nil
 }

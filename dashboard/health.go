@@ -2,7 +2,10 @@ package dashboard
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"reflect"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -13,10 +16,11 @@ import (
 // healthTimeout bounds the health check and the missing-tables probe.
 const healthTimeout = 2 * time.Second
 
-// healthz answers 200 "ok" when the database answers and holds the three
-// evaluation tables; otherwise a 503 whose first line is "unavailable" or
-// "evaluation tables missing", followed by what to do (no internal
-// detail: the cause is logged).
+// healthz answers 200 "ok" when the database answers and its evaluation
+// tables hold every column the dashboard reads; otherwise a 503:
+// "unavailable" when the database does not answer, or what is missing
+// (tables, or columns such as a 0.1-era database's minimum_scores) and the
+// command that fixes it.
 func (s *Server) healthz(c *gin.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), healthTimeout)
 	defer cancel()
@@ -26,37 +30,83 @@ func (s *Server) healthz(c *gin.Context) error {
 		c.String(http.StatusServiceUnavailable, "unavailable\nThe database does not answer; the dashboard's log has the cause (server down, network, credentials).\n")
 		return nil
 	}
-	if err := s.checkTables(ctx); err != nil {
-		s.log.Error("health check failed: evaluation tables missing", "cause", err)
-		c.String(http.StatusServiceUnavailable, "evaluation tables missing\nRun `evalrun db:migrate` against this dashboard's database (the same DATABASE_URL); `evalrun db:check` explains what differs.\n")
+	if missing, problem := s.schemaProblem(ctx); problem != "" {
+		s.log.Error("health check failed: " + problem)
+		if missing {
+			problem = "evaluation tables missing\nRun `evalrun db:migrate` against this dashboard's database (the same DATABASE_URL); `evalrun db:check` explains what differs."
+		}
+		c.String(http.StatusServiceUnavailable, problem+"\n")
 		return nil
 	}
 	c.String(http.StatusOK, "ok\n")
 	return nil
 }
 
-// checkTables reads nothing from each evaluation table: an error means a
-// table does not exist (or cannot be read).
-func (s *Server) checkTables(ctx context.Context) error {
-	for _, t := range []string{models.RunsTable, models.CaseResultsTable, models.MetricResultsTable} {
-		rows, err := s.db.QueryContext(ctx, `SELECT 1 FROM "`+t+`" LIMIT 0`)
-		if err != nil {
-			return err
+// schemaProblem says, for people, what keeps the dashboard from reading
+// the evaluation tables and how to fix it: the missing tables (tables is
+// true), or the missing columns of the tables that exist, named by the
+// short table name (a 0.1-era database lacks case_results.minimum_scores).
+// "" when every column of the records is readable. It is the one check
+// behind /healthz and the pages' 503.
+func (s *Server) schemaProblem(ctx context.Context) (tablesMissing bool, problem string) {
+	var tables, columns []string
+	for _, m := range []any{(*models.Run)(nil), (*models.CaseResult)(nil), (*models.MetricResult)(nil)} {
+		tbl := s.db.Table(reflect.TypeOf(m).Elem())
+		if s.probe(ctx, `SELECT 1 FROM "`+tbl.Name+`"`) != nil {
+			tables = append(tables, tbl.Name)
+			continue
 		}
-		rows.Close()
+		names := make([]string, len(tbl.Fields))
+		for i, f := range tbl.Fields {
+			names[i] = `"` + f.Name + `"`
+		}
+		if s.probe(ctx, "SELECT "+strings.Join(names, ", ")+` FROM "`+tbl.Name+`"`) == nil {
+			continue
+		}
+		for _, f := range tbl.Fields {
+			if s.probe(ctx, `SELECT "`+f.Name+`" FROM "`+tbl.Name+`"`) != nil {
+				columns = append(columns, strings.TrimPrefix(tbl.Name, "ruby_llm_evaluations_")+"."+f.Name)
+			}
+		}
 	}
-	return nil
+	switch {
+	case len(tables) > 0:
+		return true, fmt.Sprintf("%d of the 3 evaluation tables missing; run `evalrun db:migrate` against this database", len(tables))
+	case len(columns) > 0:
+		return false, "evaluation tables from an older version: missing columns " + strings.Join(columns, ", ") +
+			"; run `evalrun db:migrate` against this database to upgrade them in place (every row is kept)"
+	}
+	return false, ""
 }
 
-// tablesMissing reports whether the database answers but lacks an
-// evaluation table (an unmigrated database), as opposed to being down.
-func (s *Server) tablesMissing(ctx context.Context) bool {
+// probe runs query with LIMIT 0: an error means a table or column does not
+// exist (or cannot be read).
+func (s *Server) probe(ctx context.Context, query string) error {
+	rows, err := s.db.QueryContext(ctx, query+" LIMIT 0")
+	if err != nil {
+		return err
+	}
+	return rows.Close()
+}
+
+// schemaError is the 503 of pages when the database answers but its
+// tables cannot be read: the page says what is missing and what to do,
+// and returns nil when the schema is fine (the database is down instead).
+func (s *Server) schemaError(ctx context.Context, cause error) *serverError {
 	ctx, cancel := context.WithTimeout(ctx, healthTimeout)
 	defer cancel()
 	if s.db.PingContext(ctx) != nil {
-		return false
+		return nil
 	}
-	return s.checkTables(ctx) != nil
+	missing, problem := s.schemaProblem(ctx)
+	switch {
+	case problem == "":
+		return nil
+	case missing:
+		return tablesMissingError(cause)
+	}
+	return &serverError{status: http.StatusServiceUnavailable, cause: cause,
+		public: "The dashboard cannot read the evaluation history: " + problem + ", then reload this page."}
 }
 
 // tablesMissingError is the 503 of pages on a database that was never

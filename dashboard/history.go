@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
 
 	"agentevals/models"
 	"agentevals/reports"
@@ -284,17 +285,23 @@ func (s *Server) didYouMean(ctx context.Context, home string, f historyFilter) (
 	return out, nil
 }
 
-// historyRows reads each run's totals from its summary, loading the rows of
-// the runs whose summaries lack keys in one batch.
+// historyRows computes each run's totals from its case and metric rows
+// (models.TotalsOf, as every other view does), loading the rows of all
+// runs on the page in one batch: a summary, above all one written by
+// another implementation, may lack keys or disagree with its rows.
 func (s *Server) historyRows(c *gin.Context, runs []*models.Run) ([]historyRow, error) {
 	base := s.base(c.Request, "", "")
-	stats, err := s.runStatsOf(c.Request.Context(), runs)
+	ids := make([]uuid.UUID, len(runs))
+	for i, r := range runs {
+		ids[i] = r.ID
+	}
+	cases, err := s.db.CasesOf(c.Request.Context(), ids)
 	if err != nil {
 		return nil, err
 	}
 	rows := make([]historyRow, len(runs))
 	for i, r := range runs {
-		rows[i] = historyRow{Run: r, Stats: stats[i], Link: base.Path("runs", r.ID.String())}
+		rows[i] = historyRow{Run: r, Stats: statsFromCases(cases[r.ID]), Link: base.Path("runs", r.ID.String())}
 		rows[i].finish()
 	}
 	return rows, nil

@@ -207,11 +207,20 @@ func formatInt64(v *int64) string {
 	return fmt.Sprintf("%d", *v)
 }
 
-func formatCost(v *float64) string {
-	if v == nil {
-		return "—"
+// formatCost shows a run's total cost (a float, to four decimals) or a
+// case's cost (its exact decimal, as saved); "—" when unknown.
+func formatCost(v any) string {
+	switch c := v.(type) {
+	case *float64:
+		if c != nil {
+			return fmt.Sprintf("$%.4f", *c)
+		}
+	case *models.Decimal:
+		if c != nil {
+			return "$" + c.String()
+		}
 	}
-	return fmt.Sprintf("$%.4f", *v)
+	return "—"
 }
 
 func formatTime(t time.Time) string {

@@ -54,6 +54,20 @@ type runPage struct {
 	BaselineRevision string
 	KeyMeta          []metaItem
 	Duration         string
+
+	// Gem is set for a run written by another implementation (the Ruby
+	// gem): the baseline the gem's own Run#previous picks (same digest
+	// only), which its CI gated on.
+	Gem *gemBaseline
+}
+
+// gemBaseline is the run the gem's Run#previous picks for a Ruby-written
+// run; Run is nil when it picks none.
+type gemBaseline struct {
+	Run  *models.Run
+	Link string
+	// Same is true when it is also the baseline shown on the page.
+	Same bool
 }
 
 // parseRunID reads a run id from the path; anything but a UUID is a 404.
@@ -127,6 +141,17 @@ func (s *Server) runPage(c *gin.Context) error {
 	page.Cases = caseRows(b, run, cmp)
 	if info := reports.ExperimentOf(run); info != nil {
 		page.Experiment, page.ExperimentLink = info, b.experimentLink(info)
+	}
+	if reports.Writer(run) == "" {
+		prev, err := reports.GemPrevious(c.Request.Context(), s.db, run)
+		if err != nil {
+			return unavailable(err)
+		}
+		page.Gem = &gemBaseline{Run: prev}
+		if prev != nil {
+			page.Gem.Link = b.Path("runs", prev.ID.String())
+			page.Gem.Same = cmp.Baseline != nil && cmp.Baseline.ID == prev.ID
+		}
 	}
 	return s.render(c, "run", page)
 }

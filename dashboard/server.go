@@ -172,8 +172,10 @@ func (s *Server) handle(h handlerFunc) gin.HandlerFunc {
 // not exist yet, which gets its own page.
 func (s *Server) fail(c *gin.Context, err error) {
 	se := asServerError(err)
-	if se.status == http.StatusServiceUnavailable && s.tablesMissing(c.Request.Context()) {
-		se = tablesMissingError(se.cause)
+	if se.status == http.StatusServiceUnavailable {
+		if schema := s.schemaError(c.Request.Context(), se.cause); schema != nil {
+			se = schema
+		}
 	}
 	s.writeError(c, se)
 	c.Abort()

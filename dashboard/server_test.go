@@ -177,27 +177,3 @@ func TestCleanMountPath(t *testing.T) {
 		}
 	}
 }
-
-func TestStatsFromSummary(t *testing.T) {
-	for _, tc := range []struct {
-		summary string
-		ok      bool
-		quality string
-	}{
-		{`{}`, false, ""},
-		{`null`, false, ""},
-		{`[]`, false, ""},
-		{`{"cases":2,"passed":1,"failed":1,"errored":0,"not_evaluated":0,"quality":0.5,"pass_rate":0.5}`, true, "0.500"},
-		{`{"cases":1,"passed":0,"failed":0,"errored":0,"not_evaluated":1,"quality":null,"pass_rate":null}`, true, "—"},
-		{`{"cases":2,"passed":1,"failed":1,"errored":0,"not_evaluated":0,"quality":{"n":2,"mean":0.75},"pass_rate":0.5}`, true, "0.750"},
-		{`{"cases":3,"passed":1,"failed":1,"errored":0,"not_evaluated":0,"quality":0.5,"pass_rate":0.5}`, false, ""},
-		{`{"cases":"3","passed":1}`, false, ""},
-		{`{"cases":2,"passed":1,"failed":1,"errors":0,"not_evaluated":0,"quality":7,"pass_rate":0.5}`, false, ""},
-		{`{"cases":2,"passed":1,"failed":1,"errors":0,"not_evaluated":0,"pass_rate":0.5}`, false, ""},
-	} {
-		st, ok := statsFromSummary(models.JSON(tc.summary))
-		if ok != tc.ok || (ok && formatScore(st.Quality) != tc.quality) {
-			t.Errorf("statsFromSummary(%s) = %v, %v; want ok=%v quality %s", tc.summary, formatScore(st.Quality), ok, tc.ok, tc.quality)
-		}
-	}
-}

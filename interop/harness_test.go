@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -229,7 +228,7 @@ func (f *fixture) goRun(t *testing.T, i int) *models.Run {
 			InputTokens:      fc.InputTokens, OutputTokens: fc.OutputTokens,
 		}
 		if fc.Cost != nil {
-			v, err := strconv.ParseFloat(*fc.Cost, 64)
+			v, err := models.ParseDecimal(*fc.Cost)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -219,3 +219,35 @@ func diffJSON(path string, got, want any, out *[]string) {
 		}
 	}
 }
+
+// savedByGo is how Go saves a view (view, fixtureView): a metric that was
+// not calculated (no score, no error) gets no row and is listed under
+// response_metadata.not_calculated instead (models.NotCalculatedKey).
+func savedByGo(v map[string]any) map[string]any {
+	for _, c := range v["cases"].([]any) {
+		cm := c.(map[string]any)
+		var kept, folded []any
+		for _, m := range cm["metrics"].([]any) {
+			mm := m.(map[string]any)
+			if mm["score"] == nil && mm["error_details"] == nil {
+				folded = append(folded, map[string]any{"name": mm["name"], "position": mm["position"],
+					"threshold": mm["threshold"], "reason": mm["reason"]})
+				continue
+			}
+			kept = append(kept, m)
+		}
+		if kept == nil {
+			kept = []any{}
+		}
+		cm["metrics"] = kept
+		if len(folded) > 0 {
+			rm, _ := cm["response_metadata"].(map[string]any)
+			if rm == nil {
+				rm = map[string]any{}
+			}
+			rm["not_calculated"] = folded
+			cm["response_metadata"] = rm
+		}
+	}
+	return v
+}

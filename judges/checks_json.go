@@ -160,6 +160,12 @@ func compactJSON(raw json.RawMessage) string {
 	return buf.String()
 }
 
+// JSONEqual reports whether two JSON documents hold the same value: key
+// order and whitespace do not matter, numbers compare by exact decimal
+// value (1.0 equals 1; no float64 rounding, no big-number allocation for
+// exponents such as 1e999999999). Invalid JSON is an error.
+func JSONEqual(a, b json.RawMessage) (bool, error) { return jsonEqual(a, b) }
+
 // jsonEqual compares two JSON documents as values (see Equals).
 func jsonEqual(a, b json.RawMessage) (bool, error) {
 	va, err := decodeJSON(a)

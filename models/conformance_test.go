@@ -85,9 +85,9 @@ func sampleRun(suite string, started time.Time) *models.Run {
 				Metadata:         models.JSON(`{"important_facts":["30 days"]}`),
 				Output:           models.JSON(`"Sie haben 30 Tage Zeit. 🙂"`),
 				Actions:          models.JSON(`[]`),   // observed none
-				ResponseMetadata: models.JSON(`null`), // JSON null, not SQL NULL
+				ResponseMetadata: models.JSON(`null`), // JSON null: saved as SQL NULL, as Rails saves nil
 				InputTokens:      ptr(int64(120)), OutputTokens: ptr(int64(45)),
-				Cost: ptr(0.000123),
+				Cost: ptr(models.Decimal("0.000123")),
 				Metrics: []*models.MetricResult{
 					{Position: 0, Name: "semantic_accuracy", Threshold: 0.9, Score: ptr(0.95), Passed: true, Reason: ptr("Matches — exactly ✓")},
 					{Position: 1, Name: "answer_relevancy", Threshold: 0.8, Passed: false,
@@ -129,6 +129,9 @@ func TestInsertRunRoundTrip(t *testing.T) {
 				t.Errorf("case %s: id %d run_id %s after insert", c.CaseID, c.ID, c.RunID)
 			}
 			for _, m := range c.Metrics {
+				if !m.Calculated() {
+					continue // no row: kept in response_metadata (models.NotCalculatedKey)
+				}
 				if m.ID <= 0 || m.CaseResultID != c.ID {
 					t.Errorf("metric %s: id %d case_result_id %d after insert (case id %d)", m.Name, m.ID, m.CaseResultID, c.ID)
 				}
@@ -219,10 +222,11 @@ func TestInsertRunRoundTrip(t *testing.T) {
 		if got.Cases[0].Actions.IsSQLNull() || got.Cases[0].Actions.IsNull() || !got.Cases[1].Actions.IsSQLNull() {
 			t.Errorf("actions read back as %s and %s, want [] and SQL NULL", show(got.Cases[0].Actions), show(got.Cases[1].Actions))
 		}
-		// JSON null stays JSON null, SQL NULL stays SQL NULL.
-		if rm := got.Cases[0].ResponseMetadata; rm.IsSQLNull() || !rm.IsNull() {
-			t.Errorf("response_metadata read back as %s, want JSON null", show(rm))
-		}
+		// JSON null in a nullable JSON column is saved as SQL NULL, as
+		// Rails saves a Ruby nil; the case's metric that was not
+		// calculated has no row and is listed in its response_metadata.
+		sameJSON(t, "response_metadata", got.Cases[0].ResponseMetadata,
+			models.JSON(`{"not_calculated":[{"name":"exact","position":2,"threshold":1,"reason":null}]}`))
 		if out := got.Cases[1].Output; !out.IsSQLNull() {
 			t.Errorf("output read back as %s, want SQL NULL", show(out))
 		}
@@ -260,7 +264,7 @@ func TestInsertRunIsAllOrNothing(t *testing.T) {
 		// Both databases refuse a NUL byte in text; it sits in the last
 		// metric, so the run and its cases are written before the failure.
 		r := sampleRun("atomic", time.Now())
-		r.Cases[1].Metrics = append(r.Cases[1].Metrics, &models.MetricResult{Position: 9, Name: "bad\x00name", Threshold: 1})
+		r.Cases[1].Metrics = append(r.Cases[1].Metrics, &models.MetricResult{Position: 9, Name: "bad\x00name", Threshold: 1, Score: ptr(1.0), Passed: true})
 		if err := db.InsertRun(ctx, r); err == nil {
 			t.Fatal("InsertRun with a NUL byte in a metric name succeeded")
 		}
@@ -306,5 +310,42 @@ func TestInsertRunIsAllOrNothing(t *testing.T) {
 		if len(runs) != 0 || cases != 0 {
 			t.Errorf("after a failed insert: %d runs and %d cases remain", len(runs), cases)
 		}
+	})
+}
+
+// TestInsertRun_RailsNulls: JSON null in every nullable JSON column is
+// saved as SQL NULL (Rails' nil), while {} and [] stay what they are and
+// object columns keep {}.
+func TestInsertRun_RailsNulls(t *testing.T) {
+	dialects(t, func(t *testing.T, db *models.DB) {
+		ctx := context.Background()
+		null := models.JSON(" null ")
+		run := sampleRun("Rails nulls", time.Date(2026, 11, 30, 13, 0, 0, 0, time.UTC))
+		c := run.Cases[0]
+		c.Question, c.ExpectedAnswer, c.ExpectedActions, c.MinimumScores = null, null, null, null
+		c.Output, c.ErrorDetails, c.ResponseMetadata = null, null, models.JSON(`{}`)
+		c.Metadata = models.JSON(`{}`)
+		c.Metrics[1].ErrorDetails = null // no score, no error: not calculated
+		run.Cases[1].ResponseMetadata = models.JSON(`{}`)
+		if err := db.InsertRun(ctx, run); err != nil {
+			t.Fatal(err)
+		}
+		got, err := db.GetRun(ctx, run.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := got.Cases[0]
+		for name, j := range map[string]models.JSON{"question": g.Question, "expected_answer": g.ExpectedAnswer,
+			"expected_actions": g.ExpectedActions, "minimum_scores": g.MinimumScores, "output": g.Output,
+			"error_details": g.ErrorDetails, "metric error_details": g.Metrics[1].ErrorDetails} {
+			if !j.IsSQLNull() {
+				t.Errorf("%s: JSON null read back as %s, want SQL NULL", name, show(j))
+			}
+		}
+		sameJSON(t, "response_metadata", g.ResponseMetadata, models.JSON(`{"not_calculated":[
+			{"name":"answer_relevancy","position":1,"threshold":0.8,"reason":null},{"name":"exact","position":2,"threshold":1,"reason":null}]}`))
+		sameJSON(t, "metadata", g.Metadata, models.JSON(`{}`))
+		sameJSON(t, "response_metadata of a case that calculated everything", got.Cases[1].ResponseMetadata, models.JSON(`{}`))
+		sameJSON(t, "actions", g.Actions, models.JSON(`[]`))
 	})
 }

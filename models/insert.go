@@ -70,6 +70,9 @@ func linkMetrics(run *Run) []*MetricResult {
 	var metrics []*MetricResult
 	for _, c := range run.Cases {
 		for _, m := range c.Metrics {
+			if !m.Calculated() {
+				continue // kept in response_metadata, see NotCalculatedKey
+			}
 			m.CaseResultID = c.ID
 			metrics = append(metrics, m)
 		}
@@ -116,6 +119,18 @@ func prepareRun(run *Run, now time.Time) error {
 		if c.Metadata, err = jsonObject(c.Metadata, fmt.Sprintf("the metadata of case %q", c.CaseID)); err != nil {
 			return err
 		}
+		// Rails stores a Ruby nil as SQL NULL, never JSON null, so that
+		// where(output: nil) finds Go rows too; {} and [] stay as they are.
+		for _, j := range []*JSON{&c.Question, &c.ExpectedAnswer, &c.ExpectedActions, &c.MinimumScores,
+			&c.Output, &c.Actions, &c.ResponseMetadata, &c.ErrorDetails} {
+			*j = sqlNull(*j)
+		}
+		for _, m := range c.Metrics {
+			m.ErrorDetails = sqlNull(m.ErrorDetails)
+		}
+		if err := foldUncalculated(c); err != nil {
+			return err
+		}
 	}
 	now = UTC(now)
 	run.StartedAt, run.FinishedAt = UTC(run.StartedAt), UTC(run.FinishedAt)
@@ -128,6 +143,14 @@ func prepareRun(run *Run, now time.Time) error {
 		}
 	}
 	return nil
+}
+
+// sqlNull turns JSON null into SQL NULL (nil) and keeps every other value.
+func sqlNull(j JSON) JSON {
+	if j.IsNull() {
+		return nil
+	}
+	return j
 }
 
 // validatePositions checks that case positions are unique within the run

@@ -41,7 +41,7 @@ func benchRun(started time.Time) *models.Run {
 			Output:           output,
 			Actions:          models.JSON(`[]`),
 			ResponseMetadata: models.JSON(`{}`),
-			InputTokens:      ptr(int64(120 + i%50)), OutputTokens: ptr(int64(40 + i%20)), Cost: ptr(0.000123),
+			InputTokens:      ptr(int64(120 + i%50)), OutputTokens: ptr(int64(40 + i%20)), Cost: ptr(models.Decimal("0.000123")),
 		}
 		for j, n := range names {
 			c.Metrics = append(c.Metrics, &models.MetricResult{

@@ -55,7 +55,7 @@ SELECT $1::uuid, u.position, u.case_id, u.name, u.status, u.duration_ms,
   u.input_tokens, u.output_tokens, u.cost::numeric, $2::timestamp, $2::timestamp
 FROM unnest($3::integer[], $4::varchar[], $5::varchar[], $6::varchar[], $7::double precision[],
   $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
-  $17::bigint[], $18::bigint[], $19::double precision[])
+  $17::bigint[], $18::bigint[], $19::numeric[])
   AS u(position, case_id, name, status, duration_ms, question, expected_answer, expected_actions, minimum_scores,
        metadata, output, actions, response_metadata, error_details, input_tokens, output_tokens, cost)
 RETURNING id, position`
@@ -70,7 +70,7 @@ func insertCasesPostgres(ctx context.Context, tx bun.Tx, run *Run, cases []*Case
 		minScores, metadata, output     = make([]*string, n), make([]*string, n), make([]*string, n)
 		actions, respMeta, errDetails   = make([]*string, n), make([]*string, n), make([]*string, n)
 		inTokens, outTokens             = make([]*int64, n), make([]*int64, n)
-		cost                            = make([]*float64, n)
+		cost                            = make([]*string, n)
 		byPosition                      = make(map[int]*CaseResult, n)
 	)
 	for i, c := range cases {
@@ -78,7 +78,11 @@ func insertCasesPostgres(ctx context.Context, tx bun.Tx, run *Run, cases []*Case
 		question[i], expAnswer[i], expActions[i] = jsonText(c.Question), jsonText(c.ExpectedAnswer), jsonText(c.ExpectedActions)
 		minScores[i], metadata[i], output[i] = jsonText(c.MinimumScores), jsonText(c.Metadata), jsonText(c.Output)
 		actions[i], respMeta[i], errDetails[i] = jsonText(c.Actions), jsonText(c.ResponseMetadata), jsonText(c.ErrorDetails)
-		inTokens[i], outTokens[i], cost[i] = c.InputTokens, c.OutputTokens, c.Cost
+		inTokens[i], outTokens[i] = c.InputTokens, c.OutputTokens
+		if c.Cost != nil {
+			s := string(*c.Cost)
+			cost[i] = &s // numeric from text: every digit kept
+		}
 		byPosition[c.Position] = c
 	}
 	// tx.Tx is the database/sql transaction: arguments go to pgx as binary

@@ -76,7 +76,7 @@ type CaseResult struct {
 	ErrorDetails     JSON      `bun:"error_details,type:jsonb"`
 	InputTokens      *int64    `bun:"input_tokens"`
 	OutputTokens     *int64    `bun:"output_tokens"`
-	Cost             *float64  `bun:"cost,type:numeric"`
+	Cost             *Decimal  `bun:"cost,type:numeric"` // exact: see Decimal
 	CreatedAt        time.Time `bun:"created_at,notnull"`
 	UpdatedAt        time.Time `bun:"updated_at,notnull"`
 

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -82,41 +83,152 @@ func (db *DB) GetRun(ctx context.Context, id uuid.UUID) (*Run, error) {
 	return run, nil
 }
 
-// BaselineQuery selects earlier runs of the same suite and agent.
+// BaselineQuery selects earlier runs of the same suite and agent. Every
+// filter is applied in SQL on both dialects, so a caller that pages through
+// the candidates (After/Before) reads only runs that can still be
+// equivalent, without a limit on how far back it looks.
 type BaselineQuery struct {
 	Suite, Agent string
 	// Digest, when set, keeps only runs with this suite_digest.
 	Digest string
+	// Version, when set, keeps only runs of this suite version.
+	Version string
+	// CaseIDs, when not nil, keeps only runs whose case ids, in position
+	// order, are exactly these (so also as many).
+	CaseIDs []string
+	// NotWriter, when set, leaves out runs whose summary's "writer" is this
+	// value (runs of one writer are compared by digest alone).
+	NotWriter string
+	// SkipInfrastructureFailures leaves out runs whose summary has a
+	// non-null "infrastructure_failure": they measured the infrastructure,
+	// not the agent, and never serve as automatic baselines.
+	SkipInfrastructureFailures bool
 	// Before excludes runs at or after this point; a zero Sequence means
 	// "strictly before StartedAt".
 	Before Cursor
-	Limit  int // default 20
+	// After, when set, excludes runs at or before this point.
+	After *Cursor
+	Limit int // default 20
 }
 
-// BaselineCandidates returns earlier runs of the same suite and agent, newest
-// first (ties broken by sequence), with their cases and metrics loaded.
+// caseIDSeparator joins case ids for the in-SQL comparison of id lists.
+// A case id holding it can only make more runs match, never fewer: the
+// caller compares the candidates it gets exactly.
+const caseIDSeparator = "\x1f"
+
+// BaselineCandidates returns earlier runs of the same suite and agent that
+// pass the query's filters, newest first (ties broken by sequence), with
+// their cases and metrics loaded.
 func (db *DB) BaselineCandidates(ctx context.Context, bq BaselineQuery) ([]*Run, error) {
 	limit := bq.Limit
 	if limit <= 0 {
 		limit = 20
 	}
 	var runs []*Run
-	q := withCases(db.NewSelect().Model(&runs).
-		Where("r.suite = ?", bq.Suite).Where("r.agent = ?", bq.Agent).
+	q := withCases(db.baselineFilter(db.NewSelect().Model(&runs), bq).
 		OrderExpr("r.started_at DESC, r.sequence DESC").Limit(int64(limit)))
-	if bq.Before.Sequence > 0 {
-		q = before(q, bq.Before)
-	} else {
-		q = q.Where("r.started_at < ?", UTC(bq.Before.StartedAt))
-	}
-	if bq.Digest != "" {
-		q = q.Where("r.suite_digest = ?", bq.Digest)
-	}
 	if err := q.Scan(ctx); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("find baseline candidates: %w", err)
 	}
 	normalizeRuns(runs)
 	return runs, nil
+}
+
+// BaselineCandidateIDs returns the ids of every run that passes the
+// query's filters, newest first, without a limit (Limit is ignored), in
+// one pass over the runs: the cheap first step of a search that then
+// loads the candidates a few at a time (GetRuns).
+func (db *DB) BaselineCandidateIDs(ctx context.Context, bq BaselineQuery) ([]uuid.UUID, error) {
+	var ids []uuid.UUID
+	q := db.baselineFilter(db.NewSelect().Model((*Run)(nil)).Column("r.id"), bq).
+		OrderExpr("r.started_at DESC, r.sequence DESC")
+	if err := q.Scan(ctx, &ids); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("find baseline candidates: %w", err)
+	}
+	return ids, nil
+}
+
+// GetRuns returns the runs with the given ids, with their cases and
+// metrics, in the order of ids (unknown ids are left out).
+func (db *DB) GetRuns(ctx context.Context, ids []uuid.UUID) ([]*Run, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var runs []*Run
+	if err := withCases(db.NewSelect().Model(&runs).Where("r.id IN (?)", bun.In(ids))).Scan(ctx); err != nil &&
+		!errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("get runs: %w", err)
+	}
+	normalizeRuns(runs)
+	byID := make(map[uuid.UUID]*Run, len(runs))
+	for _, r := range runs {
+		byID[r.ID] = r
+	}
+	out := make([]*Run, 0, len(runs))
+	for _, id := range ids {
+		if r := byID[id]; r != nil {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// baselineFilter adds the query's filters to a select of runs.
+func (db *DB) baselineFilter(q *bun.SelectQuery, bq BaselineQuery) *bun.SelectQuery {
+	q = q.Where("r.suite = ?", bq.Suite).Where("r.agent = ?", bq.Agent)
+	if bq.Before.Sequence > 0 {
+		q = before(q, bq.Before)
+	} else {
+		q = q.Where("r.started_at < ?", UTC(bq.Before.StartedAt))
+	}
+	if bq.After != nil {
+		t := UTC(bq.After.StartedAt)
+		q = q.Where("(r.started_at > ? OR (r.started_at = ? AND r.sequence > ?))", t, t, bq.After.Sequence)
+	}
+	if bq.Digest != "" {
+		q = q.Where("r.suite_digest = ?", bq.Digest)
+	}
+	if bq.Version != "" {
+		q = q.Where("r.version = ?", bq.Version)
+	}
+	f := db.funcs()
+	if bq.NotWriter != "" {
+		q = q.Where("COALESCE("+f.text("r.summary", "writer")+", '') <> ?", bq.NotWriter)
+	}
+	if bq.SkipInfrastructureFailures {
+		q = q.Where(f.text("r.summary", "infrastructure_failure") + " IS NULL")
+	}
+	if bq.CaseIDs != nil {
+		q = q.Where("(SELECT count(*) FROM "+CaseResultsTable+" cc WHERE cc.run_id = r.id) = ?", len(bq.CaseIDs))
+		if len(bq.CaseIDs) > 0 {
+			q = q.Where("(SELECT "+f.joinOrdered("cc.case_id", "cc.position")+" FROM "+CaseResultsTable+
+				" cc WHERE cc.run_id = r.id) = ?", strings.Join(bq.CaseIDs, caseIDSeparator))
+		}
+	}
+	return q
+}
+
+// sqlFuncs spells the few SQL functions that differ between the dialects.
+type sqlFuncs struct{ dialect Dialect }
+
+func (db *DB) funcs() sqlFuncs { return sqlFuncs{db.Dialect} }
+
+// text is the SQL expression of a top-level key of a JSON object column
+// as text; SQL NULL when the key is missing or JSON null.
+func (f sqlFuncs) text(column, key string) string {
+	if f.dialect == SQLite {
+		return "json_extract(" + column + ", '$." + key + "')"
+	}
+	return "(" + column + "::jsonb ->> '" + key + "')"
+}
+
+// joinOrdered is the aggregate that joins column's values with
+// caseIDSeparator in the order of orderBy.
+func (f sqlFuncs) joinOrdered(column, orderBy string) string {
+	if f.dialect == SQLite {
+		return "group_concat(" + column + ", char(31) ORDER BY " + orderBy + ")"
+	}
+	return "string_agg(" + column + ", chr(31) ORDER BY " + orderBy + ")"
 }
 
 // withCases loads the runs' cases and their metrics, both in position order.
@@ -140,9 +252,33 @@ func normalizeRuns(runs []*Run) {
 		r.CreatedAt, r.UpdatedAt = r.CreatedAt.UTC(), r.UpdatedAt.UTC()
 		for _, c := range r.Cases {
 			c.CreatedAt, c.UpdatedAt = c.CreatedAt.UTC(), c.UpdatedAt.UTC()
+			unfoldUncalculated(c)
 			for _, m := range c.Metrics {
 				m.CreatedAt, m.UpdatedAt = m.CreatedAt.UTC(), m.UpdatedAt.UTC()
 			}
 		}
 	}
+}
+
+// CasesOf reads the cases and metrics of several runs, both in position
+// order, in two queries: for listings that show totals computed from rows
+// (TotalsOf) without loading each run on its own.
+func (db *DB) CasesOf(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID][]*CaseResult, error) {
+	out := make(map[uuid.UUID][]*CaseResult, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var cases []*CaseResult
+	err := db.NewSelect().Model(&cases).Where("c.run_id IN (?)", bun.In(ids)).
+		Relation("Metrics", func(q *bun.SelectQuery) *bun.SelectQuery { return q.Order("m.position") }).
+		Order("c.run_id", "c.position").Scan(ctx)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("load cases: %w", err)
+	}
+	for _, c := range cases {
+		c.CreatedAt, c.UpdatedAt = c.CreatedAt.UTC(), c.UpdatedAt.UTC()
+		unfoldUncalculated(c)
+		out[c.RunID] = append(out[c.RunID], c)
+	}
+	return out, nil
 }

@@ -24,12 +24,16 @@ const (
 	VerdictMixed = "mixed: B is better on average but regressed"
 )
 
-// ABMetric is one metric of one question in both runs (nil: not calculated).
+// ABMetric is one metric of one question in both runs. A and B are the
+// scores; nil when not calculated or errored (ErrorA, ErrorB tell which),
+// never an invented 0. Delta needs both scores.
 type ABMetric struct {
-	Name  string   `json:"name"`
-	A     *float64 `json:"a"`
-	B     *float64 `json:"b"`
-	Delta *float64 `json:"delta"`
+	Name   string   `json:"name"`
+	A      *float64 `json:"a"`
+	B      *float64 `json:"b"`
+	ErrorA bool     `json:"error_a"`
+	ErrorB bool     `json:"error_b"`
+	Delta  *float64 `json:"delta"`
 }
 
 // ABCase is one question side by side.
@@ -132,14 +136,9 @@ func CompareAB(a, b *models.Run, opts Options) (*ABComparison, error) {
 			mb[m.Name] = m
 		}
 		for _, m := range ca.Metrics {
-			am := ABMetric{Name: m.Name}
-			if v, ok := m.Value(); ok {
-				am.A = ptr(v)
-			}
+			am := ABMetric{Name: m.Name, A: m.Score, ErrorA: m.Errored()}
 			if o := mb[m.Name]; o != nil {
-				if v, ok := o.Value(); ok {
-					am.B = ptr(v)
-				}
+				am.B, am.ErrorB = o.Score, o.Errored()
 			}
 			if _, seen := metricDiffs[m.Name]; !seen {
 				metricOrder = append(metricOrder, m.Name)

@@ -151,3 +151,25 @@ func TestABVerdict_Rules(t *testing.T) {
 		}
 	}
 }
+
+// An errored metric has a NULL score: compare shows "—" as the dashboard
+// does and reports null with error_a, never 0.000.
+func TestCompareAB_ErroredScoreIsDash(t *testing.T) {
+	a, b := abRuns(0.1)
+	a.Cases[0].Metrics[0].Score = nil
+	a.Cases[0].Metrics[0].ErrorDetails = models.JSON(`{"message":"judge timed out"}`)
+	ab, err := CompareAB(a, b, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := ab.Cases[0].Metrics[0]; m.A != nil || !m.ErrorA || m.Delta != nil {
+		t.Errorf("errored metric: A %v, ErrorA %v, Delta %v; want nil, true, nil", m.A, m.ErrorA, m.Delta)
+	}
+	var buf bytes.Buffer
+	if err := mustRenderer(t).RenderAB(&buf, FormatText, ab); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := buf.String(), "judge                  — -> 0.700"; !bytes.Contains([]byte(got), []byte(want)) {
+		t.Errorf("text A/B lacks %q:\n%s", want, got)
+	}
+}

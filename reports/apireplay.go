@@ -136,6 +136,12 @@ func (f fields) interaction() int {
 // itself when it is not JSON; see ReadableJSON).
 func compactJSON(raw []byte) string { return ReadableJSON(raw, "") }
 
+// isEmptyList reports whether raw is the JSON array [].
+func isEmptyList(raw json.RawMessage) bool {
+	var list []json.RawMessage
+	return raw != nil && raw[0] == '[' && json.Unmarshal(raw, &list) == nil && len(list) == 0
+}
+
 // NewReplayView reads response_metadata.api_replay; nil when the case has
 // none. It never fails: evidence in an unknown shape is shown as JSON.
 func NewReplayView(meta models.JSON) *ReplayView {
@@ -151,6 +157,10 @@ func NewReplayView(meta models.JSON) *ReplayView {
 		return nil
 	}
 	var ev fields
+	if json.Unmarshal(raw, &ev) == nil && len(ev) == 1 && isEmptyList(ev["interactions"]) {
+		// The Ruby gem's evidence of a replay that declared and saw nothing.
+		return &ReplayView{Verdict: "API replay: empty (no interactions declared or observed)"}
+	}
 	if json.Unmarshal(raw, &ev) != nil || (ev["declared"] == nil && ev["observed"] == nil && ev["missing"] == nil) {
 		return &ReplayView{Verdict: "API replay evidence in an unknown shape", Other: compactJSON(raw)}
 	}

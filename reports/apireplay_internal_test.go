@@ -30,6 +30,8 @@ func TestNewReplayView_Shapes(t *testing.T) {
 		{name: "string", meta: `{"api_replay": "ok"}`, other: `"ok"`},
 		{name: "ruby keys", meta: `{"api_replay": {"interactions": [], "requests": [ {"a": 1} ]}}`,
 			other: `{"interactions":[],"requests":[{"a":1}]}`},
+		{name: "ruby empty replay", meta: `{"api_replay": {"interactions": []}}`,
+			verdict: "API replay: empty (no interactions declared or observed)"},
 		{name: "empty passing", meta: `{"api_replay": {"passed": true, "declared": [], "observed": [], "missing": []}}`,
 			verdict: "API replay: 0 declared, 0 matched"},
 		{name: "wrong types", meta: `{"api_replay": {"passed": "no", "declared": 3, "observed": [7, {"status": 5, "differences": "x", "method": ["GET"], "interaction": "1"}], "missing": [{"method": "GET", "url": "https://a/b", "interaction": 0}, "z"]}}`,

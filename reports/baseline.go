@@ -1,11 +1,9 @@
 package reports
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"time"
 
@@ -15,10 +13,6 @@ import (
 // ErrIncompatible is returned when a run cannot be compared with another:
 // a different suite, agent or definition, or a run from the future.
 var ErrIncompatible = errors.New("incompatible baseline")
-
-// maxCandidatePages bounds how many pages of earlier runs FindBaseline reads
-// while looking for an equivalent run written by another implementation.
-const maxCandidatePages = 25
 
 // CalculatedMetrics returns the sorted set of metric names that the run
 // calculated (a row with a score or error details) in at least one case.
@@ -201,28 +195,6 @@ func Writer(run *models.Run) string {
 	return sum.Writer
 }
 
-// jsonEqual compares two JSON column values as JSON values (key order and
-// number spelling do not matter). SQL NULL and JSON null are alike; for
-// object columns (metadata) they also equal {}.
-func jsonEqual(a, b models.JSON, object bool) (bool, error) {
-	var av, bv any
-	if err := a.Decode(&av); err != nil {
-		return false, err
-	}
-	if err := b.Decode(&bv); err != nil {
-		return false, err
-	}
-	if object {
-		if av == nil {
-			av = map[string]any{}
-		}
-		if bv == nil {
-			bv = map[string]any{}
-		}
-	}
-	return reflect.DeepEqual(av, bv), nil
-}
-
 // CheckBaseline reports whether candidate may be the baseline of run: same
 // suite and agent, the same definition (see SameDefinition) and strictly
 // earlier in (started_at, sequence) order. calculated is the run's set of
@@ -258,62 +230,6 @@ func earlier(a, b *models.Run) bool {
 		return b.Sequence == 0 || a.Sequence < b.Sequence
 	}
 	return a.StartedAt.Before(bs)
-}
-
-// FindBaseline returns the automatic baseline of run: the newest earlier run
-// of the same suite and agent with the same definition, ties broken by
-// sequence, never a run from the future. A planned run (zero Sequence) is
-// placed at its StartedAt, or now when that is zero. calculated is the run's
-// set of calculated metric names (nil: derive it from its rows). It returns
-// nil and no error when there is no baseline. An automatic baseline is
-// never a run marked as an infrastructure failure (InfrastructureFailure);
-// an explicit --baseline may still name one.
-func FindBaseline(ctx context.Context, db *models.DB, run *models.Run, calculated []string) (*models.Run, error) {
-	if calculated == nil {
-		calculated = CalculatedMetrics(run)
-	}
-	before := models.Cursor{StartedAt: startOf(run), Sequence: run.Sequence}
-	if run.Sequence == 0 {
-		// "Strictly before StartedAt" would miss runs saved in the same
-		// microsecond as a planned run's start; a planned run follows them.
-		before.StartedAt = before.StartedAt.Add(time.Microsecond)
-	}
-	exact, err := db.BaselineCandidates(ctx, models.BaselineQuery{
-		Suite: run.Suite, Agent: run.Agent, Digest: run.SuiteDigest, Before: before, Limit: 1,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("find baseline: %w", err)
-	}
-	var best *models.Run
-	for _, c := range exact {
-		if c.ID != run.ID && !InfrastructureFailure(c) && CheckBaseline(run, c, calculated) == nil {
-			best = c
-		}
-	}
-	// A newer run written by another implementation (different digest)
-	// with an equivalent definition wins over an older exact match.
-	for page := 0; page < maxCandidatePages; page++ {
-		cands, err := db.BaselineCandidates(ctx, models.BaselineQuery{
-			Suite: run.Suite, Agent: run.Agent, Before: before, Limit: 20,
-		})
-		if err != nil {
-			return nil, fmt.Errorf("find baseline: %w", err)
-		}
-		for _, c := range cands {
-			if best != nil && !earlier(best, c) {
-				return best, nil
-			}
-			if c.ID != run.ID && !InfrastructureFailure(c) && CheckBaseline(run, c, calculated) == nil {
-				return c, nil
-			}
-		}
-		if len(cands) < 20 {
-			break
-		}
-		last := cands[len(cands)-1]
-		before = models.Cursor{StartedAt: last.StartedAt, Sequence: last.Sequence}
-	}
-	return best, nil
 }
 
 // marshalJSON is json.Marshal for values that always encode.

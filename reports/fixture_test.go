@@ -58,7 +58,7 @@ func buildRun(id string, seq int64, started time.Time, cases ...cdef) *models.Ru
 		c := &models.CaseResult{ID: int64(i + 1), RunID: run.ID, Position: i, CaseID: cd.id, Name: name,
 			DurationMS: 120.5, Question: models.MustJSON(cd.question), ExpectedAnswer: models.MustJSON(cd.expected),
 			MinimumScores: models.MustJSON(mins), Metadata: models.JSON(meta), Output: models.MustJSON(cd.output),
-			Actions: models.JSON(`[]`), InputTokens: ptr(int64(100)), OutputTokens: ptr(int64(20)), Cost: ptr(0.0002),
+			Actions: models.JSON(`[]`), InputTokens: ptr(int64(100)), OutputTokens: ptr(int64(20)), Cost: ptr(models.Decimal("0.0002")),
 			CreatedAt: started, UpdatedAt: started}
 		if cd.agentErr != "" {
 			c.ErrorDetails = models.MustJSON(map[string]string{"class": "AgentError", "message": cd.agentErr})

@@ -41,7 +41,7 @@ type CaseSnapshot struct {
 	DurationMS       float64          `json:"duration_ms"`
 	InputTokens      *int64           `json:"input_tokens"`
 	OutputTokens     *int64           `json:"output_tokens"`
-	Cost             *float64         `json:"cost"`
+	Cost             *models.Decimal  `json:"cost"`
 	Actions          models.JSON      `json:"actions"`
 	ResponseMetadata models.JSON      `json:"response_metadata"`
 	Error            models.JSON      `json:"error"`

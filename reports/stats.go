@@ -69,18 +69,12 @@ func mean(values []float64) float64 {
 }
 
 // CaseStatus returns the case's persisted status when it is one of the four
-// known statuses, and otherwise derives it from the rows (DESIGN §4.1): an
-// agent error is "error"; no calculated metric is "not_evaluated"; an
-// errored metric is "error"; any failed metric is "failed"; else "passed".
-func CaseStatus(c *models.CaseResult) string {
-	switch c.Status {
-	case models.StatusPassed, models.StatusFailed, models.StatusError, models.StatusNotEvaluated:
-		return c.Status
-	}
-	return c.DeriveStatus()
-}
+// known statuses, and otherwise derives it from the rows (DESIGN §4.1); see
+// models.CaseResult.EffectiveStatus.
+func CaseStatus(c *models.CaseResult) string { return c.EffectiveStatus() }
 
-// Totals are the counts and rates of a set of cases, computed from rows.
+// Totals are the counts and rates of a set of cases, computed from rows by
+// models.TotalsOf, with a confidence interval around the quality.
 type Totals struct {
 	Cases        int `json:"cases"`
 	Passed       int `json:"passed"`
@@ -99,51 +93,20 @@ type Totals struct {
 	Cost         *float64 `json:"cost"`
 }
 
-// Summarize computes the totals of cases; opts supply the bootstrap settings.
+// Summarize computes the totals of cases (models.TotalsOf); opts supply the
+// bootstrap settings of the quality interval.
 func Summarize(cases []*models.CaseResult, opts Options) Totals {
 	opts = opts.withDefaults()
-	var t Totals
-	var qualities []float64
-	for _, c := range cases {
-		t.Cases++
-		switch CaseStatus(c) {
-		case models.StatusPassed:
-			t.Passed++
-		case models.StatusFailed:
-			t.Failed++
-		case models.StatusError:
-			t.Errored++
-		case models.StatusNotEvaluated:
-			t.NotEvaluated++
-			continue
-		}
-		t.Evaluated++
-		if q := c.Quality(); q != nil {
-			qualities = append(qualities, *q)
-		}
-		t.InputTokens = addNullable(t.InputTokens, c.InputTokens)
-		t.OutputTokens = addNullable(t.OutputTokens, c.OutputTokens)
-		t.Cost = addNullable(t.Cost, c.Cost)
+	m := models.TotalsOf(cases)
+	t := Totals{Cases: m.Cases, Passed: m.Passed, Failed: m.Failed, Errored: m.Errored,
+		NotEvaluated: m.NotEvaluated, Evaluated: m.Evaluated, PassRate: m.PassRate,
+		InputTokens: m.InputTokens, OutputTokens: m.OutputTokens}
+	if m.Cost != nil {
+		c := m.Cost.Float64() // for display; the rows keep the exact decimals
+		t.Cost = &c
 	}
-	t.Quality = Bootstrap(qualities, opts.Resamples, opts.Seed, "quality")
-	if t.Evaluated > 0 {
-		r := float64(t.Passed) / float64(t.Evaluated)
-		t.PassRate = &r
-	}
+	t.Quality = Bootstrap(m.Qualities, opts.Resamples, opts.Seed, "quality")
 	return t
-}
-
-// addNullable adds v to a nullable total: nil v leaves the total as it is
-// (unknown stays unknown only while every value is unknown).
-func addNullable[T int64 | float64](total, v *T) *T {
-	if v == nil {
-		return total
-	}
-	s := *v
-	if total != nil {
-		s += *total
-	}
-	return &s
 }
 
 // MetricStat is the mean of one metric over the cases that calculated it.

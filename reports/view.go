@@ -322,6 +322,14 @@ func funcs(esc func(string) string) map[string]any {
 		"esc":   esc,
 		"short": func(s string, n int) string { return esc(truncate(s, n)) },
 		"score": fmtScore,
+		// scoreOrDash shows a metric score as the dashboard does: "—" for
+		// a NULL score (errored or not calculated).
+		"scoreOrDash": func(v *float64) string {
+			if v == nil {
+				return "—"
+			}
+			return fmtScore(v)
+		},
 		"pct": func(v *float64) string {
 			if v == nil {
 				return "n/a"

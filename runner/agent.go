@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"agentevals/judges"
+	"agentevals/models"
 )
 
 // Question is what an agent receives for one case: the question data and the
@@ -24,7 +25,27 @@ type Response struct {
 	InputTokens  *int64          `json:"input_tokens,omitempty"`
 	OutputTokens *int64          `json:"output_tokens,omitempty"`
 	Cost         *float64        `json:"cost,omitempty"`
-	Metadata     map[string]any  `json:"metadata,omitempty"`
+	// Metadata is kept as evidence; numbers in a reply parsed from JSON
+	// are json.Number, so their digits survive.
+	Metadata map[string]any `json:"metadata,omitempty"`
+
+	// costText is the reply's cost exactly as written, when it came as
+	// JSON: Cost is its nearest float64, the saved cost is this text.
+	costText models.Decimal
+}
+
+// savedCost is the case's cost column: the reply's exact decimal text when
+// it came as JSON, else the shortest decimal of Cost; nil when none.
+func (r Response) savedCost() *models.Decimal {
+	switch {
+	case r.costText != "":
+		d := r.costText
+		return &d
+	case r.Cost != nil:
+		d := models.DecimalOf(*r.Cost)
+		return &d
+	}
+	return nil
 }
 
 // Agent answers questions. Implementations must be safe for concurrent use

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"agentevals/models"
 )
 
 // responseKeys are the keys of a Response JSON object, actionKeys those of
@@ -47,9 +49,18 @@ func parseReply(b []byte, plainOK bool) (Response, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(t))
 	dec.DisallowUnknownFields() // unknownKeys has named them; this keeps the guarantee
+	dec.UseNumber()             // metadata numbers keep every digit (a 20-digit id stays itself)
 	var r Response
 	if err := dec.Decode(&r); err != nil {
 		return Response{}, fmt.Errorf("want a Response JSON object {output, actions, input_tokens, output_tokens, cost, metadata}: %w", err)
+	}
+	var top struct {
+		Cost json.RawMessage `json:"cost"`
+	}
+	if json.Unmarshal(t, &top) == nil && r.Cost != nil {
+		if d, err := models.ParseDecimal(string(top.Cost)); err == nil {
+			r.costText = d // the cost's digits as written, not its float64
+		}
 	}
 	if dec.More() {
 		return Response{}, errors.New("want one Response JSON object, found more after it")

@@ -339,16 +339,9 @@ func jsonColumn(raw json.RawMessage) models.JSON {
 
 // scoresColumn writes minimum_scores in the suite's metric order.
 func scoresColumn(ms []Metric) models.JSON {
-	var b bytes.Buffer
-	b.WriteByte('{')
+	pairs := make([]scoreMember, len(ms))
 	for i, m := range ms {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		writeString(&b, m.Name)
-		b.WriteByte(':')
-		b.WriteString(strconv.FormatFloat(m.Threshold, 'g', -1, 64))
+		pairs[i] = scoreMember{name: m.Name, threshold: json.RawMessage(strconv.FormatFloat(m.Threshold, 'g', -1, 64))}
 	}
-	b.WriteByte('}')
-	return models.JSON(b.Bytes())
+	return models.JSON(encodeScores(pairs))
 }

@@ -144,6 +144,10 @@ func storedSample(c *Case, row *models.CaseResult) (judges.Sample, error) {
 		delete(meta, k)
 	}
 	s.ResponseMetadata = meta
-	s.DurationMS, s.InputTokens, s.OutputTokens, s.Cost = row.DurationMS, row.InputTokens, row.OutputTokens, row.Cost
+	s.DurationMS, s.InputTokens, s.OutputTokens = row.DurationMS, row.InputTokens, row.OutputTokens
+	if row.Cost != nil {
+		cost := row.Cost.Float64()
+		s.Cost = &cost
+	}
 	return s, nil
 }

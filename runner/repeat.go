@@ -64,7 +64,7 @@ func mergeRepeats(rec *models.CaseResult, c *Case, reps []*models.CaseResult) {
 		durSum += r.DurationMS
 		rec.InputTokens = addPtr(rec.InputTokens, r.InputTokens)
 		rec.OutputTokens = addPtr(rec.OutputTokens, r.OutputTokens)
-		rec.Cost = addPtr(rec.Cost, r.Cost)
+		rec.Cost = addCost(rec.Cost, r.Cost)
 	}
 	rec.DurationMS = durSum / float64(len(reps))
 	rec.ErrorDetails = repeatAgentError(reps)
@@ -268,6 +268,18 @@ func sumJudgeUsage(reps []*models.CaseResult) map[string]judges.CallAccount {
 		}
 	}
 	return out
+}
+
+// addCost sums nullable exact costs: nil stays nil until a repeat reports one.
+func addCost(sum, v *models.Decimal) *models.Decimal {
+	if v == nil {
+		return sum
+	}
+	total := *v
+	if sum != nil {
+		total = sum.Add(*v)
+	}
+	return &total
 }
 
 func addPtr[T int64 | float64](sum, v *T) *T {

@@ -137,7 +137,7 @@ func TestExecute_Repeats(t *testing.T) {
 	if got := *ae.InputTokens; got != 10 {
 		t.Errorf("input tokens = %d, want 10 (two answered repeats of 5)", got)
 	}
-	if got := *byID["steady"].Cost; got != 0.75 {
+	if got := *byID["steady"].Cost; got != "0.75" {
 		t.Errorf("cost = %v, want 0.75 (three repeats of 0.25)", got)
 	}
 	var je map[string]any

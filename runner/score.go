@@ -17,15 +17,15 @@ import (
 // usage, and the response metadata it returns for the caller to complete
 // and save (setResponseMetadata).
 func storeReply(rec *models.CaseResult, resp Response) map[string]any {
-	rec.Output = models.JSON(resp.Output)
-	if resp.Output == nil {
-		rec.Output = models.JSON("null")
-	}
+	rec.Output = models.JSON(resp.Output) // nil (no output) is saved as SQL NULL, as Rails saves nil
 	if resp.Actions != nil {
 		rec.Actions = models.MustJSON(resp.Actions)
 	}
-	rec.InputTokens, rec.OutputTokens, rec.Cost = resp.InputTokens, resp.OutputTokens, resp.Cost
-	respMeta := map[string]any{}
+	rec.InputTokens, rec.OutputTokens, rec.Cost = resp.InputTokens, resp.OutputTokens, resp.savedCost()
+	var respMeta map[string]any // nil: the agent returned no metadata
+	if resp.Metadata != nil {
+		respMeta = make(map[string]any, len(resp.Metadata))
+	}
 	for k, v := range resp.Metadata {
 		if k == "judge_usage" || k == "metric_details" { // reserved for the runner's evidence
 			k = "agent_" + k
@@ -35,9 +35,10 @@ func storeReply(rec *models.CaseResult, resp Response) map[string]any {
 	return respMeta
 }
 
-// setResponseMetadata saves the response metadata of the case (nothing when empty).
+// setResponseMetadata saves the response metadata of the case: SQL NULL
+// when the agent returned none (nil), {} when it returned an empty object.
 func setResponseMetadata(rec *models.CaseResult, respMeta map[string]any) {
-	if len(respMeta) == 0 {
+	if respMeta == nil {
 		return
 	}
 	j, err := models.NewJSON(respMeta)
@@ -85,6 +86,9 @@ func (e *executor) record(ctx context.Context, c *Case, rec *models.CaseResult, 
 			judgeUsage[m.Name] = acc
 		}
 		rec.Metrics = append(rec.Metrics, mr)
+	}
+	if (len(judgeUsage) > 0 || len(details) > 0) && respMeta == nil {
+		respMeta = map[string]any{}
 	}
 	if len(judgeUsage) > 0 {
 		respMeta["judge_usage"] = judgeUsage

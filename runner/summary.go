@@ -16,7 +16,8 @@ import (
 // by another implementation, such as the Ruby gem.
 const Writer = "agentevals-go"
 
-// Summarize computes the run summary written to the runs' summary column.
+// Summarize computes the run summary written to the runs' summary column;
+// the case totals come from models.TotalsOf, like every reader's.
 // Keys (numbers are JSON numbers; "null" means not available):
 //
 //	writer         Writer: which implementation wrote the run
@@ -65,12 +66,7 @@ const Writer = "agentevals-go"
 // ExecOptions.ExtraSummary may add keys (e.g. judge cache statistics) but
 // never replaces writer.
 func Summarize(run *models.Run, concurrency int, wall time.Duration) map[string]any {
-	var passed, failed, errs, notEval int
-	var qualitySum float64
-	var evaluated int
-	var in, out int64
-	var cost float64
-	var haveIn, haveOut, haveCost bool
+	t := models.TotalsOf(run.Cases)
 	var judge judges.CallAccount
 	type metricAgg struct {
 		sum                               float64
@@ -79,34 +75,6 @@ func Summarize(run *models.Run, concurrency int, wall time.Duration) map[string]
 	metrics := map[string]*metricAgg{}
 	var order []string
 	for _, c := range run.Cases {
-		switch c.Status {
-		case models.StatusPassed:
-			passed++
-		case models.StatusFailed:
-			failed++
-		case models.StatusError:
-			errs++
-		case models.StatusNotEvaluated:
-			notEval++
-		}
-		if c.Status != models.StatusNotEvaluated {
-			evaluated++
-			if q := c.Quality(); q != nil {
-				qualitySum += *q
-			}
-		}
-		if c.InputTokens != nil {
-			in += *c.InputTokens
-			haveIn = true
-		}
-		if c.OutputTokens != nil {
-			out += *c.OutputTokens
-			haveOut = true
-		}
-		if c.Cost != nil {
-			cost += *c.Cost
-			haveCost = true
-		}
 		for _, u := range judgeUsage(c) {
 			judge = judge.Add(u)
 		}
@@ -146,16 +114,16 @@ func Summarize(run *models.Run, concurrency int, wall time.Duration) map[string]
 	}
 	return map[string]any{
 		"writer":        Writer,
-		"cases":         len(run.Cases),
-		"passed":        passed,
-		"failed":        failed,
-		"errors":        errs,
-		"not_evaluated": notEval,
-		"quality":       ratio(qualitySum, evaluated),
-		"pass_rate":     ratio(float64(passed), evaluated),
-		"input_tokens":  orNull(in, haveIn),
-		"output_tokens": orNull(out, haveOut),
-		"cost":          orNull(cost, haveCost),
+		"cases":         t.Cases,
+		"passed":        t.Passed,
+		"failed":        t.Failed,
+		"errors":        t.Errored,
+		"not_evaluated": t.NotEvaluated,
+		"quality":       orNull(t.Quality),
+		"pass_rate":     orNull(t.PassRate),
+		"input_tokens":  orNull(t.InputTokens),
+		"output_tokens": orNull(t.OutputTokens),
+		"cost":          orNull(t.Cost),
 		"judge_usage":   judgeTotal,
 		"metrics":       perMetric,
 		"duration_ms":   float64(wall.Microseconds()) / 1000,
@@ -170,11 +138,12 @@ func ratio(sum float64, n int) any {
 	return sum / float64(n)
 }
 
-func orNull[T any](v T, ok bool) any {
-	if !ok {
+// orNull is *v, or nil (JSON null) for a nil pointer.
+func orNull[T any](v *T) any {
+	if v == nil {
 		return nil
 	}
-	return v
+	return *v
 }
 
 // judgeUsage reads the per-metric accounts in response_metadata.judge_usage

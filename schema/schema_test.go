@@ -228,7 +228,7 @@ func TestMigrateKeepsTablesSomeoneElseCreated(t *testing.T) {
 
 	// Go writes into the compatible-but-different columns and reads back.
 	mine := &models.Run{Suite: "S", Agent: "A", Version: "1", SuiteDigest: "x", StartedAt: time.Now(), FinishedAt: time.Now(),
-		Cases: []*models.CaseResult{{CaseID: "q", Name: "q", Status: "passed", DurationMS: 12.4, Cost: ptr(0.5),
+		Cases: []*models.CaseResult{{CaseID: "q", Name: "q", Status: "passed", DurationMS: 12.4, Cost: ptr(models.Decimal("0.5")),
 			Metrics: []*models.MetricResult{{Name: "exact", Threshold: 1, Score: ptr(1.0), Passed: true}}}}}
 	if err := db.InsertRun(ctx, mine); err != nil {
 		t.Fatalf("insert into someone else's tables: %v", err)
@@ -237,7 +237,7 @@ func TestMigrateKeepsTablesSomeoneElseCreated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.Cases[0].DurationMS != 12 || *back.Cases[0].Cost != 0.5 || back.Cases[0].Metrics[0].ID != mine.Cases[0].Metrics[0].ID {
+	if back.Cases[0].DurationMS != 12 || back.Cases[0].Cost.Float64() != 0.5 || back.Cases[0].Metrics[0].ID != mine.Cases[0].Metrics[0].ID {
 		t.Errorf("read back %+v %+v", back.Cases[0], back.Cases[0].Metrics[0])
 	}
 
@@ -247,7 +247,7 @@ func TestMigrateKeepsTablesSomeoneElseCreated(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(got.Cases) != 2 || got.Cases[0].Name != "Grüße" || got.Cases[1].Actions == nil || got.Cases[0].Actions != nil ||
-		*got.Cases[0].Cost != 0.25 || got.StartedAt != time.Date(2025, 1, 2, 3, 4, 5, 123456000, time.UTC) {
+		got.Cases[0].Cost.Float64() != 0.25 || got.StartedAt != time.Date(2025, 1, 2, 3, 4, 5, 123456000, time.UTC) {
 		t.Errorf("read back %+v %+v", got, got.Cases)
 	}
 }

@@ -20,3 +20,17 @@ func TestDBRailsMigration_SaysPostgreSQL(t *testing.T) {
 		t.Errorf("migration: exit %d, want 0 with a PostgreSQL-only comment before the class\n%s%s", code, out, stderr)
 	}
 }
+
+// TestDBRailsMigration_ClassName: an app that already ran the migration
+// prints the upgrade under another class name; a name Ruby cannot take is
+// refused with exit 2.
+func TestDBRailsMigration_ClassName(t *testing.T) {
+	t.Setenv("DATABASE_URL", "")
+	code, out, stderr := evalrun(t, "db:rails-migration", "--class-name", "UpgradeRubyLlmEvaluations2")
+	if code != exitOK || !strings.Contains(out, "class UpgradeRubyLlmEvaluations2 < ActiveRecord::Migration[6.1]") {
+		t.Errorf("--class-name: exit %d\n%s%s", code, out, stderr)
+	}
+	if code, _, stderr := evalrun(t, "db:rails-migration", "--class-name", "upgrade; system('x')"); code != exitInvalid || !strings.Contains(stderr, "--class-name") {
+		t.Errorf("invalid --class-name: exit %d, want %d naming the flag\n%s", code, exitInvalid, stderr)
+	}
+}

@@ -200,7 +200,9 @@ func parseMetadata(s string) (map[string]any, error) {
 	if s == "" {
 		return meta, nil
 	}
-	if err := json.Unmarshal([]byte(s), &meta); err != nil || meta == nil {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber() // numbers keep every digit: a 20-digit build id stays itself
+	if err := dec.Decode(&meta); err != nil || meta == nil || dec.More() {
 		return nil, fmt.Errorf("--metadata: want a JSON object such as '{\"revision\":\"abc\"}', got %q", s)
 	}
 	return meta, nil

@@ -66,35 +66,30 @@ func reorderKeys(t *testing.T, j models.JSON) any {
 // a summary of its own) into PostgreSQL, then runs the regressed Go agent:
 // the Ruby run is its baseline and the regression gate fails.
 func TestRunCmd_RubyWrittenBaseline(t *testing.T) {
-	ctx := context.Background()
 	suite := filepath.Join("..", "..", "examples", "support", "suite.json")
-	// The persisted definition of the suite, as the Go runner writes it.
-	scratch := "sqlite:" + filepath.Join(t.TempDir(), "scratch.sqlite3")
-	t.Setenv("AGENT_REVISION", "reference")
-	if code, out, stderr := evalrun(t, "--database-url", scratch, "run", suite); code != exitOK {
-		t.Fatalf("scratch run: exit %d\n%s%s", code, out, stderr)
-	}
-	sdb, err := (&Globals{DatabaseURL: scratch}).open(ctx, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sdb.Close()
-	goRun, err := sdb.GetRun(ctx, uuid.MustParse(latestRunID(t, scratch)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	url, rubyID := rubySupportRun(t, suite)
 
-	url := testdb.PostgresURL(t)
-	if code, out, stderr := evalrun(t, "--database-url", url, "db:migrate"); code != exitOK {
-		t.Fatalf("db:migrate: exit %d\n%s%s", code, out, stderr)
+	t.Setenv("AGENT_REVISION", "regressed")
+	code, out, stderr := evalrun(t, "--database-url", url, "run", suite, "--fail-on-regression")
+	if code != exitFailed || !strings.Contains(out, "Baseline: "+rubyID.String()) || !strings.Contains(out, "new_failure") {
+		t.Fatalf("regressed Go run over a Ruby baseline: exit %d, want %d with baseline %s\n%s%s", code, exitFailed, rubyID, out, stderr)
 	}
-	db, err := models.Open(ctx, url, models.OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
+	// The Ruby run itself reports in every format (its summary is not ours).
+	for _, f := range []string{"text", "markdown", "html", "json", "junit", "github"} {
+		if code, out, stderr := evalrun(t, "--database-url", url, "report", rubyID.String(), "--format", f); code != exitOK {
+			t.Errorf("report of the Ruby run as %s: exit %d\n%s%s", f, code, out, stderr)
+		}
 	}
-	defer db.Close()
+}
+
+// insertRubyCopy writes goRun's definition into db the way ActiveRecord
+// does (its own digest, a v4 id, nil as SQL NULL, reordered jsonb keys with
+// Ruby floats, a summary of its own, every metric passed at 1.0) and
+// returns the new run's id.
+func insertRubyCopy(t *testing.T, db *models.DB, goRun *models.Run, started time.Time) uuid.UUID {
+	t.Helper()
+	ctx := context.Background()
 	rubyID := uuid.New() // Ruby's SecureRandom.uuid: v4
-	started := models.UTC(time.Now().Add(-time.Hour))
 	if _, err := db.ExecContext(ctx, `INSERT INTO ruby_llm_evaluations_runs
 		(id, suite, agent, version, suite_digest, status, started_at, finished_at, metadata, summary, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, 'completed', ?, ?, '{"revision": "ruby"}', '{"score": 1.0, "passed": 3, "ruby_only": {"x": [1]}}', ?, ?)`,
@@ -123,16 +118,38 @@ func TestRunCmd_RubyWrittenBaseline(t *testing.T) {
 			}
 		}
 	}
+	return rubyID
+}
 
-	t.Setenv("AGENT_REVISION", "regressed")
-	code, out, stderr := evalrun(t, "--database-url", url, "run", suite, "--fail-on-regression")
-	if code != exitFailed || !strings.Contains(out, "Baseline: "+rubyID.String()) || !strings.Contains(out, "new_failure") {
-		t.Fatalf("regressed Go run over a Ruby baseline: exit %d, want %d with baseline %s\n%s%s", code, exitFailed, rubyID, out, stderr)
+// rubySupportRun runs the support suite (reference agent) into a scratch
+// SQLite file to get its persisted definition, then writes a copy of it as
+// ActiveRecord would (insertRubyCopy) into a migrated PostgreSQL schema
+// started an hour ago. It returns that database's URL and the Ruby run's id.
+func rubySupportRun(t *testing.T, suite string) (string, uuid.UUID) {
+	t.Helper()
+	ctx := context.Background()
+	scratch := "sqlite:" + filepath.Join(t.TempDir(), "scratch.sqlite3")
+	t.Setenv("AGENT_REVISION", "reference")
+	if code, out, stderr := evalrun(t, "--database-url", scratch, "run", suite); code != exitOK {
+		t.Fatalf("scratch run: exit %d\n%s%s", code, out, stderr)
 	}
-	// The Ruby run itself reports in every format (its summary is not ours).
-	for _, f := range []string{"text", "markdown", "html", "json", "junit", "github"} {
-		if code, out, stderr := evalrun(t, "--database-url", url, "report", rubyID.String(), "--format", f); code != exitOK {
-			t.Errorf("report of the Ruby run as %s: exit %d\n%s%s", f, code, out, stderr)
-		}
+	sdb, err := models.Open(ctx, scratch, models.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer sdb.Close()
+	goRun, err := sdb.GetRun(ctx, uuid.MustParse(latestRunID(t, scratch)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := testdb.PostgresURL(t)
+	if code, out, stderr := evalrun(t, "--database-url", url, "db:migrate"); code != exitOK {
+		t.Fatalf("db:migrate: exit %d\n%s%s", code, out, stderr)
+	}
+	db, err := models.Open(ctx, url, models.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	return url, insertRubyCopy(t, db, goRun, models.UTC(time.Now().Add(-time.Hour)))
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/alecthomas/kong"
+	"github.com/google/uuid"
 
 	"agentevals/judges"
 	"agentevals/models"
@@ -439,7 +440,15 @@ func (c *HistoryCmd) Run(ctx context.Context, g *Globals) error {
 	if len(runs) == 0 && (c.Suite != "" || c.Agent != "") {
 		return writeNoMatch(ctx, g.Stdout, db, c.Suite, c.Agent)
 	}
-	writeHistory(g.Stdout, runs)
+	ids := make([]uuid.UUID, len(runs))
+	for i, r := range runs {
+		ids[i] = r.ID
+	}
+	cases, err := db.CasesOf(ctx, ids)
+	if err != nil {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("history: %w", err)}
+	}
+	writeHistory(g.Stdout, runs, cases)
 	return nil
 }
 

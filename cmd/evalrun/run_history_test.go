@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"agentevals/internal/testdb"
 	"agentevals/models"
@@ -73,5 +76,46 @@ func TestRunOutput_Plurals(t *testing.T) {
 	}
 	if got := allCases(1); got != "the 1 case" {
 		t.Errorf("allCases(1) = %q", got)
+	}
+}
+
+// TestHistoryCmd_TotalsFromRows shows a run written by another
+// implementation with the totals of its rows, not its summary: the summary
+// claims 3 of 3 passed at 0.99, the rows hold one passed and one failed
+// question (quality (0.95+0.024)/2 = 0.487).
+func TestHistoryCmd_TotalsFromRows(t *testing.T) {
+	ctx := context.Background()
+	url := testdb.SQLiteURL(t)
+	if code, _, stderr := evalrun(t, "--database-url", url, "db:migrate"); code != exitOK {
+		t.Fatalf("db:migrate: exit %d\n%s", code, stderr)
+	}
+	db, err := models.Open(ctx, url, models.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	at := models.UTC(time.Now().Add(-time.Hour))
+	run := &models.Run{Suite: "Ruby suite", Agent: "RubyAgent", Version: "1", SuiteDigest: "ruby-digest",
+		Status: models.RunStatusCompleted, StartedAt: at, FinishedAt: at.Add(time.Second),
+		Metadata: models.JSON(`{}`), Summary: models.JSON(`{"quality":0.99,"passed":3,"cases":3}`)}
+	for i, s := range []float64{0.95, 0.024} {
+		score := s
+		status := models.StatusPassed
+		if s < 0.9 {
+			status = models.StatusFailed
+		}
+		run.Cases = append(run.Cases, &models.CaseResult{Position: i, CaseID: fmt.Sprint("q", i), Name: "q", Status: status,
+			Metadata: models.JSON(`{}`), Metrics: []*models.MetricResult{{Name: "semantic_accuracy", Threshold: 0.9,
+				Score: &score, Passed: s >= 0.9}}})
+	}
+	if err := db.InsertRun(ctx, run); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := evalrun(t, "--database-url", url, "history")
+	if code != exitOK {
+		t.Fatalf("history: exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(out, "1/2     0.487") || strings.Contains(out, "0.990") {
+		t.Errorf("history shows the summary, not the rows (want 1/2 at 0.487):\n%s", out)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"unicode"
 
+	"github.com/google/uuid"
 	"golang.org/x/term"
 	"golang.org/x/text/width"
 
@@ -153,26 +154,17 @@ func fmtScore(f *float64) string {
 	return fmt.Sprintf("%.3f", *f)
 }
 
-func fmtAny(v any) string {
-	if f, ok := v.(float64); ok {
-		return fmt.Sprintf("%.3f", f)
-	}
-	return "-"
-}
-
-func intOf(v any) int {
-	f, _ := v.(float64)
-	return int(f)
-}
-
 func floatOf(v any) float64 {
 	f, _ := v.(float64)
 	return f
 }
 
-// writeHistory prints runs newest first. Summaries written by other
-// implementations may lack keys: those show as "-".
-func writeHistory(w io.Writer, runs []*models.Run) {
+// writeHistory prints runs newest first with totals computed from their
+// rows (models.TotalsOf, as report, compare and the dashboard do), never
+// read from a summary, which another implementation may have written with
+// other keys or other numbers. PASSED is passed/all questions; QUALITY is
+// "-" when no question was evaluated.
+func writeHistory(w io.Writer, runs []*models.Run, cases map[uuid.UUID][]*models.CaseResult) {
 	if len(runs) == 0 {
 		fmt.Fprintln(w, "No runs.")
 		return
@@ -180,17 +172,13 @@ func writeHistory(w io.Writer, runs []*models.Run) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "STARTED (UTC)\tSUITE\tAGENT\tVERSION\tPASSED\tQUALITY\tRUN\tMETADATA")
 	for _, r := range runs {
-		var sum map[string]any
-		_ = r.Summary.Decode(&sum)
-		passed := "-"
-		if _, ok := sum["passed"].(float64); ok {
-			passed = fmt.Sprintf("%d/%d", intOf(sum["passed"]), intOf(sum["cases"]))
-		}
+		t := models.TotalsOf(cases[r.ID])
+		passed := fmt.Sprintf("%d/%d", t.Passed, t.Cases)
 		if reports.InfrastructureFailure(r) {
 			passed += " outage" // marked infrastructure_failure: never an automatic baseline
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.StartedAt.UTC().Format("2006-01-02 15:04:05"),
-			clip(reports.EscapeText(r.Suite), 30), clip(reports.EscapeText(r.Agent), 24), clip(reports.EscapeText(r.Version), 12), passed, fmtAny(sum["quality"]), r.ID,
+			clip(reports.EscapeText(r.Suite), 30), clip(reports.EscapeText(r.Agent), 24), clip(reports.EscapeText(r.Version), 12), passed, fmtScore(t.Quality), r.ID,
 			metadataCell(r.Metadata))
 	}
 	tw.Flush()

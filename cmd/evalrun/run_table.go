@@ -117,8 +117,9 @@ func writeRunTable(w io.Writer, run *models.Run, where string, st style) {
 		writeMetricParts(w, metricParts(c), prefixW, st)
 		writeReasons(w, c, st)
 	}
+	t := models.TotalsOf(run.Cases)
 	fmt.Fprintf(w, "Passing questions: %d of %d   Quality: %s   Errors: %d   Not evaluated: %d   Time: %s\n",
-		intOf(sum["passed"]), len(run.Cases), fmtAny(sum["quality"]), intOf(sum["errors"]), intOf(sum["not_evaluated"]),
+		t.Passed, t.Cases, fmtScore(t.Quality), t.Errored, t.NotEvaluated,
 		time.Duration(floatOf(sum["duration_ms"])*float64(time.Millisecond)).Round(time.Millisecond))
 	if rs := reports.Repeats(run); rs != nil {
 		fmt.Fprintf(w, "Repeats: %s\n", rs.Line())

@@ -8,6 +8,9 @@
 #                                 write the fixture's runs (or one of them at another time)
 #                                 through nested attributes; print them as dump does
 #   dump                          print every run, newest first, with its cases and metrics
+#   write-versions FIXTURE INDEX N STARTED_AT
+#                                 write N copies of one fixture run, versions v1..vN, one second apart
+#   count MODEL WHERE             count run|case|metric records matching a where(...) hash given as JSON
 #
 # Output is JSON on stdout.
 
@@ -89,7 +92,7 @@ def dump(runs)
   first = runs.first
   if first
     c = first.case_results.first
-    m = c&.metric_results&.first
+    m = E::MetricResult.first # the first run may hold only metrics Go did not calculate (no rows)
     out_check = [first, c, m].compact.map { |rec| readonly_enforced?(rec) }
     { runs: out, readonly_enforced: out_check.all?, records_checked: out_check.size }
   else
@@ -142,6 +145,21 @@ when "write"
   puts JSON.generate(dump(E::Run.where(id: ids).recent))
 when "dump"
   puts JSON.generate(dump(E::Run.recent))
+when "write-versions"
+  fixture = JSON.parse(File.read(ARGV.shift))
+  run = fixture["runs"][Integer(ARGV.shift)]
+  n = Integer(ARGV.shift)
+  start = Time.iso8601(ARGV.shift)
+  n.times do |i|
+    write_run(run.merge("version" => "v#{i + 1}"), started_at: (start + i + 1).utc.iso8601(6))
+  end
+  puts JSON.generate(written: n)
+when "count"
+  model = { "run" => E::Run, "case" => E::CaseResult, "metric" => E::MetricResult }.fetch(ARGV.shift)
+  where = JSON.parse(ARGV.shift)
+  scope = model
+  scope = scope.joins(:case_result) if where.key?("ruby_llm_evaluations_case_results")
+  puts JSON.generate(count: scope.where(where).count)
 else
   warn "unknown command #{command.inspect}"
   exit 2

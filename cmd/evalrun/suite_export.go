@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"agentevals/judges"
+	"agentevals/reports"
+	"agentevals/runner"
+)
+
+// SuiteCmd groups the commands that work on suite files.
+type SuiteCmd struct {
+	Export SuiteExportCmd `cmd:"" help:"Write a Go suite file from a saved run's definition (e.g. a run written by the Ruby gem)."`
+}
+
+// SuiteExportCmd writes a suite file whose Go runs are equivalent to a
+// saved run, so that run baselines them (DESIGN §5).
+type SuiteExportCmd struct {
+	RunID        string            `arg:"" name:"RUN_ID" help:"The run to export (a UUID from evalrun history)."`
+	Output       string            `short:"o" name:"output" placeholder:"FILE" help:"Write the suite here instead of standard output (refuses to overwrite an existing file)."`
+	AgentCommand string            `name:"agent-command" placeholder:"CMD" help:"The agent's command line, split on spaces (e.g. \"ruby agent.rb\"); without it the file holds a placeholder to edit."`
+	Evaluator    map[string]string `name:"evaluator" placeholder:"NAME=TYPE" help:"Declare a metric name of the run as a suite evaluator of this built-in type (repeatable), for names a Ruby suite bound with evaluate(name, using:)."`
+}
+
+// Help explains the export.
+func (c *SuiteExportCmd) Help() string {
+	return `The file keeps the run's suite and agent names, version, and for every question its id, name, question, expected answer, expected actions, minimum scores and metadata exactly as saved, so the first Go run of it is equivalent to the exported run and is baselined by it (and by its later runs of the same definition).
+
+Metrics whose names are no evaluator type (custom Ruby evaluator blocks) are left out and listed on standard error with what to do; map them with --evaluator NAME=TYPE when a built-in type does the same check. Metrics that need an LLM judge are calculated only when the Go run has one.
+
+Exit 0 when written (read the warnings), 2 when the run is missing or cannot be exported.`
+}
+
+// Run exports the suite.
+func (c *SuiteExportCmd) Run(ctx context.Context, g *Globals) error {
+	db, err := g.open(ctx, true)
+	if err != nil {
+		return asInvalid(err)
+	}
+	defer db.Close()
+	run, err := loadRun(ctx, db, c.RunID, "RUN_ID")
+	if err != nil {
+		return err
+	}
+	exp, err := runner.ExportSuite(run, runner.ExportOptions{
+		AgentCommand: strings.Fields(c.AgentCommand), Evaluators: c.Evaluator, Registry: judges.Builtins()})
+	if err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
+	if c.Output == "" {
+		if _, err := g.Stdout.Write(exp.File); err != nil {
+			return fmt.Errorf("export suite: %w", err)
+		}
+	} else if err := writeNewFile(c.Output, exp.File); err != nil {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("export suite: %w", err)}
+	}
+	for _, u := range exp.Unported {
+		fmt.Fprintf(g.Stderr, "warning: metric %q not exported: %s\n", reports.EscapeText(u.Metric), reports.EscapeText(u.Advice))
+	}
+	for _, n := range exp.Notes {
+		fmt.Fprintf(g.Stderr, "note: %s\n", reports.EscapeText(n))
+	}
+	if c.Output != "" {
+		fmt.Fprintf(g.Stderr, "Wrote %s: %d questions of run %s; check it with evalrun validate %s\n",
+			c.Output, len(run.Cases), run.ID, c.Output)
+	}
+	return nil
+}
+
+// writeNewFile writes data to a file that must not exist yet.
+func writeNewFile(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

@@ -1,0 +1,55 @@
+package runner
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"agentevals/judges"
+	"agentevals/models"
+)
+
+func TestExportSuite(t *testing.T) {
+	run := &models.Run{Suite: "S", Agent: "A", Version: "3", Cases: []*models.CaseResult{
+		{CaseID: "q1", Name: "q1", Question: models.JSON(`"Hi?"`), ExpectedAnswer: models.JSON(`"Hello"`),
+			MinimumScores: models.JSON(`{"exact_match": 1.0, "tone": 0.5}`), Metadata: models.JSON(`{}`)},
+		{CaseID: "q2", Name: "Second", Question: models.JSON(`{"text": "x"}`),
+			MinimumScores: models.JSON(`{"exact": 1, "tone": 0.7}`), Metadata: models.JSON(`{"id": 12345678901234567891}`)},
+	}}
+	exp, err := ExportSuite(run, ExportOptions{Registry: judges.Builtins(), Evaluators: map[string]string{"exact": "exact_match"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(exp.Unported) != 1 || exp.Unported[0].Metric != "tone" || strings.Join(exp.Unported[0].Questions, ",") != "q1,q2" {
+		t.Errorf("unported = %+v, want tone on q1,q2", exp.Unported)
+	}
+	file := string(exp.File)
+	for _, want := range []string{`"exact_match": 1.0`, `"exact": {`, `"type": "exact_match"`, `"name": "Second"`,
+		`12345678901234567891`, `"version": "3"`, placeholderCommand[0]} {
+		if !strings.Contains(file, want) {
+			t.Errorf("exported file lacks %s:\n%s", want, file)
+		}
+	}
+	var parsed struct {
+		Questions []map[string]json.RawMessage `json:"questions"`
+	}
+	if err := json.Unmarshal(exp.File, &parsed); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := parsed.Questions[0]["metadata"]; ok {
+		t.Errorf("empty metadata exported: %s", parsed.Questions[0]["metadata"])
+	}
+	if _, ok := parsed.Questions[0]["name"]; ok {
+		t.Errorf("a name equal to the id is exported")
+	}
+
+	run.Cases[1].Question = nil
+	if _, err := ExportSuite(run, ExportOptions{Registry: judges.Builtins()}); err == nil ||
+		!strings.Contains(err.Error(), `question "q2": the question is null`) {
+		t.Errorf("null question: err %v", err)
+	}
+	if _, err := ExportSuite(run, ExportOptions{Registry: judges.Builtins(), Evaluators: map[string]string{"x": "nope"}}); err == nil ||
+		!strings.Contains(err.Error(), `unknown type "nope"`) {
+		t.Errorf("unknown --evaluator type: err %v", err)
+	}
+}
