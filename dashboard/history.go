@@ -297,7 +297,7 @@ func (s *Server) historyRows(c *gin.Context, runs []*models.Run) ([]historyRow, 
 	}
 	cases, err := s.db.CasesOf(c.Request.Context(), ids)
 	if err != nil {
-		return nil, err
+		return nil, unavailable(err)
 	}
 	rows := make([]historyRow, len(runs))
 	for i, r := range runs {
