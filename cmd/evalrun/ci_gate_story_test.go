@@ -3,12 +3,10 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -29,13 +27,7 @@ func noisyJudge(t *testing.T, epoch *atomic.Int64) *httptest.Server {
 		binary.Write(h, binary.LittleEndian, epoch.Load())
 		h.Write(body)
 		u := float64(binary.LittleEndian.Uint64(h.Sum(nil))>>11) / (1 << 53)
-		content, _ := json.Marshal(map[string]any{"reason": "Scripted.", "score": 0.75 + 0.2*u})
-		reply, _ := json.Marshal(map[string]any{"id": "1", "object": "chat.completion", "model": "judge",
-			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
-				"message": map[string]any{"role": "assistant", "content": string(content)}}},
-			"usage": map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(reply)
+		writeVerdict(w, "Scripted.", 0.75+0.2*u)
 	}))
 	t.Cleanup(srv.Close)
 	return srv
@@ -56,31 +48,18 @@ func TestRunCmd_CIGateUserStory(t *testing.T) {
 	var epoch atomic.Int64
 	srv := noisyJudge(t, &epoch)
 	dir := t.TempDir()
-	answer := filepath.Join(dir, "answer.txt")
-	write := func(path, text string) {
-		t.Helper()
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(answer, "ok\n")
-	write(filepath.Join(dir, "agent.sh"), `in=$(cat)
-case "$in" in
-  *"known bug"*) echo wrong ;;
-  *"exact please"*) cat '`+answer+`' ;;
-  *) echo 'Within 30 days.' ;;
-esac
-`)
+	agent, answer := knownBugAgent(t, dir)
+	write := func(path, text string) { writeTestFile(t, path, text) }
 	questions := []string{
 		`{"id": "known", "question": "known bug", "expected_answer": "right", "minimum_scores": {"exact": 1}}`,
-		`{"id": "fine", "question": "exact please", "expected_answer": "ok", "minimum_scores": {"exact": 1}}`,
+		`{"id": "fine", "question": "exact answer please", "expected_answer": "ok", "minimum_scores": {"exact": 1}}`,
 	}
 	for i := range 12 {
 		questions = append(questions, fmt.Sprintf(`{"id": "judged%02d", "question": "How long may I return item %d?", "expected_answer": "Within 30 days.",
 		  "minimum_scores": {"semantic_accuracy": 0.8, "answer_relevancy": 0.8}}`, i, i))
 	}
 	suite := filepath.Join(dir, "suite.json")
-	write(suite, `{"suite": "CI gate story", "agent": {"name": "A", "command": ["sh", "`+filepath.Join(dir, "agent.sh")+`"]},
+	write(suite, `{"suite": "CI gate story", "agent": {"name": "A", "command": ["sh", "`+agent+`"]},
 	  "evaluators": {"exact": {"type": "exact_match"}},
 	  "questions": [`+strings.Join(questions, ",\n")+`]}`)
 	url := testdb.SQLiteURL(t)
