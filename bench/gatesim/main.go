@@ -1,6 +1,6 @@
 // Command gatesim measures how often the strict and ci regression gates
 // flag a candidate run against its baseline when the true quality did not
-// change, or dropped by 0.02, 0.05 or 0.10, with an LLM judge whose
+// change, or dropped by 0.02, 0.05 or 0.10 (-drops), with an LLM judge whose
 // verdicts carry seeded noise (internal/gatesim), with one judge verdict
 // per question and with --repeat 3 (runner.ExecOptions.Repeat: every
 // question answered and judged three times, the metric rows holding the
@@ -25,26 +25,44 @@ import (
 func main() {
 	pairs := flag.Int("pairs", 40, "run pairs per row")
 	questions := flag.Int("questions", 200, "questions in the suite")
-	sds := flag.String("sd", "0.10", "judge noise (standard deviation of a verdict); a comma-separated list gives one table each")
+	sdList := flag.String("sd", "0.10", "judge noise (standard deviation of a verdict); a comma-separated list gives one table each")
+	dropList := flag.String("drops", "0,0.02,0.05,0.10", "true drops of the candidates' quality, one row each (0: no change)")
 	seed := flag.Uint64("seed", 20261201, "seed of true qualities and noise")
 	flag.Parse()
-	for i, field := range strings.Split(*sds, ",") {
-		sd, err := strconv.ParseFloat(strings.TrimSpace(field), 64)
-		if err != nil || sd < 0 {
-			fmt.Fprintf(os.Stderr, "gatesim: -sd: want non-negative numbers separated by commas, got %q\n", field)
-			os.Exit(2)
-		}
-		if i > 0 {
-			fmt.Println()
-		}
-		if err := run(*pairs, *questions, sd, *seed); err != nil {
-			fmt.Fprintln(os.Stderr, "gatesim:", err)
-			os.Exit(1)
+	sds, err := parseList("-sd", *sdList)
+	if err == nil {
+		var drops []float64
+		if drops, err = parseList("-drops", *dropList); err == nil {
+			for i, sd := range sds {
+				if i > 0 {
+					fmt.Println()
+				}
+				if err := run(*pairs, *questions, sd, drops, *seed); err != nil {
+					fmt.Fprintln(os.Stderr, "gatesim:", err)
+					os.Exit(1)
+				}
+			}
+			return
 		}
 	}
+	fmt.Fprintln(os.Stderr, "gatesim:", err)
+	os.Exit(2)
 }
 
-func run(pairs, questions int, sd float64, seed uint64) error {
+// parseList reads a comma-separated list of numbers from 0 to 1.
+func parseList(name, list string) ([]float64, error) {
+	var out []float64
+	for _, field := range strings.Split(list, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(field), 64)
+		if err != nil || v < 0 || v > 1 {
+			return nil, fmt.Errorf("%s: want numbers from 0 to 1 separated by commas, got %q", name, field)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func run(pairs, questions int, sd float64, drops []float64, seed uint64) error {
 	dir, err := os.MkdirTemp("", "gatesim")
 	if err != nil {
 		return err
@@ -55,7 +73,6 @@ func run(pairs, questions int, sd float64, seed uint64) error {
 		return err
 	}
 	defer h.Close()
-	drops := []float64{0, 0.02, 0.05, 0.10}
 	type counts struct{ strict, ci [2]int }
 	rows := make([]counts, len(drops))
 	ctx := context.Background()
