@@ -112,11 +112,13 @@
 // after the totals notice, titled "SUITE / AGENT: slice KEY=VALUE", for
 // example "slice failure_mode=policy_lookup" or "slice tag=returns"; its
 // message has the slice's counts, quality and pass rate, and with a
-// baseline the baseline quality and the number of regressions. JUnit adds
-// testsuite properties named slice.KEY=VALUE.STAT, with STAT one of
-// quality (three decimals), pass_rate (a fraction with three decimals, as
-// the run's pass_rate property) and, with a baseline, regressions (a
-// count); "n/a" when nothing in the slice was evaluated. KEY is
+// baseline the baseline quality and the number of the slice's questions
+// that regressed (each question once, however many of its metrics
+// regressed, gating or not). JUnit adds testsuite properties named
+// slice.KEY=VALUE.STAT, with STAT one of quality (three decimals),
+// pass_rate (a fraction with three decimals, as the run's pass_rate
+// property) and, with a baseline, regressions (the same count of
+// questions); "n/a" when nothing in the slice was evaluated. KEY is
 // failure_mode or tag; a name splits unambiguously at the first "=" and
 // the last ".", since VALUE (untrusted, control characters removed) may
 // hold either.

@@ -20,7 +20,9 @@ type Slice struct {
 	Totals
 	// Baseline is nil without a baseline.
 	Baseline *Totals `json:"baseline"`
-	// Regressions counts regression findings of the slice's cases.
+	// Regressions counts the slice's questions with a regression finding,
+	// gating or not, each once however many of its metrics regressed (one
+	// finding per question, as the regressions list shows them).
 	Regressions int `json:"regressions"`
 }
 
@@ -83,10 +85,10 @@ func buildSlices(cmp *Comparison, opts Options) []Slice {
 	if cmp.Baseline != nil {
 		baseGroups, _ = groupCases(cmp.Baseline.Cases)
 	}
-	regs := map[string]int{}
-	for _, f := range cmp.Findings {
-		if f.Kind.Regression() && f.CaseID != "" {
-			regs[f.CaseID]++
+	regressed := map[string]bool{}
+	for _, q := range cmp.RegressionsByQuestion() {
+		if q.CaseID != "" {
+			regressed[q.CaseID] = true
 		}
 	}
 	slices.SortStableFunc(order, func(a, b sliceKey) int {
@@ -112,7 +114,9 @@ func buildSlices(cmp *Comparison, opts Options) []Slice {
 			s.Baseline = &bt
 		}
 		for _, c := range groups[k] {
-			s.Regressions += regs[c.CaseID]
+			if regressed[c.CaseID] {
+				s.Regressions++
+			}
 		}
 		out = append(out, s)
 	}

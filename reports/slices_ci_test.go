@@ -18,6 +18,12 @@ func TestRenderer_SlicesInCIOutput(t *testing.T) {
 		run.Cases[2].Metadata = models.MustJSON(map[string]any{"failure_mode": hostile, "tags": []string{"hours"}})
 	}
 	cmp := Compare(bad, ref, Options{})
+	// The policy_lookup slice has one question that went wrong, with a
+	// regression finding per failing metric: the slice counts the question
+	// once (one finding per question), not its findings.
+	if n := len(cmp.Regressions()); n < 2 || len(cmp.RegressionsByQuestion()) != 1 {
+		t.Fatalf("%d regression findings in %d questions, want several in one", n, len(cmp.RegressionsByQuestion()))
+	}
 	r := mustRenderer(t)
 
 	gh, err := r.Bytes(FormatGitHub, cmp)
@@ -25,7 +31,7 @@ func TestRenderer_SlicesInCIOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"::notice title=Customer support / SupportAgent%3A slice failure_mode=policy_lookup::2 questions: 1 passed, 1 failed, 0 errors, 0 not evaluated; quality 0.500; pass rate 50.0%25; baseline quality 1.000; 4 regressions\n",
+		"::notice title=Customer support / SupportAgent%3A slice failure_mode=policy_lookup::2 questions: 1 passed, 1 failed, 0 errors, 0 not evaluated; quality 0.500; pass rate 50.0%25; baseline quality 1.000; 1 regression\n",
 		"::notice title=Customer support / SupportAgent%3A slice tag=hours::1 question: 1 passed, 0 failed, 0 errors, 0 not evaluated; quality 1.000; pass rate 100.0%25; baseline quality 1.000; 0 regressions\n",
 		// "%" is sent as %25 and decoded by the runner; the newline and the
 		// colons of the hostile value cannot end the title or start a command.
@@ -66,7 +72,7 @@ func TestRenderer_SlicesInCIOutput(t *testing.T) {
 	for name, want := range map[string]string{
 		"slice.failure_mode=policy_lookup.quality":     "0.500",
 		"slice.failure_mode=policy_lookup.pass_rate":   "0.500",
-		"slice.failure_mode=policy_lookup.regressions": "4",
+		"slice.failure_mode=policy_lookup.regressions": "1",
 		"slice.tag=returns.quality":                    "0.000",
 		"slice.tag=shipping.pass_rate":                 "1.000",
 		// Control characters are removed from the name; XML escapes the rest.

@@ -262,7 +262,7 @@ func (e *executor) runCase(ctx context.Context, i int) {
 		reps := make([]*models.CaseResult, e.repeat)
 		for r := range reps {
 			reps[r] = &models.CaseResult{}
-			e.answer(ctx, c, reps[r])
+			e.answer(withRepeat(ctx, r, e.repeat), c, reps[r])
 			scrubCase(reps[r])
 		}
 		mergeRepeats(rec, c, reps)

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -53,6 +54,30 @@ func repeatCount(asked, suite int) (int, error) {
 		return 0, fmt.Errorf("execute suite: repeat %d: want 1 to %d", k, MaxRepeat)
 	}
 	return k, nil
+}
+
+// repeatKey is the context key of the repeat an agent call answers.
+type repeatKey struct{}
+
+// repeatAt is one call's place among the repeats of its question.
+type repeatAt struct{ index, total int }
+
+// withRepeat marks ctx as the call for repeat index (0-based) of total.
+func withRepeat(ctx context.Context, index, total int) context.Context {
+	return context.WithValue(ctx, repeatKey{}, repeatAt{index, total})
+}
+
+// RepeatOf says which repeat of its question an agent call answers: the
+// 0-based index and K (ExecOptions.Repeat). A Go agent may read it from
+// the ctx Execute passes to Answer, e.g. to seed a simulation; it is
+// (0, 1) when the run does not repeat. It is the call's place in the run,
+// not an order of arrival: the same repeat gets the same index whatever
+// the scheduling.
+func RepeatOf(ctx context.Context) (index, total int) {
+	if r, ok := ctx.Value(repeatKey{}).(repeatAt); ok {
+		return r.index, r.total
+	}
+	return 0, 1
 }
 
 // mergeRepeats fills rec, the planned row of case c, from the K repeats.

@@ -175,6 +175,41 @@ func TestExecute_RepeatDoesNotChangeTheDigest(t *testing.T) {
 	}
 }
 
+// TestRepeatOf: every agent call of a repeated run sees its own repeat
+// index and K in its context, whatever the concurrency; an unrepeated run
+// reports (0, 1).
+func TestRepeatOf(t *testing.T) {
+	for _, k := range []int{1, 3} {
+		t.Run(fmt.Sprint("repeat ", k), func(t *testing.T) {
+			var mu sync.Mutex
+			seen := map[string]int{}
+			agent := Func(func(ctx context.Context, q Question) (Response, error) {
+				i, total := RepeatOf(ctx)
+				mu.Lock()
+				seen[fmt.Sprintf("%s %d/%d", q.ID, i, total)]++
+				mu.Unlock()
+				out, _ := json.Marshal(q.ID + "#1.")
+				return Response{Output: out}, nil
+			})
+			s := mustLoad(t, repeatSuite)
+			mustExecute(t, s, agent, ExecOptions{Repeat: k, Concurrency: 4, JudgeDisabled: true})
+			if len(seen) != len(s.Cases)*k {
+				t.Errorf("calls seen %v, want each of %d questions at each of %d repeats", seen, len(s.Cases), k)
+			}
+			for _, c := range s.Cases {
+				for i := range k {
+					if n := seen[fmt.Sprintf("%s %d/%d", c.ID, i, k)]; n != 1 {
+						t.Errorf("%s repeat %d of %d: %d calls, want 1", c.ID, i, k, n)
+					}
+				}
+			}
+		})
+	}
+	if i, k := RepeatOf(context.Background()); i != 0 || k != 1 {
+		t.Errorf("RepeatOf(background) = %d, %d; want 0, 1", i, k)
+	}
+}
+
 func TestLoad_RepeatKey(t *testing.T) {
 	for _, tc := range []struct{ value, want string }{
 		{"0", "got 0"}, {"101", "got 101"}, {"2.5", "got 2.5"}, {`"3"`, `got "3"`}, {"null", "got null"},

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,22 +14,10 @@ import (
 // newly fails, under both gates. The last line says which rule decided.
 func TestRunCmd_FailOnRegressions(t *testing.T) {
 	dir := t.TempDir()
-	answer := filepath.Join(dir, "answer.txt")
-	write := func(path, text string) {
-		t.Helper()
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(answer, "ok\n")
-	write(filepath.Join(dir, "agent.sh"), `in=$(cat)
-case "$in" in
-  *"known bug"*) echo wrong ;;
-  *) cat '`+answer+`' ;;
-esac
-`)
+	agent, answer := knownBugAgent(t, dir)
+	write := func(path, text string) { writeTestFile(t, path, text) }
 	suite := filepath.Join(dir, "suite.json")
-	write(suite, `{"suite": "Fail on", "agent": {"name": "A", "command": ["sh", "`+filepath.Join(dir, "agent.sh")+`"]},
+	write(suite, `{"suite": "Fail on", "agent": {"name": "A", "command": ["sh", "`+agent+`"]},
 	  "evaluators": {"exact": {"type": "exact_match"}},
 	  "questions": [
 	    {"id": "known", "question": "known bug", "expected_answer": "right", "minimum_scores": {"exact": 1}},

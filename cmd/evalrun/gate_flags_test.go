@@ -24,13 +24,7 @@ func judgedSuite(t *testing.T, dir, suiteName string) (suite, marker string, sco
 	score.Store(0.98)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
-		content, _ := json.Marshal(map[string]any{"reason": "Same facts.", "score": score.Load()})
-		body, _ := json.Marshal(map[string]any{"id": "1", "object": "chat.completion", "model": "judge",
-			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
-				"message": map[string]any{"role": "assistant", "content": string(content)}}},
-			"usage": map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(body)
+		writeVerdict(w, "Same facts.", score.Load())
 	}))
 	t.Cleanup(srv.Close)
 	t.Setenv("OPENAI_API_KEY", "")

@@ -5,6 +5,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"agentevals/models"
@@ -47,4 +51,43 @@ func latestRunID(t *testing.T, dbURL string) string {
 		t.Fatalf("newest run: %v (%d runs)", err, len(runs))
 	}
 	return runs[0].ID.String()
+}
+
+// writeTestFile writes text to path or fails the test.
+func writeTestFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeVerdict answers an OpenAI-compatible chat completion request with a
+// judge verdict {"reason": reason, "score": score}.
+func writeVerdict(w http.ResponseWriter, reason string, score any) {
+	content, _ := json.Marshal(map[string]any{"reason": reason, "score": score})
+	body, _ := json.Marshal(map[string]any{"id": "1", "object": "chat.completion", "model": "judge",
+		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
+			"message": map[string]any{"role": "assistant", "content": string(content)}}},
+		"usage": map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(body)
+}
+
+// knownBugAgent writes a shell agent under dir that answers "wrong" to a
+// question containing "known bug", "Within 30 days." to one containing
+// "How long", and anything else with the contents of the answer file,
+// which starts as "ok" and which a test rewrites to break that answer. It
+// returns the agent script and the answer file.
+func knownBugAgent(t *testing.T, dir string) (script, answer string) {
+	t.Helper()
+	script, answer = filepath.Join(dir, "agent.sh"), filepath.Join(dir, "answer.txt")
+	writeTestFile(t, answer, "ok\n")
+	writeTestFile(t, script, `in=$(cat)
+case "$in" in
+  *"known bug"*) echo wrong ;;
+  *"How long"*) echo 'Within 30 days.' ;;
+  *) cat '`+answer+`' ;;
+esac
+`)
+	return script, answer
 }

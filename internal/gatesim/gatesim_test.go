@@ -2,16 +2,22 @@ package gatesim
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"testing"
+
+	"agentevals/models"
 )
 
 // TestGate_Simulation is the ci gate's acceptance test: 200 judged
 // questions (semantic_accuracy >= 0.7) and a judge whose verdicts carry
 // noise of sd 0.10. Over 40 no-change run pairs the ci gate may flag at
 // most 5 % (2); over 40 pairs whose true quality dropped by 0.05 it must
-// flag at least 95 % (38). Seeds are fixed, so the counts are the same on
-// every machine and every run. The strict gate's counts are logged for
-// comparison.
+// flag at least 95 % (38). Both hold with one verdict per question and
+// with the runner's --repeat 3 (each question answered and judged three
+// times, the metric rows holding the means). Seeds are fixed, so the
+// counts are the same on every machine and every run. The strict gate's
+// counts are logged for comparison.
 func TestGate_Simulation(t *testing.T) {
 	const pairs = 40
 	h, err := New(Config{Questions: 200, Threshold: 0.7, SD: 0.10, Seed: 20261201}, t.TempDir())
@@ -20,33 +26,97 @@ func TestGate_Simulation(t *testing.T) {
 	}
 	defer h.Close()
 	ctx := context.Background()
-	var same, dropped Outcome
-	var sameStrict, sameCI, dropStrict, dropCI int
-	for p := range pairs {
-		base, err := h.Run(ctx, 3*p, 0, 1)
+	// firstRun keeps the repeat-3 pairs' noise independent of the
+	// single-verdict pairs' (noise is keyed on the run number).
+	for _, tc := range []struct{ repeats, firstRun int }{{1, 0}, {3, 1000}} {
+		t.Run(fmt.Sprintf("repeat %d", tc.repeats), func(t *testing.T) {
+			var sameStrict, sameCI, dropStrict, dropCI int
+			for p := range pairs {
+				run := tc.firstRun + 3*p
+				base, err := h.Run(ctx, run, 0, tc.repeats)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cand, err := h.Run(ctx, run+1, 0, tc.repeats)
+				if err != nil {
+					t.Fatal(err)
+				}
+				worse, err := h.Run(ctx, run+2, 0.05, tc.repeats)
+				if err != nil {
+					t.Fatal(err)
+				}
+				same, dropped := Gate(cand, base), Gate(worse, base)
+				sameStrict, sameCI = sameStrict+b2i(same.Strict), sameCI+b2i(same.CI)
+				dropStrict, dropCI = dropStrict+b2i(dropped.Strict), dropCI+b2i(dropped.CI)
+			}
+			t.Logf("repeat %d: no change: strict flagged %d of %d, ci %d of %d; drop 0.05: strict %d of %d, ci %d of %d",
+				tc.repeats, sameStrict, pairs, sameCI, pairs, dropStrict, pairs, dropCI, pairs)
+			if sameCI > pairs/20 {
+				t.Errorf("ci gate flagged %d of %d no-change pairs, want at most %d (5%%)", sameCI, pairs, pairs/20)
+			}
+			if dropCI < pairs*95/100 {
+				t.Errorf("ci gate flagged %d of %d pairs with a true 0.05 drop, want at least %d (95%%)", dropCI, pairs, pairs*95/100)
+			}
+		})
+	}
+}
+
+// TestHarness_Repeats checks that the simulation's repeats are the
+// runner's: a run with repeats 3 stores three verdicts per question, each
+// with its own noise, and the metric row's score is their mean; and the
+// scores do not depend on the runner's concurrency (the repeat index
+// reaches the judge through the answer, not through the order of calls).
+func TestHarness_Repeats(t *testing.T) {
+	ctx := context.Background()
+	scores := map[int][]float64{}
+	for _, conc := range []int{1, 8} {
+		h, err := New(Config{Questions: 12, Threshold: 0.7, SD: 0.10, Seed: 7, Concurrency: conc}, t.TempDir())
 		if err != nil {
 			t.Fatal(err)
 		}
-		cand, err := h.Run(ctx, 3*p+1, 0, 1)
+		run, err := h.Run(ctx, 5, 0, 3)
+		h.Close()
 		if err != nil {
 			t.Fatal(err)
 		}
-		worse, err := h.Run(ctx, 3*p+2, 0.05, 1)
-		if err != nil {
-			t.Fatal(err)
+		var sum struct {
+			Repeats int `json:"repeats"`
 		}
-		same, dropped = Gate(cand, base), Gate(worse, base)
-		sameStrict, sameCI = sameStrict+b2i(same.Strict), sameCI+b2i(same.CI)
-		dropStrict, dropCI = dropStrict+b2i(dropped.Strict), dropCI+b2i(dropped.CI)
+		if err := run.Summary.Decode(&sum); err != nil || sum.Repeats != 3 {
+			t.Fatalf("summary repeats = %d (%v), want 3", sum.Repeats, err)
+		}
+		for _, c := range run.Cases {
+			var meta struct {
+				RepeatScores map[string][]float64 `json:"repeat_scores"`
+			}
+			if err := c.ResponseMetadata.Decode(&meta); err != nil {
+				t.Fatal(err)
+			}
+			reps := meta.RepeatScores["semantic_accuracy"]
+			if len(reps) != 3 || (reps[0] == reps[1] && reps[1] == reps[2]) {
+				t.Errorf("%s: repeat scores %v, want three verdicts with their own noise", c.CaseID, reps)
+				continue
+			}
+			m := metricNamed(c, "semantic_accuracy")
+			if m == nil || m.Score == nil || math.Abs(*m.Score-(reps[0]+reps[1]+reps[2])/3) > 1e-12 {
+				t.Errorf("%s: metric row %+v, want the mean of %v", c.CaseID, m, reps)
+				continue
+			}
+			scores[conc] = append(scores[conc], *m.Score)
+		}
 	}
-	t.Logf("no change: strict flagged %d of %d, ci %d of %d; drop 0.05: strict %d of %d, ci %d of %d",
-		sameStrict, pairs, sameCI, pairs, dropStrict, pairs, dropCI, pairs)
-	if sameCI > pairs/20 {
-		t.Errorf("ci gate flagged %d of %d no-change pairs, want at most %d (5%%)", sameCI, pairs, pairs/20)
+	if fmt.Sprint(scores[1]) != fmt.Sprint(scores[8]) {
+		t.Errorf("scores at concurrency 1 %v differ from concurrency 8 %v", scores[1], scores[8])
 	}
-	if dropCI < pairs*95/100 {
-		t.Errorf("ci gate flagged %d of %d pairs with a true 0.05 drop, want at least %d (95%%)", dropCI, pairs, pairs*95/100)
+}
+
+func metricNamed(c *models.CaseResult, name string) *models.MetricResult {
+	for _, m := range c.Metrics {
+		if m.Name == name {
+			return m
+		}
 	}
+	return nil
 }
 
 func b2i(b bool) int {
