@@ -162,13 +162,6 @@ var ansiRE = regexp.MustCompile(`\x1b\[[0-9;]*m|\r\x1b\[K`)
 // stripANSI removes the colours and line clears evalrun itself writes.
 func stripANSI(s string) string { return ansiRE.ReplaceAllString(s, "") }
 
-func writeTestFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestRunCmd_ContextBloatSaysWhy runs the context_bloat example's
 // regressed revision: run's output names the oversized tool result, as the
 // example's README promises.
