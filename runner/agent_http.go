@@ -9,6 +9,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"agentevals/sanitize"
 )
 
 // httpAgent POSTs the question JSON to a URL and reads a Response JSON, or
@@ -61,7 +63,7 @@ func (a *httpAgent) Answer(ctx context.Context, q Question) (Response, error) {
 	}
 	req.Header = a.headers.Clone()
 	addReplayHeaders(ctx, req.Header) // replay: the case's proxy (runner/replay.go)
-	details := map[string]any{"url": a.cfg.URL}
+	details := map[string]any{"url": sanitize.URL(a.cfg.URL)}
 	res, err := a.client.Do(req)
 	if err != nil {
 		switch {
