@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"agentevals/bounds"
 )
 
 // responseKeys are the keys of a Response JSON object, actionKeys those of
@@ -41,6 +43,9 @@ func parseReply(b []byte, plainOK bool) (Response, error) {
 			return Response{}, err
 		}
 		return Response{Output: out}, nil
+	}
+	if err := bounds.Default.CheckJSON(t); err != nil {
+		return Response{}, fmt.Errorf("want a Response JSON object within bounds: %w", err)
 	}
 	if err := unknownKeys(t); err != nil {
 		return Response{}, err

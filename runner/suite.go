@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"agentevals/bounds"
 	"agentevals/judges"
 	"agentevals/replay"
 )
@@ -97,12 +97,19 @@ func Load(path string) (*Suite, error) {
 func LoadRegistry(path string, reg judges.Registry) (*Suite, error) {
 	var list []Problem
 	p := problems{file: path, list: &list}
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path, bounds.Default.MaxBytes)
 	if err != nil {
 		p.add("", "cannot read the suite file: %v", err)
 		return nil, &ValidationError{Problems: list}
 	}
+	yamlFile := false
 	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
+		yamlFile = true
+	}
+	if !p.bounded(data, yamlFile) {
+		return nil, &ValidationError{Problems: list}
+	}
+	if yamlFile {
 		var ok bool
 		if data, ok = yamlToJSON(p, data); !ok {
 			return nil, &ValidationError{Problems: list}

@@ -100,9 +100,19 @@ func value(name string, v any, rep *Report) any {
 // needsRepair reports whether raw holds what decoding would repair: invalid
 // UTF-8, a \u0000 escape or a lone surrogate escape.
 func needsRepair(raw []byte) bool {
-	if !utf8.Valid(raw) {
-		return true
-	}
+	return !utf8.Valid(raw) || BadEscape(raw) >= 0
+}
+
+// BadEscape returns the offset in raw (JSON text) of the first \u0000 or
+// lone surrogate escape (\ud800 not followed by a low surrogate, or a low
+// surrogate on its own), or -1 when there is none. PostgreSQL jsonb
+// refuses both; Go's decoder silently turns a lone surrogate into U+FFFD.
+func BadEscape(raw []byte) int { return badEscape(raw, true) }
+
+// LoneSurrogate is BadEscape for lone surrogates only (\u0000 is skipped).
+func LoneSurrogate(raw []byte) int { return badEscape(raw, false) }
+
+func badEscape(raw []byte, nul bool) int {
 	for i := 0; i < len(raw); i++ {
 		if raw[i] != '\\' || i+1 >= len(raw) {
 			continue
@@ -116,10 +126,10 @@ func needsRepair(raw []byte) bool {
 			continue
 		}
 		switch {
-		case r == 0:
-			return true
+		case r == 0 && nul:
+			return i
 		case r >= 0xDC00 && r <= 0xDFFF: // a low surrogate not after a high one
-			return true
+			return i
 		case r >= 0xD800 && r <= 0xDBFF:
 			if i+7 < len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
 				if lo, ok := hex4(raw, i+8); ok && lo >= 0xDC00 && lo <= 0xDFFF {
@@ -127,11 +137,11 @@ func needsRepair(raw []byte) bool {
 					continue
 				}
 			}
-			return true
+			return i
 		}
 		i += 5
 	}
-	return false
+	return -1
 }
 
 // hex4 reads four hex digits at b[i:].
