@@ -75,7 +75,7 @@ func (a *httpAgent) Answer(ctx context.Context, q Question) (Response, error) {
 		return Response{}, &AgentError{Kind: "http", Message: err.Error(), Details: details}
 	}
 	defer res.Body.Close()
-	body := &limitBuffer{max: maxStdout}
+	body := newAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
 	if _, err := io.Copy(body, res.Body); err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return Response{}, &AgentError{Kind: "timeout", Message: fmt.Sprintf("no answer within %s", a.timeout), Details: details}
@@ -84,21 +84,21 @@ func (a *httpAgent) Answer(ctx context.Context, q Question) (Response, error) {
 	}
 	details["status"] = res.StatusCode
 	if res.StatusCode/100 != 2 {
-		details["body"] = excerpt(body.buf.Bytes())
+		details["body"] = excerpt(body.buf)
 		return Response{}, &AgentError{Kind: "http_status", Message: res.Status, Details: details}
 	}
 	if body.over {
-		return Response{}, &AgentError{Kind: "bad_response", Message: fmt.Sprintf("body exceeds %d bytes", maxStdout), Details: details}
+		return Response{}, &AgentError{Kind: "bad_response", Message: fmt.Sprintf("body exceeds %d bytes besides the answer", maxStdout), Details: details}
 	}
 	// Like a command agent's stdout: a JSON object is a Response, whatever
 	// the Content-Type (servers often label JSON text/plain); anything else
 	// is plain text, the output with actions null.
-	resp, err := parseReply(body.buf.Bytes(), true)
+	resp, err := parseReply(body.buf, true)
 	if err != nil {
-		details["body"] = excerpt(body.buf.Bytes())
+		details["body"] = excerpt(body.buf)
 		return Response{}, &AgentError{Kind: "bad_response", Message: err.Error(), Details: details}
 	}
-	return resp, nil
+	return withTruncation(resp, body), nil
 }
 
 // Close releases idle connections.

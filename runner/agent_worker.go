@@ -24,6 +24,7 @@ type workerAgent struct {
 	timeout time.Duration
 	envFor  func(int) []string
 	slots   chan *workerSlot
+	procs   *processes
 
 	mu     sync.Mutex
 	all    []*workerSlot
@@ -69,7 +70,7 @@ func (l *lockedTail) String() string {
 }
 
 func newWorkerAgent(cfg AgentConfig, env []string, timeout time.Duration, opts AgentOptions) *workerAgent {
-	a := &workerAgent{cfg: cfg, env: env, timeout: timeout, envFor: opts.WorkerEnv,
+	a := &workerAgent{cfg: cfg, env: env, timeout: timeout, envFor: opts.WorkerEnv, procs: newProcesses(opts.ProcessTag),
 		slots: make(chan *workerSlot, opts.Concurrency)}
 	for i := range opts.Concurrency {
 		s := &workerSlot{n: i}
@@ -117,7 +118,7 @@ func (a *workerAgent) start(n int) (*workerProc, error) {
 	if a.envFor != nil {
 		cmd.Env = append(cmd.Env, a.envFor(n)...)
 	}
-	setProcessGroup(cmd)
+	a.procs.prepare(cmd) // its own group, dies with evalrun, tagged for the guardian
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

@@ -25,11 +25,12 @@ import (
 // interrupted run: Ctrl-C or SIGTERM save nothing) or 2 (invalid suite,
 // options, configuration or baseline; nothing runs).
 type RunCmd struct {
-	Suite       string         `arg:"" name:"suite" help:"Suite file (JSON, or YAML with the same structure)."`
-	Metadata    string         `name:"metadata" placeholder:"JSON" help:"Run metadata as a JSON object, e.g. '{\"revision\":\"abc123\"}'."`
-	Concurrency count          `name:"concurrency" short:"j" placeholder:"N" help:"Cases run at once: a whole number >= 0; 0 or omitted means min(4, number of cases). Negative numbers are refused (exit 2)."`
-	Only        []string       `name:"only" sep:"none" placeholder:"ID" help:"Run only the question with this id (repeatable). A subset is its own definition (digest): its baseline is an earlier run of the same subset, never a run of the whole suite."`
-	Timeout     *time.Duration `name:"timeout" placeholder:"DURATION" help:"Per-case agent timeout, a positive duration such as 30s (0 or negative is refused, exit 2). Omitted: the suite's agent.timeout, else 5m."`
+	Suite          string         `arg:"" name:"suite" help:"Suite file (JSON, or YAML with the same structure)."`
+	Metadata       string         `name:"metadata" placeholder:"JSON" help:"Run metadata as a JSON object, e.g. '{\"revision\":\"abc123\"}'."`
+	Concurrency    count          `name:"concurrency" short:"j" placeholder:"N" help:"Cases run at once: a whole number >= 0; 0 or omitted means min(4, number of cases). Negative numbers are refused (exit 2)."`
+	Only           []string       `name:"only" sep:"none" placeholder:"ID" help:"Run only the question with this id (repeatable). A subset is its own definition (digest): its baseline is an earlier run of the same subset, never a run of the whole suite."`
+	Timeout        *time.Duration `name:"timeout" placeholder:"DURATION" help:"Per-case agent timeout, a positive duration such as 30s (0 or negative is refused, exit 2). Omitted: the suite's agent.timeout, else 5m."`
+	MaxAnswerBytes int            `name:"max-answer-bytes" placeholder:"BYTES" help:"Keep (and score) at most this many bytes of each command or http agent answer; a longer answer is cut there and its case's response_metadata.output_truncated records the full length and SHA-256 of the reply. Omitted or 0: the suite's agent.max_answer_bytes, else 1048576 (1 MiB)."`
 
 	JudgeFlags
 	GateFlags
@@ -50,7 +51,16 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	calculated := suite.Calculated(judge != nil)
 	conc := runner.Concurrency(int(c.Concurrency), len(suite.Cases))
-	agent, err := runner.NewAgent(suite.Agent, runner.AgentOptions{Concurrency: conc, Timeout: c.timeout()})
+	agentOpts := runner.AgentOptions{Concurrency: conc, Timeout: c.timeout(), MaxAnswerBytes: c.MaxAnswerBytes}
+	if g.guard != nil && (suite.Agent.Type == runner.AgentCommand || suite.Agent.Type == runner.AgentWorker) {
+		tag, stop, err := g.guard()
+		if err != nil {
+			return &exitError{Code: exitInvalid, Err: fmt.Errorf("run: %w", err)}
+		}
+		defer stop()
+		agentOpts.ProcessTag = tag
+	}
+	agent, err := runner.NewAgent(suite.Agent, agentOpts)
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("%s: %w", suite.Path, err)}
 	}
@@ -153,6 +163,10 @@ func (c *RunCmd) checkNumbers() error {
 	if c.Timeout != nil && *c.Timeout <= 0 {
 		return fmt.Errorf("--timeout: want a positive duration such as 30s (omit it for the suite's agent.timeout, else %s), got %s",
 			strings.TrimSuffix(runner.DefaultAgentTimeout.String(), "0s"), *c.Timeout)
+	}
+	if c.MaxAnswerBytes < 0 {
+		return fmt.Errorf("--max-answer-bytes: want a whole number of bytes >= 1 (0 or omitted: the suite's agent.max_answer_bytes, else %d), got %d",
+			runner.DefaultMaxAnswerBytes, c.MaxAnswerBytes)
 	}
 	return nil
 }
