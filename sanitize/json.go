@@ -40,6 +40,29 @@ func JSON(raw []byte) ([]byte, Report) {
 	return b, rep
 }
 
+// RepairJSON repairs a JSON document without redacting anything: strings
+// and keys holding NUL, invalid UTF-8 or lone surrogate escapes get U+FFFD.
+// It returns raw itself and false when nothing needed repair, and raw
+// itself and false when raw is not JSON (that is the parser's error to
+// report).
+func RepairJSON(raw []byte) ([]byte, bool) {
+	if !needsRepair(raw) {
+		return raw, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return raw, false
+	}
+	var rep Report
+	b, err := marshal(value("", v, &rep, false))
+	if err != nil {
+		return raw, false
+	}
+	return b, true
+}
+
 // marshal encodes v without HTML escaping (<, >, & stay as they are).
 func marshal(v any) ([]byte, error) {
 	var buf bytes.Buffer
@@ -56,34 +79,38 @@ func marshal(v any) ([]byte, error) {
 // changed in place.
 func Value(v any) (any, Report) {
 	var rep Report
-	out := value("", v, &rep)
+	out := value("", v, &rep, true)
 	return out, rep
 }
 
-func value(name string, v any, rep *Report) any {
+// value repairs (and, when redact, redacts) v.
+func value(name string, v any, rep *Report, redact bool) any {
 	switch t := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(t))
 		for k, x := range t {
 			key, fixed := Repair(k)
 			rep.Repaired = rep.Repaired || fixed
-			if str, ok := x.(string); ok && str != "" && str != Redacted && SensitiveName(key) {
+			if str, ok := x.(string); ok && redact && str != "" && str != Redacted && SensitiveName(key) {
 				out[key] = Redacted
 				rep.Redacted = true
 				continue
 			}
-			out[key] = value(key, x, rep)
+			out[key] = value(key, x, rep, redact)
 		}
 		return out
 	case []any:
 		out := make([]any, len(t))
 		for i, x := range t {
-			out[i] = value(name, x, rep)
+			out[i] = value(name, x, rep, redact)
 		}
 		return out
 	case string:
 		s, fixed := Repair(t)
 		rep.Repaired = rep.Repaired || fixed
+		if !redact {
+			return s
+		}
 		var red string
 		if SecretValue(s) {
 			red = Redacted

@@ -135,8 +135,9 @@ func URL(raw string) string {
 	if err != nil {
 		return RedactText(raw)
 	}
+	password := false
 	if u.User != nil {
-		if _, has := u.User.Password(); has {
+		if _, password = u.User.Password(); password {
 			u.User = url.UserPassword(u.User.Username(), "REDACTED")
 		}
 	}
@@ -154,6 +155,9 @@ func URL(raw string) string {
 			}
 		}
 		u.RawQuery = strings.Join(parts, "&")
+	}
+	if password { // the same marker as everywhere else, unescaped
+		return strings.Replace(u.String(), ":REDACTED@", ":"+Redacted+"@", 1)
 	}
 	return u.String()
 }

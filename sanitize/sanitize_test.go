@@ -46,7 +46,7 @@ func TestText(t *testing.T) {
 
 func TestURL(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{"http://bob:hunter2@agent.example:8080/ask?api_key=abc&lang=en", "http://bob:REDACTED@agent.example:8080/ask?api_key=[REDACTED]&lang=en"},
+		{"http://bob:hunter2@agent.example:8080/ask?api_key=abc&lang=en", "http://bob:[REDACTED]@agent.example:8080/ask?api_key=[REDACTED]&lang=en"},
 		{"http://agent.example/ask?token=t&key=k", "http://agent.example/ask?token=[REDACTED]&key=k"},
 		{"http://agent.example/ask", "http://agent.example/ask"},
 		{"https://x.example/?q=sk-abcdefghijkl", "https://x.example/?q=[REDACTED]"},
