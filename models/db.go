@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/uptrace/bun"
@@ -102,6 +103,20 @@ func openPostgres(ctx context.Context, url string, opts OpenOptions) (*DB, error
 	return db, nil
 }
 
+// readOnlyFile reports whether the SQLite file at path can only be read
+// as immutable: a WAL-mode database needs a writable directory (for its
+// -shm file) even to be read, so a read-only file or directory (a copy
+// from CI, a mounted volume) fails with "attempt to write a readonly
+// database". Without a pending -wal file nothing can change it while we
+// read, and SQLite's immutable mode reads it without any lock or journal.
+func readOnlyFile(path string) bool {
+	if syscall.Access(path, 2) == nil && syscall.Access(filepath.Dir(path), 2) == nil { // W_OK
+		return false
+	}
+	fi, err := os.Stat(path + "-wal")
+	return err != nil || fi.Size() == 0
+}
+
 func openSQLite(ctx context.Context, path string, opts OpenOptions) (*DB, error) {
 	if path == "" {
 		return nil, fmt.Errorf("open database: %w (sqlite url without a path)", ErrUnsupportedURL)
@@ -112,6 +127,9 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*DB, error)
 			return nil, fmt.Errorf("%w at %s", ErrNoSQLiteDatabase, path)
 		}
 		dsn += "&mode=ro"
+		if readOnlyFile(path) {
+			dsn += "&immutable=1"
+		}
 	} else {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return nil, fmt.Errorf("open database %q: %w", path, err)

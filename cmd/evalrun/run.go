@@ -137,7 +137,9 @@ func (c *RunCmd) load() (*runner.Suite, map[string]any, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := suite.CheckAgent(); err != nil {
+	// every check validate makes (agent, judge section, scorers), so that
+	// --no-judge does not accept a judge section validate refuses
+	if err := suite.Check(); err != nil {
 		return nil, nil, err
 	}
 	if suite, err = suite.Only(c.Only); err != nil {
