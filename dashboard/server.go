@@ -115,6 +115,7 @@ func New(cfg Config) (*Server, error) {
 	get("/runs/:id", s.runPage)
 	get("/runs/:id/report.json", s.runJSON)
 	get("/runs/:id/cases/:pos", s.casePage)
+	get("/runs/:id/cases/:pos/output.json", s.caseOutput)
 	get("/compare", s.compare)
 	get("/assets/:file", s.asset)
 	e.NoRoute(s.handle(func(*gin.Context) error { return notFound("There is no page at this address.") }))
