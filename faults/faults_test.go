@@ -237,6 +237,11 @@ func TestRow7_LargeAnswersAreCapped(t *testing.T) {
 	if !strings.Contains(rep.stdout, "output_truncated") {
 		t.Errorf("the JSON report does not say the output was truncated")
 	}
+	for _, f := range []string{"text", "markdown"} {
+		if rep := evalrun(t, dir, "--database-url", db, "report", "--format", f); strings.Count(rep.stdout, "answer cut to its first") != 8 {
+			t.Errorf("the %s report does not say each answer was cut:\n%s", f, rep.stdout)
+		}
+	}
 }
 
 func evalrunCmd(dir string, args ...string) *execCmd {
