@@ -40,8 +40,8 @@ type casePage struct {
 
 	Question, ExpectedAnswer, Output string
 	// OutputLink is the whole output's download when Output was shortened.
-	OutputLink string
-	MinimumScores, CaseMetadata      string
+	OutputLink                  string
+	MinimumScores, CaseMetadata string
 	// Instrumented is false when actions is SQL NULL or JSON null.
 	Instrumented    bool
 	ExpectedActions bool

@@ -96,4 +96,3 @@ func writeReportJSON(w http.ResponseWriter, cmp *reports.Comparison) error {
 	bw.WriteString("\n")
 	return bw.Flush()
 }
-
