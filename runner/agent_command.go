@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -69,6 +70,25 @@ type commandAgent struct {
 	env     []string
 	timeout time.Duration
 	procs   *processes
+	program string // Command[0], looked up in PATH once rather than per case
+	// buffers are the pipe copies' buffers: io.Copy would allocate 32 KiB
+	// twice per case.
+	buffers sync.Pool
+}
+
+// newCommandAgent resolves the program once: looking it up in PATH for
+// every case costs a stat per PATH entry. A program that is not found
+// stays as written, so each case reports the start error.
+func newCommandAgent(cfg AgentConfig, env []string, timeout time.Duration, processTag string) *commandAgent {
+	program := cfg.Command[0]
+	if !strings.Contains(program, "/") {
+		if p, err := exec.LookPath(program); err == nil && filepath.IsAbs(p) {
+			program = p
+		}
+	}
+	a := &commandAgent{cfg: cfg, env: env, timeout: timeout, procs: newProcesses(processTag), program: program}
+	a.buffers.New = func() any { b := make([]byte, 32<<10); return &b }
+	return a
 }
 
 var _ Agent = (*commandAgent)(nil)
@@ -91,13 +111,13 @@ func (a *commandAgent) Answer(ctx context.Context, q Question) (Response, error)
 	}
 	ctx, cancel := context.WithTimeout(ctx, a.timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, a.cfg.Command[0], a.cfg.Command[1:]...)
+	cmd := exec.CommandContext(ctx, a.program, a.cfg.Command[1:]...)
 	cmd.Dir = a.cfg.Dir
 	cmd.Env = append(append([]string(nil), a.env...), caseEnv(ctx)...)
 	tag := a.procs.prepare(cmd)
 	stdout := newAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
 	stderr := &tailBuffer{max: maxStderr}
-	streams, err := startPiped(cmd, append(in, '\n'), stdout, stderr) // one line, as for workers: `read` needs the newline
+	streams, err := startPiped(cmd, append(in, '\n'), stdout, stderr, &a.buffers) // one line, as for workers: `read` needs the newline
 	start := time.Now()
 	if err != nil {
 		return Response{}, &AgentError{Kind: "start", Message: err.Error(), Details: map[string]any{"command": a.cfg.Command}}
@@ -145,9 +165,10 @@ type pipedStreams struct {
 }
 
 // startPiped starts cmd with input on stdin and its stdout and stderr
-// copied into the writers, through pipes evalrun owns: cmd.Wait then waits
+// copied into the writers (with buffers from the pool), through pipes
+// evalrun owns: cmd.Wait then waits
 // for the process alone, never for a child still holding a pipe.
-func startPiped(cmd *exec.Cmd, input []byte, stdout, stderr io.Writer) (*pipedStreams, error) {
+func startPiped(cmd *exec.Cmd, input []byte, stdout, stderr io.Writer, buffers *sync.Pool) (*pipedStreams, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -180,7 +201,9 @@ func startPiped(cmd *exec.Cmd, input []byte, stdout, stderr io.Writer) (*pipedSt
 		r := s.readers[i]
 		go func() {
 			defer s.done.Done()
-			_, _ = io.Copy(w, r)
+			buf := buffers.Get().(*[]byte)
+			defer buffers.Put(buf)
+			_, _ = io.CopyBuffer(onlyWriter{w}, onlyReader{r}, *buf)
 		}()
 	}
 	return s, nil
@@ -203,6 +226,13 @@ func (s *pipedStreams) finish(drain time.Duration) {
 	}
 	closeAll(s.readers...)
 }
+
+// onlyReader and onlyWriter hide ReadFrom/WriteTo, so that io.CopyBuffer
+// uses the pooled buffer.
+type (
+	onlyReader struct{ io.Reader }
+	onlyWriter struct{ io.Writer }
+)
 
 func closeAll(files ...*os.File) {
 	for _, f := range files {

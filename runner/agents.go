@@ -236,7 +236,7 @@ func NewAgent(cfg AgentConfig, opts AgentOptions) (Agent, error) {
 	}
 	switch cfg.Type {
 	case AgentCommand:
-		return &commandAgent{cfg: cfg, env: baseEnv(cfg.Env, opts.LookupEnv), timeout: timeout, procs: newProcesses(opts.ProcessTag)}, nil
+		return newCommandAgent(cfg, baseEnv(cfg.Env, opts.LookupEnv), timeout, opts.ProcessTag), nil
 	case AgentWorker:
 		return newWorkerAgent(cfg, baseEnv(cfg.Env, opts.LookupEnv), timeout, opts), nil
 	case AgentHTTP:

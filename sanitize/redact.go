@@ -65,7 +65,7 @@ var (
 // and quoted "name": "value" fields, URL passwords, the word after an
 // authorization scheme, and words shaped like well-known keys.
 func RedactText(s string) string {
-	if s == "" {
+	if !mayHoldSecret(s) {
 		return s
 	}
 	s = headerLine.ReplaceAllString(s, "$1$2"+Redacted)
@@ -99,6 +99,24 @@ func tokenCount(name, value string) bool {
 		}
 	}
 	return true
+}
+
+// mayHoldSecret is a cheap test that s could match any redaction rule: each
+// needs a '=', ':' or '@', or one of a few letter pairs ("sk", "gh", "AK",
+// "ey", "xo", "gl", "AI", or an authorization scheme).
+func mayHoldSecret(s string) bool {
+	if s == "" {
+		return false
+	}
+	if strings.ContainsAny(s, "=:@") {
+		return true
+	}
+	for _, p := range []string{"sk", "pk", "rk", "gh", "AKIA", "AIza", "eyJ", "xox", "glpat", "earer", "asic", "oken", "igest", "EARER", "ASIC", "OKEN", "IGEST"} {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // redactSchemes replaces the word after Bearer, Basic, Token or Digest.
