@@ -70,3 +70,21 @@ func TestCommandAgent_LongAnswerIsCapped(t *testing.T) {
 		t.Errorf("output_truncated = %v", resp.Metadata["output_truncated"])
 	}
 }
+
+// TestWorkerAgent_LongAnswerIsCapped: worker replies are read through the
+// same cap, line by line, and the next reply is unaffected.
+func TestWorkerAgent_LongAnswerIsCapped(t *testing.T) {
+	cfg := shAgent(t, AgentWorker, `while IFS= read -r l; do printf '{"output":"'; head -c 300000 /dev/zero | tr '\0' a; printf '"}\n'; done`)
+	cfg.MaxAnswerBytes = 1000
+	a := mustAgent(t, cfg, AgentOptions{})
+	for i := range 2 {
+		resp, err := a.Answer(t.Context(), Question{ID: "q", Question: []byte(`"hi"`)})
+		if err != nil {
+			t.Fatalf("answer %d: %v", i, err)
+		}
+		tr, _ := resp.Metadata["output_truncated"].(map[string]any)
+		if len(resp.Output) != 1002 || tr == nil || tr["reply_bytes"] != int64(300013) {
+			t.Errorf("answer %d: %d bytes, output_truncated %v", i, len(resp.Output), resp.Metadata["output_truncated"])
+		}
+	}
+}
