@@ -45,4 +45,20 @@ func BenchmarkCommandVsXargs(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*benchCases), "us/case")
 	})
+	// as evalrun runs it: a child subreaper that looks for orphans after
+	// every case (this makes the benchmark process a subreaper for good,
+	// so it runs last)
+	b.Run("execute-c16-subreaper", func(b *testing.B) {
+		if err := BecomeSubreaper(); err != nil {
+			b.Fatal(err)
+		}
+		s := benchSuite(b)
+		a := mustAgent(b, shAgent(b, AgentCommand, script), AgentOptions{})
+		for b.Loop() {
+			if _, err := Execute(context.Background(), s, a, ExecOptions{Concurrency: 16}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*benchCases), "us/case")
+	})
 }
