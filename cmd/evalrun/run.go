@@ -53,12 +53,14 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	conc := runner.Concurrency(int(c.Concurrency), len(suite.Cases))
 	agentOpts := runner.AgentOptions{Concurrency: conc, Timeout: c.timeout(), MaxAnswerBytes: c.MaxAnswerBytes}
 	if g.guard != nil && (suite.Agent.Type == runner.AgentCommand || suite.Agent.Type == runner.AgentWorker) {
-		tag, stop, err := g.guard()
-		if err != nil {
-			return &exitError{Code: exitInvalid, Err: fmt.Errorf("run: %w", err)}
+		// a machine that refuses (say, a locked-down container) still runs
+		// the suite: process groups and Pdeathsig remain
+		if tag, stop, err := g.guard(); err != nil {
+			fmt.Fprintf(g.Stderr, "warning: %v: agent processes that leave their process group may outlive evalrun\n", err)
+		} else {
+			defer stop()
+			agentOpts.ProcessTag = tag
 		}
-		defer stop()
-		agentOpts.ProcessTag = tag
 	}
 	agent, err := runner.NewAgent(suite.Agent, agentOpts)
 	if err != nil {
