@@ -30,8 +30,9 @@ const (
 	DefaultMaxBytes = 64 << 20
 )
 
-// Default is the limits used unless a caller has reason to differ.
-var Default = Limits{MaxDepth: DefaultMaxDepth, MaxBytes: DefaultMaxBytes}
+// Defaults are the limits used unless a caller has reason to differ (a
+// function, not a variable: no package-level state to change by accident).
+func Defaults() Limits { return Limits{MaxDepth: DefaultMaxDepth, MaxBytes: DefaultMaxBytes} }
 
 // Error says which limit an input broke and where.
 type Error struct {

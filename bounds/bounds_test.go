@@ -66,11 +66,11 @@ func TestLimits_CheckYAML(t *testing.T) {
 func TestLimits_Depth100000(t *testing.T) {
 	deep := strings.Repeat(`{"a":`, 100000) + "1" + strings.Repeat("}", 100000)
 	var be *bounds.Error
-	if err := bounds.Default.CheckJSON([]byte(deep)); !errors.As(err, &be) || be.Limit != "depth 128" {
+	if err := bounds.Defaults().CheckJSON([]byte(deep)); !errors.As(err, &be) || be.Limit != "depth 128" {
 		t.Fatalf("CheckJSON(depth 100000) = %v, want the depth limit", err)
 	}
 	yaml := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
-	if err := bounds.Default.CheckYAML([]byte(yaml)); !errors.As(err, &be) || be.Limit != "depth 128" {
+	if err := bounds.Defaults().CheckYAML([]byte(yaml)); !errors.As(err, &be) || be.Limit != "depth 128" {
 		t.Fatalf("CheckYAML(depth 100000) = %v, want the depth limit", err)
 	}
 }
@@ -79,7 +79,7 @@ func BenchmarkCheckJSON_Deep(b *testing.B) {
 	deep := []byte(strings.Repeat(`{"a":`, 100000) + "1" + strings.Repeat("}", 100000))
 	b.SetBytes(int64(len(deep)))
 	for b.Loop() {
-		_ = bounds.Default.CheckJSON(deep)
+		_ = bounds.Defaults().CheckJSON(deep)
 	}
 }
 
@@ -87,7 +87,7 @@ func BenchmarkCheckJSON_Flat1MiB(b *testing.B) {
 	doc := []byte(`{"output": "` + strings.Repeat("answer ", 150000) + `"}`)
 	b.SetBytes(int64(len(doc)))
 	for b.Loop() {
-		if err := bounds.Default.CheckJSON(doc); err != nil {
+		if err := bounds.Defaults().CheckJSON(doc); err != nil {
 			b.Fatal(err)
 		}
 	}

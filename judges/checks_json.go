@@ -116,7 +116,7 @@ func answerJSON(raw json.RawMessage) (v any, kind string, err error) {
 		}
 		doc, from = json.RawMessage(s), "output text"
 	}
-	if err := bounds.Default.CheckJSON(doc); err != nil {
+	if err := bounds.Defaults().CheckJSON(doc); err != nil {
 		return nil, "", fmt.Errorf("%s is not usable JSON: %v", from, err)
 	}
 	v, err = decodeJSON(doc)

@@ -140,7 +140,7 @@ func ParseVerdict(text string) (score float64, reason string, err error) {
 	if body == "" {
 		return 0, "", errors.New("empty reply")
 	}
-	if err := bounds.Default.CheckJSON([]byte(body)); err != nil {
+	if err := bounds.Defaults().CheckJSON([]byte(body)); err != nil {
 		return 0, "", fmt.Errorf("reply is out of bounds: %w", err)
 	}
 	var fields map[string]json.RawMessage

@@ -102,7 +102,7 @@ func bodyDiffs(want json.RawMessage, body []byte) []string {
 	if len(body) == 0 {
 		return []string{"body: want JSON " + show(decodeJSON(want)) + ", got an empty body"}
 	}
-	if err := bounds.Default.CheckJSON(body); err != nil {
+	if err := bounds.Defaults().CheckJSON(body); err != nil {
 		return []string{fmt.Sprintf("body: want JSON %s, got %d bytes out of bounds: %v", show(decodeJSON(want)), len(body), err)}
 	}
 	if !json.Valid(body) {

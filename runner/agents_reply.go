@@ -46,7 +46,7 @@ func parseReply(b []byte, plainOK bool) (Response, error) {
 		}
 		return Response{Output: out}, nil
 	}
-	if err := bounds.Default.CheckJSON(t); err != nil {
+	if err := bounds.Defaults().CheckJSON(t); err != nil {
 		return Response{}, fmt.Errorf("want a Response JSON object within bounds: %w", err)
 	}
 	if err := unknownKeys(t); err != nil {

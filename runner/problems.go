@@ -333,12 +333,12 @@ func (p problems) walk(dec *json.Decoder, path string) error {
 }
 
 // bounded records a problem when data is larger or nested deeper than
-// bounds.Default allows; the scan runs before any decoder, so a hostile
+// bounds.Defaults() allow; the scan runs before any decoder, so a hostile
 // file is refused in linear time and bounded memory.
 func (p problems) bounded(data []byte, yaml bool) bool {
-	check := bounds.Default.CheckJSON
+	check := bounds.Defaults().CheckJSON
 	if yaml {
-		check = bounds.Default.CheckYAML
+		check = bounds.Defaults().CheckYAML
 	}
 	var be *bounds.Error
 	if err := check(data); errors.As(err, &be) {

@@ -97,7 +97,7 @@ func Load(path string) (*Suite, error) {
 func LoadRegistry(path string, reg judges.Registry) (*Suite, error) {
 	var list []Problem
 	p := problems{file: path, list: &list}
-	data, err := readBounded(path, bounds.Default.MaxBytes)
+	data, err := readBounded(path, bounds.Defaults().MaxBytes)
 	if err != nil {
 		p.add("", "cannot read the suite file: %v", err)
 		return nil, &ValidationError{Problems: list}
