@@ -52,7 +52,7 @@ type AgentConfig struct {
 	// LLM configures the llm agent type.
 	LLM *ModelConfig `json:"llm,omitempty"`
 	// MaxAnswerBytes caps what is kept (and scored) of each answer of a
-	// command or http agent (default DefaultMaxAnswerBytes; see answerBuffer).
+	// command, worker or http agent (default DefaultMaxAnswerBytes; see answerBuffer).
 	MaxAnswerBytes int `json:"max_answer_bytes,omitempty"`
 }
 

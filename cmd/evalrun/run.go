@@ -30,7 +30,7 @@ type RunCmd struct {
 	Concurrency    count          `name:"concurrency" short:"j" placeholder:"N" help:"Cases run at once: a whole number >= 0; 0 or omitted means min(4, number of cases). Negative numbers are refused (exit 2)."`
 	Only           []string       `name:"only" sep:"none" placeholder:"ID" help:"Run only the question with this id (repeatable). A subset is its own definition (digest): its baseline is an earlier run of the same subset, never a run of the whole suite."`
 	Timeout        *time.Duration `name:"timeout" placeholder:"DURATION" help:"Per-case agent timeout, a positive duration such as 30s (0 or negative is refused, exit 2). Omitted: the suite's agent.timeout, else 5m."`
-	MaxAnswerBytes int            `name:"max-answer-bytes" placeholder:"BYTES" help:"Keep (and score) at most this many bytes of each command or http agent answer; a longer answer is cut there and its case's response_metadata.output_truncated records the full length and SHA-256 of the reply. Omitted or 0: the suite's agent.max_answer_bytes, else 1048576 (1 MiB)."`
+	MaxAnswerBytes int            `name:"max-answer-bytes" placeholder:"BYTES" help:"Keep (and score) at most this many bytes of each command, worker or http agent answer; a longer answer is cut there and its case's response_metadata.output_truncated records the full length and SHA-256 of the reply. Omitted or 0: the suite's agent.max_answer_bytes, else 1048576 (1 MiB)."`
 
 	JudgeFlags
 	GateFlags
