@@ -41,7 +41,9 @@ type casePage struct {
 	Metrics []metricView
 
 	Question, ExpectedAnswer, Output string
-	MinimumScores, CaseMetadata      string
+	// OutputLink is the whole output's download when Output was shortened.
+	OutputLink                  string
+	MinimumScores, CaseMetadata string
 	// Instrumented is false when actions is SQL NULL or JSON null.
 	Instrumented    bool
 	ExpectedActions bool
@@ -94,6 +96,9 @@ func (s *Server) casePage(c *gin.Context) error {
 		MinimumScores: prettyJSON(cr.MinimumScores), CaseMetadata: prettyJSON(cr.Metadata),
 		Instrumented: !cr.Actions.IsNull(), ExpectedActions: !cr.ExpectedActions.IsNull(),
 		RunLink: b.Path("runs", id)}
+	if out, cut := shortened(page.Output); cut {
+		page.Output, page.OutputLink = out, b.Path("runs", id, "cases", strconv.Itoa(pos), "output.json")
+	}
 	if idx > 0 {
 		page.PrevLink = b.caseLink(id, run.Cases[idx-1].Position)
 	}

@@ -212,12 +212,14 @@ func (s *Server) runJSON(c *gin.Context) error {
 	if err != nil {
 		return err
 	}
-	body, err := s.renderer.Bytes(reports.FormatJSON, cmp)
-	if err != nil {
-		return fmt.Errorf("run json: %w", err)
-	}
 	c.Header("Content-Disposition", fmt.Sprintf(`attachment; filename="run-%s.json"`, run.ID))
 	c.Header("Cache-Control", "no-store")
-	c.Data(http.StatusOK, "application/json; charset=utf-8", body)
+	c.Header("Content-Type", "application/json; charset=utf-8")
+	c.Status(http.StatusOK)
+	if err := writeReportJSON(c.Writer, cmp); err != nil {
+		// the status is sent: cut the response short rather than finish it as if whole
+		s.log.Error("run json", "run", run.ID, "error", err)
+		panic(http.ErrAbortHandler)
+	}
 	return nil
 }

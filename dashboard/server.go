@@ -115,6 +115,7 @@ func New(cfg Config) (*Server, error) {
 	get("/runs/:id", s.runPage)
 	get("/runs/:id/report.json", s.runJSON)
 	get("/runs/:id/cases/:pos", s.casePage)
+	get("/runs/:id/cases/:pos/output.json", s.caseOutput)
 	get("/compare", s.compare)
 	get("/experiments/:id", s.experiment)
 	get("/search", s.search)
@@ -143,6 +144,15 @@ func CleanMountPath(p string) (string, error) {
 	return clean, nil
 }
 
+// MaxHeaderBytes bounds a request's line and headers. The dashboard
+// refuses larger requests itself (431, with its security headers), so the
+// http.Server in front of it should allow more: ServerMaxHeaderBytes.
+// Go's own limit answers with a bare 431 that no handler sees.
+const (
+	MaxHeaderBytes       = 64 << 10
+	ServerMaxHeaderBytes = 1 << 20
+)
+
 // ServeHTTP sets the security headers and hands the request to the router,
 // whose middlewares log it and refuse every method but GET and HEAD.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -152,7 +162,25 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	if headerBytes(r) > MaxHeaderBytes {
+		h.Set("Content-Type", "text/plain; charset=utf-8")
+		h.Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusRequestHeaderFieldsTooLarge)
+		fmt.Fprintf(w, "Request header fields too large: the request line and headers may hold at most %d bytes.\n", MaxHeaderBytes)
+		return
+	}
 	s.engine.ServeHTTP(w, r)
+}
+
+// headerBytes is the size of r's request line and headers as sent.
+func headerBytes(r *http.Request) int {
+	n := len(r.Method) + len(r.RequestURI) + len(r.Proto) + 4
+	for k, vs := range r.Header {
+		for _, v := range vs {
+			n += len(k) + len(v) + 4
+		}
+	}
+	return n
 }
 
 // handlerFunc is a page handler: it writes a response or returns an error

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"agentevals/bounds"
 )
 
 // Equals ("equals") passes when the answer equals a JSON value: types must
@@ -113,6 +115,9 @@ func answerJSON(raw json.RawMessage) (v any, kind string, err error) {
 			return nil, "", errors.New("output text is empty, not JSON")
 		}
 		doc, from = json.RawMessage(s), "output text"
+	}
+	if err := bounds.Defaults().CheckJSON(doc); err != nil {
+		return nil, "", fmt.Errorf("%s is not usable JSON: %v", from, err)
 	}
 	v, err = decodeJSON(doc)
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"math"
 	"strings"
 	"sync"
+
+	"agentevals/bounds"
 )
 
 // LLMJudge is the langchaingo-backed Judge: every Assess is a fresh
@@ -155,6 +157,9 @@ func ParseVerdict(text string) (score float64, reason string, err error) {
 	}
 	if body == "" {
 		return 0, "", errors.New("empty reply")
+	}
+	if err := bounds.Defaults().CheckJSON([]byte(body)); err != nil {
+		return 0, "", fmt.Errorf("reply is out of bounds: %w", err)
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(body), &fields); err != nil || fields == nil {

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
+
+	"agentevals/sanitize"
 )
 
 // Kinds of *Error returned by Client.Generate and LLMJudge.Assess.
@@ -303,19 +305,18 @@ func statusFromText(s string) int {
 	return n
 }
 
-var (
-	keyPattern      = regexp.MustCompile(`\b(sk-[A-Za-z0-9_\-]{6,}|sk-ant-[A-Za-z0-9_\-]{6,})`)
-	userinfoPattern = regexp.MustCompile(`(?i)\b(https?://)[^/@\s"]+@`)
-)
+// userinfoPattern finds the user information of URLs in provider errors.
+var userinfoPattern = regexp.MustCompile(`(?i)\b(https?://)[^/@\s"]+@`)
 
-// redact removes the credential, anything shaped like an API key and the
-// user information of URLs (net/http masks only the password).
+// redact removes the credential, the user information of URLs (net/http
+// masks only the password) and whatever else the sanitizer recognises as
+// a credential (key shapes such as sk-…, api_key=… pairs, bearer tokens).
 func redact(s, secret string) string {
 	if secret != "" {
-		s = strings.ReplaceAll(s, secret, "[REDACTED]")
+		s = strings.ReplaceAll(s, secret, sanitize.Redacted)
 	}
 	s = userinfoPattern.ReplaceAllString(s, "$1")
-	return keyPattern.ReplaceAllString(s, "[REDACTED]")
+	return sanitize.String(s)
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -150,6 +151,20 @@ func openPostgres(ctx context.Context, url string, opts OpenOptions) (*DB, error
 	return db, nil
 }
 
+// readOnlyFile reports whether the SQLite file at path can only be read
+// as immutable: a WAL-mode database needs a writable directory (for its
+// -shm file) even to be read, so a read-only file or directory (a copy
+// from CI, a mounted volume) fails with "attempt to write a readonly
+// database". Without a pending -wal file nothing can change it while we
+// read, and SQLite's immutable mode reads it without any lock or journal.
+func readOnlyFile(path string) bool {
+	if syscall.Access(path, 2) == nil && syscall.Access(filepath.Dir(path), 2) == nil { // W_OK
+		return false
+	}
+	fi, err := os.Stat(path + "-wal")
+	return err != nil || fi.Size() == 0
+}
+
 func openSQLite(ctx context.Context, path string, opts OpenOptions) (*DB, error) {
 	if path == "" {
 		return nil, fmt.Errorf("open database: %w (sqlite url without a path)", ErrUnsupportedURL)
@@ -164,6 +179,9 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*DB, error)
 			return nil, fmt.Errorf("%w at %s", ErrNoSQLiteDatabase, path)
 		}
 		dsn += "&mode=ro"
+		if readOnlyFile(path) {
+			dsn += "&immutable=1"
+		}
 	} else {
 		// Only the embedded default's directory is created (by the caller):
 		// a typo in an explicit path must not grow a directory tree.

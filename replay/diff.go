@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"agentevals/bounds"
 )
 
 // maxDiffs bounds the differences listed for one request.
@@ -99,6 +101,9 @@ func bodyDiffs(want json.RawMessage, body []byte) []string {
 	}
 	if len(body) == 0 {
 		return []string{"body: want JSON " + show(decodeJSON(want)) + ", got an empty body"}
+	}
+	if err := bounds.Defaults().CheckJSON(body); err != nil {
+		return []string{fmt.Sprintf("body: want JSON %s, got %d bytes out of bounds: %v", show(decodeJSON(want)), len(body), err)}
 	}
 	if !json.Valid(body) {
 		return []string{fmt.Sprintf("body: want JSON %s, got %d bytes that are not JSON", show(decodeJSON(want)), len(body))}

@@ -7,9 +7,10 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
-	"regexp"
 	"sort"
 	"strings"
+
+	"agentevals/sanitize"
 )
 
 // Evidence is what a session saw, for response_metadata.api_replay. Every
@@ -86,75 +87,20 @@ func (e *Evidence) Value() map[string]any {
 }
 
 // Redacted replaces every credential value.
-const Redacted = "[REDACTED]"
+const Redacted = sanitize.Redacted
 
-var secretNameParts = []string{
-	"authorization", "authentication", "cookie", "token", "secret", "password", "passwd",
-	"passphrase", "credential", "signature", "apikey", "sessionid", "jwt", "bearer",
-}
+// Redaction is the sanitizer's (package sanitize): one redactor for replay
+// evidence and every other stored or shown string.
+var sensitiveName = sanitize.SensitiveName
 
-// sensitiveName reports whether a header, query parameter or JSON field
-// name holds credentials.
-func sensitiveName(name string) bool {
-	n := strings.NewReplacer("-", "", "_", "", ".", "", " ", "").Replace(strings.ToLower(name))
-	for _, p := range secretNameParts {
-		if strings.Contains(n, p) {
-			return true
-		}
-	}
-	return n == "auth" || strings.HasSuffix(n, "auth") || strings.HasSuffix(n, "key") || n == "sig"
-}
+func redactString(name, v string) string { return sanitize.Field(name, v) }
 
-// secretValue matches values that look like credentials whatever their name.
-var secretValue = regexp.MustCompile(`(?i)^(bearer|basic|token|digest)\s+\S|^(sk|pk|rk)[-_][a-z0-9_-]{8,}|^(ghp|gho|ghs|ghu|github_pat|xox[abpr]|glpat)[-_]|^AKIA[0-9A-Z]{12}|^eyJ[a-zA-Z0-9_-]+\.[a-zA-Z0-9_-]+\.`)
-
-func redactString(name, v string) string {
-	if sensitiveName(name) || secretValue.MatchString(v) {
-		return Redacted
-	}
-	return v
-}
-
-// credentialPair finds name=value pairs (query strings, forms, logs).
-var credentialPair = regexp.MustCompile(`([A-Za-z0-9_.\-\[\]]+)=([^&\s"'<>;,]+)`)
-
-// RedactText hides credentials in free text such as an agent's error
-// message or stderr: values of sensitive name=value pairs (api_key=…),
-// the word after Bearer/Basic/Token, and words that look like keys or
-// tokens themselves.
-func RedactText(s string) string {
-	s = credentialPair.ReplaceAllStringFunc(s, func(m string) string {
-		name, _, _ := strings.Cut(m, "=")
-		if sensitiveName(name) {
-			return name + "=" + Redacted
-		}
-		return m
-	})
-	lines := strings.Split(s, "\n")
-	for i, line := range lines {
-		words := strings.Split(line, " ")
-		for j, w := range words {
-			switch {
-			case secretValue.MatchString(w):
-				words[j] = Redacted
-			case j > 0 && scheme(words[j-1]) && w != "":
-				words[j] = Redacted
-			}
-		}
-		lines[i] = strings.Join(words, " ")
-	}
-	return strings.Join(lines, "\n")
-}
-
-// scheme reports whether w is an authorization scheme word.
-func scheme(w string) bool {
-	w = strings.Trim(strings.ToLower(w), `"':`)
-	return w == "bearer" || w == "basic" || w == "token" || w == "digest"
-}
-
-func redactText(s string) string { return RedactText(s) }
+func redactText(s string) string { return sanitize.String(s) }
 
 // redactJSON replaces sensitive fields and secret-looking strings in v.
+// Evidence is stricter than answers: any value (not only strings) under a
+// sensitive name is hidden, since a declared fixture could hold, say, a
+// numeric PIN.
 func redactJSON(v any) any {
 	switch t := v.(type) {
 	case map[string]any:
@@ -173,10 +119,9 @@ func redactJSON(v any) any {
 			out[i] = redactJSON(x)
 		}
 		return out
-	case string:
-		return redactString("", t)
 	default:
-		return v
+		out, _ := sanitize.Value(v)
+		return out
 	}
 }
 
@@ -229,7 +174,7 @@ func redactURLPath(u string) string {
 	}
 	parts := strings.Split(u, "/")
 	for i, p := range parts {
-		if i > 2 && secretValue.MatchString(p) {
+		if i > 2 && sanitize.SecretValue(p) {
 			parts[i] = Redacted
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"agentevals/replay"
+	"agentevals/sanitize"
 )
 
 // TestEvidence_Redaction plants credentials in declared and observed
@@ -100,12 +101,12 @@ func TestEvidence_Value(t *testing.T) {
 func TestRedactText(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{`Get "https://a.example/x?api_key=s3cr3t&id=1": refused`, `Get "https://a.example/x?api_key=[REDACTED]&id=1": refused`},
-		{"Authorization: Bearer abc123\nnext", "Authorization: Bearer [REDACTED]\nnext"},
+		{"Authorization: Bearer abc123\nnext", "Authorization: [REDACTED]\nnext"},
 		{"token sk-abcdefghijkl leaked", "token [REDACTED] leaked"},
 		{"client_secret=xyz password=hunter2 user=bob", "client_secret=[REDACTED] password=[REDACTED] user=bob"},
 		{"nothing secret here", "nothing secret here"},
 	} {
-		if got := replay.RedactText(tc.in); got != tc.want {
+		if got := sanitize.String(tc.in); got != tc.want {
 			t.Errorf("RedactText(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}

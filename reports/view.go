@@ -70,8 +70,10 @@ type caseView struct {
 	Output   string
 	Actions  string
 	Error    string
-	Replay   *ReplayView // nil without API replay evidence
-	Metrics  []metricView
+	// Truncated says the stored answer is a prefix of a longer one.
+	Truncated string
+	Replay    *ReplayView // nil without API replay evidence
+	Metrics   []metricView
 }
 
 type metricView struct {
@@ -132,7 +134,8 @@ func newView(c *Comparison, kind viewKind) *view {
 		cv := caseView{CaseComparison: cc, Name: cc.Case.Name,
 			Question: jsonText(cc.Case.Question), Expected: jsonText(cc.Case.ExpectedAnswer),
 			Output: jsonText(cc.Case.Output), Actions: jsonText(cc.Case.Actions),
-			Error: ErrorSummary(cc.Case.ErrorDetails), Replay: NewReplayView(cc.Case.ResponseMetadata)}
+			Error: ErrorSummary(cc.Case.ErrorDetails), Truncated: TruncationNote(cc.Case.ResponseMetadata),
+			Replay: NewReplayView(cc.Case.ResponseMetadata)}
 		v.HasReplay = v.HasReplay || cv.Replay != nil
 		for _, md := range cc.Metrics {
 			m := md.Current

@@ -6,7 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -59,35 +64,46 @@ func (t *tailBuffer) String() string {
 	return s
 }
 
-// limitBuffer keeps up to max bytes and notes whether more came.
-type limitBuffer struct {
-	max  int
-	buf  bytes.Buffer
-	over bool
-}
-
-// Write keeps p up to the limit and never fails.
-func (l *limitBuffer) Write(p []byte) (int, error) {
-	if room := l.max - l.buf.Len(); room < len(p) {
-		l.over = true
-		if room > 0 {
-			l.buf.Write(p[:room])
-		}
-		return len(p), nil
-	}
-	return l.buf.Write(p)
-}
-
 // commandAgent runs one process per case.
 type commandAgent struct {
 	cfg     AgentConfig
 	env     []string
 	timeout time.Duration
+	procs   *processes
+	program string // Command[0], looked up in PATH once rather than per case
+	// buffers are the pipe copies' buffers: io.Copy would allocate 32 KiB
+	// twice per case.
+	buffers sync.Pool
+}
+
+// newCommandAgent resolves the program once: looking it up in PATH for
+// every case costs a stat per PATH entry. A program that is not found
+// stays as written, so each case reports the start error.
+func newCommandAgent(cfg AgentConfig, env []string, timeout time.Duration, processTag string) *commandAgent {
+	program := cfg.Command[0]
+	if !strings.Contains(program, "/") {
+		if p, err := exec.LookPath(program); err == nil && filepath.IsAbs(p) {
+			program = p
+		}
+	}
+	a := &commandAgent{cfg: cfg, env: env, timeout: timeout, procs: newProcesses(processTag), program: program}
+	a.buffers.New = func() any { b := make([]byte, 32<<10); return &b }
+	return a
 }
 
 var _ Agent = (*commandAgent)(nil)
 
-// Answer runs the command with the question JSON on stdin.
+// pipeDrain is how long evalrun keeps reading an agent's output after the
+// agent's process group was killed: only a process that escaped both the
+// group and the subreaper (say, one that cleared its environment and
+// called setsid) can hold the pipes longer.
+const pipeDrain = 2 * time.Second
+
+// Answer runs the command with the question JSON on stdin. The command's
+// streams are OS pipes read by evalrun itself, so that the moment the
+// agent's main process exits its whole process group is killed: children
+// it left running cannot hold the case open, and they make the case an
+// agent error ("agent left background processes running").
 func (a *commandAgent) Answer(ctx context.Context, q Question) (Response, error) {
 	in, err := json.Marshal(q)
 	if err != nil {
@@ -95,17 +111,21 @@ func (a *commandAgent) Answer(ctx context.Context, q Question) (Response, error)
 	}
 	ctx, cancel := context.WithTimeout(ctx, a.timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, a.cfg.Command[0], a.cfg.Command[1:]...)
+	cmd := exec.CommandContext(ctx, a.program, a.cfg.Command[1:]...)
 	cmd.Dir = a.cfg.Dir
 	cmd.Env = append(append([]string(nil), a.env...), caseEnv(ctx)...)
-	cmd.Stdin = bytes.NewReader(append(in, '\n')) // one line, as for workers: `read` needs the newline
-	stdout := &limitBuffer{max: maxStdout}
+	tag := a.procs.prepare(cmd)
+	stdout := newAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
 	stderr := &tailBuffer{max: maxStderr}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	setProcessGroup(cmd)
-	cmd.WaitDelay = 2 * time.Second
+	streams, err := startPiped(cmd, append(in, '\n'), stdout, stderr, &a.buffers) // one line, as for workers: `read` needs the newline
 	start := time.Now()
-	err = cmd.Run()
+	if err != nil {
+		return Response{}, &AgentError{Kind: "start", Message: err.Error(), Details: map[string]any{"command": a.cfg.Command}}
+	}
+	a.procs.started(cmd)
+	err = cmd.Wait()
+	left := a.procs.cleanup(cmd, tag)
+	streams.finish(pipeDrain)
 	details := map[string]any{"stderr": stderr.String(), "command": a.cfg.Command}
 	switch {
 	case ctx.Err() != nil:
@@ -121,32 +141,112 @@ func (a *commandAgent) Answer(ctx context.Context, q Question) (Response, error)
 			return Response{}, &AgentError{Kind: "exit_status", Message: fmt.Sprintf("%s exited with %v", a.cfg.Command[0], ee.ProcessState), Details: details}
 		}
 		return Response{}, &AgentError{Kind: "start", Message: err.Error(), Details: details}
+	case len(left) > 0:
+		details["background_processes"] = left
+		return Response{}, &AgentError{Kind: "background_processes",
+			Message: fmt.Sprintf("agent left background processes running after it exited (killed: %s); wait for children before exiting", strings.Join(left, ", ")),
+			Details: details}
 	case stdout.over:
-		return Response{}, &AgentError{Kind: "bad_response", Message: fmt.Sprintf("stdout exceeds %d bytes", maxStdout), Details: details}
+		return Response{}, &AgentError{Kind: "bad_response", Message: fmt.Sprintf("stdout exceeds %d bytes besides the answer", maxStdout), Details: details}
 	}
-	resp, err := parseReply(stdout.buf.Bytes(), true)
+	resp, err := parseReply(stdout.buf, true)
 	if err != nil {
-		details["stdout"] = excerpt(stdout.buf.Bytes())
+		details["stdout"] = excerpt(stdout.buf)
 		return Response{}, &AgentError{Kind: "bad_response", Message: err.Error(), Details: details}
 	}
-	return resp, nil
+	return withTruncation(resp, stdout), nil
 }
 
-// setProcessGroup starts the command in its own process group so that a
-// timeout kills the whole group: shells leave children holding our pipes.
+// pipedStreams are a started command's stdin, stdout and stderr pipes.
+type pipedStreams struct {
+	readers []*os.File
+	stdinW  *os.File
+	done    sync.WaitGroup
+}
+
+// startPiped starts cmd with input on stdin and its stdout and stderr
+// copied into the writers (with buffers from the pool), through pipes
+// evalrun owns: cmd.Wait then waits
+// for the process alone, never for a child still holding a pipe.
+func startPiped(cmd *exec.Cmd, input []byte, stdout, stderr io.Writer, buffers *sync.Pool) (*pipedStreams, error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW)
+		return nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW, outR, outW)
+		return nil, err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	err = cmd.Start()
+	closeAll(inR, outW, errW) // the child has its copies
+	if err != nil {
+		closeAll(inW, outR, errR)
+		return nil, err
+	}
+	s := &pipedStreams{readers: []*os.File{outR, errR}, stdinW: inW}
+	s.done.Add(3)
+	go func() {
+		defer s.done.Done()
+		_, _ = inW.Write(input) // EPIPE when the agent does not read: fine
+		_ = inW.Close()
+	}()
+	for i, w := range []io.Writer{stdout, stderr} {
+		r := s.readers[i]
+		go func() {
+			defer s.done.Done()
+			buf := buffers.Get().(*[]byte)
+			defer buffers.Put(buf)
+			_, _ = io.CopyBuffer(onlyWriter{w}, onlyReader{r}, *buf)
+		}()
+	}
+	return s, nil
+}
+
+// finish waits up to drain for the copies to reach end of file, then
+// closes the pipes (ending copies that a stray process keeps open).
+func (s *pipedStreams) finish(drain time.Duration) {
+	ended := make(chan struct{})
+	go func() {
+		s.done.Wait()
+		close(ended)
+	}()
+	select {
+	case <-ended:
+	case <-time.After(drain):
+		closeAll(s.stdinW)
+		closeAll(s.readers...)
+		<-ended
+	}
+	closeAll(s.readers...)
+}
+
+// onlyReader and onlyWriter hide ReadFrom/WriteTo, so that io.CopyBuffer
+// uses the pooled buffer.
+type (
+	onlyReader struct{ io.Reader }
+	onlyWriter struct{ io.Writer }
+)
+
+func closeAll(files ...*os.File) {
+	for _, f := range files {
+		_ = f.Close()
+	}
+}
+
+// setProcessGroup starts the command in its own process group so that
+// killing the group kills its children, and makes it die with evalrun.
 func setProcessGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if cmd.Cancel != nil { // made by CommandContext
 		cmd.Cancel = func() error { return killGroup(cmd) }
 	}
-}
-
-// killGroup kills the command's process group.
-func killGroup(cmd *exec.Cmd) error {
-	if cmd.Process == nil {
-		return nil
-	}
-	return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 }
 
 // excerpt is the start of an untrusted reply kept as evidence.

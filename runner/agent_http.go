@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"agentevals/judges"
+	"agentevals/sanitize"
 )
 
 // httpAgent POSTs the question JSON to a URL and reads a Response JSON, or
@@ -103,7 +104,7 @@ func (a *httpAgent) post(ctx context.Context, in []byte) (Response, int, time.Du
 	}
 	req.Header = a.headers.Clone()
 	addReplayHeaders(ctx, req.Header) // replay: the case's proxy (runner/replay.go)
-	details := map[string]any{"url": a.cfg.URL}
+	details := map[string]any{"url": sanitize.URL(a.cfg.URL)}
 	res, err := a.client.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -113,7 +114,7 @@ func (a *httpAgent) post(ctx context.Context, in []byte) (Response, int, time.Du
 	}
 	defer res.Body.Close()
 	retryAfter := judges.RetryAfter(res.Header, time.Now())
-	body := &limitBuffer{max: maxStdout}
+	body := newAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
 	if _, err := io.Copy(body, res.Body); err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return Response{}, 0, 0, a.ctxError(ctx, details)
@@ -122,21 +123,21 @@ func (a *httpAgent) post(ctx context.Context, in []byte) (Response, int, time.Du
 	}
 	details["status"] = res.StatusCode
 	if res.StatusCode/100 != 2 {
-		details["body"] = excerpt(body.buf.Bytes())
+		details["body"] = excerpt(body.buf)
 		return Response{}, res.StatusCode, retryAfter, &AgentError{Kind: "http_status", Message: res.Status, Details: details}
 	}
 	if body.over {
-		return Response{}, res.StatusCode, 0, &AgentError{Kind: "bad_response", Message: fmt.Sprintf("body exceeds %d bytes", maxStdout), Details: details}
+		return Response{}, res.StatusCode, 0, &AgentError{Kind: "bad_response", Message: fmt.Sprintf("body exceeds %d bytes besides the answer", maxStdout), Details: details}
 	}
 	// Like a command agent's stdout: a JSON object is a Response, whatever
 	// the Content-Type (servers often label JSON text/plain); anything else
 	// is plain text, the output with actions null.
-	resp, err := parseReply(body.buf.Bytes(), true)
+	resp, err := parseReply(body.buf, true)
 	if err != nil {
-		details["body"] = excerpt(body.buf.Bytes())
+		details["body"] = excerpt(body.buf)
 		return Response{}, res.StatusCode, 0, &AgentError{Kind: "bad_response", Message: err.Error(), Details: details}
 	}
-	return resp, res.StatusCode, 0, nil
+	return withTruncation(resp, body), res.StatusCode, 0, nil
 }
 
 // Close releases idle connections.

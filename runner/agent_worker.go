@@ -24,6 +24,7 @@ type workerAgent struct {
 	timeout time.Duration
 	envFor  func(int) []string
 	slots   chan *workerSlot
+	procs   *processes
 
 	mu     sync.Mutex
 	all    []*workerSlot
@@ -43,7 +44,7 @@ type workerSlot struct {
 type workerProc struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
-	lines  chan []byte // closed when stdout ends
+	lines  chan *answerBuffer // one reply line each; closed when stdout ends
 	stderr *lockedTail
 	done   chan struct{} // closed when the process has exited
 	err    error         // exit error, valid after done
@@ -69,7 +70,7 @@ func (l *lockedTail) String() string {
 }
 
 func newWorkerAgent(cfg AgentConfig, env []string, timeout time.Duration, opts AgentOptions) *workerAgent {
-	a := &workerAgent{cfg: cfg, env: env, timeout: timeout, envFor: opts.WorkerEnv,
+	a := &workerAgent{cfg: cfg, env: env, timeout: timeout, envFor: opts.WorkerEnv, procs: newProcesses(opts.ProcessTag),
 		slots: make(chan *workerSlot, opts.Concurrency)}
 	for i := range opts.Concurrency {
 		s := &workerSlot{n: i}
@@ -117,7 +118,7 @@ func (a *workerAgent) start(n int) (*workerProc, error) {
 	if a.envFor != nil {
 		cmd.Env = append(cmd.Env, a.envFor(n)...)
 	}
-	setProcessGroup(cmd)
+	a.procs.prepare(cmd) // its own group, dies with evalrun, tagged for the guardian
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -126,20 +127,40 @@ func (a *workerAgent) start(n int) (*workerProc, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &workerProc{cmd: cmd, stdin: stdin, lines: make(chan []byte), stderr: &lockedTail{t: tailBuffer{max: maxStderr}}, done: make(chan struct{})}
+	p := &workerProc{cmd: cmd, stdin: stdin, lines: make(chan *answerBuffer), stderr: &lockedTail{t: tailBuffer{max: maxStderr}}, done: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start worker %d: %w", n, err)
 	}
 	go func() {
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(make([]byte, 64<<10), maxStdout)
-		for sc.Scan() {
-			line := append([]byte(nil), sc.Bytes()...)
-			select {
-			case p.lines <- line:
-			case <-p.done:
-				return
+		// each line is read through the answer cap, like a command's stdout
+		r := bufio.NewReaderSize(stdout, 64<<10)
+		line := newAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
+		for {
+			chunk, err := r.ReadSlice('\n')
+			end := len(chunk) > 0 && chunk[len(chunk)-1] == '\n'
+			if end {
+				chunk = chunk[:len(chunk)-1]
+			}
+			line.Write(chunk)
+			if end {
+				select {
+				case p.lines <- line:
+				case <-p.done:
+					return
+				}
+				line = newAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
+				continue
+			}
+			if err != nil && err != bufio.ErrBufferFull {
+				if line.total > 0 { // a last line without its newline
+					select {
+					case p.lines <- line:
+					case <-p.done:
+						return
+					}
+				}
+				break
 			}
 		}
 		close(p.lines)
@@ -175,14 +196,17 @@ func (a *workerAgent) ask(ctx context.Context, p *workerProc, q Question) (Respo
 			}
 			return Response{}, &AgentError{Kind: "exit_status", Message: msg, Details: d}
 		}
-		resp, err := parseReply(line, false)
+		if line.over {
+			return Response{}, &AgentError{Kind: "bad_response", Message: fmt.Sprintf("reply line exceeds %d bytes besides the answer", maxStdout), Details: details()}
+		}
+		resp, err := parseReply(line.buf, false)
 		if err != nil {
 			d := details()
-			d["stdout"] = excerpt(line)
+			d["stdout"] = excerpt(line.buf)
 			err = fmt.Errorf("worker protocol: each reply must be one JSON object on one line; %w", err)
 			return Response{}, &AgentError{Kind: "bad_response", Message: err.Error(), Details: d}
 		}
-		return resp, nil
+		return withTruncation(resp, line), nil
 	case <-timer.C:
 		return Response{}, &AgentError{Kind: "timeout", Message: fmt.Sprintf("no answer within %s", a.timeout), Details: details()}
 	case <-ctx.Done():

@@ -53,9 +53,12 @@ type AgentConfig struct {
 	Timeout Duration `json:"timeout,omitempty"`
 	// LLM configures the llm agent type.
 	LLM *ModelConfig `json:"llm,omitempty"`
+	// MaxAnswerBytes caps what is kept (and scored) of each answer of a
+	// command, worker or http agent (default DefaultMaxAnswerBytes; see answerBuffer).
+	MaxAnswerBytes int `json:"max_answer_bytes,omitempty"`
 }
 
-var agentKeys = []string{"name", "type", "command", "dir", "env", "url", "headers", "header_env", "timeout", "llm"}
+var agentKeys = []string{"name", "type", "command", "dir", "env", "url", "headers", "header_env", "timeout", "llm", "max_answer_bytes"}
 var modelKeys = []string{"provider", "model", "base_url", "temperature", "max_tokens", "timeout", "system_prompt"}
 
 // parseAgent reads the agent section; dir resolves relative paths.
@@ -122,6 +125,11 @@ func parseAgent(p problems, path string, raw json.RawMessage, dir string) AgentC
 	}
 	if l, ok := obj["llm"]; ok {
 		cfg.LLM = parseModel(p, child(path, "llm"), l)
+	}
+	if m, ok := obj["max_answer_bytes"]; ok {
+		if err := json.Unmarshal(m, &cfg.MaxAnswerBytes); err != nil || cfg.MaxAnswerBytes < 1 {
+			p.add(child(path, "max_answer_bytes"), "want a whole number of bytes >= 1, got %s", describe(m))
+		}
 	}
 	if len(*p.list) > before {
 		return cfg
@@ -197,6 +205,13 @@ type AgentOptions struct {
 	// Limiter, when set, paces the requests of http and llm agents across
 	// all workers and adapts them to the server's 429s (judges.Limiter).
 	Limiter *judges.Limiter
+	// MaxAnswerBytes overrides the suite's agent.max_answer_bytes when
+	// positive.
+	MaxAnswerBytes int
+	// ProcessTag prefixes the ProcessTagEnv value every agent process gets
+	// (default: random); pass the tag of a Guardian so that it can kill
+	// them if evalrun is killed.
+	ProcessTag string
 }
 
 // NewAgent builds the agent a suite names. Agents holding processes or
@@ -218,12 +233,15 @@ func NewAgent(cfg AgentConfig, opts AgentOptions) (Agent, error) {
 	if opts.Timeout > 0 {
 		timeout = opts.Timeout
 	}
+	if opts.MaxAnswerBytes > 0 {
+		cfg.MaxAnswerBytes = opts.MaxAnswerBytes
+	}
 	if timeout <= 0 {
 		timeout = DefaultAgentTimeout
 	}
 	switch cfg.Type {
 	case AgentCommand:
-		return &commandAgent{cfg: cfg, env: baseEnv(cfg.Env, opts.LookupEnv), timeout: timeout}, nil
+		return newCommandAgent(cfg, baseEnv(cfg.Env, opts.LookupEnv), timeout, opts.ProcessTag), nil
 	case AgentWorker:
 		return newWorkerAgent(cfg, baseEnv(cfg.Env, opts.LookupEnv), timeout, opts), nil
 	case AgentHTTP:

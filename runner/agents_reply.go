@@ -5,13 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"agentevals/bounds"
 	"agentevals/models"
+	"agentevals/sanitize"
 )
 
 // responseKeys are the keys of a Response JSON object, actionKeys those of
@@ -43,6 +46,9 @@ func parseReply(b []byte, plainOK bool) (Response, error) {
 			return Response{}, err
 		}
 		return Response{Output: out}, nil
+	}
+	if err := bounds.Defaults().CheckJSON(t); err != nil {
+		return Response{}, fmt.Errorf("want a Response JSON object within bounds: %w", err)
 	}
 	if err := unknownKeys(t); err != nil {
 		return Response{}, err
@@ -125,8 +131,35 @@ func quoteReply(t []byte) string {
 	return strconv.Quote(string([]rune(s)[:n])) + "…"
 }
 
-// checkResponse rejects replies that cannot be evidence.
+// replyRepaired is the response-metadata note of a repaired reply.
+const replyRepaired = "reply_repaired"
+
+// repairResponse replaces NUL characters, invalid UTF-8 and lone
+// surrogate escapes in the answer and the action arguments with U+FFFD
+// (PostgreSQL jsonb refuses them) and notes it in the metadata.
+func repairResponse(r *Response) {
+	fixed := false
+	if out, ok := sanitize.RepairJSON(r.Output); ok {
+		r.Output, fixed = out, true
+	}
+	for i := range r.Actions {
+		if args, ok := sanitize.RepairJSON(r.Actions[i].Arguments); ok {
+			r.Actions[i].Arguments, fixed = args, true
+		}
+	}
+	if fixed {
+		r.Metadata = maps.Clone(r.Metadata)
+		if r.Metadata == nil {
+			r.Metadata = map[string]any{}
+		}
+		r.Metadata[replyRepaired] = "NUL characters, invalid UTF-8 or lone UTF-16 surrogates in the answer were replaced with U+FFFD"
+	}
+}
+
+// checkResponse repairs what can be repaired (repairResponse) and rejects
+// replies that cannot be evidence.
 func checkResponse(r *Response) error {
+	repairResponse(r)
 	var list []Problem
 	p := problems{file: "response", list: &list}
 	if r.Output != nil && !p.portable(r.Output) {

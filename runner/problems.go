@@ -7,10 +7,14 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"agentevals/bounds"
+	"agentevals/sanitize"
 )
 
 // Problem is one thing wrong with a suite: the file, the JSON path inside it
@@ -238,6 +242,10 @@ func (p problems) portable(data []byte) bool {
 		p.add("$", "want UTF-8 text: %v", errNotPortable)
 		return false
 	}
+	if off := sanitize.LoneSurrogate(data); off >= 0 {
+		p.at(data, off, fmt.Sprintf("string holds the lone UTF-16 surrogate %s, which PostgreSQL jsonb refuses: write the character itself or a valid surrogate pair: %v", data[off:off+6], errNotPortable))
+		return false
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	before := len(*p.list)
@@ -277,6 +285,11 @@ func (p problems) syntax(data []byte, err error, format string) {
 	if se.Offset >= int64(len(data)) && strings.Contains(se.Error(), "end of JSON input") {
 		idx = len(data) // the value was cut short: point just past its end
 	}
+	p.at(data, idx, msg)
+}
+
+// at records a problem at data[idx], named by line and column ("file:12:5").
+func (p problems) at(data []byte, idx int, msg string) {
 	line, col := position(data, max(0, min(idx, len(data))))
 	file := fmt.Sprintf("%s:%d:%d", p.file, line, col)
 	if p.line {
@@ -338,4 +351,42 @@ func (p problems) walk(dec *json.Decoder, path string) error {
 		}
 	}
 	return nil
+}
+
+// bounded records a problem when data is larger or nested deeper than
+// bounds.Defaults() allow; the scan runs before any decoder, so a hostile
+// file is refused in linear time and bounded memory.
+func (p problems) bounded(data []byte, yaml bool) bool {
+	check := bounds.Defaults().CheckJSON
+	if yaml {
+		check = bounds.Defaults().CheckYAML
+	}
+	var be *bounds.Error
+	if err := check(data); errors.As(err, &be) {
+		path := be.Path
+		if path == "" {
+			path = "$"
+		}
+		p.add(path, "%s (limit: %s)", be.Message, be.Limit)
+		return false
+	}
+	return true
+}
+
+// readBounded reads a file of at most max bytes; a larger one is an error
+// before it is read into memory.
+func readBounded(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("larger than the %d-byte limit", max)
+	}
+	return data, nil
 }

@@ -279,7 +279,7 @@ func (s *Suite) loadGolden(p problems, rel string) {
 		}
 		indent := utf8.RuneCount(raw[:len(raw)-len(bytes.TrimLeftFunc(raw, unicode.IsSpace))])
 		lp := problems{file: fmt.Sprintf("%s:%d", rel, line), list: p.list, line: true, indent: indent}
-		if !lp.portable(data) {
+		if !lp.bounded(data, false) || !lp.portable(data) {
 			continue
 		}
 		obj := lp.object("$", data, "id", "input", "expected", "context", "meta", "minimum_scores", "checks")

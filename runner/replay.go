@@ -50,6 +50,7 @@ import (
 
 	"agentevals/models"
 	"agentevals/replay"
+	"agentevals/sanitize"
 )
 
 // loadReplay validates a question's api_interactions (path is the
@@ -196,7 +197,7 @@ func (r *replayRun) hook(ctx context.Context, c *Case) (context.Context, func(Re
 			err = &AgentError{Kind: "api_replay", Message: ferr.Error()}
 		default: // the replay failure is the likely cause; keep the agent's own error too
 			// (redacted: a client's error often quotes the URL with its query)
-			d := map[string]any{"agent_error": replay.RedactText(err.Error())}
+			d := map[string]any{"agent_error": sanitize.String(err.Error())}
 			var ae *AgentError
 			if errors.As(err, &ae) {
 				d = maps.Clone(ae.Details)
@@ -204,9 +205,9 @@ func (r *replayRun) hook(ctx context.Context, c *Case) (context.Context, func(Re
 					d = map[string]any{}
 				}
 				if stderr, ok := d["stderr"].(string); ok {
-					d["stderr"] = replay.RedactText(stderr)
+					d["stderr"] = sanitize.String(stderr)
 				}
-				d["agent_error"] = map[string]any{"kind": ae.Kind, "message": replay.RedactText(ae.Message)}
+				d["agent_error"] = map[string]any{"kind": ae.Kind, "message": sanitize.String(ae.Message)}
 			}
 			err = &AgentError{Kind: "api_replay", Message: ferr.Error(), Details: d}
 		}

@@ -3,68 +3,79 @@ package runner
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
-	"unicode/utf8"
 
 	"agentevals/models"
+	"agentevals/sanitize"
 )
 
-// PostgreSQL rejects NUL characters in text and jsonb values, and one bad
-// value would lose the whole run's transaction. Untrusted text (stderr,
-// agent metadata, scorer reasons quoting answers) is therefore scrubbed
-// before the run is returned: every NUL (and, in reasons, every invalid
-// UTF-8 sequence) becomes U+FFFD.
+// Every untrusted column of a case (the answer, actions, response metadata,
+// error details with stderr, scorer reasons quoting answers) passes
+// through the sanitizer before the case is reported or saved: PostgreSQL
+// refuses NUL characters and lone surrogates in jsonb, and one bad value
+// would lose the whole run's transaction; credentials must never reach a
+// table or a report. When anything was changed the case's response
+// metadata says so under "sanitized":
+//
+//	{"sanitized": {"repaired": ["output"], "redacted": ["error_details"]}}
+//
+// listing the columns (and "metrics[i].reason") that were changed.
 
-const replacementChar = "\uFFFD"
-
-// scrubCase removes NUL characters from the case's untrusted columns.
+// scrubCase repairs and redacts the case's untrusted columns.
 func scrubCase(c *models.CaseResult) {
-	c.ErrorDetails = scrubJSON(c.ErrorDetails)
-	c.ResponseMetadata = scrubJSON(c.ResponseMetadata)
-	c.Output = scrubJSON(c.Output)
-	c.Actions = scrubJSON(c.Actions)
-	for _, m := range c.Metrics {
-		m.ErrorDetails = scrubJSON(m.ErrorDetails)
-		if m.Reason != nil && (strings.ContainsRune(*m.Reason, 0) || !utf8.ValidString(*m.Reason)) {
-			r := strings.ToValidUTF8(strings.ReplaceAll(*m.Reason, "\x00", replacementChar), replacementChar)
+	var repaired, redacted []string
+	note := func(column string, rep sanitize.Report) {
+		if rep.Repaired {
+			repaired = append(repaired, column)
+		}
+		if rep.Redacted {
+			redacted = append(redacted, column)
+		}
+	}
+	for _, col := range []struct {
+		name string
+		j    *models.JSON
+	}{
+		{"output", &c.Output}, {"actions", &c.Actions}, {"response_metadata", &c.ResponseMetadata}, {"error_details", &c.ErrorDetails},
+	} {
+		out, rep := sanitize.JSON(*col.j)
+		*col.j = models.JSON(out)
+		note(col.name, rep)
+	}
+	for i, m := range c.Metrics {
+		out, rep := sanitize.JSON(m.ErrorDetails)
+		m.ErrorDetails = models.JSON(out)
+		note(index("metrics", i)+".error_details", rep)
+		if m.Reason != nil {
+			r, rep := sanitize.Text(*m.Reason)
 			m.Reason = &r
+			note(index("metrics", i)+".reason", rep)
 		}
+	}
+	if len(repaired)+len(redacted) > 0 {
+		noteSanitized(c, repaired, redacted)
 	}
 }
 
-// scrubJSON rewrites a JSON value whose strings or keys hold NUL; others
-// are returned unchanged (SQL NULL stays NULL).
-func scrubJSON(j models.JSON) models.JSON {
-	if j == nil || !bytes.Contains(j, []byte(`\u0000`)) {
-		return j
-	}
-	dec := json.NewDecoder(bytes.NewReader(j))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return j
-	}
-	out, err := json.Marshal(scrubValue(v))
-	if err != nil {
-		return j
-	}
-	return models.JSON(out)
-}
-
-func scrubValue(v any) any {
-	switch t := v.(type) {
-	case string:
-		return strings.ReplaceAll(t, "\x00", replacementChar)
-	case []any:
-		for i := range t {
-			t[i] = scrubValue(t[i])
+// noteSanitized records under response_metadata.sanitized which columns
+// the sanitizer changed.
+func noteSanitized(c *models.CaseResult, repaired, redacted []string) {
+	meta := map[string]any{}
+	if !c.ResponseMetadata.IsNull() {
+		dec := json.NewDecoder(bytes.NewReader(c.ResponseMetadata))
+		dec.UseNumber()
+		if err := dec.Decode(&meta); err != nil || meta == nil {
+			meta = map[string]any{"original": json.RawMessage(c.ResponseMetadata)}
 		}
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, val := range t {
-			out[strings.ReplaceAll(k, "\x00", replacementChar)] = scrubValue(val)
-		}
-		return out
 	}
-	return v
+	note := map[string]any{}
+	if len(repaired) > 0 {
+		note["repaired"] = repaired
+	}
+	if len(redacted) > 0 {
+		note["redacted"] = redacted
+	}
+	meta["sanitized"] = note
+	if j, err := models.NewJSON(meta); err == nil {
+		c.ResponseMetadata = j
+	}
 }

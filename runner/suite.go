@@ -3,10 +3,10 @@ package runner
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"agentevals/bounds"
 	"agentevals/judges"
 	"agentevals/replay"
 )
@@ -120,12 +120,19 @@ func Load(path string) (*Suite, error) {
 func LoadRegistry(path string, reg judges.Registry) (*Suite, error) {
 	var list []Problem
 	p := problems{file: path, list: &list}
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path, bounds.Defaults().MaxBytes)
 	if err != nil {
 		p.add("", "cannot read the suite file: %v", err)
 		return nil, &ValidationError{Problems: list}
 	}
+	yamlFile := false
 	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
+		yamlFile = true
+	}
+	if !p.bounded(data, yamlFile) {
+		return nil, &ValidationError{Problems: list}
+	}
+	if yamlFile {
 		var ok bool
 		if data, ok = yamlToJSON(p, data); !ok {
 			return nil, &ValidationError{Problems: list}

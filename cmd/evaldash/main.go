@@ -176,7 +176,7 @@ func serve(ctx context.Context, cli CLI, logger *slog.Logger) error {
 		return invalid(fmt.Errorf("--listen: %w", err))
 	}
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
-		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 64 << 10}
+		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: dashboard.ServerMaxHeaderBytes}
 	logger.Info("evaldash listening", "url", "http://"+ln.Addr().String()+mount+"/", "database", db.URL,
 		"read_only", true)
 	errc := make(chan error, 1)

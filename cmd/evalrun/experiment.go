@@ -135,7 +135,10 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.DB, suite *runner.Suite, v runner.Variant,
 	judge judges.Judge, calculated []string, meta map[string]any) (*models.Run, error) {
 	conc := runner.Concurrency(int(c.Concurrency), len(suite.Cases))
-	agent, err := runner.NewAgent(suite.Agent, runner.AgentOptions{Concurrency: conc, LookupEnv: v.LookupEnv(os.LookupEnv)})
+	agentOpts := runner.AgentOptions{Concurrency: conc, LookupEnv: v.LookupEnv(os.LookupEnv), Limiter: judges.NewLimiter()}
+	stop := g.guardAgent(suite.Agent, &agentOpts)
+	defer stop()
+	agent, err := runner.NewAgent(suite.Agent, agentOpts)
 	if err != nil {
 		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("variant %q: %w", v.Name, err)}
 	}

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/alecthomas/kong"
+
+	"agentevals/runner"
 )
 
 // Exit codes (DESIGN §4.10).
@@ -51,6 +53,8 @@ type Globals struct {
 
 	Stdout io.Writer `kong:"-"`
 	Stderr io.Writer `kong:"-"`
+
+	guard func() (tag string, stop func(), err error) // see guardProcesses
 }
 
 // CLI is the whole command line.
@@ -105,15 +109,45 @@ func version() string {
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	if tag := os.Getenv(runner.GuardianEnv); tag != "" {
+		runner.Guard(os.Stdin, tag) // this process is a run's guardian (runner/guardian.go)
+		return
+	}
+	os.Exit(runWith(os.Args[1:], os.Stdout, os.Stderr, guardProcesses))
+}
+
+// guardProcesses makes evalrun a child subreaper and starts the run's
+// guardian, so that no agent process outlives evalrun, even a SIGKILLed
+// one. It returns the process tag for the agents and the function that
+// stops the guardian.
+func guardProcesses() (string, func(), error) {
+	if err := runner.BecomeSubreaper(); err != nil {
+		return "", nil, err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "", nil, fmt.Errorf("start guardian: %w", err)
+	}
+	g, err := runner.StartGuardian(exe)
+	if err != nil {
+		return "", nil, err
+	}
+	return g.Tag, func() { _ = g.Close() }, nil
 }
 
 // run parses args, runs the command and returns the process exit code.
+// Tests call it in-process: agents are then not guarded by a separate
+// process (see runWith).
 func run(args []string, stdout, stderr io.Writer) int {
+	return runWith(args, stdout, stderr, nil)
+}
+
+// runWith is run with the function that guards agent processes (nil: none).
+func runWith(args []string, stdout, stderr io.Writer, guard func() (string, func(), error)) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	cli := CLI{Globals: Globals{Stdout: stdout, Stderr: stderr}}
+	cli := CLI{Globals: Globals{Stdout: stdout, Stderr: stderr, guard: guard}}
 	exitCode := -1
 	parser, err := kong.New(&cli,
 		kong.Name("evalrun"),

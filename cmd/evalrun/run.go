@@ -25,17 +25,18 @@ import (
 // interrupted run: Ctrl-C or SIGTERM save nothing) or 2 (invalid suite,
 // options, configuration or baseline; nothing runs).
 type RunCmd struct {
-	Suite       string         `arg:"" name:"suite" help:"Suite file (JSON, or YAML with the same structure)."`
-	Metadata    string         `name:"metadata" placeholder:"JSON" help:"Run metadata as a JSON object, e.g. '{\"revision\":\"abc123\"}'."`
-	Concurrency count          `name:"concurrency" short:"j" placeholder:"N" help:"Cases run at once: a whole number >= 0; 0 or omitted means min(4, number of cases). Negative numbers are refused (exit 2)."`
-	Only        []string       `name:"only" sep:"none" placeholder:"ID" help:"Run only the questions with this id or matching this glob pattern, e.g. 'refund-*' (repeatable). A subset is its own definition (digest): its baseline is an earlier run of the same subset, never a run of the whole suite."`
-	Tag         []string       `name:"tag" sep:"none" placeholder:"TAG" help:"Run only the questions whose metadata.tags (golden set: meta.tags) holds this tag (repeatable: any of them). Combined with --only and --failed-in, every flag must match."`
-	FailedIn    string         `name:"failed-in" placeholder:"RUN_ID" help:"Run only the questions that failed or errored in this earlier run (an id from evalrun history) and are still in the suite. A subset, like --only."`
-	Timeout     *time.Duration `name:"timeout" placeholder:"DURATION" help:"Per-case agent timeout, a positive duration such as 30s (0 or negative is refused, exit 2). Omitted: the suite's agent.timeout, else 5m."`
-	Repeat      *int           `name:"repeat" placeholder:"K" help:"Answer and judge every question K times (1..100; overrides the suite's \"repeat\" key, default 1). Each question keeps one row whose metric scores are the means of the K repeats (passing needs the mean at the threshold and no repeat in error); every repeat's answer, scores and reasons are kept in response_metadata.repeats, and reports show pass@k (some repeat passed), pass^k (every repeat passed) and each judge metric's within-question sd. K is not part of the suite's fingerprint, so a K=3 run baselines against K=1 history."`
-	NoPreflight bool           `name:"no-preflight" help:"Skip the preflight: before any question, evalrun checks that the agent (a TCP connection to an http or llm agent's host, the command found for command and worker agents) and the judge (a TCP connection to its endpoint, no request and no tokens) are reachable, and exits 2 with nothing saved when one is not."`
-	Record      bool           `name:"record" help:"Record replay fixtures: send every request of the agent to its real host and write a new suite file (see --record-to) whose inline questions replay exactly those requests strictly (reply bodies under fixtures/recorded/, headers not recorded, credential-like reply fields redacted). Nothing is overwritten and the run is not saved."`
-	RecordTo    string         `name:"record-to" placeholder:"PATH" help:"Where --record writes the new suite file, in the suite's directory (default: SUITE.recorded.json beside the suite)."`
+	Suite          string         `arg:"" name:"suite" help:"Suite file (JSON, or YAML with the same structure)."`
+	Metadata       string         `name:"metadata" placeholder:"JSON" help:"Run metadata as a JSON object, e.g. '{\"revision\":\"abc123\"}'."`
+	Concurrency    count          `name:"concurrency" short:"j" placeholder:"N" help:"Cases run at once: a whole number >= 0; 0 or omitted means min(4, number of cases). Negative numbers are refused (exit 2)."`
+	Only           []string       `name:"only" sep:"none" placeholder:"ID" help:"Run only the questions with this id or matching this glob pattern, e.g. 'refund-*' (repeatable). A subset is its own definition (digest): its baseline is an earlier run of the same subset, never a run of the whole suite."`
+	Tag            []string       `name:"tag" sep:"none" placeholder:"TAG" help:"Run only the questions whose metadata.tags (golden set: meta.tags) holds this tag (repeatable: any of them). Combined with --only and --failed-in, every flag must match."`
+	FailedIn       string         `name:"failed-in" placeholder:"RUN_ID" help:"Run only the questions that failed or errored in this earlier run (an id from evalrun history) and are still in the suite. A subset, like --only."`
+	Timeout        *time.Duration `name:"timeout" placeholder:"DURATION" help:"Per-case agent timeout, a positive duration such as 30s (0 or negative is refused, exit 2). Omitted: the suite's agent.timeout, else 5m."`
+	Repeat         *int           `name:"repeat" placeholder:"K" help:"Answer and judge every question K times (1..100; overrides the suite's \"repeat\" key, default 1). Each question keeps one row whose metric scores are the means of the K repeats (passing needs the mean at the threshold and no repeat in error); every repeat's answer, scores and reasons are kept in response_metadata.repeats, and reports show pass@k (some repeat passed), pass^k (every repeat passed) and each judge metric's within-question sd. K is not part of the suite's fingerprint, so a K=3 run baselines against K=1 history."`
+	NoPreflight    bool           `name:"no-preflight" help:"Skip the preflight: before any question, evalrun checks that the agent (a TCP connection to an http or llm agent's host, the command found for command and worker agents) and the judge (a TCP connection to its endpoint, no request and no tokens) are reachable, and exits 2 with nothing saved when one is not."`
+	Record         bool           `name:"record" help:"Record replay fixtures: send every request of the agent to its real host and write a new suite file (see --record-to) whose inline questions replay exactly those requests strictly (reply bodies under fixtures/recorded/, headers not recorded, credential-like reply fields redacted). Nothing is overwritten and the run is not saved."`
+	RecordTo       string         `name:"record-to" placeholder:"PATH" help:"Where --record writes the new suite file, in the suite's directory (default: SUITE.recorded.json beside the suite)."`
+	MaxAnswerBytes int            `name:"max-answer-bytes" placeholder:"BYTES" help:"Keep (and score) at most this many bytes of each command, worker or http agent answer; a longer answer is cut there and its case's response_metadata.output_truncated records the full length and SHA-256 of the reply. Omitted or 0: the suite's agent.max_answer_bytes, else 1048576 (1 MiB)."`
 
 	JudgeFlags
 	GateFlags
@@ -66,7 +67,10 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	calculated := suite.Calculated(judge != nil)
 	conc := runner.Concurrency(int(c.Concurrency), len(suite.Cases))
 	agentLimiter := judges.NewLimiter()
-	agent, err := runner.NewAgent(suite.Agent, runner.AgentOptions{Concurrency: conc, Timeout: c.timeout(), Limiter: agentLimiter})
+	agentOpts := runner.AgentOptions{Concurrency: conc, Timeout: c.timeout(), Limiter: agentLimiter, MaxAnswerBytes: c.MaxAnswerBytes}
+	stop := g.guardAgent(suite.Agent, &agentOpts)
+	defer stop()
+	agent, err := runner.NewAgent(suite.Agent, agentOpts)
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("%s: %w", suite.Path, err)}
 	}
@@ -141,6 +145,24 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	return nil
 }
 
+// guardAgent starts the process guardian for command and worker agents
+// and sets opts.ProcessTag, so that no agent process outlives evalrun, even
+// a SIGKILLed one. A machine that refuses (say, a locked-down container)
+// still runs the suite with a warning: process groups and Pdeathsig
+// remain. The returned function stops the guardian.
+func (g *Globals) guardAgent(cfg runner.AgentConfig, opts *runner.AgentOptions) (stop func()) {
+	if g.guard == nil || (cfg.Type != runner.AgentCommand && cfg.Type != runner.AgentWorker) {
+		return func() {}
+	}
+	tag, stop, err := g.guard()
+	if err != nil {
+		fmt.Fprintf(g.Stderr, "warning: %v: agent processes that leave their process group may outlive evalrun\n", err)
+		return func() {}
+	}
+	opts.ProcessTag = tag
+	return stop
+}
+
 // checkGateFlags validates the comparison and report flags when no
 // database is opened (--save-to, --no-save), as resolveBaseline does
 // otherwise, so a bad --report is refused before the agent runs.
@@ -206,7 +228,9 @@ func (c *RunCmd) load(ctx context.Context, g *Globals) (*runner.Suite, map[strin
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := suite.CheckAgent(); err != nil {
+	// every check validate makes (agent, judge section, scorers), so that
+	// --no-judge does not accept a judge section validate refuses
+	if err := suite.Check(); err != nil {
 		return nil, nil, err
 	}
 	sel := runner.Selection{IDs: c.Only, Tags: c.Tag}
@@ -264,6 +288,10 @@ func (c *RunCmd) checkNumbers() error {
 	if c.Timeout != nil && *c.Timeout <= 0 {
 		return fmt.Errorf("--timeout: want a positive duration such as 30s (omit it for the suite's agent.timeout, else %s), got %s",
 			strings.TrimSuffix(runner.DefaultAgentTimeout.String(), "0s"), *c.Timeout)
+	}
+	if c.MaxAnswerBytes < 0 {
+		return fmt.Errorf("--max-answer-bytes: want a whole number of bytes >= 1 (0 or omitted: the suite's agent.max_answer_bytes, else %d), got %d",
+			runner.DefaultMaxAnswerBytes, c.MaxAnswerBytes)
 	}
 	return nil
 }

@@ -106,3 +106,22 @@ func onlyRun(t *testing.T, url string) *models.Run {
 	}
 	return run
 }
+
+// TestRunCmd_NoJudgeRefusesWhatValidateRefuses: a judge section validate
+// rejects (an unknown provider) is rejected by run --no-judge too, before
+// any agent call (issue 12, row 8).
+func TestRunCmd_NoJudgeRefusesWhatValidateRefuses(t *testing.T) {
+	dir := t.TempDir()
+	suite := filepath.Join(dir, "suite.json")
+	os.WriteFile(suite, []byte(`{"suite": "S", "agent": {"name": "A", "command": ["sh", "-c", "touch called"]},
+	  "judge": {"provider": "nonsense", "model": "m"},
+	  "questions": [{"id": "q", "question": "q", "expected_answer": "ok"}]}`), 0o644)
+	vcode, _, vstderr := evalrun(t, "validate", suite)
+	code, out, stderr := evalrun(t, "--database-url", testdb.SQLiteURL(t), "run", suite, "--no-judge")
+	if vcode != exitInvalid || code != exitInvalid || !strings.Contains(stderr, `unknown provider "nonsense"`) {
+		t.Fatalf("validate exit %d (%s); run --no-judge exit %d\n%s%s", vcode, vstderr, code, out, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "called")); err == nil {
+		t.Error("the agent was called")
+	}
+}

@@ -1,0 +1,98 @@
+package dashboard
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/gin-gonic/gin"
+
+	"agentevals/reports"
+)
+
+// maxShownBytes is how much of a long field (an agent's answer) a case
+// page shows; the rest is one click away as a download, so that a page
+// for a run with 20 MB answers stays small and fast.
+const maxShownBytes = 64 << 10
+
+// shortened cuts s to maxShownBytes at a character boundary and says
+// whether it did.
+func shortened(s string) (string, bool) {
+	if len(s) <= maxShownBytes {
+		return s, false
+	}
+	cut := maxShownBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut], true
+}
+
+// caseOutput serves a case's whole output column as a JSON download:
+// the value the case page shortens.
+func (s *Server) caseOutput(c *gin.Context) error {
+	run, err := s.loadRun(c.Request.Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	pos, err := strconv.Atoi(c.Param("pos"))
+	if err != nil || pos < 0 {
+		return notFound("There is no such case in this run.")
+	}
+	for _, cr := range run.Cases {
+		if cr.Position == pos {
+			body := []byte(cr.Output)
+			if cr.Output.IsSQLNull() {
+				body = []byte("null")
+			}
+			c.Header("Content-Disposition", fmt.Sprintf(`attachment; filename="run-%s-case-%d-output.json"`, run.ID, pos))
+			c.Header("Cache-Control", "no-store")
+			c.Data(http.StatusOK, "application/json; charset=utf-8", body)
+			return nil
+		}
+	}
+	return notFound("There is no such case in this run.")
+}
+
+// writeReportJSON streams the JSON report of cmp to w one case at a time:
+// the document without its cases is small, and each case is encoded and
+// written on its own, so the response is never held whole in memory.
+func writeReportJSON(w http.ResponseWriter, cmp *reports.Comparison) error {
+	doc := reports.NewDocument(cmp)
+	cases := doc.Cases
+	doc.Cases = nil
+	head, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return fmt.Errorf("run json: %w", err)
+	}
+	const hole = `"cases": null`
+	at := bytes.Index(head, []byte(hole)) // the run's cases come before the comparison's
+	if at < 0 {
+		return fmt.Errorf("run json: no cases in the document")
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.Write(head[:at+len(`"cases": `)])
+	bw.WriteString("[")
+	for i, cs := range cases {
+		if i > 0 {
+			bw.WriteString(",")
+		}
+		bw.WriteString("\n    ")
+		b, err := json.MarshalIndent(cs, "    ", "  ")
+		if err != nil {
+			return fmt.Errorf("run json: case %d: %w", i, err)
+		}
+		bw.Write(b)
+	}
+	if len(cases) > 0 {
+		bw.WriteString("\n  ")
+	}
+	bw.WriteString("]")
+	bw.Write(head[at+len(hole):])
+	bw.WriteString("\n")
+	return bw.Flush()
+}
