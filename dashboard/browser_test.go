@@ -101,6 +101,29 @@ func newBrowser(t *testing.T) (context.Context, *browserLog) {
 	return ctx, bl
 }
 
+// browserSteps returns the two helpers a browser test reads as a script:
+// step runs actions (20 s at most, failing the test with the step's name)
+// and eval evaluates a JavaScript expression in the page.
+func browserSteps(t *testing.T, ctx context.Context) (step func(string, ...chromedp.Action[chromedp.Void]), eval func(string) any) {
+	step = func(name string, actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		sctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		if err := chromedp.Do(sctx, actions...); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	eval = func(expr string) any {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[any](expr))
+		if err != nil {
+			t.Fatalf("evaluate %s: %v", expr, err)
+		}
+		return v
+	}
+	return step, eval
+}
+
 // proxyDashboard serves the dashboard under /evaluations behind a reverse
 // proxy, the way an application's auth proxy would; any request outside the
 // mount path is recorded and refused.
@@ -162,22 +185,7 @@ func TestBrowser_Dashboard(t *testing.T) {
 	ctx, bl := newBrowser(t)
 	shots := screenshotDir(t)
 	home := proxy.URL + mount + "/"
-	step := func(name string, actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		sctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-		defer cancel()
-		if err := chromedp.Do(sctx, actions...); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-	}
-	eval := func(expr string) any {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[any](expr))
-		if err != nil {
-			t.Fatalf("evaluate %s: %v", expr, err)
-		}
-		return v
-	}
+	step, eval := browserSteps(t, ctx)
 	shot := func(name string) {
 		t.Helper()
 		b, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))

@@ -96,7 +96,8 @@ func (s *Server) casePage(c *gin.Context) error {
 		MinimumScores: prettyJSON(cr.MinimumScores), CaseMetadata: prettyJSON(cr.Metadata),
 		Instrumented: !cr.Actions.IsNull(), ExpectedActions: !cr.ExpectedActions.IsNull(),
 		RunLink: b.Path("runs", id)}
-	if out, cut := shortened(page.Output); cut {
+	out, cut := shortened(page.Output)
+	if cut {
 		page.Output, page.OutputLink = out, b.Path("runs", id, "cases", strconv.Itoa(pos), "output.json")
 	}
 	if idx > 0 {
@@ -122,12 +123,16 @@ func (s *Server) casePage(c *gin.Context) error {
 	}
 	page.Actions = sideBySide(cr.ExpectedActions, cr.Actions)
 	page.Replay = reports.NewReplayView(cr.ResponseMetadata)
-	if page.ExpectedAnswer != "" && page.Output != "" {
+	// A shortened output is not diffed: a diff of its first bytes would
+	// mislead, and a diff of the whole would put it back on the page.
+	if page.ExpectedAnswer != "" && page.Output != "" && !cut {
 		d := diffWords(page.ExpectedAnswer, page.Output)
 		page.OutputDiff = &d
 	}
-	if page.Baseline, err = s.findBaselineAnswer(c.Request.Context(), b, run, cr, page.Output); err != nil {
-		return unavailable(err)
+	if !cut {
+		if page.Baseline, err = s.findBaselineAnswer(c.Request.Context(), b, run, cr, page.Output); err != nil {
+			return unavailable(err)
+		}
 	}
 	if !cr.ErrorDetails.IsNull() {
 		page.AgentError = prettyJSON(cr.ErrorDetails)

@@ -26,22 +26,7 @@ func TestBrowser_ExperimentGrid(t *testing.T) {
 	}
 	proxy, outside := proxyDashboard(t, MustServe(t, ro, mount))
 	ctx, bl := newBrowser(t)
-	step := func(name string, actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		sctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-		defer cancel()
-		if err := chromedp.Do(sctx, actions...); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-	}
-	eval := func(expr string) any {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[any](expr))
-		if err != nil {
-			t.Fatalf("evaluate %s: %v", expr, err)
-		}
-		return v
-	}
+	step, eval := browserSteps(t, ctx)
 	step("desktop", chromedp.EmulateViewport(1280, 900))
 	step("run page", chromedp.Navigate(proxy.URL+mount+"/runs/"+runs[0].ID.String()), chromedp.WaitVisible("p.experiment-link a"))
 	step("open the grid", chromedp.Click("p.experiment-link a"), chromedp.WaitVisible("table#grid"))

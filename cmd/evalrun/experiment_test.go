@@ -24,13 +24,7 @@ const supportExperiment = "../../examples/support/experiment.json"
 func TestExperimentCmd_SupportRevisions(t *testing.T) {
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) {
-			url := testdb.SQLiteURL(t)
-			if backend == "postgres" {
-				url = testdb.PostgresURL(t)
-				if code, _, stderr := evalrun(t, "--database-url", url, "db:migrate"); code != exitOK {
-					t.Fatalf("db:migrate: exit %d: %s", code, stderr)
-				}
-			}
+			url := migratedURL(t, backend)
 			t.Setenv("AGENT_REVISION", "from-the-environment") // the variants' own values win
 			dir := t.TempDir()
 			html, md, js := filepath.Join(dir, "grid.html"), filepath.Join(dir, "grid.md"), filepath.Join(dir, "grid.json")

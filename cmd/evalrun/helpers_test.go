@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"agentevals/internal/testdb"
 	"agentevals/models"
 )
 
@@ -90,4 +91,19 @@ case "$in" in
 esac
 `)
 	return script, answer
+}
+
+// migratedURL is a fresh database of the backend ("sqlite" or "postgres")
+// for one test, with the tables created (db:migrate on PostgreSQL; SQLite
+// files are migrated by their first use).
+func migratedURL(t *testing.T, backend string) string {
+	t.Helper()
+	if backend != "postgres" {
+		return testdb.SQLiteURL(t)
+	}
+	url := testdb.PostgresURL(t)
+	if code, _, stderr := evalrun(t, "--database-url", url, "db:migrate"); code != exitOK {
+		t.Fatalf("db:migrate: exit %d: %s", code, stderr)
+	}
+	return url
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/internal/testdb"
 )
 
 // TestRunCmd_InterruptedReplay interrupts a run of a suite with
@@ -31,13 +30,7 @@ echo ok
 			  "questions": [{"question": "first", "expected_answer": "ok", `+fixture+`},
 			    {"question": "second", "expected_answer": "ok", `+fixture+`},
 			    {"question": "third", "expected_answer": "ok", `+fixture+`}]}`), 0o644)
-			url := testdb.SQLiteURL(t)
-			if backend == "postgres" {
-				url = testdb.PostgresURL(t)
-				if code, _, stderr := evalrun(t, "--database-url", url, "db:migrate"); code != exitOK {
-					t.Fatalf("db:migrate: exit %d: %s", code, stderr)
-				}
-			}
+			url := migratedURL(t, backend)
 			tmp := t.TempDir()
 			t.Setenv("TMPDIR", tmp)
 

@@ -21,13 +21,7 @@ var supportSuite = filepath.Join("..", "..", "examples", "support", "suite.json"
 func TestRunCmd_SupportExample(t *testing.T) {
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) {
-			url := testdb.SQLiteURL(t)
-			if backend == "postgres" {
-				url = testdb.PostgresURL(t)
-				if code, _, stderr := evalrun(t, "--database-url", url, "db:migrate"); code != exitOK {
-					t.Fatalf("db:migrate: exit %d: %s", code, stderr)
-				}
-			}
+			url := migratedURL(t, backend)
 			t.Setenv("AGENT_REVISION", "reference")
 			code, out, stderr := evalrun(t, "--database-url", url, "run", supportSuite, "--metadata", `{"revision":"reference"}`)
 			if code != exitOK || !strings.Contains(out, "Passing questions: 3 of 3   Quality: 1.000") {
@@ -171,13 +165,7 @@ echo ok
 			  "evaluators": {"exact": {"type": "exact_match"}},
 			  "questions": [{"question": "first", "expected_answer": "ok"}, {"question": "second", "expected_answer": "ok"},
 			    {"question": "third", "expected_answer": "ok"}]}`), 0o644)
-			url := testdb.SQLiteURL(t)
-			if backend == "postgres" {
-				url = testdb.PostgresURL(t)
-				if code, _, stderr := evalrun(t, "--database-url", url, "db:migrate"); code != exitOK {
-					t.Fatalf("db:migrate: exit %d: %s", code, stderr)
-				}
-			}
+			url := migratedURL(t, backend)
 			code, out, stderr := evalrun(t, "--database-url", url, "run", suite, "--concurrency", "1")
 			if code != exitFailed || !strings.Contains(stderr, "1 of 3 cases finished, 2 unfinished; nothing was saved") {
 				t.Errorf("exit %d, stderr:\n%s%s", code, out, stderr)
