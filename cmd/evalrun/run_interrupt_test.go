@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
 )
 
 // TestRunCmd_InterruptedReplay interrupts a run of a suite with
