@@ -189,3 +189,24 @@ func TestFormat_Ext(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderer_NotCalculatedSaysItOnce: a metric the runner could not
+// calculate stores "not calculated: <why>" as its reason; the text and
+// Markdown reports print the state once, then why.
+func TestRenderer_NotCalculatedSaysItOnce(t *testing.T) {
+	run := buildRun("01900000-0000-7000-8000-000000000009", 9, t0,
+		cdef{id: "q", question: "Q?", expected: "A", output: "A", metrics: []mdef{{name: "semantic_accuracy", threshold: 0.9}}})
+	r := "not calculated: no judge configured"
+	run.Cases[0].Metrics[0].Reason = &r
+	run.Cases[0].Status = run.Cases[0].DeriveStatus()
+	rend := mustRenderer(t)
+	for _, f := range []Format{FormatText, FormatMarkdown} {
+		b, err := rend.Bytes(f, Compare(run, nil, Options{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), "not calculated: not calculated") || strings.Contains(string(b), "(not calculated:") || !strings.Contains(string(b), "no judge configured") {
+			t.Errorf("%s report:\n%s", f, b)
+		}
+	}
+}

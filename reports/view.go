@@ -143,6 +143,9 @@ func newView(c *Comparison, kind viewKind) *view {
 				Error: ErrorSummary(m.ErrorDetails)}
 			if m.Reason != nil {
 				mv.Reason = *m.Reason
+				if mv.State == "not calculated" { // the state already says it
+					mv.Reason = strings.TrimPrefix(mv.Reason, notCalculatedPrefix)
+				}
 			}
 			cv.Metrics = append(cv.Metrics, mv)
 		}
