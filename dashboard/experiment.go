@@ -41,6 +41,10 @@ type gridRowView struct {
 type gridCellView struct {
 	reports.GridCell
 	Link string
+	// Diff compares the answer word by word with the first variant's
+	// answer to the same question (nil for the first variant, or when the
+	// answers are equal or either is missing).
+	Diff *wordDiff
 }
 
 // experimentLink is the address of an experiment's grid page; from (the
@@ -94,6 +98,10 @@ func (s *Server) experiment(c *gin.Context) error {
 			cv := gridCellView{GridCell: cell}
 			if cell.Status != "missing" {
 				cv.Link = b.caseLink(grid.Variants[i].RunID, cell.Position)
+			}
+			if ref := r.Cells[0].Output; i > 0 && ref != "" && cell.Output != "" && cell.Output != ref {
+				d := diffWords(ref, cell.Output)
+				cv.Diff = &d
 			}
 			row.Cells = append(row.Cells, cv)
 		}

@@ -75,6 +75,11 @@ func TestServer_ExperimentPage(t *testing.T) {
 			if strings.Join(best, ",") != "long,cot" {
 				t.Errorf("best of q000 = %v, want long,cot", best)
 			}
+			// The other variants' answers are diffed against the first's.
+			cells := selectAll(first, "td")
+			if len(selectAll(cells[0], "ins")) != 0 || len(selectAll(cells[1], "ins")) == 0 || len(selectAll(cells[1], "del")) == 0 {
+				t.Errorf("q000: want word diffs against the first variant's answer in the other columns only")
+			}
 			if v := text(mustSelect(t, r.Doc, "#pair-verdict")[0]); !strings.Contains(v, "B ") {
 				t.Errorf("pair verdict = %q", v)
 			}
