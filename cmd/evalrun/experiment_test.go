@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -167,5 +170,59 @@ func TestExperimentCmd_Refused(t *testing.T) {
 	}
 	if n := countRuns(t, url); n != 0 {
 		t.Errorf("%d runs written by refused commands", n)
+	}
+}
+
+// TestExperimentCmd_TwoVariantsOf200Questions runs the issue's size: an
+// experiment of 2 variants × 200 questions against an http agent (the
+// variants differ by URL) is saved as 2 ordinary runs of 200 questions
+// with one experiment id, and evalrun grid rebuilds its 200 rows.
+func TestExperimentCmd_TwoVariantsOf200Questions(t *testing.T) {
+	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var q struct{ ID string }
+		_ = json.NewDecoder(r.Body).Decode(&q)
+		answer := "answer " + q.ID
+		if r.URL.Query().Get("rev") == "b" && strings.HasSuffix(q.ID, "7") {
+			answer = "wrong " + q.ID
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"output": answer})
+	}))
+	defer agent.Close()
+	dir := t.TempDir()
+	var qs []string
+	for i := range 200 {
+		qs = append(qs, fmt.Sprintf(`{"id":"q%03d","question":"Q%d?","expected_answer":"answer q%03d"}`, i, i, i))
+	}
+	writeTestFile(t, filepath.Join(dir, "suite.json"), `{"suite":"Big","agent":{"name":"Bot","url":"`+agent.URL+`/?rev=a"},
+	  "evaluators":{"exact":{"type":"exact_match"}},"questions":[`+strings.Join(qs, ",")+`]}`)
+	writeTestFile(t, filepath.Join(dir, "experiment.json"), `{"suite":"suite.json","variants":[
+	  {"name":"a"},{"name":"b","agent":{"url":"`+agent.URL+`/?rev=b"}}]}`)
+	url := testdb.SQLiteURL(t)
+	code, out, stderr := evalrun(t, "--database-url", url, "experiment", filepath.Join(dir, "experiment.json"), "-j", "16")
+	if code != exitOK {
+		t.Fatalf("experiment: exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(out, "a                            passed 200/200") || !strings.Contains(out, "b                            passed 180/200") {
+		t.Errorf("variant totals missing:\n%.2000s", out)
+	}
+	db, err := models.Open(context.Background(), url, models.OpenOptions{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	runs, _, err := db.ListRuns(context.Background(), models.RunFilter{Suite: "Big"})
+	if err != nil || len(runs) != 2 {
+		t.Fatalf("runs = %d, %v", len(runs), err)
+	}
+	a, b := reports.ExperimentOf(runs[0]), reports.ExperimentOf(runs[1])
+	if a == nil || b == nil || a.ID != b.ID {
+		t.Fatalf("experiment ids: %+v %+v", a, b)
+	}
+	code, js, stderr := evalrun(t, "--database-url", url, "grid", a.ID, "--format", "json")
+	var grid struct {
+		Questions []json.RawMessage `json:"questions"`
+	}
+	if code != exitOK || json.Unmarshal([]byte(js), &grid) != nil || len(grid.Questions) != 200 {
+		t.Errorf("grid: exit %d, %d questions\n%s", code, len(grid.Questions), stderr)
 	}
 }
