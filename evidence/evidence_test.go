@@ -102,6 +102,8 @@ func TestParse_Refuses(t *testing.T) {
 		{"status", func(d map[string]any) { row(d, "case_results", 1)["status"] = "great" }, "$.case_results[1].status: want passed, failed, error or not_evaluated"},
 		{"threshold", func(d map[string]any) { row(d, "metric_results", 0)["threshold"] = 1.5 }, "threshold 1.5"},
 		{"score", func(d map[string]any) { row(d, "metric_results", 0)["score"] = -0.1 }, "score -0.1 is outside [0, 1]"},
+		{"passed below threshold", func(d map[string]any) { row(d, "metric_results", 2)["passed"] = true }, `"exact" passed with score 0 below its threshold 1`},
+		{"status against rows", func(d map[string]any) { row(d, "case_results", 1)["status"] = "passed" }, `$.case_results[1].status: "passed", but its rows make the case "failed"`},
 		{"position", func(d map[string]any) { row(d, "case_results", 2)["position"] = 7 }, "$.metric_results[4].case_position: no case has position 2"},
 		{"case id", func(d map[string]any) { row(d, "case_results", 0)["case_id"] = "zz" }, `the definition has "q0" at position 0`},
 		{"metadata object", func(d map[string]any) { row(d, "case_results", 0)["metadata"] = []int{1} }, "$.case_results[0].metadata: want a JSON object"},

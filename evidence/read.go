@@ -172,6 +172,9 @@ func (f *File) validate(name string) error {
 		}); err != nil {
 			return err
 		}
+		if derived := c.DeriveStatus(); c.Status != derived {
+			return bad(p+".status", "%q, but its rows make the case %q (agent error, metric verdicts)", c.Status, derived)
+		}
 	}
 	if f.Shard == nil && len(r.Cases) != len(def.CaseIDs) {
 		return bad("$.case_results", "%d rows for a definition of %d questions (a whole run holds every question)", len(r.Cases), len(def.CaseIDs))
@@ -191,6 +194,10 @@ func (f *File) sliceRule() string {
 	}
 	return fmt.Sprintf("shard %d of %d holds the positions p with p mod %d = %d", f.Shard.Index, f.Shard.Count, f.Shard.Count, f.Shard.Index-1)
 }
+
+// passEpsilon absorbs floating-point error in a mean of repeat scores that
+// reaches its threshold (the runner's own tolerance).
+const passEpsilon = 1e-9
 
 // checkMetrics checks one case's metric rows: positions 0.., names and
 // thresholds as in minimum_scores, scores and thresholds in [0,1], and
@@ -218,6 +225,8 @@ func checkMetrics(c *models.CaseResult, calculated map[string]bool, bad func(int
 			return bad(j, "%q has a verdict but is not among the definition's calculated metrics", m.Name)
 		case m.Passed && (m.Score == nil || m.Errored()):
 			return bad(j, "%q passed without a score", m.Name)
+		case m.Passed && *m.Score < m.Threshold-passEpsilon:
+			return bad(j, "%q passed with score %v below its threshold %v", m.Name, *m.Score, m.Threshold)
 		}
 	}
 	return nil
