@@ -245,3 +245,43 @@ func TestMerge_Refuses(t *testing.T) {
 		}
 	}
 }
+
+// TestMerge_Repeats: shards of a --repeat K run merge into a run whose
+// summary says K (not the shards' sum) with pass_at_k and pass_hat_k over
+// all questions, and shards made with another K are refused.
+func TestMerge_Repeats(t *testing.T) {
+	run, def := sampleRun(t, 4)
+	for i, c := range run.Cases {
+		c.ResponseMetadata = models.JSON(fmt.Sprintf(`{"pass_at_k":true,"pass_hat_k":%t}`, i != 1))
+	}
+	shard := func(index, k int, passHat float64) *File {
+		r := *run
+		r.ID = uuid.New()
+		r.Cases = nil
+		for _, c := range run.Cases {
+			if c.Position%2 == index-1 {
+				cp := *c
+				cp.RunID = r.ID
+				r.Cases = append(r.Cases, &cp)
+			}
+		}
+		r.Summary = models.JSON(fmt.Sprintf(`{"repeats":%d,"pass_at_k":1,"pass_hat_k":%v}`, k, passHat))
+		return &File{Run: &r, Definition: def, Shard: &Shard{Index: index, Count: 2}}
+	}
+	merged, err := Merge([]*File{shard(1, 3, 1), shard(2, 3, 0.5)}, []string{"a", "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s map[string]any
+	if err := merged.Run.Summary.Decode(&s); err != nil {
+		t.Fatal(err)
+	}
+	if s["repeats"] != 3.0 || s["pass_at_k"] != 1.0 || s["pass_hat_k"] != 0.75 {
+		t.Errorf("merged summary repeats %v, pass_at_k %v, pass_hat_k %v; want 3, 1, 0.75", s["repeats"], s["pass_at_k"], s["pass_hat_k"])
+	}
+	_, err = Merge([]*File{shard(1, 2, 1), shard(2, 3, 0.5)}, []string{"a", "b"})
+	var inv *InvalidError
+	if !errors.As(err, &inv) || !strings.Contains(err.Error(), "3 repeats per question against 2") {
+		t.Errorf("got %v, want shards of another --repeat refused", err)
+	}
+}
