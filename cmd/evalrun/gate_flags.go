@@ -34,8 +34,13 @@ func (f *CompareFlags) options() reports.Options {
 
 // validate checks the comparison flags (exit 2 before anything runs).
 func (f *CompareFlags) validate() error {
-	if !(f.Alpha > 0) {
+	switch {
+	case !(f.Alpha > 0 && f.Alpha < 0.5):
 		return fmt.Errorf("--alpha %v: want a significance level above 0 and below 0.5, such as 0.05", f.Alpha)
+	case !(f.MinEffect >= 0 && f.MinEffect <= 1):
+		return fmt.Errorf("--min-effect %v: want a score difference from 0 to 1, such as 0.02", f.MinEffect)
+	case !(f.Tolerance >= 0 && f.Tolerance <= 1):
+		return fmt.Errorf("--tolerance %v: want a score difference from 0 to 1", f.Tolerance)
 	}
 	if err := f.options().Validate(); err != nil {
 		return fmt.Errorf("--tolerance/--gate/--alpha/--min-effect: %w", err)
