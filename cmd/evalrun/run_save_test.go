@@ -225,6 +225,8 @@ func TestRun_SaveFlags(t *testing.T) {
 		{"save-to and no-save", []string{"--save-to", "x.json", "--no-save"}, exitInvalid, "", "choose one"},
 		{"shard without save-to", []string{"--shard", "1/2"}, exitInvalid, "", "needs --save-to"},
 		{"bad shard", []string{"--shard", "3/2", "--save-to", "x.json"}, exitInvalid, "", "want I/N with 1 <= I <= N"},
+		{"save-to a directory", []string{"--save-to", dir}, exitInvalid, "", "is a directory; want a file path such as"},
+		{"save-to under a file", []string{"--save-to", filepath.Join(suite, "run.json")}, exitInvalid, "", "cannot write there"},
 		{"baseline without database", []string{"--no-save", "--baseline", uuid.NewString()}, exitInvalid, "", "--baseline needs the database"},
 		{"dry run", []string{"--no-save", "--report", filepath.Join(dir, "dry.json")}, exitOK, "not saved (--no-save: dry run)", ""},
 		{"save to a file", []string{"--save-to", filepath.Join(dir, "out", "run.json")}, exitOK, "(not to a database)", ""},
