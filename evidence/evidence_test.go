@@ -285,3 +285,19 @@ func TestMerge_Repeats(t *testing.T) {
 		t.Errorf("got %v, want shards of another --repeat refused", err)
 	}
 }
+
+// TestParse_NotAnEvidenceFile: input that is not a JSON object is named
+// as such, without Go type names.
+func TestParse_NotAnEvidenceFile(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`[]`, `x.json: $: not an evidence file: want a JSON object with "format": "agentevals-evidence" and "version": 1`},
+		{`"text"`, `x.json: $: not an evidence file: want a JSON object`},
+		{`{"format": "agentevals-evidence", "version": "1"}`, `x.json: $: not an evidence file: want a JSON object`},
+		{`{"format": `, `x.json: not an evidence file: not valid JSON: unexpected end of JSON input`},
+	} {
+		_, err := Parse("x.json", []byte(tc.in))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "Go value") {
+			t.Errorf("%s: got %v, want an error starting %q", tc.in, err, tc.want)
+		}
+	}
+}

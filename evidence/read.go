@@ -47,8 +47,12 @@ func Parse(name string, data []byte) (*File, error) {
 		Format  string `json:"format"`
 		Version int    `json:"version"`
 	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, bad("", "not an evidence file: want a JSON object with \"format\": %q: %v", Format, err)
+	if !json.Valid(data) {
+		err := json.Unmarshal(data, &head) // says where the JSON breaks
+		return nil, bad("", "not an evidence file: not valid JSON: %v", err)
+	}
+	if t := bytes.TrimSpace(data); t[0] != '{' || json.Unmarshal(data, &head) != nil {
+		return nil, bad("$", "not an evidence file: want a JSON object with \"format\": %q and \"version\": %d", Format, Version)
 	}
 	if head.Format != Format {
 		return nil, bad("$.format", "want %q, got %q", Format, head.Format)
