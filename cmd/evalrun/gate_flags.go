@@ -196,7 +196,7 @@ func (f *GateFlags) finish(ctx context.Context, g *Globals, db *models.DB, run, 
 	}
 	cmp := reports.Compare(run, baseline, opts)
 	if !f.noDatabase && db != nil {
-		writeGateSummary(g.Stdout, cmp, f.subset)
+		writeGateSummary(g.Stdout, cmp, f.noBaselineWhy(ctx, db, run, cmp, calculated))
 	}
 	r, err := reports.NewRenderer()
 	if err != nil {
@@ -325,4 +325,29 @@ func checkDir(flag, path string) error {
 		return fmt.Errorf("%s %s: %s is not a directory", flag, path, dir)
 	}
 	return nil
+}
+
+// noBaselineWhy says why run has no automatic baseline, for the summary's
+// "Baseline: none (…)" line: "" for the first run of a definition. Earlier
+// runs of the definition that are all marked as infrastructure failures
+// are named, so "first run" does not hide them.
+func (f *GateFlags) noBaselineWhy(ctx context.Context, db *models.DB, run *models.Run, cmp *reports.Comparison, calculated []string) string {
+	switch {
+	case cmp.Baseline != nil || f.Baseline != "":
+		return ""
+	case f.subset:
+		return "--only runs a subset, which is its own definition; no earlier run of this subset"
+	}
+	cands, err := db.BaselineCandidates(ctx, models.BaselineQuery{Suite: run.Suite, Agent: run.Agent, Digest: run.SuiteDigest,
+		Before: models.Cursor{StartedAt: run.StartedAt, Sequence: run.Sequence}, Limit: 5})
+	if err != nil {
+		return ""
+	}
+	for _, c := range cands {
+		if c.ID != run.ID && reports.InfrastructureFailure(c) && reports.CheckBaseline(run, c, calculated) == nil {
+			return "the earlier runs of this definition are marked as infrastructure failures, never automatic baselines; " +
+				"--baseline RUN_ID compares with one anyway"
+		}
+	}
+	return ""
 }
