@@ -75,6 +75,7 @@ func Parse(name string, data []byte) (*File, error) {
 		return nil, bad("$.run", "%v", err)
 	}
 	byPosition := map[int]*models.CaseResult{}
+	metricRows := map[*models.MetricResult]int{}
 	for i, row := range d.CaseResults {
 		c := new(models.CaseResult)
 		if err := decodeRow(row, c, cols.cases); err != nil {
@@ -101,8 +102,9 @@ func Parse(name string, data []byte) (*File, error) {
 			return nil, bad(p, "%v", err)
 		}
 		c.Metrics = append(c.Metrics, m)
+		metricRows[m] = i
 	}
-	f := &File{Run: run, Definition: d.Definition, Shard: d.Shard, Reason: d.Reason}
+	f := &File{Run: run, Definition: d.Definition, Shard: d.Shard, Reason: d.Reason, metricRows: metricRows}
 	if err := f.validate(name); err != nil {
 		return nil, err
 	}
@@ -172,6 +174,11 @@ func (f *File) validate(name string) error {
 		}
 		want++
 		if err := checkMetrics(c, calculated, func(j int, format string, args ...any) error {
+			if j < len(c.Metrics) {
+				if row, ok := f.metricRows[c.Metrics[j]]; ok {
+					return bad(fmt.Sprintf("$.metric_results[%d] (case %q, metric %q)", row, c.CaseID, c.Metrics[j].Name), format, args...)
+				}
+			}
 			return bad(fmt.Sprintf("%s (case %q) metric %d", p, c.CaseID, j), format, args...)
 		}); err != nil {
 			return err
