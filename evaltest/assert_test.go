@@ -88,6 +88,12 @@ func TestAssertions(t *testing.T) {
 		{"no judge skips", func(t evaltest.TB) bool {
 			return evaltest.NewJudge(t, evaltest.WithoutJudge()).Faithful(t, "30 days", "Returns within 30 days.")
 		}, false, "faithfulness: not evaluated: judge switched off", true},
+		{"faithful without docs", func(t evaltest.TB) bool {
+			return evaltest.NewJudge(t, evaltest.WithoutJudge()).Faithful(t, "30 days")
+		}, false, "evaltest: Faithful needs the passages the answer is judged against (docs ...string); got none", false},
+		{"not hallucinated with empty docs", func(t evaltest.TB) bool {
+			return evaltest.NewJudge(t, good).NotHallucinated(t, "30 days", " ")
+		}, false, "evaltest: NotHallucinated needs the passages", false},
 		{"nil judge skips", func(t evaltest.TB) bool {
 			var j *evaltest.Judge
 			return j.Unbiased(t, "Hi.")
