@@ -339,7 +339,7 @@ func (f *GateFlags) noBaselineWhy(ctx context.Context, db *models.DB, run *model
 		return "--only runs a subset, which is its own definition; no earlier run of this subset"
 	}
 	cands, err := db.BaselineCandidates(ctx, models.BaselineQuery{Suite: run.Suite, Agent: run.Agent, Digest: run.SuiteDigest,
-		Before: models.Cursor{StartedAt: run.StartedAt, Sequence: run.Sequence}, Limit: 5})
+		Before: models.Cursor{StartedAt: run.StartedAt, Sequence: run.Sequence}, Limit: 1}) // the newest only: candidates come with all their rows
 	if err != nil {
 		return ""
 	}
