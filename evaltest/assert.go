@@ -73,11 +73,19 @@ func JSON(t TB, answer string) bool {
 // encodes to one (e.g. a map), as the json_schema check does.
 func MatchesSchema(t TB, answer string, schema any) bool {
 	t.Helper()
+	var text []byte
 	switch s := schema.(type) {
 	case string:
-		schema = json.RawMessage(s)
+		text = []byte(s)
 	case []byte:
-		schema = json.RawMessage(s)
+		text = s
+	}
+	if text != nil {
+		if err := json.Unmarshal(text, new(any)); err != nil { // json.Valid says no more than "invalid"
+			t.Errorf("evaltest.MatchesSchema: the schema is not valid JSON: %v", err)
+			return false
+		}
+		schema = json.RawMessage(text)
 	}
 	return Check(t, "json_schema", map[string]any{"schema": schema}, answer)
 }

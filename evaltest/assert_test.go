@@ -58,6 +58,8 @@ func TestAssertions(t *testing.T) {
 		{"equal differs", func(t evaltest.TB) bool { return evaltest.Equal(t, "Order 42 shipped.", "Order 43 shipped.") }, false, "exact_match: score 0.000 below threshold 1.000", false},
 		{"json", func(t evaltest.TB) bool { return evaltest.JSON(t, `{"order": 42}`) }, true, "valid_json: score 1.000", false},
 		{"json invalid", func(t evaltest.TB) bool { return evaltest.JSON(t, `{"order": 42`) }, false, "valid_json: score 0.000 below threshold 1.000: output text is not valid JSON", false},
+		{"schema not JSON", func(t evaltest.TB) bool { return evaltest.MatchesSchema(t, `{"order": 42}`, `{"type": object}`) }, false,
+			"evaltest.MatchesSchema: the schema is not valid JSON: invalid character 'o' looking for beginning of value", false},
 		{"min length", func(t evaltest.TB) bool { return evaltest.MinLength(t, "ok", 3) }, false, "min_length: score 0.000 below threshold 1.000", false},
 		{"max length", func(t evaltest.TB) bool { return evaltest.MaxLength(t, "ok", 3) }, true, "max_length: score 1.000", false},
 		{"max words", func(t evaltest.TB) bool { return evaltest.MaxWords(t, "one two three", 2) }, false, "max_words: score 0.000 below threshold 1.000", false},
@@ -86,6 +88,12 @@ func TestAssertions(t *testing.T) {
 		{"no judge skips", func(t evaltest.TB) bool {
 			return evaltest.NewJudge(t, evaltest.WithoutJudge()).Faithful(t, "30 days", "Returns within 30 days.")
 		}, false, "faithfulness: not evaluated: judge switched off", true},
+		{"faithful without docs", func(t evaltest.TB) bool {
+			return evaltest.NewJudge(t, evaltest.WithoutJudge()).Faithful(t, "30 days")
+		}, false, "evaltest: Faithful needs the passages the answer is judged against (docs ...string); got none", false},
+		{"not hallucinated with empty docs", func(t evaltest.TB) bool {
+			return evaltest.NewJudge(t, good).NotHallucinated(t, "30 days", " ")
+		}, false, "evaltest: NotHallucinated needs the passages", false},
 		{"nil judge skips", func(t evaltest.TB) bool {
 			var j *evaltest.Judge
 			return j.Unbiased(t, "Hi.")

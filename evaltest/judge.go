@@ -1,6 +1,7 @@
 package evaltest
 
 import (
+	"strings"
 	"testing"
 
 	"agentevals/judges"
@@ -40,9 +41,13 @@ func NewJudge(t TB, opts ...Option) *Judge {
 }
 
 // Faithful asserts that every claim of the answer is supported by the
-// retrieval passages docs (the faithfulness metric).
+// retrieval passages docs (the faithfulness metric). Without docs the test
+// fails, judge or not.
 func (j *Judge) Faithful(t TB, answer string, docs ...string) bool {
 	t.Helper()
+	if !hasDocs(t, "Faithful", docs) {
+		return false
+	}
 	s := sampleOf("", answer)
 	s.Context = docs
 	return j.assess(t, "faithfulness", nil, s)
@@ -50,8 +55,12 @@ func (j *Judge) Faithful(t TB, answer string, docs ...string) bool {
 
 // NotHallucinated asserts that the answer neither contradicts docs nor
 // invents specifics they lack (the hallucination metric; 1 means none).
+// Without docs the test fails, judge or not.
 func (j *Judge) NotHallucinated(t TB, answer string, docs ...string) bool {
 	t.Helper()
+	if !hasDocs(t, "NotHallucinated", docs) {
+		return false
+	}
 	s := sampleOf("", answer)
 	s.Context = docs
 	return j.assess(t, "hallucination", nil, s)
@@ -107,4 +116,18 @@ func (j *Judge) assess(t TB, typ string, params any, s judges.Sample) bool {
 		return false
 	}
 	return score(t, j.judge, typ, params, s, j.minScore)
+}
+
+// hasDocs fails the test when an assertion that judges an answer against
+// passages got none: a mistake in the test itself, reported with or without
+// a judge (and under -short) rather than as the metric's missing input.
+func hasDocs(t TB, assertion string, docs []string) bool {
+	t.Helper()
+	for _, d := range docs {
+		if strings.TrimSpace(d) != "" {
+			return true
+		}
+	}
+	t.Errorf("evaltest: %s needs the passages the answer is judged against (docs ...string); got none", assertion)
+	return false
 }

@@ -106,7 +106,9 @@ func TestParse_Refuses(t *testing.T) {
 		{"unknown key", func(d map[string]any) { d["extra"] = 1 }, `unknown field "extra"`},
 		{"status", func(d map[string]any) { row(d, "case_results", 1)["status"] = "great" }, "$.case_results[1].status: want passed, failed, error or not_evaluated"},
 		{"threshold", func(d map[string]any) { row(d, "metric_results", 0)["threshold"] = 1.5 }, "threshold 1.5"},
-		{"score", func(d map[string]any) { row(d, "metric_results", 0)["score"] = -0.1 }, "score -0.1 is outside [0, 1]"},
+		{"score", func(d map[string]any) { row(d, "metric_results", 3)["score"] = -0.1 }, `$.metric_results[3] (case "q1", metric "judge"): score -0.1 is outside [0, 1]`},
+		{"passed below threshold", func(d map[string]any) { row(d, "metric_results", 2)["passed"] = true }, `$.metric_results[2] (case "q1", metric "exact"): "exact" passed with score 0 below its threshold 1`},
+		{"status against rows", func(d map[string]any) { row(d, "case_results", 1)["status"] = "passed" }, `$.case_results[1].status: "passed", but its rows make the case "failed"`},
 		{"position", func(d map[string]any) { row(d, "case_results", 2)["position"] = 7 }, "$.metric_results[4].case_position: no case has position 2"},
 		{"case id", func(d map[string]any) { row(d, "case_results", 0)["case_id"] = "zz" }, `the definition has "q0" at position 0`},
 		{"metadata object", func(d map[string]any) { row(d, "case_results", 0)["metadata"] = []int{1} }, "$.case_results[0].metadata: want a JSON object"},
@@ -245,6 +247,62 @@ func TestMerge_Refuses(t *testing.T) {
 	for i, c := range merged.Run.Cases {
 		if c.Position != i || c.RunID != merged.Run.ID {
 			t.Fatalf("case %d: position %d, run %s", i, c.Position, c.RunID)
+		}
+	}
+}
+
+// TestMerge_Repeats: shards of a --repeat K run merge into a run whose
+// summary says K (not the shards' sum) with pass_at_k and pass_hat_k over
+// all questions, and shards made with another K are refused.
+func TestMerge_Repeats(t *testing.T) {
+	run, def := sampleRun(t, 4)
+	for i, c := range run.Cases {
+		c.ResponseMetadata = models.JSON(fmt.Sprintf(`{"pass_at_k":true,"pass_hat_k":%t}`, i != 1))
+	}
+	shard := func(index, k int, passHat float64) *File {
+		r := *run
+		r.ID = uuid.New()
+		r.Cases = nil
+		for _, c := range run.Cases {
+			if c.Position%2 == index-1 {
+				cp := *c
+				cp.RunID = r.ID
+				r.Cases = append(r.Cases, &cp)
+			}
+		}
+		r.Summary = models.JSON(fmt.Sprintf(`{"repeats":%d,"pass_at_k":1,"pass_hat_k":%v}`, k, passHat))
+		return &File{Run: &r, Definition: def, Shard: &Shard{Index: index, Count: 2}}
+	}
+	merged, err := Merge([]*File{shard(1, 3, 1), shard(2, 3, 0.5)}, []string{"a", "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s map[string]any
+	if err := merged.Run.Summary.Decode(&s); err != nil {
+		t.Fatal(err)
+	}
+	if s["repeats"] != 3.0 || s["pass_at_k"] != 1.0 || s["pass_hat_k"] != 0.75 {
+		t.Errorf("merged summary repeats %v, pass_at_k %v, pass_hat_k %v; want 3, 1, 0.75", s["repeats"], s["pass_at_k"], s["pass_hat_k"])
+	}
+	_, err = Merge([]*File{shard(1, 2, 1), shard(2, 3, 0.5)}, []string{"a", "b"})
+	var inv *InvalidError
+	if !errors.As(err, &inv) || !strings.Contains(err.Error(), "3 repeats per question against 2") {
+		t.Errorf("got %v, want shards of another --repeat refused", err)
+	}
+}
+
+// TestParse_NotAnEvidenceFile: input that is not a JSON object is named
+// as such, without Go type names.
+func TestParse_NotAnEvidenceFile(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`[]`, `x.json: $: not an evidence file: want a JSON object with "format": "agentevals-evidence" and "version": 1`},
+		{`"text"`, `x.json: $: not an evidence file: want a JSON object`},
+		{`{"format": "agentevals-evidence", "version": "1"}`, `x.json: $: not an evidence file: want a JSON object`},
+		{`{"format": `, `x.json: not an evidence file: not valid JSON: unexpected end of JSON input`},
+	} {
+		_, err := Parse("x.json", []byte(tc.in))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "Go value") {
+			t.Errorf("%s: got %v, want an error starting %q", tc.in, err, tc.want)
 		}
 	}
 }

@@ -54,6 +54,9 @@ type File struct {
 	Shard *Shard
 	// Reason says why the file was written.
 	Reason string
+	// metricRows is each metric's index in the file's metric_results, for
+	// error paths (set by Parse; empty for a File built in memory).
+	metricRows map[*models.MetricResult]int
 }
 
 // Definition identifies the suite definition a run executed.

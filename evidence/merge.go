@@ -21,12 +21,14 @@ var mergeNamespace = uuid.MustParse("8f6a3c52-5d0e-4c2b-9a51-3b7d2f0c9e11")
 // unsharded run of the suite would have stored it: cases at their suite
 // positions, started_at the earliest start, finished_at the latest finish,
 // the summary recomputed with runner.Summarize (concurrency is the sum of
-// the shards', duration_ms the merged wall time; keys Summarize does not
+// the shards', duration_ms the merged wall time, repeats the shards' K with
+// pass_at_k and pass_hat_k over the whole run; keys Summarize does not
 // produce, such as the judge's provider and cache counts, are taken from
 // the shards, numbers summed), and the definition's digest, so the
 // unsharded history baselines it. names are the files' names for
 // messages. It refuses missing, duplicated, overlapping or mismatched
-// shards (another digest, suite, agent, version, metadata or shard count)
+// shards (another digest, suite, agent, version, metadata, repeat count or
+// shard count)
 // with an *InvalidError.
 func Merge(files []*File, names []string) (*File, error) {
 	if len(files) == 0 {
@@ -87,8 +89,22 @@ func sameDefinition(first, f *File) string {
 		return "other question ids"
 	case !sameJSON(json.RawMessage(a.Metadata), json.RawMessage(b.Metadata)):
 		return fmt.Sprintf("run metadata %s against %s (give every shard the same --metadata)", b.Metadata, a.Metadata)
+	case repeatsOf(a) != repeatsOf(b):
+		return fmt.Sprintf("%d repeats per question against %d (give every shard the same --repeat)", repeatsOf(b), repeatsOf(a))
 	}
 	return ""
+}
+
+// repeatsOf is the K of a run made with --repeat K, from its summary's
+// "repeats" key (1 without it).
+func repeatsOf(r *models.Run) int {
+	var s struct {
+		Repeats *int `json:"repeats"`
+	}
+	if r.Summary.Decode(&s) != nil || s.Repeats == nil {
+		return 1
+	}
+	return *s.Repeats
 }
 
 // join builds the merged run from validated, complete shards.
@@ -137,6 +153,9 @@ func join(files []*File, n int) (*File, error) {
 		run.Cases = append(run.Cases, &cp)
 	}
 	summary := runner.Summarize(run, concurrency, run.FinishedAt.Sub(run.StartedAt))
+	if k := repeatsOf(first.Run); k > 1 { // K is the shards' (equal), not their sum; rates over the whole run
+		runner.AddRepeatSummary(summary, run, k)
+	}
 	for k, v := range extras {
 		if _, computed := summary[k]; !computed {
 			summary[k] = v

@@ -47,8 +47,12 @@ func Parse(name string, data []byte) (*File, error) {
 		Format  string `json:"format"`
 		Version int    `json:"version"`
 	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, bad("", "not an evidence file: want a JSON object with \"format\": %q: %v", Format, err)
+	if !json.Valid(data) {
+		err := json.Unmarshal(data, &head) // says where the JSON breaks
+		return nil, bad("", "not an evidence file: not valid JSON: %v", err)
+	}
+	if t := bytes.TrimSpace(data); t[0] != '{' || json.Unmarshal(data, &head) != nil {
+		return nil, bad("$", "not an evidence file: want a JSON object with \"format\": %q and \"version\": %d", Format, Version)
 	}
 	if head.Format != Format {
 		return nil, bad("$.format", "want %q, got %q", Format, head.Format)
@@ -71,6 +75,7 @@ func Parse(name string, data []byte) (*File, error) {
 		return nil, bad("$.run", "%v", err)
 	}
 	byPosition := map[int]*models.CaseResult{}
+	metricRows := map[*models.MetricResult]int{}
 	for i, row := range d.CaseResults {
 		c := new(models.CaseResult)
 		if err := decodeRow(row, c, cols.cases); err != nil {
@@ -97,8 +102,9 @@ func Parse(name string, data []byte) (*File, error) {
 			return nil, bad(p, "%v", err)
 		}
 		c.Metrics = append(c.Metrics, m)
+		metricRows[m] = i
 	}
-	f := &File{Run: run, Definition: d.Definition, Shard: d.Shard, Reason: d.Reason}
+	f := &File{Run: run, Definition: d.Definition, Shard: d.Shard, Reason: d.Reason, metricRows: metricRows}
 	if err := f.validate(name); err != nil {
 		return nil, err
 	}
@@ -168,9 +174,17 @@ func (f *File) validate(name string) error {
 		}
 		want++
 		if err := checkMetrics(c, calculated, func(j int, format string, args ...any) error {
+			if j < len(c.Metrics) {
+				if row, ok := f.metricRows[c.Metrics[j]]; ok {
+					return bad(fmt.Sprintf("$.metric_results[%d] (case %q, metric %q)", row, c.CaseID, c.Metrics[j].Name), format, args...)
+				}
+			}
 			return bad(fmt.Sprintf("%s (case %q) metric %d", p, c.CaseID, j), format, args...)
 		}); err != nil {
 			return err
+		}
+		if derived := c.DeriveStatus(); c.Status != derived {
+			return bad(p+".status", "%q, but its rows make the case %q (agent error, metric verdicts)", c.Status, derived)
 		}
 	}
 	if f.Shard == nil && len(r.Cases) != len(def.CaseIDs) {
@@ -191,6 +205,10 @@ func (f *File) sliceRule() string {
 	}
 	return fmt.Sprintf("shard %d of %d holds the positions p with p mod %d = %d", f.Shard.Index, f.Shard.Count, f.Shard.Count, f.Shard.Index-1)
 }
+
+// passEpsilon absorbs floating-point error in a mean of repeat scores that
+// reaches its threshold (the runner's own tolerance).
+const passEpsilon = 1e-9
 
 // checkMetrics checks one case's metric rows: positions 0.., names and
 // thresholds as in minimum_scores, scores and thresholds in [0,1], and
@@ -218,6 +236,8 @@ func checkMetrics(c *models.CaseResult, calculated map[string]bool, bad func(int
 			return bad(j, "%q has a verdict but is not among the definition's calculated metrics", m.Name)
 		case m.Passed && (m.Score == nil || m.Errored()):
 			return bad(j, "%q passed without a score", m.Name)
+		case m.Passed && *m.Score < m.Threshold-passEpsilon:
+			return bad(j, "%q passed with score %v below its threshold %v", m.Name, *m.Score, m.Threshold)
 		}
 	}
 	return nil

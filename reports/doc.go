@@ -68,7 +68,8 @@
 // # Flaky questions
 //
 // FlakyQuestions reads the last FlakyWindow compatible runs before a run
-// (the baseline rule: same suite, agent and definition) and marks the
+// (the automatic baseline rule: same suite, agent and definition, runs marked
+// as infrastructure failures skipped) and marks the
 // questions whose outcome flipped between passing and failing (failed or
 // error) from one run to the next. The run's own change is not counted,
 // since that is what the gate judges. Every report format shows the mark:

@@ -35,7 +35,8 @@ func (f Flakiness) Text() string {
 // failed or error, or back) within the last FlakyWindow compatible runs
 // before run, by case id. Compatible is the baseline rule (CheckBaseline:
 // same suite, agent and definition, earlier in (started_at, sequence)
-// order). The run's own change from its baseline is not counted: that is
+// order; runs marked as infrastructure failures are skipped, as for
+// automatic baselines). The run's own change from its baseline is not counted: that is
 // what the gate judges, and counting it would make every new failure look
 // flaky. calculated is as for FindBaseline.
 func FlakyQuestions(ctx context.Context, db *models.DB, run *models.Run, calculated []string) (map[string]Flakiness, error) {
@@ -47,7 +48,8 @@ func FlakyQuestions(ctx context.Context, db *models.DB, run *models.Run, calcula
 }
 
 // compatibleHistory returns up to FlakyWindow runs that could be run's
-// baseline, oldest first.
+// automatic baseline, oldest first: runs marked as infrastructure failures
+// are skipped, since an outage's errors say nothing about the questions.
 func compatibleHistory(ctx context.Context, db *models.DB, run *models.Run, calculated []string) ([]*models.Run, error) {
 	if calculated == nil {
 		calculated = CalculatedMetrics(run)
@@ -64,7 +66,7 @@ func compatibleHistory(ctx context.Context, db *models.DB, run *models.Run, calc
 		if len(out) == FlakyWindow {
 			break
 		}
-		if c.ID != run.ID && CheckBaseline(run, c, calculated) == nil {
+		if c.ID != run.ID && !InfrastructureFailure(c) && CheckBaseline(run, c, calculated) == nil {
 			out = append(out, c)
 		}
 	}

@@ -42,17 +42,28 @@ func (q QuestionFindings) Labels() string {
 }
 
 // Text joins the findings' messages with "; " and adds each distinct
-// reason why they gate or do not once, in parentheses.
+// reason why they gate or do not once, in parentheses. A reason's leading
+// clause (up to its first "; ", such as "not gating: judge metrics gate in
+// aggregate") is said once: later reasons that share it add only their
+// metric's test.
 func (q QuestionFindings) Text() string {
 	msgs := make([]string, 0, len(q.Findings))
 	var whys []string
 	seen := map[string]bool{}
 	for _, f := range q.Findings {
 		msgs = append(msgs, f.Message)
-		if f.Why != "" && !seen[f.Why] {
-			seen[f.Why] = true
-			whys = append(whys, f.Why)
+		if f.Why == "" || seen[f.Why] {
+			continue
 		}
+		seen[f.Why] = true
+		why := f.Why
+		if head, rest, ok := strings.Cut(why, "; "); ok {
+			if seen["head:"+head] {
+				why = rest
+			}
+			seen["head:"+head] = true
+		}
+		whys = append(whys, why)
 	}
 	s := strings.Join(msgs, "; ")
 	if len(whys) > 0 {

@@ -165,7 +165,7 @@ feed:
 	}
 	summary := Summarize(run, conc, time.Duration(run.FinishedAt.Sub(run.StartedAt)))
 	if repeat > 1 {
-		addRepeatSummary(summary, run, repeat)
+		AddRepeatSummary(summary, run, repeat)
 	}
 	if f := e.calls.failure(); f != nil {
 		summary[models.InfrastructureFailureKey] = f

@@ -318,10 +318,11 @@ func addPtr[T int64 | float64](sum, v *T) *T {
 	return &total
 }
 
-// addRepeatSummary adds the run summary's repeat keys: repeats (K) and the
-// pass_at_k and pass_hat_k rates over the cases where either is known
-// (null when none is).
-func addRepeatSummary(summary map[string]any, run *models.Run, k int) {
+// AddRepeatSummary adds the run summary's repeat keys of a run made with
+// k repeats: repeats (K) and the pass_at_k and pass_hat_k rates over the
+// cases where either is known (null when none is). Merging shards uses it
+// to recompute them over the whole run.
+func AddRepeatSummary(summary map[string]any, run *models.Run, k int) {
 	summary["repeats"] = k
 	var at, hat, n int
 	for _, c := range run.Cases {

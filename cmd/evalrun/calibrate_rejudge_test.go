@@ -74,6 +74,19 @@ func TestCalibrateCmd_Rejudge(t *testing.T) {
 	if err := os.WriteFile(otherThreshold, []byte(strings.Replace(string(b), "0.9}", "0.8}", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	oneQuestion := filepath.Join(t.TempDir(), "suite.json")
+	if err := os.WriteFile(oneQuestion, []byte(strings.Replace(string(b), `"id": "q2"`, `"id": "q3"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		oneQuestion:    `does not define run ` + id + `'s questions: it has no question "q2"; give the suite file the run was made from`,
+		otherThreshold: `is not the definition run ` + id + ` was made from (re-judging with other questions, thresholds or rubrics would measure something else): suite_digest`,
+	} {
+		code, out, stderr := evalrun(t, "--database-url", dbURL, "calibrate", id, "--rejudge", "2", "--suite", path)
+		if code != exitInvalid || !strings.Contains(stderr, want) || strings.Contains(stderr, "--only") || strings.Contains(stderr, "baseline") {
+			t.Errorf("--suite %s: exit %d, want 2 and %q (no --only, no baseline)\n%s%s", path, code, want, out, stderr)
+		}
+	}
 	for name, args := range map[string][]string{
 		"neither":     {id},
 		"rejudge 1":   {id, "--rejudge", "1", "--suite", suite},

@@ -25,7 +25,7 @@ func (c *ImportCmd) Help() string {
 		"(--save-wait). Importing is idempotent: a run already in the database with equal content is reported and " +
 		"skipped; different content under the same run id is refused (exit 2). " +
 		"With --merge the files must be every shard 1..N of one definition (same suite, agent, version, digest, " +
-		"metadata and N), each once: the merged run has the cases in suite order, the earliest start, the latest finish, " +
+		"metadata, --repeat and N), each once: the merged run has the cases in suite order, the earliest start, the latest finish, " +
 		"a summary recomputed as run computes it, and the digest of an unsharded run, so the unsharded history is its " +
 		"baseline. Merging the same shards again gives the same run id. Gate it with " +
 		"'evalrun report --fail-on-regression' (the latest run) or 'evalrun report RUN_ID'. " +

@@ -174,7 +174,7 @@ func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.D
 		c.notSaved++
 	}
 	var buf bytes.Buffer
-	writeGateSummary(&buf, reports.Compare(run, baseline, reports.Options{}), false)
+	writeGateSummary(&buf, reports.Compare(run, baseline, reports.Options{}), "")
 	for _, line := range strings.SplitAfter(buf.String(), "\n") {
 		if line != "" {
 			fmt.Fprintf(g.Stdout, "[%s] %s", reports.EscapeText(v.Name), line)

@@ -65,7 +65,10 @@ func TestRunCmd_FailOnRegressions(t *testing.T) {
 	if code, _, stderr := evalrun(t, "--database-url", url, "run", suite, "--fail-on", "sometimes"); code != exitInvalid || !strings.Contains(stderr, "--fail-on") {
 		t.Fatalf("--fail-on sometimes: exit %d, want 2 naming the flag\n%s", code, stderr)
 	}
-	if code, _, stderr := evalrun(t, "--database-url", url, "run", suite, "--alpha", "0"); code != exitInvalid || !strings.Contains(stderr, "--alpha 0") {
-		t.Fatalf("--alpha 0: exit %d, want 2 naming the flag\n%s", code, stderr)
+	for _, flag := range [][]string{{"--alpha", "0"}, {"--alpha", "2"}, {"--min-effect", "2"}, {"--tolerance", "1.5"}} {
+		want := "evalrun: " + flag[0] + " " + flag[1] + ": want"
+		if code, _, stderr := evalrun(t, "--database-url", url, "run", suite, flag[0], flag[1]); code != exitInvalid || !strings.HasPrefix(stderr, want) {
+			t.Fatalf("%s %s: exit %d, want 2 with an error starting %q\n%s", flag[0], flag[1], code, want, stderr)
+		}
 	}
 }

@@ -34,8 +34,13 @@ func (f *CompareFlags) options() reports.Options {
 
 // validate checks the comparison flags (exit 2 before anything runs).
 func (f *CompareFlags) validate() error {
-	if !(f.Alpha > 0) {
+	switch {
+	case !(f.Alpha > 0 && f.Alpha < 0.5):
 		return fmt.Errorf("--alpha %v: want a significance level above 0 and below 0.5, such as 0.05", f.Alpha)
+	case !(f.MinEffect >= 0 && f.MinEffect <= 1):
+		return fmt.Errorf("--min-effect %v: want a score difference from 0 to 1, such as 0.02", f.MinEffect)
+	case !(f.Tolerance >= 0 && f.Tolerance <= 1):
+		return fmt.Errorf("--tolerance %v: want a score difference from 0 to 1", f.Tolerance)
 	}
 	if err := f.options().Validate(); err != nil {
 		return fmt.Errorf("--tolerance/--gate/--alpha/--min-effect: %w", err)
@@ -191,7 +196,7 @@ func (f *GateFlags) finish(ctx context.Context, g *Globals, db *models.DB, run, 
 	}
 	cmp := reports.Compare(run, baseline, opts)
 	if !f.noDatabase && db != nil {
-		writeGateSummary(g.Stdout, cmp, f.subset)
+		writeGateSummary(g.Stdout, cmp, f.noBaselineWhy(ctx, db, run, cmp, calculated))
 	}
 	r, err := reports.NewRenderer()
 	if err != nil {
@@ -320,4 +325,29 @@ func checkDir(flag, path string) error {
 		return fmt.Errorf("%s %s: %s is not a directory", flag, path, dir)
 	}
 	return nil
+}
+
+// noBaselineWhy says why run has no automatic baseline, for the summary's
+// "Baseline: none (…)" line: "" for the first run of a definition. Earlier
+// runs of the definition that are all marked as infrastructure failures
+// are named, so "first run" does not hide them.
+func (f *GateFlags) noBaselineWhy(ctx context.Context, db *models.DB, run *models.Run, cmp *reports.Comparison, calculated []string) string {
+	switch {
+	case cmp.Baseline != nil || f.Baseline != "":
+		return ""
+	case f.subset:
+		return "--only runs a subset, which is its own definition; no earlier run of this subset"
+	}
+	cands, err := db.BaselineCandidates(ctx, models.BaselineQuery{Suite: run.Suite, Agent: run.Agent, Digest: run.SuiteDigest,
+		Before: models.Cursor{StartedAt: run.StartedAt, Sequence: run.Sequence}, Limit: 1}) // the newest only: candidates come with all their rows
+	if err != nil {
+		return ""
+	}
+	for _, c := range cands {
+		if c.ID != run.ID && reports.InfrastructureFailure(c) && reports.CheckBaseline(run, c, calculated) == nil {
+			return "the earlier runs of this definition are marked as infrastructure failures, never automatic baselines; " +
+				"--baseline RUN_ID compares with one anyway"
+		}
+	}
+	return ""
 }

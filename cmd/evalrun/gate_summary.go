@@ -9,15 +9,14 @@ import (
 )
 
 // writeGateSummary prints the comparison in a few lines: the baseline, the
-// verdict and each regression. subset says the run covered only some
-// questions (--only), which is why it may have no baseline.
-func writeGateSummary(w io.Writer, cmp *reports.Comparison, subset bool) {
-	if cmp.Baseline == nil && subset {
-		fmt.Fprintln(w, "Baseline: none (--only runs a subset, which is its own definition; no earlier run of this subset); thresholds only")
-		return
-	}
+// verdict and each regression. noBaseline says why the run has no baseline
+// ("" for the usual reason: the first run of its definition).
+func writeGateSummary(w io.Writer, cmp *reports.Comparison, noBaseline string) {
 	if cmp.Baseline == nil {
-		fmt.Fprintln(w, "Baseline: none (first run of this definition); thresholds only")
+		if noBaseline == "" {
+			noBaseline = "first run of this definition"
+		}
+		fmt.Fprintf(w, "Baseline: none (%s); thresholds only\n", noBaseline)
 		return
 	}
 	b := cmp.Baseline

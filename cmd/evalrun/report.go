@@ -88,7 +88,7 @@ func (c *ReportCmd) Run(ctx context.Context, g *Globals) error {
 	if code != exitOK {
 		return &exitError{Code: code, Err: fmt.Errorf("report: run %s: %s", cmp.Run.ID, line)}
 	}
-	fmt.Fprintf(g.Stderr, "report: run %s: %s\n", cmp.Run.ID, line)
+	fmt.Fprintf(g.Stderr, "evalrun: report: run %s: %s\n", cmp.Run.ID, line)
 	return nil
 }
 

@@ -141,10 +141,10 @@ func TestReportCmd_ExitCodes(t *testing.T) {
 		want string // on stderr
 	}
 	tests := []exitCase{
-		{"no baseline", []string{first, "--fail-on-regression"}, exitOK, ""},
+		{"no baseline", []string{first, "--fail-on-regression"}, exitOK, "evalrun: report: run " + first + ": exit 0: "},
 		{"regression without the flag", []string{second, "--tolerance", "0.02"}, exitOK, ""},
 		{"regression with the flag", []string{second, "--tolerance", "0.02", "--fail-on-regression"}, exitFailed,
-			"report: run " + second + ": exit 1: 1 regression against baseline " + first + " (--fail-on both)"},
+			"evalrun: report: run " + second + ": exit 1: 1 regression against baseline " + first + " (--fail-on both)"},
 		{"drop within the tolerance", []string{second, "--tolerance", "0.1", "--fail-on-regression"}, exitOK, ""},
 		// One judged question cannot show a significant drop (the exact
 		// sign-flip test's smallest p-value on one pair is 0.5): the ci gate

@@ -135,6 +135,9 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if outage && code == exitOK {
 		code, line = exitFailed, "exit 1: the run failed from infrastructure (see above), whatever --fail-on says; it is never an automatic baseline"
 	}
+	if saved.notSaved != nil { // the process exits 3, so the rule line must not claim another code
+		line = "exit 3: the run was NOT saved to the database (its evidence file is named below); --fail-on alone would give " + line
+	}
 	fmt.Fprintln(g.Stdout, line)
 	if saved.notSaved != nil { // the reports are written; now say loudly that the run is not in the database
 		return &exitError{Code: exitNotSaved, Err: saved.notSaved}
@@ -174,8 +177,8 @@ func (c *RunCmd) checkGateFlags(g *Globals) error {
 		fmt.Fprintln(g.Stderr, "note: --fail-on-regression cannot fail this run: without the database there is no baseline; "+
 			"gate it after 'evalrun db:import' with 'evalrun report --fail-on-regression'")
 	}
-	if err := c.options().Validate(); err != nil {
-		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--tolerance/--gate: %w", err)}
+	if err := c.CompareFlags.validate(); err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
 	}
 	if _, err := c.targets(); err != nil {
 		return &exitError{Code: exitInvalid, Err: err}

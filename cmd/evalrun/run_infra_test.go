@@ -151,6 +151,28 @@ func TestRunCmd_JudgeOutageIsNotABaseline(t *testing.T) {
 	}
 }
 
+// TestRunCmd_OnlyOutagesBefore: when every earlier run of the definition
+// is an outage, the next run has no baseline and says why instead of
+// calling itself the first run.
+func TestRunCmd_OnlyOutagesBefore(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	var down atomic.Bool
+	srv := switchableJudge(t, &down)
+	suite := judgedSuiteFile(t, srv.URL+"/v1", "")
+	dbURL := "sqlite:" + filepath.Join(t.TempDir(), "runs.sqlite3")
+	down.Store(true)
+	if code, out, stderr := evalrun(t, "--database-url", dbURL, "run", suite); code != exitFailed {
+		t.Fatalf("outage run: exit %d, want 1\n%s%s", code, out, stderr)
+	}
+	down.Store(false)
+	code, out, stderr := evalrun(t, "--database-url", dbURL, "run", suite)
+	want := "Baseline: none (the earlier runs of this definition are marked as infrastructure failures, never automatic baselines; " +
+		"--baseline RUN_ID compares with one anyway); thresholds only"
+	if code != exitOK || !strings.Contains(out, want) {
+		t.Errorf("run after an outage: exit %d, want 0 and %q\n%s%s", code, want, out, stderr)
+	}
+}
+
 // TestRunCmd_Preflight: an unreachable judge, http agent or missing agent
 // program stops the run before any case (exit 2, nothing saved, a message
 // naming what and --no-preflight); with --no-preflight the run happens, is

@@ -35,6 +35,11 @@ func (f *SaveFlags) check() (*runner.ShardSpec, error) {
 	if f.SaveTo != "" && f.NoSave {
 		return nil, fmt.Errorf("--save-to and --no-save: choose one (--no-save writes nothing, --save-to writes an evidence file)")
 	}
+	if f.SaveTo != "" {
+		if err := checkWritable(f.SaveTo); err != nil {
+			return nil, fmt.Errorf("--save-to %s: %w; nothing was run", f.SaveTo, err)
+		}
+	}
 	if f.Shard == "" {
 		return nil, nil
 	}
@@ -46,6 +51,28 @@ func (f *SaveFlags) check() (*runner.ShardSpec, error) {
 		return nil, fmt.Errorf("--shard %s needs --save-to FILE: a shard is part of a run, never a run of its own; merge the shards' files with 'evalrun db:import --merge'", f.Shard)
 	}
 	return &spec, nil
+}
+
+// checkWritable refuses a --save-to path that the finished run could not
+// be written to (an existing directory, a directory that cannot be created
+// or written), so a long run is not lost at the end. It creates nothing.
+func checkWritable(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("is a directory; want a file path such as %s", filepath.Join(path, "run.json"))
+	}
+	dir := filepath.Dir(path)
+	for { // the nearest existing ancestor: Write creates the directories below it
+		if _, err := os.Stat(dir); err == nil || filepath.Dir(dir) == dir {
+			break
+		}
+		dir = filepath.Dir(dir)
+	}
+	tmp, err := os.CreateTemp(dir, ".evalrun-save-to-*.tmp")
+	if err != nil {
+		return fmt.Errorf("cannot write there: %w", err)
+	}
+	tmp.Close()
+	return os.Remove(tmp.Name())
 }
 
 // usesDatabase reports whether the run is saved to the database.

@@ -136,6 +136,9 @@ func TestRun_DatabaseStoppedWhileCasesRun(t *testing.T) {
 	if res.code != exitNotSaved {
 		t.Fatalf("exit %d, want %d (not saved)\n%s%s", res.code, exitNotSaved, res.out, res.errOut)
 	}
+	if lines := strings.Split(strings.TrimSpace(res.out), "\n"); !strings.HasPrefix(lines[len(lines)-1], "exit 3: the run was NOT saved") {
+		t.Errorf("the rule line must say the code the process exits with (3), got %q", lines[len(lines)-1])
+	}
 	files, _ := filepath.Glob(filepath.Join(evDir, "*.json"))
 	if len(files) != 1 {
 		t.Fatalf("evidence files %v, want one\n%s", files, res.errOut)
@@ -225,6 +228,9 @@ func TestRun_SaveFlags(t *testing.T) {
 		{"save-to and no-save", []string{"--save-to", "x.json", "--no-save"}, exitInvalid, "", "choose one"},
 		{"shard without save-to", []string{"--shard", "1/2"}, exitInvalid, "", "needs --save-to"},
 		{"bad shard", []string{"--shard", "3/2", "--save-to", "x.json"}, exitInvalid, "", "want I/N with 1 <= I <= N"},
+		{"alpha without database", []string{"--save-to", filepath.Join(dir, "a.json"), "--alpha", "0"}, exitInvalid, "", "--alpha 0: want a significance level"},
+		{"save-to a directory", []string{"--save-to", dir}, exitInvalid, "", "is a directory; want a file path such as"},
+		{"save-to under a file", []string{"--save-to", filepath.Join(suite, "run.json")}, exitInvalid, "", "cannot write there"},
 		{"baseline without database", []string{"--no-save", "--baseline", uuid.NewString()}, exitInvalid, "", "--baseline needs the database"},
 		{"dry run", []string{"--no-save", "--report", filepath.Join(dir, "dry.json")}, exitOK, "not saved (--no-save: dry run)", ""},
 		{"save to a file", []string{"--save-to", filepath.Join(dir, "out", "run.json")}, exitOK, "(not to a database)", ""},
