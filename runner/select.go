@@ -85,7 +85,11 @@ func (s *Suite) Select(sel Selection) (*Suite, error) {
 	}
 	for i, pat := range sel.IDs {
 		if !usedID[i] {
-			add("--only", "no question has id %q%s", pat, closeIDs(s, pat))
+			if strings.ContainsAny(pat, "*?[") {
+				add("--only", "no question id matches the pattern %q", pat)
+			} else {
+				add("--only", "no question has id %q%s", pat, closeIDs(s, pat))
+			}
 		}
 	}
 	for i, t := range sel.Tags {
