@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"agentevals/judges"
@@ -169,30 +168,13 @@ func rejudgeSuite(path string, run *models.Run) (*runner.Suite, error) {
 	for i, c := range run.Cases {
 		ids[i] = c.CaseID
 	}
-	have := map[string]bool{}
-	for _, c := range suite.Cases {
-		have[c.ID] = true
-	}
-	var missing []string
-	for _, id := range ids {
-		if !have[id] {
-			missing = append(missing, strconv.Quote(id))
-		}
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("calibrate --rejudge: %s does not define run %s's questions: it has no question %s; give the suite file the run was made from",
-			path, run.ID, strings.Join(missing, ", "))
-	}
 	subset, err := suite.Only(ids)
 	if err != nil {
 		return nil, fmt.Errorf("calibrate --rejudge: %s does not define run %s's questions: %w", path, run.ID, err)
 	}
 	if err := reports.SameDefinition(run, subset.Plan(calculated), nil, calculated); err != nil {
-		// The baseline rule's words ("incompatible baseline: …") would
-		// puzzle here: say what differs.
-		why := strings.TrimPrefix(err.Error(), reports.ErrIncompatible.Error()+": ")
 		return nil, fmt.Errorf("calibrate --rejudge: %s is not the definition run %s was made from "+
-			"(re-judging with other questions, thresholds or rubrics would measure something else): %s", path, run.ID, why)
+			"(re-judging with other questions, thresholds or rubrics would measure something else): %w", path, run.ID, err)
 	}
 	return subset, nil
 }
