@@ -247,6 +247,9 @@ func (c *GridCmd) Run(ctx context.Context, g *Globals) error {
 			return &exitError{Code: exitInvalid, Err: err}
 		}
 	}
+	if _, err := uuid.Parse(c.ID); err != nil {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("grid %q: not an experiment id (want the whole UUID that evalrun experiment printed; evalrun history shows it under metadata experiment.id)", c.ID)}
+	}
 	db, err := g.open(ctx, true)
 	if err != nil {
 		return asInvalid(err)

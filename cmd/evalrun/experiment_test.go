@@ -171,6 +171,10 @@ func TestExperimentCmd_Refused(t *testing.T) {
 	if code, _, stderr := evalrun(t, "--database-url", url, "grid", "0190a3c8-0000-7000-8000-000000000000"); code != exitInvalid || !strings.Contains(stderr, "no runs") {
 		t.Errorf("unknown experiment: exit %d: %s", code, stderr)
 	}
+	// A prefix (as run ids are shortened in conversation) is not looked up.
+	if code, _, stderr := evalrun(t, "--database-url", url, "grid", "0190a3c8"); code != exitInvalid || !strings.Contains(stderr, `grid "0190a3c8": not an experiment id (want the whole UUID`) {
+		t.Errorf("experiment id prefix: exit %d: %s", code, stderr)
+	}
 	if n := countRuns(t, url); n != 0 {
 		t.Errorf("%d runs written by refused commands", n)
 	}
