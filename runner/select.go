@@ -167,6 +167,14 @@ func closeIDs(s *Suite, want string) string {
 	return ""
 }
 
+// closeTypes suggests the check types nearest a misspelled one.
+func closeTypes(s *Suite, typ string) string {
+	if close := models.CloseNames(typ, s.Registry.Names(), 2); len(close) > 0 {
+		return fmt.Sprintf(" (did you mean %s?)", strings.Join(quoteAll(close), ", "))
+	}
+	return ""
+}
+
 func quoteAll(list []string) []string {
 	out := make([]string, len(list))
 	for i, s := range list {
