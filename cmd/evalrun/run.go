@@ -446,6 +446,10 @@ func (c *HistoryCmd) Run(ctx context.Context, g *Globals) error {
 	if len(runs) == 0 && (c.Suite != "" || c.Agent != "") {
 		return writeNoMatch(ctx, g.Stdout, db, c.Suite, c.Agent)
 	}
+	if len(runs) == 0 {
+		fmt.Fprintf(g.Stdout, "No runs yet in %s: evalrun run SUITE saves one (evalrun init DIR writes a first suite).\n", db.URL)
+		return nil
+	}
 	writeHistory(g.Stdout, runs)
 	return nil
 }
