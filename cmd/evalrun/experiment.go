@@ -213,7 +213,9 @@ func gridTargets(paths []string) ([]reportTarget, error) {
 	for _, p := range paths {
 		format, err := reportFormat(p)
 		if err != nil {
-			return nil, err
+			// reportFormat's list (JUnit, the word github) is run's, not the grid's.
+			return nil, fmt.Errorf("--report %q: %w: a grid is written to a file whose name ends .txt/.text, .md/.markdown, .html/.htm or .json, such as grid.html",
+				p, reports.ErrUnknownFormat)
 		}
 		switch format {
 		case reports.FormatText, reports.FormatMarkdown, reports.FormatHTML, reports.FormatJSON:

@@ -158,6 +158,7 @@ func TestExperimentCmd_Refused(t *testing.T) {
 	}{
 		{"one variant", write("one.json", `{"suite": "`+suite+`", "variants": [{"name": "a"}]}`), "want at least two variants", nil},
 		{"matrix without llm", write("m.json", `{"suite": "`+suite+`", "matrix": {"model": ["a", "b"]}}`), "a matrix needs llm agents", nil},
+		{"github is not a grid format", write("gh.json", `{"suite": "`+suite+`", "variants": [{"name": "a"}, {"name": "b"}]}`), `--report "github": unknown report format: a grid is written to a file whose name ends .txt/.text, .md/.markdown, .html/.htm or .json, such as grid.html`, []string{"--report", "github"}},
 		{"grid format", write("ok.json", `{"suite": "`+suite+`", "variants": [{"name": "a"}, {"name": "b"}]}`), "a grid is written as", []string{"--report", filepath.Join(dir, "x.xml")}},
 	}
 	for _, tt := range tests {
