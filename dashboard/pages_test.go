@@ -264,6 +264,24 @@ func TestServer_Pages(t *testing.T) {
 				}
 			})
 
+			t.Run("navigation marks the current page", func(t *testing.T) {
+				// aria-current="page" only where the link leads; inside
+				// the history (a run, a case) the entry is "true".
+				for _, tc := range []struct{ path, want string }{
+					{"/", "page"}, {"/?suite=Customer+support", "page"}, {"/compare", "page"}, {"/search", "page"},
+					{"/runs/" + f.Candidate.ID.String(), "true"}, {"/runs/" + f.Candidate.ID.String() + "/cases/0", "true"},
+				} {
+					r := mustGet(t, base+tc.path, http.StatusOK)
+					cur := selectAll(r.Doc, "a[aria-current]")
+					if len(cur) != 1 {
+						t.Fatalf("%s: %d navigation entries marked current, want 1", tc.path, len(cur))
+					}
+					if got, _ := attr(cur[0], "aria-current"); got != tc.want {
+						t.Errorf("%s: aria-current=%q, want %q", tc.path, got, tc.want)
+					}
+				}
+			})
+
 			t.Run("untrusted text is escaped", func(t *testing.T) {
 				for _, p := range []string{"/", "/runs/" + f.XSS.ID.String(), "/runs/" + f.XSS.ID.String() + "/cases/0",
 					"/compare?a=" + f.XSS.ID.String() + "&b=" + f.XSS.ID.String()} {

@@ -28,6 +28,10 @@ type BasePage struct {
 	MountPath string
 	// Section is the navigation entry to mark current ("history", "compare").
 	Section string
+	// Nested is true on a page inside the section (a run, a case, an
+	// experiment under history): its entry is then aria-current="true",
+	// not "page", since the page itself is not the one the link opens.
+	Nested bool
 }
 
 // Path joins the mount path with escaped path segments.
@@ -56,8 +60,14 @@ func (b BasePage) Home() string { return b.MountPath + "/" }
 // Asset is the address of an embedded static file.
 func (b BasePage) Asset(name string) string { return b.Path("assets", name) }
 
-func (s *Server) base(_ *http.Request, title, section string) BasePage {
-	return BasePage{Title: title, MountPath: s.mount, Section: section}
+func (s *Server) base(r *http.Request, title, section string) BasePage {
+	b := BasePage{Title: title, MountPath: s.mount, Section: section}
+	if section != "" && r != nil {
+		root := map[string]string{"history": "/", "compare": "/compare", "search": "/search"}[section]
+		p := strings.TrimPrefix(r.URL.Path, s.mount)
+		b.Nested = p != root && !(root == "/" && p == "")
+	}
+	return b
 }
 
 // errorPage is the data of the error page.

@@ -88,7 +88,7 @@ func TestServer_LeadsWithTheDecision(t *testing.T) {
 			_, emptyRO := MustOpenDBs(t, backend)
 			r = mustGet(t, MustServe(t, emptyRO, mount).URL+mount+"/", http.StatusOK)
 			guide := text(mustSelect(t, r.Doc, "section.first-run")[0])
-			for _, want := range []string{"No runs yet", "go run ./cmd/evalrun run examples/support/suite.json", "evalrun db:migrate"} {
+			for _, want := range []string{"No runs yet", "go run ./cmd/evalrun run examples/support/suite.json", "evalrun db:migrate", "evalrun init evals"} {
 				if !strings.Contains(guide, want) {
 					t.Errorf("first-run guidance %q lacks %q", guide, want)
 				}

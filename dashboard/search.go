@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 	"unicode"
@@ -51,6 +52,8 @@ type searchPage struct {
 	Runs, RunBound int
 	Truncated      bool
 	MaxResults     int
+	// Problem says why the search text was refused (the form stays).
+	Problem string
 }
 
 func (s *Server) search(c *gin.Context) error {
@@ -68,7 +71,9 @@ func (s *Server) search(c *gin.Context) error {
 		return s.render(c, "search", page)
 	}
 	if utf8.RuneCountInString(page.Q) < searchMinLen {
-		return badRequest(fmt.Sprintf("Search for at least %d characters.", searchMinLen))
+		// Keep the form, filled in, so the text can be lengthened.
+		page.Problem = fmt.Sprintf("Search for at least %d characters.", searchMinLen)
+		return s.renderStatus(c, http.StatusBadRequest, "search", page)
 	}
 	page.Searched = true
 	page.Title = "Search: " + page.Q

@@ -58,7 +58,17 @@ func TestServer_Search(t *testing.T) {
 			if strings.Contains(href, f.NoJudge.ID.String()) {
 				t.Error("the newest hit is the no-judge run, whose answer does not say accepted")
 			}
-			mustGet(t, base+"?q=x", http.StatusBadRequest)
+			short := mustGet(t, base+"?q=x&suite=Customer+support", http.StatusBadRequest)
+			// The refusal keeps the form, filled in, with the reason.
+			if v, _ := attr(mustSelect(t, short.Doc, "input#s-q")[0], "value"); v != "x" {
+				t.Errorf("short search: the form lost the text (value %q)", v)
+			}
+			if v, _ := attr(mustSelect(t, short.Doc, "input#s-suite")[0], "value"); v != "Customer support" {
+				t.Errorf("short search: the form lost the suite (value %q)", v)
+			}
+			if got := text(mustSelect(t, short.Doc, "p.error-message[role=alert]")[0]); got != "Search for at least 2 characters." {
+				t.Errorf("short search message = %q", got)
+			}
 			mustGet(t, base+"?q="+url.QueryEscape(strings.Repeat("a", 201)), http.StatusBadRequest)
 		})
 	}

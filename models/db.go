@@ -173,6 +173,9 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*DB, error)
 	if statement == 0 {
 		statement = 24 * time.Hour // "no limit": SQLite's 0 would mean "never wait"
 	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("open database %q: is a directory, not a database file (give a file path, for example %s)", path, filepath.Join(path, "evaluations.sqlite3"))
+	}
 	dsn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(" + strconv.FormatInt(statement.Milliseconds(), 10) + ")&_time_format=sqlite"
 	if opts.ReadOnly {
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {

@@ -3,12 +3,30 @@ package models_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"agentevals/models"
 )
+
+// TestOpen_SQLitePathIsDirectory checks that a SQLite URL naming a
+// directory is refused with that fact, read-only or not, instead of
+// SQLite's "disk I/O error (10)" or "unable to open database file (14)".
+func TestOpen_SQLitePathIsDirectory(t *testing.T) {
+	dir := t.TempDir()
+	for _, readOnly := range []bool{true, false} {
+		db, err := models.Open(context.Background(), "sqlite:"+dir, models.OpenOptions{ReadOnly: readOnly})
+		if db != nil {
+			db.Close()
+		}
+		want := fmt.Sprintf("open database %q: is a directory, not a database file (give a file path, for example %s)", dir, filepath.Join(dir, "evaluations.sqlite3"))
+		if err == nil || err.Error() != want {
+			t.Errorf("Open(read-only %v): %v, want %q", readOnly, err, want)
+		}
+	}
+}
 
 // TestOpen_MissingSQLiteFile checks that a read-only open names the missing
 // file instead of SQLite's "unable to open database file (14)" and never

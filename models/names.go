@@ -29,7 +29,8 @@ func CloseNames(want string, names []string, limit int) []string {
 		switch {
 		case l == w:
 			d = 0
-		case w != "" && (strings.Contains(l, w) || strings.Contains(w, l)):
+		case min(len([]rune(w)), len([]rune(l))) >= 3 && (strings.Contains(l, w) || strings.Contains(w, l)):
+			// A one- or two-letter name is inside too many words to suggest.
 			d = min(d, 1)
 		case d > max(2, len([]rune(w))/3):
 			continue

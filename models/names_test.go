@@ -6,7 +6,7 @@ import (
 )
 
 func TestCloseNames(t *testing.T) {
-	names := []string{"Trivia", "Customer support", "trivia-hard", "Billing", "Triage"}
+	names := []string{"Trivia", "Customer support", "trivia-hard", "Billing", "Triage", "pi"}
 	tests := []struct {
 		want string
 		out  []string
@@ -16,6 +16,8 @@ func TestCloseNames(t *testing.T) {
 		{"support", []string{"Customer support"}},
 		{"biling", []string{"Billing"}},
 		{"zzz", []string{}},
+		{"capitl", []string{}},
+		{"Triv", []string{"Trivia", "trivia-hard"}},
 	}
 	for _, tt := range tests {
 		if got := CloseNames(tt.want, names, 3); !reflect.DeepEqual(got, tt.out) {

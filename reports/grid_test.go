@@ -134,7 +134,7 @@ func TestRenderer_RenderGrid(t *testing.T) {
 		f          Format
 		want, deny []string
 	}{
-		{FormatText, []string{"Experiment: Revisions <b>", "* reference", "regressed vs reference: B regressed"}, []string{"\x1b"}},
+		{FormatText, []string{"Experiment: Revisions <b>", "* reference", "regressed vs reference: B regressed", "tokens 300 in, 60 out"}, []string{"\x1b", "tokens 300/60"}},
 		{FormatMarkdown, []string{"| Question | reference | regressed |", "**PASS 1.000**", `\| pipe`}, []string{"<script>", "\x1b"}},
 		{FormatHTML, []string{"&lt;script&gt;", `class="best"`, "Content-Security-Policy"}, []string{"<script>", "\x1b"}},
 		{FormatJSON, []string{`"experiment_id": "e1"`, `"best": true`}, nil},

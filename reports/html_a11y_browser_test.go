@@ -86,10 +86,12 @@ func TestRenderer_HTMLAccessibleInChromium(t *testing.T) {
 			type layout struct {
 				BodyOverflow float64  `json:"bodyOverflow"`
 				Unreachable  []string `json:"unreachable"`
+				Uncued       []string `json:"uncued"`
 			}
 			got, err := chromedp.Run(actx, chromedp.Evaluate[layout](`(() => ({
   bodyOverflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
   unreachable: [...document.querySelectorAll("div.scroll")].filter(e => e.scrollWidth > e.clientWidth && e.tabIndex < 0).map(e => e.getAttribute("aria-label") || e.outerHTML.slice(0, 60)),
+  uncued: [...document.querySelectorAll("div.scroll")].filter(e => e.scrollWidth > e.clientWidth + 1 && !getComputedStyle(e, "::before").content.includes("scroll")).map(e => e.getAttribute("aria-label") || e.outerHTML.slice(0, 60)),
 }))()`))
 			if err != nil {
 				cancel()
@@ -113,6 +115,10 @@ func TestRenderer_HTMLAccessibleInChromium(t *testing.T) {
 			}
 			if len(got.Unreachable) > 0 {
 				t.Errorf("%s (%s): wide regions the keyboard cannot scroll: %v", name, v.name, got.Unreachable)
+			}
+			if v.width <= 375 && len(got.Uncued) > 0 {
+				// Clipped columns look like the whole table on a phone.
+				t.Errorf("%s (%s): regions clipped at the right edge with no \"scroll sideways\" cue: %v", name, v.name, got.Uncued)
 			}
 		}
 	}

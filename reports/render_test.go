@@ -210,3 +210,20 @@ func TestRenderer_NotCalculatedSaysItOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderer_HTMLLegendFitsBothSchemes checks that the chart legend does
+// not name the interval line's colour: it is the text colour, black in the
+// light scheme and near-white in the dark one.
+func TestRenderer_HTMLLegendFitsBothSchemes(t *testing.T) {
+	ref, bad := supportRuns()
+	out, err := mustRenderer(t).Bytes(FormatHTML, Compare(bad, ref, Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(out, []byte("--ci:#e6edf3")) {
+		t.Fatal("the dark scheme no longer sets the interval line colour: revisit this test")
+	}
+	if bytes.Contains(out, []byte("black line")) {
+		t.Error(`the legend says "black line", but in the dark scheme the interval line is near-white`)
+	}
+}

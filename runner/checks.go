@@ -101,7 +101,7 @@ func (s *Suite) parseCheck(p problems, path string, raw json.RawMessage) (Evalua
 	}
 	def, known := s.Registry[ev.Type]
 	if !known {
-		p.add(child(path, "type"), "unknown check type %q (want one of %s; `evalrun checks` lists them)", ev.Type, strings.Join(s.Registry.Names(), ", "))
+		p.add(child(path, "type"), "unknown check type %q%s (want one of %s; `evalrun checks` lists them)", ev.Type, closeTypes(s, ev.Type), strings.Join(s.Registry.Names(), ", "))
 		return ev, false
 	}
 	ev.Name = ev.Type

@@ -125,7 +125,7 @@ func TestChecks_Problems(t *testing.T) {
 		name, suite, want string
 	}{
 		{"unknown type", `"questions": [{"question": "q", "checks": [{"type": "contians", "value": "x"}]}]`,
-			`$.questions[0].checks[0].type: unknown check type "contians"`},
+			`$.questions[0].checks[0].type: unknown check type "contians" (did you mean "contains"?)`},
 		{"wrong param type", `"questions": [{"question": "q", "checks": [{"type": "contains", "value": 3}]}]`,
 			`$.questions[0].checks[0]: contains check: invalid evaluator parameters: param "value": expected a non-empty string, got the number 3`},
 		{"misspelled param", `"questions": [{"question": "q", "checks": [{"type": "contains", "valeu": "x"}]}]`,

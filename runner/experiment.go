@@ -214,10 +214,18 @@ func (e *Experiment) parseVariants(p problems, raw json.RawMessage, dir string) 
 // variantEnv reads literal environment values ({"NAME": "value"}).
 func variantEnv(p problems, path string, raw json.RawMessage) map[string]string {
 	env := map[string]string{}
-	if raw[0] != '{' || json.Unmarshal(raw, &env) != nil {
+	var values map[string]json.RawMessage
+	if raw[0] != '{' || json.Unmarshal(raw, &values) != nil {
 		p.add(path, "want an object of strings such as {\"AGENT_REVISION\": \"candidate\"}, got %s", describe(raw))
 		return nil
 	}
+	for name, v := range values {
+		if json.Unmarshal(v, new(string)) != nil {
+			p.add(child(path, name), "want a string, got %s (environment values are text: quote it)", describe(v))
+			return nil
+		}
+	}
+	_ = json.Unmarshal(raw, &env) // every value is a string
 	for name := range env {
 		if name == "" || strings.ContainsAny(name, "=\x00") {
 			p.add(child(path, name), "want an environment variable name")

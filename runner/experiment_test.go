@@ -107,6 +107,7 @@ func TestLoadExperiment_Invalid(t *testing.T) {
 		{"duplicate names", `{"suite": "suite.json", "variants": [{"name": "a"}, {"name": "a"}]}`, `$.variants[1].name: duplicate variant name "a"`},
 		{"same agent name", `{"suite": "suite.json", "variants": [{"name": "a", "agent": {"name": "X"}}, {"name": "b", "agent": {"name": "X"}}]}`, `same agent "X"`},
 		{"bad env", `{"suite": "suite.json", "variants": [{"name": "a", "env": ["REV"]}, {"name": "b"}]}`, "$.variants[0].env: want an object of strings"},
+		{"env value not a string", `{"suite": "suite.json", "variants": [{"name": "a", "env": {"REV": 5}}, {"name": "b"}]}`, "$.variants[0].env.REV: want a string, got 5 (environment values are text: quote it)"},
 		{"unknown key", `{"suite": "suite.json", "variants": [{"name": "a", "prompt": "x"}, {"name": "b"}]}`, "$.variants[0].prompt: unknown key"},
 		{"bad agent override", `{"suite": "suite.json", "variants": [{"name": "a", "agent": {"url": "ftp://x"}}, {"name": "b"}]}`, "$.variants[0].agent.url: want an http:// or https:// URL"},
 		{"matrix needs llm", `{"suite": "suite.json", "matrix": {"model": ["m"]}}`, "a matrix needs llm agents"},

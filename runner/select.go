@@ -85,7 +85,11 @@ func (s *Suite) Select(sel Selection) (*Suite, error) {
 	}
 	for i, pat := range sel.IDs {
 		if !usedID[i] {
-			add("--only", "no question has id %q%s", pat, closeIDs(s, pat))
+			if strings.ContainsAny(pat, "*?[") {
+				add("--only", "no question id matches the pattern %q", pat)
+			} else {
+				add("--only", "no question has id %q%s", pat, closeIDs(s, pat))
+			}
 		}
 	}
 	for i, t := range sel.Tags {
@@ -158,6 +162,14 @@ func closeIDs(s *Suite, want string) string {
 		names = append(names, c.ID)
 	}
 	if close := models.CloseNames(want, names, 3); len(close) > 0 {
+		return fmt.Sprintf(" (did you mean %s?)", strings.Join(quoteAll(close), ", "))
+	}
+	return ""
+}
+
+// closeTypes suggests the check types nearest a misspelled one.
+func closeTypes(s *Suite, typ string) string {
+	if close := models.CloseNames(typ, s.Registry.Names(), 2); len(close) > 0 {
 		return fmt.Sprintf(" (did you mean %s?)", strings.Join(quoteAll(close), ", "))
 	}
 	return ""

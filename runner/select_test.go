@@ -33,6 +33,7 @@ func TestSuite_Select(t *testing.T) {
 		{"failed", Selection{Failed: []string{"shipping", "gone"}, FailedSource: "run X"}, []string{"shipping"}, ""},
 		{"unknown id suggests", Selection{IDs: []string{"refund-uk"}}, nil, `--only: no question has id "refund-uk" (did you mean "refund-us", "refund-eu"?)`},
 		{"unknown tag", Selection{Tags: []string{"vip"}}, nil, `--tag: no question has tag "vip" (tags come from metadata.tags; known tags: billing, eu, logistics)`},
+		{"pattern matching nothing", Selection{IDs: []string{"zz*"}}, nil, `--only: no question id matches the pattern "zz*"`},
 		{"bad pattern", Selection{IDs: []string{"[a"}}, nil, `--only: "[a" is not a valid pattern`},
 		{"nothing failed", Selection{Failed: []string{}, FailedSource: "run X"}, nil, `--failed-in: run X has no failed or errored question: nothing to run`},
 		{"empty intersection", Selection{IDs: []string{"hello"}, Tags: []string{"billing"}}, nil, `no question matches every given --only and --tag`},

@@ -245,7 +245,7 @@ func (s *Suite) parseEvaluators(p problems, raw json.RawMessage) {
 		}
 		def, known := s.Registry[ev.Type]
 		if !known {
-			p.add(child(path, "type"), "unknown evaluator type %q (want one of %s)", ev.Type, strings.Join(s.Registry.Names(), ", "))
+			p.add(child(path, "type"), "unknown evaluator type %q%s (want one of %s)", ev.Type, closeTypes(s, ev.Type), strings.Join(s.Registry.Names(), ", "))
 			continue
 		}
 		if ev.Params != nil && !isNull(ev.Params) && ev.Params[0] != '{' {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"agentevals/judges"
+	"agentevals/models"
 	"agentevals/reports"
 )
 
@@ -31,7 +32,11 @@ func (c *ChecksCmd) Run(g *Globals) error {
 	}
 	for _, n := range names {
 		if _, ok := reg[n]; !ok {
-			return &exitError{Code: exitInvalid, Err: fmt.Errorf("checks: unknown type %q (want one of %s)", n, strings.Join(reg.Names(), ", "))}
+			hint := ""
+			if close := models.CloseNames(n, reg.Names(), 2); len(close) > 0 {
+				hint = fmt.Sprintf(" (did you mean %q?)", close[0])
+			}
+			return &exitError{Code: exitInvalid, Err: fmt.Errorf("checks: unknown type %q%s (want one of %s)", n, hint, strings.Join(reg.Names(), ", "))}
 		}
 	}
 	for i, n := range names {

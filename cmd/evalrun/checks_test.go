@@ -24,7 +24,7 @@ func TestChecksCmd(t *testing.T) {
 		t.Errorf("contains' values param is not listed as %q", want)
 	}
 	code, _, stderr = evalrun(t, "checks", "contians")
-	if code != 2 || !strings.Contains(stderr, `unknown type "contians"`) {
+	if code != 2 || !strings.Contains(stderr, `unknown type "contians" (did you mean "contains"?)`) {
 		t.Errorf("unknown type: exit %d, stderr %q; want 2 naming the type", code, stderr)
 	}
 }

@@ -218,7 +218,9 @@ func gridTargets(paths []string) ([]reportTarget, error) {
 	for _, p := range paths {
 		format, err := reportFormat(p)
 		if err != nil {
-			return nil, err
+			// reportFormat's list (JUnit, the word github) is run's, not the grid's.
+			return nil, fmt.Errorf("--report %q: %w: a grid is written to a file whose name ends .txt/.text, .md/.markdown, .html/.htm or .json, such as grid.html",
+				p, reports.ErrUnknownFormat)
 		}
 		switch format {
 		case reports.FormatText, reports.FormatMarkdown, reports.FormatHTML, reports.FormatJSON:
@@ -251,6 +253,9 @@ func (c *GridCmd) Run(ctx context.Context, g *Globals) error {
 		if err := checkDir("--output", c.Output); err != nil {
 			return &exitError{Code: exitInvalid, Err: err}
 		}
+	}
+	if _, err := uuid.Parse(c.ID); err != nil {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("grid %q: not an experiment id (want the whole UUID that evalrun experiment printed; evalrun history shows it under metadata experiment.id)", c.ID)}
 	}
 	db, err := g.open(ctx, true)
 	if err != nil {

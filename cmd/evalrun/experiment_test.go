@@ -155,6 +155,7 @@ func TestExperimentCmd_Refused(t *testing.T) {
 	}{
 		{"one variant", write("one.json", `{"suite": "`+suite+`", "variants": [{"name": "a"}]}`), "want at least two variants", nil},
 		{"matrix without llm", write("m.json", `{"suite": "`+suite+`", "matrix": {"model": ["a", "b"]}}`), "a matrix needs llm agents", nil},
+		{"github is not a grid format", write("gh.json", `{"suite": "`+suite+`", "variants": [{"name": "a"}, {"name": "b"}]}`), `--report "github": unknown report format: a grid is written to a file whose name ends .txt/.text, .md/.markdown, .html/.htm or .json, such as grid.html`, []string{"--report", "github"}},
 		{"grid format", write("ok.json", `{"suite": "`+suite+`", "variants": [{"name": "a"}, {"name": "b"}]}`), "a grid is written as", []string{"--report", filepath.Join(dir, "x.xml")}},
 	}
 	for _, tt := range tests {
@@ -167,6 +168,10 @@ func TestExperimentCmd_Refused(t *testing.T) {
 	}
 	if code, _, stderr := evalrun(t, "--database-url", url, "grid", "0190a3c8-0000-7000-8000-000000000000"); code != exitInvalid || !strings.Contains(stderr, "no runs") {
 		t.Errorf("unknown experiment: exit %d: %s", code, stderr)
+	}
+	// A prefix (as run ids are shortened in conversation) is not looked up.
+	if code, _, stderr := evalrun(t, "--database-url", url, "grid", "0190a3c8"); code != exitInvalid || !strings.Contains(stderr, `grid "0190a3c8": not an experiment id (want the whole UUID`) {
+		t.Errorf("experiment id prefix: exit %d: %s", code, stderr)
 	}
 	if n := countRuns(t, url); n != 0 {
 		t.Errorf("%d runs written by refused commands", n)

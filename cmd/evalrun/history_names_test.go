@@ -31,3 +31,17 @@ func TestHistoryCmd_IgnoresCaseAndSuggests(t *testing.T) {
 		t.Errorf("history --suite trivai: exit %d\n%q\nwant %q", code, out, want)
 	}
 }
+
+// TestHistoryCmd_EmptyDatabaseSaysHowToStart: an empty history tells a new
+// user how runs get there instead of a bare "No runs.".
+func TestHistoryCmd_EmptyDatabaseSaysHowToStart(t *testing.T) {
+	url := testdb.SQLiteURL(t)
+	if code, out, stderr := evalrun(t, "--database-url", url, "db:migrate"); code != 0 {
+		t.Fatalf("db:migrate: exit %d\n%s%s", code, out, stderr)
+	}
+	code, out, _ := evalrun(t, "--database-url", url, "history")
+	want := "No runs yet in " + url + ": evalrun run SUITE saves one (evalrun init DIR writes a first suite).\n"
+	if code != 0 || out != want {
+		t.Errorf("history: exit %d\n%q\nwant %q", code, out, want)
+	}
+}

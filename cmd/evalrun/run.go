@@ -219,7 +219,14 @@ func (c *RunCmd) Help() string {
 // with or without a judge.
 func (c *RunCmd) judgeFor(ctx context.Context, suite *runner.Suite) (judges.Judge, error) {
 	if suite.NeedsJudge() {
-		return c.judge(ctx, suite.Judge)
+		j, err := c.judge(ctx, suite.Judge)
+		var ee *exitError
+		if s, ok, _ := c.settings(suite.Judge); ok && errors.As(err, &ee) && judges.CredentialEnv(s.Provider) != "" && s.BaseURL == "" &&
+			strings.TrimSpace(os.Getenv(judges.CredentialEnv(s.Provider))) == "" {
+			// run (unlike calibrate --rejudge) can go on without a judge.
+			err = &exitError{Code: ee.Code, Err: fmt.Errorf("%w; set it, or pass --no-judge to run without a judge (its metrics are then not calculated)", ee.Err)}
+		}
+		return j, err
 	}
 	_, _, err := c.settings(suite.Judge)
 	return nil, err
@@ -470,6 +477,10 @@ func (c *HistoryCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	if len(runs) == 0 && (c.Suite != "" || c.Agent != "") {
 		return writeNoMatch(ctx, g.Stdout, db, c.Suite, c.Agent)
+	}
+	if len(runs) == 0 {
+		fmt.Fprintf(g.Stdout, "No runs yet in %s: evalrun run SUITE saves one (evalrun init DIR writes a first suite).\n", db.URL)
+		return nil
 	}
 	ids := make([]uuid.UUID, len(runs))
 	for i, r := range runs {

@@ -301,7 +301,7 @@ func TestRunCmd_NoJudgeBuiltWithoutJudgeMetrics(t *testing.T) {
 	}
 	judged := write("judged.json", `{"exact": 1, "semantic_accuracy": 0.9}`)
 	code, out, stderr = evalrun(t, "--database-url", url, "run", judged)
-	if code != exitInvalid || !strings.Contains(stderr, "ANTHROPIC_API_KEY is not set") {
+	if code != exitInvalid || !strings.Contains(stderr, "ANTHROPIC_API_KEY is not set") || !strings.Contains(stderr, "or pass --no-judge") {
 		t.Errorf("judge-backed metric without the key: exit %d, want 2 naming ANTHROPIC_API_KEY\n%s%s", code, out, stderr)
 	}
 	if got := countRuns(t, url); got != 2 {
