@@ -110,6 +110,7 @@ func (s *Server) casePage(c *gin.Context) error {
 	page.ReplayRaw, page.ResponseMetadata, page.JudgeUsage = meta.Replay, meta.Rest, meta.JudgeUsage
 	for _, m := range cr.Metrics {
 		mv := metricView{MetricResult: m, State: "not_calculated", Judge: newJudgeEvidence(meta.MetricDetails[m.Name], m.ErrorDetails)}
+		mv.Judge.rebuildPrompts(m.Name, cr)
 		switch {
 		case m.Errored():
 			mv.State, mv.Error = "errored", prettyJSON(m.ErrorDetails)

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"agentevals/judges"
 	"agentevals/models"
 	"agentevals/reports"
 )
@@ -22,9 +23,7 @@ type caseMetadata struct {
 }
 
 // judgeUsageRow is one metric's judge account as stored in
-// response_metadata.judge_usage (the JSON of judges.CallAccount, read here
-// without importing judges, which would bring the model clients into the
-// dashboard's binary).
+// response_metadata.judge_usage (the JSON of judges.CallAccount).
 type judgeUsageRow struct {
 	Metric       string   `json:"-"`
 	Calls        int64    `json:"calls"`
@@ -76,12 +75,30 @@ func splitCaseMetadata(j models.JSON) caseMetadata {
 }
 
 // judgeEvidence is what a metric's judge left: which model, whether the
-// verdict came from the cache, and the prompt and raw reply when stored.
+// verdict came from the cache, the prompt when stored (or rebuilt, see
+// rebuildPrompts) and the raw reply when stored.
 type judgeEvidence struct {
 	Model  string
 	Notes  []string
 	Prompt string
 	Reply  string
+	// ReplyAnswerFirst is the raw reply of a position-swapped metric's
+	// second reading (the answer before the reference data).
+	ReplyAnswerFirst string
+	// MetricType is the judge metric's type ("semantic_accuracy") when the
+	// evidence names it.
+	MetricType string
+	// Rebuilt are the prompts rebuilt from the stored case, one per reading.
+	Rebuilt []rebuiltPrompt
+	// readings are the orders the judge read the case in: "reference
+	// first", "answer first", or both for a position-swapped metric.
+	readings []string
+}
+
+// rebuiltPrompt is one judge call's messages rebuilt from the stored case.
+type rebuiltPrompt struct {
+	Reading string // "" unless the metric was judged in both orders
+	judges.Prompt
 }
 
 // newJudgeEvidence reads a metric's details (response_metadata.metric_details
@@ -123,10 +140,57 @@ func newJudgeEvidence(details map[string]json.RawMessage, errorDetails models.JS
 			ev.Reply = firstText(src, "reply", "raw_reply", "response", "raw")
 		}
 	}
-	if ev.Model == "" && ev.Prompt == "" && ev.Reply == "" {
+	_ = json.Unmarshal(details["raw_reply_answer_first"], &ev.ReplyAnswerFirst)
+	if _ = json.Unmarshal(details["metric_type"], &ev.MetricType); ev.MetricType == "" {
+		_ = json.Unmarshal(ed["metric_type"], &ev.MetricType)
+	}
+	var position string
+	_ = json.Unmarshal(ed["position"], &position)
+	switch {
+	case details["position_swap"] != nil:
+		ev.readings = []string{"reference first", "answer first"}
+	case position == "answer first":
+		ev.readings = []string{position}
+	default:
+		ev.readings = []string{"reference first"}
+	}
+	if ev.Model == "" && ev.Prompt == "" && ev.Reply == "" && ev.MetricType == "" {
 		return nil
 	}
 	return ev
+}
+
+// rebuildPrompts rebuilds, when no prompt was stored, the messages a
+// built-in judge metric sent for the case with this version's prompt
+// template (judges.RebuildPrompt, the code the judge itself uses). The type
+// is the stored metric_type, or, for rows saved before it was stored, the
+// metric's name when a judge scored it.
+func (ev *judgeEvidence) rebuildPrompts(metricName string, cr *models.CaseResult) {
+	if ev == nil || ev.Prompt != "" {
+		return
+	}
+	typ := ev.MetricType
+	if typ == "" && ev.Model != "" {
+		typ = metricName
+	}
+	stored := judges.StoredCase{Question: json.RawMessage(cr.Question), ExpectedAnswer: json.RawMessage(cr.ExpectedAnswer),
+		Output: json.RawMessage(cr.Output), Metadata: json.RawMessage(cr.Metadata)}
+	for _, reading := range ev.readings {
+		p, ok := judges.RebuildPrompt(typ, stored, reading == "answer first")
+		if !ok {
+			return
+		}
+		rp := rebuiltPrompt{Prompt: p}
+		for _, msg := range []*string{&rp.System, &rp.User} {
+			if short, cut := shortenedTo(*msg, maxShownPromptBytes); cut {
+				*msg = fmt.Sprintf("%s\n…[cut: the first %d of %d bytes are shown; the stored values are above]", short, len(short), len(*msg))
+			}
+		}
+		if len(ev.readings) > 1 {
+			rp.Reading = reading
+		}
+		ev.Rebuilt = append(ev.Rebuilt, rp)
+	}
 }
 
 // firstText returns the first of keys in m as text (a JSON string as is,

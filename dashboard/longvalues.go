@@ -19,13 +19,21 @@ import (
 // for a run with 20 MB answers stays small and fast.
 const maxShownBytes = 64 << 10
 
+// maxShownPromptBytes is how much of a rebuilt judge message a case page
+// shows: it repeats the question, expected answer and answer shown above.
+const maxShownPromptBytes = 16 << 10
+
 // shortened cuts s to maxShownBytes at a character boundary and says
 // whether it did.
-func shortened(s string) (string, bool) {
-	if len(s) <= maxShownBytes {
+func shortened(s string) (string, bool) { return shortenedTo(s, maxShownBytes) }
+
+// shortenedTo cuts s to n bytes at a character boundary and says whether
+// it did.
+func shortenedTo(s string, n int) (string, bool) {
+	if len(s) <= n {
 		return s, false
 	}
-	cut := maxShownBytes
+	cut := n
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}

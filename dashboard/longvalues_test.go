@@ -33,6 +33,9 @@ func TestLongOutput(t *testing.T) {
 	if page.Status != http.StatusOK || len(page.Body) > 2*maxShownBytes || !strings.Contains(page.Body, "download the whole output") {
 		t.Fatalf("case page: status %d, %d bytes", page.Status, len(page.Body))
 	}
+	if !strings.Contains(page.Body, "bytes are shown; the stored values are above]") {
+		t.Error("the rebuilt judge prompt of the long output is not shortened")
+	}
 	var got string
 	if err := json.Unmarshal(download(t, ts.URL+"/runs/"+id+"/cases/0/output.json"), &got); err != nil || got != long {
 		t.Fatalf("output.json: %d characters, err %v", len([]rune(got)), err)

@@ -93,6 +93,8 @@ func supportRun(at time.Time, semantic float64, observed models.JSON, agentFails
 		ExpectedAnswer: models.JSON(`"You can return it within 30 days."`),
 		MinimumScores:  models.JSON(`{"semantic_accuracy":0.9}`), Metadata: models.JSON(`{"failure_mode":"policy","tags":["returns"]}`),
 		Output: models.JSON(`"Returns are accepted within 30 days."`), Actions: models.JSON(`[]`),
+		ResponseMetadata: models.JSON(`{"metric_details":{"semantic_accuracy":{"judge":{"provider":"openai","model":"judge-1"},` +
+			`"metric_type":"semantic_accuracy","raw_reply":"{\"reason\": \"Same deadline.\", \"score\": 0.95}"}}}`),
 		InputTokens: i64(120), OutputTokens: i64(30), Cost: ptr(models.Decimal("0.0012")),
 		Metrics: []*models.MetricResult{metric(0, "semantic_accuracy", 0.9, f64(semantic), semantic >= 0.9, "Same deadline.")}}
 	status, score := models.StatusPassed, 1.0

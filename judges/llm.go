@@ -99,31 +99,37 @@ func (m *LLMMetric) Score(ctx context.Context, s Sample) (Assessment, error) {
 	if err := m.check(s); err != nil {
 		return Assessment{}, err
 	}
-	system := systemPrompt(m.spec.rubric)
-	a, err := m.assess(ctx, system, userPrompt(m.spec, s, false), "reference first")
+	a, err := m.assess(ctx, m.spec.prompt(s, false), "reference first")
 	if err != nil || !m.swap {
 		return a, err
 	}
-	b, err := m.assess(ctx, system, userPrompt(m.spec, s, true), "answer first")
+	b, err := m.assess(ctx, m.spec.prompt(s, true), "answer first")
 	if err != nil {
 		return Assessment{}, err
 	}
 	return combineSwapped(a, b), nil
 }
 
-func (m *LLMMetric) assess(ctx context.Context, system, user, order string) (Assessment, error) {
-	a, err := m.judge.Assess(ctx, system, user)
+func (m *LLMMetric) assess(ctx context.Context, p Prompt, order string) (Assessment, error) {
+	a, err := m.judge.Assess(ctx, p.System, p.User)
 	if err == nil {
+		details := make(map[string]any, len(a.Details)+1) // a Judge may reuse its map
+		for k, v := range a.Details {
+			details[k] = v
+		}
+		details["metric_type"] = m.spec.name
+		a.Details = details
 		return a, nil
 	}
 	var je *Error
 	if !errors.As(err, &je) {
 		je = &Error{Kind: KindProviderError, Message: err.Error()}
 	}
+	if je.Details == nil {
+		je.Details = map[string]any{}
+	}
+	je.Details["metric_type"] = m.spec.name
 	if m.swap {
-		if je.Details == nil {
-			je.Details = map[string]any{}
-		}
 		je.Details["position"] = order
 	}
 	return Assessment{}, je
@@ -144,6 +150,9 @@ func combineSwapped(a, b Assessment) Assessment {
 		if _, taken := out.Details[k]; !taken {
 			out.Details[k] = v
 		}
+	}
+	if r, ok := b.Details["raw_reply"]; ok {
+		out.Details["raw_reply_answer_first"] = r
 	}
 	if a.Usage != nil || b.Usage != nil {
 		var ua, ub Usage

@@ -107,7 +107,7 @@ func (j *LLMJudge) Assess(ctx context.Context, system, user string) (Assessment,
 		details := map[string]any{
 			"provider": s.Provider, "model": s.Model,
 			"problem":  perr.Error(),
-			"reply":    clipReply(reply.Text, 4000),
+			"reply":    rawReply(reply.Text),
 			"attempts": reply.Attempts,
 			"usage":    reply.Usage,
 		}
@@ -122,7 +122,8 @@ func (j *LLMJudge) Assess(ctx context.Context, system, user string) (Assessment,
 	}
 	j.account(ctx, callAccount(s, reply.Usage, len(reply.Attempts), false))
 	usage := reply.Usage
-	a := Assessment{Score: score, Reason: reason, Usage: &usage, Details: map[string]any{"judge": judgeInfo}}
+	a := Assessment{Score: score, Reason: reason, Usage: &usage,
+		Details: map[string]any{"judge": judgeInfo, "raw_reply": rawReply(reply.Text)}}
 	if len(reply.Attempts) > 1 {
 		a.Details["attempts"] = reply.Attempts
 	}
