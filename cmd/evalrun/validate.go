@@ -1,0 +1,65 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"agentevals/reports"
+	"agentevals/runner"
+)
+
+// ValidateCmd checks a suite file without running it.
+type ValidateCmd struct {
+	Suite string `arg:"" name:"suite" help:"Suite file to check."`
+}
+
+// Run loads the suite and reports every problem (exit 2) or a short
+// description (exit 0). It makes every check that run makes before calling
+// the agent and that needs neither the database nor a credential: the agent
+// section, the judge section and every metric's scorer (runner.Suite.Check).
+// Credentials and header values belong to the machine, not the suite: an
+// unset one is a note on stderr, not a failure.
+func (c *ValidateCmd) Run(g *Globals) error {
+	suite, err := runner.Load(c.Suite)
+	if err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
+	if err := suite.Check(); err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
+	writeSuiteWarnings(g.Stderr, suite)
+	names := suite.Calculated(true)
+	repeat := ""
+	if suite.Repeat > 1 {
+		repeat = fmt.Sprintf(", each answered %d times (repeat)", suite.Repeat)
+	}
+	fmt.Fprintf(g.Stdout, "%s: ok: suite %q version %q, agent %q (%s), %s%s, metrics: %s\n",
+		c.Suite, reports.EscapeText(suite.Name), reports.EscapeText(suite.Version), reports.EscapeText(suite.Agent.Name), suite.Agent.Type,
+		questions(len(suite.Cases)), repeat, reports.EscapeText(strings.Join(names, ", ")))
+	for _, v := range suite.Env() {
+		if os.Getenv(v.Name) == "" {
+			fmt.Fprintf(g.Stderr, "note: run reads %s (for %s), which is not set here\n", reports.EscapeText(v.Name), reports.EscapeText(v.For))
+		}
+	}
+	return nil
+}
+
+// writeSuiteWarnings prints the suite's warnings (problems that do not
+// stop a run) on w, one "warning: …" line each.
+func writeSuiteWarnings(w io.Writer, suite *runner.Suite) {
+	for _, p := range suite.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", reports.EscapeText(p.String()))
+	}
+}
+
+// SchemaCmd prints the JSON Schema of suite files (committed as
+// docs/suite.schema.json).
+type SchemaCmd struct{}
+
+// Run prints the schema.
+func (c *SchemaCmd) Run(g *Globals) error {
+	_, err := g.Stdout.Write(runner.JSONSchema())
+	return err
+}
