@@ -1,0 +1,61 @@
+package runner
+
+import (
+	"fmt"
+
+	"agentevals/judges"
+)
+
+// scorerSet holds the scorers of a run: one per calculated suite-level
+// metric name, and one per inline check of each case.
+type scorerSet struct {
+	shared map[string]judges.Scorer
+	inline map[*Case]map[string]judges.Scorer
+}
+
+// scorer returns the scorer of case c's metric name; false when the metric
+// is not calculated.
+func (ss scorerSet) scorer(c *Case, name string) (judges.Scorer, bool) {
+	if _, ok := c.check(name); ok {
+		sc, ok := ss.inline[c][name]
+		return sc, ok
+	}
+	sc, ok := ss.shared[name]
+	return sc, ok
+}
+
+// buildScorers builds the scorers of every calculated metric: judge-backed
+// ones only with a judge.
+func (s *Suite) buildScorers(calculated []string, judge judges.Judge) (scorerSet, error) {
+	ss := scorerSet{shared: map[string]judges.Scorer{}, inline: map[*Case]map[string]judges.Scorer{}}
+	for _, c := range s.Cases {
+		for _, ev := range c.Checks {
+			if judge == nil && s.Registry[ev.Type].NeedsJudge {
+				continue
+			}
+			sc, err := s.Registry.Build(ev.Type, ev.Params, judge)
+			if err != nil {
+				return ss, fmt.Errorf("execute suite: %s: check %q: %w", c.Source, ev.Name, err)
+			}
+			if ss.inline[c] == nil {
+				ss.inline[c] = map[string]judges.Scorer{}
+			}
+			ss.inline[c][ev.Name] = sc
+		}
+	}
+	for _, name := range calculated {
+		typ, params, ok := s.metricDefinition(name)
+		if !ok {
+			continue // only inline checks have this name
+		}
+		if judge == nil && s.Registry[typ].NeedsJudge {
+			continue
+		}
+		sc, err := s.Registry.Build(typ, params, judge)
+		if err != nil {
+			return ss, fmt.Errorf("execute suite: metric %q: %w", name, err)
+		}
+		ss.shared[name] = sc
+	}
+	return ss, nil
+}
