@@ -23,16 +23,10 @@ type caseMetadata struct {
 }
 
 // judgeUsageRow is one metric's judge account as stored in
-// response_metadata.judge_usage (the JSON of judges.CallAccount).
+// response_metadata.judge_usage.
 type judgeUsageRow struct {
-	Metric       string   `json:"-"`
-	Calls        int64    `json:"calls"`
-	Errors       int64    `json:"errors"`
-	Attempts     int64    `json:"attempts"`
-	Cached       int64    `json:"cached"`
-	InputTokens  int64    `json:"input_tokens"`
-	OutputTokens int64    `json:"output_tokens"`
-	Cost         *float64 `json:"cost"`
+	Metric string
+	judges.CallAccount
 }
 
 // splitCaseMetadata reads response_metadata; anything that is not an
@@ -52,11 +46,10 @@ func splitCaseMetadata(j models.JSON) caseMetadata {
 		delete(m, "api_replay")
 	}
 	if r, ok := m["judge_usage"]; ok {
-		var accounts map[string]judgeUsageRow
+		var accounts map[string]judges.CallAccount
 		if json.Unmarshal(r, &accounts) == nil {
 			for name, a := range accounts {
-				a.Metric = name
-				out.JudgeUsage = append(out.JudgeUsage, a)
+				out.JudgeUsage = append(out.JudgeUsage, judgeUsageRow{Metric: name, CallAccount: a})
 			}
 			sort.Slice(out.JudgeUsage, func(a, b int) bool { return out.JudgeUsage[a].Metric < out.JudgeUsage[b].Metric })
 			delete(m, "judge_usage")
