@@ -49,15 +49,9 @@ func TotalsOf(cases []*CaseResult) Totals {
 	for _, c := range cases {
 		t.Cases++
 		// Usage was spent whether or not a metric was calculated.
-		t.InputTokens = addNullable(t.InputTokens, c.InputTokens)
-		t.OutputTokens = addNullable(t.OutputTokens, c.OutputTokens)
-		if c.Cost != nil {
-			sum := *c.Cost
-			if t.Cost != nil {
-				sum = t.Cost.Add(sum)
-			}
-			t.Cost = &sum
-		}
+		t.InputTokens = AddTokens(t.InputTokens, c.InputTokens)
+		t.OutputTokens = AddTokens(t.OutputTokens, c.OutputTokens)
+		t.Cost = AddCost(t.Cost, c.Cost)
 		switch c.EffectiveStatus() {
 		case StatusPassed:
 			t.Passed++
@@ -83,15 +77,29 @@ func TotalsOf(cases []*CaseResult) Totals {
 	return t
 }
 
-// addNullable adds v to a nullable total: a nil v leaves the total as it
-// is (unknown stays unknown only while every value is unknown).
-func addNullable[T int64](total, v *T) *T {
+// AddTokens adds a nullable token count v to a nullable total: a nil v
+// leaves the total as it is (unknown stays unknown only while every value
+// is unknown).
+func AddTokens(total, v *int64) *int64 {
 	if v == nil {
 		return total
 	}
 	s := *v
 	if total != nil {
 		s += *total
+	}
+	return &s
+}
+
+// AddCost adds a nullable exact cost v to a nullable total, by the rule of
+// AddTokens.
+func AddCost(total, v *Decimal) *Decimal {
+	if v == nil {
+		return total
+	}
+	s := *v
+	if total != nil {
+		s = total.Add(*v)
 	}
 	return &s
 }

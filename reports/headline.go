@@ -42,10 +42,6 @@ func HeadlineOf(c *Comparison) Headline {
 	return h
 }
 
-// notCalculatedPrefix starts the reason the runner stores on a metric it
-// did not calculate ("not calculated: no judge configured").
-const notCalculatedPrefix = "not calculated: "
-
 // NotEvaluatedReason returns the most frequent reason stored on the
 // uncalculated metrics of the run's not-evaluated questions, without the
 // "not calculated: " prefix, or "" when none is stored (runs of the Ruby
@@ -61,7 +57,7 @@ func NotEvaluatedReason(run *models.Run) string {
 			if m.Calculated() || m.Reason == nil {
 				continue
 			}
-			r := strings.TrimSpace(strings.TrimPrefix(*m.Reason, notCalculatedPrefix))
+			r := strings.TrimSpace(strings.TrimPrefix(*m.Reason, models.NotCalculatedPrefix))
 			if r == "" {
 				continue
 			}

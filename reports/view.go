@@ -144,7 +144,7 @@ func newView(c *Comparison, kind viewKind) *view {
 			if m.Reason != nil {
 				mv.Reason = *m.Reason
 				if mv.State == "not calculated" { // the state already says it
-					mv.Reason = strings.TrimPrefix(mv.Reason, notCalculatedPrefix)
+					mv.Reason = strings.TrimPrefix(mv.Reason, models.NotCalculatedPrefix)
 				}
 			}
 			cv.Metrics = append(cv.Metrics, mv)

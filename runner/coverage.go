@@ -37,17 +37,14 @@ type Uncalculated struct {
 
 // NoJudge reports whether the reason is that no judge was configured.
 func (u Uncalculated) NoJudge() bool {
-	return u.Reason == strings.TrimPrefix(reasonNoJudge, notCalculatedPrefix)
+	return u.Reason == strings.TrimPrefix(reasonNoJudge, models.NotCalculatedPrefix)
 }
 
 // JudgeDisabled reports whether the reason is that the suite's judge was
 // switched off on purpose (ExecOptions.JudgeDisabled, evalrun --no-judge).
 func (u Uncalculated) JudgeDisabled() bool {
-	return u.Reason == strings.TrimPrefix(reasonJudgeDisabled, notCalculatedPrefix)
+	return u.Reason == strings.TrimPrefix(reasonJudgeDisabled, models.NotCalculatedPrefix)
 }
-
-// notCalculatedPrefix starts the reason of every metric that was not calculated.
-const notCalculatedPrefix = "not calculated: "
 
 // CoverageOf computes the coverage of a run record (as Execute returns it
 // or models read it back).
@@ -67,7 +64,7 @@ func CoverageOf(run *models.Run) Coverage {
 			}
 			reason := "not calculated"
 			if m.Reason != nil {
-				reason = strings.TrimPrefix(*m.Reason, notCalculatedPrefix)
+				reason = strings.TrimPrefix(*m.Reason, models.NotCalculatedPrefix)
 			}
 			i := slices.IndexFunc(cov.Uncalculated, func(u Uncalculated) bool { return u.Reason == reason })
 			if i < 0 {

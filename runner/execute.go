@@ -100,9 +100,9 @@ func (e *InterruptedError) Unwrap() error { return e.Cause }
 
 // Reasons written for metrics that were not calculated.
 const (
-	reasonNoJudge       = "not calculated: no judge configured"
-	reasonJudgeDisabled = "not calculated: judge disabled for this run"
-	reasonAgentError    = "not calculated: agent error"
+	reasonNoJudge       = models.NotCalculatedPrefix + "no judge configured"
+	reasonJudgeDisabled = models.NotCalculatedPrefix + "judge disabled for this run"
+	reasonAgentError    = models.NotCalculatedPrefix + "agent error"
 )
 
 // Execute runs every case of the suite against the agent, scores the

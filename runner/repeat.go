@@ -87,9 +87,9 @@ func mergeRepeats(rec *models.CaseResult, c *Case, reps []*models.CaseResult) {
 	var durSum float64
 	for _, r := range reps {
 		durSum += r.DurationMS
-		rec.InputTokens = addPtr(rec.InputTokens, r.InputTokens)
-		rec.OutputTokens = addPtr(rec.OutputTokens, r.OutputTokens)
-		rec.Cost = addCost(rec.Cost, r.Cost)
+		rec.InputTokens = models.AddTokens(rec.InputTokens, r.InputTokens)
+		rec.OutputTokens = models.AddTokens(rec.OutputTokens, r.OutputTokens)
+		rec.Cost = models.AddCost(rec.Cost, r.Cost)
 	}
 	rec.DurationMS = durSum / float64(len(reps))
 	rec.ErrorDetails = repeatAgentError(reps)
@@ -293,29 +293,6 @@ func sumJudgeUsage(reps []*models.CaseResult) map[string]judges.CallAccount {
 		}
 	}
 	return out
-}
-
-// addCost sums nullable exact costs: nil stays nil until a repeat reports one.
-func addCost(sum, v *models.Decimal) *models.Decimal {
-	if v == nil {
-		return sum
-	}
-	total := *v
-	if sum != nil {
-		total = sum.Add(*v)
-	}
-	return &total
-}
-
-func addPtr[T int64 | float64](sum, v *T) *T {
-	if v == nil {
-		return sum
-	}
-	total := *v
-	if sum != nil {
-		total += *sum
-	}
-	return &total
 }
 
 // AddRepeatSummary adds the run summary's repeat keys of a run made with
