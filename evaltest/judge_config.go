@@ -1,10 +1,8 @@
 package evaltest
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"agentevals/judges"
 	"agentevals/runner"
@@ -67,46 +65,11 @@ func (c *config) resolveJudge(suite *runner.ModelConfig, short bool) (judges.Jud
 }
 
 // judgeSettings merges the suite's judge section with the environment the
-// way evalrun merges it with its flags: the environment wins; without a
-// suite judge only EVAL_JUDGE_MODEL configures one; ok is false when none
-// is configured.
+// way evalrun merges it with its flags (runner.JudgeSettings): the
+// environment wins; without a suite judge only EVAL_JUDGE_MODEL configures
+// one; ok is false when none is configured.
 func judgeSettings(suite *runner.ModelConfig, getenv func(string) string) (judges.Settings, bool, error) {
-	provider := strings.TrimSpace(getenv(envJudgeProvider))
-	model := strings.TrimSpace(getenv(envJudgeModel))
-	baseURL := strings.TrimSpace(getenv(envJudgeBaseURL))
-	var m runner.ModelConfig
-	if suite != nil {
-		m = *suite
-	}
-	if suite == nil && model == "" {
-		if provider != "" || baseURL != "" {
-			return judges.Settings{}, false, errors.New("judge: " + envJudgeProvider + "/" + envJudgeBaseURL +
-				" are set but no judge model: set " + envJudgeModel + " too")
-		}
-		return judges.Settings{}, false, nil
-	}
-	if provider != "" && suite != nil && provider != m.Provider {
-		if model == "" {
-			return judges.Settings{}, false, fmt.Errorf("judge: %s=%s, but the suite's judge model %q belongs to %s: set %s too",
-				envJudgeProvider, provider, m.Model, m.Provider, envJudgeModel)
-		}
-		m.BaseURL = "" // the suite's endpoint belongs to its own provider
-	}
-	if provider != "" {
-		m.Provider = provider
-	}
-	if m.Provider == "" {
-		m.Provider = judges.ProviderOpenAI
-	}
-	if model != "" {
-		m.Model = model
-	}
-	if baseURL != "" {
-		m.BaseURL = baseURL
-	}
-	s := m.Settings()
-	if err := s.Validate(); err != nil {
-		return judges.Settings{}, false, fmt.Errorf("judge: %w", err)
-	}
-	return s, true, nil
+	return runner.JudgeSettings(suite, runner.JudgeOverride{
+		Provider: getenv(envJudgeProvider), Model: getenv(envJudgeModel), BaseURL: getenv(envJudgeBaseURL),
+		ProviderName: envJudgeProvider, ModelName: envJudgeModel, BaseURLName: envJudgeBaseURL, Ask: "set"})
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -58,41 +57,13 @@ func (f *JudgeFlags) settings(cfg *runner.ModelConfig) (judges.Settings, bool, e
 	if f.NoJudge {
 		return judges.Settings{}, false, nil
 	}
-	var m runner.ModelConfig
-	if cfg != nil {
-		m = *cfg
+	s, ok, err := runner.JudgeSettings(cfg, runner.JudgeOverride{
+		Provider: f.JudgeProvider, Model: f.JudgeModel, BaseURL: f.JudgeBaseURL,
+		ProviderName: "--judge-provider", ModelName: "--judge-model", BaseURLName: "--judge-base-url", Ask: "give"})
+	if err != nil {
+		return judges.Settings{}, false, &exitError{Code: exitInvalid, Err: err}
 	}
-	if cfg == nil && f.JudgeModel == "" {
-		if f.JudgeProvider != "" || f.JudgeBaseURL != "" {
-			return judges.Settings{}, false, &exitError{Code: exitInvalid,
-				Err: errors.New("--judge-provider/--judge-base-url: the suite names no judge, so give --judge-model too")}
-		}
-		return judges.Settings{}, false, nil
-	}
-	if p := strings.TrimSpace(f.JudgeProvider); p != "" {
-		if cfg != nil && p != m.Provider {
-			if f.JudgeModel == "" {
-				return judges.Settings{}, false, &exitError{Code: exitInvalid, Err: fmt.Errorf(
-					"--judge-provider %s: the suite's judge model %q belongs to %s; give --judge-model too", p, m.Model, m.Provider)}
-			}
-			m.BaseURL = "" // the suite's endpoint belongs to its own provider
-		}
-		m.Provider = p
-	}
-	if m.Provider == "" {
-		m.Provider = judges.ProviderOpenAI
-	}
-	if f.JudgeModel != "" {
-		m.Model = f.JudgeModel
-	}
-	if f.JudgeBaseURL != "" {
-		m.BaseURL = f.JudgeBaseURL
-	}
-	s := m.Settings()
-	if err := s.Validate(); err != nil {
-		return judges.Settings{}, false, &exitError{Code: exitInvalid, Err: fmt.Errorf("judge: %w", err)}
-	}
-	return s, true, nil
+	return s, ok, nil
 }
 
 // judgeSummary adds which judge ran and the cache counters to the run
