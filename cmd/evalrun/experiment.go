@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -149,18 +148,11 @@ func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.D
 	if err != nil {
 		return nil, &exitError{Code: exitInvalid, Err: err}
 	}
-	prog := newProgress(g.Stderr, len(suite.Cases))
 	opts := runner.ExecOptions{Judge: judge, Concurrency: conc, Metadata: meta,
-		Progress: prog.update, ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge)}
-	prog.start()
-	run, err := runner.Execute(ctx, suite, agent, opts)
-	prog.finish()
-	var interrupted *runner.InterruptedError
-	if errors.As(err, &interrupted) {
-		return nil, &exitError{Code: exitFailed, Err: fmt.Errorf("variant %q: %w", v.Name, err)}
-	}
+		ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge)}
+	run, err := executeShown(ctx, g, suite, agent, opts, nil, func(err error) error { return fmt.Errorf("variant %q: %w", v.Name, err) })
 	if err != nil {
-		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("variant %q: %w", v.Name, err)}
+		return nil, err
 	}
 	if err := models.PrepareRun(run); err != nil {
 		return nil, &exitError{Code: exitFailed, Err: fmt.Errorf("variant %q: %w", v.Name, err)}

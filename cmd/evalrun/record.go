@@ -26,17 +26,9 @@ func (c *RunCmd) record(ctx context.Context, g *Globals, suite *runner.Suite, ag
 	}
 	rec := runner.NewRecordings()
 	opts.Record = rec
-	prog := newProgress(g.Stderr, len(suite.Cases))
-	opts.Progress = prog.update
-	prog.start()
-	run, err := runner.Execute(ctx, suite, agent, opts)
-	prog.finish()
-	var interrupted *runner.InterruptedError
-	if errors.As(err, &interrupted) {
-		return &exitError{Code: exitFailed, Err: fmt.Errorf("%w; nothing was recorded", err)}
-	}
+	run, err := executeShown(ctx, g, suite, agent, opts, nil, func(err error) error { return fmt.Errorf("%w; nothing was recorded", err) })
 	if err != nil {
-		return &exitError{Code: exitInvalid, Err: err}
+		return err
 	}
 	writeRunTable(g.Stdout, run, "", styleFor(g.Stdout, os.Getenv))
 	res, err := rec.Write(suite, out)

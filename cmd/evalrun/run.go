@@ -99,19 +99,12 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if err := c.preflight(ctx, suite, judge != nil); err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
-	prog := newProgress(g.Stderr, len(suite.Cases))
-	prog.rates = func() string { return rateNote(agentLimiter, c.JudgeFlags.limiter) }
 	opts := runner.ExecOptions{Judge: judge, Concurrency: conc, Timeout: c.timeout(), Metadata: meta,
-		Progress: prog.update, ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge), Repeat: c.repeat(suite)}
-	prog.start()
-	run, err := runner.Execute(ctx, suite, agent, opts)
-	prog.finish()
-	var interrupted *runner.InterruptedError
-	if errors.As(err, &interrupted) {
-		return &exitError{Code: exitFailed, Err: err}
-	}
+		ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge), Repeat: c.repeat(suite)}
+	run, err := executeShown(ctx, g, suite, agent, opts,
+		func() string { return rateNote(agentLimiter, c.JudgeFlags.limiter) }, nil)
 	if err != nil {
-		return &exitError{Code: exitInvalid, Err: err}
+		return err
 	}
 	saved, err := c.save(ctx, g, db, run, suite, calculated, shard)
 	if err != nil {

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -279,3 +281,28 @@ func allCases(n int) string {
 
 // questions is "1 question", "3 questions".
 func questions(n int) string { return reports.Plural(n, "question", "questions") }
+
+// executeShown runs the suite with the progress display on stderr (rates,
+// when not nil, adds the request rates to it). An interrupted run is an
+// exit-1 error (nothing of it is kept), any other failure an exit-2 error;
+// wrap, when not nil, adds context to the cause of both.
+func executeShown(ctx context.Context, g *Globals, suite *runner.Suite, agent runner.Agent, opts runner.ExecOptions,
+	rates func() string, wrap func(error) error) (*models.Run, error) {
+	prog := newProgress(g.Stderr, len(suite.Cases))
+	prog.rates = rates
+	opts.Progress = prog.update
+	prog.start()
+	run, err := runner.Execute(ctx, suite, agent, opts)
+	prog.finish()
+	if err == nil {
+		return run, nil
+	}
+	if wrap != nil {
+		err = wrap(err)
+	}
+	var interrupted *runner.InterruptedError
+	if errors.As(err, &interrupted) {
+		return nil, &exitError{Code: exitFailed, Err: err}
+	}
+	return nil, &exitError{Code: exitInvalid, Err: err}
+}
