@@ -2,8 +2,6 @@ package dashboard
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -92,47 +90,21 @@ func (s *Server) linkPrevious(c *gin.Context, rows []historyRow, shown func(sequ
 		}
 		lastIndex[k] = i
 	}
-	// lastIndex now holds the oldest row of each key on the page.
-	var older []*models.Run
-	var olderFor []int
+	// lastIndex now holds the oldest row of each key on the page: its
+	// previous run is the one the gem's Run#previous picks (same digest).
 	for _, i := range lastIndex {
 		if !shown(rows[i].Run.Sequence) {
 			continue
 		}
-		prev, err := s.previousRun(ctx, rows[i].Run)
+		prev, err := reports.GemPrevious(ctx, s.db, rows[i].Run)
 		if err != nil {
 			return unavailable(err)
 		}
 		if prev != nil {
-			older, olderFor = append(older, prev), append(olderFor, i)
+			rows[i].Change = newRunChange(rows[i].Stats, statsFromCases(prev.Cases))
 		}
 	}
-	stats, err := s.runStatsOf(ctx, older)
-	if err != nil {
-		return err
-	}
-	for n, i := range olderFor {
-		rows[i].Change = newRunChange(rows[i].Stats, stats[n])
-	}
 	return nil
-}
-
-// previousRun is the newest run of the same suite, agent and definition
-// strictly before run in (started_at, sequence) order, without its cases.
-func (s *Server) previousRun(ctx context.Context, run *models.Run) (*models.Run, error) {
-	prev := new(models.Run)
-	t := models.UTC(run.StartedAt)
-	err := s.db.NewSelect().Model(prev).
-		Where("r.suite = ?", run.Suite).Where("r.agent = ?", run.Agent).Where("r.suite_digest = ?", run.SuiteDigest).
-		Where("(r.started_at < ? OR (r.started_at = ? AND r.sequence < ?))", t, t, run.Sequence).
-		OrderExpr("r.started_at DESC, r.sequence DESC").Limit(1).Scan(ctx)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("previous run: %w", err)
-	}
-	return prev, nil
 }
 
 // runStatsOf computes the totals of runs from their case and metric rows
