@@ -30,6 +30,16 @@ type Usage struct {
 	Cost         *float64 `json:"cost,omitempty"` // USD; nil when the price is unknown
 }
 
+// addUsage sums two usages; the cost stays known only if both are known.
+func addUsage(a, b Usage) Usage {
+	sum := Usage{InputTokens: a.InputTokens + b.InputTokens, OutputTokens: a.OutputTokens + b.OutputTokens}
+	if a.Cost != nil && b.Cost != nil {
+		c := *a.Cost + *b.Cost
+		sum.Cost = &c
+	}
+	return sum
+}
+
 // Sample is everything a scorer may look at for one case: the suite's
 // definition of the question and what the agent returned.
 type Sample struct {
@@ -103,6 +113,19 @@ type Error struct {
 
 // Error reads "kind: message".
 func (e *Error) Error() string { return e.Kind + ": " + e.Message }
+
+// Kinds of *Error returned by Client.Generate and LLMJudge.Assess.
+const (
+	KindRateLimited   = "rate_limited"   // HTTP 429 on the last attempt
+	KindServerError   = "server_error"   // HTTP 5xx on the last attempt
+	KindTimeout       = "timeout"        // the per-attempt timeout expired
+	KindCanceled      = "canceled"       // the caller's context ended
+	KindUnreachable   = "unreachable"    // no HTTP reply: connection refused or reset, DNS failure
+	KindProviderError = "provider_error" // any other provider failure
+	KindEmptyReply    = "empty_reply"    // the provider returned no text
+	KindInvalidReply  = "invalid_reply"  // the text is not a usable verdict
+	KindMissingInput  = "missing_input"  // the sample lacks what the metric needs
+)
 
 // ErrInvalidParams is wrapped by constructors given parameters they cannot use.
 var ErrInvalidParams = errors.New("invalid evaluator parameters")

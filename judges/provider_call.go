@@ -17,19 +17,6 @@ import (
 	"agentevals/sanitize"
 )
 
-// Kinds of *Error returned by Client.Generate and LLMJudge.Assess.
-const (
-	KindRateLimited   = "rate_limited"   // HTTP 429 on the last attempt
-	KindServerError   = "server_error"   // HTTP 5xx on the last attempt
-	KindTimeout       = "timeout"        // the per-attempt timeout expired
-	KindCanceled      = "canceled"       // the caller's context ended
-	KindUnreachable   = "unreachable"    // no HTTP reply: connection refused or reset, DNS failure
-	KindProviderError = "provider_error" // any other provider failure
-	KindEmptyReply    = "empty_reply"    // the provider returned no text
-	KindInvalidReply  = "invalid_reply"  // the text is not a usable verdict
-	KindMissingInput  = "missing_input"  // the sample lacks what the metric needs
-)
-
 // Client calls one model through langchaingo with per-attempt timeouts and
 // bounded retries of rate limits, server errors and timeouts (langchaingo
 // v0.1.14 retries nothing itself). Every call is a fresh conversation. A

@@ -82,13 +82,3 @@ func intInfo(info map[string]any, key string) int64 {
 	}
 	return 0
 }
-
-// addUsage sums two usages; the cost stays known only if both are known.
-func addUsage(a, b Usage) Usage {
-	sum := Usage{InputTokens: a.InputTokens + b.InputTokens, OutputTokens: a.OutputTokens + b.OutputTokens}
-	if a.Cost != nil && b.Cost != nil {
-		c := *a.Cost + *b.Cost
-		sum.Cost = &c
-	}
-	return sum
-}
