@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"agentevals/judges"
+	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/reports"
 )
@@ -26,7 +27,7 @@ type caseMetadata struct {
 // response_metadata.judge_usage.
 type judgeUsageRow struct {
 	Metric string
-	judges.CallAccount
+	llm.CallAccount
 }
 
 // splitCaseMetadata reads response_metadata; anything that is not an
@@ -46,7 +47,7 @@ func splitCaseMetadata(j models.JSON) caseMetadata {
 		delete(m, "api_replay")
 	}
 	if r, ok := m["judge_usage"]; ok {
-		var accounts map[string]judges.CallAccount
+		var accounts map[string]llm.CallAccount
 		if json.Unmarshal(r, &accounts) == nil {
 			for name, a := range accounts {
 				out.JudgeUsage = append(out.JudgeUsage, judgeUsageRow{Metric: name, CallAccount: a})

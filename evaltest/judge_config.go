@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"agentevals/judges"
+	"agentevals/llm"
 	"agentevals/runner"
 )
 
@@ -51,13 +52,13 @@ func (c *config) resolveJudge(suite *runner.ModelConfig, short bool) (judges.Jud
 	if err != nil || !ok {
 		return nil, reasonNoJudge, err
 	}
-	var cache *judges.Cache
+	var cache *llm.Cache
 	if dir := c.getenv(envJudgeCache); dir != "" {
-		if cache, err = judges.OpenCache(dir); err != nil {
+		if cache, err = llm.OpenCache(dir); err != nil {
 			return nil, "", fmt.Errorf("judge: %s: %w", envJudgeCache, err)
 		}
 	}
-	j, err := judges.NewLLMJudge(s, judges.Options{}, cache)
+	j, err := llm.NewLLMJudge(s, llm.Options{}, cache)
 	if err != nil {
 		return nil, "", fmt.Errorf("judge: %w", err)
 	}
@@ -68,7 +69,7 @@ func (c *config) resolveJudge(suite *runner.ModelConfig, short bool) (judges.Jud
 // way evalrun merges it with its flags (runner.JudgeSettings): the
 // environment wins; without a suite judge only EVAL_JUDGE_MODEL configures
 // one; ok is false when none is configured.
-func judgeSettings(suite *runner.ModelConfig, getenv func(string) string) (judges.Settings, bool, error) {
+func judgeSettings(suite *runner.ModelConfig, getenv func(string) string) (llm.Settings, bool, error) {
 	return runner.JudgeSettings(suite, runner.JudgeOverride{
 		Provider: getenv(envJudgeProvider), Model: getenv(envJudgeModel), BaseURL: getenv(envJudgeBaseURL),
 		ProviderName: envJudgeProvider, ModelName: envJudgeModel, BaseURLName: envJudgeBaseURL, Ask: "set"})

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"agentevals/judges"
+	llmpkg "agentevals/llm"
 	"agentevals/models"
 	"agentevals/reports"
 	"agentevals/runner"
@@ -165,7 +166,7 @@ func execute(t *testing.T, cfg *config, suite *runner.Suite, agent runner.Agent,
 // judgeSummary adds which judge ran to the run summary, as evalrun does
 // (judges.LLMJudge.RunSummary); nil for other judges.
 func judgeSummary(j judges.Judge) func() map[string]any {
-	if llm, ok := j.(*judges.LLMJudge); ok {
+	if llm, ok := j.(*llmpkg.LLMJudge); ok {
 		return llm.RunSummary
 	}
 	return nil

@@ -39,7 +39,7 @@ func (m *LLMMetric) Name() string { return m.spec.name }
 
 // addLLMMetrics registers the judge-backed metrics. Each one needs a judge:
 // without one the runner does not calculate it (null, no invented score).
-func addLLMMetrics(r Registry) {
+func AddLLMMetrics(r Registry) {
 	for _, spec := range builtinMetricSpecs() {
 		r[spec.name] = Definition{NeedsJudge: true, New: func(params json.RawMessage, judge Judge) (Scorer, error) {
 			var p struct {

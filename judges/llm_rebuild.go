@@ -72,7 +72,7 @@ const MaxRawReply = 8 << 10
 // rawReply is a judge's reply text as evidence: sanitized (repaired and
 // redacted), then cut to MaxRawReply bytes on a character boundary with a
 // note saying how much was kept.
-func rawReply(text string) string {
+func RawReply(text string) string {
 	text = sanitize.String(text)
 	if len(text) <= MaxRawReply {
 		return text

@@ -6,7 +6,7 @@ func Builtins() Registry {
 	r := Registry{}
 	addChecks(r)
 	addActionGroup(r)
-	addLLMMetrics(r)
+	AddLLMMetrics(r)
 	declareLLMNeeds(r)
 	addToolResultBudget(r)
 	attachDocs(r)

@@ -10,7 +10,7 @@ import (
 	"net/http"
 	"time"
 
-	"agentevals/judges"
+	"agentevals/llm"
 	"agentevals/sanitize"
 )
 
@@ -21,7 +21,7 @@ type httpAgent struct {
 	headers http.Header
 	timeout time.Duration
 	client  *http.Client
-	limiter *judges.Limiter // nil: not paced
+	limiter *llm.Limiter // nil: not paced
 }
 
 var (
@@ -70,7 +70,7 @@ func (a *httpAgent) Answer(ctx context.Context, q Question) (Response, error) {
 		resp, status, retryAfter, err := a.post(ctx, in)
 		limited := status == http.StatusTooManyRequests || (status == http.StatusServiceUnavailable && retryAfter > 0)
 		a.limiter.Observe(status == http.StatusTooManyRequests, retryAfter, err == nil)
-		if !limited || attempt >= judges.MaxRateLimitedAttempts {
+		if !limited || attempt >= llm.MaxRateLimitedAttempts {
 			return resp, err
 		}
 		wait := retryAfter
@@ -113,7 +113,7 @@ func (a *httpAgent) post(ctx context.Context, in []byte) (Response, int, time.Du
 		return Response{}, 0, 0, &AgentError{Kind: "http", Message: err.Error(), Details: details}
 	}
 	defer res.Body.Close()
-	retryAfter := judges.RetryAfter(res.Header, time.Now())
+	retryAfter := llm.RetryAfter(res.Header, time.Now())
 	body := newAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
 	if _, err := io.Copy(body, res.Body); err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {

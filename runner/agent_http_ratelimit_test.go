@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/judges"
+	"agentevals/llm"
 )
 
 // TestHTTPAgent_RetryAfter: an http agent that answers 429 is asked again
@@ -33,7 +33,7 @@ func TestHTTPAgent_RetryAfter(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	limiter := judges.NewLimiter()
+	limiter := llm.NewLimiter()
 	cfg := AgentConfig{Name: "A", Type: AgentHTTP, URL: srv.URL, Timeout: Duration(10 * time.Second)}
 	agent, err := NewAgent(cfg, AgentOptions{Concurrency: 1, Limiter: limiter})
 	if err != nil {
@@ -85,7 +85,7 @@ func TestLLMAgent_RetryAfter(t *testing.T) {
 	}))
 	defer srv.Close()
 	t.Setenv("OPENAI_API_KEY", "agent-key")
-	limiter := judges.NewLimiter()
+	limiter := llm.NewLimiter()
 	agent, err := NewAgent(AgentConfig{Name: "Model", Type: AgentLLM, LLM: &ModelConfig{
 		Provider: "openai", Model: "m", BaseURL: srv.URL + "/v1"}}, AgentOptions{Limiter: limiter})
 	if err != nil {

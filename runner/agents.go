@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"agentevals/judges"
+	"agentevals/llm"
 )
 
 // Agent types of the suite file's "agent.type".
@@ -204,7 +204,7 @@ type AgentOptions struct {
 	LookupEnv func(name string) (string, bool)
 	// Limiter, when set, paces the requests of http and llm agents across
 	// all workers and adapts them to the server's 429s (judges.Limiter).
-	Limiter *judges.Limiter
+	Limiter *llm.Limiter
 	// MaxAnswerBytes overrides the suite's agent.max_answer_bytes when
 	// positive.
 	MaxAnswerBytes int

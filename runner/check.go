@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"agentevals/judges"
+	"agentevals/llm"
 )
 
 // Check reports every problem that would stop evalrun from running the
@@ -25,7 +25,7 @@ func (s *Suite) Check() error {
 	checkAgent(p, s.Agent)
 	if s.Judge != nil {
 		if err := s.Judge.Settings().Validate(); err != nil {
-			p.add("$.judge", "%s", strings.TrimPrefix(err.Error(), judges.ErrInvalidSettings.Error()+": "))
+			p.add("$.judge", "%s", strings.TrimPrefix(err.Error(), llm.ErrInvalidSettings.Error()+": "))
 		}
 	}
 	for _, name := range s.Calculated(true) {
@@ -70,7 +70,7 @@ func checkAgent(p problems, cfg AgentConfig) {
 			return
 		}
 		if err := cfg.LLM.Settings().Validate(); err != nil {
-			p.add("$.agent.llm", "%s", strings.TrimPrefix(err.Error(), judges.ErrInvalidSettings.Error()+": "))
+			p.add("$.agent.llm", "%s", strings.TrimPrefix(err.Error(), llm.ErrInvalidSettings.Error()+": "))
 		}
 	default:
 		p.add("$.agent", "%v", errNoAgentType)
@@ -79,8 +79,8 @@ func checkAgent(p problems, cfg AgentConfig) {
 
 // Settings converts the model section to the judges package's settings
 // (the judge section, an llm agent's model, or either after flags override it).
-func (m ModelConfig) Settings() judges.Settings {
-	return judges.Settings{
+func (m ModelConfig) Settings() llm.Settings {
+	return llm.Settings{
 		Provider:    m.Provider,
 		Model:       m.Model,
 		BaseURL:     m.BaseURL,
@@ -117,12 +117,12 @@ type EnvVar struct {
 func (s *Suite) Env() []EnvVar {
 	var out []EnvVar
 	if s.Judge != nil && s.NeedsJudge() {
-		if name := judges.CredentialEnv(s.Judge.Provider); name != "" {
+		if name := llm.CredentialEnv(s.Judge.Provider); name != "" {
 			out = append(out, EnvVar{Name: name, For: "$.judge"})
 		}
 	}
 	if s.Agent.Type == AgentLLM && s.Agent.LLM != nil {
-		if name := judges.CredentialEnv(s.Agent.LLM.Provider); name != "" {
+		if name := llm.CredentialEnv(s.Agent.LLM.Provider); name != "" {
 			out = append(out, EnvVar{Name: name, For: "$.agent.llm"})
 		}
 	}

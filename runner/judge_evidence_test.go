@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"agentevals/judges"
+	"agentevals/llm"
 )
 
 // TestExecute_JudgeEvidenceRebuildsThePrompt runs a judged suite against a
@@ -62,8 +63,8 @@ func TestExecute_JudgeEvidenceRebuildsThePrompt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	judge, err := judges.NewLLMJudge(judges.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
-		Timeout: 5 * time.Second, Retry: judges.Retry{MaxAttempts: 1}}, judges.Options{Getenv: func(string) string { return "" }}, nil)
+	judge, err := llm.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
+		Timeout: 5 * time.Second, Retry: llm.Retry{MaxAttempts: 1}}, llm.Options{Getenv: func(string) string { return "" }}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

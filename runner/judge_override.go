@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"agentevals/judges"
+	"agentevals/llm"
 )
 
 // JudgeOverride overrides a suite's judge section: evalrun's --judge-*
@@ -22,14 +22,14 @@ type JudgeOverride struct {
 // provider other than the suite's needs a model too and drops the suite's
 // endpoint, which belongs to its own provider. ok is false when no judge
 // is configured. Settings that do not validate are an error.
-func JudgeSettings(suite *ModelConfig, o JudgeOverride) (s judges.Settings, ok bool, err error) {
+func JudgeSettings(suite *ModelConfig, o JudgeOverride) (s llm.Settings, ok bool, err error) {
 	provider, model, baseURL := strings.TrimSpace(o.Provider), strings.TrimSpace(o.Model), strings.TrimSpace(o.BaseURL)
 	if suite == nil && model == "" {
 		if provider != "" || baseURL != "" {
-			return judges.Settings{}, false, fmt.Errorf("%s/%s: the suite names no judge, so %s %s too",
+			return llm.Settings{}, false, fmt.Errorf("%s/%s: the suite names no judge, so %s %s too",
 				o.ProviderName, o.BaseURLName, o.Ask, o.ModelName)
 		}
-		return judges.Settings{}, false, nil
+		return llm.Settings{}, false, nil
 	}
 	var m ModelConfig
 	if suite != nil {
@@ -37,7 +37,7 @@ func JudgeSettings(suite *ModelConfig, o JudgeOverride) (s judges.Settings, ok b
 	}
 	if provider != "" && suite != nil && provider != m.Provider {
 		if model == "" {
-			return judges.Settings{}, false, fmt.Errorf("%s: the suite's judge model %q belongs to %s; %s %s too",
+			return llm.Settings{}, false, fmt.Errorf("%s: the suite's judge model %q belongs to %s; %s %s too",
 				setting(o.ProviderName, provider), m.Model, m.Provider, o.Ask, o.ModelName)
 		}
 		m.BaseURL = ""
@@ -46,7 +46,7 @@ func JudgeSettings(suite *ModelConfig, o JudgeOverride) (s judges.Settings, ok b
 		m.Provider = provider
 	}
 	if m.Provider == "" {
-		m.Provider = judges.ProviderOpenAI
+		m.Provider = llm.ProviderOpenAI
 	}
 	if model != "" {
 		m.Model = model
@@ -56,7 +56,7 @@ func JudgeSettings(suite *ModelConfig, o JudgeOverride) (s judges.Settings, ok b
 	}
 	s = m.Settings()
 	if err := s.Validate(); err != nil {
-		return judges.Settings{}, false, fmt.Errorf("judge: %w", err)
+		return llm.Settings{}, false, fmt.Errorf("judge: %w", err)
 	}
 	return s, true, nil
 }

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"agentevals/judges"
+	"agentevals/llm"
 )
 
 // llmAgent is the "llm" agent type: it evaluates a provider, model and
@@ -16,7 +16,7 @@ import (
 // output, actions are nil (a bare model call is not instrumented) and the
 // model's usage is the agent's usage.
 type llmAgent struct {
-	client *judges.Client
+	client *llm.Client
 	system string
 }
 
@@ -24,8 +24,8 @@ var _ Agent = (*llmAgent)(nil)
 
 // newLLMAgent validates the model section and builds the client. The
 // provider's credential comes from its usual environment variable.
-func newLLMAgent(cfg ModelConfig, limiter *judges.Limiter) (Agent, error) {
-	c, err := judges.NewClient(cfg.Settings(), judges.Options{HTTPClient: &http.Client{Transport: caseTransport{}}, Limiter: limiter})
+func newLLMAgent(cfg ModelConfig, limiter *llm.Limiter) (Agent, error) {
+	c, err := llm.NewClient(cfg.Settings(), llm.Options{HTTPClient: &http.Client{Transport: caseTransport{}}, Limiter: limiter})
 	if err != nil {
 		return nil, fmt.Errorf("new llm agent: %w", err)
 	}

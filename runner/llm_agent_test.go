@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"agentevals/judges"
+	"agentevals/llm"
 )
 
 // countingTransport counts the requests of one case's HTTP client.
@@ -85,7 +86,7 @@ func TestLLMAgent_InvalidConfig(t *testing.T) {
 		{Provider: "ollama", Model: "m", BaseURL: "http://[::1"},
 		{Provider: "vertex", Model: "m"},
 	} {
-		if _, err := newLLMAgent(cfg, nil); !errors.Is(err, judges.ErrInvalidSettings) {
+		if _, err := newLLMAgent(cfg, nil); !errors.Is(err, llm.ErrInvalidSettings) {
 			t.Errorf("%+v: err = %v, want ErrInvalidSettings", cfg, err)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"agentevals/judges"
+	"agentevals/llm"
 	"agentevals/models"
 )
 
@@ -97,9 +98,9 @@ func TestExecute_WithAndWithoutJudge(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv, calls := judgeServer(t)
-	judge, err := judges.NewLLMJudge(judges.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
-		Timeout: 5 * time.Second, Retry: judges.Retry{MaxAttempts: 2, Backoff: time.Millisecond}},
-		judges.Options{Getenv: func(string) string { return "" }}, nil)
+	judge, err := llm.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
+		Timeout: 5 * time.Second, Retry: llm.Retry{MaxAttempts: 2, Backoff: time.Millisecond}},
+		llm.Options{Getenv: func(string) string { return "" }}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/judges"
+	"agentevals/llm"
 	"agentevals/models"
 )
 
@@ -35,13 +35,13 @@ func TestExecute_JudgeUsageAccount(t *testing.T) {
 	    {"id": "good", "question": "q", "expected_answer": "30 days", "minimum_scores": {"semantic_accuracy": 0.5}},
 	    {"id": "bad", "question": "q", "expected_answer": "30 days", "minimum_scores": {"semantic_accuracy": 0.5}}]}`)
 	agent := answers(map[string]string{"good": "30 days", "bad": "MALFORMED"})
-	cache, err := judges.OpenCache(filepath.Join(t.TempDir(), "cache"))
+	cache, err := llm.OpenCache(filepath.Join(t.TempDir(), "cache"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	judge, err := judges.NewLLMJudge(judges.Settings{Provider: "openai", Model: "judge", BaseURL: flaky.URL + "/v1",
-		Timeout: 5 * time.Second, Retry: judges.Retry{MaxAttempts: 2, Backoff: time.Millisecond}},
-		judges.Options{Getenv: func(string) string { return "" }}, cache)
+	judge, err := llm.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: flaky.URL + "/v1",
+		Timeout: 5 * time.Second, Retry: llm.Retry{MaxAttempts: 2, Backoff: time.Millisecond}},
+		llm.Options{Getenv: func(string) string { return "" }}, cache)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,14 +75,14 @@ func TestExecute_JudgeUsageAccount(t *testing.T) {
 		"attempts": 1.0, "cached": 1.0, "input_tokens": 100.0, "output_tokens": 20.0, "cost": nil})
 }
 
-func caseUsage(t *testing.T, run *models.Run, id string) judges.CallAccount {
+func caseUsage(t *testing.T, run *models.Run, id string) llm.CallAccount {
 	t.Helper()
 	for _, c := range run.Cases {
 		if c.CaseID != id {
 			continue
 		}
 		var meta struct {
-			JudgeUsage map[string]judges.CallAccount `json:"judge_usage"`
+			JudgeUsage map[string]llm.CallAccount `json:"judge_usage"`
 		}
 		if err := c.ResponseMetadata.Decode(&meta); err != nil {
 			t.Fatal(err)
@@ -94,7 +94,7 @@ func caseUsage(t *testing.T, run *models.Run, id string) judges.CallAccount {
 		return acc
 	}
 	t.Fatalf("no case %s", id)
-	return judges.CallAccount{}
+	return llm.CallAccount{}
 }
 
 func checkJudgeUsage(t *testing.T, label string, got any, want map[string]any) {

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"agentevals/judges"
+	"agentevals/llm"
 )
 
 // PreflightTimeout bounds each preflight probe.
@@ -40,7 +40,7 @@ var ErrUnreachable = errors.New("unreachable")
 //
 // Go-function agents (Type "") need no probe. The error names what was
 // unreachable and wraps ErrUnreachable; all problems are reported at once.
-func Preflight(ctx context.Context, agent AgentConfig, judge *judges.Settings) error {
+func Preflight(ctx context.Context, agent AgentConfig, judge *llm.Settings) error {
 	var problems []string
 	if err := probeAgent(ctx, agent); err != nil {
 		problems = append(problems, fmt.Sprintf("agent %q: %v", agent.Name, err))

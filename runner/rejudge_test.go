@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"agentevals/judges"
+	"agentevals/llm"
 )
 
 // noisyJudgeServer is a local OpenAI-compatible judge whose score for the
@@ -82,8 +83,8 @@ func TestRejudge_EstimatesKnownNoise(t *testing.T) {
 	for _, sd := range []float64{0.05, 0.10} {
 		t.Run(fmt.Sprint(sd), func(t *testing.T) {
 			srv := noisyJudgeServer(t, 42, sd, func(i int) float64 { return 0.35 + 0.3*float64(i%10)/9 })
-			judge, err := judges.NewLLMJudge(judges.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
-				Timeout: 10 * time.Second, Retry: judges.Retry{MaxAttempts: 1}}, judges.Options{Getenv: func(string) string { return "" }}, nil)
+			judge, err := llm.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
+				Timeout: 10 * time.Second, Retry: llm.Retry{MaxAttempts: 1}}, llm.Options{Getenv: func(string) string { return "" }}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

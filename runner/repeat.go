@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"agentevals/judges"
+	"agentevals/llm"
 	"agentevals/models"
 )
 
@@ -285,8 +285,8 @@ func passAtK(reps []*models.CaseResult) (any, any) {
 }
 
 // sumJudgeUsage adds the repeats' per-metric judge accounts.
-func sumJudgeUsage(reps []*models.CaseResult) map[string]judges.CallAccount {
-	out := map[string]judges.CallAccount{}
+func sumJudgeUsage(reps []*models.CaseResult) map[string]llm.CallAccount {
+	out := map[string]llm.CallAccount{}
 	for _, r := range reps {
 		for name, acc := range judgeUsageByMetric(r) {
 			out[name] = out[name].Add(acc)

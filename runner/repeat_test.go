@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"agentevals/judges"
+	"agentevals/llm"
 	"agentevals/models"
 )
 
@@ -114,7 +115,7 @@ func TestExecute_Repeats(t *testing.T) {
 				RepeatScores map[string][]any `json:"repeat_scores"`
 				At           any              `json:"pass_at_k"`
 				Hat          any              `json:"pass_hat_k"`
-				JudgeUsage   map[string]judges.CallAccount
+				JudgeUsage   map[string]llm.CallAccount
 			}
 			if err := c.ResponseMetadata.Decode(&meta); err != nil {
 				t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/judges"
+	"agentevals/llm"
 	"agentevals/models"
 )
 
@@ -26,9 +26,9 @@ func TestExecute_ReplayJudgeBypassesReplay(t *testing.T) {
 	for _, kind := range []string{"go", "command"} {
 		t.Run(kind, func(t *testing.T) {
 			srv, calls := judgeServer(t)
-			judge, err := judges.NewLLMJudge(judges.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
-				Timeout: 5 * time.Second, Retry: judges.Retry{MaxAttempts: 1}},
-				judges.Options{Getenv: func(string) string { return "" }}, nil)
+			judge, err := llm.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
+				Timeout: 5 * time.Second, Retry: llm.Retry{MaxAttempts: 1}},
+				llm.Options{Getenv: func(string) string { return "" }}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

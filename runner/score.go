@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"agentevals/judges"
+	"agentevals/llm"
 	"agentevals/models"
 )
 
@@ -67,8 +68,8 @@ func (e *executor) record(ctx context.Context, c *Case, rec *models.CaseResult, 
 			continue
 		}
 		sample.Metadata = decodeObject(c.Metadata) // a fresh copy per scorer
-		var used judges.UsageRecorder
-		a, err := assess(judges.WithUsageRecorder(ctx, &used), sc, sample)
+		var used llm.UsageRecorder
+		a, err := assess(llm.WithUsageRecorder(ctx, &used), sc, sample)
 		mr := &models.MetricResult{Position: pos, Name: m.Name, Threshold: m.Threshold}
 		if err != nil {
 			mr.ErrorDetails = metricErrorJSON(err)
@@ -111,14 +112,14 @@ func (c *Case) sample() judges.Sample {
 // under the scorer's context (every call, failed ones and retries, and cache
 // hits), or, for a Judge that records nothing, one call with the usage its
 // assessment reported.
-func metricJudgeUsage(used *judges.UsageRecorder, a judges.Assessment) (judges.CallAccount, bool) {
+func metricJudgeUsage(used *llm.UsageRecorder, a judges.Assessment) (llm.CallAccount, bool) {
 	if acc, ok := used.Account(); ok {
 		return acc, true
 	}
 	if a.Usage == nil {
-		return judges.CallAccount{}, false
+		return llm.CallAccount{}, false
 	}
-	return judges.CallAccount{Calls: 1, Attempts: 1, InputTokens: a.Usage.InputTokens, OutputTokens: a.Usage.OutputTokens,
+	return llm.CallAccount{Calls: 1, Attempts: 1, InputTokens: a.Usage.InputTokens, OutputTokens: a.Usage.OutputTokens,
 		Cost: a.Usage.Cost}, true
 }
 

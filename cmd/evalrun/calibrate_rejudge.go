@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"agentevals/judges"
+	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/reports"
 	"agentevals/runner"
@@ -111,7 +112,7 @@ type stabilityJSON struct {
 }
 
 // writeStability prints the re-judging result as text, or as JSON with --json.
-func (f *RejudgeFlags) writeStability(g *Globals, run *models.Run, s judges.Settings, ms []judges.Stability) error {
+func (f *RejudgeFlags) writeStability(g *Globals, run *models.Run, s llm.Settings, ms []judges.Stability) error {
 	if f.JSON {
 		metrics := make([]stabilityJSON, len(ms))
 		for i, m := range ms {

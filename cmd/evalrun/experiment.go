@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"agentevals/judges"
+	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/reports"
 	"agentevals/runner"
@@ -134,7 +135,7 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.DB, suite *runner.Suite, v runner.Variant,
 	judge judges.Judge, calculated []string, meta map[string]any) (*models.Run, error) {
 	conc := runner.Concurrency(int(c.Concurrency), len(suite.Cases))
-	agentOpts := runner.AgentOptions{Concurrency: conc, LookupEnv: v.LookupEnv(os.LookupEnv), Limiter: judges.NewLimiter()}
+	agentOpts := runner.AgentOptions{Concurrency: conc, LookupEnv: v.LookupEnv(os.LookupEnv), Limiter: llm.NewLimiter()}
 	stop := g.guardAgent(suite.Agent, &agentOpts)
 	defer stop()
 	agent, err := runner.NewAgent(suite.Agent, agentOpts)

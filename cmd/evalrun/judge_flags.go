@@ -8,6 +8,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"agentevals/judges"
+	"agentevals/llm"
 	"agentevals/runner"
 )
 
@@ -22,9 +23,9 @@ type JudgeFlags struct {
 	NoJudge       envBool `name:"no-judge" env:"EVAL_NO_JUDGE" help:"Run without a judge: LLM metrics are not calculated (null) and the run's fingerprint says so."`
 	JudgeCache    string  `name:"judge-cache" env:"EVAL_JUDGE_CACHE" placeholder:"DIR" help:"Reuse successful judge verdicts stored in DIR (keyed on provider, model, settings and the full prompt); errors are never cached."`
 
-	built *judges.LLMJudge `kong:"-"`
+	built *llm.LLMJudge `kong:"-"`
 	// limiter paces the judge's calls (the progress line shows its rate).
-	limiter *judges.Limiter `kong:"-"`
+	limiter *llm.Limiter `kong:"-"`
 }
 
 // judge returns the judge configured by the suite and flags, or nil when
@@ -36,14 +37,14 @@ func (f *JudgeFlags) judge(ctx context.Context, cfg *runner.ModelConfig) (judges
 	if err != nil || !ok {
 		return nil, err
 	}
-	var cache *judges.Cache
+	var cache *llm.Cache
 	if f.JudgeCache != "" {
-		if cache, err = judges.OpenCache(f.JudgeCache); err != nil {
+		if cache, err = llm.OpenCache(f.JudgeCache); err != nil {
 			return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("--judge-cache: %w", err)}
 		}
 	}
-	f.limiter = judges.NewLimiter()
-	j, err := judges.NewLLMJudge(s, judges.Options{Limiter: f.limiter}, cache)
+	f.limiter = llm.NewLimiter()
+	j, err := llm.NewLLMJudge(s, llm.Options{Limiter: f.limiter}, cache)
 	if err != nil {
 		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("judge: %w", err)}
 	}
@@ -53,15 +54,15 @@ func (f *JudgeFlags) judge(ctx context.Context, cfg *runner.ModelConfig) (judges
 
 // settings merges the suite's judge section with the flags; ok is false
 // when no judge is configured.
-func (f *JudgeFlags) settings(cfg *runner.ModelConfig) (judges.Settings, bool, error) {
+func (f *JudgeFlags) settings(cfg *runner.ModelConfig) (llm.Settings, bool, error) {
 	if f.NoJudge {
-		return judges.Settings{}, false, nil
+		return llm.Settings{}, false, nil
 	}
 	s, ok, err := runner.JudgeSettings(cfg, runner.JudgeOverride{
 		Provider: f.JudgeProvider, Model: f.JudgeModel, BaseURL: f.JudgeBaseURL,
 		ProviderName: "--judge-provider", ModelName: "--judge-model", BaseURLName: "--judge-base-url", Ask: "give"})
 	if err != nil {
-		return judges.Settings{}, false, &exitError{Code: exitInvalid, Err: err}
+		return llm.Settings{}, false, &exitError{Code: exitInvalid, Err: err}
 	}
 	return s, ok, nil
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"agentevals/judges"
+	"agentevals/llm"
 	"agentevals/runner"
 )
 
@@ -55,7 +55,7 @@ func TestJudgeFlags_Judge(t *testing.T) {
 				}
 				return
 			}
-			s := j.(*judges.LLMJudge).Totals()
+			s := j.(*llm.LLMJudge).Totals()
 			got := s.Provider + "/" + s.Model + "@"
 			if fs, ok, _ := f.settings(tc.cfg); ok {
 				got += fs.BaseURL

@@ -13,6 +13,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"agentevals/judges"
+	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/reports"
 	"agentevals/runner"
@@ -65,7 +66,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	calculated := suite.Calculated(judge != nil)
 	conc := runner.Concurrency(int(c.Concurrency), len(suite.Cases))
-	agentLimiter := judges.NewLimiter()
+	agentLimiter := llm.NewLimiter()
 	agentOpts := runner.AgentOptions{Concurrency: conc, Timeout: c.timeout(), Limiter: agentLimiter, MaxAnswerBytes: c.MaxAnswerBytes}
 	stop := g.guardAgent(suite.Agent, &agentOpts)
 	defer stop()
@@ -213,8 +214,8 @@ func (c *RunCmd) judgeFor(ctx context.Context, suite *runner.Suite) (judges.Judg
 	if suite.NeedsJudge() {
 		j, err := c.judge(ctx, suite.Judge)
 		var ee *exitError
-		if s, ok, _ := c.settings(suite.Judge); ok && errors.As(err, &ee) && judges.CredentialEnv(s.Provider) != "" && s.BaseURL == "" &&
-			strings.TrimSpace(os.Getenv(judges.CredentialEnv(s.Provider))) == "" {
+		if s, ok, _ := c.settings(suite.Judge); ok && errors.As(err, &ee) && llm.CredentialEnv(s.Provider) != "" && s.BaseURL == "" &&
+			strings.TrimSpace(os.Getenv(llm.CredentialEnv(s.Provider))) == "" {
 			// run (unlike calibrate --rejudge) can go on without a judge.
 			err = &exitError{Code: ee.Code, Err: fmt.Errorf("%w; set it, or pass --no-judge to run without a judge (its metrics are then not calculated)", ee.Err)}
 		}
@@ -332,7 +333,7 @@ func (c *RunCmd) preflight(ctx context.Context, suite *runner.Suite, withJudge b
 	if c.NoPreflight {
 		return nil
 	}
-	var js *judges.Settings
+	var js *llm.Settings
 	if withJudge {
 		s, ok, err := c.settings(suite.Judge)
 		if err != nil {

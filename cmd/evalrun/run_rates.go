@@ -4,18 +4,18 @@ import (
 	"fmt"
 	"strings"
 
-	"agentevals/judges"
+	"agentevals/llm"
 )
 
 // rateNote describes the effective request rates of the agent's and the
 // judge's providers, for the progress line: "judge 48.0 req/s (avg 47.1;
 // 3 rate-limited, paced at 47.5/s)", the rate over the last second first;
 // "" when neither made a request yet.
-func rateNote(agent, judge *judges.Limiter) string {
+func rateNote(agent, judge *llm.Limiter) string {
 	var parts []string
 	for _, l := range []struct {
 		name string
-		st   judges.Stats
+		st   llm.Stats
 	}{{"agent", agent.Stats()}, {"judge", judge.Stats()}} {
 		if l.st.Average == 0 && l.st.RateLimited == 0 {
 			continue

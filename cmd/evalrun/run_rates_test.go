@@ -6,21 +6,21 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/judges"
+	"agentevals/llm"
 )
 
 func TestRateNote(t *testing.T) {
-	if got := rateNote(nil, judges.NewLimiter()); got != "" {
+	if got := rateNote(nil, llm.NewLimiter()); got != "" {
 		t.Errorf("no requests: %q, want nothing", got)
 	}
-	judge := judges.NewLimiter()
+	judge := llm.NewLimiter()
 	for range 3 {
 		judge.Wait(context.Background())
 		judge.Observe(false, 0, true)
 	}
 	judge.Wait(context.Background())
 	judge.Observe(true, time.Second, false)
-	got := rateNote(judges.NewLimiter(), judge)
+	got := rateNote(llm.NewLimiter(), judge)
 	for _, want := range []string{"judge 3.0 req/s (avg ", "1 rate-limited, paced at "} {
 		if !strings.Contains(got, want) {
 			t.Errorf("rateNote = %q, want it to contain %q", got, want)

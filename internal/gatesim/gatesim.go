@@ -25,6 +25,7 @@ import (
 	"strconv"
 
 	"agentevals/judges"
+	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/reports"
 	"agentevals/runner"
@@ -81,9 +82,9 @@ func New(cfg Config, dir string) (*Harness, error) {
 		return nil, fmt.Errorf("gatesim: %w", err)
 	}
 	h.srv = httptest.NewServer(http.HandlerFunc(h.serveJudge))
-	h.judge, err = judges.NewLLMJudge(judges.Settings{Provider: judges.ProviderOpenAI, Model: "sim-judge",
-		BaseURL: h.srv.URL + "/v1", Retry: judges.Retry{MaxAttempts: 1}},
-		judges.Options{Getenv: func(string) string { return "sim-key" }}, nil)
+	h.judge, err = llm.NewLLMJudge(llm.Settings{Provider: llm.ProviderOpenAI, Model: "sim-judge",
+		BaseURL: h.srv.URL + "/v1", Retry: llm.Retry{MaxAttempts: 1}},
+		llm.Options{Getenv: func(string) string { return "sim-key" }}, nil)
 	if err != nil {
 		h.srv.Close()
 		return nil, fmt.Errorf("gatesim: %w", err)

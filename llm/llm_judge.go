@@ -1,4 +1,4 @@
-package judges
+package llm
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"agentevals/bounds"
+	"agentevals/judges"
 )
 
 // LLMJudge is the langchaingo-backed Judge: every Assess is a fresh
@@ -24,7 +25,7 @@ type LLMJudge struct {
 	totals JudgeTotals
 }
 
-var _ Judge = (*LLMJudge)(nil)
+var _ judges.Judge = (*LLMJudge)(nil)
 
 // JudgeTotals account for every judge call of a run, cache hits and failed
 // calls included, exactly as the per-metric accounts the runner records
@@ -78,7 +79,7 @@ func (j *LLMJudge) RunSummary() map[string]any {
 // Assess asks the model for a verdict on one fresh conversation. Every
 // call, failed or served from the cache, is accounted in Totals and in the
 // UsageRecorder of ctx (WithUsageRecorder), if any.
-func (j *LLMJudge) Assess(ctx context.Context, system, user string) (Assessment, error) {
+func (j *LLMJudge) Assess(ctx context.Context, system, user string) (judges.Assessment, error) {
 	s := j.client.Settings()
 	judgeInfo := map[string]any{"provider": s.Provider, "model": s.Model}
 	var key string
@@ -87,7 +88,7 @@ func (j *LLMJudge) Assess(ctx context.Context, system, user string) (Assessment,
 		if a, ok := j.cache.get(key); ok {
 			zero := 0.0
 			j.account(ctx, CallAccount{Cached: 1, Cost: &zero})
-			a.Usage = &Usage{Cost: &zero} // nothing was spent
+			a.Usage = &judges.Usage{Cost: &zero} // nothing was spent
 			a.Details = map[string]any{"judge": judgeInfo, "judge_cache": "hit"}
 			return a, nil
 		}
@@ -95,11 +96,11 @@ func (j *LLMJudge) Assess(ctx context.Context, system, user string) (Assessment,
 	reply, err := j.client.Generate(ctx, system, user, true)
 	if err != nil {
 		j.account(ctx, callAccount(s, reply.Usage, len(reply.Attempts), true))
-		var je *Error
+		var je *judges.Error
 		if errors.As(err, &je) && reply.Usage.InputTokens+reply.Usage.OutputTokens > 0 {
 			je.Details["usage"] = reply.Usage
 		}
-		return Assessment{}, err
+		return judges.Assessment{}, err
 	}
 	score, reason, perr := ParseVerdict(reply.Text)
 	if perr != nil {
@@ -107,23 +108,23 @@ func (j *LLMJudge) Assess(ctx context.Context, system, user string) (Assessment,
 		details := map[string]any{
 			"provider": s.Provider, "model": s.Model,
 			"problem":  perr.Error(),
-			"reply":    rawReply(reply.Text),
+			"reply":    judges.RawReply(reply.Text),
 			"attempts": reply.Attempts,
 			"usage":    reply.Usage,
 		}
 		if reply.StopReason != "" {
 			details["stop_reason"] = reply.StopReason
 		}
-		return Assessment{}, &Error{
-			Kind:    KindInvalidReply,
+		return judges.Assessment{}, &judges.Error{
+			Kind:    judges.KindInvalidReply,
 			Message: fmt.Sprintf("%s %s: %v", s.Provider, s.Model, perr),
 			Details: details,
 		}
 	}
 	j.account(ctx, callAccount(s, reply.Usage, len(reply.Attempts), false))
 	usage := reply.Usage
-	a := Assessment{Score: score, Reason: reason, Usage: &usage,
-		Details: map[string]any{"judge": judgeInfo, "raw_reply": rawReply(reply.Text)}}
+	a := judges.Assessment{Score: score, Reason: reason, Usage: &usage,
+		Details: map[string]any{"judge": judgeInfo, "raw_reply": judges.RawReply(reply.Text)}}
 	if len(reply.Attempts) > 1 {
 		a.Details["attempts"] = reply.Attempts
 	}

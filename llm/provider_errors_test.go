@@ -1,6 +1,7 @@
-package judges
+package llm
 
 import (
+	"agentevals/judges"
 	"context"
 	"errors"
 	"net"
@@ -36,8 +37,8 @@ func TestClient_404NamesEndpointAndHint(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err = j.Assess(context.Background(), "s", "u")
-			var je *Error
-			if !errors.As(err, &je) || je.Kind != KindProviderError {
+			var je *judges.Error
+			if !errors.As(err, &je) || je.Kind != judges.KindProviderError {
 				t.Fatalf("error = %v, want a provider_error", err)
 			}
 			url := "POST " + srv.srv.URL + tc.wantURL
@@ -75,8 +76,8 @@ func TestClient_RefusedIsRetried(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err = j.Assess(context.Background(), "s", "u")
-			checkJudgeError(t, err, KindUnreachable, 3, nil, "refused")
-			var je *Error
+			checkJudgeError(t, err, judges.KindUnreachable, 3, nil, "refused")
+			var je *judges.Error
 			errors.As(err, &je)
 			if !strings.Contains(je.Message, addr) || strings.Contains(je.Message, "pw") || strings.Contains(je.Message, "user") {
 				t.Errorf("message %q: want the endpoint %s without credentials", je.Message, addr)
@@ -85,7 +86,7 @@ func TestClient_RefusedIsRetried(t *testing.T) {
 				t.Errorf("details url = %v", je.Details["url"])
 			}
 			for _, at := range je.Details["attempts"].([]Attempt) {
-				if at.Kind != KindUnreachable || !strings.Contains(at.Error, "refused") {
+				if at.Kind != judges.KindUnreachable || !strings.Contains(at.Error, "refused") {
 					t.Errorf("attempt %+v, want unreachable with the transport's reason", at)
 				}
 			}

@@ -1,6 +1,9 @@
-package judges
+package llm
 
-import "regexp"
+import (
+	"agentevals/judges"
+	"regexp"
+)
 
 // Price is a model's list price in USD per million tokens.
 type Price struct {
@@ -49,12 +52,12 @@ func PriceOf(provider, model string) (Price, bool) {
 // usageFrom normalises langchaingo's per-provider GenerationInfo keys
 // (OpenAI and Ollama: PromptTokens/CompletionTokens; Anthropic:
 // InputTokens/OutputTokens) and prices the call when the price is known.
-func usageFrom(s Settings, info map[string]any) Usage {
+func usageFrom(s Settings, info map[string]any) judges.Usage {
 	in, out := intInfo(info, "PromptTokens"), intInfo(info, "CompletionTokens")
 	if s.Provider == ProviderAnthropic {
 		in, out = intInfo(info, "InputTokens"), intInfo(info, "OutputTokens")
 	}
-	u := Usage{InputTokens: in, OutputTokens: out}
+	u := judges.Usage{InputTokens: in, OutputTokens: out}
 	if p, ok := s.price(); ok {
 		cost := (float64(in)*p.InputPerMTok + float64(out)*p.OutputPerMTok) / 1e6
 		u.Cost = &cost

@@ -1,6 +1,7 @@
-package judges
+package llm
 
 import (
+	"agentevals/judges"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,8 +10,8 @@ import (
 )
 
 func TestAddLLMMetrics(t *testing.T) {
-	r := Registry{}
-	addLLMMetrics(r)
+	r := judges.Registry{}
+	judges.AddLLMMetrics(r)
 	want := []string{"answer_relevancy", "bias", "correctness", "faithfulness", "hallucination",
 		"llm_judge", "semantic_accuracy", "toxicity"}
 	if got := strings.Join(r.Names(), ","); got != strings.Join(want, ",") {
@@ -29,11 +30,11 @@ func TestAddLLMMetrics(t *testing.T) {
 		}
 	}
 	for _, params := range []string{``, `{}`, `{"rubric":""}`, `{"rubric":"x","extra":1}`, `[1]`} {
-		if _, err := r.Build("llm_judge", json.RawMessage(params), fakeJudge{}); !errors.Is(err, ErrInvalidParams) {
+		if _, err := r.Build("llm_judge", json.RawMessage(params), fakeJudge{}); !errors.Is(err, judges.ErrInvalidParams) {
 			t.Errorf("llm_judge %s: err = %v, want ErrInvalidParams", params, err)
 		}
 	}
-	if _, err := r.Build("bias", json.RawMessage(`{"rubric":"x"}`), fakeJudge{}); !errors.Is(err, ErrInvalidParams) {
+	if _, err := r.Build("bias", json.RawMessage(`{"rubric":"x"}`), fakeJudge{}); !errors.Is(err, judges.ErrInvalidParams) {
 		t.Errorf("bias with params: err = %v, want ErrInvalidParams", err)
 	}
 }
@@ -41,12 +42,12 @@ func TestAddLLMMetrics(t *testing.T) {
 // fakeJudge is used only where no model call is expected.
 type fakeJudge struct{}
 
-func (fakeJudge) Assess(context.Context, string, string) (Assessment, error) {
-	return Assessment{}, errors.New("fakeJudge must not be called")
+func (fakeJudge) Assess(context.Context, string, string) (judges.Assessment, error) {
+	return judges.Assessment{}, errors.New("fakeJudge must not be called")
 }
 
-func supportSample() Sample {
-	return Sample{
+func supportSample() judges.Sample {
+	return judges.Sample{
 		CaseID:         "returns",
 		Question:       json.RawMessage(`"How long do I have to return an item?"`),
 		ExpectedAnswer: json.RawMessage(`"You can return it within 30 days."`),
@@ -64,8 +65,8 @@ func TestLLMMetric_Score(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Registry{}
-	addLLMMetrics(r)
+	r := judges.Registry{}
+	judges.AddLLMMetrics(r)
 	m, err := r.Build("semantic_accuracy", nil, j)
 	if err != nil {
 		t.Fatal(err)
@@ -103,13 +104,13 @@ func TestLLMMetric_Score(t *testing.T) {
 }
 
 func TestLLMMetric_MissingInput(t *testing.T) {
-	r := Registry{}
-	addLLMMetrics(r)
+	r := judges.Registry{}
+	judges.AddLLMMetrics(r)
 	noExpected := supportSample()
 	noExpected.ExpectedAnswer = nil
 	cases := []struct {
 		metric string
-		sample Sample
+		sample judges.Sample
 	}{
 		{"semantic_accuracy", noExpected},
 		{"correctness", noExpected},
@@ -123,9 +124,9 @@ func TestLLMMetric_MissingInput(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err = m.Score(context.Background(), tc.sample)
-			var je *Error
-			if !errors.As(err, &je) || je.Kind != KindMissingInput {
-				t.Errorf("err = %v, want a %s error", err, KindMissingInput)
+			var je *judges.Error
+			if !errors.As(err, &je) || je.Kind != judges.KindMissingInput {
+				t.Errorf("err = %v, want a %s error", err, judges.KindMissingInput)
 			}
 		})
 	}
@@ -137,8 +138,8 @@ func TestLLMMetric_ContextAndRubric(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Registry{}
-	addLLMMetrics(r)
+	r := judges.Registry{}
+	judges.AddLLMMetrics(r)
 	s := supportSample()
 	s.Context = []string{"policy: returns within 30 days"}
 	for _, tc := range []struct{ name, params, want string }{
@@ -169,8 +170,8 @@ func TestLLMMetric_PositionSwap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Registry{}
-	addLLMMetrics(r)
+	r := judges.Registry{}
+	judges.AddLLMMetrics(r)
 	m, err := r.Build("semantic_accuracy", json.RawMessage(`{"position_swap": true}`), j)
 	if err != nil {
 		t.Fatal(err)
