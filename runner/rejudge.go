@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"agentevals/calibrate"
 	"agentevals/judges"
 	"agentevals/models"
 )
@@ -32,7 +33,7 @@ var runnerKeys = []string{"judge_usage", "metric_details", "api_replay", "repeat
 // answered K times (run --repeat) is re-judged on the answer its row
 // holds, the first repeat's. The suite must define the run's questions
 // (the caller checks the definition); an unknown case id is an error.
-func Rejudge(ctx context.Context, s *Suite, run *models.Run, judge judges.Judge, opts RejudgeOptions) ([]judges.Rejudged, error) {
+func Rejudge(ctx context.Context, s *Suite, run *models.Run, judge judges.Judge, opts RejudgeOptions) ([]calibrate.Rejudged, error) {
 	if opts.Times < 2 {
 		return nil, fmt.Errorf("rejudge: want at least 2 repetitions, got %d", opts.Times)
 	}
@@ -55,7 +56,7 @@ func Rejudge(ctx context.Context, s *Suite, run *models.Run, judge judges.Judge,
 		sc     judges.Scorer
 		sample judges.Sample
 	}
-	var items []judges.Rejudged
+	var items []calibrate.Rejudged
 	var jobs []job
 	for _, row := range run.Cases {
 		c, ok := byID[row.CaseID]
@@ -77,7 +78,7 @@ func Rejudge(ctx context.Context, s *Suite, run *models.Run, judge judges.Judge,
 			if !ok {
 				continue
 			}
-			items = append(items, judges.Rejudged{CaseID: c.ID, Metric: m.Name, Threshold: m.Threshold,
+			items = append(items, calibrate.Rejudged{CaseID: c.ID, Metric: m.Name, Threshold: m.Threshold,
 				Scores: make([]*float64, opts.Times)})
 			for r := range opts.Times {
 				jobs = append(jobs, job{item: len(items) - 1, rep: r, sc: sc, sample: sample})

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/judges"
+	"agentevals/calibrate"
 	"agentevals/llm"
 )
 
@@ -97,7 +97,7 @@ func TestRejudge_EstimatesKnownNoise(t *testing.T) {
 			if len(items) != n {
 				t.Fatalf("re-judged %d questions, want %d", len(items), n)
 			}
-			st := judges.MeasureStability(items)
+			st := calibrate.MeasureStability(items)
 			if len(st) != 1 || st[0].Metric != "semantic_accuracy" {
 				t.Fatalf("stability = %+v", st)
 			}
@@ -149,7 +149,7 @@ func TestRejudge_SkipsUnansweredAndChecksTimes(t *testing.T) {
 	if got := strings.Join(ids, ","); got != "q0,q2" {
 		t.Errorf("re-judged %s, want q0,q2", got)
 	}
-	st := judges.MeasureStability(items)[0]
+	st := calibrate.MeasureStability(items)[0]
 	if *st.WithinSD != 0 || *st.MDE != 0 || !strings.Contains(st.Verdict(), "identical scores") {
 		t.Errorf("a constant judge: sd %v, MDE %v, verdict %q", ptrText(st.WithinSD), ptrText(st.MDE), st.Verdict())
 	}

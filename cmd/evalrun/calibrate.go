@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/judges"
+	"agentevals/calibrate"
 	"agentevals/models"
 )
 
@@ -63,7 +63,7 @@ func (c *CalibrateCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("calibrate: run id %q: %w", c.RunID, err)}
 	}
-	var labels []judges.Label
+	var labels []calibrate.Label
 	if c.Labels != "" {
 		if labels, err = readLabels(c.Labels); err != nil {
 			return &exitError{Code: exitInvalid, Err: err}
@@ -86,9 +86,9 @@ func (c *CalibrateCmd) Run(ctx context.Context, g *Globals) error {
 	if c.Labels == "" {
 		return nil
 	}
-	ms := judges.Calibrate(labels, judgedMetrics(run))
+	ms := calibrate.Calibrate(labels, judgedMetrics(run))
 	fmt.Fprintf(g.Stdout, "Calibration of run %s (%s, %s) against %s: pass/fail agreement\n\n", run.ID, run.Suite, run.Agent, c.Labels)
-	if err := judges.WriteCalibration(g.Stdout, ms); err != nil {
+	if err := calibrate.WriteCalibration(g.Stdout, ms); err != nil {
 		return err
 	}
 	if c.MinKappa == nil {
@@ -102,7 +102,7 @@ func (c *CalibrateCmd) Run(ctx context.Context, g *Globals) error {
 
 // checkKappa fails when a metric's kappa is below bar or cannot be
 // computed: no compared pairs, or one label on both sides (kappa 0/0).
-func checkKappa(ms []judges.MetricAgreement, bar float64) error {
+func checkKappa(ms []calibrate.MetricAgreement, bar float64) error {
 	var problems []string
 	for _, m := range ms {
 		switch {
@@ -122,13 +122,13 @@ func checkKappa(ms []judges.MetricAgreement, bar float64) error {
 	return nil
 }
 
-func readLabels(path string) ([]judges.Label, error) {
+func readLabels(path string) ([]calibrate.Label, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("--labels: %w", err)
 	}
 	defer f.Close()
-	labels, err := judges.ParseLabels(f)
+	labels, err := calibrate.ParseLabels(f)
 	if err != nil {
 		return nil, fmt.Errorf("--labels %s: %w", path, err)
 	}
@@ -137,11 +137,11 @@ func readLabels(path string) ([]judges.Label, error) {
 
 // judgedMetrics flattens a run's metric rows into the judge verdicts that
 // calibration compares with human labels.
-func judgedMetrics(run *models.Run) []judges.JudgedMetric {
-	var out []judges.JudgedMetric
+func judgedMetrics(run *models.Run) []calibrate.JudgedMetric {
+	var out []calibrate.JudgedMetric
 	for _, cr := range run.Cases {
 		for _, m := range cr.Metrics {
-			out = append(out, judges.JudgedMetric{
+			out = append(out, calibrate.JudgedMetric{
 				CaseID: cr.CaseID, Metric: m.Name, Threshold: m.Threshold,
 				Score: m.Score, Passed: m.Passed, Errored: m.Errored(),
 			})

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"agentevals/judges"
+	"agentevals/calibrate"
 	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/reports"
@@ -91,7 +91,7 @@ func (f *RejudgeFlags) rejudge(ctx context.Context, g *Globals, run *models.Run)
 	if err != nil {
 		return &exitError{Code: exitFailed, Err: err}
 	}
-	stability := judges.MeasureStability(items)
+	stability := calibrate.MeasureStability(items)
 	if err := f.writeStability(g, run, settings, stability); err != nil {
 		return err
 	}
@@ -106,13 +106,13 @@ func (f *RejudgeFlags) rejudge(ctx context.Context, g *Globals, run *models.Run)
 // stabilityJSON is the --json shape of one metric: every figure of
 // judges.Stability plus its verdict.
 type stabilityJSON struct {
-	judges.Stability
+	calibrate.Stability
 	MDERepeat3 *float64 `json:"minimum_detectable_effect_repeat_3"`
 	Verdict    string   `json:"verdict"`
 }
 
 // writeStability prints the re-judging result as text, or as JSON with --json.
-func (f *RejudgeFlags) writeStability(g *Globals, run *models.Run, s llm.Settings, ms []judges.Stability) error {
+func (f *RejudgeFlags) writeStability(g *Globals, run *models.Run, s llm.Settings, ms []calibrate.Stability) error {
 	if f.JSON {
 		metrics := make([]stabilityJSON, len(ms))
 		for i, m := range ms {
@@ -126,7 +126,7 @@ func (f *RejudgeFlags) writeStability(g *Globals, run *models.Run, s llm.Setting
 	fmt.Fprintf(g.Stdout, "Judge stability on run %s (%s, %s): its stored answers judged %d times by %s %s; nothing was saved\n\n",
 		run.ID, reports.EscapeText(run.Suite), reports.EscapeText(run.Agent), *f.Rejudge,
 		reports.EscapeText(s.Provider), reports.EscapeText(s.Model))
-	if err := judges.WriteStability(g.Stdout, ms, reports.EscapeText); err != nil {
+	if err := calibrate.WriteStability(g.Stdout, ms, reports.EscapeText); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintln(g.Stdout, "\nThis is the judge's noise alone: the same answers judged again. The agent's own variation adds to it; "+
@@ -136,7 +136,7 @@ func (f *RejudgeFlags) writeStability(g *Globals, run *models.Run, s llm.Setting
 
 // checkMDE fails when a metric's minimum detectable effect is above bar or
 // could not be measured (or when no metric was re-judged at all).
-func checkMDE(ms []judges.Stability, bar float64) error {
+func checkMDE(ms []calibrate.Stability, bar float64) error {
 	if len(ms) == 0 {
 		return errors.New("calibrate --max-mde: no judge metric was re-judged, so no effect size was measured")
 	}
