@@ -7,10 +7,10 @@ import (
 	"sort"
 	"strings"
 
-	"agentevals/judges"
 	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/reports"
+	"agentevals/score"
 )
 
 // caseMetadata is a case's response_metadata cut into the parts the case
@@ -92,7 +92,7 @@ type judgeEvidence struct {
 // rebuiltPrompt is one judge call's messages rebuilt from the stored case.
 type rebuiltPrompt struct {
 	Reading string // "" unless the metric was judged in both orders
-	judges.Prompt
+	score.Prompt
 }
 
 // newJudgeEvidence reads a metric's details (response_metadata.metric_details
@@ -167,10 +167,10 @@ func (ev *judgeEvidence) rebuildPrompts(metricName string, cr *models.CaseResult
 	if typ == "" && ev.Model != "" {
 		typ = metricName
 	}
-	stored := judges.StoredCase{Question: json.RawMessage(cr.Question), ExpectedAnswer: json.RawMessage(cr.ExpectedAnswer),
+	stored := score.StoredCase{Question: json.RawMessage(cr.Question), ExpectedAnswer: json.RawMessage(cr.ExpectedAnswer),
 		Output: json.RawMessage(cr.Output), Metadata: json.RawMessage(cr.Metadata)}
 	for _, reading := range ev.readings {
-		p, ok := judges.RebuildPrompt(typ, stored, reading == "answer first")
+		p, ok := score.RebuildPrompt(typ, stored, reading == "answer first")
 		if !ok {
 			return
 		}

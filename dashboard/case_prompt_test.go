@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/judges"
 	"agentevals/models"
+	"agentevals/score"
 )
 
 // TestCasePage_RebuiltPromptAndRawReply: for a judge metric of a built-in
@@ -44,14 +44,14 @@ func TestCasePage_RebuiltPromptAndRawReply(t *testing.T) {
 	if got := text(prompts[0]); !strings.Contains(got, "Rebuilt from the stored question and answer with this version's prompt template") {
 		t.Errorf("prompt details do not say they are rebuilt: %q", got)
 	}
-	stored := judges.StoredCase{Question: json.RawMessage(cr.Question), ExpectedAnswer: json.RawMessage(cr.ExpectedAnswer),
+	stored := score.StoredCase{Question: json.RawMessage(cr.Question), ExpectedAnswer: json.RawMessage(cr.ExpectedAnswer),
 		Output: json.RawMessage(cr.Output), Metadata: json.RawMessage(cr.Metadata)}
 	systems, users := selectAll(prompts[0], "pre.judge-system"), selectAll(prompts[0], "pre.judge-user")
 	if len(systems) != 2 || len(users) != 2 {
 		t.Fatalf("%d system and %d user messages, want both readings", len(systems), len(users))
 	}
 	for i, answerFirst := range []bool{false, true} {
-		want, _ := judges.RebuildPrompt("semantic_accuracy", stored, answerFirst)
+		want, _ := score.RebuildPrompt("semantic_accuracy", stored, answerFirst)
 		if got := text(systems[i]); got != want.System {
 			t.Errorf("reading %d: system message = %q, want %q", i, got, want.System)
 		}
@@ -73,8 +73,8 @@ func TestCasePage_RebuiltPromptAndRawReply(t *testing.T) {
 	}
 }
 
-func want0User(c judges.StoredCase) string {
-	p, _ := judges.RebuildPrompt("semantic_accuracy", c, false)
+func want0User(c score.StoredCase) string {
+	p, _ := score.RebuildPrompt("semantic_accuracy", c, false)
 	return p.User
 }
 

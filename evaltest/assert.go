@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/judges"
 	"agentevals/reports"
 	"agentevals/runner"
+	"agentevals/score"
 )
 
 // TB is what the assertions need of a test: *testing.T and *testing.B
@@ -137,12 +137,12 @@ func MaxTokens(t TB, resp runner.Response, limit int64) bool {
 // methods.
 func Check(t TB, typ string, params any, answer string) bool {
 	t.Helper()
-	return score(t, nil, typ, params, sampleOf("", answer), checkThreshold)
+	return scoreWith(t, nil, typ, params, sampleOf("", answer), checkThreshold)
 }
 
 // sampleOf is a judges sample of one answer to question ("" for none).
-func sampleOf(question, answer string) judges.Sample {
-	s := judges.Sample{Output: mustText(answer)}
+func sampleOf(question, answer string) score.Sample {
+	s := score.Sample{Output: mustText(answer)}
 	if question != "" {
 		s.Question = mustText(question)
 	}
@@ -155,14 +155,14 @@ func mustText(s string) json.RawMessage {
 	return b
 }
 
-// score builds the scorer of type typ from the judges registry, scores the
+// scoreWith builds the scorer of type typ from the judges registry, scores the
 // sample and fails t with the score, threshold and reason when it misses
 // threshold or cannot be scored; it logs the reason when it passes.
-func score(t TB, judge judges.Judge, typ string, params any, s judges.Sample, threshold float64) bool {
+func scoreWith(t TB, judge score.Judge, typ string, params any, s score.Sample, threshold float64) bool {
 	t.Helper()
-	def, ok := judges.Builtins()[typ]
+	def, ok := score.Builtins()[typ]
 	if !ok {
-		t.Errorf("evaltest: check %q: unknown type; want one of %s", typ, strings.Join(judges.Builtins().Names(), ", "))
+		t.Errorf("evaltest: check %q: unknown type; want one of %s", typ, strings.Join(score.Builtins().Names(), ", "))
 		return false
 	}
 	if def.NeedsJudge && judge == nil {

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"agentevals/evaltest"
-	"agentevals/judges"
 	"agentevals/runner"
+	"agentevals/score"
 )
 
 // recorder is an evaltest.TB that keeps what an assertion reports.
@@ -32,17 +32,17 @@ func (r *recorder) Skipf(format string, args ...any) {
 
 // scriptedJudge answers every assessment with a and err.
 type scriptedJudge struct {
-	a   judges.Assessment
+	a   score.Assessment
 	err error
 }
 
-func (j scriptedJudge) Assess(context.Context, string, string) (judges.Assessment, error) {
+func (j scriptedJudge) Assess(context.Context, string, string) (score.Assessment, error) {
 	return j.a, j.err
 }
 
 func TestAssertions(t *testing.T) {
 	tokens := int64(30)
-	good := evaltest.WithJudge(scriptedJudge{a: judges.Assessment{Score: 0.92, Reason: "Supported."}})
+	good := evaltest.WithJudge(scriptedJudge{a: score.Assessment{Score: 0.92, Reason: "Supported."}})
 	tests := []struct {
 		name   string
 		assert func(evaltest.TB) bool
@@ -78,11 +78,11 @@ func TestAssertions(t *testing.T) {
 			return evaltest.NewJudge(t, good, evaltest.MinScore(0.95)).Relevant(t, "How long?", "30 days.")
 		}, false, "answer_relevancy: score 0.920 below threshold 0.950: Supported.", false},
 		{"judge error is not a pass", func(t evaltest.TB) bool {
-			j := evaltest.WithJudge(scriptedJudge{err: &judges.Error{Kind: "invalid_reply", Message: "no JSON in the reply"}})
+			j := evaltest.WithJudge(scriptedJudge{err: &score.Error{Kind: "invalid_reply", Message: "no JSON in the reply"}})
 			return evaltest.NewJudge(t, j).Rubric(t, "Hi.", "Greets the user")
 		}, false, "llm_judge: not scored: invalid_reply: no JSON in the reply", false},
 		{"judge score out of range", func(t evaltest.TB) bool {
-			j := evaltest.WithJudge(scriptedJudge{a: judges.Assessment{Score: 1.5, Reason: "Great."}})
+			j := evaltest.WithJudge(scriptedJudge{a: score.Assessment{Score: 1.5, Reason: "Great."}})
 			return evaltest.NewJudge(t, j).NotToxic(t, "Hi.")
 		}, false, "toxicity: not scored: invalid assessment: score 1.5", false},
 		{"no judge skips", func(t evaltest.TB) bool {

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"agentevals/evaltest"
-	"agentevals/judges"
 	"agentevals/runner"
+	"agentevals/score"
 )
 
 // benchSuite is the offline support suite: three questions, each scored
@@ -66,7 +66,7 @@ func benchAgent() runner.Func {
 		topic, _, _ := strings.Cut(q.ID, "-")
 		out, _ := json.Marshal(answers[topic])
 		args, _ := json.Marshal(map[string]string{"topic": topic})
-		return runner.Response{Output: out, Actions: []judges.Action{{Group: "policies", Name: "lookup_policy", Arguments: args}}}, nil
+		return runner.Response{Output: out, Actions: []score.Action{{Group: "policies", Name: "lookup_policy", Arguments: args}}}, nil
 	}
 }
 
@@ -135,8 +135,8 @@ func benchRunOverhead(b *testing.B, path string) {
 // directScorer returns a function asking agent one question and scoring
 // the answer with the suite's scorers, built once here.
 func directScorer(b *testing.B, s *runner.Suite, agent runner.Func) func(*runner.Case) {
-	reg := judges.Builtins()
-	scorers := map[string]judges.Scorer{}
+	reg := score.Builtins()
+	scorers := map[string]score.Scorer{}
 	for _, ev := range s.Evaluators {
 		sc, err := reg.Build(ev.Type, ev.Params, nil)
 		if err != nil {
@@ -150,7 +150,7 @@ func directScorer(b *testing.B, s *runner.Suite, agent runner.Func) func(*runner
 		if err != nil {
 			b.Fatal(err)
 		}
-		sample := judges.Sample{CaseID: c.ID, Question: c.Question, ExpectedAnswer: c.ExpectedAnswer,
+		sample := score.Sample{CaseID: c.ID, Question: c.Question, ExpectedAnswer: c.ExpectedAnswer,
 			ExpectedActions: c.ExpectedActionList, Output: resp.Output, Actions: resp.Actions}
 		for _, m := range c.Metrics {
 			a, err := scorers[m.Name].Score(ctx, sample)

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"agentevals/evaltest"
-	"agentevals/judges"
 	"agentevals/runner"
+	"agentevals/score"
 )
 
 // printT stands in for the *testing.T of a test in these examples: it
@@ -80,11 +80,11 @@ func ExampleMaxTokens() {
 // environment (EVAL_JUDGE_MODEL) or pass a judges.LLMJudge.
 type keywordJudge struct{}
 
-func (keywordJudge) Assess(_ context.Context, _, user string) (judges.Assessment, error) {
+func (keywordJudge) Assess(_ context.Context, _, user string) (score.Assessment, error) {
 	if strings.Contains(user, "14 days") {
-		return judges.Assessment{Score: 0.1, Reason: "The policy says 30 days."}, nil
+		return score.Assessment{Score: 0.1, Reason: "The policy says 30 days."}, nil
 	}
-	return judges.Assessment{Score: 0.95, Reason: "Supported by the policy."}, nil
+	return score.Assessment{Score: 0.95, Reason: "Supported by the policy."}, nil
 }
 
 // Judge-backed checks with one judge for the whole test.

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/judges"
+	"agentevals/score"
 )
 
 // Judge runs the LLM-judge assertions. Create it once per test (or per
@@ -17,7 +17,7 @@ import (
 // that could not be evaluated is never a pass. A skip ends the test, so
 // put judge assertions after the deterministic ones, or in a subtest.
 type Judge struct {
-	judge    judges.Judge
+	judge    score.Judge
 	why      string // why judge is nil
 	minScore float64
 }
@@ -105,7 +105,7 @@ func (j *Judge) NotToxic(t TB, answer string) bool {
 
 // assess scores the sample with the judge metric typ, or skips t with the
 // reason there is no judge.
-func (j *Judge) assess(t TB, typ string, params any, s judges.Sample) bool {
+func (j *Judge) assess(t TB, typ string, params any, s score.Sample) bool {
 	t.Helper()
 	if j == nil || j.judge == nil {
 		why := reasonNoJudge
@@ -115,7 +115,7 @@ func (j *Judge) assess(t TB, typ string, params any, s judges.Sample) bool {
 		t.Skipf("%s: not evaluated: %s", typ, why)
 		return false
 	}
-	return score(t, j.judge, typ, params, s, j.minScore)
+	return scoreWith(t, j.judge, typ, params, s, j.minScore)
 }
 
 // hasDocs fails the test when an assertion that judges an answer against

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strconv"
 
-	"agentevals/judges"
 	"agentevals/llm"
 	"agentevals/runner"
+	"agentevals/score"
 )
 
 // Environment variables of the judge, shared with evalrun (its
@@ -30,7 +30,7 @@ const (
 // suite (nil: none), or why there is none (short is testing.Short()).
 // Invalid settings, a missing credential or an unusable cache are errors,
 // as they are exit-2 errors of evalrun.
-func (c *config) resolveJudge(suite *runner.ModelConfig, short bool) (judges.Judge, string, error) {
+func (c *config) resolveJudge(suite *runner.ModelConfig, short bool) (score.Judge, string, error) {
 	switch {
 	case short:
 		return nil, reasonShort, nil

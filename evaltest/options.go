@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"agentevals/judges"
+	"agentevals/score"
 )
 
 // Environment variables read by Run and NewJudge (besides the judge's,
@@ -32,7 +32,7 @@ type Option func(*config)
 
 // config is the options after they were applied.
 type config struct {
-	judge            judges.Judge
+	judge            score.Judge
 	noJudge          bool
 	minScore         float64
 	databaseURL      string
@@ -47,7 +47,7 @@ type config struct {
 // WithJudge scores judge-backed checks with j instead of the judge the
 // environment and the suite configure, for example a judges.LLMJudge built
 // once for the whole package.
-func WithJudge(j judges.Judge) Option { return func(c *config) { c.judge = j } }
+func WithJudge(j score.Judge) Option { return func(c *config) { c.judge = j } }
 
 // WithoutJudge leaves judge-backed checks not evaluated whatever the
 // environment and the suite configure (evalrun --no-judge).

@@ -7,11 +7,11 @@ import (
 	"sync"
 	"testing"
 
-	"agentevals/judges"
 	llmpkg "agentevals/llm"
 	"agentevals/models"
 	"agentevals/reports"
 	"agentevals/runner"
+	"agentevals/score"
 )
 
 // Result is what one Run ran.
@@ -104,7 +104,7 @@ func execute(t *testing.T, cfg *config, suite *runner.Suite, agent runner.Agent,
 	}
 	// As evalrun, build the judge only when a metric needs one, so a suite
 	// of deterministic checks runs without the provider's credential.
-	var judge judges.Judge
+	var judge score.Judge
 	var why string
 	if suite.NeedsJudge() {
 		var err error
@@ -165,7 +165,7 @@ func execute(t *testing.T, cfg *config, suite *runner.Suite, agent runner.Agent,
 
 // judgeSummary adds which judge ran to the run summary, as evalrun does
 // (judges.LLMJudge.RunSummary); nil for other judges.
-func judgeSummary(j judges.Judge) func() map[string]any {
+func judgeSummary(j score.Judge) func() map[string]any {
 	if llm, ok := j.(*llmpkg.LLMJudge); ok {
 		return llm.RunSummary
 	}

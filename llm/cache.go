@@ -1,7 +1,7 @@
 package llm
 
 import (
-	"agentevals/judges"
+	"agentevals/score"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -92,16 +92,16 @@ func (c *Cache) path(key string) string { return filepath.Join(c.dir, key+".json
 
 // get returns the cached verdict and counts a hit or a miss. An unreadable
 // or invalid entry is a miss (and is overwritten by the next put).
-func (c *Cache) get(key string) (judges.Assessment, bool) {
+func (c *Cache) get(key string) (score.Assessment, bool) {
 	b, err := os.ReadFile(c.path(key))
 	var e cacheEntry
 	if err != nil || json.Unmarshal(b, &e) != nil || e.Version != cacheVersion ||
 		math.IsNaN(e.Score) || e.Score < 0 || e.Score > 1 || strings.TrimSpace(e.Reason) == "" {
 		c.misses.Add(1)
-		return judges.Assessment{}, false
+		return score.Assessment{}, false
 	}
 	c.hits.Add(1)
-	return judges.Assessment{Score: e.Score, Reason: e.Reason}, true
+	return score.Assessment{Score: e.Score, Reason: e.Reason}, true
 }
 
 // put stores a successful verdict.

@@ -10,7 +10,7 @@ import (
 	"sync"
 
 	"agentevals/bounds"
-	"agentevals/judges"
+	"agentevals/score"
 )
 
 // LLMJudge is the langchaingo-backed Judge: every Assess is a fresh
@@ -25,7 +25,7 @@ type LLMJudge struct {
 	totals JudgeTotals
 }
 
-var _ judges.Judge = (*LLMJudge)(nil)
+var _ score.Judge = (*LLMJudge)(nil)
 
 // JudgeTotals account for every judge call of a run, cache hits and failed
 // calls included, exactly as the per-metric accounts the runner records
@@ -79,7 +79,7 @@ func (j *LLMJudge) RunSummary() map[string]any {
 // Assess asks the model for a verdict on one fresh conversation. Every
 // call, failed or served from the cache, is accounted in Totals and in the
 // UsageRecorder of ctx (WithUsageRecorder), if any.
-func (j *LLMJudge) Assess(ctx context.Context, system, user string) (judges.Assessment, error) {
+func (j *LLMJudge) Assess(ctx context.Context, system, user string) (score.Assessment, error) {
 	s := j.client.Settings()
 	judgeInfo := map[string]any{"provider": s.Provider, "model": s.Model}
 	var key string
@@ -88,7 +88,7 @@ func (j *LLMJudge) Assess(ctx context.Context, system, user string) (judges.Asse
 		if a, ok := j.cache.get(key); ok {
 			zero := 0.0
 			j.account(ctx, CallAccount{Cached: 1, Cost: &zero})
-			a.Usage = &judges.Usage{Cost: &zero} // nothing was spent
+			a.Usage = &score.Usage{Cost: &zero} // nothing was spent
 			a.Details = map[string]any{"judge": judgeInfo, "judge_cache": "hit"}
 			return a, nil
 		}
@@ -96,42 +96,42 @@ func (j *LLMJudge) Assess(ctx context.Context, system, user string) (judges.Asse
 	reply, err := j.client.Generate(ctx, system, user, true)
 	if err != nil {
 		j.account(ctx, callAccount(s, reply.Usage, len(reply.Attempts), true))
-		var je *judges.Error
+		var je *score.Error
 		if errors.As(err, &je) && reply.Usage.InputTokens+reply.Usage.OutputTokens > 0 {
 			je.Details["usage"] = reply.Usage
 		}
-		return judges.Assessment{}, err
+		return score.Assessment{}, err
 	}
-	score, reason, perr := ParseVerdict(reply.Text)
+	value, reason, perr := ParseVerdict(reply.Text)
 	if perr != nil {
 		j.account(ctx, callAccount(s, reply.Usage, len(reply.Attempts), true))
 		details := map[string]any{
 			"provider": s.Provider, "model": s.Model,
 			"problem":  perr.Error(),
-			"reply":    judges.RawReply(reply.Text),
+			"reply":    score.RawReply(reply.Text),
 			"attempts": reply.Attempts,
 			"usage":    reply.Usage,
 		}
 		if reply.StopReason != "" {
 			details["stop_reason"] = reply.StopReason
 		}
-		return judges.Assessment{}, &judges.Error{
-			Kind:    judges.KindInvalidReply,
+		return score.Assessment{}, &score.Error{
+			Kind:    score.KindInvalidReply,
 			Message: fmt.Sprintf("%s %s: %v", s.Provider, s.Model, perr),
 			Details: details,
 		}
 	}
 	j.account(ctx, callAccount(s, reply.Usage, len(reply.Attempts), false))
 	usage := reply.Usage
-	a := judges.Assessment{Score: score, Reason: reason, Usage: &usage,
-		Details: map[string]any{"judge": judgeInfo, "raw_reply": judges.RawReply(reply.Text)}}
+	a := score.Assessment{Score: value, Reason: reason, Usage: &usage,
+		Details: map[string]any{"judge": judgeInfo, "raw_reply": score.RawReply(reply.Text)}}
 	if len(reply.Attempts) > 1 {
 		a.Details["attempts"] = reply.Attempts
 	}
 	if j.cache != nil {
 		a.Details["judge_cache"] = "miss"
 		// A cache that cannot be written costs a later call, not this verdict.
-		_ = j.cache.put(key, score, reason)
+		_ = j.cache.put(key, value, reason)
 	}
 	return a, nil
 }

@@ -1,7 +1,7 @@
 package llm
 
 import (
-	"agentevals/judges"
+	"agentevals/score"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,8 +10,8 @@ import (
 )
 
 func TestAddLLMMetrics(t *testing.T) {
-	r := judges.Registry{}
-	judges.AddLLMMetrics(r)
+	r := score.Registry{}
+	score.AddLLMMetrics(r)
 	want := []string{"answer_relevancy", "bias", "correctness", "faithfulness", "hallucination",
 		"llm_judge", "semantic_accuracy", "toxicity"}
 	if got := strings.Join(r.Names(), ","); got != strings.Join(want, ",") {
@@ -30,11 +30,11 @@ func TestAddLLMMetrics(t *testing.T) {
 		}
 	}
 	for _, params := range []string{``, `{}`, `{"rubric":""}`, `{"rubric":"x","extra":1}`, `[1]`} {
-		if _, err := r.Build("llm_judge", json.RawMessage(params), fakeJudge{}); !errors.Is(err, judges.ErrInvalidParams) {
+		if _, err := r.Build("llm_judge", json.RawMessage(params), fakeJudge{}); !errors.Is(err, score.ErrInvalidParams) {
 			t.Errorf("llm_judge %s: err = %v, want ErrInvalidParams", params, err)
 		}
 	}
-	if _, err := r.Build("bias", json.RawMessage(`{"rubric":"x"}`), fakeJudge{}); !errors.Is(err, judges.ErrInvalidParams) {
+	if _, err := r.Build("bias", json.RawMessage(`{"rubric":"x"}`), fakeJudge{}); !errors.Is(err, score.ErrInvalidParams) {
 		t.Errorf("bias with params: err = %v, want ErrInvalidParams", err)
 	}
 }
@@ -42,12 +42,12 @@ func TestAddLLMMetrics(t *testing.T) {
 // fakeJudge is used only where no model call is expected.
 type fakeJudge struct{}
 
-func (fakeJudge) Assess(context.Context, string, string) (judges.Assessment, error) {
-	return judges.Assessment{}, errors.New("fakeJudge must not be called")
+func (fakeJudge) Assess(context.Context, string, string) (score.Assessment, error) {
+	return score.Assessment{}, errors.New("fakeJudge must not be called")
 }
 
-func supportSample() judges.Sample {
-	return judges.Sample{
+func supportSample() score.Sample {
+	return score.Sample{
 		CaseID:         "returns",
 		Question:       json.RawMessage(`"How long do I have to return an item?"`),
 		ExpectedAnswer: json.RawMessage(`"You can return it within 30 days."`),
@@ -65,8 +65,8 @@ func TestLLMMetric_Score(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := judges.Registry{}
-	judges.AddLLMMetrics(r)
+	r := score.Registry{}
+	score.AddLLMMetrics(r)
 	m, err := r.Build("semantic_accuracy", nil, j)
 	if err != nil {
 		t.Fatal(err)
@@ -104,13 +104,13 @@ func TestLLMMetric_Score(t *testing.T) {
 }
 
 func TestLLMMetric_MissingInput(t *testing.T) {
-	r := judges.Registry{}
-	judges.AddLLMMetrics(r)
+	r := score.Registry{}
+	score.AddLLMMetrics(r)
 	noExpected := supportSample()
 	noExpected.ExpectedAnswer = nil
 	cases := []struct {
 		metric string
-		sample judges.Sample
+		sample score.Sample
 	}{
 		{"semantic_accuracy", noExpected},
 		{"correctness", noExpected},
@@ -124,9 +124,9 @@ func TestLLMMetric_MissingInput(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err = m.Score(context.Background(), tc.sample)
-			var je *judges.Error
-			if !errors.As(err, &je) || je.Kind != judges.KindMissingInput {
-				t.Errorf("err = %v, want a %s error", err, judges.KindMissingInput)
+			var je *score.Error
+			if !errors.As(err, &je) || je.Kind != score.KindMissingInput {
+				t.Errorf("err = %v, want a %s error", err, score.KindMissingInput)
 			}
 		})
 	}
@@ -138,8 +138,8 @@ func TestLLMMetric_ContextAndRubric(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := judges.Registry{}
-	judges.AddLLMMetrics(r)
+	r := score.Registry{}
+	score.AddLLMMetrics(r)
 	s := supportSample()
 	s.Context = []string{"policy: returns within 30 days"}
 	for _, tc := range []struct{ name, params, want string }{
@@ -170,8 +170,8 @@ func TestLLMMetric_PositionSwap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := judges.Registry{}
-	judges.AddLLMMetrics(r)
+	r := score.Registry{}
+	score.AddLLMMetrics(r)
 	m, err := r.Build("semantic_accuracy", json.RawMessage(`{"position_swap": true}`), j)
 	if err != nil {
 		t.Fatal(err)

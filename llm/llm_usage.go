@@ -1,7 +1,7 @@
 package llm
 
 import (
-	"agentevals/judges"
+	"agentevals/score"
 	"context"
 	"sync"
 )
@@ -103,7 +103,7 @@ func recorderFrom(ctx context.Context) *UsageRecorder {
 // reported usage and its cost, computed from the list price when the
 // provider's usage came without one but the price is known (a failed call
 // that reported no tokens then costs 0, which is known, not unknown).
-func callAccount(s Settings, u judges.Usage, attempts int, failed bool) CallAccount {
+func callAccount(s Settings, u score.Usage, attempts int, failed bool) CallAccount {
 	a := CallAccount{Calls: 1, Attempts: int64(attempts), InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, Cost: u.Cost}
 	if failed {
 		a.Errors = 1

@@ -14,8 +14,8 @@ import (
 
 	"github.com/tmc/langchaingo/llms"
 
-	"agentevals/judges"
 	"agentevals/sanitize"
+	"agentevals/score"
 )
 
 // Client calls one model through langchaingo with per-attempt timeouts and
@@ -49,7 +49,7 @@ func (c *Client) Settings() Settings { return c.settings }
 // Reply is a model's text answer with its usage.
 type Reply struct {
 	Text  string
-	Usage judges.Usage
+	Usage score.Usage
 	// StopReason is the provider's finish reason ("length" means the reply
 	// was cut at MaxTokens); Ollama never reports one.
 	StopReason string
@@ -77,7 +77,7 @@ const MaxRateLimitedAttempts = 10
 // an unreachable server (a local server still starting, a dropped
 // connection) get the bounded retries.
 func retryable(kind string) bool {
-	return kind == judges.KindRateLimited || kind == judges.KindServerError || kind == judges.KindTimeout || kind == judges.KindUnreachable
+	return kind == score.KindRateLimited || kind == score.KindServerError || kind == score.KindTimeout || kind == score.KindUnreachable
 }
 
 // Generate sends a system and a user message as a new conversation and
@@ -103,11 +103,11 @@ func (c *Client) Generate(ctx context.Context, system, user string, jsonMode boo
 	spent := 0 // attempts counted against MaxAttempts
 	for n := 1; ; n++ {
 		if err := c.limiter.Wait(ctx); err != nil {
-			attempts = append(attempts, Attempt{Attempt: n, Kind: judges.KindCanceled, Error: err.Error()})
+			attempts = append(attempts, Attempt{Attempt: n, Kind: score.KindCanceled, Error: err.Error()})
 			return Reply{Attempts: attempts}, c.failure(attempts[len(attempts)-1], attempts)
 		}
 		reply, at, hint := c.attempt(ctx, n, msgs, opts)
-		c.limiter.Observe(at.Kind == judges.KindRateLimited, hint, at.Kind == "ok")
+		c.limiter.Observe(at.Kind == score.KindRateLimited, hint, at.Kind == "ok")
 		attempts = append(attempts, at)
 		if at.Kind == "ok" {
 			reply.Attempts = attempts
@@ -115,7 +115,7 @@ func (c *Client) Generate(ctx context.Context, system, user string, jsonMode boo
 		}
 		// A 429 that says when to come back is the provider pacing us,
 		// not a failure: it costs no attempt, up to MaxRateLimitedAttempts.
-		if at.Kind != judges.KindRateLimited || hint == 0 {
+		if at.Kind != score.KindRateLimited || hint == 0 {
 			spent++
 		}
 		if !retryable(at.Kind) || spent >= c.settings.Retry.MaxAttempts || n >= MaxRateLimitedAttempts {
@@ -124,7 +124,7 @@ func (c *Client) Generate(ctx context.Context, system, user string, jsonMode boo
 		wait := c.backoff(n, hint)
 		attempts[len(attempts)-1].WaitMS = ms(wait)
 		if err := c.sleep(ctx, wait); err != nil {
-			attempts = append(attempts, Attempt{Attempt: n + 1, Kind: judges.KindCanceled, Error: err.Error()})
+			attempts = append(attempts, Attempt{Attempt: n + 1, Kind: score.KindCanceled, Error: err.Error()})
 			return Reply{Attempts: attempts}, c.failure(attempts[len(attempts)-1], attempts)
 		}
 	}
@@ -148,18 +148,18 @@ func (c *Client) attempt(ctx context.Context, n int, msgs []llms.MessageContent,
 	}
 	switch {
 	case ctx.Err() != nil:
-		at.Kind, at.Error = judges.KindCanceled, ctx.Err().Error()
+		at.Kind, at.Error = score.KindCanceled, ctx.Err().Error()
 	case errors.Is(actx.Err(), context.DeadlineExceeded):
 		// OpenAI's client flattens timeouts into plain strings, so the
 		// attempt's own context is the reliable witness.
-		at.Kind, at.Error = judges.KindTimeout, fmt.Sprintf("no reply within %s", c.settings.Timeout)
+		at.Kind, at.Error = score.KindTimeout, fmt.Sprintf("no reply within %s", c.settings.Timeout)
 		if err != nil {
 			at.Error += ": " + redact(err.Error(), c.secret)
 		}
 	case err != nil && at.Status == 0 && rec.transportErr() != nil:
 		// langchaingo's OpenAI client flattens this into "failed to reach
 		// API server"; the transport's own error says why.
-		at.Kind, at.Error = judges.KindUnreachable, err.Error()
+		at.Kind, at.Error = score.KindUnreachable, err.Error()
 		if te := rec.transportErr().Error(); !strings.Contains(at.Error, te) {
 			at.Error += ": " + te
 		}
@@ -173,11 +173,11 @@ func (c *Client) attempt(ctx context.Context, n int, msgs []llms.MessageContent,
 		// Ollama turns an error status with an empty body into success.
 		at.Kind, at.Error = kindForStatus(at.Status), fmt.Sprintf("HTTP %d with no error text", at.Status)
 	case resp == nil || strings.TrimSpace(reply.Text) == "":
-		at.Kind, at.Error = judges.KindEmptyReply, "the provider returned no text"
+		at.Kind, at.Error = score.KindEmptyReply, "the provider returned no text"
 	default:
 		at.Kind = "ok"
 	}
-	if at.Kind != judges.KindRateLimited {
+	if at.Kind != score.KindRateLimited {
 		retryAfter = 0
 	}
 	return reply, at, retryAfter
@@ -220,7 +220,7 @@ func (c *Client) backoff(n int, hint time.Duration) time.Duration {
 // names the endpoint requested (without credentials) and, where a common
 // misconfiguration explains the failure, a hint; the details keep both
 // and every attempt.
-func (c *Client) failure(last Attempt, attempts []Attempt) *judges.Error {
+func (c *Client) failure(last Attempt, attempts []Attempt) *score.Error {
 	s := c.settings
 	details := map[string]any{
 		"provider": s.Provider,
@@ -246,7 +246,7 @@ func (c *Client) failure(last Attempt, attempts []Attempt) *judges.Error {
 		details["hint"] = hint
 		msg += "; hint: " + hint
 	}
-	return &judges.Error{Kind: last.Kind, Message: msg, Details: details}
+	return &score.Error{Kind: last.Kind, Message: msg, Details: details}
 }
 
 // hint explains a failure that usually comes from the base URL: a 404 from
@@ -273,11 +273,11 @@ func (c *Client) hint(last Attempt) string {
 func kindForStatus(status int) string {
 	switch {
 	case status == http.StatusTooManyRequests:
-		return judges.KindRateLimited
+		return score.KindRateLimited
 	case status >= 500 && status <= 599:
-		return judges.KindServerError
+		return score.KindServerError
 	}
-	return judges.KindProviderError
+	return score.KindProviderError
 }
 
 var statusPattern = regexp.MustCompile(`status code: (\d{3})`)

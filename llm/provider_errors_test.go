@@ -1,7 +1,7 @@
 package llm
 
 import (
-	"agentevals/judges"
+	"agentevals/score"
 	"context"
 	"errors"
 	"net"
@@ -37,8 +37,8 @@ func TestClient_404NamesEndpointAndHint(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err = j.Assess(context.Background(), "s", "u")
-			var je *judges.Error
-			if !errors.As(err, &je) || je.Kind != judges.KindProviderError {
+			var je *score.Error
+			if !errors.As(err, &je) || je.Kind != score.KindProviderError {
 				t.Fatalf("error = %v, want a provider_error", err)
 			}
 			url := "POST " + srv.srv.URL + tc.wantURL
@@ -76,8 +76,8 @@ func TestClient_RefusedIsRetried(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err = j.Assess(context.Background(), "s", "u")
-			checkJudgeError(t, err, judges.KindUnreachable, 3, nil, "refused")
-			var je *judges.Error
+			checkJudgeError(t, err, score.KindUnreachable, 3, nil, "refused")
+			var je *score.Error
 			errors.As(err, &je)
 			if !strings.Contains(je.Message, addr) || strings.Contains(je.Message, "pw") || strings.Contains(je.Message, "user") {
 				t.Errorf("message %q: want the endpoint %s without credentials", je.Message, addr)
@@ -86,7 +86,7 @@ func TestClient_RefusedIsRetried(t *testing.T) {
 				t.Errorf("details url = %v", je.Details["url"])
 			}
 			for _, at := range je.Details["attempts"].([]Attempt) {
-				if at.Kind != judges.KindUnreachable || !strings.Contains(at.Error, "refused") {
+				if at.Kind != score.KindUnreachable || !strings.Contains(at.Error, "refused") {
 					t.Errorf("attempt %+v, want unreachable with the transport's reason", at)
 				}
 			}

@@ -1,7 +1,7 @@
 package llm
 
 import (
-	"agentevals/judges"
+	"agentevals/score"
 	"context"
 	"encoding/json"
 	"errors"
@@ -35,46 +35,46 @@ func TestLLMJudge_Assess(t *testing.T) {
 		}, 0, want{score: 1, requests: 1}},
 		{"malformed reply", func(string) []step {
 			return []step{{status: 200, content: "Looks right to me. Score: 9/10"}}
-		}, 0, want{kind: judges.KindInvalidReply, requests: 1, detail: "not a JSON object"}},
+		}, 0, want{kind: score.KindInvalidReply, requests: 1, detail: "not a JSON object"}},
 		{"score as string", func(string) []step {
 			return []step{{status: 200, content: `{"reason":"ok","score":"0.9"}`}}
-		}, 0, want{kind: judges.KindInvalidReply, requests: 1, detail: "not a number"}},
+		}, 0, want{kind: score.KindInvalidReply, requests: 1, detail: "not a number"}},
 		{"empty content", func(string) []step {
 			return []step{{status: 200, content: ""}}
-		}, 0, want{kind: judges.KindEmptyReply, requests: 1}},
+		}, 0, want{kind: score.KindEmptyReply, requests: 1}},
 		{"out of range score", func(string) []step {
 			return []step{{status: 200, content: `{"reason":"Great.","score":1.5}`}}
-		}, 0, want{kind: judges.KindInvalidReply, requests: 1, detail: "outside [0,1]"}},
+		}, 0, want{kind: score.KindInvalidReply, requests: 1, detail: "outside [0,1]"}},
 		{"negative score", func(string) []step {
 			return []step{{status: 200, content: `{"reason":"Bad.","score":-0.1}`}}
-		}, 0, want{kind: judges.KindInvalidReply, requests: 1, detail: "outside [0,1]"}},
+		}, 0, want{kind: score.KindInvalidReply, requests: 1, detail: "outside [0,1]"}},
 		{"empty reason", func(string) []step {
 			return []step{{status: 200, content: `{"reason":"  ","score":0.7}`}}
-		}, 0, want{kind: judges.KindInvalidReply, requests: 1, detail: `"reason" is empty`}},
+		}, 0, want{kind: score.KindInvalidReply, requests: 1, detail: `"reason" is empty`}},
 		{"missing score", func(string) []step {
 			return []step{{status: 200, content: `{"reason":"Hmm."}`}}
-		}, 0, want{kind: judges.KindInvalidReply, requests: 1, detail: `no "score"`}},
+		}, 0, want{kind: score.KindInvalidReply, requests: 1, detail: `no "score"`}},
 		{"429 then success", func(p string) []step {
 			return []step{errorBody(p, 429, "Rate limit reached"), {status: 200, content: `{"reason":"Ok.","score":0.5}`}}
 		}, 0, want{score: 0.5, requests: 2}},
 		{"persistent 500", func(p string) []step {
 			return []step{errorBody(p, 500, "internal failure")}
-		}, 0, want{kind: judges.KindServerError, requests: 3, statuses: []int{500, 500, 500}}},
+		}, 0, want{kind: score.KindServerError, requests: 3, statuses: []int{500, 500, 500}}},
 		{"persistent 500 with empty body", func(string) []step {
 			return []step{{status: 500, raw: true}}
-		}, 0, want{kind: judges.KindServerError, requests: 3, statuses: []int{500, 500, 500}}},
+		}, 0, want{kind: score.KindServerError, requests: 3, statuses: []int{500, 500, 500}}},
 		{"persistent 429", func(p string) []step {
 			return []step{errorBody(p, 429, "Rate limit reached")}
-		}, 0, want{kind: judges.KindRateLimited, requests: 3, statuses: []int{429, 429, 429}}},
+		}, 0, want{kind: score.KindRateLimited, requests: 3, statuses: []int{429, 429, 429}}},
 		{"401 is not retried and the key is redacted", func(p string) []step {
 			if p == ProviderOllama { // Ollama takes no key, so none can leak
 				return []step{errorBody(p, 401, "unauthorized")}
 			}
 			return []step{errorBody(p, 401, "Incorrect API key provided: "+testKey)}
-		}, 0, want{kind: judges.KindProviderError, requests: 1, statuses: []int{401}}},
+		}, 0, want{kind: score.KindProviderError, requests: 1, statuses: []int{401}}},
 		{"timeout", func(string) []step {
 			return []step{{status: 200, content: `{"reason":"late","score":1}`, delay: 3 * time.Second}}
-		}, 150 * time.Millisecond, want{kind: judges.KindTimeout, requests: 3}},
+		}, 150 * time.Millisecond, want{kind: score.KindTimeout, requests: 3}},
 	}
 	for _, p := range allProviders {
 		for _, tc := range cases {
@@ -103,7 +103,7 @@ func TestLLMJudge_Assess(t *testing.T) {
 	}
 }
 
-func checkVerdict(t *testing.T, provider string, a judges.Assessment, err error, score float64) {
+func checkVerdict(t *testing.T, provider string, a score.Assessment, err error, score float64) {
 	t.Helper()
 	if err != nil {
 		t.Fatalf("Assess error = %v, want a verdict", err)
@@ -122,7 +122,7 @@ func checkVerdict(t *testing.T, provider string, a judges.Assessment, err error,
 
 func checkJudgeError(t *testing.T, err error, kind string, attempts int, statuses []int, detail string) {
 	t.Helper()
-	var je *judges.Error
+	var je *score.Error
 	if !errors.As(err, &je) {
 		t.Fatalf("error = %v (%T), want *judges.Error", err, err)
 	}
@@ -212,7 +212,7 @@ func TestLLMJudge_CanceledContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	_, err = j.Assess(ctx, "s", "u")
-	checkJudgeError(t, err, judges.KindCanceled, 1, nil, "")
+	checkJudgeError(t, err, score.KindCanceled, 1, nil, "")
 }
 
 // TestLLMJudge_TruncatedReply: a reply cut at max tokens is invalid, and the
@@ -227,5 +227,5 @@ func TestLLMJudge_TruncatedReply(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = j.Assess(context.Background(), "s", "u")
-	checkJudgeError(t, err, judges.KindInvalidReply, 1, nil, "stop_reason:length")
+	checkJudgeError(t, err, score.KindInvalidReply, 1, nil, "stop_reason:length")
 }

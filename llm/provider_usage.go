@@ -1,7 +1,7 @@
 package llm
 
 import (
-	"agentevals/judges"
+	"agentevals/score"
 	"regexp"
 )
 
@@ -52,12 +52,12 @@ func PriceOf(provider, model string) (Price, bool) {
 // usageFrom normalises langchaingo's per-provider GenerationInfo keys
 // (OpenAI and Ollama: PromptTokens/CompletionTokens; Anthropic:
 // InputTokens/OutputTokens) and prices the call when the price is known.
-func usageFrom(s Settings, info map[string]any) judges.Usage {
+func usageFrom(s Settings, info map[string]any) score.Usage {
 	in, out := intInfo(info, "PromptTokens"), intInfo(info, "CompletionTokens")
 	if s.Provider == ProviderAnthropic {
 		in, out = intInfo(info, "InputTokens"), intInfo(info, "OutputTokens")
 	}
-	u := judges.Usage{InputTokens: in, OutputTokens: out}
+	u := score.Usage{InputTokens: in, OutputTokens: out}
 	if p, ok := s.price(); ok {
 		cost := (float64(in)*p.InputPerMTok + float64(out)*p.OutputPerMTok) / 1e6
 		u.Cost = &cost

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 
-	"agentevals/judges"
 	"agentevals/models"
+	"agentevals/score"
 )
 
 // Defaults of the ci gate's statistics.
@@ -69,7 +69,7 @@ func judgedMetrics(run, baseline *models.Run, opts Options) func(string) bool {
 		return opts.Judged
 	}
 	set := map[string]bool{}
-	for name, def := range judges.Builtins() {
+	for name, def := range score.Builtins() {
 		if def.NeedsJudge {
 			set[name] = true
 		}

@@ -3,8 +3,8 @@ package reports
 import (
 	"encoding/json"
 
-	"agentevals/judges"
 	"agentevals/models"
+	"agentevals/score"
 )
 
 // jsonEqual compares two JSON column values as JSON values (judges.JSONEqual):
@@ -15,7 +15,7 @@ import (
 // in between). SQL NULL and JSON null are alike; for object columns
 // (metadata) they also equal {}.
 func jsonEqual(a, b models.JSON, object bool) (bool, error) {
-	return judges.JSONEqual(columnValue(a, object), columnValue(b, object))
+	return score.JSONEqual(columnValue(a, object), columnValue(b, object))
 }
 
 // columnValue is the JSON document of a column: null for SQL NULL, and {}

@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
-	"agentevals/judges"
 	"agentevals/models"
+	"agentevals/score"
 )
 
 // Question is what an agent receives for one case: the question data and the
@@ -21,10 +21,10 @@ type Response struct {
 	Output json.RawMessage `json:"output"`
 	// Actions is the observed tool-call trace: nil means not instrumented,
 	// an empty slice means none observed.
-	Actions      []judges.Action `json:"actions"`
-	InputTokens  *int64          `json:"input_tokens,omitempty"`
-	OutputTokens *int64          `json:"output_tokens,omitempty"`
-	Cost         *float64        `json:"cost,omitempty"`
+	Actions      []score.Action `json:"actions"`
+	InputTokens  *int64         `json:"input_tokens,omitempty"`
+	OutputTokens *int64         `json:"output_tokens,omitempty"`
+	Cost         *float64       `json:"cost,omitempty"`
 	// Metadata is kept as evidence; numbers in a reply parsed from JSON
 	// are json.Number, so their digits survive.
 	Metadata map[string]any `json:"metadata,omitempty"`

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"agentevals/judges"
+	"agentevals/score"
 )
 
 // needSource says where a case and its metrics come from, for checkNeeds.
@@ -25,7 +25,7 @@ type needSource struct {
 // supply it): without it the metric could only be an error in this case at
 // run time. Unknown metrics are reported by parseScores.
 func (s *Suite) checkNeeds(p problems, c *Case, src needSource) {
-	sample := judges.Sample{ExpectedAnswer: c.ExpectedAnswer, ExpectedActions: c.ExpectedActionList, Context: c.Context}
+	sample := score.Sample{ExpectedAnswer: c.ExpectedAnswer, ExpectedActions: c.ExpectedActionList, Context: c.Context}
 	for _, m := range c.Metrics {
 		typ, params, ok := s.definitionFor(c, m.Name)
 		if !ok {
@@ -59,17 +59,17 @@ func needText(need string, golden bool, c *Case, unless string) string {
 	if golden {
 		owner = "the line's "
 		switch need {
-		case judges.NeedExpectedAnswer:
+		case score.NeedExpectedAnswer:
 			field = "expected"
-		case judges.NeedExpectedActions:
+		case score.NeedExpectedActions:
 			return "expected_actions, which golden-set lines cannot give (use an inline question)"
 		}
 	}
 	why := "none given"
 	switch {
-	case need == judges.NeedContext && len(c.Context) > 0:
+	case need == score.NeedContext && len(c.Context) > 0:
 		why = "only blank passages given"
-	case need == judges.NeedExpectedActions:
+	case need == score.NeedExpectedActions:
 		why = "none given; [] expects no call"
 	}
 	if unless != "" {

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"agentevals/judges"
 	"agentevals/runner"
+	"agentevals/score"
 )
 
 // A Go function agent answering the offline support suite.
@@ -25,7 +25,7 @@ func ExampleExecute() {
 	agent := runner.Func(func(ctx context.Context, q runner.Question) (runner.Response, error) {
 		out, _ := json.Marshal(policies[q.ID])
 		args, _ := json.Marshal(map[string]string{"topic": q.ID})
-		return runner.Response{Output: out, Actions: []judges.Action{{Group: "policies", Name: "lookup_policy", Arguments: args}}}, nil
+		return runner.Response{Output: out, Actions: []score.Action{{Group: "policies", Name: "lookup_policy", Arguments: args}}}, nil
 	})
 	run, err := runner.Execute(context.Background(), suite, agent, runner.ExecOptions{Concurrency: 2})
 	if err != nil {

@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
-	"agentevals/judges"
 	"agentevals/models"
+	"agentevals/score"
 )
 
 // DefaultConcurrency is how many cases run at once unless told otherwise:
@@ -35,7 +35,7 @@ func Concurrency(n, cases int) int {
 type ExecOptions struct {
 	// Judge scores judge-backed metrics; nil means none is configured and
 	// those metrics are not calculated.
-	Judge judges.Judge
+	Judge score.Judge
 	// JudgeDisabled says Judge is nil because the caller switched the
 	// judge off on purpose (evalrun --no-judge); the reasons of the metrics
 	// that were not calculated then say so.

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/judges"
 	"agentevals/models"
+	"agentevals/score"
 )
 
 const threeQuestions = `{"suite": "S", "agent": {"name": "A", "command": ["true"]},
@@ -88,10 +88,10 @@ type scriptedJudge struct {
 	calls atomic.Int64
 }
 
-func (j *scriptedJudge) Assess(ctx context.Context, system, user string) (judges.Assessment, error) {
+func (j *scriptedJudge) Assess(ctx context.Context, system, user string) (score.Assessment, error) {
 	j.calls.Add(1)
 	cost := 0.001
-	return judges.Assessment{Score: j.score, Reason: "scripted", Usage: &judges.Usage{InputTokens: 100, OutputTokens: 10, Cost: &cost}}, nil
+	return score.Assessment{Score: j.score, Reason: "scripted", Usage: &score.Usage{InputTokens: 100, OutputTokens: 10, Cost: &cost}}, nil
 }
 
 func TestExecute_JudgeUsageIsSeparate(t *testing.T) {

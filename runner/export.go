@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"agentevals/judges"
 	"agentevals/models"
+	"agentevals/score"
 )
 
 // ExportOptions say how Export fills in what a persisted run does not keep.
@@ -21,7 +21,7 @@ type ExportOptions struct {
 	// the registry, declared as suite evaluators without parameters.
 	Evaluators map[string]string
 	// Registry is the evaluator registry the suite will run with.
-	Registry judges.Registry
+	Registry score.Registry
 }
 
 // Unported is a metric of the run that the exported suite cannot

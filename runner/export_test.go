@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/judges"
 	"agentevals/models"
+	"agentevals/score"
 )
 
 func TestExportSuite(t *testing.T) {
@@ -16,7 +16,7 @@ func TestExportSuite(t *testing.T) {
 		{CaseID: "q2", Name: "Second", Question: models.JSON(`{"text": "x"}`),
 			MinimumScores: models.JSON(`{"exact": 1, "tone": 0.7}`), Metadata: models.JSON(`{"id": 12345678901234567891}`)},
 	}}
-	exp, err := ExportSuite(run, ExportOptions{Registry: judges.Builtins(), Evaluators: map[string]string{"exact": "exact_match"}})
+	exp, err := ExportSuite(run, ExportOptions{Registry: score.Builtins(), Evaluators: map[string]string{"exact": "exact_match"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,11 +44,11 @@ func TestExportSuite(t *testing.T) {
 	}
 
 	run.Cases[1].Question = nil
-	if _, err := ExportSuite(run, ExportOptions{Registry: judges.Builtins()}); err == nil ||
+	if _, err := ExportSuite(run, ExportOptions{Registry: score.Builtins()}); err == nil ||
 		!strings.Contains(err.Error(), `question "q2": the question is null`) {
 		t.Errorf("null question: err %v", err)
 	}
-	if _, err := ExportSuite(run, ExportOptions{Registry: judges.Builtins(), Evaluators: map[string]string{"x": "nope"}}); err == nil ||
+	if _, err := ExportSuite(run, ExportOptions{Registry: score.Builtins(), Evaluators: map[string]string{"x": "nope"}}); err == nil ||
 		!strings.Contains(err.Error(), `unknown type "nope"`) {
 		t.Errorf("unknown --evaluator type: err %v", err)
 	}

@@ -12,8 +12,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"agentevals/judges"
 	"agentevals/models"
+	"agentevals/score"
 )
 
 // writeFile writes a file under dir and returns its path.
@@ -79,7 +79,7 @@ func answers(m map[string]string) Func {
 			return Response{}, fmt.Errorf("no answer for %s", q.ID)
 		}
 		b, _ := json.Marshal(out)
-		return Response{Output: b, Actions: []judges.Action{}}, nil
+		return Response{Output: b, Actions: []score.Action{}}, nil
 	}
 }
 

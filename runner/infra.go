@@ -5,8 +5,8 @@ import (
 	"strings"
 	"sync"
 
-	"agentevals/judges"
 	"agentevals/models"
+	"agentevals/score"
 )
 
 // Infrastructure error kinds. An agent call failed from infrastructure
@@ -18,8 +18,8 @@ import (
 // invalid verdict) is the agent's or the judge's own answer.
 var (
 	infraAgentKinds = map[string]bool{"timeout": true, "start": true, "http": true}
-	infraJudgeKinds = map[string]bool{judges.KindUnreachable: true, judges.KindTimeout: true,
-		judges.KindServerError: true, judges.KindRateLimited: true}
+	infraJudgeKinds = map[string]bool{score.KindUnreachable: true, score.KindTimeout: true,
+		score.KindServerError: true, score.KindRateLimited: true}
 	gatewayStatus = map[float64]bool{502: true, 503: true, 504: true}
 )
 

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"agentevals/judges"
 	"agentevals/models"
+	"agentevals/score"
 )
 
 func TestCallCounter_Failure(t *testing.T) {
@@ -26,10 +26,10 @@ func TestCallCounter_Failure(t *testing.T) {
 		{"agent's own 500", []error{agentErr("http_status", 500)}, nil, "map[]"},
 		{"one answered", []error{agentErr("timeout", 0), nil}, nil, "map[]"},
 		{"exit status", []error{agentErr("exit_status", 0)}, nil, "map[]"},
-		{"judge down", []error{nil, nil}, []models.JSON{judgeErr(judges.KindUnreachable), judgeErr(judges.KindTimeout)},
+		{"judge down", []error{nil, nil}, []models.JSON{judgeErr(score.KindUnreachable), judgeErr(score.KindTimeout)},
 			"map[judge:unreachable: down (2 of 2 calls)]"},
-		{"judge verdicts bad", []error{nil}, []models.JSON{judgeErr(judges.KindInvalidReply)}, "map[]"},
-		{"judge partly up", []error{nil}, []models.JSON{judgeErr(judges.KindServerError), nil}, "map[]"},
+		{"judge verdicts bad", []error{nil}, []models.JSON{judgeErr(score.KindInvalidReply)}, "map[]"},
+		{"judge partly up", []error{nil}, []models.JSON{judgeErr(score.KindServerError), nil}, "map[]"},
 		{"no calls", nil, nil, "map[]"},
 	}
 	for _, tc := range tests {

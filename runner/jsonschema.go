@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"agentevals/judges"
+	"agentevals/score"
 )
 
 //go:embed suite.schema.json
@@ -23,7 +23,7 @@ var suiteSchema []byte
 // and its definitions prefixed with api_, so editors validate replay
 // declarations offline.
 func JSONSchema() []byte {
-	b, err := GenerateJSONSchema(judges.Builtins())
+	b, err := GenerateJSONSchema(score.Builtins())
 	if err != nil { // the built-in docs are plain values; a test covers this
 		panic(fmt.Sprintf("generate suite schema: %v", err))
 	}
@@ -41,7 +41,7 @@ func JSONSchema() []byte {
 //     its "type";
 //   - check: an inline check of a question or golden-set line: "type",
 //     "name", "threshold" and the type's params as sibling keys.
-func GenerateJSONSchema(reg judges.Registry) ([]byte, error) {
+func GenerateJSONSchema(reg score.Registry) ([]byte, error) {
 	names := reg.Names()
 	var descs []string
 	defs := []struct {

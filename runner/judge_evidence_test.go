@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/judges"
 	"agentevals/llm"
+	"agentevals/score"
 )
 
 // TestExecute_JudgeEvidenceRebuildsThePrompt runs a judged suite against a
@@ -26,7 +26,7 @@ import (
 func TestExecute_JudgeEvidenceRebuildsThePrompt(t *testing.T) {
 	const verdict = "{\"reason\": \"Grounded in the passage.\", \"score\": 0.9}"
 	var mu sync.Mutex
-	received := map[judges.Prompt]bool{}
+	received := map[score.Prompt]bool{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			Messages []struct{ Role, Content string } `json:"messages"`
@@ -37,7 +37,7 @@ func TestExecute_JudgeEvidenceRebuildsThePrompt(t *testing.T) {
 			return
 		}
 		mu.Lock()
-		received[judges.Prompt{System: req.Messages[0].Content, User: req.Messages[1].Content}] = true
+		received[score.Prompt{System: req.Messages[0].Content, User: req.Messages[1].Content}] = true
 		mu.Unlock()
 		content, _ := json.Marshal(verdict)
 		w.Header().Set("Content-Type", "application/json")
@@ -91,7 +91,7 @@ func TestExecute_JudgeEvidenceRebuildsThePrompt(t *testing.T) {
 			if d.RawReply != verdict || d.MetricType != m.Name {
 				t.Errorf("%s %s: details %+v, want metric_type %s and the raw reply", c.CaseID, m.Name, d, m.Name)
 			}
-			p, ok := judges.RebuildPrompt(d.MetricType, judges.StoredCase{Question: json.RawMessage(c.Question),
+			p, ok := score.RebuildPrompt(d.MetricType, score.StoredCase{Question: json.RawMessage(c.Question),
 				ExpectedAnswer: json.RawMessage(c.ExpectedAnswer), Output: json.RawMessage(c.Output), Metadata: json.RawMessage(c.Metadata)}, false)
 			if !ok || !received[p] {
 				t.Errorf("%s %s: the rebuilt prompt is not one the judge received:\n%s", c.CaseID, m.Name, p.User)

@@ -11,8 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"agentevals/judges"
 	"agentevals/llm"
+	"agentevals/score"
 )
 
 // countingTransport counts the requests of one case's HTTP client.
@@ -73,8 +73,8 @@ func TestLLMAgent_Answer(t *testing.T) {
 	}
 
 	_, err = agent.Answer(context.Background(), Question{ID: "warranty", Question: json.RawMessage(`{"topic":"warranty"}`)})
-	var je *judges.Error
-	if !errors.As(err, &je) || je.Kind != judges.KindProviderError {
+	var je *score.Error
+	if !errors.As(err, &je) || je.Kind != score.KindProviderError {
 		t.Errorf("error = %v, want a provider_error *judges.Error", err)
 	}
 }

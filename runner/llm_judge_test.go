@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/judges"
 	"agentevals/llm"
 	"agentevals/models"
+	"agentevals/score"
 )
 
 // judgeServer is a local OpenAI-compatible chat server that grades like a
@@ -80,7 +80,7 @@ func judgedAgent() Agent {
 	}
 	return Func(func(_ context.Context, q Question) (Response, error) {
 		out, _ := json.Marshal(answers[q.ID])
-		return Response{Output: out, Actions: []judges.Action{{Group: "policies", Name: "lookup_policy",
+		return Response{Output: out, Actions: []score.Action{{Group: "policies", Name: "lookup_policy",
 			Arguments: json.RawMessage(`{"topic":"returns"}`)}}}, nil
 	})
 }
@@ -133,7 +133,7 @@ func TestExecute_WithAndWithoutJudge(t *testing.T) {
 		t.Errorf("regressed semantic_accuracy = %+v, want 0.2 failed", m)
 	}
 	bad := metric(t, judged, "unjudgeable", "semantic_accuracy")
-	if bad.Score != nil || bad.Passed || !strings.Contains(string(bad.ErrorDetails), judges.KindInvalidReply) ||
+	if bad.Score != nil || bad.Passed || !strings.Contains(string(bad.ErrorDetails), score.KindInvalidReply) ||
 		!strings.Contains(string(bad.ErrorDetails), "I think it is fine.") {
 		t.Errorf("unjudgeable metric = score %v passed %v details %s, want an invalid_reply error with the raw reply",
 			bad.Score, bad.Passed, bad.ErrorDetails)

@@ -13,18 +13,18 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"agentevals/judges"
+	"agentevals/score"
 )
 
 // checkJudge stands in for the real judge while a suite is validated, so
 // judge-backed evaluator parameters are checked without a configured judge.
 type checkJudge struct{}
 
-var _ judges.Judge = checkJudge{}
+var _ score.Judge = checkJudge{}
 
 // Assess always fails: checkJudge is never used to score.
-func (checkJudge) Assess(context.Context, string, string) (judges.Assessment, error) {
-	return judges.Assessment{}, errors.New("no judge configured")
+func (checkJudge) Assess(context.Context, string, string) (score.Assessment, error) {
+	return score.Assessment{}, errors.New("no judge configured")
 }
 
 var questionKeys = []string{"id", "name", "question", "expected_answer", "expected_actions",
@@ -183,20 +183,20 @@ func (s *Suite) usableTypes() string {
 
 // parseActions reads an expected action trace: each action names a group
 // and a name; arguments are any JSON value.
-func parseActions(p problems, path string, raw json.RawMessage) []judges.Action {
+func parseActions(p problems, path string, raw json.RawMessage) []score.Action {
 	var items []json.RawMessage
 	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &items) != nil {
 		p.add(path, "want an array of actions {group, name, arguments}, got %s", describe(raw))
 		return nil
 	}
-	out := make([]judges.Action, 0, len(items))
+	out := make([]score.Action, 0, len(items))
 	for i, it := range items {
 		ip := index(path, i)
 		obj := p.object(ip, it, "group", "name", "arguments")
 		if obj == nil {
 			continue
 		}
-		var a judges.Action
+		var a score.Action
 		if g, ok := obj["group"]; ok {
 			a.Group, _ = p.nonEmpty(child(ip, "group"), g)
 		} else {

@@ -7,8 +7,8 @@ import (
 	"sync"
 
 	"agentevals/calibrate"
-	"agentevals/judges"
 	"agentevals/models"
+	"agentevals/score"
 )
 
 // RejudgeOptions tune Rejudge.
@@ -33,7 +33,7 @@ var runnerKeys = []string{"judge_usage", "metric_details", "api_replay", "repeat
 // answered K times (run --repeat) is re-judged on the answer its row
 // holds, the first repeat's. The suite must define the run's questions
 // (the caller checks the definition); an unknown case id is an error.
-func Rejudge(ctx context.Context, s *Suite, run *models.Run, judge judges.Judge, opts RejudgeOptions) ([]calibrate.Rejudged, error) {
+func Rejudge(ctx context.Context, s *Suite, run *models.Run, judge score.Judge, opts RejudgeOptions) ([]calibrate.Rejudged, error) {
 	if opts.Times < 2 {
 		return nil, fmt.Errorf("rejudge: want at least 2 repetitions, got %d", opts.Times)
 	}
@@ -53,8 +53,8 @@ func Rejudge(ctx context.Context, s *Suite, run *models.Run, judge judges.Judge,
 	type job struct {
 		item   int
 		rep    int
-		sc     judges.Scorer
-		sample judges.Sample
+		sc     score.Scorer
+		sample score.Sample
 	}
 	var items []calibrate.Rejudged
 	var jobs []job
@@ -129,7 +129,7 @@ feed:
 
 // storedSample is the scorer input of a saved case row: the suite's
 // definition and the stored answer, actions, usage and agent metadata.
-func storedSample(c *Case, row *models.CaseResult) (judges.Sample, error) {
+func storedSample(c *Case, row *models.CaseResult) (score.Sample, error) {
 	s := c.sample()
 	s.Output = json.RawMessage(row.Output)
 	if !row.Actions.IsNull() {
@@ -137,7 +137,7 @@ func storedSample(c *Case, row *models.CaseResult) (judges.Sample, error) {
 			return s, fmt.Errorf("rejudge: question %q: stored actions: %w", row.CaseID, err)
 		}
 		if s.Actions == nil {
-			s.Actions = []judges.Action{}
+			s.Actions = []score.Action{}
 		}
 	}
 	meta := decodeObject(json.RawMessage(row.ResponseMetadata))

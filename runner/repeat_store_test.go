@@ -11,18 +11,18 @@ import (
 	"testing"
 
 	"agentevals/internal/testdb"
-	"agentevals/judges"
 	"agentevals/models"
 	"agentevals/reports"
 	"agentevals/runner"
+	"agentevals/score"
 )
 
 // stepJudge scores 0.6, 0.8, 1.0, 0.6, … in call order.
 type stepJudge struct{ n atomic.Int64 }
 
-func (j *stepJudge) Assess(context.Context, string, string) (judges.Assessment, error) {
+func (j *stepJudge) Assess(context.Context, string, string) (score.Assessment, error) {
 	s := []float64{0.6, 0.8, 1.0}[(j.n.Add(1)-1)%3]
-	return judges.Assessment{Score: s, Reason: fmt.Sprintf("scripted %.1f", s)}, nil
+	return score.Assessment{Score: s, Reason: fmt.Sprintf("scripted %.1f", s)}, nil
 }
 
 // TestRepeats_SaveAndReadBack saves a run answered three times per
@@ -46,7 +46,7 @@ func TestRepeats_SaveAndReadBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	agent := runner.Func(func(context.Context, runner.Question) (runner.Response, error) {
-		return runner.Response{Output: json.RawMessage(`"x"`), Actions: []judges.Action{}}, nil
+		return runner.Response{Output: json.RawMessage(`"x"`), Actions: []score.Action{}}, nil
 	})
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) {

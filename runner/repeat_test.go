@@ -10,9 +10,9 @@ import (
 	"sync"
 	"testing"
 
-	"agentevals/judges"
 	"agentevals/llm"
 	"agentevals/models"
+	"agentevals/score"
 )
 
 // answerJudge scores by the answer it finds in the prompt: each answer
@@ -21,16 +21,16 @@ type answerJudge struct {
 	scores map[string]float64
 }
 
-func (j answerJudge) Assess(_ context.Context, _, user string) (judges.Assessment, error) {
+func (j answerJudge) Assess(_ context.Context, _, user string) (score.Assessment, error) {
 	for answer, s := range j.scores {
 		if strings.Contains(user, answer+".") {
 			if s < 0 {
-				return judges.Assessment{}, &judges.Error{Kind: judges.KindInvalidReply, Message: "not a verdict"}
+				return score.Assessment{}, &score.Error{Kind: score.KindInvalidReply, Message: "not a verdict"}
 			}
-			return judges.Assessment{Score: s, Reason: "judged " + answer, Usage: &judges.Usage{InputTokens: 10, OutputTokens: 1}}, nil
+			return score.Assessment{Score: s, Reason: "judged " + answer, Usage: &score.Usage{InputTokens: 10, OutputTokens: 1}}, nil
 		}
 	}
-	return judges.Assessment{}, fmt.Errorf("unscripted prompt %q", user)
+	return score.Assessment{}, fmt.Errorf("unscripted prompt %q", user)
 }
 
 // countingAgent answers "<id>#<n>." on its n-th call for a question (1-based)
@@ -142,7 +142,7 @@ func TestExecute_Repeats(t *testing.T) {
 		t.Errorf("cost = %v, want 0.75 (three repeats of 0.25)", got)
 	}
 	var je map[string]any
-	if err := byID["judge_error"].Metrics[0].ErrorDetails.Decode(&je); err != nil || je["kind"] != judges.KindInvalidReply || je["errored_repeats"] != 1.0 {
+	if err := byID["judge_error"].Metrics[0].ErrorDetails.Decode(&je); err != nil || je["kind"] != score.KindInvalidReply || je["errored_repeats"] != 1.0 {
 		t.Errorf("metric error details = %s", byID["judge_error"].Metrics[0].ErrorDetails)
 	}
 	sum := summaryOf(t, run)

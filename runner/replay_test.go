@@ -16,8 +16,8 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/judges"
 	"agentevals/models"
+	"agentevals/score"
 )
 
 // rpSuite writes a suite (and extra files) into a temp dir and returns its path.
@@ -345,7 +345,7 @@ func TestExecute_ReplayFailureKeepsTheAnswer(t *testing.T) {
 	wrong := goShippingAgent(1)
 	agent := Func(func(ctx context.Context, q Question) (Response, error) {
 		resp, err := wrong(ctx, q)
-		resp.Actions = []judges.Action{{Group: "orders", Name: "track", Arguments: json.RawMessage(`{"id":1}`)}}
+		resp.Actions = []score.Action{{Group: "orders", Name: "track", Arguments: json.RawMessage(`{"id":1}`)}}
 		resp.Metadata = map[string]any{"revision": "regressed"}
 		return resp, err
 	})

@@ -9,9 +9,9 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"agentevals/judges"
 	"agentevals/llm"
 	"agentevals/models"
+	"agentevals/score"
 )
 
 // storeReply keeps the agent's reply on the case: output, observed actions,
@@ -103,8 +103,8 @@ func (e *executor) record(ctx context.Context, c *Case, rec *models.CaseResult, 
 
 // sample is the suite's side of a scorer's input for the case: its
 // definition, without an answer.
-func (c *Case) sample() judges.Sample {
-	return judges.Sample{CaseID: c.ID, Name: c.Name, Question: c.Question, ExpectedAnswer: c.ExpectedAnswer,
+func (c *Case) sample() score.Sample {
+	return score.Sample{CaseID: c.ID, Name: c.Name, Question: c.Question, ExpectedAnswer: c.ExpectedAnswer,
 		ExpectedActions: c.ExpectedActionList, Context: c.Context}
 }
 
@@ -112,7 +112,7 @@ func (c *Case) sample() judges.Sample {
 // under the scorer's context (every call, failed ones and retries, and cache
 // hits), or, for a Judge that records nothing, one call with the usage its
 // assessment reported.
-func metricJudgeUsage(used *llm.UsageRecorder, a judges.Assessment) (llm.CallAccount, bool) {
+func metricJudgeUsage(used *llm.UsageRecorder, a score.Assessment) (llm.CallAccount, bool) {
 	if acc, ok := used.Account(); ok {
 		return acc, true
 	}
@@ -130,10 +130,10 @@ func decodeObject(raw json.RawMessage) map[string]any {
 }
 
 // assess calls the scorer, turning panics and invalid assessments into errors.
-func assess(ctx context.Context, sc judges.Scorer, s judges.Sample) (a judges.Assessment, err error) {
+func assess(ctx context.Context, sc score.Scorer, s score.Sample) (a score.Assessment, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = &judges.Error{Kind: "panic", Message: fmt.Sprint(r), Details: map[string]any{"stack": string(debug.Stack())}}
+			err = &score.Error{Kind: "panic", Message: fmt.Sprint(r), Details: map[string]any{"stack": string(debug.Stack())}}
 		}
 	}()
 	a, err = sc.Score(ctx, s)
@@ -141,10 +141,10 @@ func assess(ctx context.Context, sc judges.Scorer, s judges.Sample) (a judges.As
 		return a, err
 	}
 	if math.IsNaN(a.Score) || math.IsInf(a.Score, 0) || a.Score < 0 || a.Score > 1 {
-		return a, &judges.Error{Kind: "invalid_assessment", Message: fmt.Sprintf("score %v is not a finite number in [0,1]", a.Score)}
+		return a, &score.Error{Kind: "invalid_assessment", Message: fmt.Sprintf("score %v is not a finite number in [0,1]", a.Score)}
 	}
 	if strings.TrimSpace(a.Reason) == "" {
-		return a, &judges.Error{Kind: "invalid_assessment", Message: "the assessment has no reason"}
+		return a, &score.Error{Kind: "invalid_assessment", Message: "the assessment has no reason"}
 	}
 	return a, nil
 }
@@ -152,7 +152,7 @@ func assess(ctx context.Context, sc judges.Scorer, s judges.Sample) (a judges.As
 // metricErrorJSON is a metric's error_details: {"kind","message","details"}.
 func metricErrorJSON(err error) models.JSON {
 	kind, msg, details := "scorer_error", err.Error(), map[string]any(nil)
-	var je *judges.Error
+	var je *score.Error
 	if errors.As(err, &je) {
 		kind, msg, details = je.Kind, je.Message, je.Details
 	}

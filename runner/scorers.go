@@ -3,19 +3,19 @@ package runner
 import (
 	"fmt"
 
-	"agentevals/judges"
+	"agentevals/score"
 )
 
 // scorerSet holds the scorers of a run: one per calculated suite-level
 // metric name, and one per inline check of each case.
 type scorerSet struct {
-	shared map[string]judges.Scorer
-	inline map[*Case]map[string]judges.Scorer
+	shared map[string]score.Scorer
+	inline map[*Case]map[string]score.Scorer
 }
 
 // scorer returns the scorer of case c's metric name; false when the metric
 // is not calculated.
-func (ss scorerSet) scorer(c *Case, name string) (judges.Scorer, bool) {
+func (ss scorerSet) scorer(c *Case, name string) (score.Scorer, bool) {
 	if _, ok := c.check(name); ok {
 		sc, ok := ss.inline[c][name]
 		return sc, ok
@@ -26,8 +26,8 @@ func (ss scorerSet) scorer(c *Case, name string) (judges.Scorer, bool) {
 
 // buildScorers builds the scorers of every calculated metric: judge-backed
 // ones only with a judge.
-func (s *Suite) buildScorers(calculated []string, judge judges.Judge) (scorerSet, error) {
-	ss := scorerSet{shared: map[string]judges.Scorer{}, inline: map[*Case]map[string]judges.Scorer{}}
+func (s *Suite) buildScorers(calculated []string, judge score.Judge) (scorerSet, error) {
+	ss := scorerSet{shared: map[string]score.Scorer{}, inline: map[*Case]map[string]score.Scorer{}}
 	for _, c := range s.Cases {
 		for _, ev := range c.Checks {
 			if judge == nil && s.Registry[ev.Type].NeedsJudge {
@@ -38,7 +38,7 @@ func (s *Suite) buildScorers(calculated []string, judge judges.Judge) (scorerSet
 				return ss, fmt.Errorf("execute suite: %s: check %q: %w", c.Source, ev.Name, err)
 			}
 			if ss.inline[c] == nil {
-				ss.inline[c] = map[string]judges.Scorer{}
+				ss.inline[c] = map[string]score.Scorer{}
 			}
 			ss.inline[c][ev.Name] = sc
 		}

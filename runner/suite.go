@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"agentevals/bounds"
-	"agentevals/judges"
 	"agentevals/replay"
+	"agentevals/score"
 )
 
 // Suite is a loaded, validated suite file.
@@ -35,7 +35,7 @@ type Suite struct {
 	// golden set's lines).
 	Cases []*Case
 	// Registry builds the scorers; Load uses judges.Builtins().
-	Registry judges.Registry
+	Registry score.Registry
 	// Repeat is the suite's "repeat" key: how many times every question is
 	// answered and judged (1..MaxRepeat; 0 when the key is absent, which
 	// means 1). evalrun's --repeat overrides it. It is not part of the
@@ -75,7 +75,7 @@ type Case struct {
 	// ExpectedActions is the raw expected trace (nil when absent) and its
 	// decoded form.
 	ExpectedActions    json.RawMessage
-	ExpectedActionList []judges.Action
+	ExpectedActionList []score.Action
 	// Metrics are the minimum scores in file order (defaults applied),
 	// then the inline checks.
 	Metrics []Metric
@@ -112,12 +112,12 @@ var defaultMetrics = [...]string{"semantic_accuracy", "answer_relevancy"}
 // name ends in .yaml/.yml) with the built-in evaluator types. Every problem
 // is reported at once in a *ValidationError.
 func Load(path string) (*Suite, error) {
-	return LoadRegistry(path, judges.Builtins())
+	return LoadRegistry(path, score.Builtins())
 }
 
 // LoadRegistry is Load with an explicit evaluator registry (for custom
 // evaluator types).
-func LoadRegistry(path string, reg judges.Registry) (*Suite, error) {
+func LoadRegistry(path string, reg score.Registry) (*Suite, error) {
 	var list []Problem
 	p := problems{file: path, list: &list}
 	data, err := readBounded(path, bounds.Defaults().MaxBytes)

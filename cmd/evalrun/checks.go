@@ -7,9 +7,9 @@ import (
 	"io"
 	"strings"
 
-	"agentevals/judges"
 	"agentevals/models"
 	"agentevals/reports"
+	"agentevals/score"
 )
 
 // ChecksCmd lists every check type with its params and an example.
@@ -25,7 +25,7 @@ func (c *ChecksCmd) Help() string {
 
 // Run prints the types.
 func (c *ChecksCmd) Run(g *Globals) error {
-	reg := judges.Builtins()
+	reg := score.Builtins()
 	names := c.Type
 	if len(names) == 0 {
 		names = reg.Names()
@@ -50,7 +50,7 @@ func (c *ChecksCmd) Run(g *Globals) error {
 
 // writeCheckDoc prints one type: summary, params table and an example
 // inline check.
-func writeCheckDoc(w io.Writer, name string, def judges.Definition) {
+func writeCheckDoc(w io.Writer, name string, def score.Definition) {
 	doc := def.Doc
 	fmt.Fprintf(w, "%s\n  %s\n", name, reports.EscapeText(doc.Summary))
 	if def.NeedsJudge {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/judges"
+	"agentevals/score"
 )
 
 func TestChecksCmd(t *testing.T) {
@@ -12,7 +12,7 @@ func TestChecksCmd(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, name := range judges.Builtins().Names() {
+	for _, name := range score.Builtins().Names() {
 		if !strings.Contains(stdout, "\n"+name+"\n") && !strings.HasPrefix(stdout, name+"\n") {
 			t.Errorf("type %s is not listed", name)
 		}

@@ -12,11 +12,11 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/judges"
 	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/reports"
 	"agentevals/runner"
+	"agentevals/score"
 )
 
 // ExperimentCmd runs the questions of one suite against several variants
@@ -133,7 +133,7 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 // runVariant runs one variant like "evalrun run" runs a suite and saves it;
 // it prints the variant's gate line against the variant's own baseline.
 func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.DB, suite *runner.Suite, v runner.Variant,
-	judge judges.Judge, calculated []string, meta map[string]any) (*models.Run, error) {
+	judge score.Judge, calculated []string, meta map[string]any) (*models.Run, error) {
 	conc := runner.Concurrency(int(c.Concurrency), len(suite.Cases))
 	agentOpts := runner.AgentOptions{Concurrency: conc, LookupEnv: v.LookupEnv(os.LookupEnv), Limiter: llm.NewLimiter()}
 	stop := g.guardAgent(suite.Agent, &agentOpts)

@@ -71,17 +71,17 @@ func writeSliceLine(w io.Writer, cmp *reports.Comparison) {
 	}
 	parts := make([]string, 0, len(cmp.Slices))
 	for _, s := range cmp.Slices {
-		p := fmt.Sprintf("%s=%s %s", s.Key, reports.EscapeText(s.Value), score(s.Quality.Mean))
+		p := fmt.Sprintf("%s=%s %s", s.Key, reports.EscapeText(s.Value), scoreText(s.Quality.Mean))
 		if s.Baseline != nil {
-			p += " (was " + score(s.Baseline.Quality.Mean) + ")"
+			p += " (was " + scoreText(s.Baseline.Quality.Mean) + ")"
 		}
 		parts = append(parts, p)
 	}
 	fmt.Fprintf(w, "Slices: %s\n", strings.Join(parts, ", "))
 }
 
-// score formats a nullable score; nil is "n/a", never 0.
-func score(v *float64) string {
+// scoreText formats a nullable score; nil is "n/a", never 0.
+func scoreText(v *float64) string {
 	if v == nil {
 		return "n/a"
 	}

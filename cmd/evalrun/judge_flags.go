@@ -7,9 +7,9 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"agentevals/judges"
 	"agentevals/llm"
 	"agentevals/runner"
+	"agentevals/score"
 )
 
 // JudgeFlags select and override the suite's judge. Flags win over their
@@ -32,7 +32,7 @@ type JudgeFlags struct {
 // none is configured or --no-judge is given. Invalid settings, a missing
 // credential or an unusable cache directory are exit-2 errors, reported
 // before any agent runs.
-func (f *JudgeFlags) judge(ctx context.Context, cfg *runner.ModelConfig) (judges.Judge, error) {
+func (f *JudgeFlags) judge(ctx context.Context, cfg *runner.ModelConfig) (score.Judge, error) {
 	s, ok, err := f.settings(cfg)
 	if err != nil || !ok {
 		return nil, err

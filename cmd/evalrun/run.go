@@ -12,11 +12,11 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"agentevals/judges"
 	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/reports"
 	"agentevals/runner"
+	"agentevals/score"
 )
 
 // RunCmd runs a suite against its agent, saves the run in one transaction,
@@ -210,7 +210,7 @@ func (c *RunCmd) Help() string {
 // credential. The judge flags and section are still validated. Without a
 // judge-backed metric the calculated metrics and the digest are the same
 // with or without a judge.
-func (c *RunCmd) judgeFor(ctx context.Context, suite *runner.Suite) (judges.Judge, error) {
+func (c *RunCmd) judgeFor(ctx context.Context, suite *runner.Suite) (score.Judge, error) {
 	if suite.NeedsJudge() {
 		j, err := c.judge(ctx, suite.Judge)
 		var ee *exitError

@@ -6,9 +6,9 @@ import (
 	"os"
 	"strings"
 
-	"agentevals/judges"
 	"agentevals/reports"
 	"agentevals/runner"
+	"agentevals/score"
 )
 
 // SuiteCmd groups the commands that work on suite files.
@@ -46,7 +46,7 @@ func (c *SuiteExportCmd) Run(ctx context.Context, g *Globals) error {
 		return err
 	}
 	exp, err := runner.ExportSuite(run, runner.ExportOptions{
-		AgentCommand: strings.Fields(c.AgentCommand), Evaluators: c.Evaluator, Registry: judges.Builtins()})
+		AgentCommand: strings.Fields(c.AgentCommand), Evaluators: c.Evaluator, Registry: score.Builtins()})
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}

@@ -16,8 +16,8 @@ import (
 	"strconv"
 	"strings"
 
-	"agentevals/judges"
 	"agentevals/runner"
+	"agentevals/score"
 )
 
 // API is the shipping API the agent calls; it never exists: replay answers.
@@ -40,7 +40,7 @@ func Agent(revision string) runner.Func {
 		if err != nil {
 			return runner.Response{}, fmt.Errorf("shipping agent: no order number in %q", text)
 		}
-		t := &tools{client: runner.HTTPClient(ctx), actions: []judges.Action{}}
+		t := &tools{client: runner.HTTPClient(ctx), actions: []score.Action{}}
 		out := t.answer(ctx, text, order, regressed)
 		b, err := json.Marshal(out)
 		if err != nil {
@@ -53,7 +53,7 @@ func Agent(revision string) runner.Func {
 // tools are the agent's API calls, recorded as observed actions.
 type tools struct {
 	client  *http.Client
-	actions []judges.Action
+	actions []score.Action
 }
 
 func (t *tools) answer(ctx context.Context, question string, order int, regressed bool) string {
@@ -82,7 +82,7 @@ func (t *tools) call(ctx context.Context, name, method, path string, args, body,
 	if err != nil {
 		return err
 	}
-	t.actions = append(t.actions, judges.Action{Group: "shipping", Name: name, Arguments: a})
+	t.actions = append(t.actions, score.Action{Group: "shipping", Name: name, Arguments: a})
 	var rd io.Reader // a nil *bytes.Reader would not be a nil io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)

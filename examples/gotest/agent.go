@@ -29,8 +29,8 @@ import (
 	"strconv"
 	"strings"
 
-	"agentevals/judges"
 	"agentevals/runner"
+	"agentevals/score"
 )
 
 // OrdersAPI is the orders API the agent calls; replay answers for it.
@@ -62,7 +62,7 @@ func Agent(revision string) runner.Func {
 		if err != nil {
 			return runner.Response{}, err
 		}
-		actions := []judges.Action{action}
+		actions := []score.Action{action}
 		if revision == "drifted" {
 			actions = append(actions, action) // the drift: a redundant second lookup
 		}
@@ -78,7 +78,7 @@ var topics = []struct{ word, topic string }{
 var orderNumber = regexp.MustCompile(`order (\d+)`)
 
 // respond answers one question and says which tool it used.
-func respond(ctx context.Context, question, revision string) (string, judges.Action, error) {
+func respond(ctx context.Context, question, revision string) (string, score.Action, error) {
 	if m := orderNumber.FindStringSubmatch(strings.ToLower(question)); m != nil {
 		id, _ := strconv.Atoi(m[1])
 		return lookUpOrder(ctx, id, revision)
@@ -91,20 +91,20 @@ func respond(ctx context.Context, question, revision string) (string, judges.Act
 			if t.topic == "warranty" && revision == "regressed" {
 				answer = "Electronics carry a 7-year warranty."
 			}
-			return answer, judges.Action{Group: "policies", Name: "lookup_policy", Arguments: args}, nil
+			return answer, score.Action{Group: "policies", Name: "lookup_policy", Arguments: args}, nil
 		}
 	}
-	return "", judges.Action{}, fmt.Errorf("support agent: no policy for %q", question)
+	return "", score.Action{}, fmt.Errorf("support agent: no policy for %q", question)
 }
 
 // lookUpOrder asks the orders API for the order's status.
-func lookUpOrder(ctx context.Context, id int, revision string) (string, judges.Action, error) {
+func lookUpOrder(ctx context.Context, id int, revision string) (string, score.Action, error) {
 	asked := id
 	if revision == "regressed" {
 		asked++ // the bug under test: an off-by-one order id
 	}
 	args, _ := json.Marshal(map[string]int{"id": asked})
-	action := judges.Action{Group: "orders", Name: "get_order", Arguments: args}
+	action := score.Action{Group: "orders", Name: "get_order", Arguments: args}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/orders/%d", OrdersAPI, asked), nil)
 	if err != nil {
 		return "", action, err

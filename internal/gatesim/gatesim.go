@@ -24,11 +24,11 @@ import (
 	"regexp"
 	"strconv"
 
-	"agentevals/judges"
 	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/reports"
 	"agentevals/runner"
+	"agentevals/score"
 )
 
 // Config describes the simulated suite and judge.
@@ -46,7 +46,7 @@ type Harness struct {
 	cfg   Config
 	srv   *httptest.Server
 	suite *runner.Suite
-	judge judges.Judge
+	judge score.Judge
 	truth []float64
 }
 

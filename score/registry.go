@@ -1,4 +1,4 @@
-package judges
+package score
 
 // Builtins returns a fresh registry with every built-in evaluator type:
 // the deterministic checks, action_group and the LLM metrics.

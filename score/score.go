@@ -1,9 +1,9 @@
-// Package judges scores agent answers. Every scorer, deterministic check,
+// Package score scores agent answers. Every scorer, deterministic check,
 // action-group comparison or LLM judge, satisfies one Scorer contract, is
 // built by name from a Registry, and returns an Assessment with a score in
 // [0,1] and a reason. A scorer that cannot judge returns an error: the
 // runner records it as a metric error, never as a pass.
-package judges
+package score
 
 import (
 	"context"

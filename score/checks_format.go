@@ -1,4 +1,4 @@
-package judges
+package score
 
 import (
 	"context"
