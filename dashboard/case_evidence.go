@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/reports"
 	"agentevals/score"
@@ -27,7 +26,7 @@ type caseMetadata struct {
 // response_metadata.judge_usage.
 type judgeUsageRow struct {
 	Metric string
-	llm.CallAccount
+	score.CallAccount
 }
 
 // splitCaseMetadata reads response_metadata; anything that is not an
@@ -47,7 +46,7 @@ func splitCaseMetadata(j models.JSON) caseMetadata {
 		delete(m, "api_replay")
 	}
 	if r, ok := m["judge_usage"]; ok {
-		var accounts map[string]llm.CallAccount
+		var accounts map[string]score.CallAccount
 		if json.Unmarshal(r, &accounts) == nil {
 			for name, a := range accounts {
 				out.JudgeUsage = append(out.JudgeUsage, judgeUsageRow{Metric: name, CallAccount: a})

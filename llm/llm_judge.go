@@ -33,7 +33,7 @@ var _ score.Judge = (*LLMJudge)(nil)
 type JudgeTotals struct {
 	Provider string `json:"provider"`
 	Model    string `json:"model"`
-	CallAccount
+	score.CallAccount
 }
 
 // NewLLMJudge validates the settings and builds the judge; cache may be nil.
@@ -51,7 +51,7 @@ func (j *LLMJudge) Totals() JudgeTotals {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	t := j.totals
-	t.CallAccount = t.clone()
+	t.CallAccount = t.Clone()
 	return t
 }
 
@@ -87,7 +87,7 @@ func (j *LLMJudge) Assess(ctx context.Context, system, user string) (score.Asses
 		key = j.cache.Key(s, system, user)
 		if a, ok := j.cache.get(key); ok {
 			zero := 0.0
-			j.account(ctx, CallAccount{Cached: 1, Cost: &zero})
+			j.account(ctx, score.CallAccount{Cached: 1, Cost: &zero})
 			a.Usage = &score.Usage{Cost: &zero} // nothing was spent
 			a.Details = map[string]any{"judge": judgeInfo, "judge_cache": "hit"}
 			return a, nil
@@ -137,7 +137,7 @@ func (j *LLMJudge) Assess(ctx context.Context, system, user string) (score.Asses
 }
 
 // account adds one call (or cache hit) to the totals and to ctx's recorder.
-func (j *LLMJudge) account(ctx context.Context, a CallAccount) {
+func (j *LLMJudge) account(ctx context.Context, a score.CallAccount) {
 	j.mu.Lock()
 	j.totals.CallAccount = j.totals.Add(a)
 	j.mu.Unlock()

@@ -6,81 +6,24 @@ import (
 	"sync"
 )
 
-// CallAccount is the usage of judge calls: per metric in a case's
-// response_metadata.judge_usage and summed in the run summary's
-// judge_usage. It is never agent usage.
-//
-// A call is one verdict asked of the model: its retries are attempts of the
-// same call, and a failed call still counts with whatever usage the
-// provider reported for it (an unusable reply is billed like a good one).
-// A verdict served from the judge cache is not a call: it is counted in
-// Cached, with no tokens and no cost, because nothing was spent on it now.
-type CallAccount struct {
-	// Calls counts verdicts asked of the model, failed ones included.
-	Calls int64 `json:"calls"`
-	// Errors counts the calls that ended without a verdict.
-	Errors int64 `json:"errors"`
-	// Attempts counts the requests of those calls, retries included.
-	Attempts int64 `json:"attempts"`
-	// Cached counts verdicts served from the judge cache (no call made).
-	Cached       int64 `json:"cached"`
-	InputTokens  int64 `json:"input_tokens"`
-	OutputTokens int64 `json:"output_tokens"`
-	// Cost is in USD; nil (JSON null) when the price of any counted call is
-	// unknown (a custom endpoint, an unlisted model), never 0 for unknown.
-	// Cache hits cost 0 and never make it unknown.
-	Cost *float64 `json:"cost"`
-}
-
-// Empty reports whether the account counts nothing.
-func (a CallAccount) Empty() bool { return a.Calls == 0 && a.Cached == 0 }
-
-// Add returns the sum of a and b; the cost stays known only when both
-// are known (an empty account adds nothing).
-func (a CallAccount) Add(b CallAccount) CallAccount {
-	switch {
-	case b.Empty():
-		return a
-	case a.Empty():
-		return b.clone()
-	}
-	sum := CallAccount{
-		Calls: a.Calls + b.Calls, Errors: a.Errors + b.Errors, Attempts: a.Attempts + b.Attempts, Cached: a.Cached + b.Cached,
-		InputTokens: a.InputTokens + b.InputTokens, OutputTokens: a.OutputTokens + b.OutputTokens,
-	}
-	if a.Cost != nil && b.Cost != nil {
-		c := *a.Cost + *b.Cost
-		sum.Cost = &c
-	}
-	return sum
-}
-
-func (a CallAccount) clone() CallAccount {
-	if a.Cost != nil {
-		c := *a.Cost
-		a.Cost = &c
-	}
-	return a
-}
-
 // UsageRecorder collects the accounts of the judge calls made under a
 // context given to WithUsageRecorder, so that a caller (the runner, per
 // metric) learns what one scorer spent, failed calls and cache hits
 // included. It is safe for concurrent use; the zero value is ready.
 type UsageRecorder struct {
 	mu  sync.Mutex
-	acc CallAccount
+	acc score.CallAccount
 }
 
 // Account returns what was recorded so far; ok is false when no judge call
 // or cache hit was recorded.
-func (r *UsageRecorder) Account() (acc CallAccount, ok bool) {
+func (r *UsageRecorder) Account() (acc score.CallAccount, ok bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.acc.clone(), !r.acc.Empty()
+	return r.acc.Clone(), !r.acc.Empty()
 }
 
-func (r *UsageRecorder) add(a CallAccount) {
+func (r *UsageRecorder) add(a score.CallAccount) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.acc = r.acc.Add(a)
@@ -103,8 +46,8 @@ func recorderFrom(ctx context.Context) *UsageRecorder {
 // reported usage and its cost, computed from the list price when the
 // provider's usage came without one but the price is known (a failed call
 // that reported no tokens then costs 0, which is known, not unknown).
-func callAccount(s Settings, u score.Usage, attempts int, failed bool) CallAccount {
-	a := CallAccount{Calls: 1, Attempts: int64(attempts), InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, Cost: u.Cost}
+func callAccount(s Settings, u score.Usage, attempts int, failed bool) score.CallAccount {
+	a := score.CallAccount{Calls: 1, Attempts: int64(attempts), InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, Cost: u.Cost}
 	if failed {
 		a.Errors = 1
 	}
@@ -114,5 +57,5 @@ func callAccount(s Settings, u score.Usage, attempts int, failed bool) CallAccou
 			a.Cost = &c
 		}
 	}
-	return a.clone()
+	return a.Clone()
 }

@@ -11,6 +11,7 @@ import (
 
 	"agentevals/llm"
 	"agentevals/models"
+	"agentevals/score"
 )
 
 // TestExecute_JudgeUsageAccount: the per-metric accounts in
@@ -75,14 +76,14 @@ func TestExecute_JudgeUsageAccount(t *testing.T) {
 		"attempts": 1.0, "cached": 1.0, "input_tokens": 100.0, "output_tokens": 20.0, "cost": nil})
 }
 
-func caseUsage(t *testing.T, run *models.Run, id string) llm.CallAccount {
+func caseUsage(t *testing.T, run *models.Run, id string) score.CallAccount {
 	t.Helper()
 	for _, c := range run.Cases {
 		if c.CaseID != id {
 			continue
 		}
 		var meta struct {
-			JudgeUsage map[string]llm.CallAccount `json:"judge_usage"`
+			JudgeUsage map[string]score.CallAccount `json:"judge_usage"`
 		}
 		if err := c.ResponseMetadata.Decode(&meta); err != nil {
 			t.Fatal(err)
@@ -94,7 +95,7 @@ func caseUsage(t *testing.T, run *models.Run, id string) llm.CallAccount {
 		return acc
 	}
 	t.Fatalf("no case %s", id)
-	return llm.CallAccount{}
+	return score.CallAccount{}
 }
 
 func checkJudgeUsage(t *testing.T, label string, got any, want map[string]any) {

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"agentevals/llm"
 	"agentevals/models"
+	"agentevals/score"
 )
 
 // MaxRepeat bounds --repeat and the suite's "repeat" key.
@@ -285,8 +285,8 @@ func passAtK(reps []*models.CaseResult) (any, any) {
 }
 
 // sumJudgeUsage adds the repeats' per-metric judge accounts.
-func sumJudgeUsage(reps []*models.CaseResult) map[string]llm.CallAccount {
-	out := map[string]llm.CallAccount{}
+func sumJudgeUsage(reps []*models.CaseResult) map[string]score.CallAccount {
+	out := map[string]score.CallAccount{}
 	for _, r := range reps {
 		for name, acc := range judgeUsageByMetric(r) {
 			out[name] = out[name].Add(acc)

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"testing"
 
-	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/score"
 )
@@ -115,7 +114,7 @@ func TestExecute_Repeats(t *testing.T) {
 				RepeatScores map[string][]any `json:"repeat_scores"`
 				At           any              `json:"pass_at_k"`
 				Hat          any              `json:"pass_hat_k"`
-				JudgeUsage   map[string]llm.CallAccount
+				JudgeUsage   map[string]score.CallAccount
 			}
 			if err := c.ResponseMetadata.Decode(&meta); err != nil {
 				t.Fatal(err)

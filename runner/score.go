@@ -112,14 +112,14 @@ func (c *Case) sample() score.Sample {
 // under the scorer's context (every call, failed ones and retries, and cache
 // hits), or, for a Judge that records nothing, one call with the usage its
 // assessment reported.
-func metricJudgeUsage(used *llm.UsageRecorder, a score.Assessment) (llm.CallAccount, bool) {
+func metricJudgeUsage(used *llm.UsageRecorder, a score.Assessment) (score.CallAccount, bool) {
 	if acc, ok := used.Account(); ok {
 		return acc, true
 	}
 	if a.Usage == nil {
-		return llm.CallAccount{}, false
+		return score.CallAccount{}, false
 	}
-	return llm.CallAccount{Calls: 1, Attempts: 1, InputTokens: a.Usage.InputTokens, OutputTokens: a.Usage.OutputTokens,
+	return score.CallAccount{Calls: 1, Attempts: 1, InputTokens: a.Usage.InputTokens, OutputTokens: a.Usage.OutputTokens,
 		Cost: a.Usage.Cost}, true
 }
 

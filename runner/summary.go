@@ -5,8 +5,8 @@ import (
 	"sort"
 	"time"
 
-	"agentevals/llm"
 	"agentevals/models"
+	"agentevals/score"
 )
 
 // Writer is the summary's "writer" value: it marks a run as written by this
@@ -67,7 +67,7 @@ const Writer = "agentevals-go"
 // never replaces writer.
 func Summarize(run *models.Run, concurrency int, wall time.Duration) map[string]any {
 	t := models.TotalsOf(run.Cases)
-	var judge llm.CallAccount
+	var judge score.CallAccount
 	type metricAgg struct {
 		sum                               float64
 		count, passed, errors, notCounted int
@@ -148,14 +148,14 @@ func orNull[T any](v *T) any {
 
 // judgeUsage reads the per-metric accounts in response_metadata.judge_usage
 // of a case, in metric-name order.
-func judgeUsage(c *models.CaseResult) []llm.CallAccount {
+func judgeUsage(c *models.CaseResult) []score.CallAccount {
 	byName := judgeUsageByMetric(c)
 	names := make([]string, 0, len(byName))
 	for name := range byName {
 		names = append(names, name)
 	}
 	sort.Strings(names) // a fixed order keeps the cost sum reproducible
-	out := make([]llm.CallAccount, 0, len(names))
+	out := make([]score.CallAccount, 0, len(names))
 	for _, name := range names {
 		out = append(out, byName[name])
 	}
@@ -165,20 +165,20 @@ func judgeUsage(c *models.CaseResult) []llm.CallAccount {
 // judgeUsageByMetric reads response_metadata.judge_usage of a case by
 // metric name. Entries written before calls were counted ({input_tokens,
 // output_tokens, cost} of one verdict) count as one call.
-func judgeUsageByMetric(c *models.CaseResult) map[string]llm.CallAccount {
+func judgeUsageByMetric(c *models.CaseResult) map[string]score.CallAccount {
 	if c.ResponseMetadata.IsNull() {
 		return nil
 	}
 	var meta struct {
 		JudgeUsage map[string]struct {
-			llm.CallAccount
+			score.CallAccount
 			Calls *int64 `json:"calls"`
 		} `json:"judge_usage"`
 	}
 	if json.Unmarshal(c.ResponseMetadata, &meta) != nil {
 		return nil
 	}
-	out := make(map[string]llm.CallAccount, len(meta.JudgeUsage))
+	out := make(map[string]score.CallAccount, len(meta.JudgeUsage))
 	for name, u := range meta.JudgeUsage {
 		acc := u.CallAccount
 		acc.Calls = 1
