@@ -345,3 +345,10 @@ func scoresColumn(ms []Metric) models.JSON {
 	}
 	return models.JSON(encodeScores(pairs))
 }
+
+// Writer is the summary's "writer" value: it marks a run as written by this
+// implementation. Runs that carry the same marker have comparable
+// suite_digest values, so reports links them only when their digests are
+// equal; the persisted-definition fallback (DESIGN §5) is for runs written
+// by another implementation, such as the Ruby gem.
+const Writer = "agentevals-go"

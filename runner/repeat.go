@@ -10,9 +10,6 @@ import (
 	"agentevals/score"
 )
 
-// MaxRepeat bounds --repeat and the suite's "repeat" key.
-const MaxRepeat = 100
-
 // scoreEpsilon absorbs floating-point error when a mean of repeat scores is
 // compared with its threshold: the mean of three 0.9 scores is 0.9 on paper.
 const scoreEpsilon = 1e-9

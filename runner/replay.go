@@ -43,38 +43,12 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"strings"
 	"sync"
-
-	"encoding/json"
 
 	"agentevals/models"
 	"agentevals/replay"
 	"agentevals/sanitize"
 )
-
-// loadReplay validates a question's api_interactions (path is the
-// question's JSON path) and returns its fixtures, or nil after adding the
-// problem.
-func loadReplay(p problems, path string, raw json.RawMessage, dir string) *replay.Fixtures {
-	fx, err := replay.Load(raw, dir)
-	if err == nil {
-		return fx
-	}
-	errs := []error{err}
-	if joined, ok := err.(interface{ Unwrap() []error }); ok {
-		errs = joined.Unwrap()
-	}
-	for _, err := range errs {
-		var fe *replay.FixtureError
-		if errors.As(err, &fe) {
-			p.add(path+strings.TrimPrefix(fe.Path, "api_interactions"), "%s", strings.TrimPrefix(fe.Error(), fe.Path+": "))
-		} else {
-			p.add(path, "%v", err)
-		}
-	}
-	return nil
-}
 
 // replayMode is how a run's agent reaches replay.
 type replayMode int
@@ -213,32 +187,6 @@ func (r *replayRun) hook(ctx context.Context, c *Case) (context.Context, func(Re
 		}
 		return resp, err
 	}, nil
-}
-
-// replayHeadersKey carries the headers an http agent's request gets.
-type replayHeadersKey struct{}
-
-// addReplayHeaders adds the case's replay headers (if any) to an http
-// agent's request.
-func addReplayHeaders(ctx context.Context, h http.Header) {
-	m, _ := ctx.Value(replayHeadersKey{}).(map[string]string)
-	for k, v := range m {
-		h.Set(k, v)
-	}
-}
-
-// workerReplayKey carries, for a worker agent, the function that arms
-// worker n's proxy with the case's session and returns the disarm.
-type workerReplayKey struct{}
-
-// armWorker points worker n's proxy at the case in ctx, if it has replay;
-// the worker agent calls it once it knows which worker serves the case,
-// and calls the returned function when the case is over.
-func armWorker(ctx context.Context, n int) func() {
-	if arm, ok := ctx.Value(workerReplayKey{}).(func(int) func()); ok {
-		return arm(n)
-	}
-	return func() {}
 }
 
 // workerProxy returns worker n's proxy, starting it on first use.

@@ -328,3 +328,6 @@ func (s *Suite) checkIDs(p problems) {
 func (s *Suite) Only(ids []string) (*Suite, error) {
 	return s.Select(Selection{IDs: ids})
 }
+
+// MaxRepeat bounds --repeat and the suite's "repeat" key.
+const MaxRepeat = 100

@@ -9,13 +9,6 @@ import (
 	"agentevals/score"
 )
 
-// Writer is the summary's "writer" value: it marks a run as written by this
-// implementation. Runs that carry the same marker have comparable
-// suite_digest values, so reports links them only when their digests are
-// equal; the persisted-definition fallback (DESIGN §5) is for runs written
-// by another implementation, such as the Ruby gem.
-const Writer = "agentevals-go"
-
 // Summarize computes the run summary written to the runs' summary column;
 // the case totals come from models.TotalsOf, like every reader's.
 // Keys (numbers are JSON numbers; "null" means not available):

@@ -1,0 +1,186 @@
+package runner
+
+import (
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Agent types of the suite file's "agent.type".
+const (
+	AgentCommand = "command"
+	AgentWorker  = "worker"
+	AgentHTTP    = "http"
+	AgentLLM     = "llm"
+)
+
+// DefaultAgentTimeout bounds one agent call when neither the suite nor the
+// command line sets a timeout.
+const DefaultAgentTimeout = 5 * time.Minute
+
+// AgentConfig is the suite's "agent" section.
+type AgentConfig struct {
+	// Name identifies the agent in the history (the runs' agent column).
+	Name string `json:"name"`
+	// Type is command, worker, http or llm. When omitted it is command if
+	// Command is set, http if URL is set, llm if LLM is set.
+	Type string `json:"type,omitempty"`
+	// Command is the program and its arguments (command and worker types).
+	Command []string `json:"command,omitempty"`
+	// Dir is the working directory, relative to the suite file (default: the
+	// suite file's directory).
+	Dir string `json:"dir,omitempty"`
+	// Env names environment variables passed through to command and worker
+	// agents, on top of a minimal base (PATH, HOME, TMPDIR, LANG, LC_ALL, TZ).
+	// Values are read from evalrun's environment and never persisted.
+	Env []string `json:"env,omitempty"`
+	// URL is the http agent's endpoint (POST).
+	URL string `json:"url,omitempty"`
+	// Headers are sent with every http agent request.
+	Headers map[string]string `json:"headers,omitempty"`
+	// HeaderEnv maps a header name to an environment variable holding its
+	// value (for tokens: secrets come from the environment only).
+	HeaderEnv map[string]string `json:"header_env,omitempty"`
+	// Timeout bounds one agent call (default DefaultAgentTimeout).
+	Timeout Duration `json:"timeout,omitempty"`
+	// LLM configures the llm agent type.
+	LLM *ModelConfig `json:"llm,omitempty"`
+	// MaxAnswerBytes caps what is kept (and scored) of each answer of a
+	// command, worker or http agent (default DefaultMaxAnswerBytes; see answerBuffer).
+	MaxAnswerBytes int `json:"max_answer_bytes,omitempty"`
+}
+
+var agentKeys = []string{"name", "type", "command", "dir", "env", "url", "headers", "header_env", "timeout", "llm", "max_answer_bytes"}
+
+var modelKeys = []string{"provider", "model", "base_url", "temperature", "max_tokens", "timeout", "system_prompt"}
+
+// parseAgent reads the agent section; dir resolves relative paths.
+func parseAgent(p problems, path string, raw json.RawMessage, dir string) AgentConfig {
+	var cfg AgentConfig
+	obj := p.object(path, raw, agentKeys...)
+	if obj == nil {
+		return cfg
+	}
+	before := len(*p.list)
+	if n, ok := obj["name"]; ok {
+		cfg.Name, _ = p.nonEmpty(child(path, "name"), n)
+	} else {
+		p.add(child(path, "name"), "missing: want the agent's name (the history's agent column)")
+	}
+	if t, ok := obj["type"]; ok {
+		if cfg.Type, ok = p.str(child(path, "type"), t); ok {
+			switch cfg.Type {
+			case AgentCommand, AgentWorker, AgentHTTP, AgentLLM:
+			default:
+				p.add(child(path, "type"), "want one of command, worker, http, llm, got %q", cfg.Type)
+			}
+		}
+	}
+	if c, ok := obj["command"]; ok {
+		if cfg.Command, ok = p.strings(child(path, "command"), c); ok && len(cfg.Command) == 0 {
+			p.add(child(path, "command"), "want at least the program to run")
+		}
+	}
+	if d, ok := obj["dir"]; ok {
+		cfg.Dir, _ = p.nonEmpty(child(path, "dir"), d)
+	}
+	if e, ok := obj["env"]; ok {
+		cfg.Env, _ = p.strings(child(path, "env"), e)
+		for i, name := range cfg.Env {
+			if name == "" || strings.ContainsAny(name, "=\x00") {
+				p.add(index(child(path, "env"), i), "want an environment variable name, got %q", name)
+			}
+		}
+	}
+	if u, ok := obj["url"]; ok {
+		if cfg.URL, ok = p.nonEmpty(child(path, "url"), u); ok &&
+			!strings.HasPrefix(cfg.URL, "http://") && !strings.HasPrefix(cfg.URL, "https://") {
+			p.add(child(path, "url"), "want an http:// or https:// URL, got %q", cfg.URL)
+		}
+	}
+	for _, key := range []string{"headers", "header_env"} {
+		if h, ok := obj[key]; ok {
+			m := map[string]string{}
+			if h[0] != '{' || json.Unmarshal(h, &m) != nil {
+				p.add(child(path, key), "want an object of strings, got %s", describe(h))
+			}
+			if key == "headers" {
+				cfg.Headers = m
+			} else {
+				cfg.HeaderEnv = m
+			}
+		}
+	}
+	if t, ok := obj["timeout"]; ok {
+		if err := cfg.Timeout.UnmarshalJSON(t); err != nil {
+			p.add(child(path, "timeout"), "%v", err)
+		}
+	}
+	if l, ok := obj["llm"]; ok {
+		cfg.LLM = parseModel(p, child(path, "llm"), l)
+	}
+	if m, ok := obj["max_answer_bytes"]; ok {
+		if err := json.Unmarshal(m, &cfg.MaxAnswerBytes); err != nil || cfg.MaxAnswerBytes < 1 {
+			p.add(child(path, "max_answer_bytes"), "want a whole number of bytes >= 1, got %s", describe(m))
+		}
+	}
+	if len(*p.list) > before {
+		return cfg
+	}
+	if cfg.Type == "" {
+		switch {
+		case cfg.Command != nil:
+			cfg.Type = AgentCommand
+		case cfg.URL != "":
+			cfg.Type = AgentHTTP
+		case cfg.LLM != nil:
+			cfg.Type = AgentLLM
+		}
+	}
+	switch cfg.Type {
+	case AgentCommand, AgentWorker:
+		if cfg.Command == nil {
+			p.add(child(path, "command"), "missing: a %s agent needs a command", cfg.Type)
+		}
+	case AgentHTTP:
+		if cfg.URL == "" {
+			p.add(child(path, "url"), "missing: an http agent needs a url")
+		}
+	case AgentLLM:
+		if cfg.LLM == nil {
+			p.add(child(path, "llm"), "missing: an llm agent needs an llm section (provider, model)")
+		}
+	}
+	if cfg.Dir != "" && !filepath.IsAbs(cfg.Dir) {
+		cfg.Dir = filepath.Join(dir, cfg.Dir)
+	} else if cfg.Dir == "" {
+		cfg.Dir = dir
+	}
+	return cfg
+}
+
+// parseModel reads a judge or llm section.
+func parseModel(p problems, path string, raw json.RawMessage) *ModelConfig {
+	if p.object(path, raw, modelKeys...) == nil {
+		return nil
+	}
+	var m ModelConfig
+	if err := json.Unmarshal(raw, &m); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			p.add(child(path, te.Field), "want %s, got %s", te.Type, te.Value)
+		} else {
+			p.add(path, "%v", err)
+		}
+		return nil
+	}
+	if strings.TrimSpace(m.Provider) == "" {
+		p.add(child(path, "provider"), "missing: want openai, anthropic or ollama")
+	}
+	if strings.TrimSpace(m.Model) == "" {
+		p.add(child(path, "model"), "missing: want the model's name")
+	}
+	return &m
+}
