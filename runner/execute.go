@@ -121,7 +121,7 @@ func Execute(ctx context.Context, s *Suite, agent Agent, opts ExecOptions) (*mod
 	if run.Metadata, err = models.NewJSON(meta); err != nil {
 		return nil, fmt.Errorf("execute suite: run metadata: %w", err)
 	}
-	scorers, err := s.buildScorers(calculated, opts.Judge)
+	scorers, err := buildScorers(s, calculated, opts.Judge)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func Execute(ctx context.Context, s *Suite, agent Agent, opts ExecOptions) (*mod
 		return nil, err
 	}
 	e := &executor{suite: s, agent: agent, opts: opts, hook: hook, scorers: scorers, run: run,
-		repeat: repeat, judgeMetrics: s.judgeMetrics(calculated)}
+		repeat: repeat, judgeMetrics: judgeMetrics(s, calculated)}
 	run.StartedAt = time.Now()
 	jobs := make(chan int)
 	var wg sync.WaitGroup

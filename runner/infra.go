@@ -122,7 +122,7 @@ func decodeError(j models.JSON) errorJSON {
 }
 
 // judgeMetrics are the calculated metric names scored by the judge.
-func (s *Suite) judgeMetrics(calculated []string) map[string]bool {
+func judgeMetrics(s *Suite, calculated []string) map[string]bool {
 	want := map[string]bool{}
 	for _, name := range calculated {
 		want[name] = true

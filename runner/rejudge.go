@@ -37,12 +37,12 @@ func Rejudge(ctx context.Context, s *Suite, run *models.Run, judge score.Judge, 
 	if opts.Times < 2 {
 		return nil, fmt.Errorf("rejudge: want at least 2 repetitions, got %d", opts.Times)
 	}
-	names := s.judgeMetrics(s.Calculated(true))
+	names := judgeMetrics(s, s.Calculated(true))
 	list := make([]string, 0, len(names))
 	for n := range names {
 		list = append(list, n)
 	}
-	scorers, err := s.buildScorers(list, judge)
+	scorers, err := buildScorers(s, list, judge)
 	if err != nil {
 		return nil, fmt.Errorf("rejudge: %w", err)
 	}
@@ -130,7 +130,7 @@ feed:
 // storedSample is the scorer input of a saved case row: the suite's
 // definition and the stored answer, actions, usage and agent metadata.
 func storedSample(c *Case, row *models.CaseResult) (score.Sample, error) {
-	s := c.sample()
+	s := sampleOf(c)
 	s.Output = json.RawMessage(row.Output)
 	if !row.Actions.IsNull() {
 		if err := json.Unmarshal(row.Actions, &s.Actions); err != nil {

@@ -52,7 +52,7 @@ func setResponseMetadata(rec *models.CaseResult, respMeta map[string]any) {
 // record stores the agent's reply on the case and scores every metric.
 func (e *executor) record(ctx context.Context, c *Case, rec *models.CaseResult, resp Response) {
 	respMeta := storeReply(rec, resp)
-	sample := c.sample()
+	sample := sampleOf(c)
 	sample.Output, sample.Actions, sample.ResponseMetadata = resp.Output, resp.Actions, resp.Metadata
 	sample.DurationMS, sample.InputTokens, sample.OutputTokens, sample.Cost = rec.DurationMS, resp.InputTokens, resp.OutputTokens, resp.Cost
 	judgeUsage := map[string]any{}
@@ -101,9 +101,9 @@ func (e *executor) record(ctx context.Context, c *Case, rec *models.CaseResult, 
 	rec.Status = rec.DeriveStatus()
 }
 
-// sample is the suite's side of a scorer's input for the case: its
+// sampleOf is the suite's side of a scorer's input for the case: its
 // definition, without an answer.
-func (c *Case) sample() score.Sample {
+func sampleOf(c *Case) score.Sample {
 	return score.Sample{CaseID: c.ID, Name: c.Name, Question: c.Question, ExpectedAnswer: c.ExpectedAnswer,
 		ExpectedActions: c.ExpectedActionList, Context: c.Context}
 }

@@ -26,7 +26,7 @@ func (ss scorerSet) scorer(c *Case, name string) (score.Scorer, bool) {
 
 // buildScorers builds the scorers of every calculated metric: judge-backed
 // ones only with a judge.
-func (s *Suite) buildScorers(calculated []string, judge score.Judge) (scorerSet, error) {
+func buildScorers(s *Suite, calculated []string, judge score.Judge) (scorerSet, error) {
 	ss := scorerSet{shared: map[string]score.Scorer{}, inline: map[*Case]map[string]score.Scorer{}}
 	for _, c := range s.Cases {
 		for _, ev := range c.Checks {
