@@ -78,8 +78,8 @@ type trendInput struct {
 
 // buildTrendChart lays out the runs (oldest first) of one suite/agent on a
 // time axis.
-func buildTrendChart(id, suite, agent string, runs []trendInput) trendChart {
-	c := trendChart{ID: id, Suite: suite, Agent: agent, Width: chartWidth, Height: chartHeight, Runs: len(runs),
+func buildTrendChart(id, st, a string, runs []trendInput) trendChart {
+	c := trendChart{ID: id, Suite: st, Agent: a, Width: chartWidth, Height: chartHeight, Runs: len(runs),
 		PlotLeft: chartLeft, PlotRight: chartWidth - chartRight, PlotTop: chartTop, PlotBottom: chartHeight - chartBottom}
 	plotW := float64(chartWidth - chartLeft - chartRight)
 	plotH := float64(chartHeight - chartTop - chartBottom)

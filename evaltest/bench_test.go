@@ -96,11 +96,11 @@ func benchRunOverhead(b *testing.B, path string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	agent := benchAgent()
-	direct := directScorer(b, s, agent)
+	a := benchAgent()
+	direct := directScorer(b, s, a)
 	match := func(string, string) (bool, error) { return true, nil }
 	tests := []testing.InternalTest{{Name: "BenchmarkRunSuite", F: func(t *testing.T) {
-		evaltest.Run(t, path, agent)
+		evaltest.Run(t, path, a)
 	}}}
 	var tDirect, tExecute, tRun time.Duration
 	questions := 0
@@ -112,7 +112,7 @@ func benchRunOverhead(b *testing.B, path string) {
 		tDirect += time.Since(start)
 
 		start = time.Now()
-		if _, err := runner.Execute(context.Background(), s, agent, runner.ExecOptions{}); err != nil {
+		if _, err := runner.Execute(context.Background(), s, a, runner.ExecOptions{}); err != nil {
 			b.Fatal(err)
 		}
 		tExecute += time.Since(start)
@@ -134,7 +134,7 @@ func benchRunOverhead(b *testing.B, path string) {
 
 // directScorer returns a function asking agent one question and scoring
 // the answer with the suite's scorers, built once here.
-func directScorer(b *testing.B, s *runner.Suite, agent runner.Func) func(*runner.Case) {
+func directScorer(b *testing.B, s *runner.Suite, ag runner.Func) func(*runner.Case) {
 	reg := score.Builtins()
 	scorers := map[string]score.Scorer{}
 	for _, ev := range s.Evaluators {
@@ -146,7 +146,7 @@ func directScorer(b *testing.B, s *runner.Suite, agent runner.Func) func(*runner
 	}
 	ctx := context.Background()
 	return func(c *runner.Case) {
-		resp, err := agent(ctx, runner.Question{ID: c.ID, Name: c.Name, Question: c.Question})
+		resp, err := ag(ctx, runner.Question{ID: c.ID, Name: c.Name, Question: c.Question})
 		if err != nil {
 			b.Fatal(err)
 		}

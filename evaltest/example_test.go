@@ -24,11 +24,11 @@ func (p printT) Context() context.Context        { return p.ctx }
 // A suite file in a test: one subtest per question, saved and gated when
 // EVALTEST_DATABASE_URL is set.
 func ExampleRun() {
-	agent := runner.Func(func(ctx context.Context, q runner.Question) (runner.Response, error) {
+	a := runner.Func(func(ctx context.Context, q runner.Question) (runner.Response, error) {
 		return runner.Response{Output: []byte(`"You can return it within 30 days."`)}, nil
 	})
 	testSupport := func(t *testing.T) {
-		res := evaltest.Run(t, "testdata/suite.json", agent, evaltest.FailOnRegression())
+		res := evaltest.Run(t, "testdata/suite.json", a, evaltest.FailOnRegression())
 		if res.Saved {
 			t.Logf("saved run %s", res.Run.ID)
 		}

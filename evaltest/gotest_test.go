@@ -172,7 +172,7 @@ func migrateURL(t *testing.T, u string) {
 // checkHistory checks the runs of suite in the database at u, newest
 // first: baselines[i] is the index in that order of run i's baseline, -1
 // for none; every run's metadata names the test that saved it.
-func checkHistory(t *testing.T, u, suite, test string, baselines []int) {
+func checkHistory(t *testing.T, u, s, test string, baselines []int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -181,7 +181,7 @@ func checkHistory(t *testing.T, u, suite, test string, baselines []int) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	runs, _, err := db.ListRuns(ctx, models.RunFilter{Suite: suite, Limit: 10})
+	runs, _, err := db.ListRuns(ctx, models.RunFilter{Suite: s, Limit: 10})
 	if err != nil {
 		t.Fatal(err)
 	}

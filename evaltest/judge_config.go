@@ -30,7 +30,7 @@ const (
 // suite (nil: none), or why there is none (short is testing.Short()).
 // Invalid settings, a missing credential or an unusable cache are errors,
 // as they are exit-2 errors of evalrun.
-func (c *config) resolveJudge(suite *runner.ModelConfig, short bool) (score.Judge, string, error) {
+func (c *config) resolveJudge(st *runner.ModelConfig, short bool) (score.Judge, string, error) {
 	switch {
 	case short:
 		return nil, reasonShort, nil
@@ -48,7 +48,7 @@ func (c *config) resolveJudge(suite *runner.ModelConfig, short bool) (score.Judg
 			return nil, reasonOff, nil
 		}
 	}
-	s, ok, err := judgeSettings(suite, c.getenv)
+	s, ok, err := judgeSettings(st, c.getenv)
 	if err != nil || !ok {
 		return nil, reasonNoJudge, err
 	}
@@ -69,8 +69,8 @@ func (c *config) resolveJudge(suite *runner.ModelConfig, short bool) (score.Judg
 // way evalrun merges it with its flags (runner.JudgeSettings): the
 // environment wins; without a suite judge only EVAL_JUDGE_MODEL configures
 // one; ok is false when none is configured.
-func judgeSettings(suite *runner.ModelConfig, getenv func(string) string) (llm.Settings, bool, error) {
-	return runner.JudgeSettings(suite, runner.JudgeOverride{
+func judgeSettings(s *runner.ModelConfig, getenv func(string) string) (llm.Settings, bool, error) {
+	return runner.JudgeSettings(s, runner.JudgeOverride{
 		Provider: getenv(envJudgeProvider), Model: getenv(envJudgeModel), BaseURL: getenv(envJudgeBaseURL),
 		ProviderName: envJudgeProvider, ModelName: envJudgeModel, BaseURLName: envJudgeBaseURL, Ask: "set"})
 }

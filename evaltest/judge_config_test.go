@@ -8,7 +8,7 @@ import (
 )
 
 func TestJudgeSettings(t *testing.T) {
-	suite := &runner.ModelConfig{Provider: "ollama", Model: "llama3", BaseURL: "http://127.0.0.1:11434"}
+	st := &runner.ModelConfig{Provider: "ollama", Model: "llama3", BaseURL: "http://127.0.0.1:11434"}
 	tests := []struct {
 		name      string
 		suite     *runner.ModelConfig
@@ -22,11 +22,11 @@ func TestJudgeSettings(t *testing.T) {
 		{name: "nothing configured", ok: false},
 		{name: "model from the environment", env: map[string]string{envJudgeModel: "m", envJudgeBaseURL: "http://127.0.0.1:1/v1"},
 			ok: true, provider: "openai", model: "m", baseURL: "http://127.0.0.1:1/v1"},
-		{name: "suite judge", suite: suite, ok: true, provider: "ollama", model: "llama3", baseURL: "http://127.0.0.1:11434"},
-		{name: "environment overrides the suite's model", suite: suite, env: map[string]string{envJudgeModel: "qwen"},
+		{name: "suite judge", suite: st, ok: true, provider: "ollama", model: "llama3", baseURL: "http://127.0.0.1:11434"},
+		{name: "environment overrides the suite's model", suite: st, env: map[string]string{envJudgeModel: "qwen"},
 			ok: true, provider: "ollama", model: "qwen", baseURL: "http://127.0.0.1:11434"},
 		{name: "provider without a model", env: map[string]string{envJudgeProvider: "anthropic"}, errSubstr: "set EVAL_JUDGE_MODEL too"},
-		{name: "other provider keeps the suite's model", suite: suite, env: map[string]string{envJudgeProvider: "openai"},
+		{name: "other provider keeps the suite's model", suite: st, env: map[string]string{envJudgeProvider: "openai"},
 			errSubstr: `the suite's judge model "llama3" belongs to ollama`},
 		{name: "unknown provider", env: map[string]string{envJudgeModel: "m", envJudgeProvider: "nope"}, errSubstr: "nope"},
 	}

@@ -57,18 +57,18 @@ type outcomes struct {
 // report after the calling test function returns. A suite that cannot be
 // loaded or run fails t at once. See the package documentation for judges,
 // saving and the regression gate.
-func Run(t *testing.T, path string, agent runner.Agent, opts ...Option) *Result {
+func Run(t *testing.T, path string, a runner.Agent, opts ...Option) *Result {
 	t.Helper()
 	cfg, err := newConfig(opts)
 	if err != nil {
 		t.Fatalf("evaltest.Run: %v", err)
 	}
-	suite, err := runner.Load(path)
+	s, err := runner.Load(path)
 	if err != nil {
 		t.Fatalf("evaltest.Run: %s", reports.StripControl(err.Error(), true))
 	}
 	out := &outcomes{path: path, failure: "the suite could not be run (see " + t.Name() + ")"}
-	for _, c := range suite.Cases {
+	for _, c := range s.Cases {
 		t.Run(c.ID, func(st *testing.T) {
 			st.Helper() // log lines point at the call of Run in the test file
 			out.mu.Lock()
@@ -81,7 +81,7 @@ func Run(t *testing.T, path string, agent runner.Agent, opts ...Option) *Result 
 	if len(out.selected) == 0 {
 		return &Result{}
 	}
-	res, err := execute(t, cfg, suite, agent, out)
+	res, err := execute(t, cfg, s, a, out)
 	if err != nil {
 		out.failure = "not run: " + err.Error()
 		t.Fatalf("evaltest.Run: %s", reports.StripControl(err.Error(), true))
@@ -93,12 +93,12 @@ func Run(t *testing.T, path string, agent runner.Agent, opts ...Option) *Result 
 // execute runs the selected questions as evalrun run does: judge, baseline
 // lookup before any agent call, Execute, save, compare. It fills out for
 // the subtests and reports the run-level findings on t.
-func execute(t *testing.T, cfg *config, suite *runner.Suite, agent runner.Agent, out *outcomes) (*Result, error) {
+func execute(t *testing.T, cfg *config, s *runner.Suite, ag runner.Agent, out *outcomes) (*Result, error) {
 	t.Helper()
 	ctx := t.Context()
-	if len(out.selected) < len(suite.Cases) {
+	if len(out.selected) < len(s.Cases) {
 		var err error
-		if suite, err = suite.Only(out.selected); err != nil {
+		if s, err = s.Only(out.selected); err != nil {
 			return nil, err
 		}
 	}
@@ -106,13 +106,13 @@ func execute(t *testing.T, cfg *config, suite *runner.Suite, agent runner.Agent,
 	// of deterministic checks runs without the provider's credential.
 	var judge score.Judge
 	var why string
-	if suite.NeedsJudge() {
+	if s.NeedsJudge() {
 		var err error
-		if judge, why, err = cfg.resolveJudge(suite.Judge, testing.Short()); err != nil {
+		if judge, why, err = cfg.resolveJudge(s.Judge, testing.Short()); err != nil {
 			return nil, fmt.Errorf("%w (to run without the judge: go test -short, or %s=1)", err, envNoJudge)
 		}
 	}
-	calculated := suite.Calculated(judge != nil)
+	calculated := s.Calculated(judge != nil)
 	db, err := cfg.openStore(ctx)
 	if err != nil {
 		return nil, err
@@ -124,25 +124,25 @@ func execute(t *testing.T, cfg *config, suite *runner.Suite, agent runner.Agent,
 	}
 	var baseline *models.Run
 	if db != nil {
-		if baseline, err = reports.FindBaseline(ctx, db, suite.Plan(calculated), calculated); err != nil {
+		if baseline, err = reports.FindBaseline(ctx, db, s.Plan(calculated), calculated); err != nil {
 			return nil, err
 		}
 	}
-	if agent == nil {
-		a, err := runner.NewAgent(suite.Agent, runner.AgentOptions{Concurrency: runner.Concurrency(cfg.concurrency, len(suite.Cases)), Timeout: cfg.timeout})
+	if ag == nil {
+		a, err := runner.NewAgent(s.Agent, runner.AgentOptions{Concurrency: runner.Concurrency(cfg.concurrency, len(s.Cases)), Timeout: cfg.timeout})
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", suite.Path, err)
+			return nil, fmt.Errorf("%s: %w", s.Path, err)
 		}
 		if c, ok := a.(io.Closer); ok {
 			defer c.Close()
 		}
-		agent = a
+		ag = a
 	}
 	meta := map[string]any{"go_test": t.Name()}
 	for k, v := range cfg.metadata {
 		meta[k] = v
 	}
-	run, err := runner.Execute(ctx, suite, agent, runner.ExecOptions{Judge: judge, JudgeDisabled: judge == nil && why != reasonNoJudge,
+	run, err := runner.Execute(ctx, s, ag, runner.ExecOptions{Judge: judge, JudgeDisabled: judge == nil && why != reasonNoJudge,
 		Concurrency: cfg.concurrency, Timeout: cfg.timeout, Metadata: meta, ExtraSummary: judgeSummary(judge)})
 	if err != nil {
 		return nil, err

@@ -14,12 +14,12 @@ import (
 )
 
 // suiteJSON is a suite of n questions for agent (a JSON object).
-func suiteJSON(agent string, n int) string {
+func suiteJSON(a string, n int) string {
 	var qs []string
 	for i := range n {
 		qs = append(qs, fmt.Sprintf(`{"id": "q%d", "question": "question %d", "expected_answer": "ok"}`, i, i))
 	}
-	return `{"suite": "Faults", "agent": ` + agent + `, "evaluators": {"has_ok": {"type": "contains", "params": {"value": "ok"}}},
+	return `{"suite": "Faults", "agent": ` + a + `, "evaluators": {"has_ok": {"type": "contains", "params": {"value": "ok"}}},
 	  "questions": [` + strings.Join(qs, ",") + `]}`
 }
 
@@ -120,16 +120,16 @@ exit 3`,
 // keeps no secret-looking value.
 func TestRow5_ReplayEvidenceFreeText(t *testing.T) {
 	db := postgres(t)
-	agent := `cat >/dev/null
+	a := `cat >/dev/null
 curl -s -o /dev/null -X POST http://api.example/v1/notes -H 'Content-Type: application/json' \
   -d '{"note": "token=sk-faultreplay0005abcd", "text": "call me with Bearer replay-bearer-0005"}'
 echo ok`
-	suite := `{"suite": "Replay", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
+	s := `{"suite": "Replay", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
 	  "evaluators": {"has_ok": {"type": "contains", "params": {"value": "ok"}}},
 	  "questions": [{"id": "q", "question": "x", "expected_answer": "ok",
 	    "api_interactions": [{"expect_request": {"method": "POST", "url": "http://api.example/v1/notes", "json": {"note": "hello"}},
 	                          "respond_with": {"json": {"ok": true}}}]}]}`
-	dir := writeFiles(t, map[string]string{"agent.sh": agent, "suite.json": suite})
+	dir := writeFiles(t, map[string]string{"agent.sh": a, "suite.json": s})
 	r := evalrun(t, dir, "--database-url", db, "run", "suite.json")
 	if r.code != 1 { // the request does not match the declaration: an agent error
 		t.Fatalf("run: exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)

@@ -32,11 +32,11 @@ func TestExportedSuiteBaselinedByRubyRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := parseDump(t, e.ruby(t, "write", fixture)).Runs[0]["id"].(string)
-	suite := filepath.Join(t.TempDir(), "suite.json")
-	e.mustEvalrun(t, "suite", "export", id, "-o", suite, "--agent-command", "sh agent.sh")
-	e.mustEvalrun(t, "validate", suite)
+	st := filepath.Join(t.TempDir(), "suite.json")
+	e.mustEvalrun(t, "suite", "export", id, "-o", st, "--agent-command", "sh agent.sh")
+	e.mustEvalrun(t, "validate", st)
 
-	b, err := os.ReadFile(suite)
+	b, err := os.ReadFile(st)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,10 +45,10 @@ func TestExportedSuiteBaselinedByRubyRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	s["agent"] = mustJSON(t, map[string]any{"name": "PortAgent", "command": []string{"sh", "-c", "cat >/dev/null; echo 'Within 7 days.'"}})
-	if err := os.WriteFile(suite, mustJSON(t, s), 0o644); err != nil {
+	if err := os.WriteFile(st, mustJSON(t, s), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out := e.evalrun(t, "run", suite, "--fail-on-regression")
+	code, out := e.evalrun(t, "run", st, "--fail-on-regression")
 	if code != 1 || !strings.Contains(out, "Baseline: "+id) || !strings.Contains(out, "new_failure") {
 		t.Fatalf("first Go run of the exported suite: exit %d, want 1 with baseline %s and a new failure\n%s", code, id, out)
 	}

@@ -20,10 +20,10 @@ func (e *env) count(t *testing.T, model, where string) int {
 }
 
 // writeSuite writes a suite file into a temp dir and returns its path.
-func writeSuite(t *testing.T, suite string) string {
+func writeSuite(t *testing.T, s string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "suite.json")
-	if err := os.WriteFile(path, []byte(suite), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -35,13 +35,13 @@ func writeSuite(t *testing.T, suite string) string {
 func TestGoNullsAreRailsNils(t *testing.T) {
 	e := newEnv(t)
 	e.mustEvalrun(t, "db:migrate")
-	suite := writeSuite(t, `{"suite": "Nulls", "agent": {"name": "NullAgent", "command": ["sh", "-c",
+	s := writeSuite(t, `{"suite": "Nulls", "agent": {"name": "NullAgent", "command": ["sh", "-c",
 	  "if grep -q silent; then echo '{\"output\": null, \"metadata\": {}}'; else echo '{\"output\": \"Within 30 days.\", \"metadata\": {}}'; fi"]},
 	  "evaluators": {"has30": {"type": "contains", "params": {"value": "30"}}},
 	  "questions": [
 	    {"id": "answers", "question": "How long do I have to return an item?", "expected_answer": "30 days."},
 	    {"id": "silent", "question": "Say nothing (silent)."}]}`)
-	if code, out := e.evalrun(t, "run", suite); code != 1 || !strings.Contains(out, "answers") {
+	if code, out := e.evalrun(t, "run", s); code != 1 || !strings.Contains(out, "answers") {
 		t.Fatalf("run: exit %d, want 1 (the silent question fails)\n%s", code, out)
 	}
 	if n := e.count(t, "case", `{"output": null}`); n != 1 {

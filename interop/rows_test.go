@@ -14,10 +14,10 @@ import (
 func TestUncalculatedMetricsHaveNoFailedRows(t *testing.T) {
 	e := newEnv(t)
 	e.mustEvalrun(t, "db:migrate")
-	suite := writeSuite(t, `{"suite": "Uncalculated", "agent": {"name": "A", "command": ["sh", "-c", "cat >/dev/null; echo 'Within 30 days.'"]},
+	s := writeSuite(t, `{"suite": "Uncalculated", "agent": {"name": "A", "command": ["sh", "-c", "cat >/dev/null; echo 'Within 30 days.'"]},
 	  "questions": [{"id": "returns", "question": "How long do I have to return an item?", "expected_answer": "Within 30 days.",
 	    "minimum_scores": {"exact_match": 1, "semantic_accuracy": 0.9}}]}`)
-	if code, out := e.evalrun(t, "run", suite); code != 0 {
+	if code, out := e.evalrun(t, "run", s); code != 0 {
 		t.Fatalf("run: exit %d\n%s", code, out)
 	}
 	if n := e.count(t, "metric", `{"passed": false, "ruby_llm_evaluations_case_results": {"status": "passed"}}`); n != 0 {
@@ -70,10 +70,10 @@ func TestRubySummaryNotTrusted(t *testing.T) {
 func TestExactNumbersReachRails(t *testing.T) {
 	e := newEnv(t)
 	e.mustEvalrun(t, "db:migrate")
-	suite := writeSuite(t, `{"suite": "Exact", "agent": {"name": "A", "command": ["sh", "-c",
+	s := writeSuite(t, `{"suite": "Exact", "agent": {"name": "A", "command": ["sh", "-c",
 	  "cat >/dev/null; echo '{\"output\": \"ok\", \"cost\": 0.0001234567890123456, \"metadata\": {\"trace\": 12345678901234567891}}'"]},
 	  "questions": [{"id": "q", "question": "q", "expected_answer": "ok", "minimum_scores": {"exact_match": 1}}]}`)
-	if code, out := e.evalrun(t, "run", suite, "--metadata", `{"build": 98765432109876543210}`); code != 0 {
+	if code, out := e.evalrun(t, "run", s, "--metadata", `{"build": 98765432109876543210}`); code != 0 {
 		t.Fatalf("run: exit %d\n%s", code, out)
 	}
 	d := parseDump(t, e.ruby(t, "dump"))

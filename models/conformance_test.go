@@ -67,9 +67,9 @@ func show(j models.JSON) string {
 var berlin = time.FixedZone("CET", 3600)
 
 // sampleRun builds a run with every kind of value the columns must keep.
-func sampleRun(suite string, started time.Time) *models.Run {
+func sampleRun(s string, started time.Time) *models.Run {
 	return &models.Run{
-		Suite: suite, Agent: "SupportAgent", Version: "1", SuiteDigest: "abc123",
+		Suite: s, Agent: "SupportAgent", Version: "1", SuiteDigest: "abc123",
 		StartedAt:  started,
 		FinishedAt: started.Add(1500*time.Millisecond + 123*time.Nanosecond),
 		Metadata:   models.JSON(`{"git":{"sha":"deadbeef"},"tags":["ci","nightly"],"note":"Grüße, 東京 ✓"}`),

@@ -48,9 +48,9 @@ func TestGetRunOrdersByPosition(t *testing.T) {
 }
 
 // insertAt inserts a minimal run of suite/agent at a time.
-func insertAt(t *testing.T, db *models.DB, suite, agent, digest string, at time.Time) *models.Run {
+func insertAt(t *testing.T, db *models.DB, s, a, digest string, at time.Time) *models.Run {
 	t.Helper()
-	r := &models.Run{Suite: suite, Agent: agent, Version: "1", SuiteDigest: digest, StartedAt: at, FinishedAt: at.Add(time.Second),
+	r := &models.Run{Suite: s, Agent: a, Version: "1", SuiteDigest: digest, StartedAt: at, FinishedAt: at.Add(time.Second),
 		Cases: []*models.CaseResult{{Position: 0, CaseID: "q", Name: "q", Status: models.StatusPassed,
 			Metrics: []*models.MetricResult{{Name: "exact", Threshold: 1, Score: ptr(1.0), Passed: true}}}}}
 	if err := db.InsertRun(context.Background(), r); err != nil {
@@ -66,11 +66,11 @@ func TestListRunsKeysetPagination(t *testing.T) {
 		var all []*models.Run
 		// Ties on started_at (including sub-second ones) are broken by sequence.
 		for i, off := range []time.Duration{0, time.Second, time.Second, 1500 * time.Microsecond, 2 * time.Second, 2 * time.Second, 2 * time.Second, 3 * time.Hour} {
-			agent := "A"
+			a := "A"
 			if i%3 == 2 {
-				agent = "B"
+				a = "B"
 			}
-			all = append(all, insertAt(t, db, "paged", agent, "d", base.Add(off)))
+			all = append(all, insertAt(t, db, "paged", a, "d", base.Add(off)))
 		}
 		insertAt(t, db, "other suite", "A", "d", base.Add(time.Minute))
 

@@ -63,7 +63,7 @@ func TestSession_Replies(t *testing.T) {
 func TestSession_RescuedErrorStillFails(t *testing.T) {
 	s := MustLoad(t, `[{"expect_request": {"method": "GET", "url": "https://shop.example/orders", "query": {"id": "42"}},
 	                    "respond_with": {"json": {"status": "ready"}}}]`, t.TempDir()).NewSession()
-	agent := func(c *http.Client) string {
+	a := func(c *http.Client) string {
 		resp, err := c.Get("https://shop.example/orders?id=43")
 		if err != nil {
 			return "ready" // rescued: guesses the right answer
@@ -71,7 +71,7 @@ func TestSession_RescuedErrorStillFails(t *testing.T) {
 		resp.Body.Close()
 		return "?"
 	}
-	if got := agent(s.Client(nil)); got != "ready" {
+	if got := a(s.Client(nil)); got != "ready" {
 		t.Fatalf("agent answered %q", got)
 	}
 	ev, err := s.Finish()

@@ -19,12 +19,12 @@ import (
 func TestFlakyQuestions(t *testing.T) {
 	backends(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
-		save := func(i int, agent string, wobbly, old, recent float64) *models.Run {
+		save := func(i int, a string, wobbly, old, recent float64) *models.Run {
 			r := buildRun(fmt.Sprintf("01900000-0000-7000-8000-%012d", 500+i), 0, t0.Add(time.Duration(i)*time.Minute),
 				cdef{id: "wobbly", metrics: []mdef{metric("exact", 1, sc(wobbly))}},
 				cdef{id: "old", metrics: []mdef{metric("exact", 1, sc(old))}},
 				cdef{id: "recent", metrics: []mdef{metric("exact", 1, sc(recent))}})
-			r.Agent = agent
+			r.Agent = a
 			return saveRun(t, db, r)
 		}
 		// Run 0: "old" fails once, then passes in the 12 runs after it, so

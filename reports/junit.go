@@ -68,19 +68,19 @@ type junitMessage struct {
 
 func renderJUnit(w io.Writer, c *Comparison) error {
 	run := c.Run
-	suite := junitSuite{Name: run.Suite, Timestamp: run.StartedAt.UTC().Format("2006-01-02T15:04:05"),
+	s := junitSuite{Name: run.Suite, Timestamp: run.StartedAt.UTC().Format("2006-01-02T15:04:05"),
 		Time: seconds(run.FinishedAt.Sub(run.StartedAt).Seconds())}
-	suite.Properties = []junitProperty{{"run", run.ID.String()}, {"agent", run.Agent}, {"version", run.Version}, {"suite_digest", run.SuiteDigest},
+	s.Properties = []junitProperty{{"run", run.ID.String()}, {"agent", run.Agent}, {"version", run.Version}, {"suite_digest", run.SuiteDigest},
 		{"quality", fmtScore(c.Totals.Quality.Mean)}, {"pass_rate", fmtScore(c.Totals.PassRate)}}
 	if c.Baseline != nil {
-		suite.Properties = append(suite.Properties, junitProperty{"baseline", c.Baseline.ID.String()},
+		s.Properties = append(s.Properties, junitProperty{"baseline", c.Baseline.ID.String()},
 			junitProperty{"regressed", fmt.Sprint(c.Regressed())})
 	}
 	if st := Repeats(run); st != nil { // run --repeat K: K and the pass@k and pass^k rates
-		suite.Properties = append(suite.Properties, junitProperty{"repeats", fmt.Sprint(st.K)},
+		s.Properties = append(s.Properties, junitProperty{"repeats", fmt.Sprint(st.K)},
 			junitProperty{"pass_at_k", fmtScore(st.PassAtK)}, junitProperty{"pass_hat_k", fmtScore(st.PassHatK)})
 	}
-	suite.Properties = append(suite.Properties, sliceProperties(c.Slices)...)
+	s.Properties = append(s.Properties, sliceProperties(c.Slices)...)
 	for _, cc := range c.Cases {
 		jc := junitCase{Name: StripControl(cc.CaseID, false), Classname: run.Suite + "." + run.Agent,
 			Time: seconds(cc.Case.DurationMS / 1000), Properties: caseProperties(cc.Case)}
@@ -121,17 +121,17 @@ func renderJUnit(w io.Writer, c *Comparison) error {
 		}
 		switch {
 		case jc.Failure != nil:
-			suite.Failures++
+			s.Failures++
 		case jc.Error != nil:
-			suite.Errors++
+			s.Errors++
 		case jc.Skipped != nil:
-			suite.Skipped++
+			s.Skipped++
 		}
-		suite.Tests++
-		suite.Cases = append(suite.Cases, jc)
+		s.Tests++
+		s.Cases = append(s.Cases, jc)
 	}
-	doc := junitSuites{Name: run.Suite, Tests: suite.Tests, Failures: suite.Failures, Errors: suite.Errors,
-		Skipped: suite.Skipped, Time: suite.Time, Suites: []junitSuite{suite}}
+	doc := junitSuites{Name: run.Suite, Tests: s.Tests, Failures: s.Failures, Errors: s.Errors,
+		Skipped: s.Skipped, Time: s.Time, Suites: []junitSuite{s}}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}

@@ -35,11 +35,11 @@ func TestHTTPAgent_RetryAfter(t *testing.T) {
 	defer srv.Close()
 	limiter := llm.NewLimiter()
 	cfg := AgentConfig{Name: "A", Type: AgentHTTP, URL: srv.URL, Timeout: Duration(10 * time.Second)}
-	agent, err := NewAgent(cfg, AgentOptions{Concurrency: 1, Limiter: limiter})
+	a, err := NewAgent(cfg, AgentOptions{Concurrency: 1, Limiter: limiter})
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := agent.Answer(context.Background(), Question{ID: "q", Question: []byte(`"hi"`)})
+	resp, err := a.Answer(context.Background(), Question{ID: "q", Question: []byte(`"hi"`)})
 	if err != nil || string(resp.Output) != `"ok"` {
 		t.Fatalf("answer %s, %v", resp.Output, err)
 	}
@@ -56,11 +56,11 @@ func TestHTTPAgent_RetryAfter(t *testing.T) {
 		w.Header().Set("Retry-After", "30")
 		http.Error(w, "slow down", http.StatusTooManyRequests)
 	})
-	agent, err = NewAgent(short, AgentOptions{Concurrency: 1})
+	a, err = NewAgent(short, AgentOptions{Concurrency: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = agent.Answer(context.Background(), Question{ID: "q", Question: []byte(`"hi"`)})
+	_, err = a.Answer(context.Background(), Question{ID: "q", Question: []byte(`"hi"`)})
 	var ae *AgentError
 	if !errors.As(err, &ae) || ae.Kind != "http_status" {
 		t.Errorf("a 429 beyond the timeout: %v, want the http_status error", err)
@@ -86,12 +86,12 @@ func TestLLMAgent_RetryAfter(t *testing.T) {
 	defer srv.Close()
 	t.Setenv("OPENAI_API_KEY", "agent-key")
 	limiter := llm.NewLimiter()
-	agent, err := NewAgent(AgentConfig{Name: "Model", Type: AgentLLM, LLM: &ModelConfig{
+	a, err := NewAgent(AgentConfig{Name: "Model", Type: AgentLLM, LLM: &ModelConfig{
 		Provider: "openai", Model: "m", BaseURL: srv.URL + "/v1"}}, AgentOptions{Limiter: limiter})
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := agent.Answer(context.Background(), Question{ID: "q", Question: []byte(`"How long?"`)})
+	resp, err := a.Answer(context.Background(), Question{ID: "q", Question: []byte(`"How long?"`)})
 	if err != nil || string(resp.Output) != `"Thirty days."` {
 		t.Fatalf("answer %s, %v", resp.Output, err)
 	}

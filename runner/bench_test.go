@@ -74,7 +74,7 @@ func BenchmarkExecute(b *testing.B) {
 }
 
 // benchRun executes the suite b.N times and saves each run.
-func benchRun(b *testing.B, agent Agent, conc int, perRequest time.Duration) {
+func benchRun(b *testing.B, a Agent, conc int, perRequest time.Duration) {
 	s := benchSuite(b)
 	db := testdb.SQLite(b)
 	ctx := context.Background()
@@ -83,7 +83,7 @@ func benchRun(b *testing.B, agent Agent, conc int, perRequest time.Duration) {
 	var executing time.Duration
 	for range b.N {
 		t0 := time.Now()
-		run, err := Execute(ctx, s, agent, ExecOptions{Concurrency: conc})
+		run, err := Execute(ctx, s, a, ExecOptions{Concurrency: conc})
 		if err != nil {
 			b.Fatal(err)
 		}

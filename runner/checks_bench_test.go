@@ -45,7 +45,7 @@ func BenchmarkLoad_Checks(b *testing.B) {
 // answering at once, so scoring and bookkeeping dominate).
 func BenchmarkExecute_Checks(b *testing.B) {
 	named, inline := benchSuites(b)
-	agent := Func(func(_ context.Context, q Question) (Response, error) {
+	a := Func(func(_ context.Context, q Question) (Response, error) {
 		out, _ := json.Marshal("answer " + strings.TrimPrefix(q.ID, "q"))
 		return Response{Output: out}, nil
 	})
@@ -56,7 +56,7 @@ func BenchmarkExecute_Checks(b *testing.B) {
 				b.Fatal(err)
 			}
 			for b.Loop() {
-				if _, err := Execute(context.Background(), s, agent, ExecOptions{}); err != nil {
+				if _, err := Execute(context.Background(), s, a, ExecOptions{}); err != nil {
 					b.Fatal(err)
 				}
 			}

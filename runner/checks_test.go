@@ -40,13 +40,13 @@ func TestChecks_GoldenSetScoredOnlyByOwnAndDefaultChecks(t *testing.T) {
 	if len(s.Warnings) != 0 {
 		t.Errorf("warnings = %v, want none", s.Warnings)
 	}
-	agent := answers(map[string]string{
+	a := answers(map[string]string{
 		"capital": "Paris.",
 		"boil":    "Water boils at 100 °C at sea level.",
 		"tower":   "It was finished in 1889.",
 		"plain":   "Hello!",
 	})
-	run, err := Execute(context.Background(), s, agent, ExecOptions{})
+	run, err := Execute(context.Background(), s, a, ExecOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 
 // A Go function agent answering the offline support suite.
 func ExampleExecute() {
-	suite, err := runner.Load(filepath.Join("..", "examples", "support", "suite.json"))
+	s, err := runner.Load(filepath.Join("..", "examples", "support", "suite.json"))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -22,12 +22,12 @@ func ExampleExecute() {
 		"shipping": "Standard shipping takes 3 to 5 business days.",
 		"warranty": "Electronics carry a 7-year warranty.", // wrong on purpose
 	}
-	agent := runner.Func(func(ctx context.Context, q runner.Question) (runner.Response, error) {
+	a := runner.Func(func(ctx context.Context, q runner.Question) (runner.Response, error) {
 		out, _ := json.Marshal(policies[q.ID])
 		args, _ := json.Marshal(map[string]string{"topic": q.ID})
 		return runner.Response{Output: out, Actions: []score.Action{{Group: "policies", Name: "lookup_policy", Arguments: args}}}, nil
 	})
-	run, err := runner.Execute(context.Background(), suite, agent, runner.ExecOptions{Concurrency: 2})
+	run, err := runner.Execute(context.Background(), s, a, runner.ExecOptions{Concurrency: 2})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -110,7 +110,7 @@ const (
 // order) ready for models.DB.InsertRun. All agent and scorer calls have
 // finished when it returns. When ctx ends first it returns an
 // *InterruptedError and no run.
-func Execute(ctx context.Context, s *Suite, agent Agent, opts ExecOptions) (*models.Run, error) {
+func Execute(ctx context.Context, s *Suite, a Agent, opts ExecOptions) (*models.Run, error) {
 	calculated := s.Calculated(opts.Judge != nil)
 	run := s.Plan(calculated)
 	meta := opts.Metadata
@@ -126,7 +126,7 @@ func Execute(ctx context.Context, s *Suite, agent Agent, opts ExecOptions) (*mod
 		return nil, err
 	}
 	conc := Concurrency(opts.Concurrency, len(s.Cases))
-	hook, closeReplay, err := installReplay(s, agent, opts) // runner/replay.go
+	hook, closeReplay, err := installReplay(s, a, opts) // runner/replay.go
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +135,7 @@ func Execute(ctx context.Context, s *Suite, agent Agent, opts ExecOptions) (*mod
 	if err != nil {
 		return nil, err
 	}
-	e := &executor{suite: s, agent: agent, opts: opts, hook: hook, scorers: scorers, run: run,
+	e := &executor{suite: s, agent: a, opts: opts, hook: hook, scorers: scorers, run: run,
 		repeat: repeat, judgeMetrics: judgeMetrics(s, calculated)}
 	run.StartedAt = time.Now()
 	jobs := make(chan int)
@@ -301,7 +301,7 @@ const graceAfterDeadline = time.Second
 // forever for an agent that ignores its context: graceAfterDeadline after
 // ctx ends it returns an *AgentError saying the agent did not return
 // (details.agent_returned false) and leaves the agent's goroutine behind.
-func call(ctx context.Context, agent Agent, q Question) (Response, error) {
+func call(ctx context.Context, a Agent, q Question) (Response, error) {
 	type result struct {
 		resp Response
 		err  error
@@ -313,7 +313,7 @@ func call(ctx context.Context, agent Agent, q Question) (Response, error) {
 				ch <- result{err: &AgentError{Kind: "panic", Message: fmt.Sprint(r), Details: map[string]any{"stack": string(debug.Stack())}}}
 			}
 		}()
-		resp, err := agent.Answer(ctx, q)
+		resp, err := a.Answer(ctx, q)
 		ch <- result{resp, err}
 	}()
 	select {

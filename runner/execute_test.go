@@ -97,11 +97,11 @@ func (j *scriptedJudge) Assess(ctx context.Context, system, user string) (score.
 func TestExecute_JudgeUsageIsSeparate(t *testing.T) {
 	s := mustLoad(t, threeQuestions)
 	j := &scriptedJudge{score: 0.95}
-	agent := Func(func(ctx context.Context, q Question) (Response, error) {
+	a := Func(func(ctx context.Context, q Question) (Response, error) {
 		in, cost := int64(7), 0.5
 		return Response{Output: json.RawMessage(`"one"`), InputTokens: &in, Cost: &cost}, nil
 	})
-	run := mustExecute(t, s, agent, ExecOptions{Judge: j})
+	run := mustExecute(t, s, a, ExecOptions{Judge: j})
 	if got := j.calls.Load(); got != 2 {
 		t.Errorf("judge calls = %d, want 2", got)
 	}
@@ -128,7 +128,7 @@ func TestExecute_MetricErrorAndAgentError(t *testing.T) {
 	   "expected_actions": [{"group": "g", "name": "lookup"}], "minimum_scores": {"exact_match": 1, "action_group": 1}},
 	  {"id": "boom", "question": "q2", "expected_answer": "x", "minimum_scores": {"exact_match": 1}},
 	  {"id": "panic", "question": "q3", "expected_answer": "x", "minimum_scores": {"exact_match": 1}}]}`)
-	agent := Func(func(ctx context.Context, q Question) (Response, error) {
+	a := Func(func(ctx context.Context, q Question) (Response, error) {
 		switch q.ID {
 		case "boom":
 			return Response{}, errors.New("model unavailable")
@@ -137,7 +137,7 @@ func TestExecute_MetricErrorAndAgentError(t *testing.T) {
 		}
 		return Response{Output: json.RawMessage(`"x"`)}, nil // actions nil: not instrumented
 	})
-	run := mustExecute(t, s, agent, ExecOptions{})
+	run := mustExecute(t, s, a, ExecOptions{})
 	act := run.Cases[0]
 	if act.Status != models.StatusError || !act.Actions.IsSQLNull() {
 		t.Errorf("act: status %s, actions %s", act.Status, act.Actions)
@@ -173,7 +173,7 @@ func TestExecute_Timeout(t *testing.T) {
 	  {"id": "slow", "question": "q", "expected_answer": "ok", "minimum_scores": {"exact_match": 1}},
 	  {"id": "deaf", "question": "q2", "expected_answer": "ok", "minimum_scores": {"exact_match": 1}},
 	  {"id": "fast", "question": "q3", "expected_answer": "ok", "minimum_scores": {"exact_match": 1}}]}`)
-	agent := Func(func(ctx context.Context, q Question) (Response, error) {
+	a := Func(func(ctx context.Context, q Question) (Response, error) {
 		switch q.ID {
 		case "slow":
 			<-ctx.Done()
@@ -184,7 +184,7 @@ func TestExecute_Timeout(t *testing.T) {
 		return Response{Output: json.RawMessage(`"ok"`)}, nil
 	})
 	start := time.Now()
-	run := mustExecute(t, s, agent, ExecOptions{Timeout: 100 * time.Millisecond, Concurrency: 3})
+	run := mustExecute(t, s, a, ExecOptions{Timeout: 100 * time.Millisecond, Concurrency: 3})
 	if el := time.Since(start); el > 2500*time.Millisecond {
 		t.Errorf("Execute waited %s for an agent that ignores its context", el)
 	}
@@ -217,7 +217,7 @@ func TestExecute_ConcurrencyKeepsSuiteOrder(t *testing.T) {
 	b.WriteString("]}")
 	s := mustLoad(t, b.String())
 	var inFlight, peak atomic.Int64
-	agent := Func(func(ctx context.Context, q Question) (Response, error) {
+	a := Func(func(ctx context.Context, q Question) (Response, error) {
 		cur := inFlight.Add(1)
 		defer inFlight.Add(-1)
 		for {
@@ -233,7 +233,7 @@ func TestExecute_ConcurrencyKeepsSuiteOrder(t *testing.T) {
 	})
 	var mu sync.Mutex
 	var progress []int
-	run := mustExecute(t, s, agent, ExecOptions{Concurrency: 8, Progress: func(p Progress) {
+	run := mustExecute(t, s, a, ExecOptions{Concurrency: 8, Progress: func(p Progress) {
 		mu.Lock()
 		progress = append(progress, p.Done)
 		mu.Unlock()
@@ -261,7 +261,7 @@ func TestExecute_Interrupted(t *testing.T) {
 	  {"id": "c", "question": "3", "expected_answer": "3", "minimum_scores": {"exact_match": 1}},
 	  {"id": "d", "question": "4", "expected_answer": "4", "minimum_scores": {"exact_match": 1}}]}`)
 	ctx, cancel := context.WithCancel(context.Background())
-	agent := Func(func(ctx context.Context, q Question) (Response, error) {
+	a := Func(func(ctx context.Context, q Question) (Response, error) {
 		if q.ID == "c" {
 			cancel() // Ctrl-C arrives while c runs
 			<-ctx.Done()
@@ -269,7 +269,7 @@ func TestExecute_Interrupted(t *testing.T) {
 		}
 		return Response{Output: json.RawMessage(`""`)}, nil
 	})
-	run, err := Execute(ctx, s, agent, ExecOptions{Concurrency: 1})
+	run, err := Execute(ctx, s, a, ExecOptions{Concurrency: 1})
 	var ie *InterruptedError
 	if !errors.As(err, &ie) || run != nil {
 		t.Fatalf("Execute = %v, %v, want an *InterruptedError and no run", run, err)
@@ -286,14 +286,14 @@ func TestExecute_AgentCannotAlterSuite(t *testing.T) {
 	s := mustLoad(t, `{"suite": "S", "agent": {"name": "A", "command": ["true"]}, "questions": [
 	  {"id": "a", "question": {"text": "hi"}, "expected_answer": "x", "metadata": {"secret": "s"}, "minimum_scores": {"exact_match": 1}}]}`)
 	var seen []byte
-	agent := Func(func(ctx context.Context, q Question) (Response, error) {
+	a := Func(func(ctx context.Context, q Question) (Response, error) {
 		seen, _ = json.Marshal(q)
 		for i := range q.Question {
 			q.Question[i] = 'X'
 		}
 		return Response{Output: json.RawMessage(`"x"`)}, nil
 	})
-	run := mustExecute(t, s, agent, ExecOptions{})
+	run := mustExecute(t, s, a, ExecOptions{})
 	if got := string(s.Cases[0].Question); got != `{"text":"hi"}` {
 		t.Errorf("suite question after the agent ran = %s", got)
 	}

@@ -9,12 +9,12 @@ import (
 
 // writeExperiment writes a suite (with the given agent section) and an
 // experiment file next to it and returns the experiment's path.
-func writeExperiment(t *testing.T, agent, experiment string) string {
+func writeExperiment(t *testing.T, a, experiment string) string {
 	t.Helper()
 	dir := t.TempDir()
-	suite := `{"suite": "S", "agent": ` + agent + `, "evaluators": {"exact": {"type": "exact_match"}},
+	s := `{"suite": "S", "agent": ` + a + `, "evaluators": {"exact": {"type": "exact_match"}},
 	  "questions": [{"id": "q1", "question": "Q?", "expected_answer": "A"}]}`
-	if err := os.WriteFile(filepath.Join(dir, "suite.json"), []byte(suite), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "suite.json"), []byte(s), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(dir, "experiment.json")

@@ -57,9 +57,9 @@ func TestJSONSchema_AgreesWithLoad(t *testing.T) {
 		`{"allow_hosts": ["*.example"], "interactions": []}`,
 	} {
 		path := filepath.Join(dir, fmt.Sprintf("replay%d.json", i))
-		suite := `{"suite": "S", "agent": {"name": "A", "command": ["true"]}, "evaluators": {"exact": {"type": "exact_match"}},
+		s := `{"suite": "S", "agent": {"name": "A", "command": ["true"]}, "evaluators": {"exact": {"type": "exact_match"}},
 		  "questions": [{"question": "q", "expected_answer": "a", "api_interactions": ` + replies + `}]}`
-		if err := os.WriteFile(path, []byte(suite), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := Load(path); err == nil {
@@ -75,8 +75,8 @@ func TestJSONSchema_AgreesWithLoad(t *testing.T) {
 // replay.JSONSchema() under $defs (its root as api_interactions, each of
 // its definitions prefixed with api_), so editors need no second file.
 func TestJSONSchema_InlinesReplaySchema(t *testing.T) {
-	var suite, fixtures map[string]any
-	if err := json.Unmarshal(JSONSchema(), &suite); err != nil {
+	var s, fixtures map[string]any
+	if err := json.Unmarshal(JSONSchema(), &s); err != nil {
 		t.Fatal(err)
 	}
 	if err := json.Unmarshal(replay.JSONSchema(), &fixtures); err != nil {
@@ -93,7 +93,7 @@ func TestJSONSchema_InlinesReplaySchema(t *testing.T) {
 		}
 	}
 	want["api_interactions"] = root
-	defs := suite["$defs"].(map[string]any)
+	defs := s["$defs"].(map[string]any)
 	for name, w := range want {
 		if got := defs[name]; !reflect.DeepEqual(got, w) {
 			b, _ := json.Marshal(w)

@@ -22,9 +22,9 @@ type JudgeOverride struct {
 // provider other than the suite's needs a model too and drops the suite's
 // endpoint, which belongs to its own provider. ok is false when no judge
 // is configured. Settings that do not validate are an error.
-func JudgeSettings(suite *ModelConfig, o JudgeOverride) (s llm.Settings, ok bool, err error) {
+func JudgeSettings(st *ModelConfig, o JudgeOverride) (s llm.Settings, ok bool, err error) {
 	provider, model, baseURL := strings.TrimSpace(o.Provider), strings.TrimSpace(o.Model), strings.TrimSpace(o.BaseURL)
-	if suite == nil && model == "" {
+	if st == nil && model == "" {
 		if provider != "" || baseURL != "" {
 			return llm.Settings{}, false, fmt.Errorf("%s/%s: the suite names no judge, so %s %s too",
 				o.ProviderName, o.BaseURLName, o.Ask, o.ModelName)
@@ -32,10 +32,10 @@ func JudgeSettings(suite *ModelConfig, o JudgeOverride) (s llm.Settings, ok bool
 		return llm.Settings{}, false, nil
 	}
 	var m ModelConfig
-	if suite != nil {
-		m = *suite
+	if st != nil {
+		m = *st
 	}
-	if provider != "" && suite != nil && provider != m.Provider {
+	if provider != "" && st != nil && provider != m.Provider {
 		if model == "" {
 			return llm.Settings{}, false, fmt.Errorf("%s: the suite's judge model %q belongs to %s; %s %s too",
 				setting(o.ProviderName, provider), m.Model, m.Provider, o.Ask, o.ModelName)

@@ -43,7 +43,7 @@ func TestLLMAgent_Answer(t *testing.T) {
 	}))
 	defer srv.Close()
 	t.Setenv("ANTHROPIC_API_KEY", "agent-key")
-	agent, err := NewAgent(AgentConfig{Name: "Model", Type: AgentLLM, LLM: &ModelConfig{
+	a, err := NewAgent(AgentConfig{Name: "Model", Type: AgentLLM, LLM: &ModelConfig{
 		Provider: "anthropic", Model: "claude-test", BaseURL: srv.URL + "/v1", SystemPrompt: "You are a support agent.",
 	}}, AgentOptions{})
 	if err != nil {
@@ -51,7 +51,7 @@ func TestLLMAgent_Answer(t *testing.T) {
 	}
 	var ct countingTransport
 	ctx := WithHTTPClient(context.Background(), &http.Client{Transport: &ct})
-	resp, err := agent.Answer(ctx, Question{ID: "returns", Question: json.RawMessage(`"How long do I have to return an item?"`)})
+	resp, err := a.Answer(ctx, Question{ID: "returns", Question: json.RawMessage(`"How long do I have to return an item?"`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestLLMAgent_Answer(t *testing.T) {
 		t.Errorf("case transport saw %d requests, want 1 (replay must be able to intercept)", ct.n.Load())
 	}
 
-	_, err = agent.Answer(context.Background(), Question{ID: "warranty", Question: json.RawMessage(`{"topic":"warranty"}`)})
+	_, err = a.Answer(context.Background(), Question{ID: "warranty", Question: json.RawMessage(`{"topic":"warranty"}`)})
 	var je *score.Error
 	if !errors.As(err, &je) || je.Kind != score.KindProviderError {
 		t.Errorf("error = %v, want a provider_error *judges.Error", err)

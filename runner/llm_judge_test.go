@@ -93,7 +93,7 @@ func TestExecute_WithAndWithoutJudge(t *testing.T) {
 	if err := os.WriteFile(path, []byte(judgedSuite), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	suite, err := Load(path)
+	s, err := Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,11 +105,11 @@ func TestExecute_WithAndWithoutJudge(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	judged, err := Execute(ctx, suite, judgedAgent(), ExecOptions{Judge: judge, Concurrency: 2})
+	judged, err := Execute(ctx, s, judgedAgent(), ExecOptions{Judge: judge, Concurrency: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	bare, err := Execute(ctx, suite, judgedAgent(), ExecOptions{Concurrency: 2})
+	bare, err := Execute(ctx, s, judgedAgent(), ExecOptions{Concurrency: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,12 +30,12 @@ func TestExecute_JudgeUsageAccount(t *testing.T) {
 		srv.Config.Handler.ServeHTTP(w, r)
 	}))
 	defer flaky.Close()
-	suite := mustLoad(t, `{"suite": "Usage", "agent": {"name": "A", "command": ["true"]},
+	s := mustLoad(t, `{"suite": "Usage", "agent": {"name": "A", "command": ["true"]},
 	  "judge": {"provider": "openai", "model": "judge"},
 	  "questions": [
 	    {"id": "good", "question": "q", "expected_answer": "30 days", "minimum_scores": {"semantic_accuracy": 0.5}},
 	    {"id": "bad", "question": "q", "expected_answer": "30 days", "minimum_scores": {"semantic_accuracy": 0.5}}]}`)
-	agent := answers(map[string]string{"good": "30 days", "bad": "MALFORMED"})
+	a := answers(map[string]string{"good": "30 days", "bad": "MALFORMED"})
 	cache, err := llm.OpenCache(filepath.Join(t.TempDir(), "cache"))
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +46,7 @@ func TestExecute_JudgeUsageAccount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := mustExecute(t, suite, agent, ExecOptions{Judge: judge, Concurrency: 1})
+	run := mustExecute(t, s, a, ExecOptions{Judge: judge, Concurrency: 1})
 	good, bad := caseUsage(t, run, "good"), caseUsage(t, run, "bad")
 	if good.Calls != 1 || good.Attempts != 2 || good.Errors != 0 || good.InputTokens != 100 || good.Cost != nil {
 		t.Errorf("good (500 then verdict) = %+v, want 1 call, 2 attempts, 100 tokens, unknown cost", good)
@@ -68,7 +68,7 @@ func TestExecute_JudgeUsageAccount(t *testing.T) {
 
 	// The second run: the good verdict comes from the cache (errors are
 	// never cached, so the bad one is asked again).
-	again := mustExecute(t, suite, agent, ExecOptions{Judge: judge, Concurrency: 1})
+	again := mustExecute(t, s, a, ExecOptions{Judge: judge, Concurrency: 1})
 	if g := caseUsage(t, again, "good"); g.Cached != 1 || g.Calls != 0 || g.InputTokens != 0 || g.Cost == nil || *g.Cost != 0 {
 		t.Errorf("cached verdict = %+v, want 1 cached, no call, no tokens, cost 0", g)
 	}

@@ -40,10 +40,10 @@ var ErrUnreachable = errors.New("unreachable")
 //
 // Go-function agents (Type "") need no probe. The error names what was
 // unreachable and wraps ErrUnreachable; all problems are reported at once.
-func Preflight(ctx context.Context, agent AgentConfig, judge *llm.Settings) error {
+func Preflight(ctx context.Context, a AgentConfig, judge *llm.Settings) error {
 	var problems []string
-	if err := probeAgent(ctx, agent); err != nil {
-		problems = append(problems, fmt.Sprintf("agent %q: %v", agent.Name, err))
+	if err := probeAgent(ctx, a); err != nil {
+		problems = append(problems, fmt.Sprintf("agent %q: %v", a.Name, err))
 	}
 	if judge != nil {
 		if err := probeURL(ctx, judge.Endpoint()); err != nil {

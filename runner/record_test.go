@@ -73,13 +73,13 @@ func TestRecord_ThenReplayStrictly(t *testing.T) {
 				t.Setenv("UPSTREAM", srv.URL)
 				t.Setenv("CITY", "Paris")
 				dir := t.TempDir()
-				agent := `{"name": "A", "command": ["sh", "agent.sh"], "env": ["UPSTREAM", "CITY"]}`
+				a := `{"name": "A", "command": ["sh", "agent.sh"], "env": ["UPSTREAM", "CITY"]}`
 				writeFile(t, dir, "agent.sh", curlAgent)
 				if agentKind == "worker" { // the same requests, one question per line
-					agent = `{"name": "A", "type": "worker", "command": ["sh", "worker.sh"], "env": ["UPSTREAM", "CITY"]}`
+					a = `{"name": "A", "type": "worker", "command": ["sh", "worker.sh"], "env": ["UPSTREAM", "CITY"]}`
 					writeFile(t, dir, "worker.sh", "while IFS= read -r line; do printf '%s' \"$line\" | sh agent.sh || echo '{\"output\": \"request failed\"}'; done\n")
 				}
-				suitePath := writeFile(t, dir, "suite.json", `{"suite": "Weather", "agent": `+agent+`,
+				suitePath := writeFile(t, dir, "suite.json", `{"suite": "Weather", "agent": `+a+`,
 				  "questions": [{"id": "paris", "question": "Weather in Paris?", "checks": [{"type": "contains", "value": "21"}]},
 				                {"id": "quiet", "question": "Say nothing", "checks": [{"type": "min_length", "limit": 0}]}]}`)
 				s, err := Load(suitePath)

@@ -128,13 +128,13 @@ func TestRejudge_EstimatesKnownNoise(t *testing.T) {
 func TestRejudge_SkipsUnansweredAndChecksTimes(t *testing.T) {
 	s := mustLoad(t, questionsSuite(3))
 	j := &scriptedJudge{score: 0.7}
-	agent := Func(func(_ context.Context, q Question) (Response, error) {
+	a := Func(func(_ context.Context, q Question) (Response, error) {
 		if q.ID == "q1" {
 			return Response{}, &AgentError{Kind: "exit_status", Message: "failed"}
 		}
 		return Response{Output: json.RawMessage(`"x"`)}, nil
 	})
-	run := mustExecute(t, s, agent, ExecOptions{Judge: j})
+	run := mustExecute(t, s, a, ExecOptions{Judge: j})
 	if _, err := Rejudge(context.Background(), s, run, j, RejudgeOptions{Times: 1}); err == nil || !strings.Contains(err.Error(), "at least 2") {
 		t.Errorf("Times 1: err = %v", err)
 	}

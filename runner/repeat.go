@@ -42,10 +42,10 @@ const scoreEpsilon = 1e-9
 
 // repeatCount is how many times each question is answered: asked (from
 // ExecOptions), else the suite's key, else 1.
-func repeatCount(asked, suite int) (int, error) {
+func repeatCount(asked, s int) (int, error) {
 	k := asked
 	if k <= 0 {
-		k = max(suite, 1)
+		k = max(s, 1)
 	}
 	if k > MaxRepeat {
 		return 0, fmt.Errorf("execute suite: repeat %d: want 1 to %d", k, MaxRepeat)

@@ -32,20 +32,20 @@ func (j *stepJudge) Assess(context.Context, string, string) (score.Assessment, e
 func TestRepeats_SaveAndReadBack(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "suite.json")
-	suite := `{"suite": "Stored repeats", "agent": {"name": "A", "command": ["true"]}, "judge": {"provider": "openai", "model": "j"},
+	st := `{"suite": "Stored repeats", "agent": {"name": "A", "command": ["true"]}, "judge": {"provider": "openai", "model": "j"},
   "questions": [
     {"id": "a", "question": "A?", "expected_answer": "x", "minimum_scores": {"semantic_accuracy": 0.8, "contains": 1}},
     {"id": "b", "question": "B?", "expected_answer": "x", "minimum_scores": {"semantic_accuracy": 0.8}}
   ],
   "evaluators": {"contains": {"type": "contains", "params": {"value": "x"}}, "semantic_accuracy": {"type": "semantic_accuracy", "threshold": 0.8}}}`
-	if err := os.WriteFile(path, []byte(suite), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(st), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s, err := runner.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	agent := runner.Func(func(context.Context, runner.Question) (runner.Response, error) {
+	a := runner.Func(func(context.Context, runner.Question) (runner.Response, error) {
 		return runner.Response{Output: json.RawMessage(`"x"`), Actions: []score.Action{}}, nil
 	})
 	for _, backend := range []string{"sqlite", "postgres"} {
@@ -54,7 +54,7 @@ func TestRepeats_SaveAndReadBack(t *testing.T) {
 			if backend == "postgres" {
 				db = testdb.Postgres(t)
 			}
-			run, err := runner.Execute(context.Background(), s, agent, runner.ExecOptions{Judge: &stepJudge{}, Repeat: 3, Concurrency: 1})
+			run, err := runner.Execute(context.Background(), s, a, runner.ExecOptions{Judge: &stepJudge{}, Repeat: 3, Concurrency: 1})
 			if err != nil {
 				t.Fatal(err)
 			}

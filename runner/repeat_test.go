@@ -183,7 +183,7 @@ func TestRepeatOf(t *testing.T) {
 		t.Run(fmt.Sprint("repeat ", k), func(t *testing.T) {
 			var mu sync.Mutex
 			seen := map[string]int{}
-			agent := Func(func(ctx context.Context, q Question) (Response, error) {
+			a := Func(func(ctx context.Context, q Question) (Response, error) {
 				i, total := RepeatOf(ctx)
 				mu.Lock()
 				seen[fmt.Sprintf("%s %d/%d", q.ID, i, total)]++
@@ -192,7 +192,7 @@ func TestRepeatOf(t *testing.T) {
 				return Response{Output: out}, nil
 			})
 			s := mustLoad(t, repeatSuite)
-			mustExecute(t, s, agent, ExecOptions{Repeat: k, Concurrency: 4, JudgeDisabled: true})
+			mustExecute(t, s, a, ExecOptions{Repeat: k, Concurrency: 4, JudgeDisabled: true})
 			if len(seen) != len(s.Cases)*k {
 				t.Errorf("calls seen %v, want each of %d questions at each of %d repeats", seen, len(s.Cases), k)
 			}

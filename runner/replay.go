@@ -81,7 +81,7 @@ type replayRun struct {
 // installReplay returns the case hook that replays fixtures to agent when a
 // case of s declares them (nil otherwise); call the returned function when
 // the run ends.
-func installReplay(s *Suite, agent Agent, opts ExecOptions) (caseHook, func(), error) {
+func installReplay(s *Suite, ag Agent, opts ExecOptions) (caseHook, func(), error) {
 	uses := opts.Record != nil
 	for _, c := range s.Cases {
 		uses = uses || c.Replay != nil
@@ -90,7 +90,7 @@ func installReplay(s *Suite, agent Agent, opts ExecOptions) (caseHook, func(), e
 		return nil, func() {}, nil
 	}
 	r := &replayRun{workers: map[int]*replay.Proxy{}, record: opts.Record, upstream: opts.Upstream}
-	switch a := agent.(type) {
+	switch a := ag.(type) {
 	case *commandAgent:
 		r.mode = replayPerCase
 	case *workerAgent:

@@ -43,11 +43,11 @@ func TestExecute_ReplayJudgeBypassesReplay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var agent Agent = goShippingAgent(0)
+			var a Agent = goShippingAgent(0)
 			if kind == "command" {
-				agent = mustAgent(t, s.Agent, AgentOptions{Concurrency: 3})
+				a = mustAgent(t, s.Agent, AgentOptions{Concurrency: 3})
 			}
-			run := mustExecute(t, s, agent, ExecOptions{Judge: judge, Concurrency: 3})
+			run := mustExecute(t, s, a, ExecOptions{Judge: judge, Concurrency: 3})
 			if got := calls.Load(); got != 3 {
 				t.Errorf("judge calls = %d, want 3 (one per case)", got)
 			}

@@ -27,12 +27,12 @@ var planted = []string{"fixture-auth-0001", "fixture-key-0002", "fixture-token-0
 // redactionSuite declares the same credential-laden interaction for three
 // cases: "1" is matched, "2" mismatched and rescued by the agent, "3"
 // mismatched and failed with an error quoting the URL and its query.
-func redactionSuite(agent string) string {
+func redactionSuite(a string) string {
 	interaction := `{"expect_request": {"method": "POST", "url": "https://api.example/v1/orders",
 	    "query": {"api_key": "fixture-key-0002"}, "headers": {"Authorization": "Bearer fixture-auth-0001"},
 	    "json": {"access_token": "fixture-token-0003", "n": 1}},
 	   "respond_with": {"headers": {"Set-Cookie": "sid=fixture-token-0003"}, "json": {"ok": true}}}`
-	return `{"suite": "Redaction", "agent": ` + agent + `, "evaluators": {"exact": {"type": "exact_match"}},
+	return `{"suite": "Redaction", "agent": ` + a + `, "evaluators": {"exact": {"type": "exact_match"}},
 	  "questions": [
 	    {"id": "matched", "question": "1", "expected_answer": "ok", "api_interactions": [` + interaction + `]},
 	    {"id": "rescued", "question": "2", "expected_answer": "ok", "api_interactions": [` + interaction + `]},
@@ -140,16 +140,16 @@ func leakyRun(t *testing.T, kind, python string) *models.Run {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var agent runner.Agent = leakyGoAgent
+	var a runner.Agent = leakyGoAgent
 	if kind == "command" {
-		if agent, err = runner.NewAgent(s.Agent, runner.AgentOptions{Concurrency: 3}); err != nil {
+		if a, err = runner.NewAgent(s.Agent, runner.AgentOptions{Concurrency: 3}); err != nil {
 			t.Fatal(err)
 		}
-		if c, ok := agent.(io.Closer); ok {
+		if c, ok := a.(io.Closer); ok {
 			defer c.Close()
 		}
 	}
-	run, err := runner.Execute(context.Background(), s, agent, runner.ExecOptions{Concurrency: 3})
+	run, err := runner.Execute(context.Background(), s, a, runner.ExecOptions{Concurrency: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

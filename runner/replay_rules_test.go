@@ -90,7 +90,7 @@ func goRulesAgent(ctx context.Context, q Question) (Response, error) {
 }
 
 // rulesSuite writes one suite holding a question per rule, for scheme.
-func rulesSuite(t *testing.T, rules []rule, scheme, liveHost, agent string) string {
+func rulesSuite(t *testing.T, rules []rule, scheme, liveHost, a string) string {
 	fill := strings.NewReplacer("S://", scheme+"://", "LIVE", liveHost)
 	var qs []string
 	for i, r := range rules {
@@ -103,7 +103,7 @@ func rulesSuite(t *testing.T, rules []rule, scheme, liveHost, agent string) stri
 		qs = append(qs, fmt.Sprintf(`{"id": "r%02d", "name": %q, "question": %s, "expected_answer": "done", "api_interactions": %s}`,
 			i, r.Name, q, fill.Replace(string(r.Fixtures))))
 	}
-	return rpSuite(t, `{"suite": "Rules", "agent": `+agent+`, "evaluators": {"exact": {"type": "exact_match"}},
+	return rpSuite(t, `{"suite": "Rules", "agent": `+a+`, "evaluators": {"exact": {"type": "exact_match"}},
 	  "questions": [`+strings.Join(qs, ",\n")+`]}`, map[string]string{"agent.py": rulesAgentPy})
 }
 
@@ -146,11 +146,11 @@ func TestExecute_ReplayRules(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				var agent Agent = Func(goRulesAgent)
+				var a Agent = Func(goRulesAgent)
 				if kind != "go" {
-					agent = mustAgent(t, s.Agent, AgentOptions{Concurrency: 4})
+					a = mustAgent(t, s.Agent, AgentOptions{Concurrency: 4})
 				}
-				run := mustExecute(t, s, agent, ExecOptions{Concurrency: 4})
+				run := mustExecute(t, s, a, ExecOptions{Concurrency: 4})
 				for i, c := range run.Cases {
 					checkRuleCase(t, doc.Rules[i], c)
 				}
@@ -236,8 +236,8 @@ func TestExecute_ReplayCaseWithoutFixtures(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				agent := mustAgent(t, s.Agent, AgentOptions{Concurrency: 1})
-				run := mustExecute(t, s, agent, ExecOptions{Concurrency: 1})
+				a := mustAgent(t, s.Agent, AgentOptions{Concurrency: 1})
+				run := mustExecute(t, s, a, ExecOptions{Concurrency: 1})
 				for _, c := range run.Cases {
 					if c.Status != models.StatusPassed {
 						t.Errorf("case %s: status %s (%s)", c.CaseID, c.Status, c.ErrorDetails)

@@ -21,7 +21,7 @@ import (
 )
 
 // rpSuite writes a suite (and extra files) into a temp dir and returns its path.
-func rpSuite(tb testing.TB, suite string, files map[string]string) string {
+func rpSuite(tb testing.TB, s string, files map[string]string) string {
 	tb.Helper()
 	dir := tb.TempDir()
 	for name, body := range files {
@@ -34,7 +34,7 @@ func rpSuite(tb testing.TB, suite string, files map[string]string) string {
 		}
 	}
 	p := filepath.Join(dir, "suite.json")
-	if err := os.WriteFile(p, []byte(suite), 0o644); err != nil {
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 		tb.Fatal(err)
 	}
 	return p
@@ -88,13 +88,13 @@ func goShippingAgent(off int) Func {
 	}
 }
 
-func rpRun(t *testing.T, path string, agent Agent) *models.Run {
+func rpRun(t *testing.T, path string, a Agent) *models.Run {
 	t.Helper()
 	s, err := Load(path)
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
-	run, err := Execute(context.Background(), s, agent, ExecOptions{Concurrency: 4})
+	run, err := Execute(context.Background(), s, a, ExecOptions{Concurrency: 4})
 	if err != nil {
 		t.Fatalf("Execute: %v", err)
 	}
@@ -189,8 +189,8 @@ func TestExecute_ReplayProcessAgents(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					agent := mustAgent(t, s.Agent, AgentOptions{Concurrency: 3})
-					run := mustExecute(t, s, agent, ExecOptions{Concurrency: 3})
+					a := mustAgent(t, s.Agent, AgentOptions{Concurrency: 3})
+					run := mustExecute(t, s, a, ExecOptions{Concurrency: 3})
 					checkReplayRun(t, run, off == 0)
 					if tc.name == "worker" && off == 0 {
 						pids := map[any]bool{}
@@ -294,8 +294,8 @@ func TestExecute_ReplayHTTPAgent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			agent := mustAgent(t, s.Agent, AgentOptions{Concurrency: 2})
-			run := mustExecute(t, s, agent, ExecOptions{Concurrency: 2})
+			a := mustAgent(t, s.Agent, AgentOptions{Concurrency: 2})
+			run := mustExecute(t, s, a, ExecOptions{Concurrency: 2})
 			checkReplayRun(t, run, off == 0)
 		})
 	}
@@ -326,11 +326,11 @@ func TestExecute_Replay100Concurrent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var agent Agent = goShippingAgent(0)
+			var a Agent = goShippingAgent(0)
 			if tc.name == "curl" {
-				agent = mustAgent(t, s.Agent, AgentOptions{Concurrency: 100})
+				a = mustAgent(t, s.Agent, AgentOptions{Concurrency: 100})
 			}
-			run := mustExecute(t, s, agent, ExecOptions{Concurrency: 100})
+			run := mustExecute(t, s, a, ExecOptions{Concurrency: 100})
 			checkReplayRun(t, run, true)
 		})
 	}
@@ -343,13 +343,13 @@ func TestExecute_ReplayFailureKeepsTheAnswer(t *testing.T) {
 	path := rpSuite(t, `{"suite": "Shipping", "agent": {"name": "GoShipping"},
 	  "evaluators": {"exact": {"type": "exact_match"}}, "questions": [`+rpQuestions(1)+`]}`, rpFixtureFiles(1, nil))
 	wrong := goShippingAgent(1)
-	agent := Func(func(ctx context.Context, q Question) (Response, error) {
+	a := Func(func(ctx context.Context, q Question) (Response, error) {
 		resp, err := wrong(ctx, q)
 		resp.Actions = []score.Action{{Group: "orders", Name: "track", Arguments: json.RawMessage(`{"id":1}`)}}
 		resp.Metadata = map[string]any{"revision": "regressed"}
 		return resp, err
 	})
-	c := rpRun(t, path, agent).Cases[0]
+	c := rpRun(t, path, a).Cases[0]
 	if c.Status != models.StatusError || c.ErrorDetails.IsNull() {
 		t.Fatalf("status %s, error %s: want an agent error", c.Status, c.ErrorDetails)
 	}

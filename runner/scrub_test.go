@@ -15,13 +15,13 @@ func TestExecute_NULCharactersAreSaved(t *testing.T) {
 	s := mustLoad(t, `{"suite": "S", "agent": {"name": "A", "command": ["true"]}, "evaluators": {"exact": {"type": "exact_match"}},
 	  "questions": [{"id": "meta", "question": "1", "expected_answer": "ok"}, {"id": "stderr", "question": "2", "expected_answer": "ok"}]}`)
 	cmd := mustAgent(t, shAgent(t, AgentCommand, `cat >/dev/null; printf 'bad\000byte' >&2; exit 1`), AgentOptions{})
-	agent := Func(func(ctx context.Context, q Question) (Response, error) {
+	a := Func(func(ctx context.Context, q Question) (Response, error) {
 		if q.ID == "stderr" {
 			return cmd.Answer(ctx, q)
 		}
 		return Response{Output: json.RawMessage(`"ok"`), Metadata: map[string]any{"note\x00": "a\x00b"}}, nil
 	})
-	run := mustExecute(t, s, agent, ExecOptions{})
+	run := mustExecute(t, s, a, ExecOptions{})
 	db := testdb.Postgres(t)
 	if err := db.InsertRun(context.Background(), run); err != nil {
 		t.Fatalf("InsertRun: %v", err)

@@ -145,7 +145,7 @@ func Write(opts Options) (*Result, error) {
 // workflowPlace returns where .github goes (the root of the git work tree
 // that holds dir, else dir) and the suite's path relative to it, with
 // forward slashes.
-func workflowPlace(dir string) (root, suite string) {
+func workflowPlace(dir string) (root, s string) {
 	root = dir
 	for d := dir; ; d = filepath.Dir(d) {
 		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {

@@ -63,21 +63,21 @@ func (f *RejudgeFlags) checkRejudge() error {
 
 // rejudge judges the run's stored answers again and prints the stability.
 func (f *RejudgeFlags) rejudge(ctx context.Context, g *Globals, run *models.Run) error {
-	suite, err := rejudgeSuite(f.Suite, run)
+	s, err := rejudgeSuite(f.Suite, run)
 	if err != nil {
 		return err
 	}
-	if !suite.NeedsJudge() {
+	if !s.NeedsJudge() {
 		return fmt.Errorf("calibrate --rejudge: %s has no judge-backed metric (only deterministic and action checks, which do not vary): nothing to re-judge", f.Suite)
 	}
-	settings, ok, err := f.settings(suite.Judge)
+	settings, ok, err := f.settings(s.Judge)
 	if err != nil {
 		return err
 	}
 	if !ok {
 		return fmt.Errorf("calibrate --rejudge: %s names no judge: give --judge-model (and --judge-provider/--judge-base-url)", f.Suite)
 	}
-	judge, err := f.judge(ctx, suite.Judge)
+	judge, err := f.judge(ctx, s.Judge)
 	if err != nil {
 		return err
 	}
@@ -85,7 +85,7 @@ func (f *RejudgeFlags) rejudge(ctx context.Context, g *Globals, run *models.Run)
 		return fmt.Errorf("calibrate --rejudge: %w", err)
 	}
 	prog := newProgress(g.Stderr, 0)
-	items, err := runner.Rejudge(ctx, suite, run, judge, runner.RejudgeOptions{Times: *f.Rejudge, Concurrency: int(f.Concurrency),
+	items, err := runner.Rejudge(ctx, s, run, judge, runner.RejudgeOptions{Times: *f.Rejudge, Concurrency: int(f.Concurrency),
 		Progress: callProgress(prog)})
 	prog.finish()
 	if err != nil {
@@ -158,20 +158,20 @@ func checkMDE(ms []calibrate.Stability, bar float64) error {
 // rejudgeSuite loads the suite file and checks that it defines the run's
 // questions (the whole suite, or the subset the run answered with --only).
 func rejudgeSuite(path string, run *models.Run) (*runner.Suite, error) {
-	suite, err := runner.Load(path)
+	s, err := runner.Load(path)
 	if err != nil {
 		return nil, err
 	}
 	calculated := reports.CalculatedMetrics(run)
-	if err := reports.SameDefinition(run, suite.Plan(calculated), nil, calculated); err == nil {
-		return suite, nil
+	if err := reports.SameDefinition(run, s.Plan(calculated), nil, calculated); err == nil {
+		return s, nil
 	}
 	ids := make([]string, len(run.Cases))
 	for i, c := range run.Cases {
 		ids[i] = c.CaseID
 	}
 	have := map[string]bool{}
-	for _, c := range suite.Cases {
+	for _, c := range s.Cases {
 		have[c.ID] = true
 	}
 	var missing []string
@@ -184,7 +184,7 @@ func rejudgeSuite(path string, run *models.Run) (*runner.Suite, error) {
 		return nil, fmt.Errorf("calibrate --rejudge: %s does not define run %s's questions: it has no question %s; give the suite file the run was made from",
 			path, run.ID, strings.Join(missing, ", "))
 	}
-	subset, err := suite.Only(ids)
+	subset, err := s.Only(ids)
 	if err != nil {
 		return nil, fmt.Errorf("calibrate --rejudge: %s does not define run %s's questions: %w", path, run.ID, err)
 	}

@@ -15,18 +15,18 @@ import (
 func TestCalibrateCmd_Rejudge(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	srv, calls := cyclingJudge(t)
-	suite := judgedSuiteFile(t, srv.URL+"/v1", "")
+	s := judgedSuiteFile(t, srv.URL+"/v1", "")
 	dbURL := "sqlite:" + filepath.Join(t.TempDir(), "runs.sqlite3")
-	if code, out, stderr := evalrun(t, "--database-url", dbURL, "run", suite, "--concurrency", "1"); code != exitFailed {
+	if code, out, stderr := evalrun(t, "--database-url", dbURL, "run", s, "--concurrency", "1"); code != exitFailed {
 		t.Fatalf("run: exit %d, want 1 (q2 scores 0.8)\n%s%s", code, out, stderr)
 	}
 	id := latestRunID(t, dbURL)
 	// The agent script is removed: re-judging must not call it.
-	if err := os.Remove(filepath.Join(filepath.Dir(suite), "agent.sh")); err != nil {
+	if err := os.Remove(filepath.Join(filepath.Dir(s), "agent.sh")); err != nil {
 		t.Fatal(err)
 	}
 	calls.Store(0)
-	code, out, stderr := evalrun(t, "--database-url", dbURL, "calibrate", id, "--rejudge", "3", "--suite", suite, "--concurrency", "1")
+	code, out, stderr := evalrun(t, "--database-url", dbURL, "calibrate", id, "--rejudge", "3", "--suite", s, "--concurrency", "1")
 	if code != exitOK {
 		t.Fatalf("calibrate --rejudge: exit %d\n%s%s", code, out, stderr)
 	}
@@ -45,16 +45,16 @@ func TestCalibrateCmd_Rejudge(t *testing.T) {
 	// Two questions, sd_diff 0: the MDE is 0, under any bar; with more
 	// calls the cycle shifts and the differences stop being constant.
 	calls.Store(0)
-	if code, out, stderr := evalrun(t, "--database-url", dbURL, "calibrate", id, "--rejudge", "3", "--suite", suite, "-j", "1", "--max-mde", "0.01"); code != exitOK {
+	if code, out, stderr := evalrun(t, "--database-url", dbURL, "calibrate", id, "--rejudge", "3", "--suite", s, "-j", "1", "--max-mde", "0.01"); code != exitOK {
 		t.Errorf("--max-mde 0.01 with MDE 0: exit %d\n%s%s", code, out, stderr)
 	}
 	calls.Store(1) // the cycle starts at 0.8: scores 0.8, 1.0 / 0.9, 0.8
-	code, out, stderr = evalrun(t, "--database-url", dbURL, "calibrate", id, "--rejudge", "2", "--suite", suite, "-j", "1", "--max-mde", "0.05")
+	code, out, stderr = evalrun(t, "--database-url", dbURL, "calibrate", id, "--rejudge", "2", "--suite", s, "-j", "1", "--max-mde", "0.05")
 	if code != exitFailed || !strings.Contains(stderr, "minimum detectable effect above 0.05") || !strings.Contains(stderr, "semantic_accuracy: ") {
 		t.Errorf("--max-mde 0.05 with a noisy judge: exit %d, want 1\n%s%s", code, out, stderr)
 	}
 	calls.Store(0)
-	code, out, stderr = evalrun(t, "--database-url", dbURL, "calibrate", id, "--rejudge", "3", "--suite", suite, "-j", "1", "--json")
+	code, out, stderr = evalrun(t, "--database-url", dbURL, "calibrate", id, "--rejudge", "3", "--suite", s, "-j", "1", "--json")
 	var doc struct {
 		Repetitions int
 		Metrics     []map[string]any
@@ -66,7 +66,7 @@ func TestCalibrateCmd_Rejudge(t *testing.T) {
 	if n := countRuns(t, dbURL); n != 1 {
 		t.Errorf("%d runs after re-judging, want 1", n)
 	}
-	b, err := os.ReadFile(suite)
+	b, err := os.ReadFile(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,12 +89,12 @@ func TestCalibrateCmd_Rejudge(t *testing.T) {
 	}
 	for name, args := range map[string][]string{
 		"neither":     {id},
-		"rejudge 1":   {id, "--rejudge", "1", "--suite", suite},
+		"rejudge 1":   {id, "--rejudge", "1", "--suite", s},
 		"no suite":    {id, "--rejudge", "2"},
-		"judge cache": {id, "--rejudge", "2", "--suite", suite, "--judge-cache", t.TempDir()},
-		"no judge":    {id, "--rejudge", "2", "--suite", suite, "--no-judge"},
-		"suite alone": {id, "--suite", suite},
-		"kappa alone": {id, "--rejudge", "2", "--suite", suite, "--min-kappa", "0.5"},
+		"judge cache": {id, "--rejudge", "2", "--suite", s, "--judge-cache", t.TempDir()},
+		"no judge":    {id, "--rejudge", "2", "--suite", s, "--no-judge"},
+		"suite alone": {id, "--suite", s},
+		"kappa alone": {id, "--rejudge", "2", "--suite", s, "--min-kappa", "0.5"},
 		"other suite": {id, "--rejudge", "2", "--suite", otherThreshold},
 	} {
 		calls.Store(0)

@@ -48,7 +48,7 @@ func TestRunCmd_CIGateUserStory(t *testing.T) {
 	var epoch atomic.Int64
 	srv := noisyJudge(t, &epoch)
 	dir := t.TempDir()
-	agent, answer := knownBugAgent(t, dir)
+	a, answer := knownBugAgent(t, dir)
 	write := func(path, text string) { writeTestFile(t, path, text) }
 	questions := []string{
 		`{"id": "known", "question": "known bug", "expected_answer": "right", "minimum_scores": {"exact": 1}}`,
@@ -58,15 +58,15 @@ func TestRunCmd_CIGateUserStory(t *testing.T) {
 		questions = append(questions, fmt.Sprintf(`{"id": "judged%02d", "question": "How long may I return item %d?", "expected_answer": "Within 30 days.",
 		  "minimum_scores": {"semantic_accuracy": 0.8, "answer_relevancy": 0.8}}`, i, i))
 	}
-	suite := filepath.Join(dir, "suite.json")
-	write(suite, `{"suite": "CI gate story", "agent": {"name": "A", "command": ["sh", "`+agent+`"]},
+	s := filepath.Join(dir, "suite.json")
+	write(s, `{"suite": "CI gate story", "agent": {"name": "A", "command": ["sh", "`+a+`"]},
 	  "evaluators": {"exact": {"type": "exact_match"}},
 	  "questions": [`+strings.Join(questions, ",\n")+`]}`)
 	url := testdb.SQLiteURL(t)
 	run := func(e int64, args ...string) (code int, out, last, stderr string) {
 		t.Helper()
 		epoch.Store(e)
-		code, out, stderr = evalrun(t, append([]string{"--database-url", url, "run", suite,
+		code, out, stderr = evalrun(t, append([]string{"--database-url", url, "run", s,
 			"--judge-base-url", srv.URL + "/v1", "--judge-model", "judge"}, args...)...)
 		lines := strings.Split(strings.TrimSpace(out), "\n")
 		return code, out, lines[len(lines)-1], stderr

@@ -132,33 +132,33 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 
 // runVariant runs one variant like "evalrun run" runs a suite and saves it;
 // it prints the variant's gate line against the variant's own baseline.
-func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.DB, suite *runner.Suite, v runner.Variant,
+func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.DB, s *runner.Suite, v runner.Variant,
 	judge score.Judge, calculated []string, meta map[string]any) (*models.Run, error) {
-	conc := runner.Concurrency(int(c.Concurrency), len(suite.Cases))
+	conc := runner.Concurrency(int(c.Concurrency), len(s.Cases))
 	agentOpts := runner.AgentOptions{Concurrency: conc, LookupEnv: v.LookupEnv(os.LookupEnv), Limiter: llm.NewLimiter()}
-	stop := g.guardAgent(suite.Agent, &agentOpts)
+	stop := g.guardAgent(s.Agent, &agentOpts)
 	defer stop()
-	agent, err := runner.NewAgent(suite.Agent, agentOpts)
+	a, err := runner.NewAgent(s.Agent, agentOpts)
 	if err != nil {
 		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("variant %q: %w", v.Name, err)}
 	}
-	if cl, ok := agent.(io.Closer); ok {
+	if cl, ok := a.(io.Closer); ok {
 		defer cl.Close()
 	}
-	baseline, err := reports.FindBaseline(ctx, db, suite.Plan(calculated), calculated)
+	baseline, err := reports.FindBaseline(ctx, db, s.Plan(calculated), calculated)
 	if err != nil {
 		return nil, &exitError{Code: exitInvalid, Err: err}
 	}
 	opts := runner.ExecOptions{Judge: judge, Concurrency: conc, Metadata: meta,
 		ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge)}
-	run, err := executeShown(ctx, g, suite, agent, opts, nil, func(err error) error { return fmt.Errorf("variant %q: %w", v.Name, err) })
+	run, err := executeShown(ctx, g, s, a, opts, nil, func(err error) error { return fmt.Errorf("variant %q: %w", v.Name, err) })
 	if err != nil {
 		return nil, err
 	}
 	if err := models.PrepareRun(run); err != nil {
 		return nil, &exitError{Code: exitFailed, Err: fmt.Errorf("variant %q: %w", v.Name, err)}
 	}
-	saved, err := saveOrSpool(ctx, g, db, evidenceOf(run, suite, calculated), DefaultEvidenceDir)
+	saved, err := saveOrSpool(ctx, g, db, evidenceOf(run, s, calculated), DefaultEvidenceDir)
 	if err != nil {
 		return nil, asFailed(err)
 	}

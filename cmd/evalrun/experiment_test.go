@@ -148,15 +148,15 @@ func TestExperimentCmd_Refused(t *testing.T) {
 		}
 		return p
 	}
-	suite, _ := filepath.Abs("../../examples/support/suite.json")
+	s, _ := filepath.Abs("../../examples/support/suite.json")
 	tests := []struct {
 		name, file, want string
 		args             []string
 	}{
-		{"one variant", write("one.json", `{"suite": "`+suite+`", "variants": [{"name": "a"}]}`), "want at least two variants", nil},
-		{"matrix without llm", write("m.json", `{"suite": "`+suite+`", "matrix": {"model": ["a", "b"]}}`), "a matrix needs llm agents", nil},
-		{"github is not a grid format", write("gh.json", `{"suite": "`+suite+`", "variants": [{"name": "a"}, {"name": "b"}]}`), `--report "github": unknown report format: a grid is written to a file whose name ends .txt/.text, .md/.markdown, .html/.htm or .json, such as grid.html`, []string{"--report", "github"}},
-		{"grid format", write("ok.json", `{"suite": "`+suite+`", "variants": [{"name": "a"}, {"name": "b"}]}`), "a grid is written as", []string{"--report", filepath.Join(dir, "x.xml")}},
+		{"one variant", write("one.json", `{"suite": "`+s+`", "variants": [{"name": "a"}]}`), "want at least two variants", nil},
+		{"matrix without llm", write("m.json", `{"suite": "`+s+`", "matrix": {"model": ["a", "b"]}}`), "a matrix needs llm agents", nil},
+		{"github is not a grid format", write("gh.json", `{"suite": "`+s+`", "variants": [{"name": "a"}, {"name": "b"}]}`), `--report "github": unknown report format: a grid is written to a file whose name ends .txt/.text, .md/.markdown, .html/.htm or .json, such as grid.html`, []string{"--report", "github"}},
+		{"grid format", write("ok.json", `{"suite": "`+s+`", "variants": [{"name": "a"}, {"name": "b"}]}`), "a grid is written as", []string{"--report", filepath.Join(dir, "x.xml")}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -183,7 +183,7 @@ func TestExperimentCmd_Refused(t *testing.T) {
 // variants differ by URL) is saved as 2 ordinary runs of 200 questions
 // with one experiment id, and evalrun grid rebuilds its 200 rows.
 func TestExperimentCmd_TwoVariantsOf200Questions(t *testing.T) {
-	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ag := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var q struct{ ID string }
 		_ = json.NewDecoder(r.Body).Decode(&q)
 		answer := "answer " + q.ID
@@ -192,16 +192,16 @@ func TestExperimentCmd_TwoVariantsOf200Questions(t *testing.T) {
 		}
 		_ = json.NewEncoder(w).Encode(map[string]any{"output": answer})
 	}))
-	defer agent.Close()
+	defer ag.Close()
 	dir := t.TempDir()
 	var qs []string
 	for i := range 200 {
 		qs = append(qs, fmt.Sprintf(`{"id":"q%03d","question":"Q%d?","expected_answer":"answer q%03d"}`, i, i, i))
 	}
-	writeTestFile(t, filepath.Join(dir, "suite.json"), `{"suite":"Big","agent":{"name":"Bot","url":"`+agent.URL+`/?rev=a"},
+	writeTestFile(t, filepath.Join(dir, "suite.json"), `{"suite":"Big","agent":{"name":"Bot","url":"`+ag.URL+`/?rev=a"},
 	  "evaluators":{"exact":{"type":"exact_match"}},"questions":[`+strings.Join(qs, ",")+`]}`)
 	writeTestFile(t, filepath.Join(dir, "experiment.json"), `{"suite":"suite.json","variants":[
-	  {"name":"a"},{"name":"b","agent":{"url":"`+agent.URL+`/?rev=b"}}]}`)
+	  {"name":"a"},{"name":"b","agent":{"url":"`+ag.URL+`/?rev=b"}}]}`)
 	url := testdb.SQLiteURL(t)
 	code, out, stderr := evalrun(t, "--database-url", url, "experiment", filepath.Join(dir, "experiment.json"), "-j", "16")
 	if code != exitOK {

@@ -14,10 +14,10 @@ import (
 // newly fails, under both gates. The last line says which rule decided.
 func TestRunCmd_FailOnRegressions(t *testing.T) {
 	dir := t.TempDir()
-	agent, answer := knownBugAgent(t, dir)
+	a, answer := knownBugAgent(t, dir)
 	write := func(path, text string) { writeTestFile(t, path, text) }
-	suite := filepath.Join(dir, "suite.json")
-	write(suite, `{"suite": "Fail on", "agent": {"name": "A", "command": ["sh", "`+agent+`"]},
+	s := filepath.Join(dir, "suite.json")
+	write(s, `{"suite": "Fail on", "agent": {"name": "A", "command": ["sh", "`+a+`"]},
 	  "evaluators": {"exact": {"type": "exact_match"}},
 	  "questions": [
 	    {"id": "known", "question": "known bug", "expected_answer": "right", "minimum_scores": {"exact": 1}},
@@ -25,7 +25,7 @@ func TestRunCmd_FailOnRegressions(t *testing.T) {
 	url := testdb.SQLiteURL(t)
 	runWith := func(args ...string) (int, string) {
 		t.Helper()
-		code, out, stderr := evalrun(t, append([]string{"--database-url", url, "run", suite}, args...)...)
+		code, out, stderr := evalrun(t, append([]string{"--database-url", url, "run", s}, args...)...)
 		lines := strings.Split(strings.TrimSpace(out), "\n")
 		return code, lines[len(lines)-1] + "\n" + stderr
 	}
@@ -57,17 +57,17 @@ func TestRunCmd_FailOnRegressions(t *testing.T) {
 	}
 	// Now "fine" passed in earlier runs and failed in later ones: it is
 	// flaky, reported, and under ci it no longer gates by itself.
-	code, out, stderr := evalrun(t, "--database-url", url, "run", suite, "--fail-on", "regressions", "--gate", "ci", "--baseline", baseline)
+	code, out, stderr := evalrun(t, "--database-url", url, "run", s, "--fail-on", "regressions", "--gate", "ci", "--baseline", baseline)
 	if code != exitOK || !strings.Contains(out, "Flaky (status flipped in the last 10 compatible runs): fine") ||
 		!strings.Contains(out, "not gating: flaky question (status flipped 1 time in the last") {
 		t.Fatalf("flaky question under ci: exit %d, want 0 and the flaky question reported\n%s%s", code, out, stderr)
 	}
-	if code, _, stderr := evalrun(t, "--database-url", url, "run", suite, "--fail-on", "sometimes"); code != exitInvalid || !strings.Contains(stderr, "--fail-on") {
+	if code, _, stderr := evalrun(t, "--database-url", url, "run", s, "--fail-on", "sometimes"); code != exitInvalid || !strings.Contains(stderr, "--fail-on") {
 		t.Fatalf("--fail-on sometimes: exit %d, want 2 naming the flag\n%s", code, stderr)
 	}
 	for _, flag := range [][]string{{"--alpha", "0"}, {"--alpha", "2"}, {"--min-effect", "2"}, {"--tolerance", "1.5"}} {
 		want := "evalrun: " + flag[0] + " " + flag[1] + ": want"
-		if code, _, stderr := evalrun(t, "--database-url", url, "run", suite, flag[0], flag[1]); code != exitInvalid || !strings.HasPrefix(stderr, want) {
+		if code, _, stderr := evalrun(t, "--database-url", url, "run", s, flag[0], flag[1]); code != exitInvalid || !strings.HasPrefix(stderr, want) {
 			t.Fatalf("%s %s: exit %d, want 2 with an error starting %q\n%s", flag[0], flag[1], code, want, stderr)
 		}
 	}

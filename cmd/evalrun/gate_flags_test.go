@@ -18,7 +18,7 @@ import (
 // call in a marker file, judged by a local OpenAI-compatible server whose
 // score the test sets. It returns the suite path, the marker file, the score
 // setter and the judge flags.
-func judgedSuite(t *testing.T, dir, suiteName string) (suite, marker string, score *atomic.Value, judgeFlags []string) {
+func judgedSuite(t *testing.T, dir, suiteName string) (s, marker string, score *atomic.Value, judgeFlags []string) {
 	t.Helper()
 	score = &atomic.Value{}
 	score.Store(0.98)
@@ -29,7 +29,7 @@ func judgedSuite(t *testing.T, dir, suiteName string) (suite, marker string, sco
 	t.Cleanup(srv.Close)
 	t.Setenv("OPENAI_API_KEY", "")
 	marker = filepath.Join(dir, "agent-calls")
-	suite = filepath.Join(dir, "suite.json")
+	s = filepath.Join(dir, "suite.json")
 	def := map[string]any{
 		"suite": suiteName, "version": "1",
 		"agent": map[string]any{"name": "SupportAgent", "timeout": "10s",
@@ -40,10 +40,10 @@ func judgedSuite(t *testing.T, dir, suiteName string) (suite, marker string, sco
 			"metadata": map[string]any{"failure_mode": "policy"}}},
 	}
 	b, _ := json.Marshal(def)
-	if err := os.WriteFile(suite, b, 0o644); err != nil {
+	if err := os.WriteFile(s, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return suite, marker, score, []string{"--judge-base-url", srv.URL + "/v1", "--judge-model", "judge"}
+	return s, marker, score, []string{"--judge-base-url", srv.URL + "/v1", "--judge-model", "judge"}
 }
 
 func agentCalls(t *testing.T, marker string) int {
@@ -65,9 +65,9 @@ func agentCalls(t *testing.T, marker string) int {
 func TestGateFlags_WorkedExample(t *testing.T) {
 	dir := t.TempDir()
 	db := "sqlite:" + filepath.Join(dir, "runs.sqlite3")
-	suite, _, score, judge := judgedSuite(t, dir, "Customer support")
+	s, _, score, judge := judgedSuite(t, dir, "Customer support")
 	runArgs := func(extra ...string) []string {
-		return append(append([]string{"--database-url", db, "run", suite}, judge...), extra...)
+		return append(append([]string{"--database-url", db, "run", s}, judge...), extra...)
 	}
 	code, out, stderr := evalrun(t, runArgs()...)
 	if code != exitOK || !strings.Contains(out, "Baseline: none") {
@@ -137,8 +137,8 @@ func TestGateFlags_WorkedExample(t *testing.T) {
 func TestGateFlags_RejectedBeforeAgent(t *testing.T) {
 	dir := t.TempDir()
 	db := "sqlite:" + filepath.Join(dir, "runs.sqlite3")
-	suite, marker, _, judge := judgedSuite(t, dir, "Customer support")
-	code, out, stderr := evalrun(t, append([]string{"--database-url", db, "run", suite}, judge...)...)
+	s, marker, _, judge := judgedSuite(t, dir, "Customer support")
+	code, out, stderr := evalrun(t, append([]string{"--database-url", db, "run", s}, judge...)...)
 	if code != exitOK {
 		t.Fatalf("seed run: exit %d\n%s%s", code, out, stderr)
 	}
@@ -170,7 +170,7 @@ func TestGateFlags_RejectedBeforeAgent(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			args := append([]string{"--database-url", db, "run", suite}, tt.args...)
+			args := append([]string{"--database-url", db, "run", s}, tt.args...)
 			code, out, stderr := evalrun(t, args...)
 			if code != exitInvalid || !strings.Contains(stderr, tt.want) {
 				t.Fatalf("exit %d, want %d with %q\n%s%s", code, exitInvalid, tt.want, out, stderr)

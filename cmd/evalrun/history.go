@@ -59,23 +59,23 @@ func (c *HistoryCmd) Run(ctx context.Context, g *Globals) error {
 
 // writeNoMatch says that no run matched the --suite/--agent filters
 // (which ignore case) and suggests close names of saved runs.
-func writeNoMatch(ctx context.Context, w io.Writer, db *models.DB, suite, agent string) error {
+func writeNoMatch(ctx context.Context, w io.Writer, db *models.DB, s, a string) error {
 	suites, agents, err := db.RunNames(ctx)
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
 	var what []string
-	if suite != "" {
-		what = append(what, fmt.Sprintf("suite %q", reports.EscapeText(suite)))
+	if s != "" {
+		what = append(what, fmt.Sprintf("suite %q", reports.EscapeText(s)))
 	}
-	if agent != "" {
-		what = append(what, fmt.Sprintf("agent %q", reports.EscapeText(agent)))
+	if a != "" {
+		what = append(what, fmt.Sprintf("agent %q", reports.EscapeText(a)))
 	}
 	fmt.Fprintf(w, "No runs of %s (names match ignoring case).\n", strings.Join(what, " and "))
 	for _, f := range []struct {
 		flag, want string
 		names      []string
-	}{{"--suite", suite, suites}, {"--agent", agent, agents}} {
+	}{{"--suite", s, suites}, {"--agent", a, agents}} {
 		if f.want == "" {
 			continue
 		}

@@ -14,11 +14,11 @@ import (
 func TestHistoryCmd_IgnoresCaseAndSuggests(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "agent.sh"), []byte("cat >/dev/null; echo ok\n"), 0o644)
-	suite := filepath.Join(dir, "suite.json")
-	os.WriteFile(suite, []byte(`{"suite": "Trivia", "agent": {"name": "QuizBot", "command": ["sh", "agent.sh"]},
+	s := filepath.Join(dir, "suite.json")
+	os.WriteFile(s, []byte(`{"suite": "Trivia", "agent": {"name": "QuizBot", "command": ["sh", "agent.sh"]},
 	  "questions": [{"id": "q", "question": "q", "checks": [{"type": "contains", "value": "ok"}]}]}`), 0o644)
 	url := testdb.SQLiteURL(t)
-	if code, out, stderr := evalrun(t, "--database-url", url, "run", suite); code != 0 {
+	if code, out, stderr := evalrun(t, "--database-url", url, "run", s); code != 0 {
 		t.Fatalf("run: exit %d\n%s%s", code, out, stderr)
 	}
 	code, out, _ := evalrun(t, "--database-url", url, "history", "--suite", "trivia", "--agent", "quizbot")

@@ -15,7 +15,7 @@ import (
 func TestJudgeFlags_Judge(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	t.Setenv("ANTHROPIC_API_KEY", "test-anthropic-key")
-	suite := &runner.ModelConfig{Provider: "ollama", Model: "llama3", BaseURL: "http://127.0.0.1:11434"}
+	st := &runner.ModelConfig{Provider: "ollama", Model: "llama3", BaseURL: "http://127.0.0.1:11434"}
 	cases := []struct {
 		name  string
 		flags JudgeFlags
@@ -23,17 +23,17 @@ func TestJudgeFlags_Judge(t *testing.T) {
 		want  string // provider/model@base, "" for no judge, "exit2:..." for an error
 	}{
 		{"no judge anywhere", JudgeFlags{}, nil, ""},
-		{"suite judge", JudgeFlags{}, suite, "ollama/llama3@http://127.0.0.1:11434"},
-		{"no-judge wins", JudgeFlags{NoJudge: true, JudgeModel: "m"}, suite, ""},
-		{"model override keeps the suite provider", JudgeFlags{JudgeModel: "qwen"}, suite, "ollama/qwen@http://127.0.0.1:11434"},
-		{"provider override drops the suite url", JudgeFlags{JudgeProvider: "anthropic", JudgeModel: "claude-3-5-haiku-latest"}, suite, "anthropic/claude-3-5-haiku-latest@"},
-		{"provider override without model", JudgeFlags{JudgeProvider: "anthropic"}, suite, "exit2:give --judge-model too"},
+		{"suite judge", JudgeFlags{}, st, "ollama/llama3@http://127.0.0.1:11434"},
+		{"no-judge wins", JudgeFlags{NoJudge: true, JudgeModel: "m"}, st, ""},
+		{"model override keeps the suite provider", JudgeFlags{JudgeModel: "qwen"}, st, "ollama/qwen@http://127.0.0.1:11434"},
+		{"provider override drops the suite url", JudgeFlags{JudgeProvider: "anthropic", JudgeModel: "claude-3-5-haiku-latest"}, st, "anthropic/claude-3-5-haiku-latest@"},
+		{"provider override without model", JudgeFlags{JudgeProvider: "anthropic"}, st, "exit2:give --judge-model too"},
 		{"model without suite judge", JudgeFlags{JudgeModel: "llama3", JudgeProvider: "ollama"}, nil, "ollama/llama3@"},
 		{"provider without model", JudgeFlags{JudgeProvider: "ollama"}, nil, "exit2:give --judge-model"},
 		{"missing key", JudgeFlags{JudgeModel: "gpt-4o-mini"}, nil, "exit2:OPENAI_API_KEY is not set"},
-		{"bad url", JudgeFlags{JudgeBaseURL: "http://[::1"}, suite, "exit2:not a valid URL"},
+		{"bad url", JudgeFlags{JudgeBaseURL: "http://[::1"}, st, "exit2:not a valid URL"},
 		{"unknown provider", JudgeFlags{JudgeProvider: "gemini", JudgeModel: "g"}, nil, "exit2:unknown provider"},
-		{"cache is a file", JudgeFlags{JudgeCache: "/dev/null/x"}, suite, "exit2:--judge-cache"},
+		{"cache is a file", JudgeFlags{JudgeCache: "/dev/null/x"}, st, "exit2:--judge-cache"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -33,15 +33,15 @@ func TestRunCmd_JudgeCache(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	dir := t.TempDir()
 	dbURL := "sqlite:" + filepath.Join(dir, "runs.sqlite3")
-	suite := filepath.Join("..", "..", "examples", "llm_judge", "suite.json")
-	judged := []string{"--database-url", dbURL, "run", suite, "--judge-base-url", srv.URL + "/v1",
+	st := filepath.Join("..", "..", "examples", "llm_judge", "suite.json")
+	judged := []string{"--database-url", dbURL, "run", st, "--judge-base-url", srv.URL + "/v1",
 		"--judge-model", "judge", "--judge-cache", filepath.Join(dir, "cache")}
 	for i := range 2 {
 		if code, out, stderr := evalrun(t, judged...); code != exitOK {
 			t.Fatalf("judged run %d: exit %d\n%s%s", i+1, code, out, stderr)
 		}
 	}
-	if code, out, stderr := evalrun(t, "--database-url", dbURL, "run", suite, "--no-judge"); code != exitOK {
+	if code, out, stderr := evalrun(t, "--database-url", dbURL, "run", st, "--no-judge"); code != exitOK {
 		t.Fatalf("--no-judge run: exit %d\n%s%s", code, out, stderr)
 	}
 	// 3 questions x 3 judge metrics, judged once; the second run hits the cache.

@@ -70,28 +70,28 @@ func TestRun_JudgeRateLimit(t *testing.T) {
 			`"usage":{"prompt_tokens":20,"completion_tokens":5,"total_tokens":25}}`)
 	}))
 	defer judge.Close()
-	agent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	a := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		io.WriteString(w, `{"output":"Thank you for asking."}`)
 	}))
-	defer agent.Close()
+	defer a.Close()
 	dir := t.TempDir()
 	var qs []string
 	for i := range questions {
 		qs = append(qs, fmt.Sprintf(`{"id":"q%d","question":"Question %d?","minimum_scores":{"courteous":0.5}}`, i, i))
 	}
-	suite := filepath.Join(dir, "suite.json")
+	s := filepath.Join(dir, "suite.json")
 	doc := fmt.Sprintf(`{"suite":"Rate limited","version":"1","agent":{"name":"HTTP","url":%q},
  "judge":{"provider":"openai","model":"judge","base_url":%q},
  "evaluators":{"courteous":{"type":"llm_judge","params":{"rubric":"The answer is courteous."}}},
- "questions":[%s]}`, agent.URL, judge.URL+"/v1", strings.Join(qs, ","))
-	if err := os.WriteFile(suite, []byte(doc), 0o644); err != nil {
+ "questions":[%s]}`, a.URL, judge.URL+"/v1", strings.Join(qs, ","))
+	if err := os.WriteFile(s, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("OPENAI_API_KEY", "test-key")
 	url := testdb.SQLiteURL(t)
 	start := time.Now()
-	code, out, errOut := evalrun(t, "--database-url", url, "run", suite, "-j", "8")
+	code, out, errOut := evalrun(t, "--database-url", url, "run", s, "-j", "8")
 	elapsed := time.Since(start)
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s%s", code, tail(out), tail(errOut))

@@ -15,23 +15,23 @@ import (
 // record runs the suite in recording mode (RunCmd --record): the agent's
 // requests reach their real hosts, the run is shown but not saved, and the
 // recorded fixtures are written as a new suite file.
-func (c *RunCmd) record(ctx context.Context, g *Globals, suite *runner.Suite, agent runner.Agent, opts runner.ExecOptions) error {
+func (c *RunCmd) record(ctx context.Context, g *Globals, s *runner.Suite, a runner.Agent, opts runner.ExecOptions) error {
 	out := c.RecordTo
 	if out == "" {
-		base := strings.TrimSuffix(filepath.Base(suite.Path), filepath.Ext(suite.Path))
-		out = filepath.Join(filepath.Dir(suite.Path), base+".recorded.json")
+		base := strings.TrimSuffix(filepath.Base(s.Path), filepath.Ext(s.Path))
+		out = filepath.Join(filepath.Dir(s.Path), base+".recorded.json")
 	}
 	if _, err := os.Lstat(out); err == nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--record-to: %s exists: nothing was run or written (move it away, or name another file with --record-to)", out)}
 	}
 	rec := runner.NewRecordings()
 	opts.Record = rec
-	run, err := executeShown(ctx, g, suite, agent, opts, nil, func(err error) error { return fmt.Errorf("%w; nothing was recorded", err) })
+	run, err := executeShown(ctx, g, s, a, opts, nil, func(err error) error { return fmt.Errorf("%w; nothing was recorded", err) })
 	if err != nil {
 		return err
 	}
 	writeRunTable(g.Stdout, run, "", styleFor(g.Stdout, os.Getenv))
-	res, err := rec.Write(suite, out)
+	res, err := rec.Write(s, out)
 	if err != nil {
 		var ve *runner.ValidationError
 		if errors.As(err, &ve) {

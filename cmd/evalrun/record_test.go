@@ -25,11 +25,11 @@ func TestRunCmd_RecordThenReplay(t *testing.T) {
 	t.Setenv("CITY", "Paris")
 	dir := t.TempDir()
 	writeTestFile(t, filepath.Join(dir, "agent.sh"), `cat >/dev/null; printf '{"output": %s}' "$(curl -sS --fail "$UPSTREAM/weather?city=$CITY" | sed 's/"/\\"/g; s/^/"/; s/$/"/')"`)
-	suite := filepath.Join(dir, "suite.json")
-	writeTestFile(t, suite, `{"suite": "Weather", "agent": {"name": "A", "command": ["sh", "agent.sh"], "env": ["UPSTREAM", "CITY"]},
+	s := filepath.Join(dir, "suite.json")
+	writeTestFile(t, s, `{"suite": "Weather", "agent": {"name": "A", "command": ["sh", "agent.sh"], "env": ["UPSTREAM", "CITY"]},
 	  "questions": [{"id": "paris", "question": "Weather in Paris?", "checks": [{"type": "contains", "value": "21"}]}]}`)
 	url := testdb.SQLiteURL(t)
-	code, stdout, stderr := evalrun(t, "--database-url", url, "run", suite, "--record")
+	code, stdout, stderr := evalrun(t, "--database-url", url, "run", s, "--record")
 	if code != 0 {
 		t.Fatalf("record: exit %d\n%s%s", code, stdout, stderr)
 	}
@@ -55,7 +55,7 @@ func TestRunCmd_RecordThenReplay(t *testing.T) {
 	}
 	// A second recording never overwrites the first.
 	before, _ := os.ReadFile(recorded)
-	code, _, errOut = evalrun(t, "--database-url", url, "run", suite, "--record")
+	code, _, errOut = evalrun(t, "--database-url", url, "run", s, "--record")
 	if after, _ := os.ReadFile(recorded); code != 2 || !strings.Contains(errOut, "exists: nothing was run or written") || string(after) != string(before) {
 		t.Errorf("second record: exit %d, stderr %q", code, errOut)
 	}

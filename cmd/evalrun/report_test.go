@@ -26,14 +26,14 @@ var updateGolden = flag.Bool("update", false, "rewrite the support example's gol
 func supportHistory(t *testing.T) (db, reference, regressed string) {
 	t.Helper()
 	db = "sqlite:" + filepath.Join(t.TempDir(), "runs.sqlite3")
-	suite := filepath.Join("..", "..", "examples", "support", "suite.json")
+	s := filepath.Join("..", "..", "examples", "support", "suite.json")
 	t.Setenv("AGENT_REVISION", "reference")
-	if code, out, stderr := evalrun(t, "--database-url", db, "run", suite, "--metadata", `{"revision":"reference"}`); code != exitOK {
+	if code, out, stderr := evalrun(t, "--database-url", db, "run", s, "--metadata", `{"revision":"reference"}`); code != exitOK {
 		t.Fatalf("reference run: exit %d\n%s%s", code, out, stderr)
 	}
 	reference = latestRunID(t, db)
 	t.Setenv("AGENT_REVISION", "regressed")
-	code, out, stderr := evalrun(t, "--database-url", db, "run", suite, "--fail-on-regression", "--metadata", `{"revision":"regressed"}`)
+	code, out, stderr := evalrun(t, "--database-url", db, "run", s, "--fail-on-regression", "--metadata", `{"revision":"regressed"}`)
 	if code != exitFailed || !strings.Contains(out, "Baseline: "+reference) || !strings.Contains(out, "Regressed:") {
 		t.Fatalf("regressed run: exit %d, want %d with a regression against %s\n%s%s", code, exitFailed, reference, out, stderr)
 	}
@@ -124,11 +124,11 @@ func TestReportCmd_Formats(t *testing.T) {
 func TestReportCmd_ExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	db := "sqlite:" + filepath.Join(dir, "runs.sqlite3")
-	suite, _, score, judge := judgedSuite(t, dir, "Customer support")
+	st, _, score, judge := judgedSuite(t, dir, "Customer support")
 	runSuite := func(s float64, wantCode int) string {
 		t.Helper()
 		score.Store(s)
-		if code, out, stderr := evalrun(t, append([]string{"--database-url", db, "run", suite}, judge...)...); code != wantCode {
+		if code, out, stderr := evalrun(t, append([]string{"--database-url", db, "run", st}, judge...)...); code != wantCode {
 			t.Fatalf("run at %v: exit %d, want %d\n%s%s", s, code, wantCode, out, stderr)
 		}
 		return latestRunID(t, db)
@@ -198,8 +198,8 @@ func TestCompareCmd(t *testing.T) {
 	}
 	// A run of another definition (another question set) is refused.
 	t.Setenv("AGENT_REVISION", "reference")
-	suite := filepath.Join("..", "..", "examples", "support", "suite.json")
-	if code, out, stderr := evalrun(t, "--database-url", db, "run", suite, "--only", "returns"); code != exitOK {
+	s := filepath.Join("..", "..", "examples", "support", "suite.json")
+	if code, out, stderr := evalrun(t, "--database-url", db, "run", s, "--only", "returns"); code != exitOK {
 		t.Fatalf("--only run: exit %d\n%s%s", code, out, stderr)
 	}
 	only := latestRunID(t, db)

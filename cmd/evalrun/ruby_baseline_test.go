@@ -66,11 +66,11 @@ func reorderKeys(t *testing.T, j models.JSON) any {
 // a summary of its own) into PostgreSQL, then runs the regressed Go agent:
 // the Ruby run is its baseline and the regression gate fails.
 func TestRunCmd_RubyWrittenBaseline(t *testing.T) {
-	suite := filepath.Join("..", "..", "examples", "support", "suite.json")
-	url, rubyID := rubySupportRun(t, suite)
+	s := filepath.Join("..", "..", "examples", "support", "suite.json")
+	url, rubyID := rubySupportRun(t, s)
 
 	t.Setenv("AGENT_REVISION", "regressed")
-	code, out, stderr := evalrun(t, "--database-url", url, "run", suite, "--fail-on-regression")
+	code, out, stderr := evalrun(t, "--database-url", url, "run", s, "--fail-on-regression")
 	if code != exitFailed || !strings.Contains(out, "Baseline: "+rubyID.String()) || !strings.Contains(out, "new_failure") {
 		t.Fatalf("regressed Go run over a Ruby baseline: exit %d, want %d with baseline %s\n%s%s", code, exitFailed, rubyID, out, stderr)
 	}
@@ -125,12 +125,12 @@ func insertRubyCopy(t *testing.T, db *models.DB, goRun *models.Run, started time
 // SQLite file to get its persisted definition, then writes a copy of it as
 // ActiveRecord would (insertRubyCopy) into a migrated PostgreSQL schema
 // started an hour ago. It returns that database's URL and the Ruby run's id.
-func rubySupportRun(t *testing.T, suite string) (string, uuid.UUID) {
+func rubySupportRun(t *testing.T, s string) (string, uuid.UUID) {
 	t.Helper()
 	ctx := context.Background()
 	scratch := "sqlite:" + filepath.Join(t.TempDir(), "scratch.sqlite3")
 	t.Setenv("AGENT_REVISION", "reference")
-	if code, out, stderr := evalrun(t, "--database-url", scratch, "run", suite); code != exitOK {
+	if code, out, stderr := evalrun(t, "--database-url", scratch, "run", s); code != exitOK {
 		t.Fatalf("scratch run: exit %d\n%s%s", code, out, stderr)
 	}
 	sdb, err := models.Open(ctx, scratch, models.OpenOptions{})

@@ -52,33 +52,33 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
-	suite, meta, err := c.load(ctx, g)
+	s, meta, err := c.load(ctx, g)
 	if err != nil {
 		return asInvalid(err)
 	}
-	writeSuiteWarnings(g.Stderr, suite)
+	writeSuiteWarnings(g.Stderr, s)
 	if shard != nil {
-		suite = suite.Shard(*shard)
+		s = s.Shard(*shard)
 	}
-	judge, err := c.judgeFor(ctx, suite)
+	judge, err := c.judgeFor(ctx, s)
 	if err != nil {
 		return asInvalid(err)
 	}
-	calculated := suite.Calculated(judge != nil)
-	conc := runner.Concurrency(int(c.Concurrency), len(suite.Cases))
+	calculated := s.Calculated(judge != nil)
+	conc := runner.Concurrency(int(c.Concurrency), len(s.Cases))
 	agentLimiter := llm.NewLimiter()
 	agentOpts := runner.AgentOptions{Concurrency: conc, Timeout: c.timeout(), Limiter: agentLimiter, MaxAnswerBytes: c.MaxAnswerBytes}
-	stop := g.guardAgent(suite.Agent, &agentOpts)
+	stop := g.guardAgent(s.Agent, &agentOpts)
 	defer stop()
-	agent, err := runner.NewAgent(suite.Agent, agentOpts)
+	a, err := runner.NewAgent(s.Agent, agentOpts)
 	if err != nil {
-		return &exitError{Code: exitInvalid, Err: fmt.Errorf("%s: %w", suite.Path, err)}
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("%s: %w", s.Path, err)}
 	}
-	if cl, ok := agent.(io.Closer); ok {
+	if cl, ok := a.(io.Closer); ok {
 		defer cl.Close()
 	}
 	if c.Record {
-		return c.record(ctx, g, suite, agent, runner.ExecOptions{Judge: judge, Concurrency: conc, Timeout: c.timeout(),
+		return c.record(ctx, g, s, a, runner.ExecOptions{Judge: judge, Concurrency: conc, Timeout: c.timeout(),
 			Metadata: meta, ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge)})
 	}
 	var db *models.DB
@@ -91,23 +91,23 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 			return asInvalid(err)
 		}
 		defer db.Close()
-		if baseline, err = c.resolveBaseline(ctx, db, suite.Plan(calculated), calculated); err != nil {
+		if baseline, err = c.resolveBaseline(ctx, db, s.Plan(calculated), calculated); err != nil {
 			return asInvalid(err)
 		}
 	} else if err := c.checkGateFlags(g); err != nil {
 		return err
 	}
-	if err := c.preflight(ctx, suite, judge != nil); err != nil {
+	if err := c.preflight(ctx, s, judge != nil); err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
 	opts := runner.ExecOptions{Judge: judge, Concurrency: conc, Timeout: c.timeout(), Metadata: meta,
-		ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge), Repeat: c.repeat(suite)}
-	run, err := executeShown(ctx, g, suite, agent, opts,
+		ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge), Repeat: c.repeat(s)}
+	run, err := executeShown(ctx, g, s, a, opts,
 		func() string { return rateNote(agentLimiter, c.JudgeFlags.limiter) }, nil)
 	if err != nil {
 		return err
 	}
-	saved, err := c.save(ctx, g, db, run, suite, calculated, shard)
+	saved, err := c.save(ctx, g, db, run, s, calculated, shard)
 	if err != nil {
 		return asFailed(err)
 	}
@@ -210,52 +210,52 @@ func (c *RunCmd) Help() string {
 // credential. The judge flags and section are still validated. Without a
 // judge-backed metric the calculated metrics and the digest are the same
 // with or without a judge.
-func (c *RunCmd) judgeFor(ctx context.Context, suite *runner.Suite) (score.Judge, error) {
-	if suite.NeedsJudge() {
-		j, err := c.judge(ctx, suite.Judge)
+func (c *RunCmd) judgeFor(ctx context.Context, st *runner.Suite) (score.Judge, error) {
+	if st.NeedsJudge() {
+		j, err := c.judge(ctx, st.Judge)
 		var ee *exitError
-		if s, ok, _ := c.settings(suite.Judge); ok && errors.As(err, &ee) && llm.CredentialEnv(s.Provider) != "" && s.BaseURL == "" &&
+		if s, ok, _ := c.settings(st.Judge); ok && errors.As(err, &ee) && llm.CredentialEnv(s.Provider) != "" && s.BaseURL == "" &&
 			strings.TrimSpace(os.Getenv(llm.CredentialEnv(s.Provider))) == "" {
 			// run (unlike calibrate --rejudge) can go on without a judge.
 			err = &exitError{Code: ee.Code, Err: fmt.Errorf("%w; set it, or pass --no-judge to run without a judge (its metrics are then not calculated)", ee.Err)}
 		}
 		return j, err
 	}
-	_, _, err := c.settings(suite.Judge)
+	_, _, err := c.settings(st.Judge)
 	return nil, err
 }
 
 // load reads the suite, the --only filter and --metadata.
 func (c *RunCmd) load(ctx context.Context, g *Globals) (*runner.Suite, map[string]any, error) {
-	suite, err := runner.Load(c.Suite)
+	s, err := runner.Load(c.Suite)
 	if err != nil {
 		return nil, nil, err
 	}
 	// every check validate makes (agent, judge section, scorers), so that
 	// --no-judge does not accept a judge section validate refuses
-	if err := suite.Check(); err != nil {
+	if err := s.Check(); err != nil {
 		return nil, nil, err
 	}
 	sel := runner.Selection{IDs: c.Only, Tags: c.Tag}
 	if c.FailedIn != "" {
-		if sel.Failed, err = c.failedIn(ctx, g, suite); err != nil {
+		if sel.Failed, err = c.failedIn(ctx, g, s); err != nil {
 			return nil, nil, err
 		}
 		sel.FailedSource = "run " + c.FailedIn
 	}
-	if suite, err = suite.Select(sel); err != nil {
+	if s, err = s.Select(sel); err != nil {
 		return nil, nil, err
 	}
 	meta, err := parseMetadata(c.Metadata)
 	if err != nil {
 		return nil, nil, err
 	}
-	return suite, meta, nil
+	return s, meta, nil
 }
 
 // failedIn reads the ids of the questions that failed or errored in the
 // --failed-in run, which must be a run of this suite.
-func (c *RunCmd) failedIn(ctx context.Context, g *Globals, suite *runner.Suite) ([]string, error) {
+func (c *RunCmd) failedIn(ctx context.Context, g *Globals, s *runner.Suite) ([]string, error) {
 	db, err := g.open(ctx, true)
 	if err != nil {
 		return nil, err
@@ -265,8 +265,8 @@ func (c *RunCmd) failedIn(ctx context.Context, g *Globals, suite *runner.Suite) 
 	if err != nil {
 		return nil, err
 	}
-	if run.Suite != suite.Name {
-		return nil, fmt.Errorf("--failed-in %s: that run is of suite %q, not %q", c.FailedIn, reports.EscapeText(run.Suite), reports.EscapeText(suite.Name))
+	if run.Suite != s.Name {
+		return nil, fmt.Errorf("--failed-in %s: that run is of suite %q, not %q", c.FailedIn, reports.EscapeText(run.Suite), reports.EscapeText(s.Name))
 	}
 	ids := []string{}
 	for _, cr := range run.Cases {
@@ -329,13 +329,13 @@ func concurrencyRule() string {
 
 // preflight probes the agent and, when one was built, the judge
 // (runner.Preflight) unless --no-preflight is given.
-func (c *RunCmd) preflight(ctx context.Context, suite *runner.Suite, withJudge bool) error {
+func (c *RunCmd) preflight(ctx context.Context, st *runner.Suite, withJudge bool) error {
 	if c.NoPreflight {
 		return nil
 	}
 	var js *llm.Settings
 	if withJudge {
-		s, ok, err := c.settings(suite.Judge)
+		s, ok, err := c.settings(st.Judge)
 		if err != nil {
 			return err
 		}
@@ -343,7 +343,7 @@ func (c *RunCmd) preflight(ctx context.Context, suite *runner.Suite, withJudge b
 			js = &s
 		}
 	}
-	if err := runner.Preflight(ctx, suite.Agent, js); err != nil {
+	if err := runner.Preflight(ctx, st.Agent, js); err != nil {
 		return fmt.Errorf("%w\nNothing was run or saved. Start or fix what is unreachable, or pass --no-preflight to run anyway "+
 			"(every question would then record the failure)", err)
 	}
@@ -351,12 +351,12 @@ func (c *RunCmd) preflight(ctx context.Context, suite *runner.Suite, withJudge b
 }
 
 // repeat is --repeat, else the suite's "repeat" key, else 1.
-func (c *RunCmd) repeat(suite *runner.Suite) int {
+func (c *RunCmd) repeat(s *runner.Suite) int {
 	switch {
 	case c.Repeat != nil:
 		return *c.Repeat
-	case suite.Repeat > 0:
-		return suite.Repeat
+	case s.Repeat > 0:
+		return s.Repeat
 	}
 	return 1
 }

@@ -14,11 +14,11 @@ const returnsAnnotation = "::error file=%s,line=16,title=Customer support / Supp
 
 // runRegressedGitHub runs the support example's regressed revision with
 // --report github and returns stdout.
-func runRegressedGitHub(t *testing.T, db, suite string) string {
+func runRegressedGitHub(t *testing.T, db, s string) string {
 	t.Helper()
 	t.Setenv("GITHUB_STEP_SUMMARY", "")
 	t.Setenv("AGENT_REVISION", "regressed")
-	code, out, stderr := evalrun(t, "--database-url", db, "run", suite, "--report", "github")
+	code, out, stderr := evalrun(t, "--database-url", db, "run", s, "--report", "github")
 	if code != exitFailed {
 		t.Fatalf("run: exit %d, want %d\n%s%s", code, exitFailed, out, stderr)
 	}
@@ -63,9 +63,9 @@ func TestRunCmd_GitHubAnnotationsOutsideRepo(t *testing.T) {
 	}
 	db := "sqlite:" + filepath.Join(t.TempDir(), "runs.sqlite3")
 	t.Chdir(dir)
-	for _, suite := range []string{"suite.json", filepath.Join(dir, "suite.json")} {
-		out := runRegressedGitHub(t, db, suite)
-		want := fmt.Sprintf(returnsAnnotation, suite)
+	for _, s := range []string{"suite.json", filepath.Join(dir, "suite.json")} {
+		out := runRegressedGitHub(t, db, s)
+		want := fmt.Sprintf(returnsAnnotation, s)
 		if !strings.Contains(out, want) {
 			t.Errorf("no annotation %q in:\n%s", want, out)
 		}

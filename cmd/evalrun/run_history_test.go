@@ -59,10 +59,10 @@ func TestMetadataCell(t *testing.T) {
 // TestRunOutput_Plurals says "1 question", never "1 questions".
 func TestRunOutput_Plurals(t *testing.T) {
 	dir := t.TempDir()
-	suite := filepath.Join(dir, "one.json")
-	os.WriteFile(suite, []byte(`{"suite": "One", "agent": {"name": "A", "command": ["true"]},
+	s := filepath.Join(dir, "one.json")
+	os.WriteFile(s, []byte(`{"suite": "One", "agent": {"name": "A", "command": ["true"]},
 	  "questions": [{"question": "q", "expected_answer": "a", "minimum_scores": {"exact_match": 1}}]}`), 0o644)
-	code, out, stderr := evalrun(t, "validate", suite)
+	code, out, stderr := evalrun(t, "validate", s)
 	if code != exitOK || !strings.Contains(out, "(command), 1 question, metrics: exact_match") {
 		t.Errorf("validate: exit %d\n%s%s", code, out, stderr)
 	}

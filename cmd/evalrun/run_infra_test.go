@@ -57,23 +57,23 @@ func cyclingJudge(t *testing.T) (*httptest.Server, *atomic.Int64) {
 
 // judgedSuiteFile writes a two-question judged suite whose agent is a
 // shell script (or the given agent section) and returns its path.
-func judgedSuiteFile(t *testing.T, judgeURL, agent string) string {
+func judgedSuiteFile(t *testing.T, judgeURL, a string) string {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "agent.sh"), []byte(`echo '{"output":"Within 30 days."}'`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if agent == "" {
-		agent = `{"name": "A", "command": ["sh", "agent.sh"]}`
+	if a == "" {
+		a = `{"name": "A", "command": ["sh", "agent.sh"]}`
 	}
-	suite := fmt.Sprintf(`{"suite": "Outage", "agent": %s,
+	s := fmt.Sprintf(`{"suite": "Outage", "agent": %s,
   "judge": {"provider": "openai", "model": "judge", "base_url": %q, "timeout": "5s"},
   "questions": [
     {"id": "q1", "question": "How long?", "expected_answer": "30 days.", "minimum_scores": {"semantic_accuracy": 0.9}},
     {"id": "q2", "question": "How long again?", "expected_answer": "30 days.", "minimum_scores": {"semantic_accuracy": 0.9}}
-  ]}`, agent, judgeURL)
+  ]}`, a, judgeURL)
 	path := filepath.Join(dir, "suite.json")
-	if err := os.WriteFile(path, []byte(suite), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -98,16 +98,16 @@ func TestRunCmd_JudgeOutageIsNotABaseline(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	var down atomic.Bool
 	srv := switchableJudge(t, &down)
-	suite := judgedSuiteFile(t, srv.URL+"/v1", "")
+	s := judgedSuiteFile(t, srv.URL+"/v1", "")
 	dir := t.TempDir()
 	dbURL := "sqlite:" + filepath.Join(dir, "runs.sqlite3")
-	if code, out, stderr := evalrun(t, "--database-url", dbURL, "run", suite); code != exitOK {
+	if code, out, stderr := evalrun(t, "--database-url", dbURL, "run", s); code != exitOK {
 		t.Fatalf("healthy run: exit %d\n%s%s", code, out, stderr)
 	}
 	healthy := latestRunID(t, dbURL)
 
 	down.Store(true)
-	code, out, stderr := evalrun(t, "--database-url", dbURL, "run", suite)
+	code, out, stderr := evalrun(t, "--database-url", dbURL, "run", s)
 	if code != exitFailed || !strings.Contains(stderr, "failed from infrastructure") ||
 		!strings.Contains(stderr, "judge: server_error") || !strings.Contains(stderr, "(2 of 2 calls)") {
 		t.Fatalf("outage run: exit %d, want 1 with the infrastructure message\n%s%s", code, out, stderr)
@@ -125,7 +125,7 @@ func TestRunCmd_JudgeOutageIsNotABaseline(t *testing.T) {
 
 	down.Store(false)
 	report := filepath.Join(dir, "next.json")
-	if code, out, stderr := evalrun(t, "--database-url", dbURL, "run", suite, "--report", report); code != exitOK {
+	if code, out, stderr := evalrun(t, "--database-url", dbURL, "run", s, "--report", report); code != exitOK {
 		t.Fatalf("run after the outage: exit %d\n%s%s", code, out, stderr)
 	}
 	var doc struct {
@@ -145,7 +145,7 @@ func TestRunCmd_JudgeOutageIsNotABaseline(t *testing.T) {
 		t.Errorf("the healthy run is marked: %v", doc.Summary["infrastructure_failure"])
 	}
 	// An explicit --baseline may still name the outage run.
-	if code, out, stderr := evalrun(t, "--database-url", dbURL, "run", suite, "--baseline", outage); code != exitOK ||
+	if code, out, stderr := evalrun(t, "--database-url", dbURL, "run", s, "--baseline", outage); code != exitOK ||
 		!strings.Contains(out+stderr, outage) {
 		t.Errorf("--baseline %s: exit %d\n%s%s", outage, code, out, stderr)
 	}
@@ -158,14 +158,14 @@ func TestRunCmd_OnlyOutagesBefore(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	var down atomic.Bool
 	srv := switchableJudge(t, &down)
-	suite := judgedSuiteFile(t, srv.URL+"/v1", "")
+	s := judgedSuiteFile(t, srv.URL+"/v1", "")
 	dbURL := "sqlite:" + filepath.Join(t.TempDir(), "runs.sqlite3")
 	down.Store(true)
-	if code, out, stderr := evalrun(t, "--database-url", dbURL, "run", suite); code != exitFailed {
+	if code, out, stderr := evalrun(t, "--database-url", dbURL, "run", s); code != exitFailed {
 		t.Fatalf("outage run: exit %d, want 1\n%s%s", code, out, stderr)
 	}
 	down.Store(false)
-	code, out, stderr := evalrun(t, "--database-url", dbURL, "run", suite)
+	code, out, stderr := evalrun(t, "--database-url", dbURL, "run", s)
 	want := "Baseline: none (the earlier runs of this definition are marked as infrastructure failures, never automatic baselines; " +
 		"--baseline RUN_ID compares with one anyway); thresholds only"
 	if code != exitOK || !strings.Contains(out, want) {
@@ -193,8 +193,8 @@ func TestRunCmd_Preflight(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			dbURL := "sqlite:" + filepath.Join(t.TempDir(), "runs.sqlite3")
-			suite := judgedSuiteFile(t, tc.judge, tc.agent)
-			code, out, stderr := evalrun(t, "--database-url", dbURL, "run", suite)
+			s := judgedSuiteFile(t, tc.judge, tc.agent)
+			code, out, stderr := evalrun(t, "--database-url", dbURL, "run", s)
 			if code != exitInvalid || !strings.Contains(stderr, tc.want) || !strings.Contains(stderr, "--no-preflight") ||
 				!strings.Contains(stderr, "Nothing was run or saved") {
 				t.Errorf("exit %d, want 2 naming %q and --no-preflight\n%s%s", code, tc.want, out, stderr)
@@ -206,8 +206,8 @@ func TestRunCmd_Preflight(t *testing.T) {
 	}
 	t.Run("--no-preflight", func(t *testing.T) {
 		dbURL := "sqlite:" + filepath.Join(t.TempDir(), "runs.sqlite3")
-		suite := judgedSuiteFile(t, judgeURL, fmt.Sprintf(`{"name": "A", "url": "http://%s/answer"}`, closed))
-		code, out, stderr := evalrun(t, "--database-url", dbURL, "run", suite, "--no-preflight")
+		s := judgedSuiteFile(t, judgeURL, fmt.Sprintf(`{"name": "A", "url": "http://%s/answer"}`, closed))
+		code, out, stderr := evalrun(t, "--database-url", dbURL, "run", s, "--no-preflight")
 		if code != exitFailed || !strings.Contains(stderr, "agent: http: ") || !strings.Contains(stderr, "connection refused (2 of 2 calls)") {
 			t.Errorf("exit %d, want 1 with the agent outage named\n%s%s", code, out, stderr)
 		}
@@ -224,16 +224,16 @@ func TestRunCmd_Preflight(t *testing.T) {
 func TestRunCmd_Repeat(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	srv, n := cyclingJudge(t)
-	suite := judgedSuiteFile(t, srv.URL+"/v1", "")
+	s := judgedSuiteFile(t, srv.URL+"/v1", "")
 	dir := t.TempDir()
 	dbURL := "sqlite:" + filepath.Join(dir, "runs.sqlite3")
 	for _, bad := range []string{"0", "101", "-1"} {
-		if code, _, stderr := evalrun(t, "--database-url", dbURL, "run", suite, "--repeat="+bad); code != exitInvalid ||
+		if code, _, stderr := evalrun(t, "--database-url", dbURL, "run", s, "--repeat="+bad); code != exitInvalid ||
 			!strings.Contains(stderr, "--repeat: want a whole number of repeats from 1 to 100") {
 			t.Errorf("--repeat=%s: exit %d, want 2 with the rule\n%s", bad, code, stderr)
 		}
 	}
-	args := []string{"--database-url", dbURL, "run", suite, "--repeat", "3", "--concurrency", "1"}
+	args := []string{"--database-url", dbURL, "run", s, "--repeat", "3", "--concurrency", "1"}
 	for _, ext := range []string{"txt", "md", "html", "json", "xml"} {
 		args = append(args, "--report", filepath.Join(dir, "report."+ext))
 	}
@@ -279,7 +279,7 @@ func TestRunCmd_Repeat(t *testing.T) {
 	}
 	// K is not part of the definition: a K=2 run is compared with the K=3
 	// run, and says what the baseline's K was.
-	code, out, stderr = evalrun(t, "--database-url", dbURL, "run", suite, "--repeat", "2", "--report", filepath.Join(dir, "next.txt"))
+	code, out, stderr = evalrun(t, "--database-url", dbURL, "run", s, "--repeat", "2", "--report", filepath.Join(dir, "next.txt"))
 	b, _ = os.ReadFile(filepath.Join(dir, "next.txt"))
 	if code == exitInvalid || !strings.Contains(string(b), "2 answers per question") || !strings.Contains(string(b), "the baseline had 3 per question") {
 		t.Errorf("K=2 after K=3: exit %d\n%s%s\n%s", code, out, stderr, b)

@@ -22,9 +22,9 @@ echo "$SSL_CERT_FILE" >> ca-files.txt
 case "$q" in *second*) kill -INT $PPID; sleep 5 ;; esac
 echo ok
 `), 0o644)
-			suite := filepath.Join(dir, "suite.json")
+			s := filepath.Join(dir, "suite.json")
 			fixture := `"api_interactions": [{"expect_request": {"method": "GET", "url": "https://api.example/x"}, "respond_with": {"json": 1}}]`
-			os.WriteFile(suite, []byte(`{"suite": "Interrupt replay", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
+			os.WriteFile(s, []byte(`{"suite": "Interrupt replay", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
 			  "evaluators": {"exact": {"type": "exact_match"}},
 			  "questions": [{"question": "first", "expected_answer": "ok", `+fixture+`},
 			    {"question": "second", "expected_answer": "ok", `+fixture+`},
@@ -33,7 +33,7 @@ echo ok
 			tmp := t.TempDir()
 			t.Setenv("TMPDIR", tmp)
 
-			code, out, stderr := evalrun(t, "--database-url", url, "run", suite, "--concurrency", "1")
+			code, out, stderr := evalrun(t, "--database-url", url, "run", s, "--concurrency", "1")
 			if code != exitFailed || !strings.Contains(stderr, "1 of 3 cases finished, 2 unfinished; nothing was saved") {
 				t.Errorf("exit %d, want 1 and the interruption message:\n%s%s", code, out, stderr)
 			}

@@ -16,21 +16,21 @@ import (
 // answer and is accepted.
 func TestValidateAndRun_RefuseMetricWithoutItsInput(t *testing.T) {
 	dir := t.TempDir()
-	suite := filepath.Join(dir, "suite.json")
+	s := filepath.Join(dir, "suite.json")
 	body := `{"suite": "Needs", "agent": {"name": "A", "command": ["true"]},
 	  "evaluators": {"fixed": {"type": "exact_match", "params": {"value": "ok"}}},
 	  "questions": [{"id": "a", "question": "q", "minimum_scores": {"fixed": 1}},
 	    {"id": "b", "question": "q", "minimum_scores": {"fixed": 1}},
 	    {"id": "c", "question": "q", "minimum_scores": {"fixed": 1}},
 	    {"id": "d", "question": "q", "expected_answer": "ok", "minimum_scores": {"faithfulness": 0.8}}]}`
-	if err := os.WriteFile(suite, []byte(body), 0o644); err != nil {
+	if err := os.WriteFile(s, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	want := suite + ": $.questions[3].minimum_scores.faithfulness: needs the question's context (none given)"
+	want := s + ": $.questions[3].minimum_scores.faithfulness: needs the question's context (none given)"
 	db := testdb.SQLite(t)
 	url := db.URL
 	db.Close()
-	for _, args := range [][]string{{"validate", suite}, {"--database-url", url, "run", suite}} {
+	for _, args := range [][]string{{"validate", s}, {"--database-url", url, "run", s}} {
 		code, out, stderr := evalrun(t, args...)
 		if code != exitInvalid || !strings.Contains(stderr, want) {
 			t.Errorf("%s: exit %d, want 2 and %q\n%s%s", args[len(args)-2], code, want, out, stderr)
@@ -40,10 +40,10 @@ func TestValidateAndRun_RefuseMetricWithoutItsInput(t *testing.T) {
 		t.Errorf("%d runs saved by a refused suite", got)
 	}
 	fixed := strings.Replace(body, `"minimum_scores": {"faithfulness": 0.8}`, `"minimum_scores": {"fixed": 1}`, 1)
-	if err := os.WriteFile(suite, []byte(fixed), 0o644); err != nil {
+	if err := os.WriteFile(s, []byte(fixed), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, out, stderr := evalrun(t, "validate", suite); code != exitOK {
+	if code, out, stderr := evalrun(t, "validate", s); code != exitOK {
 		t.Errorf("validate with value params: exit %d, want 0\n%s%s", code, out, stderr)
 	}
 }

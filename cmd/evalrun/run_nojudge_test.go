@@ -18,12 +18,12 @@ func TestRunCmd_NoJudgeWarning(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "agent.sh"), []byte("cat >/dev/null; echo ok\n"), 0o644)
-	suite := filepath.Join(dir, "suite.json")
-	os.WriteFile(suite, []byte(`{"suite": "NoJudge", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
+	s := filepath.Join(dir, "suite.json")
+	os.WriteFile(s, []byte(`{"suite": "NoJudge", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
 	  "judge": {"provider": "openai", "model": "gpt-4o-mini"},
 	  "questions": [{"id": "q", "question": "q", "expected_answer": "ok"}]}`), 0o644)
 	url := testdb.SQLiteURL(t)
-	code, out, stderr := evalrun(t, "--database-url", url, "run", suite, "--no-judge")
+	code, out, stderr := evalrun(t, "--database-url", url, "run", s, "--no-judge")
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s%s", code, out, stderr)
 	}
@@ -52,8 +52,8 @@ func TestRunCmd_NoJudgeNeverPasses(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "agent.sh"), []byte("cat >/dev/null; echo ok\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "golden.jsonl"), []byte(`{"id": "g", "input": "q", "expected": "ok", "minimum_scores": {"semantic_accuracy": 0.9}}`+"\n"), 0o644)
-	suite := filepath.Join(dir, "suite.json")
-	os.WriteFile(suite, []byte(`{"suite": "OnlyJudge", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
+	s := filepath.Join(dir, "suite.json")
+	os.WriteFile(s, []byte(`{"suite": "OnlyJudge", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
 	  "judge": {"provider": "openai", "model": "gpt-4o-mini"},
 	  "evaluators": {"exact": {"type": "exact_match"}},
 	  "questions": [{"id": "q", "question": "q", "expected_answer": "ok", "minimum_scores": {"semantic_accuracy": 0.9}}],
@@ -71,7 +71,7 @@ func TestRunCmd_NoJudgeNeverPasses(t *testing.T) {
 				t.Setenv("EVAL_NO_JUDGE", tt.env)
 			}
 			url := testdb.SQLiteURL(t)
-			code, out, stderr := evalrun(t, append([]string{"--database-url", url, "run", suite}, tt.args...)...)
+			code, out, stderr := evalrun(t, append([]string{"--database-url", url, "run", s}, tt.args...)...)
 			if code != exitOK {
 				t.Fatalf("exit %d\n%s%s", code, out, stderr)
 			}
@@ -112,12 +112,12 @@ func onlyRun(t *testing.T, url string) *models.Run {
 // any agent call (issue 12, row 8).
 func TestRunCmd_NoJudgeRefusesWhatValidateRefuses(t *testing.T) {
 	dir := t.TempDir()
-	suite := filepath.Join(dir, "suite.json")
-	os.WriteFile(suite, []byte(`{"suite": "S", "agent": {"name": "A", "command": ["sh", "-c", "touch called"]},
+	s := filepath.Join(dir, "suite.json")
+	os.WriteFile(s, []byte(`{"suite": "S", "agent": {"name": "A", "command": ["sh", "-c", "touch called"]},
 	  "judge": {"provider": "nonsense", "model": "m"},
 	  "questions": [{"id": "q", "question": "q", "expected_answer": "ok"}]}`), 0o644)
-	vcode, _, vstderr := evalrun(t, "validate", suite)
-	code, out, stderr := evalrun(t, "--database-url", testdb.SQLiteURL(t), "run", suite, "--no-judge")
+	vcode, _, vstderr := evalrun(t, "validate", s)
+	code, out, stderr := evalrun(t, "--database-url", testdb.SQLiteURL(t), "run", s, "--no-judge")
 	if vcode != exitInvalid || code != exitInvalid || !strings.Contains(stderr, `unknown provider "nonsense"`) {
 		t.Fatalf("validate exit %d (%s); run --no-judge exit %d\n%s%s", vcode, vstderr, code, out, stderr)
 	}

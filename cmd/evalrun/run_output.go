@@ -286,13 +286,13 @@ func questions(n int) string { return reports.Plural(n, "question", "questions")
 // when not nil, adds the request rates to it). An interrupted run is an
 // exit-1 error (nothing of it is kept), any other failure an exit-2 error;
 // wrap, when not nil, adds context to the cause of both.
-func executeShown(ctx context.Context, g *Globals, suite *runner.Suite, agent runner.Agent, opts runner.ExecOptions,
+func executeShown(ctx context.Context, g *Globals, s *runner.Suite, a runner.Agent, opts runner.ExecOptions,
 	rates func() string, wrap func(error) error) (*models.Run, error) {
-	prog := newProgress(g.Stderr, len(suite.Cases))
+	prog := newProgress(g.Stderr, len(s.Cases))
 	prog.rates = rates
 	opts.Progress = prog.update
 	prog.start()
-	run, err := runner.Execute(ctx, suite, agent, opts)
+	run, err := runner.Execute(ctx, s, a, opts)
 	prog.finish()
 	if err == nil {
 		return run, nil

@@ -11,12 +11,12 @@ import (
 // judge's providers, for the progress line: "judge 48.0 req/s (avg 47.1;
 // 3 rate-limited, paced at 47.5/s)", the rate over the last second first;
 // "" when neither made a request yet.
-func rateNote(agent, judge *llm.Limiter) string {
+func rateNote(a, judge *llm.Limiter) string {
 	var parts []string
 	for _, l := range []struct {
 		name string
 		st   llm.Stats
-	}{{"agent", agent.Stats()}, {"judge", judge.Stats()}} {
+	}{{"agent", a.Stats()}, {"judge", judge.Stats()}} {
 		if l.st.Average == 0 && l.st.RateLimited == 0 {
 			continue
 		}

@@ -89,11 +89,11 @@ type saveResult struct {
 // for good, the run goes to an evidence file under --evidence-dir and
 // notSaved says so; an error is returned only when nothing could keep the
 // run.
-func (c *RunCmd) save(ctx context.Context, g *Globals, db *models.DB, run *models.Run, suite *runner.Suite, calculated []string, shard *runner.ShardSpec) (saveResult, error) {
+func (c *RunCmd) save(ctx context.Context, g *Globals, db *models.DB, run *models.Run, s *runner.Suite, calculated []string, shard *runner.ShardSpec) (saveResult, error) {
 	if err := models.PrepareRun(run); err != nil { // what a save inserts, and the evidence file holds
 		return saveResult{}, err
 	}
-	file := evidenceOf(run, suite, calculated)
+	file := evidenceOf(run, s, calculated)
 	switch {
 	case c.NoSave:
 		return saveResult{where: "not saved (--no-save: dry run)"}, nil
@@ -113,9 +113,9 @@ func (c *RunCmd) save(ctx context.Context, g *Globals, db *models.DB, run *model
 
 // evidenceOf is the evidence file of a prepared run of suite: its rows and
 // the definition the gate and db:import check.
-func evidenceOf(run *models.Run, suite *runner.Suite, calculated []string) *evidence.File {
+func evidenceOf(run *models.Run, s *runner.Suite, calculated []string) *evidence.File {
 	return &evidence.File{Run: run, Definition: evidence.Definition{
-		SuiteDigest: run.SuiteDigest, CalculatedMetrics: calculated, CaseIDs: suite.DefinitionIDs()}}
+		SuiteDigest: run.SuiteDigest, CalculatedMetrics: calculated, CaseIDs: s.DefinitionIDs()}}
 }
 
 // saveOrSpool saves the evidence file's run to the database, retrying

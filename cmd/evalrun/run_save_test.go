@@ -20,7 +20,7 @@ import (
 
 // writeSlowSuite writes a suite of n questions whose command agent marks
 // that it started (a file in dir) and answers "yes" after a pause.
-func writeSlowSuite(t *testing.T, dir string, n int) (suite, marker string) {
+func writeSlowSuite(t *testing.T, dir string, n int) (s, marker string) {
 	t.Helper()
 	marker = filepath.Join(dir, "agent-started")
 	var qs []string
@@ -31,11 +31,11 @@ func writeSlowSuite(t *testing.T, dir string, n int) (suite, marker string) {
  "agent":{"name":"Slow","command":["sh","-c","cat >/dev/null; touch %s; sleep 0.3; printf yes"]},
  "evaluators":{"exact":{"type":"exact_match"}},
  "questions":[%s]}`, marker, strings.Join(qs, ","))
-	suite = filepath.Join(dir, "suite.json")
-	if err := os.WriteFile(suite, []byte(doc), 0o644); err != nil {
+	s = filepath.Join(dir, "suite.json")
+	if err := os.WriteFile(s, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return suite, marker
+	return s, marker
 }
 
 // runResult is how an evalrun that ran in the background ended.
@@ -114,12 +114,12 @@ func withoutTiming(t *testing.T, run *models.Run) *models.Run {
 func TestRun_DatabaseStoppedWhileCasesRun(t *testing.T) {
 	srv := testdb.StartDedicated(t)
 	dir := t.TempDir()
-	suite, marker := writeSlowSuite(t, dir, 6)
+	s, marker := writeSlowSuite(t, dir, 6)
 	db := []string{"--database-url", srv.URL}
 	if code, out, errOut := evalrun(t, append(db, "db:migrate")...); code != exitOK {
 		t.Fatalf("db:migrate: exit %d\n%s%s", code, out, errOut)
 	}
-	if code, out, errOut := evalrun(t, append(db, "run", suite, "-j", "3")...); code != exitOK {
+	if code, out, errOut := evalrun(t, append(db, "run", s, "-j", "3")...); code != exitOK {
 		t.Fatalf("uninterrupted run: exit %d\n%s%s", code, out, errOut)
 	}
 	uninterrupted := getRun(t, srv.URL, latestRunID(t, srv.URL))
@@ -128,7 +128,7 @@ func TestRun_DatabaseStoppedWhileCasesRun(t *testing.T) {
 	}
 
 	evDir, html, junit := filepath.Join(dir, "evidence"), filepath.Join(dir, "report.html"), filepath.Join(dir, "junit.xml")
-	done := evalrunAsync(t, append(db, "--save-wait", "1s", "run", suite, "-j", "2",
+	done := evalrunAsync(t, append(db, "--save-wait", "1s", "run", s, "-j", "2",
 		"--evidence-dir", evDir, "--report", html, "--junit", junit)...)
 	waitForAgent(t, marker)
 	srv.StopImmediate()
@@ -197,10 +197,10 @@ func TestRun_SilentDatabase(t *testing.T) {
 			defer conn.Close() // held open, never answered
 		}
 	}()
-	suite, _ := writeSlowSuite(t, t.TempDir(), 1)
+	s, _ := writeSlowSuite(t, t.TempDir(), 1)
 	url := "postgres://evalrun@" + l.Addr().String() + "/db?sslmode=disable"
 	start := time.Now()
-	code, out, errOut := evalrun(t, "--database-url", url, "--connect-timeout", "1s", "run", suite)
+	code, out, errOut := evalrun(t, "--database-url", url, "--connect-timeout", "1s", "run", s)
 	elapsed := time.Since(start)
 	if code != exitInvalid {
 		t.Errorf("exit %d, want %d\n%s%s", code, exitInvalid, out, errOut)
@@ -215,7 +215,7 @@ func TestRun_SilentDatabase(t *testing.T) {
 // combinations.
 func TestRun_SaveFlags(t *testing.T) {
 	dir := t.TempDir()
-	suite, _ := writeSlowSuite(t, dir, 2)
+	s, _ := writeSlowSuite(t, dir, 2)
 	dbURL := "sqlite:" + filepath.Join(dir, "db.sqlite3")
 	t.Setenv("DATABASE_URL", dbURL)
 	for _, tc := range []struct {
@@ -230,13 +230,13 @@ func TestRun_SaveFlags(t *testing.T) {
 		{"bad shard", []string{"--shard", "3/2", "--save-to", "x.json"}, exitInvalid, "", "want I/N with 1 <= I <= N"},
 		{"alpha without database", []string{"--save-to", filepath.Join(dir, "a.json"), "--alpha", "0"}, exitInvalid, "", "--alpha 0: want a significance level"},
 		{"save-to a directory", []string{"--save-to", dir}, exitInvalid, "", "is a directory; want a file path such as"},
-		{"save-to under a file", []string{"--save-to", filepath.Join(suite, "run.json")}, exitInvalid, "", "cannot write there"},
+		{"save-to under a file", []string{"--save-to", filepath.Join(s, "run.json")}, exitInvalid, "", "cannot write there"},
 		{"baseline without database", []string{"--no-save", "--baseline", uuid.NewString()}, exitInvalid, "", "--baseline needs the database"},
 		{"dry run", []string{"--no-save", "--report", filepath.Join(dir, "dry.json")}, exitOK, "not saved (--no-save: dry run)", ""},
 		{"save to a file", []string{"--save-to", filepath.Join(dir, "out", "run.json")}, exitOK, "(not to a database)", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			code, out, errOut := evalrun(t, append([]string{"run", suite}, tc.args...)...)
+			code, out, errOut := evalrun(t, append([]string{"run", s}, tc.args...)...)
 			if code != tc.code || !strings.Contains(out, tc.stdout) || !strings.Contains(errOut, tc.stderr) {
 				t.Errorf("exit %d (want %d), want stdout %q and stderr %q:\n%s%s", code, tc.code, tc.stdout, tc.stderr, out, errOut)
 			}

@@ -102,13 +102,13 @@ func TestRun_DatabaseSilentWhileSaving(t *testing.T) {
 	proxy := startFreezingProxy(t, u.Host)
 	u.Host = proxy.l.Addr().String()
 	dir := t.TempDir()
-	suite, marker := writeSlowSuite(t, dir, 2)
+	s, marker := writeSlowSuite(t, dir, 2)
 	if code, out, errOut := evalrun(t, "--database-url", direct, "db:migrate"); code != exitOK {
 		t.Fatalf("db:migrate: exit %d\n%s%s", code, out, errOut)
 	}
 	start := time.Now()
 	done := evalrunAsync(t, "--database-url", u.String(), "--connect-timeout", "1s", "--statement-timeout", "1s",
-		"--save-wait", "0", "run", suite, "--evidence-dir", filepath.Join(dir, "evidence"))
+		"--save-wait", "0", "run", s, "--evidence-dir", filepath.Join(dir, "evidence"))
 	waitForAgent(t, marker)
 	proxy.frozen.Store(true)
 	var res runResult

@@ -160,13 +160,13 @@ func TestRunCmd_Interrupted(t *testing.T) {
 case "$q" in *second*) kill -INT $PPID; sleep 5 ;; esac
 echo ok
 `), 0o644)
-			suite := filepath.Join(dir, "suite.json")
-			os.WriteFile(suite, []byte(`{"suite": "Interrupt", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
+			s := filepath.Join(dir, "suite.json")
+			os.WriteFile(s, []byte(`{"suite": "Interrupt", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
 			  "evaluators": {"exact": {"type": "exact_match"}},
 			  "questions": [{"question": "first", "expected_answer": "ok"}, {"question": "second", "expected_answer": "ok"},
 			    {"question": "third", "expected_answer": "ok"}]}`), 0o644)
 			url := migratedURL(t, backend)
-			code, out, stderr := evalrun(t, "--database-url", url, "run", suite, "--concurrency", "1")
+			code, out, stderr := evalrun(t, "--database-url", url, "run", s, "--concurrency", "1")
 			if code != exitFailed || !strings.Contains(stderr, "1 of 3 cases finished, 2 unfinished; nothing was saved") {
 				t.Errorf("exit %d, stderr:\n%s%s", code, out, stderr)
 			}
@@ -200,14 +200,14 @@ func TestValidateCmd_Example(t *testing.T) {
 func TestRunCmd_StripsControlSequences(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "agent.sh"), []byte(`cat >/dev/null; printf '\033[2J\033]0;pwned\007' >&2; exit 4`), 0o644)
-	suite := filepath.Join(dir, "suite.json")
-	os.WriteFile(suite, []byte(`{"suite": "Esc\u001b[31m", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
+	s := filepath.Join(dir, "suite.json")
+	os.WriteFile(s, []byte(`{"suite": "Esc\u001b[31m", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
 	  "evaluators": {"exact": {"type": "exact_match"}},
 	  "questions": [{"id": "red\u001b[31m\nline", "question": "q", "expected_answer": "ok"}]}`), 0o644)
 	db := testdb.SQLite(t)
 	url := db.URL
 	db.Close()
-	code, out, stderr := evalrun(t, "--database-url", url, "run", suite)
+	code, out, stderr := evalrun(t, "--database-url", url, "run", s)
 	if code != exitFailed || !strings.Contains(out, "red line") || !strings.Contains(out, "-> agent ERROR: exit_status: ") {
 		t.Errorf("exit %d\n%s%s", code, out, stderr)
 	}
@@ -224,8 +224,8 @@ func TestRunCmd_UnmigratedPostgres(t *testing.T) {
 	dir := t.TempDir()
 	calls := filepath.Join(dir, "calls.txt")
 	os.WriteFile(filepath.Join(dir, "agent.sh"), []byte("cat >/dev/null; echo called >> calls.txt; echo ok\n"), 0o644)
-	suite := filepath.Join(dir, "suite.json")
-	os.WriteFile(suite, []byte(`{"suite": "Unmigrated", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
+	s := filepath.Join(dir, "suite.json")
+	os.WriteFile(s, []byte(`{"suite": "Unmigrated", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
 	  "evaluators": {"exact": {"type": "exact_match"}}, "questions": [{"question": "q", "expected_answer": "ok"}]}`), 0o644)
 	agentCalled := func() bool {
 		_, err := os.Stat(calls)
@@ -233,7 +233,7 @@ func TestRunCmd_UnmigratedPostgres(t *testing.T) {
 	}
 	url := testdb.PostgresURL(t)
 
-	code, out, stderr := evalrun(t, "--database-url", url, "run", suite)
+	code, out, stderr := evalrun(t, "--database-url", url, "run", s)
 	if code != exitInvalid || !strings.Contains(stderr, "evaluation tables are missing") ||
 		!strings.Contains(stderr, "(ruby_llm_evaluations_runs, ruby_llm_evaluations_case_results, ruby_llm_evaluations_metric_results): run `evalrun db:migrate`") || strings.Contains(stderr, "does not exist") {
 		t.Fatalf("run on an unmigrated schema: exit %d, want 2 naming the missing tables and db:migrate\n%s%s", code, out, stderr)
@@ -245,7 +245,7 @@ func TestRunCmd_UnmigratedPostgres(t *testing.T) {
 	if code, out, stderr := evalrun(t, "--database-url", url, "db:migrate"); code != exitOK {
 		t.Fatalf("db:migrate: exit %d\n%s%s", code, out, stderr)
 	}
-	if code, out, stderr := evalrun(t, "--database-url", url, "run", suite); code != exitOK || !agentCalled() {
+	if code, out, stderr := evalrun(t, "--database-url", url, "run", s); code != exitOK || !agentCalled() {
 		t.Fatalf("run after db:migrate: exit %d, agent called %v\n%s%s", code, agentCalled(), out, stderr)
 	}
 
@@ -258,7 +258,7 @@ func TestRunCmd_UnmigratedPostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Remove(calls)
-	code, out, stderr = evalrun(t, "--database-url", url, "run", suite)
+	code, out, stderr = evalrun(t, "--database-url", url, "run", s)
 	if code != exitInvalid || !strings.Contains(stderr, "incompatible columns (ruby_llm_evaluations_metric_results.threshold)") ||
 		!strings.Contains(stderr, "evalrun db:check") || agentCalled() {
 		t.Errorf("run with a dropped contract column: exit %d, agent called %v; want 2 naming the column and db:check\n%s%s",

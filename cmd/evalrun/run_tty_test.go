@@ -105,8 +105,8 @@ func checkGolden(t *testing.T, name, got string) {
 func TestRunCmd_TerminalGolden(t *testing.T) {
 	dir := t.TempDir()
 	writeTestFile(t, filepath.Join(dir, "agent.sh"), whyAgent)
-	suite := filepath.Join(dir, "suite.json")
-	writeTestFile(t, suite, whySuite)
+	s := filepath.Join(dir, "suite.json")
+	writeTestFile(t, s, whySuite)
 	tests := []struct {
 		name, ci, noColor string
 	}{
@@ -119,7 +119,7 @@ func TestRunCmd_TerminalGolden(t *testing.T) {
 			t.Setenv("CI", tt.ci)
 			t.Setenv("NO_COLOR", tt.noColor)
 			t.Setenv("TERM", "xterm")
-			code, stdout, stderr := ttyRun(t, "--database-url", testdb.SQLiteURL(t), "run", suite, "-j", "1")
+			code, stdout, stderr := ttyRun(t, "--database-url", testdb.SQLiteURL(t), "run", s, "-j", "1")
 			if code != exitFailed {
 				t.Fatalf("exit %d, want 1\n%s%s", code, stdout, stderr)
 			}
@@ -143,10 +143,10 @@ func TestRunCmd_TerminalGolden(t *testing.T) {
 func TestRunCmd_CILogGolden(t *testing.T) {
 	dir := t.TempDir()
 	writeTestFile(t, filepath.Join(dir, "agent.sh"), whyAgent)
-	suite := filepath.Join(dir, "suite.json")
-	writeTestFile(t, suite, whySuite)
+	s := filepath.Join(dir, "suite.json")
+	writeTestFile(t, s, whySuite)
 	t.Setenv("CI", "true")
-	code, stdout, stderr := evalrun(t, "--database-url", testdb.SQLiteURL(t), "run", suite, "-j", "1")
+	code, stdout, stderr := evalrun(t, "--database-url", testdb.SQLiteURL(t), "run", s, "-j", "1")
 	if code != exitFailed {
 		t.Fatalf("exit %d, want 1\n%s%s", code, stdout, stderr)
 	}

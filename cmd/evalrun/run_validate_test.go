@@ -39,16 +39,16 @@ func TestValidateCmd_RejectsWhatRunRejects(t *testing.T) {
 			if tt.judge != "" {
 				judge = `"judge": ` + tt.judge + ","
 			}
-			suite := filepath.Join(t.TempDir(), "suite.json")
+			s := filepath.Join(t.TempDir(), "suite.json")
 			body := `{"suite": "Rejected", "agent": ` + tt.agent + `, ` + judge + questions + `}`
-			if err := os.WriteFile(suite, []byte(body), 0o644); err != nil {
+			if err := os.WriteFile(s, []byte(body), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			code, out, stderr := evalrun(t, "validate", suite)
-			if code != exitInvalid || !strings.Contains(stderr, tt.want) || !strings.Contains(stderr, suite) {
+			code, out, stderr := evalrun(t, "validate", s)
+			if code != exitInvalid || !strings.Contains(stderr, tt.want) || !strings.Contains(stderr, s) {
 				t.Errorf("validate: exit %d, want 2 and %q naming the file:\n%s%s", code, tt.want, out, stderr)
 			}
-			args := []string{"--database-url", url, "run", suite}
+			args := []string{"--database-url", url, "run", s}
 			if tt.judge != "" { // make the judge needed, as a judged metric would
 				args = append(args, "--judge-model", "m")
 			}
@@ -69,11 +69,11 @@ func TestValidateCmd_NotesUnsetEnvironment(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	t.Setenv("AGENT_TOKEN", "")
 	t.Setenv("ANTHROPIC_API_KEY", "set")
-	suite := filepath.Join(t.TempDir(), "suite.json")
-	os.WriteFile(suite, []byte(`{"suite": "Env", "judge": {"provider": "openai", "model": "m"},
+	s := filepath.Join(t.TempDir(), "suite.json")
+	os.WriteFile(s, []byte(`{"suite": "Env", "judge": {"provider": "openai", "model": "m"},
 	  "agent": {"name": "A", "url": "http://127.0.0.1:1/agent", "header_env": {"Authorization": "AGENT_TOKEN", "X-Key": "ANTHROPIC_API_KEY"}},
 	  "questions": [{"question": "q", "expected_answer": "a", "minimum_scores": {"semantic_accuracy": 0.9}}]}`), 0o644)
-	code, out, stderr := evalrun(t, "validate", suite)
+	code, out, stderr := evalrun(t, "validate", s)
 	want := "note: run reads OPENAI_API_KEY (for $.judge), which is not set here\n" +
 		"note: run reads AGENT_TOKEN (for $.agent.header_env.Authorization), which is not set here\n"
 	if code != exitOK || stderr != want {

@@ -42,10 +42,10 @@ func TestRunCmd_CoverageWarnings(t *testing.T) {
 	url := testdb.SQLiteURL(t)
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			suite := filepath.Join(dir, "suite"+string(rune('a'+i))+".json")
-			os.WriteFile(suite, []byte(`{"suite": "Coverage `+tt.name+`", "agent": {"name": "A", "command": ["sh", "agent.sh"]}, `+
+			s := filepath.Join(dir, "suite"+string(rune('a'+i))+".json")
+			os.WriteFile(s, []byte(`{"suite": "Coverage `+tt.name+`", "agent": {"name": "A", "command": ["sh", "agent.sh"]}, `+
 				tt.evaluators+` "questions": `+tt.questions+`}`), 0o644)
-			code, out, stderr := evalrun(t, "--database-url", url, "run", suite)
+			code, out, stderr := evalrun(t, "--database-url", url, "run", s)
 			if code != tt.code {
 				t.Fatalf("exit %d, want %d\n%s%s", code, tt.code, out, stderr)
 			}

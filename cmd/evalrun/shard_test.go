@@ -56,13 +56,13 @@ func writeHTTPSuite(t *testing.T, dir string, n int) string {
 // aside), has its digest, and is baselined by it.
 func TestRun_ShardsMergeIntoTheUnshardedRun(t *testing.T) {
 	dir := t.TempDir()
-	suite := writeHTTPSuite(t, dir, 400)
+	s := writeHTTPSuite(t, dir, 400)
 	url := testdb.PostgresURL(t)
 	db := []string{"--database-url", url}
 	if code, out, errOut := evalrun(t, append(db, "db:migrate")...); code != exitOK {
 		t.Fatalf("db:migrate: exit %d\n%s%s", code, out, errOut)
 	}
-	if code, _, errOut := evalrun(t, append(db, "run", suite, "-j", "8")...); code != exitFailed {
+	if code, _, errOut := evalrun(t, append(db, "run", s, "-j", "8")...); code != exitFailed {
 		t.Fatalf("unsharded run: exit %d, want %d (a third of the answers are wrong)\n%s", code, exitFailed, errOut)
 	}
 	unsharded := getRun(t, url, latestRunID(t, url))
@@ -71,7 +71,7 @@ func TestRun_ShardsMergeIntoTheUnshardedRun(t *testing.T) {
 	for i := 1; i <= 4; i++ {
 		p := filepath.Join(dir, fmt.Sprintf("shard-%d.json", i))
 		shards = append(shards, p)
-		code, out, errOut := evalrun(t, append(db, "run", suite, "-j", "8", "--shard", fmt.Sprintf("%d/4", i), "--save-to", p)...)
+		code, out, errOut := evalrun(t, append(db, "run", s, "-j", "8", "--shard", fmt.Sprintf("%d/4", i), "--save-to", p)...)
 		if code != exitFailed || !strings.Contains(out, "(not to a database)") {
 			t.Fatalf("shard %d: exit %d\n%s%s", i, code, out, errOut)
 		}
@@ -115,11 +115,11 @@ func TestRun_ShardsMergeIntoTheUnshardedRun(t *testing.T) {
 // mismatched shards are refused with exit 2 and nothing is written.
 func TestImport_RefusesBadShardSets(t *testing.T) {
 	dir := t.TempDir()
-	suite := writeHTTPSuite(t, dir, 10)
+	s := writeHTTPSuite(t, dir, 10)
 	url := "sqlite:" + filepath.Join(dir, "db.sqlite3")
 	shard := func(spec, meta string) string {
 		p := filepath.Join(dir, strings.ReplaceAll(spec, "/", "of")+meta+".json")
-		args := []string{"run", suite, "--shard", spec, "--save-to", p}
+		args := []string{"run", s, "--shard", spec, "--save-to", p}
 		if meta != "" {
 			args = append(args, "--metadata", `{"job":"`+meta+`"}`)
 		}

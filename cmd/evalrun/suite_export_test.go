@@ -51,13 +51,13 @@ func TestSuiteExport_FirstGoRunBaselinedByRubyRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var suite map[string]json.RawMessage
-	if err := json.Unmarshal(b, &suite); err != nil {
+	var s map[string]json.RawMessage
+	if err := json.Unmarshal(b, &s); err != nil {
 		t.Fatal(err)
 	}
-	suite["agent"] = mustMarshal(t, map[string]any{"name": agentName, "command": []string{"sh", "agent.sh"},
+	s["agent"] = mustMarshal(t, map[string]any{"name": agentName, "command": []string{"sh", "agent.sh"},
 		"dir": support, "env": []string{"AGENT_REVISION"}})
-	if err := os.WriteFile(file, mustMarshal(t, suite), 0o644); err != nil {
+	if err := os.WriteFile(file, mustMarshal(t, s), 0o644); err != nil {
 		t.Fatal(err)
 	}
 

@@ -22,23 +22,23 @@ type ValidateCmd struct {
 // Credentials and header values belong to the machine, not the suite: an
 // unset one is a note on stderr, not a failure.
 func (c *ValidateCmd) Run(g *Globals) error {
-	suite, err := runner.Load(c.Suite)
+	s, err := runner.Load(c.Suite)
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
-	if err := suite.Check(); err != nil {
+	if err := s.Check(); err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
-	writeSuiteWarnings(g.Stderr, suite)
-	names := suite.Calculated(true)
+	writeSuiteWarnings(g.Stderr, s)
+	names := s.Calculated(true)
 	repeat := ""
-	if suite.Repeat > 1 {
-		repeat = fmt.Sprintf(", each answered %d times (repeat)", suite.Repeat)
+	if s.Repeat > 1 {
+		repeat = fmt.Sprintf(", each answered %d times (repeat)", s.Repeat)
 	}
 	fmt.Fprintf(g.Stdout, "%s: ok: suite %q version %q, agent %q (%s), %s%s, metrics: %s\n",
-		c.Suite, reports.EscapeText(suite.Name), reports.EscapeText(suite.Version), reports.EscapeText(suite.Agent.Name), suite.Agent.Type,
-		questions(len(suite.Cases)), repeat, reports.EscapeText(strings.Join(names, ", ")))
-	for _, v := range suite.Env() {
+		c.Suite, reports.EscapeText(s.Name), reports.EscapeText(s.Version), reports.EscapeText(s.Agent.Name), s.Agent.Type,
+		questions(len(s.Cases)), repeat, reports.EscapeText(strings.Join(names, ", ")))
+	for _, v := range s.Env() {
 		if os.Getenv(v.Name) == "" {
 			fmt.Fprintf(g.Stderr, "note: run reads %s (for %s), which is not set here\n", reports.EscapeText(v.Name), reports.EscapeText(v.For))
 		}
@@ -48,8 +48,8 @@ func (c *ValidateCmd) Run(g *Globals) error {
 
 // writeSuiteWarnings prints the suite's warnings (problems that do not
 // stop a run) on w, one "warning: …" line each.
-func writeSuiteWarnings(w io.Writer, suite *runner.Suite) {
-	for _, p := range suite.Warnings {
+func writeSuiteWarnings(w io.Writer, s *runner.Suite) {
+	for _, p := range s.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", reports.EscapeText(p.String()))
 	}
 }

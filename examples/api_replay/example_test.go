@@ -17,13 +17,13 @@ import (
 )
 
 // execute runs suite.json with agent (nil: the suite's python3 agent).
-func execute(t *testing.T, agent runner.Agent) *models.Run {
+func execute(t *testing.T, ag runner.Agent) *models.Run {
 	t.Helper()
 	s, err := runner.Load("suite.json")
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
-	if agent == nil {
+	if ag == nil {
 		if _, err := exec.LookPath("python3"); err != nil {
 			t.Fatalf("python3 is needed for this example (Debian package python3): %v", err)
 		}
@@ -34,9 +34,9 @@ func execute(t *testing.T, agent runner.Agent) *models.Run {
 		if c, ok := a.(io.Closer); ok {
 			t.Cleanup(func() { c.Close() })
 		}
-		agent = a
+		ag = a
 	}
-	run, err := runner.Execute(context.Background(), s, agent, runner.ExecOptions{Concurrency: 2})
+	run, err := runner.Execute(context.Background(), s, ag, runner.ExecOptions{Concurrency: 2})
 	if err != nil {
 		t.Fatalf("Execute: %v", err)
 	}

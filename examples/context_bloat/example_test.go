@@ -45,14 +45,14 @@ func TestContextBloat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			agent, err := runner.NewAgent(s.Agent, runner.AgentOptions{})
+			a, err := runner.NewAgent(s.Agent, runner.AgentOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c, ok := agent.(io.Closer); ok {
+			if c, ok := a.(io.Closer); ok {
 				defer c.Close()
 			}
-			run, err := runner.Execute(context.Background(), s, agent, runner.ExecOptions{})
+			run, err := runner.Execute(context.Background(), s, a, runner.ExecOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
