@@ -13,6 +13,7 @@ import (
 	"agentevals/evaltest"
 	"agentevals/runner"
 	"agentevals/score"
+	"agentevals/suite"
 )
 
 // benchSuite is the offline support suite: three questions, each scored
@@ -92,7 +93,7 @@ func BenchmarkRunOverhead(b *testing.B) {
 }
 
 func benchRunOverhead(b *testing.B, path string) {
-	s, err := runner.Load(path)
+	s, err := suite.Load(path)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func benchRunOverhead(b *testing.B, path string) {
 
 // directScorer returns a function asking agent one question and scoring
 // the answer with the suite's scorers, built once here.
-func directScorer(b *testing.B, s *runner.Suite, ag runner.Func) func(*runner.Case) {
+func directScorer(b *testing.B, s *suite.Suite, ag runner.Func) func(*suite.Case) {
 	reg := score.Builtins()
 	scorers := map[string]score.Scorer{}
 	for _, ev := range s.Evaluators {
@@ -145,7 +146,7 @@ func directScorer(b *testing.B, s *runner.Suite, ag runner.Func) func(*runner.Ca
 		scorers[ev.Name] = sc
 	}
 	ctx := context.Background()
-	return func(c *runner.Case) {
+	return func(c *suite.Case) {
 		resp, err := ag(ctx, runner.Question{ID: c.ID, Name: c.Name, Question: c.Question})
 		if err != nil {
 			b.Fatal(err)

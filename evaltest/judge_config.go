@@ -5,8 +5,8 @@ import (
 	"strconv"
 
 	"agentevals/llm"
-	"agentevals/runner"
 	"agentevals/score"
+	"agentevals/suite"
 )
 
 // Environment variables of the judge, shared with evalrun (its
@@ -30,7 +30,7 @@ const (
 // suite (nil: none), or why there is none (short is testing.Short()).
 // Invalid settings, a missing credential or an unusable cache are errors,
 // as they are exit-2 errors of evalrun.
-func (c *config) resolveJudge(st *runner.ModelConfig, short bool) (score.Judge, string, error) {
+func (c *config) resolveJudge(st *suite.ModelConfig, short bool) (score.Judge, string, error) {
 	switch {
 	case short:
 		return nil, reasonShort, nil
@@ -69,8 +69,8 @@ func (c *config) resolveJudge(st *runner.ModelConfig, short bool) (score.Judge, 
 // way evalrun merges it with its flags (runner.JudgeSettings): the
 // environment wins; without a suite judge only EVAL_JUDGE_MODEL configures
 // one; ok is false when none is configured.
-func judgeSettings(s *runner.ModelConfig, getenv func(string) string) (llm.Settings, bool, error) {
-	return runner.JudgeSettings(s, runner.JudgeOverride{
+func judgeSettings(s *suite.ModelConfig, getenv func(string) string) (llm.Settings, bool, error) {
+	return suite.JudgeSettings(s, suite.JudgeOverride{
 		Provider: getenv(envJudgeProvider), Model: getenv(envJudgeModel), BaseURL: getenv(envJudgeBaseURL),
 		ProviderName: envJudgeProvider, ModelName: envJudgeModel, BaseURLName: envJudgeBaseURL, Ask: "set"})
 }

@@ -4,14 +4,14 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/runner"
+	"agentevals/suite"
 )
 
 func TestJudgeSettings(t *testing.T) {
-	st := &runner.ModelConfig{Provider: "ollama", Model: "llama3", BaseURL: "http://127.0.0.1:11434"}
+	st := &suite.ModelConfig{Provider: "ollama", Model: "llama3", BaseURL: "http://127.0.0.1:11434"}
 	tests := []struct {
 		name      string
-		suite     *runner.ModelConfig
+		suite     *suite.ModelConfig
 		env       map[string]string
 		ok        bool
 		provider  string

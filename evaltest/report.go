@@ -8,7 +8,7 @@ import (
 
 	"agentevals/models"
 	"agentevals/reports"
-	"agentevals/runner"
+	"agentevals/suite"
 )
 
 // answerPreview is how many characters of a failed question's answer the
@@ -77,10 +77,10 @@ func errorKind(details models.JSON) string {
 
 // locate finds the question id in the suite file at path (ok is false
 // when it cannot be located, which only costs the message its location).
-func locate(path, id string) (runner.Position, bool) {
-	positions, err := runner.Positions(path)
+func locate(path, id string) (suite.Position, bool) {
+	positions, err := suite.Positions(path)
 	if err != nil {
-		return runner.Position{}, false
+		return suite.Position{}, false
 	}
 	p, ok := positions[id]
 	return p, ok

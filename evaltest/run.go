@@ -12,6 +12,7 @@ import (
 	"agentevals/reports"
 	"agentevals/runner"
 	"agentevals/score"
+	"agentevals/suite"
 )
 
 // Result is what one Run ran.
@@ -63,7 +64,7 @@ func Run(t *testing.T, path string, a runner.Agent, opts ...Option) *Result {
 	if err != nil {
 		t.Fatalf("evaltest.Run: %v", err)
 	}
-	s, err := runner.Load(path)
+	s, err := suite.Load(path)
 	if err != nil {
 		t.Fatalf("evaltest.Run: %s", reports.StripControl(err.Error(), true))
 	}
@@ -93,7 +94,7 @@ func Run(t *testing.T, path string, a runner.Agent, opts ...Option) *Result {
 // execute runs the selected questions as evalrun run does: judge, baseline
 // lookup before any agent call, Execute, save, compare. It fills out for
 // the subtests and reports the run-level findings on t.
-func execute(t *testing.T, cfg *config, s *runner.Suite, ag runner.Agent, out *outcomes) (*Result, error) {
+func execute(t *testing.T, cfg *config, s *suite.Suite, ag runner.Agent, out *outcomes) (*Result, error) {
 	t.Helper()
 	ctx := t.Context()
 	if len(out.selected) < len(s.Cases) {

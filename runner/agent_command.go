@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"agentevals/suite"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -66,7 +67,7 @@ func (t *tailBuffer) String() string {
 
 // commandAgent runs one process per case.
 type commandAgent struct {
-	cfg     AgentConfig
+	cfg     suite.AgentConfig
 	env     []string
 	timeout time.Duration
 	procs   *processes
@@ -79,7 +80,7 @@ type commandAgent struct {
 // newCommandAgent resolves the program once: looking it up in PATH for
 // every case costs a stat per PATH entry. A program that is not found
 // stays as written, so each case reports the start error.
-func newCommandAgent(cfg AgentConfig, env []string, timeout time.Duration, processTag string) *commandAgent {
+func newCommandAgent(cfg suite.AgentConfig, env []string, timeout time.Duration, processTag string) *commandAgent {
 	program := cfg.Command[0]
 	if !strings.Contains(program, "/") {
 		if p, err := exec.LookPath(program); err == nil && filepath.IsAbs(p) {

@@ -12,12 +12,13 @@ import (
 
 	"agentevals/llm"
 	"agentevals/sanitize"
+	"agentevals/suite"
 )
 
 // httpAgent POSTs the question JSON to a URL and reads a Response JSON, or
 // plain text, back.
 type httpAgent struct {
-	cfg     AgentConfig
+	cfg     suite.AgentConfig
 	headers http.Header
 	timeout time.Duration
 	client  *http.Client
@@ -29,7 +30,7 @@ var (
 	_ io.Closer = (*httpAgent)(nil)
 )
 
-func newHTTPAgent(cfg AgentConfig, timeout time.Duration, opts AgentOptions) (*httpAgent, error) {
+func newHTTPAgent(cfg suite.AgentConfig, timeout time.Duration, opts AgentOptions) (*httpAgent, error) {
 	h := http.Header{}
 	for k, v := range cfg.Headers {
 		h.Set(k, v)

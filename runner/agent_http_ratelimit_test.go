@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"agentevals/llm"
+	"agentevals/suite"
 )
 
 // TestHTTPAgent_RetryAfter: an http agent that answers 429 is asked again
@@ -34,7 +35,7 @@ func TestHTTPAgent_RetryAfter(t *testing.T) {
 	}))
 	defer srv.Close()
 	limiter := llm.NewLimiter()
-	cfg := AgentConfig{Name: "A", Type: AgentHTTP, URL: srv.URL, Timeout: Duration(10 * time.Second)}
+	cfg := suite.AgentConfig{Name: "A", Type: suite.AgentHTTP, URL: srv.URL, Timeout: suite.Duration(10 * time.Second)}
 	a, err := NewAgent(cfg, AgentOptions{Concurrency: 1, Limiter: limiter})
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +52,7 @@ func TestHTTPAgent_RetryAfter(t *testing.T) {
 	}
 
 	calls.Store(0)
-	short := AgentConfig{Name: "A", Type: AgentHTTP, URL: srv.URL, Timeout: Duration(200 * time.Millisecond)}
+	short := suite.AgentConfig{Name: "A", Type: suite.AgentHTTP, URL: srv.URL, Timeout: suite.Duration(200 * time.Millisecond)}
 	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", "30")
 		http.Error(w, "slow down", http.StatusTooManyRequests)
@@ -86,7 +87,7 @@ func TestLLMAgent_RetryAfter(t *testing.T) {
 	defer srv.Close()
 	t.Setenv("OPENAI_API_KEY", "agent-key")
 	limiter := llm.NewLimiter()
-	a, err := NewAgent(AgentConfig{Name: "Model", Type: AgentLLM, LLM: &ModelConfig{
+	a, err := NewAgent(suite.AgentConfig{Name: "Model", Type: suite.AgentLLM, LLM: &suite.ModelConfig{
 		Provider: "openai", Model: "m", BaseURL: srv.URL + "/v1"}}, AgentOptions{Limiter: limiter})
 	if err != nil {
 		t.Fatal(err)

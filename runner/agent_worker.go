@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"agentevals/suite"
 	"bufio"
 	"context"
 	"encoding/json"
@@ -19,7 +20,7 @@ import (
 // boot banner, a log line) would otherwise be taken as the answer to the
 // current question and shift every later answer by one.
 type workerAgent struct {
-	cfg     AgentConfig
+	cfg     suite.AgentConfig
 	env     []string
 	timeout time.Duration
 	envFor  func(int) []string
@@ -69,7 +70,7 @@ func (l *lockedTail) String() string {
 	return l.t.String()
 }
 
-func newWorkerAgent(cfg AgentConfig, env []string, timeout time.Duration, opts AgentOptions) *workerAgent {
+func newWorkerAgent(cfg suite.AgentConfig, env []string, timeout time.Duration, opts AgentOptions) *workerAgent {
 	a := &workerAgent{cfg: cfg, env: env, timeout: timeout, envFor: opts.WorkerEnv, procs: newProcesses(opts.ProcessTag),
 		slots: make(chan *workerSlot, opts.Concurrency)}
 	for i := range opts.Concurrency {

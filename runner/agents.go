@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"agentevals/llm"
+	"agentevals/suite"
 )
 
 // AgentOptions tune NewAgent.
@@ -39,8 +40,8 @@ type AgentOptions struct {
 // Building starts no process (worker agents start theirs on first use);
 // Suite.CheckAgent reports the same configuration problems without
 // building anything.
-func NewAgent(cfg AgentConfig, opts AgentOptions) (Agent, error) {
-	if err := agentConfigError(cfg); err != nil {
+func NewAgent(cfg suite.AgentConfig, opts AgentOptions) (Agent, error) {
+	if err := suite.AgentConfigError(cfg); err != nil {
 		return nil, err
 	}
 	if opts.Concurrency < 1 {
@@ -57,19 +58,19 @@ func NewAgent(cfg AgentConfig, opts AgentOptions) (Agent, error) {
 		cfg.MaxAnswerBytes = opts.MaxAnswerBytes
 	}
 	if timeout <= 0 {
-		timeout = DefaultAgentTimeout
+		timeout = suite.DefaultAgentTimeout
 	}
 	switch cfg.Type {
-	case AgentCommand:
+	case suite.AgentCommand:
 		return newCommandAgent(cfg, baseEnv(cfg.Env, opts.LookupEnv), timeout, opts.ProcessTag), nil
-	case AgentWorker:
+	case suite.AgentWorker:
 		return newWorkerAgent(cfg, baseEnv(cfg.Env, opts.LookupEnv), timeout, opts), nil
-	case AgentHTTP:
+	case suite.AgentHTTP:
 		return newHTTPAgent(cfg, timeout, opts)
-	case AgentLLM:
+	case suite.AgentLLM:
 		return newLLMAgent(*cfg.LLM, opts.Limiter)
 	default: // refused by agentConfigError
-		return nil, fmt.Errorf("new agent %q: $.agent: %w", cfg.Name, errNoAgentType)
+		return nil, fmt.Errorf("new agent %q: $.agent: %w", cfg.Name, suite.ErrNoAgentType)
 	}
 }
 

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"agentevals/suite"
 	"context"
 	"path/filepath"
 	"testing"
@@ -20,9 +21,9 @@ func TestProcessAgents_WorkingDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct{ typ, dirKey, want string }{
-		{AgentCommand, "", want},
-		{AgentWorker, "", want},
-		{AgentCommand, `"dir": "sub", `, filepath.Join(want, "sub")},
+		{suite.AgentCommand, "", want},
+		{suite.AgentWorker, "", want},
+		{suite.AgentCommand, `"dir": "sub", `, filepath.Join(want, "sub")},
 	} {
 		script := `"bin/agent.sh"`
 		if tt.dirKey != "" {
@@ -30,7 +31,7 @@ func TestProcessAgents_WorkingDirectory(t *testing.T) {
 		}
 		path := writeFile(t, dir, "suite.json", `{"suite": "S", "agent": {"name": "A", "type": "`+tt.typ+`", `+tt.dirKey+
 			`"command": ["sh", `+script+`]}, "questions": [{"question": "q", "minimum_scores": {"answer_relevancy": 0.9}}]}`)
-		s, err := Load(path)
+		s, err := suite.Load(path)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,6 +15,7 @@ import (
 	"agentevals/bounds"
 	"agentevals/models"
 	"agentevals/sanitize"
+	"agentevals/suite"
 )
 
 // responseKeys are the keys of a Response JSON object, actionKeys those of
@@ -160,16 +161,16 @@ func repairResponse(r *Response) {
 // replies that cannot be evidence.
 func checkResponse(r *Response) error {
 	repairResponse(r)
-	var list []Problem
-	p := problems{file: "response", list: &list}
-	if r.Output != nil && !p.portable(r.Output) {
+	var list []suite.Problem
+	p := suite.Problems{File: "response", List: &list}
+	if r.Output != nil && !p.Portable(r.Output) {
 		return fmt.Errorf("output: %s", list[0].Message)
 	}
 	for i, a := range r.Actions {
 		if a.Name == "" {
 			return fmt.Errorf("actions[%d]: want a name", i)
 		}
-		if a.Arguments != nil && !p.portable(a.Arguments) {
+		if a.Arguments != nil && !p.Portable(a.Arguments) {
 			return fmt.Errorf("actions[%d].arguments: %s", i, list[0].Message)
 		}
 	}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"agentevals/suite"
 	"context"
 	"encoding/json"
 	"io"
@@ -31,7 +32,7 @@ func TestCommandAgent_Answer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := mustAgent(t, shAgent(t, AgentCommand, tt.script), AgentOptions{})
+			a := mustAgent(t, shAgent(t, suite.AgentCommand, tt.script), AgentOptions{})
 			resp, err := a.Answer(context.Background(), question)
 			if tt.output == "" {
 				if ae := agentErr(t, err); ae.Kind != tt.kind {
@@ -53,7 +54,7 @@ func TestCommandAgent_Answer(t *testing.T) {
 }
 
 func TestCommandAgent_StderrIsBounded(t *testing.T) {
-	a := mustAgent(t, shAgent(t, AgentCommand, `cat >/dev/null; i=0; while [ $i -lt 3000 ]; do echo "line $i of noise" >&2; i=$((i+1)); done; exit 1`), AgentOptions{})
+	a := mustAgent(t, shAgent(t, suite.AgentCommand, `cat >/dev/null; i=0; while [ $i -lt 3000 ]; do echo "line $i of noise" >&2; i=$((i+1)); done; exit 1`), AgentOptions{})
 	_, err := a.Answer(context.Background(), question)
 	ae := agentErr(t, err)
 	stderr, _ := ae.Details["stderr"].(string)
@@ -66,8 +67,8 @@ func TestCommandAgent_StderrIsBounded(t *testing.T) {
 }
 
 func TestCommandAgent_Timeout(t *testing.T) {
-	cfg := shAgent(t, AgentCommand, `cat >/dev/null; echo started >&2; sleep 30; echo late`)
-	cfg.Timeout = Duration(200 * time.Millisecond)
+	cfg := shAgent(t, suite.AgentCommand, `cat >/dev/null; echo started >&2; sleep 30; echo late`)
+	cfg.Timeout = suite.Duration(200 * time.Millisecond)
 	a := mustAgent(t, cfg, AgentOptions{})
 	start := time.Now()
 	_, err := a.Answer(context.Background(), question)
@@ -83,7 +84,7 @@ func TestCommandAgent_Timeout(t *testing.T) {
 func TestCommandAgent_Environment(t *testing.T) {
 	t.Setenv("EVAL_SECRET", "hunter2")
 	t.Setenv("EVAL_PASSED", "yes")
-	cfg := shAgent(t, AgentCommand, `cat >/dev/null; echo "secret=${EVAL_SECRET:-unset} passed=${EVAL_PASSED:-unset} case=${CASE_VAR:-unset} path=${PATH:+set}"`)
+	cfg := shAgent(t, suite.AgentCommand, `cat >/dev/null; echo "secret=${EVAL_SECRET:-unset} passed=${EVAL_PASSED:-unset} case=${CASE_VAR:-unset} path=${PATH:+set}"`)
 	cfg.Env = []string{"EVAL_PASSED"}
 	a := mustAgent(t, cfg, AgentOptions{})
 	resp, err := a.Answer(WithEnv(context.Background(), []string{"CASE_VAR=1"}), question)
@@ -104,8 +105,8 @@ func TestWorkerAgent_Answer(t *testing.T) {
     *) printf '{"output":"%s","metadata":{"pid":%s,"worker":"%s"}}\n' "ok" "$$" "${WORKER_TAG:-}" ;;
   esac
 done`
-	cfg := shAgent(t, AgentWorker, script)
-	cfg.Timeout = Duration(300 * time.Millisecond)
+	cfg := shAgent(t, suite.AgentWorker, script)
+	cfg.Timeout = suite.Duration(300 * time.Millisecond)
 	a := mustAgent(t, cfg, AgentOptions{Concurrency: 1, WorkerEnv: func(n int) []string { return []string{"WORKER_TAG=w" + string(rune('0'+n))} }})
 	ask := func(text string) (Response, error) {
 		return a.Answer(context.Background(), Question{ID: "x", Name: "x", Question: json.RawMessage(`"` + text + `"`)})
@@ -167,7 +168,7 @@ func TestHTTPAgent_Answer(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	cfg := AgentConfig{Name: "A", Type: AgentHTTP, URL: srv.URL, HeaderEnv: map[string]string{"Authorization": "EVAL_TOKEN"}, Timeout: Duration(300 * time.Millisecond)}
+	cfg := suite.AgentConfig{Name: "A", Type: suite.AgentHTTP, URL: srv.URL, HeaderEnv: map[string]string{"Authorization": "EVAL_TOKEN"}, Timeout: suite.Duration(300 * time.Millisecond)}
 	a := mustAgent(t, cfg, AgentOptions{Concurrency: 2})
 	// "auth" answers JSON without a Content-Type, which net/http labels
 	// text/plain: a JSON object is a Response whatever its label.
@@ -187,13 +188,13 @@ func TestHTTPAgent_Answer(t *testing.T) {
 			t.Errorf("%s: kind %s, want %s", id, ae.Kind, kind)
 		}
 	}
-	if _, err := NewAgent(AgentConfig{Name: "A", Type: AgentHTTP, URL: srv.URL, HeaderEnv: map[string]string{"X": "EVAL_UNSET_VAR"}}, AgentOptions{}); err == nil {
+	if _, err := NewAgent(suite.AgentConfig{Name: "A", Type: suite.AgentHTTP, URL: srv.URL, HeaderEnv: map[string]string{"X": "EVAL_UNSET_VAR"}}, AgentOptions{}); err == nil {
 		t.Errorf("NewAgent accepted a header from an unset variable")
 	}
 }
 
 func TestWorkerAgent_OneProcessPerUnitOfConcurrency(t *testing.T) {
-	cfg := shAgent(t, AgentWorker, `while IFS= read -r line; do sleep 0.02; printf '{"output":"ok","metadata":{"pid":%s}}\n' "$$"; done`)
+	cfg := shAgent(t, suite.AgentWorker, `while IFS= read -r line; do sleep 0.02; printf '{"output":"ok","metadata":{"pid":%s}}\n' "$$"; done`)
 	s := mustLoad(t, `{"suite": "S", "agent": {"name": "A", "command": ["true"]}, "evaluators": {"exact": {"type": "exact_match"}},
 	  "questions": [{"question": "1", "expected_answer": "ok"}, {"question": "2", "expected_answer": "ok"}, {"question": "3", "expected_answer": "ok"},
 	    {"question": "4", "expected_answer": "ok"}, {"question": "5", "expected_answer": "ok"}, {"question": "6", "expected_answer": "ok"}]}`)

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"agentevals/suite"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -55,7 +56,7 @@ func splitEvery(s string, n int) []string {
 // TestCommandAgent_LongAnswerIsCapped: a 3 MB answer is kept to the cap,
 // scored on what was kept, and the metadata says so.
 func TestCommandAgent_LongAnswerIsCapped(t *testing.T) {
-	cfg := shAgent(t, AgentCommand, `cat >/dev/null; printf '{"output":"'; head -c 3000000 /dev/zero | tr '\0' a; printf '"}'`)
+	cfg := shAgent(t, suite.AgentCommand, `cat >/dev/null; printf '{"output":"'; head -c 3000000 /dev/zero | tr '\0' a; printf '"}'`)
 	cfg.MaxAnswerBytes = 1000
 	a := mustAgent(t, cfg, AgentOptions{})
 	resp, err := a.Answer(t.Context(), Question{ID: "q", Question: []byte(`"hi"`)})
@@ -74,7 +75,7 @@ func TestCommandAgent_LongAnswerIsCapped(t *testing.T) {
 // TestWorkerAgent_LongAnswerIsCapped: worker replies are read through the
 // same cap, line by line, and the next reply is unaffected.
 func TestWorkerAgent_LongAnswerIsCapped(t *testing.T) {
-	cfg := shAgent(t, AgentWorker, `while IFS= read -r l; do printf '{"output":"'; head -c 300000 /dev/zero | tr '\0' a; printf '"}\n'; done`)
+	cfg := shAgent(t, suite.AgentWorker, `while IFS= read -r l; do printf '{"output":"'; head -c 300000 /dev/zero | tr '\0' a; printf '"}\n'; done`)
 	cfg.MaxAnswerBytes = 1000
 	a := mustAgent(t, cfg, AgentOptions{})
 	for i := range 2 {

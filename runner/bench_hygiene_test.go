@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"agentevals/suite"
 	"context"
 	"os/exec"
 	"strings"
@@ -33,7 +34,7 @@ func BenchmarkCommandVsXargs(b *testing.B) {
 	})
 	b.Run("execute-c16", func(b *testing.B) {
 		s := benchSuite(b)
-		a := mustAgent(b, shAgent(b, AgentCommand, script), AgentOptions{})
+		a := mustAgent(b, shAgent(b, suite.AgentCommand, script), AgentOptions{})
 		for b.Loop() {
 			run, err := Execute(context.Background(), s, a, ExecOptions{Concurrency: 16})
 			if err != nil {
@@ -53,7 +54,7 @@ func BenchmarkCommandVsXargs(b *testing.B) {
 			b.Fatal(err)
 		}
 		s := benchSuite(b)
-		a := mustAgent(b, shAgent(b, AgentCommand, script), AgentOptions{})
+		a := mustAgent(b, shAgent(b, suite.AgentCommand, script), AgentOptions{})
 		for b.Loop() {
 			if _, err := Execute(context.Background(), s, a, ExecOptions{Concurrency: 16}); err != nil {
 				b.Fatal(err)

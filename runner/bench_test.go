@@ -25,11 +25,12 @@ import (
 	"time"
 
 	"agentevals/internal/testdb"
+	"agentevals/suite"
 )
 
 const benchCases = 1000
 
-func benchSuite(b *testing.B) *Suite {
+func benchSuite(b *testing.B) *suite.Suite {
 	b.Helper()
 	var sb strings.Builder
 	sb.WriteString(`{"suite": "Bench", "agent": {"name": "A", "command": ["true"]},
@@ -52,11 +53,11 @@ func BenchmarkExecute(b *testing.B) {
 		}), DefaultConcurrency, 0)
 	})
 	b.Run("command", func(b *testing.B) {
-		a := mustAgent(b, AgentConfig{Name: "A", Type: AgentCommand, Command: []string{"sh", "-c", "cat >/dev/null; echo ok"}, Dir: b.TempDir()}, AgentOptions{})
+		a := mustAgent(b, suite.AgentConfig{Name: "A", Type: suite.AgentCommand, Command: []string{"sh", "-c", "cat >/dev/null; echo ok"}, Dir: b.TempDir()}, AgentOptions{})
 		benchRun(b, a, DefaultConcurrency, 0)
 	})
 	b.Run("worker", func(b *testing.B) {
-		a := mustAgent(b, AgentConfig{Name: "A", Type: AgentWorker, Dir: b.TempDir(),
+		a := mustAgent(b, suite.AgentConfig{Name: "A", Type: suite.AgentWorker, Dir: b.TempDir(),
 			Command: []string{"sh", "-c", `while IFS= read -r l; do echo '{"output":"ok"}'; done`}}, AgentOptions{Concurrency: DefaultConcurrency})
 		benchRun(b, a, DefaultConcurrency, 0)
 	})
@@ -67,7 +68,7 @@ func BenchmarkExecute(b *testing.B) {
 				w.Write([]byte(`{"output":"ok"}`))
 			}))
 			defer srv.Close()
-			a := mustAgent(b, AgentConfig{Name: "A", Type: AgentHTTP, URL: srv.URL}, AgentOptions{Concurrency: conc})
+			a := mustAgent(b, suite.AgentConfig{Name: "A", Type: suite.AgentHTTP, URL: srv.URL}, AgentOptions{Concurrency: conc})
 			benchRun(b, a, conc, 50*time.Millisecond)
 		})
 	}

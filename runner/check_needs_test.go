@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"agentevals/suite"
 	"strings"
 	"testing"
 )
@@ -41,7 +42,7 @@ func TestLoad_RefusesMetricsMissingTheirInputs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := writeFile(t, t.TempDir(), "suite.json", head+tt.question+`]}`)
-			_, err := Load(path)
+			_, err := suite.Load(path)
 			if tt.want == "" {
 				if err != nil {
 					t.Fatalf("Load: %v", err)
@@ -61,7 +62,7 @@ func TestLoad_GoldenLineMissingExpected(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "g.jsonl", `{"input": "a", "expected": "b"}`+"\n"+`{"input": "c"}`+"\n")
 	path := writeFile(t, dir, "suite.json", `{"suite": "S", "agent": {"name": "A", "command": ["true"]}, "golden_set": "g.jsonl"}`)
-	_, err := Load(path)
+	_, err := suite.Load(path)
 	want := `load suite: g.jsonl:2: $: default metric "semantic_accuracy" needs the line's expected (none given)`
 	if err == nil || err.Error() != want {
 		t.Fatalf("Load = %v\nwant %s", err, want)

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"agentevals/suite"
 	"errors"
 	"os"
 	"path/filepath"
@@ -31,7 +32,7 @@ func TestSuite_Check(t *testing.T) {
 			if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			s, err := Load(path)
+			s, err := suite.Load(path)
 			if err != nil {
 				t.Fatalf("Load: %v", err)
 			}
@@ -42,7 +43,7 @@ func TestSuite_Check(t *testing.T) {
 				}
 				return
 			}
-			var ve *ValidationError
+			var ve *suite.ValidationError
 			if !errors.As(err, &ve) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Check = %v, want a *ValidationError with %q", err, tt.want)
 			}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"agentevals/suite"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -33,7 +34,7 @@ func BenchmarkLoad_Checks(b *testing.B) {
 	for _, bc := range []struct{ name, path string }{{"named-evaluators", named}, {"inline-checks", inline}} {
 		b.Run(bc.name, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := Load(bc.path); err != nil {
+				if _, err := suite.Load(bc.path); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -51,7 +52,7 @@ func BenchmarkExecute_Checks(b *testing.B) {
 	})
 	for _, bc := range []struct{ name, path string }{{"named-evaluators", named}, {"inline-checks", inline}} {
 		b.Run(bc.name, func(b *testing.B) {
-			s, err := Load(bc.path)
+			s, err := suite.Load(bc.path)
 			if err != nil {
 				b.Fatal(err)
 			}

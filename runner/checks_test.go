@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"agentevals/models"
+	"agentevals/suite"
 )
 
 // goldenTrapSuite is the issue's golden-set scenario written without the
@@ -33,7 +34,7 @@ const goldenTrapLines = `{"id": "capital", "input": "Capital of France?", "check
 func TestChecks_GoldenSetScoredOnlyByOwnAndDefaultChecks(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "golden.jsonl", goldenTrapLines)
-	s, err := Load(writeFile(t, dir, "suite.json", goldenTrapSuite))
+	s, err := suite.Load(writeFile(t, dir, "suite.json", goldenTrapSuite))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestChecks_TrapIsWarned(t *testing.T) {
 	writeFile(t, dir, "golden.jsonl", `{"input": "Capital of France?", "expected": "Paris"}
 {"input": "At what temperature does water boil?", "expected": "100 °C"}
 `)
-	s, err := Load(writeFile(t, dir, "suite.json", `{"suite": "T", "agent": {"name": "A"},
+	s, err := suite.Load(writeFile(t, dir, "suite.json", `{"suite": "T", "agent": {"name": "A"},
 	  "evaluators": {"paris": {"type": "contains", "params": {"value": "Paris"}}, "exact": {"type": "exact_match"}},
 	  "golden_set": "golden.jsonl"}`))
 	if err != nil {
@@ -146,8 +147,8 @@ func TestChecks_Problems(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := writeFile(t, t.TempDir(), "suite.json", `{"suite": "T", "agent": {"name": "A"}, `+tt.suite+`}`)
-			_, err := Load(path)
-			var ve *ValidationError
+			_, err := suite.Load(path)
+			var ve *suite.ValidationError
 			if !errors.As(err, &ve) {
 				t.Fatalf("Load = %v, want a *ValidationError", err)
 			}
@@ -166,10 +167,10 @@ func TestChecks_DefaultsObjectAndGemRule(t *testing.T) {
 	  "evaluators": {"json": {"type": "valid_json"}, "short": {"type": "max_length", "params": {"limit": 5}, "threshold": 1}},
 	  "defaults": {"json": 0.5},
 	  "questions": [{"id": "a", "question": "q"}, {"id": "b", "question": "q", "checks": [{"type": "min_length", "limit": 1}]}]}`)
-	if got, want := s.Cases[0].Metrics, []Metric{{"json", 0.5}}; !reflect.DeepEqual(got, want) {
+	if got, want := s.Cases[0].Metrics, []suite.Metric{{"json", 0.5}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("a: %v, want %v", got, want)
 	}
-	if got, want := s.Cases[1].Metrics, []Metric{{"json", 0.5}, {"min_length", 1}}; !reflect.DeepEqual(got, want) {
+	if got, want := s.Cases[1].Metrics, []suite.Metric{{"json", 0.5}, {"min_length", 1}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("b: %v, want %v", got, want)
 	}
 	// No "defaults": a question without checks gets every evaluator (the
@@ -177,10 +178,10 @@ func TestChecks_DefaultsObjectAndGemRule(t *testing.T) {
 	g := mustLoad(t, `{"suite": "T", "agent": {"name": "A"},
 	  "evaluators": {"json": {"type": "valid_json"}},
 	  "questions": [{"id": "a", "question": "q"}, {"id": "b", "question": "q", "checks": [{"type": "min_length", "limit": 1}]}]}`)
-	if got, want := g.Cases[0].Metrics, []Metric{{"json", 1}}; !reflect.DeepEqual(got, want) {
+	if got, want := g.Cases[0].Metrics, []suite.Metric{{"json", 1}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("gem rule a: %v, want %v", got, want)
 	}
-	if got, want := g.Cases[1].Metrics, []Metric{{"min_length", 1}}; !reflect.DeepEqual(got, want) {
+	if got, want := g.Cases[1].Metrics, []suite.Metric{{"min_length", 1}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("gem rule b: %v, want %v", got, want)
 	}
 }

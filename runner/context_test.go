@@ -9,14 +9,15 @@ import (
 	"agentevals/internal/testdb"
 	"agentevals/models"
 	"agentevals/reports"
+	"agentevals/suite"
 )
 
 // contextSuite has retrieval context inline and in a golden set, a question
 // whose metadata already has a "context" key, and one without context.
-func contextSuite(tb testing.TB) *Suite {
+func contextSuite(tb testing.TB) *suite.Suite {
 	dir := tb.TempDir()
 	writeFile(tb, dir, "golden.jsonl", `{"id": "g", "input": "Refunds?", "expected": "14 days", "context": ["Refunds: 14 days."], "meta": {"topic": "refunds"}}`+"\n")
-	s, err := Load(writeFile(tb, dir, "suite.json", `{"suite": "Context", "agent": {"name": "A", "command": ["true"]},
+	s, err := suite.Load(writeFile(tb, dir, "suite.json", `{"suite": "Context", "agent": {"name": "A", "command": ["true"]},
 	  "evaluators": {"exact": {"type": "exact_match"}},
 	  "questions": [
 	    {"id": "inline", "question": "Returns?", "expected_answer": "30 days", "metadata": {"tags": ["returns"]},

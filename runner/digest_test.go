@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"agentevals/suite"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -19,7 +20,7 @@ func TestCanonicalJSON(t *testing.T) {
 		{`-0.0`, `0`},
 	}
 	for _, tt := range tests {
-		got, err := CanonicalJSON(json.RawMessage(tt.in))
+		got, err := suite.CanonicalJSON(json.RawMessage(tt.in))
 		if err != nil {
 			t.Fatalf("CanonicalJSON(%s): %v", tt.in, err)
 		}

@@ -8,11 +8,12 @@ import (
 
 	"agentevals/runner"
 	"agentevals/score"
+	"agentevals/suite"
 )
 
 // A Go function agent answering the offline support suite.
 func ExampleExecute() {
-	s, err := runner.Load(filepath.Join("..", "examples", "support", "suite.json"))
+	s, err := suite.Load(filepath.Join("..", "examples", "support", "suite.json"))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -12,6 +12,7 @@ import (
 
 	"agentevals/models"
 	"agentevals/score"
+	"agentevals/suite"
 )
 
 // DefaultConcurrency is how many cases run at once unless told otherwise:
@@ -60,7 +61,7 @@ type ExecOptions struct {
 	// Record, when set, records instead of replaying: every case's requests
 	// go to their real hosts (through Upstream) and are kept in Record,
 	// declared api_interactions are not used (runner/record.go).
-	Record *Recordings
+	Record *suite.Recordings
 	// Upstream carries recorded requests to their hosts (nil:
 	// http.DefaultTransport).
 	Upstream http.RoundTripper
@@ -70,7 +71,7 @@ type ExecOptions struct {
 // the agent call (e.g. with WithEnv or WithHTTPClient) and an optional
 // function that sees the agent's reply and may turn it into an agent error
 // or add response metadata. An error makes the case an agent error.
-type caseHook func(ctx context.Context, c *Case) (context.Context, func(Response, error) (Response, error), error)
+type caseHook func(ctx context.Context, c *suite.Case) (context.Context, func(Response, error) (Response, error), error)
 
 // Progress reports one finished case.
 type Progress struct {
@@ -110,7 +111,7 @@ const (
 // order) ready for models.DB.InsertRun. All agent and scorer calls have
 // finished when it returns. When ctx ends first it returns an
 // *InterruptedError and no run.
-func Execute(ctx context.Context, s *Suite, a Agent, opts ExecOptions) (*models.Run, error) {
+func Execute(ctx context.Context, s *suite.Suite, a Agent, opts ExecOptions) (*models.Run, error) {
 	calculated := s.Calculated(opts.Judge != nil)
 	run := s.Plan(calculated)
 	meta := opts.Metadata
@@ -174,7 +175,7 @@ feed:
 		for k, v := range opts.ExtraSummary() {
 			summary[k] = v
 		}
-		summary["writer"] = Writer
+		summary["writer"] = suite.Writer
 	}
 	if run.Summary, err = models.NewJSON(summary); err != nil {
 		return nil, fmt.Errorf("execute suite: summary: %w", err)
@@ -183,7 +184,7 @@ feed:
 }
 
 type executor struct {
-	suite   *Suite
+	suite   *suite.Suite
 	agent   Agent
 	opts    ExecOptions
 	hook    caseHook // nil when no case replays fixtures
@@ -227,7 +228,7 @@ func (e *executor) runCase(ctx context.Context, i int) {
 
 // answer asks the agent once and scores the reply into rec: output,
 // usage, duration, metrics, status and response metadata.
-func (e *executor) answer(ctx context.Context, c *Case, rec *models.CaseResult) {
+func (e *executor) answer(ctx context.Context, c *suite.Case, rec *models.CaseResult) {
 	resp, dur, answered, agentErr := e.ask(ctx, c)
 	e.calls.agent(agentErr)
 	rec.DurationMS = float64(dur.Microseconds()) / 1000
@@ -251,7 +252,7 @@ func (e *executor) answer(ctx context.Context, c *Case, rec *models.CaseResult) 
 // ask calls the agent for one case with the case's deadline, a copy of the
 // question and the case hook, and checks the reply. answered says the agent
 // returned a valid reply, even if the case hook then failed the case.
-func (e *executor) ask(ctx context.Context, c *Case) (resp Response, dur time.Duration, answered bool, err error) {
+func (e *executor) ask(ctx context.Context, c *suite.Case) (resp Response, dur time.Duration, answered bool, err error) {
 	if e.opts.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, e.opts.Timeout)
@@ -350,7 +351,7 @@ func agentErrorJSON(err error) models.JSON {
 	return j
 }
 
-func notCalculated(pos int, m Metric, reason string) *models.MetricResult {
+func notCalculated(pos int, m suite.Metric, reason string) *models.MetricResult {
 	r := reason
 	return &models.MetricResult{Position: pos, Name: m.Name, Threshold: m.Threshold, Reason: &r}
 }

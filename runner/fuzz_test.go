@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"agentevals/sanitize"
+	"agentevals/suite"
 )
 
 // FuzzLoad fuzzes the suite loader with arbitrary suite files (JSON and
@@ -32,9 +33,9 @@ func FuzzLoad(f *testing.F) {
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		s, err := Load(path)
+		s, err := suite.Load(path)
 		if err != nil {
-			var ve *ValidationError
+			var ve *suite.ValidationError
 			if !errors.As(err, &ve) || len(ve.Problems) == 0 {
 				t.Fatalf("Load: %T %v, want a *ValidationError with problems", err, err)
 			}

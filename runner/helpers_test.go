@@ -14,6 +14,7 @@ import (
 
 	"agentevals/models"
 	"agentevals/score"
+	"agentevals/suite"
 )
 
 // writeFile writes a file under dir and returns its path.
@@ -30,9 +31,9 @@ func writeFile(tb testing.TB, dir, name, content string) string {
 }
 
 // mustLoad writes a suite file into a temp dir and loads it.
-func mustLoad(tb testing.TB, content string) *Suite {
+func mustLoad(tb testing.TB, content string) *suite.Suite {
 	tb.Helper()
-	s, err := Load(writeFile(tb, tb.TempDir(), "suite.json", content))
+	s, err := suite.Load(writeFile(tb, tb.TempDir(), "suite.json", content))
 	if err != nil {
 		tb.Fatalf("Load: %v", err)
 	}
@@ -40,15 +41,15 @@ func mustLoad(tb testing.TB, content string) *Suite {
 }
 
 // shAgent writes a shell script and returns a command agent config running it.
-func shAgent(tb testing.TB, typ, script string) AgentConfig {
+func shAgent(tb testing.TB, typ, script string) suite.AgentConfig {
 	tb.Helper()
 	dir := tb.TempDir()
 	writeFile(tb, dir, "agent.sh", script)
-	return AgentConfig{Name: "A", Type: typ, Command: []string{"sh", "agent.sh"}, Dir: dir}
+	return suite.AgentConfig{Name: "A", Type: typ, Command: []string{"sh", "agent.sh"}, Dir: dir}
 }
 
 // mustAgent builds an agent and closes it when the test ends.
-func mustAgent(tb testing.TB, cfg AgentConfig, opts AgentOptions) Agent {
+func mustAgent(tb testing.TB, cfg suite.AgentConfig, opts AgentOptions) Agent {
 	tb.Helper()
 	a, err := NewAgent(cfg, opts)
 	if err != nil {
@@ -94,7 +95,7 @@ func summaryOf(tb testing.TB, run *models.Run) map[string]any {
 }
 
 // mustExecute runs the suite and fails the test on an error.
-func mustExecute(tb testing.TB, s *Suite, a Agent, opts ExecOptions) *models.Run {
+func mustExecute(tb testing.TB, s *suite.Suite, a Agent, opts ExecOptions) *models.Run {
 	tb.Helper()
 	run, err := Execute(context.Background(), s, a, opts)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"agentevals/models"
 	"agentevals/score"
+	"agentevals/suite"
 )
 
 // Infrastructure error kinds. An agent call failed from infrastructure
@@ -122,7 +123,7 @@ func decodeError(j models.JSON) errorJSON {
 }
 
 // judgeMetrics are the calculated metric names scored by the judge.
-func judgeMetrics(s *Suite, calculated []string) map[string]bool {
+func judgeMetrics(s *suite.Suite, calculated []string) map[string]bool {
 	want := map[string]bool{}
 	for _, name := range calculated {
 		want[name] = true
@@ -130,7 +131,7 @@ func judgeMetrics(s *Suite, calculated []string) map[string]bool {
 	out := map[string]bool{}
 	for _, c := range s.Cases {
 		for _, m := range c.Metrics {
-			if want[m.Name] && s.needsJudge(c, m.Name) {
+			if want[m.Name] && s.MetricNeedsJudge(c, m.Name) {
 				out[m.Name] = true
 			}
 		}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"agentevals/suite"
 	"bufio"
 	"errors"
 	"os"
@@ -39,11 +40,11 @@ func TestLoad_Invalid(t *testing.T) {
 	for _, tc := range corpus {
 		t.Run(tc[0], func(t *testing.T) {
 			path := filepath.Join("testdata", "invalid", tc[0])
-			s, err := Load(path)
+			s, err := suite.Load(path)
 			if s != nil {
 				t.Fatalf("Load returned a suite")
 			}
-			var ve *ValidationError
+			var ve *suite.ValidationError
 			if !errors.As(err, &ve) {
 				t.Fatalf("err = %v, want a *ValidationError", err)
 			}

@@ -15,6 +15,7 @@ import (
 
 	"agentevals/llm"
 	"agentevals/score"
+	"agentevals/suite"
 )
 
 // TestExecute_JudgeEvidenceRebuildsThePrompt runs a judged suite against a
@@ -59,7 +60,7 @@ func TestExecute_JudgeEvidenceRebuildsThePrompt(t *testing.T) {
 	if err := os.WriteFile(path, []byte(suiteJSON), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Load(path)
+	s, err := suite.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}

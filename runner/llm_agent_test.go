@@ -13,6 +13,7 @@ import (
 
 	"agentevals/llm"
 	"agentevals/score"
+	"agentevals/suite"
 )
 
 // countingTransport counts the requests of one case's HTTP client.
@@ -43,7 +44,7 @@ func TestLLMAgent_Answer(t *testing.T) {
 	}))
 	defer srv.Close()
 	t.Setenv("ANTHROPIC_API_KEY", "agent-key")
-	a, err := NewAgent(AgentConfig{Name: "Model", Type: AgentLLM, LLM: &ModelConfig{
+	a, err := NewAgent(suite.AgentConfig{Name: "Model", Type: suite.AgentLLM, LLM: &suite.ModelConfig{
 		Provider: "anthropic", Model: "claude-test", BaseURL: srv.URL + "/v1", SystemPrompt: "You are a support agent.",
 	}}, AgentOptions{})
 	if err != nil {
@@ -81,7 +82,7 @@ func TestLLMAgent_Answer(t *testing.T) {
 
 func TestLLMAgent_InvalidConfig(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
-	for _, cfg := range []ModelConfig{
+	for _, cfg := range []suite.ModelConfig{
 		{Provider: "openai", Model: "gpt-4o-mini"}, // no key
 		{Provider: "ollama", Model: "m", BaseURL: "http://[::1"},
 		{Provider: "vertex", Model: "m"},

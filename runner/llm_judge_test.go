@@ -17,6 +17,7 @@ import (
 	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/score"
+	"agentevals/suite"
 )
 
 // judgeServer is a local OpenAI-compatible chat server that grades like a
@@ -93,7 +94,7 @@ func TestExecute_WithAndWithoutJudge(t *testing.T) {
 	if err := os.WriteFile(path, []byte(judgedSuite), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Load(path)
+	s, err := suite.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"agentevals/suite"
 	"errors"
 	"io/fs"
 	"path/filepath"
@@ -10,16 +11,16 @@ import (
 
 // checkPositions compares Positions(path) with want and checks that every
 // case Load reads from path has a position (ids defaulted the same way).
-func checkPositions(t *testing.T, path string, want map[string]Position) {
+func checkPositions(t *testing.T, path string, want map[string]suite.Position) {
 	t.Helper()
-	got, err := Positions(path)
+	got, err := suite.Positions(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Positions(%s) =\n%v\nwant\n%v", path, got, want)
 	}
-	s, err := Load(path)
+	s, err := suite.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func TestPositions_JSON(t *testing.T) {
   ]
 }
 `)
-	checkPositions(t, path, map[string]Position{
+	checkPositions(t, path, map[string]suite.Position{
 		"returns":                           {path, 4},
 		"Shipping time":                     {path, 6},
 		"When are you open?":                {path, 6},
@@ -69,7 +70,7 @@ func TestPositions_GoldenSet(t *testing.T) {
   "evaluators": {"exact": {"type": "exact_match", "params": {"value": "x"}}}, "golden_set": "data/golden.jsonl",
   "questions": [{"id": "inline", "question": "Hi"}]}`)
 	golden := filepath.Join(dir, "evals", "data", "golden.jsonl")
-	checkPositions(t, path, map[string]Position{
+	checkPositions(t, path, map[string]suite.Position{
 		"inline":             {path, 3},
 		"g1":                 {golden, 1},
 		"Question 3":         {golden, 3},
@@ -95,7 +96,7 @@ evaluators:
     question:
       text: structured
 `)
-	checkPositions(t, path, map[string]Position{
+	checkPositions(t, path, map[string]suite.Position{
 		"returns":            {path, 7},
 		"Shipping time":      {path, 10},
 		"When are you open?": {path, 12},
@@ -104,7 +105,7 @@ evaluators:
 }
 
 func TestPositions_MissingFile(t *testing.T) {
-	_, err := Positions(filepath.Join(t.TempDir(), "nope.json"))
+	_, err := suite.Positions(filepath.Join(t.TempDir(), "nope.json"))
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("err = %v, want a wrapped fs.ErrNotExist", err)
 	}

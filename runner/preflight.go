@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"agentevals/llm"
+	"agentevals/suite"
 )
 
 // PreflightTimeout bounds each preflight probe.
@@ -40,7 +41,7 @@ var ErrUnreachable = errors.New("unreachable")
 //
 // Go-function agents (Type "") need no probe. The error names what was
 // unreachable and wraps ErrUnreachable; all problems are reported at once.
-func Preflight(ctx context.Context, a AgentConfig, judge *llm.Settings) error {
+func Preflight(ctx context.Context, a suite.AgentConfig, judge *llm.Settings) error {
 	var problems []string
 	if err := probeAgent(ctx, a); err != nil {
 		problems = append(problems, fmt.Sprintf("agent %q: %v", a.Name, err))
@@ -56,16 +57,16 @@ func Preflight(ctx context.Context, a AgentConfig, judge *llm.Settings) error {
 	return fmt.Errorf("preflight: %w: %s", ErrUnreachable, strings.Join(problems, "; "))
 }
 
-func probeAgent(ctx context.Context, cfg AgentConfig) error {
+func probeAgent(ctx context.Context, cfg suite.AgentConfig) error {
 	switch cfg.Type {
-	case AgentCommand, AgentWorker:
+	case suite.AgentCommand, suite.AgentWorker:
 		if len(cfg.Command) == 0 {
 			return nil // refused when the suite is checked
 		}
 		return probeProgram(cfg.Command[0], cfg.Dir)
-	case AgentHTTP:
+	case suite.AgentHTTP:
 		return probeURL(ctx, cfg.URL)
-	case AgentLLM:
+	case suite.AgentLLM:
 		if cfg.LLM != nil {
 			return probeURL(ctx, cfg.LLM.Settings().Endpoint())
 		}

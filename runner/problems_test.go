@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"agentevals/suite"
 	"os"
 	"path/filepath"
 	"testing"
@@ -34,7 +35,7 @@ func TestLoad_SyntaxErrorPosition(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			_, err := Load(path)
+			_, err := suite.Load(path)
 			if err == nil {
 				t.Fatal("Load accepted broken JSON")
 			}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"agentevals/suite"
 	"context"
 	"os"
 	"strings"
@@ -21,7 +22,7 @@ func TestCommandAgent_BackgroundChildren(t *testing.T) {
 		{"child that finished", `cat >/dev/null; true & wait; echo ok`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := mustAgent(t, shAgent(t, AgentCommand, tc.script), AgentOptions{})
+			a := mustAgent(t, shAgent(t, suite.AgentCommand, tc.script), AgentOptions{})
 			start := time.Now()
 			_, err := a.Answer(context.Background(), Question{ID: "q", Question: []byte(`"hi"`)})
 			if elapsed := time.Since(start); elapsed > pipeDrain {

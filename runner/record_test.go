@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"agentevals/models"
+	"agentevals/suite"
 )
 
 // weatherUpstream answers GET /weather?city=… and POST /notes (JSON in,
@@ -82,12 +83,12 @@ func TestRecord_ThenReplayStrictly(t *testing.T) {
 				suitePath := writeFile(t, dir, "suite.json", `{"suite": "Weather", "agent": `+a+`,
 				  "questions": [{"id": "paris", "question": "Weather in Paris?", "checks": [{"type": "contains", "value": "21"}]},
 				                {"id": "quiet", "question": "Say nothing", "checks": [{"type": "min_length", "limit": 0}]}]}`)
-				s, err := Load(suitePath)
+				s, err := suite.Load(suitePath)
 				if err != nil {
 					t.Fatal(err)
 				}
 				ag := recordAgent(t, agentKind, s)
-				rec := NewRecordings()
+				rec := suite.NewRecordings()
 				run, err := Execute(context.Background(), s, ag, ExecOptions{Record: rec, Upstream: srv.Client().Transport, Timeout: 20 * time.Second})
 				if err != nil {
 					t.Fatal(err)
@@ -123,7 +124,7 @@ func TestRecord_ThenReplayStrictly(t *testing.T) {
 					t.Errorf("second Write = %v, want a refusal naming the existing file", err)
 				}
 
-				replayed, err := Load(res.Suite)
+				replayed, err := suite.Load(res.Suite)
 				if err != nil {
 					t.Fatalf("the recorded suite does not load: %v\n%s", err, recorded)
 				}
@@ -152,7 +153,7 @@ func TestRecord_ThenReplayStrictly(t *testing.T) {
 
 // recordAgent is the suite's curl command agent, or a Go function agent
 // making the same requests with HTTPClient(ctx).
-func recordAgent(t *testing.T, kind string, s *Suite) Agent {
+func recordAgent(t *testing.T, kind string, s *suite.Suite) Agent {
 	t.Helper()
 	if kind != "go" {
 		return mustAgent(t, s.Agent, AgentOptions{})

@@ -9,6 +9,7 @@ import (
 	"agentevals/calibrate"
 	"agentevals/models"
 	"agentevals/score"
+	"agentevals/suite"
 )
 
 // RejudgeOptions tune Rejudge.
@@ -33,7 +34,7 @@ var runnerKeys = []string{"judge_usage", "metric_details", "api_replay", "repeat
 // answered K times (run --repeat) is re-judged on the answer its row
 // holds, the first repeat's. The suite must define the run's questions
 // (the caller checks the definition); an unknown case id is an error.
-func Rejudge(ctx context.Context, s *Suite, run *models.Run, judge score.Judge, opts RejudgeOptions) ([]calibrate.Rejudged, error) {
+func Rejudge(ctx context.Context, s *suite.Suite, run *models.Run, judge score.Judge, opts RejudgeOptions) ([]calibrate.Rejudged, error) {
 	if opts.Times < 2 {
 		return nil, fmt.Errorf("rejudge: want at least 2 repetitions, got %d", opts.Times)
 	}
@@ -46,7 +47,7 @@ func Rejudge(ctx context.Context, s *Suite, run *models.Run, judge score.Judge, 
 	if err != nil {
 		return nil, fmt.Errorf("rejudge: %w", err)
 	}
-	byID := map[string]*Case{}
+	byID := map[string]*suite.Case{}
 	for _, c := range s.Cases {
 		byID[c.ID] = c
 	}
@@ -129,7 +130,7 @@ feed:
 
 // storedSample is the scorer input of a saved case row: the suite's
 // definition and the stored answer, actions, usage and agent metadata.
-func storedSample(c *Case, row *models.CaseResult) (score.Sample, error) {
+func storedSample(c *suite.Case, row *models.CaseResult) (score.Sample, error) {
 	s := sampleOf(c)
 	s.Output = json.RawMessage(row.Output)
 	if !row.Actions.IsNull() {

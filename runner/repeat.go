@@ -8,6 +8,7 @@ import (
 
 	"agentevals/models"
 	"agentevals/score"
+	"agentevals/suite"
 )
 
 // scoreEpsilon absorbs floating-point error when a mean of repeat scores is
@@ -47,8 +48,8 @@ func repeatCount(asked, s int) (int, error) {
 	if k <= 0 {
 		k = max(s, 1)
 	}
-	if k > MaxRepeat {
-		return 0, fmt.Errorf("execute suite: repeat %d: want 1 to %d", k, MaxRepeat)
+	if k > suite.MaxRepeat {
+		return 0, fmt.Errorf("execute suite: repeat %d: want 1 to %d", k, suite.MaxRepeat)
 	}
 	return k, nil
 }
@@ -78,7 +79,7 @@ func RepeatOf(ctx context.Context) (index, total int) {
 }
 
 // mergeRepeats fills rec, the planned row of case c, from the K repeats.
-func mergeRepeats(rec *models.CaseResult, c *Case, reps []*models.CaseResult) {
+func mergeRepeats(rec *models.CaseResult, c *suite.Case, reps []*models.CaseResult) {
 	first := reps[0]
 	rec.Output, rec.Actions = first.Output, first.Actions
 	var durSum float64
@@ -110,7 +111,7 @@ func mergeRepeats(rec *models.CaseResult, c *Case, reps []*models.CaseResult) {
 
 // mergeMetric is the row of metric m (position pos) over the repeats, and
 // the repeats' scores (nil where one calculated none).
-func mergeMetric(pos int, m Metric, reps []*models.CaseResult) (*models.MetricResult, []*float64) {
+func mergeMetric(pos int, m suite.Metric, reps []*models.CaseResult) (*models.MetricResult, []*float64) {
 	row := &models.MetricResult{Position: pos, Name: m.Name, Threshold: m.Threshold}
 	scores := make([]*float64, len(reps))
 	var scored []float64

@@ -15,6 +15,7 @@ import (
 	"agentevals/reports"
 	"agentevals/runner"
 	"agentevals/score"
+	"agentevals/suite"
 )
 
 // stepJudge scores 0.6, 0.8, 1.0, 0.6, … in call order.
@@ -41,7 +42,7 @@ func TestRepeats_SaveAndReadBack(t *testing.T) {
 	if err := os.WriteFile(path, []byte(st), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := runner.Load(path)
+	s, err := suite.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"agentevals/models"
 	"agentevals/score"
+	"agentevals/suite"
 )
 
 // answerJudge scores by the answer it finds in the prompt: each answer
@@ -215,8 +216,8 @@ func TestLoad_RepeatKey(t *testing.T) {
 		{"0", "got 0"}, {"101", "got 101"}, {"2.5", "got 2.5"}, {`"3"`, `got "3"`}, {"null", "got null"},
 	} {
 		t.Run(tc.value, func(t *testing.T) {
-			_, err := Load(writeFile(t, t.TempDir(), "suite.json", strings.Replace(repeatSuite, `"repeat": 3`, `"repeat": `+tc.value, 1)))
-			var ve *ValidationError
+			_, err := suite.Load(writeFile(t, t.TempDir(), "suite.json", strings.Replace(repeatSuite, `"repeat": 3`, `"repeat": `+tc.value, 1)))
+			var ve *suite.ValidationError
 			if !errors.As(err, &ve) {
 				t.Fatalf("err = %v, want a *ValidationError", err)
 			}

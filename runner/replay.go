@@ -48,6 +48,7 @@ import (
 	"agentevals/models"
 	"agentevals/replay"
 	"agentevals/sanitize"
+	"agentevals/suite"
 )
 
 // replayMode is how a run's agent reaches replay.
@@ -71,7 +72,7 @@ type replayRun struct {
 	mode replayMode
 	ca   *replay.CA // nil for in-process replay
 	// record and upstream: ExecOptions.Record and Upstream.
-	record   *Recordings
+	record   *suite.Recordings
 	upstream http.RoundTripper
 
 	mu      sync.Mutex
@@ -81,7 +82,7 @@ type replayRun struct {
 // installReplay returns the case hook that replays fixtures to agent when a
 // case of s declares them (nil otherwise); call the returned function when
 // the run ends.
-func installReplay(s *Suite, ag Agent, opts ExecOptions) (caseHook, func(), error) {
+func installReplay(s *suite.Suite, ag Agent, opts ExecOptions) (caseHook, func(), error) {
 	uses := opts.Record != nil
 	for _, c := range s.Cases {
 		uses = uses || c.Replay != nil
@@ -120,7 +121,7 @@ func installReplay(s *Suite, ag Agent, opts ExecOptions) (caseHook, func(), erro
 }
 
 // hook opens the case's session and hands it to the agent.
-func (r *replayRun) hook(ctx context.Context, c *Case) (context.Context, func(Response, error) (Response, error), error) {
+func (r *replayRun) hook(ctx context.Context, c *suite.Case) (context.Context, func(Response, error) (Response, error), error) {
 	if c.Replay == nil && r.record == nil {
 		return ctx, nil, nil
 	}
@@ -158,7 +159,7 @@ func (r *replayRun) hook(ctx context.Context, c *Case) (context.Context, func(Re
 		done()
 		ev, ferr := s.Finish()
 		if r.record != nil {
-			r.record.add(c, s.Recorded())
+			r.record.Add(c, s.Recorded())
 		}
 		resp.Metadata = maps.Clone(resp.Metadata)
 		if resp.Metadata == nil {

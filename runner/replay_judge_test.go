@@ -9,6 +9,7 @@ import (
 
 	"agentevals/llm"
 	"agentevals/models"
+	"agentevals/suite"
 )
 
 // TestExecute_ReplayJudgeBypassesReplay scores cases with fixtures with a
@@ -39,7 +40,7 @@ func TestExecute_ReplayJudgeBypassesReplay(t *testing.T) {
 			path := rpSuite(t, `{"suite": "Judged shipping", "agent": `+agentCfg+`, "judge": {"provider": "openai", "model": "judge"},
 			  "evaluators": {"exact": {"type": "exact_match"}, "facts": {"type": "semantic_accuracy"}},
 			  "questions": [`+rpQuestions(3)+`]}`, rpFixtureFiles(3, map[string]string{"agent.py": rpPythonCommand}))
-			s, err := Load(path)
+			s, err := suite.Load(path)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -17,6 +17,7 @@ import (
 	"agentevals/reports"
 	"agentevals/runner"
 	"agentevals/schema"
+	"agentevals/suite"
 )
 
 // planted are the credentials the redaction test plants; none may survive.
@@ -136,7 +137,7 @@ func leakyRun(t *testing.T, kind, python string) *models.Run {
 	if err := os.WriteFile(path, []byte(redactionSuite(agentCfg)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := runner.Load(path)
+	s, err := suite.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}

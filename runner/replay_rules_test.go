@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"agentevals/models"
+	"agentevals/suite"
 )
 
 // rule is a row of ../replay/testdata/rules.json (the table the replay
@@ -142,7 +143,7 @@ func TestExecute_ReplayRules(t *testing.T) {
 				case "worker":
 					agentCfg = fmt.Sprintf(`{"name": "Rules", "type": "worker", "command": [%q, "agent.py", "worker"]}`, python)
 				}
-				s, err := Load(rulesSuite(t, doc.Rules, scheme, liveHost, agentCfg))
+				s, err := suite.Load(rulesSuite(t, doc.Rules, scheme, liveHost, agentCfg))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -232,7 +233,7 @@ func TestExecute_ReplayCaseWithoutFixtures(t *testing.T) {
 				   "api_interactions": [{"expect_request": {"method": "GET", "url": "https://shop.example/a"}, "respond_with": {"json": 1}}]},
 				  {"id": "direct", "expected_answer": "done", "question": {"calls": [{"method": "GET", "url": "`+live+`/x"}]}}]}`,
 					map[string]string{"agent.py": rulesAgentPy})
-				s, err := Load(path)
+				s, err := suite.Load(path)
 				if err != nil {
 					t.Fatal(err)
 				}

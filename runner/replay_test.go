@@ -18,6 +18,7 @@ import (
 
 	"agentevals/models"
 	"agentevals/score"
+	"agentevals/suite"
 )
 
 // rpSuite writes a suite (and extra files) into a temp dir and returns its path.
@@ -90,7 +91,7 @@ func goShippingAgent(off int) Func {
 
 func rpRun(t *testing.T, path string, a Agent) *models.Run {
 	t.Helper()
-	s, err := Load(path)
+	s, err := suite.Load(path)
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -185,7 +186,7 @@ func TestExecute_ReplayProcessAgents(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/%s/offset %d", tc.name, scheme, off), func(t *testing.T) {
 					t.Setenv("OFFSET", fmt.Sprint(off))
 					t.Setenv("SCHEME", scheme)
-					s, err := Load(path)
+					s, err := suite.Load(path)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -213,8 +214,8 @@ func TestLoad_ReplayProblemsAndDigest(t *testing.T) {
 	const suite = `{"suite": "S", "agent": {"name": "A"}, "evaluators": {"exact": {"type": "exact_match"}},
 	  "questions": [{"id": "q", "question": "x", "expected_answer": "y",
 	    "api_interactions": [{"expect_request": {"method": "GET", "url": "https://a.example/"}, "respond_with": {"body_file": "%s"}}]}]}`
-	_, err := Load(rpSuite(t, fmt.Sprintf(suite, "missing.json"), nil))
-	var ve *ValidationError
+	_, err := suite.Load(rpSuite(t, fmt.Sprintf(suite, "missing.json"), nil))
+	var ve *suite.ValidationError
 	if !errors.As(err, &ve) || len(ve.Problems) != 1 {
 		t.Fatalf("Load = %v, want one problem", err)
 	}
@@ -226,13 +227,13 @@ func TestLoad_ReplayProblemsAndDigest(t *testing.T) {
 	}
 	two := strings.Replace(fmt.Sprintf(suite, "missing.json"), `}}]}]}`,
 		`}}, {"expect_request": {"method": "GET", "url": "ftp://a.example/"}, "respond_with": {"json": 1}}]}]}`, 1)
-	_, err = Load(rpSuite(t, two, nil))
+	_, err = suite.Load(rpSuite(t, two, nil))
 	if !errors.As(err, &ve) || len(ve.Problems) != 2 || ve.Problems[1].Path != "$.questions[0].api_interactions[1].expect_request.url" {
 		t.Errorf("Load with two bad interactions = %v, want both reported", err)
 	}
 
 	digest := func(body string) string {
-		s, err := Load(rpSuite(t, fmt.Sprintf(suite, "r.json"), map[string]string{"r.json": body}))
+		s, err := suite.Load(rpSuite(t, fmt.Sprintf(suite, "r.json"), map[string]string{"r.json": body}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -290,7 +291,7 @@ func TestExecute_ReplayHTTPAgent(t *testing.T) {
 			srv := httpShippingAgent(t, off)
 			path := rpSuite(t, `{"suite": "Shipping", "agent": {"name": "HTTPShipping", "type": "http", "url": "`+srv.URL+`"},
 			  "evaluators": {"exact": {"type": "exact_match"}}, "questions": [`+rpQuestions(4)+`]}`, rpFixtureFiles(4, nil))
-			s, err := Load(path)
+			s, err := suite.Load(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -322,7 +323,7 @@ func TestExecute_Replay100Concurrent(t *testing.T) {
 			path := rpSuite(t, `{"suite": "Shipping", "agent": `+tc.agent+`,
 			  "evaluators": {"exact": {"type": "exact_match"}}, "questions": [`+rpQuestions(100)+`]}`,
 				rpFixtureFiles(100, map[string]string{"agent.sh": rpCurlAgent}))
-			s, err := Load(path)
+			s, err := suite.Load(path)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,6 +12,7 @@ import (
 	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/score"
+	"agentevals/suite"
 )
 
 // storeReply keeps the agent's reply on the case: output, observed actions,
@@ -50,7 +51,7 @@ func setResponseMetadata(rec *models.CaseResult, respMeta map[string]any) {
 }
 
 // record stores the agent's reply on the case and scores every metric.
-func (e *executor) record(ctx context.Context, c *Case, rec *models.CaseResult, resp Response) {
+func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseResult, resp Response) {
 	respMeta := storeReply(rec, resp)
 	sample := sampleOf(c)
 	sample.Output, sample.Actions, sample.ResponseMetadata = resp.Output, resp.Actions, resp.Metadata
@@ -103,7 +104,7 @@ func (e *executor) record(ctx context.Context, c *Case, rec *models.CaseResult, 
 
 // sampleOf is the suite's side of a scorer's input for the case: its
 // definition, without an answer.
-func sampleOf(c *Case) score.Sample {
+func sampleOf(c *suite.Case) score.Sample {
 	return score.Sample{CaseID: c.ID, Name: c.Name, Question: c.Question, ExpectedAnswer: c.ExpectedAnswer,
 		ExpectedActions: c.ExpectedActionList, Context: c.Context}
 }

@@ -4,19 +4,20 @@ import (
 	"fmt"
 
 	"agentevals/score"
+	"agentevals/suite"
 )
 
 // scorerSet holds the scorers of a run: one per calculated suite-level
 // metric name, and one per inline check of each case.
 type scorerSet struct {
 	shared map[string]score.Scorer
-	inline map[*Case]map[string]score.Scorer
+	inline map[*suite.Case]map[string]score.Scorer
 }
 
 // scorer returns the scorer of case c's metric name; false when the metric
 // is not calculated.
-func (ss scorerSet) scorer(c *Case, name string) (score.Scorer, bool) {
-	if _, ok := c.check(name); ok {
+func (ss scorerSet) scorer(c *suite.Case, name string) (score.Scorer, bool) {
+	if _, ok := c.Check(name); ok {
 		sc, ok := ss.inline[c][name]
 		return sc, ok
 	}
@@ -26,8 +27,8 @@ func (ss scorerSet) scorer(c *Case, name string) (score.Scorer, bool) {
 
 // buildScorers builds the scorers of every calculated metric: judge-backed
 // ones only with a judge.
-func buildScorers(s *Suite, calculated []string, judge score.Judge) (scorerSet, error) {
-	ss := scorerSet{shared: map[string]score.Scorer{}, inline: map[*Case]map[string]score.Scorer{}}
+func buildScorers(s *suite.Suite, calculated []string, judge score.Judge) (scorerSet, error) {
+	ss := scorerSet{shared: map[string]score.Scorer{}, inline: map[*suite.Case]map[string]score.Scorer{}}
 	for _, c := range s.Cases {
 		for _, ev := range c.Checks {
 			if judge == nil && s.Registry[ev.Type].NeedsJudge {
@@ -44,7 +45,7 @@ func buildScorers(s *Suite, calculated []string, judge score.Judge) (scorerSet, 
 		}
 	}
 	for _, name := range calculated {
-		typ, params, ok := s.metricDefinition(name)
+		typ, params, ok := s.MetricDefinition(name)
 		if !ok {
 			continue // only inline checks have this name
 		}

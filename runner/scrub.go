@@ -6,6 +6,7 @@ import (
 
 	"agentevals/models"
 	"agentevals/sanitize"
+	"agentevals/suite"
 )
 
 // Every untrusted column of a case (the answer, actions, response metadata,
@@ -44,11 +45,11 @@ func scrubCase(c *models.CaseResult) {
 	for i, m := range c.Metrics {
 		out, rep := sanitize.JSON(m.ErrorDetails)
 		m.ErrorDetails = models.JSON(out)
-		note(index("metrics", i)+".error_details", rep)
+		note(suite.Index("metrics", i)+".error_details", rep)
 		if m.Reason != nil {
 			r, rep := sanitize.Text(*m.Reason)
 			m.Reason = &r
-			note(index("metrics", i)+".reason", rep)
+			note(suite.Index("metrics", i)+".reason", rep)
 		}
 	}
 	if len(repaired)+len(redacted) > 0 {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"agentevals/internal/testdb"
+	"agentevals/suite"
 )
 
 // TestExecute_NULCharactersAreSaved runs agents whose stderr and metadata
@@ -14,7 +15,7 @@ import (
 func TestExecute_NULCharactersAreSaved(t *testing.T) {
 	s := mustLoad(t, `{"suite": "S", "agent": {"name": "A", "command": ["true"]}, "evaluators": {"exact": {"type": "exact_match"}},
 	  "questions": [{"id": "meta", "question": "1", "expected_answer": "ok"}, {"id": "stderr", "question": "2", "expected_answer": "ok"}]}`)
-	cmd := mustAgent(t, shAgent(t, AgentCommand, `cat >/dev/null; printf 'bad\000byte' >&2; exit 1`), AgentOptions{})
+	cmd := mustAgent(t, shAgent(t, suite.AgentCommand, `cat >/dev/null; printf 'bad\000byte' >&2; exit 1`), AgentOptions{})
 	a := Func(func(ctx context.Context, q Question) (Response, error) {
 		if q.ID == "stderr" {
 			return cmd.Answer(ctx, q)

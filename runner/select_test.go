@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"agentevals/suite"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,7 +13,7 @@ func TestSuite_Select(t *testing.T) {
 	  {"id": "refund-us", "question": "q", "metadata": {"tags": "billing"}},
 	  {"id": "shipping", "question": "q", "metadata": {"tags": ["logistics"]}},
 	  {"id": "hello", "question": "q"}]}`)
-	ids := func(s *Suite) []string {
+	ids := func(s *suite.Suite) []string {
 		var out []string
 		for _, c := range s.Cases {
 			out = append(out, c.ID)
@@ -21,22 +22,22 @@ func TestSuite_Select(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		sel  Selection
+		sel  suite.Selection
 		want []string
 		err  string
 	}{
-		{"none", Selection{}, []string{"refund-eu", "refund-us", "shipping", "hello"}, ""},
-		{"exact id", Selection{IDs: []string{"hello"}}, []string{"hello"}, ""},
-		{"glob", Selection{IDs: []string{"refund-*"}}, []string{"refund-eu", "refund-us"}, ""},
-		{"tag", Selection{Tags: []string{"billing"}}, []string{"refund-eu", "refund-us"}, ""},
-		{"tag and glob", Selection{IDs: []string{"*-eu", "shipping"}, Tags: []string{"billing"}}, []string{"refund-eu"}, ""},
-		{"failed", Selection{Failed: []string{"shipping", "gone"}, FailedSource: "run X"}, []string{"shipping"}, ""},
-		{"unknown id suggests", Selection{IDs: []string{"refund-uk"}}, nil, `--only: no question has id "refund-uk" (did you mean "refund-us", "refund-eu"?)`},
-		{"unknown tag", Selection{Tags: []string{"vip"}}, nil, `--tag: no question has tag "vip" (tags come from metadata.tags; known tags: billing, eu, logistics)`},
-		{"pattern matching nothing", Selection{IDs: []string{"zz*"}}, nil, `--only: no question id matches the pattern "zz*"`},
-		{"bad pattern", Selection{IDs: []string{"[a"}}, nil, `--only: "[a" is not a valid pattern`},
-		{"nothing failed", Selection{Failed: []string{}, FailedSource: "run X"}, nil, `--failed-in: run X has no failed or errored question: nothing to run`},
-		{"empty intersection", Selection{IDs: []string{"hello"}, Tags: []string{"billing"}}, nil, `no question matches every given --only and --tag`},
+		{"none", suite.Selection{}, []string{"refund-eu", "refund-us", "shipping", "hello"}, ""},
+		{"exact id", suite.Selection{IDs: []string{"hello"}}, []string{"hello"}, ""},
+		{"glob", suite.Selection{IDs: []string{"refund-*"}}, []string{"refund-eu", "refund-us"}, ""},
+		{"tag", suite.Selection{Tags: []string{"billing"}}, []string{"refund-eu", "refund-us"}, ""},
+		{"tag and glob", suite.Selection{IDs: []string{"*-eu", "shipping"}, Tags: []string{"billing"}}, []string{"refund-eu"}, ""},
+		{"failed", suite.Selection{Failed: []string{"shipping", "gone"}, FailedSource: "run X"}, []string{"shipping"}, ""},
+		{"unknown id suggests", suite.Selection{IDs: []string{"refund-uk"}}, nil, `--only: no question has id "refund-uk" (did you mean "refund-us", "refund-eu"?)`},
+		{"unknown tag", suite.Selection{Tags: []string{"vip"}}, nil, `--tag: no question has tag "vip" (tags come from metadata.tags; known tags: billing, eu, logistics)`},
+		{"pattern matching nothing", suite.Selection{IDs: []string{"zz*"}}, nil, `--only: no question id matches the pattern "zz*"`},
+		{"bad pattern", suite.Selection{IDs: []string{"[a"}}, nil, `--only: "[a" is not a valid pattern`},
+		{"nothing failed", suite.Selection{Failed: []string{}, FailedSource: "run X"}, nil, `--failed-in: run X has no failed or errored question: nothing to run`},
+		{"empty intersection", suite.Selection{IDs: []string{"hello"}, Tags: []string{"billing"}}, nil, `no question matches every given --only and --tag`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,8 +56,8 @@ func TestSuite_Select(t *testing.T) {
 			}
 		})
 	}
-	a, _ := s.Select(Selection{IDs: []string{"refund-*"}})
-	b, _ := s.Select(Selection{Tags: []string{"billing"}})
+	a, _ := s.Select(suite.Selection{IDs: []string{"refund-*"}})
+	b, _ := s.Select(suite.Selection{Tags: []string{"billing"}})
 	da, _ := a.Digest(a.Calculated(false))
 	db, _ := b.Digest(b.Calculated(false))
 	full, _ := s.Digest(s.Calculated(false))

@@ -7,6 +7,7 @@ import (
 
 	"agentevals/models"
 	"agentevals/score"
+	"agentevals/suite"
 )
 
 // Summarize computes the run summary written to the runs' summary column;
@@ -106,7 +107,7 @@ func Summarize(run *models.Run, concurrency int, wall time.Duration) map[string]
 		judgeTotal = judge
 	}
 	return map[string]any{
-		"writer":        Writer,
+		"writer":        suite.Writer,
 		"cases":         t.Cases,
 		"passed":        t.Passed,
 		"failed":        t.Failed,

@@ -14,6 +14,7 @@ import (
 	"agentevals/models"
 	"agentevals/reports"
 	"agentevals/runner"
+	"agentevals/suite"
 )
 
 // maxRejudge bounds --rejudge: beyond it the estimate barely improves and
@@ -81,7 +82,7 @@ func (f *RejudgeFlags) rejudge(ctx context.Context, g *Globals, run *models.Run)
 	if err != nil {
 		return err
 	}
-	if err := runner.Preflight(ctx, runner.AgentConfig{}, &settings); err != nil {
+	if err := runner.Preflight(ctx, suite.AgentConfig{}, &settings); err != nil {
 		return fmt.Errorf("calibrate --rejudge: %w", err)
 	}
 	prog := newProgress(g.Stderr, 0)
@@ -157,8 +158,8 @@ func checkMDE(ms []calibrate.Stability, bar float64) error {
 
 // rejudgeSuite loads the suite file and checks that it defines the run's
 // questions (the whole suite, or the subset the run answered with --only).
-func rejudgeSuite(path string, run *models.Run) (*runner.Suite, error) {
-	s, err := runner.Load(path)
+func rejudgeSuite(path string, run *models.Run) (*suite.Suite, error) {
+	s, err := suite.Load(path)
 	if err != nil {
 		return nil, err
 	}

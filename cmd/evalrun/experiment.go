@@ -17,6 +17,7 @@ import (
 	"agentevals/reports"
 	"agentevals/runner"
 	"agentevals/score"
+	"agentevals/suite"
 )
 
 // ExperimentCmd runs the questions of one suite against several variants
@@ -57,7 +58,7 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 	if c.Concurrency < 0 {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--concurrency: %s, got %d", concurrencyRule(), c.Concurrency)}
 	}
-	exp, err := runner.LoadExperiment(c.File)
+	exp, err := suite.LoadExperiment(c.File)
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
@@ -69,7 +70,7 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
-	suites := make([]*runner.Suite, len(exp.Variants))
+	suites := make([]*suite.Suite, len(exp.Variants))
 	for i, v := range exp.Variants {
 		s := *exp.Suite
 		s.Agent = v.Agent
@@ -132,7 +133,7 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 
 // runVariant runs one variant like "evalrun run" runs a suite and saves it;
 // it prints the variant's gate line against the variant's own baseline.
-func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.DB, s *runner.Suite, v runner.Variant,
+func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.DB, s *suite.Suite, v suite.Variant,
 	judge score.Judge, calculated []string, meta map[string]any) (*models.Run, error) {
 	conc := runner.Concurrency(int(c.Concurrency), len(s.Cases))
 	agentOpts := runner.AgentOptions{Concurrency: conc, LookupEnv: v.LookupEnv(os.LookupEnv), Limiter: llm.NewLimiter()}
@@ -178,7 +179,7 @@ func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.D
 
 // variantMetadata builds a variant run's metadata: the --metadata object,
 // the variant's own metadata over it, and the experiment record.
-func variantMetadata(base map[string]any, v runner.Variant, info reports.ExperimentInfo) map[string]any {
+func variantMetadata(base map[string]any, v suite.Variant, info reports.ExperimentInfo) map[string]any {
 	out := make(map[string]any, len(base)+len(v.Metadata)+1)
 	for k, val := range base {
 		out[k] = val

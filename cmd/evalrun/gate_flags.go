@@ -12,7 +12,7 @@ import (
 
 	"agentevals/models"
 	"agentevals/reports"
-	"agentevals/runner"
+	"agentevals/suite"
 )
 
 // CompareFlags choose the baseline and what counts as a regression; run
@@ -255,7 +255,7 @@ func (f *GateFlags) locations(g *Globals) map[string]reports.Location {
 	if f.suiteFile == "" {
 		return nil
 	}
-	positions, err := runner.Positions(f.suiteFile)
+	positions, err := suite.Positions(f.suiteFile)
 	if err != nil {
 		fmt.Fprintf(g.Stderr, "note: GitHub annotations carry no file and line: %s\n", reports.EscapeText(err.Error()))
 		return nil

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"agentevals/runner"
 	"agentevals/scaffold"
+	"agentevals/suite"
 )
 
 // InitCmd scaffolds a runnable suite.
@@ -28,7 +28,7 @@ func (c *InitCmd) Help() string {
 
 // Run writes the scaffold and prints the next command.
 func (c *InitCmd) Run(g *Globals) error {
-	res, err := scaffold.Write(scaffold.Options{Dir: c.Dir, Lang: c.Lang, Worker: c.Agent == "worker", Schema: runner.JSONSchema()})
+	res, err := scaffold.Write(scaffold.Options{Dir: c.Dir, Lang: c.Lang, Worker: c.Agent == "worker", Schema: suite.JSONSchema()})
 	if errors.Is(err, scaffold.ErrExists) {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("init: %w", err)}
 	}

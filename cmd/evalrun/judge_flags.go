@@ -8,8 +8,8 @@ import (
 	"github.com/alecthomas/kong"
 
 	"agentevals/llm"
-	"agentevals/runner"
 	"agentevals/score"
+	"agentevals/suite"
 )
 
 // JudgeFlags select and override the suite's judge. Flags win over their
@@ -32,7 +32,7 @@ type JudgeFlags struct {
 // none is configured or --no-judge is given. Invalid settings, a missing
 // credential or an unusable cache directory are exit-2 errors, reported
 // before any agent runs.
-func (f *JudgeFlags) judge(ctx context.Context, cfg *runner.ModelConfig) (score.Judge, error) {
+func (f *JudgeFlags) judge(ctx context.Context, cfg *suite.ModelConfig) (score.Judge, error) {
 	s, ok, err := f.settings(cfg)
 	if err != nil || !ok {
 		return nil, err
@@ -54,11 +54,11 @@ func (f *JudgeFlags) judge(ctx context.Context, cfg *runner.ModelConfig) (score.
 
 // settings merges the suite's judge section with the flags; ok is false
 // when no judge is configured.
-func (f *JudgeFlags) settings(cfg *runner.ModelConfig) (llm.Settings, bool, error) {
+func (f *JudgeFlags) settings(cfg *suite.ModelConfig) (llm.Settings, bool, error) {
 	if f.NoJudge {
 		return llm.Settings{}, false, nil
 	}
-	s, ok, err := runner.JudgeSettings(cfg, runner.JudgeOverride{
+	s, ok, err := suite.JudgeSettings(cfg, suite.JudgeOverride{
 		Provider: f.JudgeProvider, Model: f.JudgeModel, BaseURL: f.JudgeBaseURL,
 		ProviderName: "--judge-provider", ModelName: "--judge-model", BaseURLName: "--judge-base-url", Ask: "give"})
 	if err != nil {

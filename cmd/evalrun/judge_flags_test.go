@@ -9,17 +9,17 @@ import (
 	"github.com/alecthomas/kong"
 
 	"agentevals/llm"
-	"agentevals/runner"
+	"agentevals/suite"
 )
 
 func TestJudgeFlags_Judge(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
 	t.Setenv("ANTHROPIC_API_KEY", "test-anthropic-key")
-	st := &runner.ModelConfig{Provider: "ollama", Model: "llama3", BaseURL: "http://127.0.0.1:11434"}
+	st := &suite.ModelConfig{Provider: "ollama", Model: "llama3", BaseURL: "http://127.0.0.1:11434"}
 	cases := []struct {
 		name  string
 		flags JudgeFlags
-		cfg   *runner.ModelConfig
+		cfg   *suite.ModelConfig
 		want  string // provider/model@base, "" for no judge, "exit2:..." for an error
 	}{
 		{"no judge anywhere", JudgeFlags{}, nil, ""},
@@ -72,7 +72,7 @@ func TestJudgeFlags_Judge(t *testing.T) {
 
 func TestJudgeFlags_SummaryWithCache(t *testing.T) {
 	f := JudgeFlags{JudgeCache: t.TempDir()}
-	if _, err := f.judge(context.Background(), &runner.ModelConfig{Provider: "ollama", Model: "m"}); err != nil {
+	if _, err := f.judge(context.Background(), &suite.ModelConfig{Provider: "ollama", Model: "m"}); err != nil {
 		t.Fatal(err)
 	}
 	sum := f.judgeSummary()

@@ -10,12 +10,13 @@ import (
 
 	"agentevals/reports"
 	"agentevals/runner"
+	"agentevals/suite"
 )
 
 // record runs the suite in recording mode (RunCmd --record): the agent's
 // requests reach their real hosts, the run is shown but not saved, and the
 // recorded fixtures are written as a new suite file.
-func (c *RunCmd) record(ctx context.Context, g *Globals, s *runner.Suite, a runner.Agent, opts runner.ExecOptions) error {
+func (c *RunCmd) record(ctx context.Context, g *Globals, s *suite.Suite, a runner.Agent, opts runner.ExecOptions) error {
 	out := c.RecordTo
 	if out == "" {
 		base := strings.TrimSuffix(filepath.Base(s.Path), filepath.Ext(s.Path))
@@ -24,7 +25,7 @@ func (c *RunCmd) record(ctx context.Context, g *Globals, s *runner.Suite, a runn
 	if _, err := os.Lstat(out); err == nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--record-to: %s exists: nothing was run or written (move it away, or name another file with --record-to)", out)}
 	}
-	rec := runner.NewRecordings()
+	rec := suite.NewRecordings()
 	opts.Record = rec
 	run, err := executeShown(ctx, g, s, a, opts, nil, func(err error) error { return fmt.Errorf("%w; nothing was recorded", err) })
 	if err != nil {
@@ -33,7 +34,7 @@ func (c *RunCmd) record(ctx context.Context, g *Globals, s *runner.Suite, a runn
 	writeRunTable(g.Stdout, run, "", styleFor(g.Stdout, os.Getenv))
 	res, err := rec.Write(s, out)
 	if err != nil {
-		var ve *runner.ValidationError
+		var ve *suite.ValidationError
 		if errors.As(err, &ve) {
 			return &exitError{Code: exitInvalid, Err: fmt.Errorf("record: nothing was written: %w", err)}
 		}

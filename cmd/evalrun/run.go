@@ -17,6 +17,7 @@ import (
 	"agentevals/reports"
 	"agentevals/runner"
 	"agentevals/score"
+	"agentevals/suite"
 )
 
 // RunCmd runs a suite against its agent, saves the run in one transaction,
@@ -146,8 +147,8 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 // a SIGKILLed one. A machine that refuses (say, a locked-down container)
 // still runs the suite with a warning: process groups and Pdeathsig
 // remain. The returned function stops the guardian.
-func (g *Globals) guardAgent(cfg runner.AgentConfig, opts *runner.AgentOptions) (stop func()) {
-	if g.guard == nil || (cfg.Type != runner.AgentCommand && cfg.Type != runner.AgentWorker) {
+func (g *Globals) guardAgent(cfg suite.AgentConfig, opts *runner.AgentOptions) (stop func()) {
+	if g.guard == nil || (cfg.Type != suite.AgentCommand && cfg.Type != suite.AgentWorker) {
 		return func() {}
 	}
 	tag, stop, err := g.guard()
@@ -210,7 +211,7 @@ func (c *RunCmd) Help() string {
 // credential. The judge flags and section are still validated. Without a
 // judge-backed metric the calculated metrics and the digest are the same
 // with or without a judge.
-func (c *RunCmd) judgeFor(ctx context.Context, st *runner.Suite) (score.Judge, error) {
+func (c *RunCmd) judgeFor(ctx context.Context, st *suite.Suite) (score.Judge, error) {
 	if st.NeedsJudge() {
 		j, err := c.judge(ctx, st.Judge)
 		var ee *exitError
@@ -226,8 +227,8 @@ func (c *RunCmd) judgeFor(ctx context.Context, st *runner.Suite) (score.Judge, e
 }
 
 // load reads the suite, the --only filter and --metadata.
-func (c *RunCmd) load(ctx context.Context, g *Globals) (*runner.Suite, map[string]any, error) {
-	s, err := runner.Load(c.Suite)
+func (c *RunCmd) load(ctx context.Context, g *Globals) (*suite.Suite, map[string]any, error) {
+	s, err := suite.Load(c.Suite)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -236,7 +237,7 @@ func (c *RunCmd) load(ctx context.Context, g *Globals) (*runner.Suite, map[strin
 	if err := s.Check(); err != nil {
 		return nil, nil, err
 	}
-	sel := runner.Selection{IDs: c.Only, Tags: c.Tag}
+	sel := suite.Selection{IDs: c.Only, Tags: c.Tag}
 	if c.FailedIn != "" {
 		if sel.Failed, err = c.failedIn(ctx, g, s); err != nil {
 			return nil, nil, err
@@ -255,7 +256,7 @@ func (c *RunCmd) load(ctx context.Context, g *Globals) (*runner.Suite, map[strin
 
 // failedIn reads the ids of the questions that failed or errored in the
 // --failed-in run, which must be a run of this suite.
-func (c *RunCmd) failedIn(ctx context.Context, g *Globals, s *runner.Suite) ([]string, error) {
+func (c *RunCmd) failedIn(ctx context.Context, g *Globals, s *suite.Suite) ([]string, error) {
 	db, err := g.open(ctx, true)
 	if err != nil {
 		return nil, err
@@ -285,12 +286,12 @@ func (c *RunCmd) checkNumbers() error {
 	if c.Concurrency < 0 {
 		return fmt.Errorf("--concurrency: %s, got %d", concurrencyRule(), c.Concurrency)
 	}
-	if c.Repeat != nil && (*c.Repeat < 1 || *c.Repeat > runner.MaxRepeat) {
-		return fmt.Errorf("--repeat: %s, got %d", runner.RepeatRule(), *c.Repeat)
+	if c.Repeat != nil && (*c.Repeat < 1 || *c.Repeat > suite.MaxRepeat) {
+		return fmt.Errorf("--repeat: %s, got %d", suite.RepeatRule(), *c.Repeat)
 	}
 	if c.Timeout != nil && *c.Timeout <= 0 {
 		return fmt.Errorf("--timeout: want a positive duration such as 30s (omit it for the suite's agent.timeout, else %s), got %s",
-			strings.TrimSuffix(runner.DefaultAgentTimeout.String(), "0s"), *c.Timeout)
+			strings.TrimSuffix(suite.DefaultAgentTimeout.String(), "0s"), *c.Timeout)
 	}
 	if c.MaxAnswerBytes < 0 {
 		return fmt.Errorf("--max-answer-bytes: want a whole number of bytes >= 1 (0 or omitted: the suite's agent.max_answer_bytes, else %d), got %d",
@@ -329,7 +330,7 @@ func concurrencyRule() string {
 
 // preflight probes the agent and, when one was built, the judge
 // (runner.Preflight) unless --no-preflight is given.
-func (c *RunCmd) preflight(ctx context.Context, st *runner.Suite, withJudge bool) error {
+func (c *RunCmd) preflight(ctx context.Context, st *suite.Suite, withJudge bool) error {
 	if c.NoPreflight {
 		return nil
 	}
@@ -351,7 +352,7 @@ func (c *RunCmd) preflight(ctx context.Context, st *runner.Suite, withJudge bool
 }
 
 // repeat is --repeat, else the suite's "repeat" key, else 1.
-func (c *RunCmd) repeat(s *runner.Suite) int {
+func (c *RunCmd) repeat(s *suite.Suite) int {
 	switch {
 	case c.Repeat != nil:
 		return *c.Repeat

@@ -11,7 +11,7 @@ import (
 	"agentevals/evidence"
 	"agentevals/models"
 	"agentevals/reports"
-	"agentevals/runner"
+	"agentevals/suite"
 )
 
 // exitNotSaved is the exit code of a run that finished but could not be
@@ -31,7 +31,7 @@ type SaveFlags struct {
 }
 
 // check refuses combinations that make no sense, before the suite is read.
-func (f *SaveFlags) check() (*runner.ShardSpec, error) {
+func (f *SaveFlags) check() (*suite.ShardSpec, error) {
 	if f.SaveTo != "" && f.NoSave {
 		return nil, fmt.Errorf("--save-to and --no-save: choose one (--no-save writes nothing, --save-to writes an evidence file)")
 	}
@@ -43,7 +43,7 @@ func (f *SaveFlags) check() (*runner.ShardSpec, error) {
 	if f.Shard == "" {
 		return nil, nil
 	}
-	spec, err := runner.ParseShard(f.Shard)
+	spec, err := suite.ParseShard(f.Shard)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ type saveResult struct {
 // for good, the run goes to an evidence file under --evidence-dir and
 // notSaved says so; an error is returned only when nothing could keep the
 // run.
-func (c *RunCmd) save(ctx context.Context, g *Globals, db *models.DB, run *models.Run, s *runner.Suite, calculated []string, shard *runner.ShardSpec) (saveResult, error) {
+func (c *RunCmd) save(ctx context.Context, g *Globals, db *models.DB, run *models.Run, s *suite.Suite, calculated []string, shard *suite.ShardSpec) (saveResult, error) {
 	if err := models.PrepareRun(run); err != nil { // what a save inserts, and the evidence file holds
 		return saveResult{}, err
 	}
@@ -113,7 +113,7 @@ func (c *RunCmd) save(ctx context.Context, g *Globals, db *models.DB, run *model
 
 // evidenceOf is the evidence file of a prepared run of suite: its rows and
 // the definition the gate and db:import check.
-func evidenceOf(run *models.Run, s *runner.Suite, calculated []string) *evidence.File {
+func evidenceOf(run *models.Run, s *suite.Suite, calculated []string) *evidence.File {
 	return &evidence.File{Run: run, Definition: evidence.Definition{
 		SuiteDigest: run.SuiteDigest, CalculatedMetrics: calculated, CaseIDs: s.DefinitionIDs()}}
 }

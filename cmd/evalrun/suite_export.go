@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"agentevals/reports"
-	"agentevals/runner"
 	"agentevals/score"
+	"agentevals/suite"
 )
 
 // SuiteCmd groups the commands that work on suite files.
@@ -45,7 +45,7 @@ func (c *SuiteExportCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	exp, err := runner.ExportSuite(run, runner.ExportOptions{
+	exp, err := suite.ExportSuite(run, suite.ExportOptions{
 		AgentCommand: strings.Fields(c.AgentCommand), Evaluators: c.Evaluator, Registry: score.Builtins()})
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: err}

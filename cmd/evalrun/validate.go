@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"agentevals/reports"
-	"agentevals/runner"
+	"agentevals/suite"
 )
 
 // ValidateCmd checks a suite file without running it.
@@ -22,7 +22,7 @@ type ValidateCmd struct {
 // Credentials and header values belong to the machine, not the suite: an
 // unset one is a note on stderr, not a failure.
 func (c *ValidateCmd) Run(g *Globals) error {
-	s, err := runner.Load(c.Suite)
+	s, err := suite.Load(c.Suite)
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
@@ -48,7 +48,7 @@ func (c *ValidateCmd) Run(g *Globals) error {
 
 // writeSuiteWarnings prints the suite's warnings (problems that do not
 // stop a run) on w, one "warning: …" line each.
-func writeSuiteWarnings(w io.Writer, s *runner.Suite) {
+func writeSuiteWarnings(w io.Writer, s *suite.Suite) {
 	for _, p := range s.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", reports.EscapeText(p.String()))
 	}
@@ -60,6 +60,6 @@ type SchemaCmd struct{}
 
 // Run prints the schema.
 func (c *SchemaCmd) Run(g *Globals) error {
-	_, err := g.Stdout.Write(runner.JSONSchema())
+	_, err := g.Stdout.Write(suite.JSONSchema())
 	return err
 }

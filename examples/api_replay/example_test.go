@@ -11,15 +11,15 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/examples/api_replay"
 	"agentevals/models"
 	"agentevals/runner"
+	"agentevals/suite"
 )
 
 // execute runs suite.json with agent (nil: the suite's python3 agent).
 func execute(t *testing.T, ag runner.Agent) *models.Run {
 	t.Helper()
-	s, err := runner.Load("suite.json")
+	s, err := suite.Load("suite.json")
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}

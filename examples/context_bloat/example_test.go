@@ -9,6 +9,7 @@ import (
 
 	"agentevals/models"
 	"agentevals/runner"
+	"agentevals/suite"
 )
 
 func mustPython(t *testing.T) string {
@@ -41,7 +42,7 @@ func TestContextBloat(t *testing.T) {
 	} {
 		t.Run(tc.revision, func(t *testing.T) {
 			t.Setenv("AGENT_REVISION", tc.revision)
-			s, err := runner.Load("suite.json")
+			s, err := suite.Load("suite.json")
 			if err != nil {
 				t.Fatal(err)
 			}

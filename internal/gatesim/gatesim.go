@@ -29,6 +29,7 @@ import (
 	"agentevals/reports"
 	"agentevals/runner"
 	"agentevals/score"
+	"agentevals/suite"
 )
 
 // Config describes the simulated suite and judge.
@@ -45,7 +46,7 @@ type Config struct {
 type Harness struct {
 	cfg   Config
 	srv   *httptest.Server
-	suite *runner.Suite
+	suite *suite.Suite
 	judge score.Judge
 	truth []float64
 }
@@ -78,7 +79,7 @@ func New(cfg Config, dir string) (*Harness, error) {
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		return nil, fmt.Errorf("gatesim: %w", err)
 	}
-	if h.suite, err = runner.Load(path); err != nil {
+	if h.suite, err = suite.Load(path); err != nil {
 		return nil, fmt.Errorf("gatesim: %w", err)
 	}
 	h.srv = httptest.NewServer(http.HandlerFunc(h.serveJudge))

@@ -1,4 +1,4 @@
-package runner
+package suite
 
 import (
 	"bufio"
@@ -31,12 +31,12 @@ var questionKeys = []string{"id", "name", "question", "expected_answer", "expect
 	"minimum_scores", "checks", "metadata", "context", "api_interactions"}
 
 // parseQuestion reads one inline question.
-func (s *Suite) parseQuestion(p problems, path string, raw json.RawMessage) *Case {
+func (s *Suite) parseQuestion(p Problems, path string, raw json.RawMessage) *Case {
 	obj := p.object(path, raw, questionKeys...)
 	if obj == nil {
 		return nil
 	}
-	c := &Case{Source: p.file + ": " + path, file: p.file, path: path}
+	c := &Case{Source: p.File + ": " + path, file: p.File, path: path}
 	q, ok := obj["question"]
 	if !ok {
 		p.add(child(path, "question"), "missing: want the question text or object sent to the agent")
@@ -71,7 +71,7 @@ func (s *Suite) parseQuestion(p problems, path string, raw json.RawMessage) *Cas
 }
 
 // questionData checks and stores the question sent to the agent.
-func (s *Suite) questionData(p problems, path string, raw json.RawMessage, c *Case) bool {
+func (s *Suite) questionData(p Problems, path string, raw json.RawMessage, c *Case) bool {
 	switch {
 	case len(raw) > 0 && raw[0] == '"':
 		if _, ok := p.nonEmpty(path, raw); ok {
@@ -107,7 +107,7 @@ func (s *Suite) defaults(c *Case, position int) {
 // caseMetrics sets the case's metrics and inline checks from its
 // minimum_scores and checks (either may be nil), applying the defaults as
 // runner/checks.go describes. path is the question's JSON path.
-func (s *Suite) caseMetrics(p problems, path string, scores, checks json.RawMessage, c *Case) {
+func (s *Suite) caseMetrics(p Problems, path string, scores, checks json.RawMessage, c *Case) {
 	explicit := scores != nil && !isNull(scores)
 	hasChecks := checks != nil && !isNull(checks)
 	switch {
@@ -123,17 +123,17 @@ func (s *Suite) caseMetrics(p problems, path string, scores, checks json.RawMess
 	for _, ev := range c.Checks {
 		c.Metrics = append(c.Metrics, Metric{Name: ev.Name, Threshold: ev.Threshold})
 	}
-	if len(c.Metrics) == 0 && len(*p.list) == 0 {
+	if len(c.Metrics) == 0 && len(*p.List) == 0 {
 		p.add(path, "no metric: the suite's defaults are [] and the question has neither minimum_scores nor checks")
 	}
 }
 
 // parseScores reads minimum_scores, or applies the defaults when absent.
-func (s *Suite) parseScores(p problems, path string, raw json.RawMessage) []Metric {
+func (s *Suite) parseScores(p Problems, path string, raw json.RawMessage) []Metric {
 	if raw == nil || isNull(raw) {
 		list := s.defaultMetricList()
 		for _, m := range list {
-			if _, _, ok := s.metricDefinition(m.Name); !ok {
+			if _, _, ok := s.MetricDefinition(m.Name); !ok {
 				p.add(path, "missing, and the default metric %q is not available (declare minimum_scores or evaluators)", m.Name)
 			}
 		}
@@ -152,7 +152,7 @@ func (s *Suite) parseScores(p problems, path string, raw json.RawMessage) []Metr
 	for _, m := range ms {
 		mp := child(path, m.key)
 		t, ok := p.threshold(mp, m.value)
-		if _, _, known := s.metricDefinition(m.key); !known {
+		if _, _, known := s.MetricDefinition(m.key); !known {
 			p.add(mp, "unknown metric %q (want a suite evaluator name or a type usable without params: %s)", m.key, s.usableTypes())
 			ok = false
 		}
@@ -170,7 +170,7 @@ func (s *Suite) usableTypes() string {
 		names = append(names, ev.Name)
 	}
 	for _, n := range s.Registry.Names() {
-		if _, _, ok := s.metricDefinition(n); ok {
+		if _, _, ok := s.MetricDefinition(n); ok {
 			names = append(names, n)
 		}
 	}
@@ -183,7 +183,7 @@ func (s *Suite) usableTypes() string {
 
 // parseActions reads an expected action trace: each action names a group
 // and a name; arguments are any JSON value.
-func parseActions(p problems, path string, raw json.RawMessage) []score.Action {
+func parseActions(p Problems, path string, raw json.RawMessage) []score.Action {
 	var items []json.RawMessage
 	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &items) != nil {
 		p.add(path, "want an array of actions {group, name, arguments}, got %s", describe(raw))
@@ -191,7 +191,7 @@ func parseActions(p problems, path string, raw json.RawMessage) []score.Action {
 	}
 	out := make([]score.Action, 0, len(items))
 	for i, it := range items {
-		ip := index(path, i)
+		ip := Index(path, i)
 		obj := p.object(ip, it, "group", "name", "arguments")
 		if obj == nil {
 			continue
@@ -216,7 +216,7 @@ func parseActions(p problems, path string, raw json.RawMessage) []score.Action {
 }
 
 // parseMetadata reads a metadata object ({} when absent).
-func parseMetadata(p problems, path string, raw json.RawMessage) json.RawMessage {
+func parseMetadata(p Problems, path string, raw json.RawMessage) json.RawMessage {
 	if raw == nil || isNull(raw) {
 		return json.RawMessage("{}")
 	}
@@ -228,7 +228,7 @@ func parseMetadata(p problems, path string, raw json.RawMessage) json.RawMessage
 }
 
 // parseContext reads retrieval context: a string or an array of strings.
-func parseContext(p problems, path string, raw json.RawMessage) []string {
+func parseContext(p Problems, path string, raw json.RawMessage) []string {
 	if isNull(raw) {
 		return nil
 	}
@@ -257,7 +257,7 @@ const maxGoldenLine = 16 << 20
 
 // loadGolden appends the questions of a JSONL golden set (id, input,
 // expected, context, meta), resolved against the suite's directory.
-func (s *Suite) loadGolden(p problems, rel string) {
+func (s *Suite) loadGolden(p Problems, rel string) {
 	path := rel
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(s.Dir, rel)
@@ -268,7 +268,7 @@ func (s *Suite) loadGolden(p problems, rel string) {
 		return
 	}
 	defer f.Close()
-	gp := problems{file: rel, list: p.list}
+	gp := Problems{File: rel, List: p.List}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), maxGoldenLine)
 	for line := 1; sc.Scan(); line++ {
@@ -278,15 +278,15 @@ func (s *Suite) loadGolden(p problems, rel string) {
 			continue
 		}
 		indent := utf8.RuneCount(raw[:len(raw)-len(bytes.TrimLeftFunc(raw, unicode.IsSpace))])
-		lp := problems{file: fmt.Sprintf("%s:%d", rel, line), list: p.list, line: true, indent: indent}
-		if !lp.bounded(data, false) || !lp.portable(data) {
+		lp := Problems{File: fmt.Sprintf("%s:%d", rel, line), List: p.List, line: true, indent: indent}
+		if !lp.bounded(data, false) || !lp.Portable(data) {
 			continue
 		}
 		obj := lp.object("$", data, "id", "input", "expected", "context", "meta", "minimum_scores", "checks")
 		if obj == nil {
 			continue
 		}
-		c := &Case{Source: lp.file + ": $", file: lp.file, path: "$"}
+		c := &Case{Source: lp.File + ": $", file: lp.File, path: "$"}
 		in, ok := obj["input"]
 		if !ok {
 			lp.add("$.input", "missing: want the question text or object sent to the agent")

@@ -1,4 +1,4 @@
-package runner
+package suite
 
 import (
 	"bytes"
@@ -60,9 +60,9 @@ func (e *ValidationError) Error() string {
 }
 
 // problems collects the problems of one file.
-type problems struct {
-	file string
-	list *[]Problem
+type Problems struct {
+	File string
+	List *[]Problem
 	// line is set when the data being checked is one line of file (a
 	// golden-set line): file already names the line, positions add only a
 	// column, and indent is how many bytes were trimmed from the line's start.
@@ -70,8 +70,8 @@ type problems struct {
 	indent int
 }
 
-func (p problems) add(path, format string, args ...any) {
-	*p.list = append(*p.list, Problem{File: p.file, Path: path, Message: fmt.Sprintf(format, args...)})
+func (p Problems) add(path, format string, args ...any) {
+	*p.List = append(*p.List, Problem{File: p.File, Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
 var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -85,7 +85,7 @@ func child(path, key string) string {
 }
 
 // index appends an array index to a JSON path.
-func index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
+func Index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
 // member is one key of a JSON object, in file order.
 type member struct {
@@ -119,7 +119,7 @@ func members(raw json.RawMessage) ([]member, bool) {
 
 // object reads a JSON object whose keys must come from allowed; unknown keys
 // are problems. It returns nil (and records a problem) when raw is not an object.
-func (p problems) object(path string, raw json.RawMessage, allowed ...string) map[string]json.RawMessage {
+func (p Problems) object(path string, raw json.RawMessage, allowed ...string) map[string]json.RawMessage {
 	ms, ok := members(raw)
 	if !ok {
 		p.add(path, "want an object, got %s", describe(raw))
@@ -146,7 +146,7 @@ func contains(list []string, s string) bool {
 }
 
 // str reads a JSON string.
-func (p problems) str(path string, raw json.RawMessage) (string, bool) {
+func (p Problems) str(path string, raw json.RawMessage) (string, bool) {
 	var s string
 	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
 		p.add(path, "want a string, got %s", describe(raw))
@@ -156,7 +156,7 @@ func (p problems) str(path string, raw json.RawMessage) (string, bool) {
 }
 
 // nonEmpty reads a JSON string that must not be blank.
-func (p problems) nonEmpty(path string, raw json.RawMessage) (string, bool) {
+func (p Problems) nonEmpty(path string, raw json.RawMessage) (string, bool) {
 	s, ok := p.str(path, raw)
 	if ok && strings.TrimSpace(s) == "" {
 		p.add(path, "want a non-empty string")
@@ -166,7 +166,7 @@ func (p problems) nonEmpty(path string, raw json.RawMessage) (string, bool) {
 }
 
 // strings reads a JSON array of strings.
-func (p problems) strings(path string, raw json.RawMessage) ([]string, bool) {
+func (p Problems) strings(path string, raw json.RawMessage) ([]string, bool) {
 	var items []json.RawMessage
 	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &items) != nil {
 		p.add(path, "want an array of strings, got %s", describe(raw))
@@ -175,7 +175,7 @@ func (p problems) strings(path string, raw json.RawMessage) ([]string, bool) {
 	out := make([]string, 0, len(items))
 	ok := true
 	for i, it := range items {
-		s, good := p.str(index(path, i), it)
+		s, good := p.str(Index(path, i), it)
 		ok = ok && good
 		out = append(out, s)
 	}
@@ -183,7 +183,7 @@ func (p problems) strings(path string, raw json.RawMessage) ([]string, bool) {
 }
 
 // threshold reads a number in [0,1].
-func (p problems) threshold(path string, raw json.RawMessage) (float64, bool) {
+func (p Problems) threshold(path string, raw json.RawMessage) (float64, bool) {
 	var f float64
 	if len(raw) == 0 || isNull(raw) || json.Unmarshal(raw, &f) != nil || raw[0] == '"' || math.IsNaN(f) || f < 0 || f > 1 {
 		p.add(path, "want a number in [0,1], got %s", describe(raw))
@@ -193,7 +193,7 @@ func (p problems) threshold(path string, raw json.RawMessage) (float64, bool) {
 }
 
 // repeat reads a whole number of repeats in [1, MaxRepeat].
-func (p problems) repeat(path string, raw json.RawMessage) (int, bool) {
+func (p Problems) repeat(path string, raw json.RawMessage) (int, bool) {
 	var n int
 	if len(raw) == 0 || raw[0] == '"' || json.Unmarshal(raw, &n) != nil || n < 1 || n > MaxRepeat {
 		p.add(path, "%s, got %s", RepeatRule(), describe(raw))
@@ -237,7 +237,7 @@ var errNotPortable = errors.New("not JSON-portable")
 // survive a trip through other JSON implementations (PostgreSQL jsonb, Ruby):
 // duplicate object keys, numbers outside the float64 range, invalid UTF-8 and
 // NUL characters (jsonb rejects \u0000).
-func (p problems) portable(data []byte) bool {
+func (p Problems) Portable(data []byte) bool {
 	if !utf8.Valid(data) {
 		p.add("$", "want UTF-8 text: %v", errNotPortable)
 		return false
@@ -248,7 +248,7 @@ func (p problems) portable(data []byte) bool {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	before := len(*p.list)
+	before := len(*p.List)
 	if err := p.walk(dec, "$"); err != nil {
 		p.syntax(data, err, "want valid JSON: %v")
 		return false
@@ -257,7 +257,7 @@ func (p problems) portable(data []byte) bool {
 		p.syntax(data, err, "want a single JSON value, found more after it")
 		return false
 	}
-	return len(*p.list) == before
+	return len(*p.List) == before
 }
 
 // syntax records a JSON syntax problem at its position in the file
@@ -265,7 +265,7 @@ func (p problems) portable(data []byte) bool {
 // can jump to it. The decoder's own offsets are relative to the value it was
 // reading, so the position comes from a full parse of data; format may use
 // the error once (%v).
-func (p problems) syntax(data []byte, err error, format string) {
+func (p Problems) syntax(data []byte, err error, format string) {
 	var v any
 	var se *json.SyntaxError
 	if uerr := json.Unmarshal(data, &v); errors.As(uerr, &se) {
@@ -289,13 +289,13 @@ func (p problems) syntax(data []byte, err error, format string) {
 }
 
 // at records a problem at data[idx], named by line and column ("file:12:5").
-func (p problems) at(data []byte, idx int, msg string) {
+func (p Problems) at(data []byte, idx int, msg string) {
 	line, col := position(data, max(0, min(idx, len(data))))
-	file := fmt.Sprintf("%s:%d:%d", p.file, line, col)
+	file := fmt.Sprintf("%s:%d:%d", p.File, line, col)
 	if p.line {
-		file = fmt.Sprintf("%s:%d", p.file, p.indent+col)
+		file = fmt.Sprintf("%s:%d", p.File, p.indent+col)
 	}
-	*p.list = append(*p.list, Problem{File: file, Message: msg})
+	*p.List = append(*p.List, Problem{File: file, Message: msg})
 }
 
 // position is the 1-based line and column (in characters) of data[idx].
@@ -305,7 +305,7 @@ func position(data []byte, idx int) (line, col int) {
 	return bytes.Count(before, []byte("\n")) + 1, utf8.RuneCount(before[start:]) + 1
 }
 
-func (p problems) walk(dec *json.Decoder, path string) error {
+func (p Problems) walk(dec *json.Decoder, path string) error {
 	tok, err := dec.Token()
 	if err != nil {
 		return err
@@ -334,7 +334,7 @@ func (p problems) walk(dec *json.Decoder, path string) error {
 			}
 		} else {
 			for i := 0; dec.More(); i++ {
-				if err := p.walk(dec, index(path, i)); err != nil {
+				if err := p.walk(dec, Index(path, i)); err != nil {
 					return err
 				}
 			}
@@ -356,7 +356,7 @@ func (p problems) walk(dec *json.Decoder, path string) error {
 // bounded records a problem when data is larger or nested deeper than
 // bounds.Defaults() allow; the scan runs before any decoder, so a hostile
 // file is refused in linear time and bounded memory.
-func (p problems) bounded(data []byte, yaml bool) bool {
+func (p Problems) bounded(data []byte, yaml bool) bool {
 	check := bounds.Defaults().CheckJSON
 	if yaml {
 		check = bounds.Defaults().CheckYAML

@@ -1,4 +1,4 @@
-package runner
+package suite
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package runner
+package suite
 
 import (
 	"errors"
@@ -21,7 +21,7 @@ import (
 // back as a *ValidationError.
 func (s *Suite) Check() error {
 	var list []Problem
-	p := problems{file: s.Path, list: &list}
+	p := Problems{File: s.Path, List: &list}
 	checkAgent(p, s.Agent)
 	if s.Judge != nil {
 		if err := s.Judge.Settings().Validate(); err != nil {
@@ -29,7 +29,7 @@ func (s *Suite) Check() error {
 		}
 	}
 	for _, name := range s.Calculated(true) {
-		typ, params, ok := s.metricDefinition(name)
+		typ, params, ok := s.MetricDefinition(name)
 		if !ok {
 			continue // an inline check's name: Load built each of them
 		}
@@ -48,7 +48,7 @@ func (s *Suite) Check() error {
 // building the agent.
 func (s *Suite) CheckAgent() error {
 	var list []Problem
-	checkAgent(problems{file: s.Path, list: &list}, s.Agent)
+	checkAgent(Problems{File: s.Path, List: &list}, s.Agent)
 	if len(list) > 0 {
 		return &ValidationError{Problems: list}
 	}
@@ -57,11 +57,11 @@ func (s *Suite) CheckAgent() error {
 
 // errNoAgentType is NewAgent's refusal of an agent section that names no
 // way to reach the agent.
-var errNoAgentType = errors.New("want a command, worker, http or llm agent (set command, url or llm)")
+var ErrNoAgentType = errors.New("want a command, worker, http or llm agent (set command, url or llm)")
 
 // checkAgent records what NewAgent would refuse in cfg, leaving out what
 // depends on the environment (header_env values, provider credentials).
-func checkAgent(p problems, cfg AgentConfig) {
+func checkAgent(p Problems, cfg AgentConfig) {
 	switch cfg.Type {
 	case AgentCommand, AgentWorker, AgentHTTP:
 	case AgentLLM:
@@ -73,7 +73,7 @@ func checkAgent(p problems, cfg AgentConfig) {
 			p.add("$.agent.llm", "%s", strings.TrimPrefix(err.Error(), llm.ErrInvalidSettings.Error()+": "))
 		}
 	default:
-		p.add("$.agent", "%v", errNoAgentType)
+		p.add("$.agent", "%v", ErrNoAgentType)
 	}
 }
 
@@ -91,9 +91,9 @@ func (m ModelConfig) Settings() llm.Settings {
 }
 
 // agentConfigError is NewAgent's error for a section checkAgent refuses.
-func agentConfigError(cfg AgentConfig) error {
+func AgentConfigError(cfg AgentConfig) error {
 	var list []Problem
-	checkAgent(problems{list: &list}, cfg)
+	checkAgent(Problems{List: &list}, cfg)
 	if len(list) == 0 {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package runner
+package suite
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 // yamlToJSON converts a YAML suite to JSON. Values that JSON cannot carry
 // (.nan, .inf, duplicate keys, including keys that only collide once
 // turned into strings) are reported with their path before conversion.
-func yamlToJSON(p problems, data []byte) ([]byte, bool) {
+func yamlToJSON(p Problems, data []byte) ([]byte, bool) {
 	var tree yamlv2.MapSlice // keeps duplicate keys, and nested maps as MapSlice
 	if err := yamlv2.Unmarshal(data, &tree); err != nil {
 		var anything any
@@ -22,9 +22,9 @@ func yamlToJSON(p problems, data []byte) ([]byte, bool) {
 		}
 		return nil, false
 	}
-	before := len(*p.list)
+	before := len(*p.List)
 	yamlPortable(p, "$", tree)
-	if len(*p.list) > before {
+	if len(*p.List) > before {
 		return nil, false
 	}
 	out, err := yaml.YAMLToJSON(data)
@@ -35,7 +35,7 @@ func yamlToJSON(p problems, data []byte) ([]byte, bool) {
 	return out, true
 }
 
-func yamlPortable(p problems, path string, v any) {
+func yamlPortable(p Problems, path string, v any) {
 	switch t := v.(type) {
 	case yamlv2.MapSlice:
 		seen := map[string]bool{}
@@ -50,7 +50,7 @@ func yamlPortable(p problems, path string, v any) {
 		}
 	case []any:
 		for i, val := range t {
-			yamlPortable(p, index(path, i), val)
+			yamlPortable(p, Index(path, i), val)
 		}
 	case float64:
 		if math.IsNaN(t) || math.IsInf(t, 0) {

@@ -1,4 +1,4 @@
-package runner
+package suite
 
 import (
 	"bytes"
@@ -119,7 +119,7 @@ func Load(path string) (*Suite, error) {
 // evaluator types).
 func LoadRegistry(path string, reg score.Registry) (*Suite, error) {
 	var list []Problem
-	p := problems{file: path, list: &list}
+	p := Problems{File: path, List: &list}
 	data, err := readBounded(path, bounds.Defaults().MaxBytes)
 	if err != nil {
 		p.add("", "cannot read the suite file: %v", err)
@@ -138,7 +138,7 @@ func LoadRegistry(path string, reg score.Registry) (*Suite, error) {
 			return nil, &ValidationError{Problems: list}
 		}
 	}
-	if !p.portable(data) {
+	if !p.Portable(data) {
 		return nil, &ValidationError{Problems: list}
 	}
 	abs, err := filepath.Abs(path)
@@ -157,7 +157,7 @@ func LoadRegistry(path string, reg score.Registry) (*Suite, error) {
 // topKeys are the keys a suite file may have.
 var topKeys = []string{"$schema", "suite", "version", "agent", "judge", "evaluators", "defaults", "questions", "golden_set", "repeat"}
 
-func (s *Suite) parse(p problems, data []byte) {
+func (s *Suite) parse(p Problems, data []byte) {
 	top := p.object("$", data, topKeys...)
 	if top == nil {
 		return
@@ -194,7 +194,7 @@ func (s *Suite) parse(p problems, data []byte) {
 			p.add("$.questions", "want an array of questions, got %s", describe(raw))
 		}
 		for i, item := range items {
-			if c := s.parseQuestion(p, index("$.questions", i), item); c != nil {
+			if c := s.parseQuestion(p, Index("$.questions", i), item); c != nil {
 				s.Cases = append(s.Cases, c)
 			}
 		}
@@ -209,7 +209,7 @@ func (s *Suite) parse(p problems, data []byte) {
 			p.add("$.questions", "missing: want questions or a golden_set")
 		}
 	}
-	if len(s.Cases) == 0 && len(*p.list) == 0 {
+	if len(s.Cases) == 0 && len(*p.List) == 0 {
 		p.add("$.questions", "want at least one question (inline or in the golden set)")
 	}
 	s.checkIDs(p)
@@ -218,7 +218,7 @@ func (s *Suite) parse(p problems, data []byte) {
 
 func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
 
-func (s *Suite) parseEvaluators(p problems, raw json.RawMessage) {
+func (s *Suite) parseEvaluators(p Problems, raw json.RawMessage) {
 	ms, ok := members(raw)
 	if !ok {
 		p.add("$.evaluators", "want an object of named evaluators, got %s", describe(raw))
@@ -279,7 +279,7 @@ func (s *Suite) evaluator(name string) (Evaluator, bool) {
 
 // metricDefinition resolves a metric name: a suite evaluator, or a registry
 // type used without parameters.
-func (s *Suite) metricDefinition(name string) (typ string, params json.RawMessage, ok bool) {
+func (s *Suite) MetricDefinition(name string) (typ string, params json.RawMessage, ok bool) {
 	if ev, found := s.evaluator(name); found {
 		return ev.Type, ev.Params, true
 	}
@@ -312,11 +312,11 @@ func (s *Suite) defaultMetricList() []Metric {
 	return out
 }
 
-func (s *Suite) checkIDs(p problems) {
+func (s *Suite) checkIDs(p Problems) {
 	seen := map[string]string{}
 	for _, c := range s.Cases {
 		if first, dup := seen[c.ID]; dup {
-			problems{file: c.file, list: p.list}.add(c.path+".id", "duplicate id %q (first used at %s)", c.ID, first)
+			Problems{File: c.file, List: p.List}.add(c.path+".id", "duplicate id %q (first used at %s)", c.ID, first)
 			continue
 		}
 		seen[c.ID] = c.Source

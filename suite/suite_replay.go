@@ -1,4 +1,4 @@
-package runner
+package suite
 
 import (
 	"agentevals/replay"
@@ -10,7 +10,7 @@ import (
 // loadReplay validates a question's api_interactions (path is the
 // question's JSON path) and returns its fixtures, or nil after adding the
 // problem.
-func loadReplay(p problems, path string, raw json.RawMessage, dir string) *replay.Fixtures {
+func loadReplay(p Problems, path string, raw json.RawMessage, dir string) *replay.Fixtures {
 	fx, err := replay.Load(raw, dir)
 	if err == nil {
 		return fx

@@ -1,4 +1,4 @@
-package runner
+package suite
 
 import (
 	"bytes"
@@ -45,7 +45,7 @@ type Recordings struct {
 // NewRecordings returns an empty collection for ExecOptions.Record.
 func NewRecordings() *Recordings { return &Recordings{byCase: map[*Case][]replay.Recorded{}} }
 
-func (r *Recordings) add(c *Case, recs []replay.Recorded) {
+func (r *Recordings) Add(c *Case, recs []replay.Recorded) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.byCase[c] = append(r.byCase[c], recs...)
@@ -68,7 +68,7 @@ func (r *Recordings) Write(s *Suite, out string) (*RecordResult, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var list []Problem
-	p := problems{file: s.Path, list: &list}
+	p := Problems{File: s.Path, List: &list}
 	absOut, err := filepath.Abs(out)
 	if err != nil || filepath.Dir(absOut) != s.Dir {
 		p.add("--record-to", "want a file in the suite's directory %s (its relative paths resolve there), got %s", s.Dir, out)
@@ -83,7 +83,7 @@ func (r *Recordings) Write(s *Suite, out string) (*RecordResult, error) {
 		qi, inline := questionIndex(c, s.Path)
 		if !inline {
 			if len(recs) > 0 {
-				problems{file: c.file, list: p.list}.add(c.path, "made %d requests, but a golden-set line cannot declare api_interactions: make it an inline question to record it", len(recs))
+				Problems{File: c.file, List: p.List}.add(c.path, "made %d requests, but a golden-set line cannot declare api_interactions: make it an inline question to record it", len(recs))
 			}
 			continue
 		}
@@ -239,7 +239,7 @@ func recordedSuite(s *Suite, decls map[int]json.RawMessage) ([]byte, error) {
 	if ext := strings.ToLower(filepath.Ext(s.Path)); ext == ".yaml" || ext == ".yml" {
 		var list []Problem
 		var ok bool
-		if data, ok = yamlToJSON(problems{file: s.Path, list: &list}, data); !ok {
+		if data, ok = yamlToJSON(Problems{File: s.Path, List: &list}, data); !ok {
 			return nil, &ValidationError{Problems: list}
 		}
 	}

@@ -1,4 +1,4 @@
-package runner
+package suite
 
 import (
 	"bytes"
@@ -231,7 +231,7 @@ func (s *Suite) Calculated(withJudge bool) []string {
 			if seen[m.Name] {
 				continue
 			}
-			if withJudge || !s.needsJudge(c, m.Name) {
+			if withJudge || !s.MetricNeedsJudge(c, m.Name) {
 				seen[m.Name] = true
 				out = append(out, m.Name)
 			}
@@ -251,7 +251,7 @@ func (s *Suite) NeedsJudge() bool {
 	}
 	for _, c := range s.Cases {
 		for _, m := range c.Metrics {
-			if s.needsJudge(c, m.Name) {
+			if s.MetricNeedsJudge(c, m.Name) {
 				return true
 			}
 		}
@@ -259,9 +259,9 @@ func (s *Suite) NeedsJudge() bool {
 	return false
 }
 
-// needsJudge reports whether a metric name of case c resolves to a
+// MetricNeedsJudge reports whether a metric name of case c resolves to a
 // judge-backed type.
-func (s *Suite) needsJudge(c *Case, name string) bool {
+func (s *Suite) MetricNeedsJudge(c *Case, name string) bool {
 	typ, _, ok := s.definitionFor(c, name)
 	return ok && s.Registry[typ].NeedsJudge
 }

@@ -1,4 +1,4 @@
-package runner
+package suite
 
 import (
 	"encoding/json"
@@ -77,7 +77,7 @@ var (
 // there is one.
 func LoadExperiment(path string) (*Experiment, error) {
 	var list []Problem
-	p := problems{file: path, list: &list}
+	p := Problems{File: path, List: &list}
 	fail := func() error { return &ValidationError{Problems: list, What: "experiment"} }
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -90,7 +90,7 @@ func LoadExperiment(path string) (*Experiment, error) {
 			return nil, fail()
 		}
 	}
-	if !p.portable(data) {
+	if !p.Portable(data) {
 		return nil, fail()
 	}
 	abs, err := filepath.Abs(path)
@@ -162,7 +162,7 @@ func LoadExperiment(path string) (*Experiment, error) {
 
 // parseVariants reads the variants list: each a name plus overrides of the
 // suite's agent section, literal environment values and run metadata.
-func (e *Experiment) parseVariants(p problems, raw json.RawMessage, dir string) []Variant {
+func (e *Experiment) parseVariants(p Problems, raw json.RawMessage, dir string) []Variant {
 	var items []json.RawMessage
 	if raw[0] != '[' || json.Unmarshal(raw, &items) != nil {
 		p.add("$.variants", "want an array of variants, got %s", describe(raw))
@@ -171,7 +171,7 @@ func (e *Experiment) parseVariants(p problems, raw json.RawMessage, dir string) 
 	var out []Variant
 	seen := map[string]bool{}
 	for i, item := range items {
-		path := index("$.variants", i)
+		path := Index("$.variants", i)
 		obj := p.object(path, item, variantKeys...)
 		if obj == nil {
 			continue
@@ -212,7 +212,7 @@ func (e *Experiment) parseVariants(p problems, raw json.RawMessage, dir string) 
 }
 
 // variantEnv reads literal environment values ({"NAME": "value"}).
-func variantEnv(p problems, path string, raw json.RawMessage) map[string]string {
+func variantEnv(p Problems, path string, raw json.RawMessage) map[string]string {
 	env := map[string]string{}
 	var values map[string]json.RawMessage
 	if raw[0] != '{' || json.Unmarshal(raw, &values) != nil {
@@ -238,7 +238,7 @@ func variantEnv(p problems, path string, raw json.RawMessage) map[string]string 
 // keys it gives replace the suite's; a variant that picks another kind of
 // agent (command, url or llm) drops the suite agent's kind entirely, and an
 // llm section is merged key by key so a variant may change only the model.
-func overrideAgent(p problems, path string, base AgentConfig, raw json.RawMessage, dir string) AgentConfig {
+func overrideAgent(p Problems, path string, base AgentConfig, raw json.RawMessage, dir string) AgentConfig {
 	over, ok := members(raw)
 	if !ok {
 		p.add(path, "want an object of agent settings to override, got %s", describe(raw))
@@ -290,7 +290,7 @@ func mergeObjects(a, b json.RawMessage) json.RawMessage {
 
 // expandMatrix crosses every base variant with every model and system
 // prompt of the matrix. It needs llm agents.
-func expandMatrix(p problems, raw json.RawMessage, base []Variant) []Variant {
+func expandMatrix(p Problems, raw json.RawMessage, base []Variant) []Variant {
 	obj := p.object("$.matrix", raw, matrixKeys...)
 	if obj == nil {
 		return nil

@@ -1,4 +1,4 @@
-package runner
+package suite
 
 import (
 	"encoding/json"
@@ -57,13 +57,13 @@ var agentKeys = []string{"name", "type", "command", "dir", "env", "url", "header
 var modelKeys = []string{"provider", "model", "base_url", "temperature", "max_tokens", "timeout", "system_prompt"}
 
 // parseAgent reads the agent section; dir resolves relative paths.
-func parseAgent(p problems, path string, raw json.RawMessage, dir string) AgentConfig {
+func parseAgent(p Problems, path string, raw json.RawMessage, dir string) AgentConfig {
 	var cfg AgentConfig
 	obj := p.object(path, raw, agentKeys...)
 	if obj == nil {
 		return cfg
 	}
-	before := len(*p.list)
+	before := len(*p.List)
 	if n, ok := obj["name"]; ok {
 		cfg.Name, _ = p.nonEmpty(child(path, "name"), n)
 	} else {
@@ -90,7 +90,7 @@ func parseAgent(p problems, path string, raw json.RawMessage, dir string) AgentC
 		cfg.Env, _ = p.strings(child(path, "env"), e)
 		for i, name := range cfg.Env {
 			if name == "" || strings.ContainsAny(name, "=\x00") {
-				p.add(index(child(path, "env"), i), "want an environment variable name, got %q", name)
+				p.add(Index(child(path, "env"), i), "want an environment variable name, got %q", name)
 			}
 		}
 	}
@@ -126,7 +126,7 @@ func parseAgent(p problems, path string, raw json.RawMessage, dir string) AgentC
 			p.add(child(path, "max_answer_bytes"), "want a whole number of bytes >= 1, got %s", describe(m))
 		}
 	}
-	if len(*p.list) > before {
+	if len(*p.List) > before {
 		return cfg
 	}
 	if cfg.Type == "" {
@@ -162,7 +162,7 @@ func parseAgent(p problems, path string, raw json.RawMessage, dir string) AgentC
 }
 
 // parseModel reads a judge or llm section.
-func parseModel(p problems, path string, raw json.RawMessage) *ModelConfig {
+func parseModel(p Problems, path string, raw json.RawMessage) *ModelConfig {
 	if p.object(path, raw, modelKeys...) == nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package runner
+package suite
 
 import (
 	"bytes"
@@ -44,7 +44,7 @@ type Export struct {
 }
 
 // PlaceholderCommand is the agent command of an export without one.
-var placeholderCommand = []string{"./replace-with-your-agent"}
+var PlaceholderCommand = []string{"./replace-with-your-agent"}
 
 // exportedSuite and exportedQuestion fix the key order of the file.
 type exportedSuite struct {
@@ -89,9 +89,9 @@ func ExportSuite(run *models.Run, opts ExportOptions) (*Export, error) {
 		Agent: exportedAgent{Name: run.Agent, Command: opts.AgentCommand}}
 	exp := &Export{}
 	if len(out.Agent.Command) == 0 {
-		out.Agent.Command = placeholderCommand
+		out.Agent.Command = PlaceholderCommand
 		exp.Notes = append(exp.Notes, fmt.Sprintf("agent.command is the placeholder %q: replace it with the command that runs %s (or pass --agent-command)",
-			placeholderCommand[0], run.Agent))
+			PlaceholderCommand[0], run.Agent))
 	}
 	known := func(name string) (string, bool) {
 		if typ, ok := opts.Evaluators[name]; ok {

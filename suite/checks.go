@@ -1,4 +1,4 @@
-package runner
+package suite
 
 import (
 	"encoding/json"
@@ -42,7 +42,7 @@ var checkKeys = []string{"type", "name", "threshold"}
 
 // parseChecks reads a question's inline checks. owner is the names that
 // minimum_scores already uses in the question.
-func (s *Suite) parseChecks(p problems, path string, raw json.RawMessage, owner []Metric) []Evaluator {
+func (s *Suite) parseChecks(p Problems, path string, raw json.RawMessage, owner []Metric) []Evaluator {
 	if raw == nil || isNull(raw) {
 		return nil
 	}
@@ -57,7 +57,7 @@ func (s *Suite) parseChecks(p problems, path string, raw json.RawMessage, owner 
 	}
 	var out []Evaluator
 	for i, item := range items {
-		ip := index(path, i)
+		ip := Index(path, i)
 		if ev, ok := s.parseCheck(p, ip, item); ok {
 			if first, dup := taken[ev.Name]; dup {
 				p.add(ip, "metric name %q is already used by %s of this question: give the check a distinct \"name\"", ev.Name, first)
@@ -71,7 +71,7 @@ func (s *Suite) parseChecks(p problems, path string, raw json.RawMessage, owner 
 }
 
 // parseCheck reads one inline check into an evaluator bound to its name.
-func (s *Suite) parseCheck(p problems, path string, raw json.RawMessage) (Evaluator, bool) {
+func (s *Suite) parseCheck(p Problems, path string, raw json.RawMessage) (Evaluator, bool) {
 	ms, ok := members(raw)
 	if !ok {
 		p.add(path, "want a check object with a \"type\", got %s", describe(raw))
@@ -144,11 +144,11 @@ func (s *Suite) parseCheck(p problems, path string, raw json.RawMessage) (Evalua
 
 // parseDefaults reads the suite's "defaults": an array of metric names or
 // an object of metric name to threshold.
-func (s *Suite) parseDefaults(p problems, raw json.RawMessage) {
+func (s *Suite) parseDefaults(p Problems, raw json.RawMessage) {
 	s.DefaultsStated = true
 	s.Defaults = []Metric{}
 	add := func(path, name string, threshold float64, explicit bool) {
-		typ, _, ok := s.metricDefinition(name)
+		typ, _, ok := s.MetricDefinition(name)
 		if !ok {
 			p.add(path, "unknown metric %q (want a suite evaluator name or a type usable without params: %s)", name, s.usableTypes())
 			return
@@ -177,8 +177,8 @@ func (s *Suite) parseDefaults(p problems, raw json.RawMessage) {
 			return
 		}
 		for i, n := range names {
-			if name, ok := p.nonEmpty(index("$.defaults", i), n); ok {
-				add(index("$.defaults", i), name, 0, false)
+			if name, ok := p.nonEmpty(Index("$.defaults", i), n); ok {
+				add(Index("$.defaults", i), name, 0, false)
 			}
 		}
 	case len(raw) > 0 && raw[0] == '{':
@@ -196,14 +196,14 @@ func (s *Suite) parseDefaults(p problems, raw json.RawMessage) {
 // definitionFor resolves a metric name of case c: one of its inline
 // checks, else a suite evaluator or a registry type used without params.
 func (s *Suite) definitionFor(c *Case, name string) (typ string, params json.RawMessage, ok bool) {
-	if ev, found := c.check(name); found {
+	if ev, found := c.Check(name); found {
 		return ev.Type, ev.Params, true
 	}
-	return s.metricDefinition(name)
+	return s.MetricDefinition(name)
 }
 
 // check returns the case's inline check called name.
-func (c *Case) check(name string) (Evaluator, bool) {
+func (c *Case) Check(name string) (Evaluator, bool) {
 	for _, ev := range c.Checks {
 		if ev.Name == name {
 			return ev, true

@@ -1,4 +1,4 @@
-package runner
+package suite
 
 import (
 	"fmt"
@@ -24,14 +24,14 @@ type needSource struct {
 // field c lacks (judges.Definition.Needs, unless the evaluator's params
 // supply it): without it the metric could only be an error in this case at
 // run time. Unknown metrics are reported by parseScores.
-func (s *Suite) checkNeeds(p problems, c *Case, src needSource) {
+func (s *Suite) checkNeeds(p Problems, c *Case, src needSource) {
 	sample := score.Sample{ExpectedAnswer: c.ExpectedAnswer, ExpectedActions: c.ExpectedActionList, Context: c.Context}
 	for _, m := range c.Metrics {
 		typ, params, ok := s.definitionFor(c, m.Name)
 		if !ok {
 			continue
 		}
-		_, inline := c.check(m.Name)
+		_, inline := c.Check(m.Name)
 		def := s.Registry[typ]
 		for _, need := range def.Required(params) {
 			if sample.Has(need) {
