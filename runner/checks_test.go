@@ -167,10 +167,10 @@ func TestChecks_DefaultsObjectAndGemRule(t *testing.T) {
 	  "evaluators": {"json": {"type": "valid_json"}, "short": {"type": "max_length", "params": {"limit": 5}, "threshold": 1}},
 	  "defaults": {"json": 0.5},
 	  "questions": [{"id": "a", "question": "q"}, {"id": "b", "question": "q", "checks": [{"type": "min_length", "limit": 1}]}]}`)
-	if got, want := s.Cases[0].Metrics, []suite.Metric{{"json", 0.5}}; !reflect.DeepEqual(got, want) {
+	if got, want := s.Cases[0].Metrics, []suite.Metric{{Name: "json", Threshold: 0.5}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("a: %v, want %v", got, want)
 	}
-	if got, want := s.Cases[1].Metrics, []suite.Metric{{"json", 0.5}, {"min_length", 1}}; !reflect.DeepEqual(got, want) {
+	if got, want := s.Cases[1].Metrics, []suite.Metric{{Name: "json", Threshold: 0.5}, {Name: "min_length", Threshold: 1}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("b: %v, want %v", got, want)
 	}
 	// No "defaults": a question without checks gets every evaluator (the
@@ -178,10 +178,10 @@ func TestChecks_DefaultsObjectAndGemRule(t *testing.T) {
 	g := mustLoad(t, `{"suite": "T", "agent": {"name": "A"},
 	  "evaluators": {"json": {"type": "valid_json"}},
 	  "questions": [{"id": "a", "question": "q"}, {"id": "b", "question": "q", "checks": [{"type": "min_length", "limit": 1}]}]}`)
-	if got, want := g.Cases[0].Metrics, []suite.Metric{{"json", 1}}; !reflect.DeepEqual(got, want) {
+	if got, want := g.Cases[0].Metrics, []suite.Metric{{Name: "json", Threshold: 1}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("gem rule a: %v, want %v", got, want)
 	}
-	if got, want := g.Cases[1].Metrics, []suite.Metric{{"min_length", 1}}; !reflect.DeepEqual(got, want) {
+	if got, want := g.Cases[1].Metrics, []suite.Metric{{Name: "min_length", Threshold: 1}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("gem rule b: %v, want %v", got, want)
 	}
 }

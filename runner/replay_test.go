@@ -211,10 +211,10 @@ func TestExecute_ReplayProcessAgents(t *testing.T) {
 }
 
 func TestLoad_ReplayProblemsAndDigest(t *testing.T) {
-	const suite = `{"suite": "S", "agent": {"name": "A"}, "evaluators": {"exact": {"type": "exact_match"}},
+	const suiteJSON = `{"suite": "S", "agent": {"name": "A"}, "evaluators": {"exact": {"type": "exact_match"}},
 	  "questions": [{"id": "q", "question": "x", "expected_answer": "y",
 	    "api_interactions": [{"expect_request": {"method": "GET", "url": "https://a.example/"}, "respond_with": {"body_file": "%s"}}]}]}`
-	_, err := suite.Load(rpSuite(t, fmt.Sprintf(suite, "missing.json"), nil))
+	_, err := suite.Load(rpSuite(t, fmt.Sprintf(suiteJSON, "missing.json"), nil))
 	var ve *suite.ValidationError
 	if !errors.As(err, &ve) || len(ve.Problems) != 1 {
 		t.Fatalf("Load = %v, want one problem", err)
@@ -225,7 +225,7 @@ func TestLoad_ReplayProblemsAndDigest(t *testing.T) {
 	if !strings.Contains(ve.Problems[0].Message, "want a readable file") {
 		t.Errorf("problem message = %q", ve.Problems[0].Message)
 	}
-	two := strings.Replace(fmt.Sprintf(suite, "missing.json"), `}}]}]}`,
+	two := strings.Replace(fmt.Sprintf(suiteJSON, "missing.json"), `}}]}]}`,
 		`}}, {"expect_request": {"method": "GET", "url": "ftp://a.example/"}, "respond_with": {"json": 1}}]}]}`, 1)
 	_, err = suite.Load(rpSuite(t, two, nil))
 	if !errors.As(err, &ve) || len(ve.Problems) != 2 || ve.Problems[1].Path != "$.questions[0].api_interactions[1].expect_request.url" {
@@ -233,7 +233,7 @@ func TestLoad_ReplayProblemsAndDigest(t *testing.T) {
 	}
 
 	digest := func(body string) string {
-		s, err := suite.Load(rpSuite(t, fmt.Sprintf(suite, "r.json"), map[string]string{"r.json": body}))
+		s, err := suite.Load(rpSuite(t, fmt.Sprintf(suiteJSON, "r.json"), map[string]string{"r.json": body}))
 		if err != nil {
 			t.Fatal(err)
 		}

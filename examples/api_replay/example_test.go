@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"agentevals/examples/api_replay"
 	"agentevals/models"
 	"agentevals/runner"
 	"agentevals/suite"

@@ -1,7 +1,6 @@
-package runner
+package suite
 
 import (
-	"agentevals/suite"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -20,7 +19,7 @@ func TestCanonicalJSON(t *testing.T) {
 		{`-0.0`, `0`},
 	}
 	for _, tt := range tests {
-		got, err := suite.CanonicalJSON(json.RawMessage(tt.in))
+		got, err := CanonicalJSON(json.RawMessage(tt.in))
 		if err != nil {
 			t.Fatalf("CanonicalJSON(%s): %v", tt.in, err)
 		}

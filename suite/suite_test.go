@@ -1,13 +1,12 @@
-package runner
+package suite
 
 import (
-	"agentevals/suite"
 	"path/filepath"
 	"reflect"
 	"testing"
 )
 
-func metricsOf(c *suite.Case) map[string]float64 {
+func metricsOf(c *Case) map[string]float64 {
 	out := map[string]float64{}
 	for _, m := range c.Metrics {
 		out[m.Name] = m.Threshold
@@ -62,7 +61,7 @@ func TestLoad_EvaluatorsBecomeDefaults(t *testing.T) {
 	    "sem": {"type": "semantic_accuracy"}
 	  },
 	  "questions": [{"question": "Hi", "expected_answer": "Hello"}, {"question": "Yo", "minimum_scores": {"short": 1, "valid_json": 1}}]}`)
-	if got, want := s.Cases[0].Metrics, []suite.Metric{{"short", 0.8}, {"exact", 1}, {"sem", 0.9}}; !reflect.DeepEqual(got, want) {
+	if got, want := s.Cases[0].Metrics, []Metric{{"short", 0.8}, {"exact", 1}, {"sem", 0.9}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("defaults = %v, want %v", got, want)
 	}
 	if got, want := metricsOf(s.Cases[1]), map[string]float64{"short": 1, "valid_json": 1}; !reflect.DeepEqual(got, want) {
@@ -94,11 +93,11 @@ questions:
     minimum_scores:
       exact_match: 1
 `)
-	a, err := suite.Load(js)
+	a, err := Load(js)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := suite.Load(ym)
+	b, err := Load(ym)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +121,7 @@ func TestLoad_GoldenSetRelativeToSuite(t *testing.T) {
 	  "evaluators": {"exact": {"type": "exact_match"}},
 	  "questions": [{"id": "inline", "question": "Hi", "expected_answer": "Hello"}], "golden_set": "data/golden.jsonl"}`)
 	t.Chdir(t.TempDir()) // paths must not depend on the working directory
-	s, err := suite.Load(path)
+	s, err := Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}

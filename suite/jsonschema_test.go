@@ -1,4 +1,4 @@
-package runner
+package suite
 
 import (
 	"encoding/json"
@@ -12,14 +12,13 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"agentevals/replay"
-	"agentevals/suite"
 )
 
 // TestJSONSchema_AgreesWithLoad checks the published schema against suites
 // that Load accepts (they must validate) and a sample of the malformed
 // corpus whose problems a schema can express (they must not).
 func TestJSONSchema_AgreesWithLoad(t *testing.T) {
-	sch := compileSchema(t, suite.JSONSchema())
+	sch := compileSchema(t, JSONSchema())
 	validate := func(path string) error {
 		f, err := os.Open(path)
 		if err != nil {
@@ -36,7 +35,7 @@ func TestJSONSchema_AgreesWithLoad(t *testing.T) {
 	// allow_hosts, inline replies and body files.
 	for _, name := range []string{"support", "api_replay", "context_bloat"} {
 		good := filepath.Join("..", "examples", name, "suite.json")
-		if _, err := suite.Load(good); err != nil {
+		if _, err := Load(good); err != nil {
 			t.Fatal(err)
 		}
 		if err := validate(good); err != nil {
@@ -63,7 +62,7 @@ func TestJSONSchema_AgreesWithLoad(t *testing.T) {
 		if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := suite.Load(path); err == nil {
+		if _, err := Load(path); err == nil {
 			t.Fatalf("Load accepts api_interactions %s; the table expects a problem", replies)
 		}
 		if err := validate(path); err == nil {
@@ -77,7 +76,7 @@ func TestJSONSchema_AgreesWithLoad(t *testing.T) {
 // its definitions prefixed with api_), so editors need no second file.
 func TestJSONSchema_InlinesReplaySchema(t *testing.T) {
 	var s, fixtures map[string]any
-	if err := json.Unmarshal(suite.JSONSchema(), &s); err != nil {
+	if err := json.Unmarshal(JSONSchema(), &s); err != nil {
 		t.Fatal(err)
 	}
 	if err := json.Unmarshal(replay.JSONSchema(), &fixtures); err != nil {

@@ -1,7 +1,6 @@
-package runner
+package suite
 
 import (
-	"agentevals/suite"
 	"strings"
 	"testing"
 )
@@ -42,7 +41,7 @@ func TestLoad_RefusesMetricsMissingTheirInputs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := writeFile(t, t.TempDir(), "suite.json", head+tt.question+`]}`)
-			_, err := suite.Load(path)
+			_, err := Load(path)
 			if tt.want == "" {
 				if err != nil {
 					t.Fatalf("Load: %v", err)
@@ -62,7 +61,7 @@ func TestLoad_GoldenLineMissingExpected(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "g.jsonl", `{"input": "a", "expected": "b"}`+"\n"+`{"input": "c"}`+"\n")
 	path := writeFile(t, dir, "suite.json", `{"suite": "S", "agent": {"name": "A", "command": ["true"]}, "golden_set": "g.jsonl"}`)
-	_, err := suite.Load(path)
+	_, err := Load(path)
 	want := `load suite: g.jsonl:2: $: default metric "semantic_accuracy" needs the line's expected (none given)`
 	if err == nil || err.Error() != want {
 		t.Fatalf("Load = %v\nwant %s", err, want)

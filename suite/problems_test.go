@@ -1,7 +1,6 @@
-package runner
+package suite
 
 import (
-	"agentevals/suite"
 	"os"
 	"path/filepath"
 	"testing"
@@ -35,7 +34,7 @@ func TestLoad_SyntaxErrorPosition(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			_, err := suite.Load(path)
+			_, err := Load(path)
 			if err == nil {
 				t.Fatal("Load accepted broken JSON")
 			}

@@ -1,7 +1,6 @@
-package runner
+package suite
 
 import (
-	"agentevals/suite"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,17 +29,17 @@ func TestLoadExperiment_Variants(t *testing.T) {
 	const llmAgent = `{"name": "Bot", "llm": {"provider": "openai", "model": "m0", "system_prompt": "p0", "base_url": "http://127.0.0.1:1/v1"}}`
 	tests := []struct {
 		name, agent, experiment string
-		check                   func(t *testing.T, e *suite.Experiment)
+		check                   func(t *testing.T, e *Experiment)
 	}{
 		{"env revisions", cmdAgent, `{"suite": "suite.json", "variants": [
 			{"name": "ref", "env": {"REV": "ref"}, "metadata": {"revision": "r1"}},
 			{"name": "cand", "env": {"REV": "cand"}}]}`,
-			func(t *testing.T, e *suite.Experiment) {
+			func(t *testing.T, e *Experiment) {
 				if e.Name != "S" || len(e.Variants) != 2 {
 					t.Fatalf("experiment = %+v", e)
 				}
 				ref := e.Variants[0]
-				if ref.Agent.Name != "Bot [ref]" || ref.Agent.Type != suite.AgentCommand || strings.Join(ref.Agent.Env, ",") != "KEEP,REV" {
+				if ref.Agent.Name != "Bot [ref]" || ref.Agent.Type != AgentCommand || strings.Join(ref.Agent.Env, ",") != "KEEP,REV" {
 					t.Errorf("ref agent = %+v", ref.Agent)
 				}
 				if v, _ := ref.LookupEnv(func(string) (string, bool) { return "outer", true })("REV"); v != "ref" {
@@ -56,25 +55,25 @@ func TestLoadExperiment_Variants(t *testing.T) {
 		{"url replaces the command", cmdAgent, `{"experiment": "E", "suite": "suite.json", "variants": [
 			{"name": "local"},
 			{"name": "remote", "agent": {"name": "Remote", "url": "http://127.0.0.1:9/answer"}}]}`,
-			func(t *testing.T, e *suite.Experiment) {
+			func(t *testing.T, e *Experiment) {
 				r := e.Variants[1].Agent
-				if e.Name != "E" || r.Name != "Remote" || r.Type != suite.AgentHTTP || r.Command != nil || r.URL == "" {
+				if e.Name != "E" || r.Name != "Remote" || r.Type != AgentHTTP || r.Command != nil || r.URL == "" {
 					t.Errorf("remote agent = %+v", r)
 				}
-				if e.Variants[0].Agent.Type != suite.AgentCommand {
+				if e.Variants[0].Agent.Type != AgentCommand {
 					t.Errorf("local agent = %+v", e.Variants[0].Agent)
 				}
 			}},
 		{"llm merged key by key", llmAgent, `{"suite": "suite.json", "variants": [
 			{"name": "a"}, {"name": "b", "agent": {"llm": {"model": "m1"}}}]}`,
-			func(t *testing.T, e *suite.Experiment) {
+			func(t *testing.T, e *Experiment) {
 				b := e.Variants[1].Agent.LLM
 				if b == nil || b.Model != "m1" || b.SystemPrompt != "p0" || b.Provider != "openai" {
 					t.Errorf("b llm = %+v", b)
 				}
 			}},
 		{"matrix", llmAgent, `{"suite": "suite.json", "matrix": {"model": ["m1", "m2"], "system_prompt": ["short", "long"]}}`,
-			func(t *testing.T, e *suite.Experiment) {
+			func(t *testing.T, e *Experiment) {
 				var names []string
 				for _, v := range e.Variants {
 					names = append(names, v.Name+"="+v.Agent.LLM.Model+"/"+v.Agent.LLM.SystemPrompt)
@@ -90,7 +89,7 @@ func TestLoadExperiment_Variants(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e, err := suite.LoadExperiment(writeExperiment(t, tt.agent, tt.experiment))
+			e, err := LoadExperiment(writeExperiment(t, tt.agent, tt.experiment))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,7 +115,7 @@ func TestLoadExperiment_Invalid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := suite.LoadExperiment(writeExperiment(t, cmdAgent, tt.experiment))
+			_, err := LoadExperiment(writeExperiment(t, cmdAgent, tt.experiment))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want %q", err, tt.want)
 			}

@@ -1,7 +1,6 @@
-package runner
+package suite
 
 import (
-	"agentevals/suite"
 	"bufio"
 	"errors"
 	"os"
@@ -40,11 +39,11 @@ func TestLoad_Invalid(t *testing.T) {
 	for _, tc := range corpus {
 		t.Run(tc[0], func(t *testing.T) {
 			path := filepath.Join("testdata", "invalid", tc[0])
-			s, err := suite.Load(path)
+			s, err := Load(path)
 			if s != nil {
 				t.Fatalf("Load returned a suite")
 			}
-			var ve *suite.ValidationError
+			var ve *ValidationError
 			if !errors.As(err, &ve) {
 				t.Fatalf("err = %v, want a *ValidationError", err)
 			}

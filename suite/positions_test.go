@@ -1,7 +1,6 @@
-package runner
+package suite
 
 import (
-	"agentevals/suite"
 	"errors"
 	"io/fs"
 	"path/filepath"
@@ -11,16 +10,16 @@ import (
 
 // checkPositions compares Positions(path) with want and checks that every
 // case Load reads from path has a position (ids defaulted the same way).
-func checkPositions(t *testing.T, path string, want map[string]suite.Position) {
+func checkPositions(t *testing.T, path string, want map[string]Position) {
 	t.Helper()
-	got, err := suite.Positions(path)
+	got, err := Positions(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Positions(%s) =\n%v\nwant\n%v", path, got, want)
 	}
-	s, err := suite.Load(path)
+	s, err := Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +48,7 @@ func TestPositions_JSON(t *testing.T) {
   ]
 }
 `)
-	checkPositions(t, path, map[string]suite.Position{
+	checkPositions(t, path, map[string]Position{
 		"returns":                           {path, 4},
 		"Shipping time":                     {path, 6},
 		"When are you open?":                {path, 6},
@@ -70,7 +69,7 @@ func TestPositions_GoldenSet(t *testing.T) {
   "evaluators": {"exact": {"type": "exact_match", "params": {"value": "x"}}}, "golden_set": "data/golden.jsonl",
   "questions": [{"id": "inline", "question": "Hi"}]}`)
 	golden := filepath.Join(dir, "evals", "data", "golden.jsonl")
-	checkPositions(t, path, map[string]suite.Position{
+	checkPositions(t, path, map[string]Position{
 		"inline":             {path, 3},
 		"g1":                 {golden, 1},
 		"Question 3":         {golden, 3},
@@ -96,7 +95,7 @@ evaluators:
     question:
       text: structured
 `)
-	checkPositions(t, path, map[string]suite.Position{
+	checkPositions(t, path, map[string]Position{
 		"returns":            {path, 7},
 		"Shipping time":      {path, 10},
 		"When are you open?": {path, 12},
@@ -105,7 +104,7 @@ evaluators:
 }
 
 func TestPositions_MissingFile(t *testing.T) {
-	_, err := suite.Positions(filepath.Join(t.TempDir(), "nope.json"))
+	_, err := Positions(filepath.Join(t.TempDir(), "nope.json"))
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("err = %v, want a wrapped fs.ErrNotExist", err)
 	}

@@ -1,4 +1,4 @@
-package runner
+package suite
 
 import (
 	"encoding/json"
@@ -7,7 +7,6 @@ import (
 
 	"agentevals/models"
 	"agentevals/score"
-	"agentevals/suite"
 )
 
 func TestExportSuite(t *testing.T) {
@@ -17,7 +16,7 @@ func TestExportSuite(t *testing.T) {
 		{CaseID: "q2", Name: "Second", Question: models.JSON(`{"text": "x"}`),
 			MinimumScores: models.JSON(`{"exact": 1, "tone": 0.7}`), Metadata: models.JSON(`{"id": 12345678901234567891}`)},
 	}}
-	exp, err := suite.ExportSuite(run, suite.ExportOptions{Registry: score.Builtins(), Evaluators: map[string]string{"exact": "exact_match"}})
+	exp, err := ExportSuite(run, ExportOptions{Registry: score.Builtins(), Evaluators: map[string]string{"exact": "exact_match"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +25,7 @@ func TestExportSuite(t *testing.T) {
 	}
 	file := string(exp.File)
 	for _, want := range []string{`"exact_match": 1.0`, `"exact": {`, `"type": "exact_match"`, `"name": "Second"`,
-		`12345678901234567891`, `"version": "3"`, suite.PlaceholderCommand[0]} {
+		`12345678901234567891`, `"version": "3"`, PlaceholderCommand[0]} {
 		if !strings.Contains(file, want) {
 			t.Errorf("exported file lacks %s:\n%s", want, file)
 		}
@@ -45,11 +44,11 @@ func TestExportSuite(t *testing.T) {
 	}
 
 	run.Cases[1].Question = nil
-	if _, err := suite.ExportSuite(run, suite.ExportOptions{Registry: score.Builtins()}); err == nil ||
+	if _, err := ExportSuite(run, ExportOptions{Registry: score.Builtins()}); err == nil ||
 		!strings.Contains(err.Error(), `question "q2": the question is null`) {
 		t.Errorf("null question: err %v", err)
 	}
-	if _, err := suite.ExportSuite(run, suite.ExportOptions{Registry: score.Builtins(), Evaluators: map[string]string{"x": "nope"}}); err == nil ||
+	if _, err := ExportSuite(run, ExportOptions{Registry: score.Builtins(), Evaluators: map[string]string{"x": "nope"}}); err == nil ||
 		!strings.Contains(err.Error(), `unknown type "nope"`) {
 		t.Errorf("unknown --evaluator type: err %v", err)
 	}

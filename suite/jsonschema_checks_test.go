@@ -1,7 +1,6 @@
-package runner
+package suite
 
 import (
-	"agentevals/suite"
 	"bytes"
 	"os"
 	"path/filepath"
@@ -42,7 +41,7 @@ func compileSchema(t *testing.T, schema []byte) *jsonschema.Schema {
 // TestJSONSchema_CommittedIsGenerated checks that the committed copy is
 // what the registry generates, so it cannot drift from Load.
 func TestJSONSchema_CommittedIsGenerated(t *testing.T) {
-	if !bytes.Equal(committedSchema(t), suite.JSONSchema()) {
+	if !bytes.Equal(committedSchema(t), JSONSchema()) {
 		t.Error("docs/suite.schema.json differs from the generated schema; run: go run ./cmd/evalrun schema > docs/suite.schema.json")
 	}
 }
@@ -85,7 +84,7 @@ func TestJSONSchema_TypesChecks(t *testing.T) {
 				t.Error("validates")
 			}
 			// Load agrees with the schema.
-			_, lerr := suite.Load(writeFile(t, t.TempDir(), "suite.json", head+tt.body+"}"))
+			_, lerr := Load(writeFile(t, t.TempDir(), "suite.json", head+tt.body+"}"))
 			if (lerr == nil) != tt.valid {
 				t.Errorf("Load: %v, schema valid: %v", lerr, tt.valid)
 			}

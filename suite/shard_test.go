@@ -1,7 +1,6 @@
-package runner
+package suite
 
 import (
-	"agentevals/suite"
 	"fmt"
 	"strings"
 	"testing"
@@ -10,20 +9,20 @@ import (
 func TestParseShard(t *testing.T) {
 	for _, tc := range []struct {
 		in      string
-		want    suite.ShardSpec
+		want    ShardSpec
 		wantErr bool
 	}{
-		{"1/4", suite.ShardSpec{1, 4}, false},
-		{"4/4", suite.ShardSpec{4, 4}, false},
-		{" 2 / 3 ", suite.ShardSpec{2, 3}, false},
-		{"1/1", suite.ShardSpec{1, 1}, false},
-		{"0/4", suite.ShardSpec{}, true},
-		{"5/4", suite.ShardSpec{}, true},
-		{"1/0", suite.ShardSpec{}, true},
-		{"2", suite.ShardSpec{}, true},
-		{"a/b", suite.ShardSpec{}, true},
+		{"1/4", ShardSpec{1, 4}, false},
+		{"4/4", ShardSpec{4, 4}, false},
+		{" 2 / 3 ", ShardSpec{2, 3}, false},
+		{"1/1", ShardSpec{1, 1}, false},
+		{"0/4", ShardSpec{}, true},
+		{"5/4", ShardSpec{}, true},
+		{"1/0", ShardSpec{}, true},
+		{"2", ShardSpec{}, true},
+		{"a/b", ShardSpec{}, true},
 	} {
-		got, err := suite.ParseShard(tc.in)
+		got, err := ParseShard(tc.in)
 		if (err != nil) != tc.wantErr || got != tc.want {
 			t.Errorf("ParseShard(%q) = %v, %v; want %v, error %v", tc.in, got, err, tc.want, tc.wantErr)
 		}
@@ -51,7 +50,7 @@ func TestSuite_Shard(t *testing.T) {
 	}
 	seen := map[int]int{}
 	for i := 1; i <= 3; i++ {
-		sh := s.Shard(suite.ShardSpec{Index: i, Count: 3})
+		sh := s.Shard(ShardSpec{Index: i, Count: 3})
 		plan := sh.Plan(sh.Calculated(false))
 		if plan.SuiteDigest != whole {
 			t.Errorf("shard %d digest %s, want the whole suite's %s", i, plan.SuiteDigest, whole)
@@ -74,7 +73,7 @@ func TestSuite_Shard(t *testing.T) {
 			t.Errorf("position %d is in %d shards, want 1", p, seen[p])
 		}
 	}
-	if empty := s.Shard(suite.ShardSpec{Index: 12, Count: 12}); len(empty.Cases) != 0 {
+	if empty := s.Shard(ShardSpec{Index: 12, Count: 12}); len(empty.Cases) != 0 {
 		t.Errorf("shard 12 of 12 of 10 questions holds %d, want none", len(empty.Cases))
 	}
 }

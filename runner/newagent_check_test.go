@@ -1,0 +1,23 @@
+package runner
+
+import (
+	"testing"
+
+	"agentevals/suite"
+)
+
+// TestNewAgent_RefusesWhatCheckAgentRefuses keeps suite.CheckAgent, which
+// validates without building, in step with NewAgent.
+func TestNewAgent_RefusesWhatCheckAgentRefuses(t *testing.T) {
+	for name, cfg := range map[string]suite.AgentConfig{
+		"name only":                   {Name: "A"},
+		"llm agent, unknown provider": {Name: "A", Type: suite.AgentLLM, LLM: &suite.ModelConfig{Provider: "x", Model: "m"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := &suite.Suite{Agent: cfg}
+			if _, nerr := NewAgent(cfg, AgentOptions{}); nerr == nil || s.CheckAgent() == nil {
+				t.Errorf("NewAgent = %v, CheckAgent = %v: both must refuse", nerr, s.CheckAgent())
+			}
+		})
+	}
+}
