@@ -67,7 +67,18 @@ var scenarios = []scenario{
 		{name: "regressed", env: []string{"AGENT_REVISION=regressed"}, reports: []string{"report.json", "report.md", "report.txt", "report.html"},
 			args: []string{"examples/llm_judge/suite.json", "--judge-base-url", "{judge}/v1", "--gate", "ci", "--fail-on-regression"}},
 	}},
+	// edges: agent usage and cost, big numbers, redaction and repair, a
+	// plain-text answer, an agent crash, a golden set, per-question checks,
+	// a judge reply that is no verdict, then the same suite without judge.
+	{name: "edges", needs: []string{"sh"}, judge: true, steps: []step{
+		{name: "judged", reports: []string{"report.json", "report.md", "report.txt", "report.html", "junit.xml"},
+			args: []string{edgesSuite, "--judge-base-url", "{judge}/v1", "--metadata", `{"big":12345678901234567890,"nested":{"a":[1,2.50,null]}}`}},
+		{name: "nojudge", reports: []string{"report.json", "report.md"},
+			args: []string{edgesSuite, "--no-judge"}},
+	}},
 }
+
+const edgesSuite = "internal/golden/testdata/suites/edges/suite.json"
 
 func TestGolden(t *testing.T) {
 	root := moduleRoot(t)

@@ -46,18 +46,28 @@ var (
 	answerRe = regexp.MustCompile(`\[answer \(untrusted; the answer under evaluation\)\]\n(.*)\n`)
 )
 
-// verdict is the scripted grade: semantic_accuracy sees the regressed
-// agent's 14-day deadline, every other rubric a fixed score.
-func verdict(metric, answer string) (float64, string) {
+// reply is the scripted judge's message: semantic_accuracy sees the
+// regressed agent's 14-day deadline, an answer starting with GARBLE gets a
+// reply that is not a verdict, every other rubric a fixed score.
+func reply(metric, answer string) string {
+	score, reason := 0.85, "The answer is polite and professional ("+metric+")."
 	switch {
+	case strings.HasPrefix(answer, `"GARBLE`):
+		return "I would rather not grade this answer."
 	case metric == "semantic_accuracy" && strings.Contains(answer, "14 days"):
-		return 0.2, "The answer gives a 14-day deadline; the reference says 30 days."
+		score, reason = 0.2, "The answer gives a 14-day deadline; the reference says 30 days."
 	case metric == "semantic_accuracy":
-		return 0.95, "The answer states the reference's facts in other words."
+		score, reason = 0.95, "The answer states the reference's facts in other words."
 	case metric == "answer_relevancy":
-		return 0.9, "The answer addresses the question directly."
+		score, reason = 0.9, "The answer addresses the question directly."
+	case metric == "faithfulness":
+		score, reason = 0.9, "Every claim of the answer is supported by the context."
 	}
-	return 0.85, "The answer is polite and professional (" + metric + ")."
+	content, _ := json.Marshal(struct {
+		Reason string  `json:"reason"`
+		Score  float64 `json:"score"`
+	}{reason, score})
+	return string(content)
 }
 
 func (j *scriptedJudge) serve(w http.ResponseWriter, r *http.Request) {
@@ -87,16 +97,12 @@ func (j *scriptedJudge) serve(w http.ResponseWriter, r *http.Request) {
 	if m := answerRe.FindStringSubmatch(prompt.String()); m != nil {
 		answer = m[1]
 	}
-	score, reason := verdict(metric, answer)
-	content, _ := json.Marshal(struct {
-		Reason string  `json:"reason"`
-		Score  float64 `json:"score"`
-	}{reason, score})
+	content := reply(metric, answer)
 	in, out := utf8.RuneCountInString(prompt.String())/4, len(content)/4
-	reply, _ := json.Marshal(map[string]any{
+	resp, _ := json.Marshal(map[string]any{
 		"id": "chatcmpl-golden", "object": "chat.completion", "created": 1700000000, "model": req.Model,
 		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
-			"message": map[string]any{"role": "assistant", "content": string(content)}}},
+			"message": map[string]any{"role": "assistant", "content": content}}},
 		"usage": map[string]any{"prompt_tokens": in, "completion_tokens": out, "total_tokens": in + out},
 	})
 	var pretty bytes.Buffer
@@ -108,7 +114,7 @@ func (j *scriptedJudge) serve(w http.ResponseWriter, r *http.Request) {
 	j.bodies = append(j.bodies, r.Method+" "+r.URL.Path+"\n"+pretty.String()+"\n")
 	j.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
-	w.Write(reply)
+	w.Write(resp)
 }
 
 // messageText is a message's content, a string or an array of text parts.

@@ -48,9 +48,9 @@ var (
 	msTextRe = regexp.MustCompile(`\b\d+(?:\.\d+)?( ?)ms\b`)
 	// junitTimeRe is a JUnit duration in seconds.
 	junitTimeRe = regexp.MustCompile(`\btime="\d+(?:\.\d+)?"`)
-	// rateRe is a provider's measured request rate on a progress line.
-	rateRe  = regexp.MustCompile(`\b\d+\.\d req/s \(avg \d+\.\d\b`)
-	pacedRe = regexp.MustCompile(`\bpaced at \d+\.\d/s`)
+	// rateNoteRe is the request-rate note ending a progress line once a
+	// provider made a request ("· judge 7.0 req/s (avg 462.6)").
+	rateNoteRe = regexp.MustCompile(` · (?:(?:agent|judge) \d+\.\d req/s \(avg \d+\.\d(?:; \d+ rate-limited, paced at \d+\.\d/s)?\)(?:, |$))+$`)
 	// pythonUARe is the agent's HTTP client version, the machine's Python.
 	pythonUARe = regexp.MustCompile(`Python-urllib/\d+\.\d+`)
 )
@@ -75,10 +75,11 @@ var progressRe = regexp.MustCompile(`^\[\d+/(\d+)\] (.*)$`)
 
 // stderr normalizes standard error: the progress lines ("[2/3] passed
 // returns (9 ms)") come in completion order, which concurrency makes
-// random, so each block of them loses its counter and is sorted.
+// random, so each block of them loses its counter and is sorted, and
+// their rate note, on the lines that finished after the first provider
+// request, is dropped when it has the expected form.
 func (n *normalizer) stderr(s string) string {
-	s = rateRe.ReplaceAllString(n.text(s), "<rate> req/s (avg <rate>")
-	lines := strings.Split(pacedRe.ReplaceAllString(s, "paced at <rate>/s"), "\n")
+	lines := strings.Split(n.text(s), "\n")
 	for i := 0; i < len(lines); {
 		if !progressRe.MatchString(lines[i]) {
 			i++
@@ -87,7 +88,7 @@ func (n *normalizer) stderr(s string) string {
 		j := i
 		for j < len(lines) && progressRe.MatchString(lines[j]) {
 			m := progressRe.FindStringSubmatch(lines[j])
-			lines[j] = "[<n>/" + m[1] + "] " + m[2]
+			lines[j] = "[<n>/" + m[1] + "] " + rateNoteRe.ReplaceAllString(m[2], "")
 			j++
 		}
 		slices.Sort(lines[i:j])
