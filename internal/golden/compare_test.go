@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // compareGolden checks got (golden name without extension to text)
@@ -88,6 +89,9 @@ func diff(want, got string) string {
 				fmt.Fprintf(&b, "%s… %d more lines\n", prefix, len(lines)-maxLines)
 				break
 			}
+			if i == 0 {
+				l = clip(l, col)
+			}
 			b.WriteString(prefix + l + "\n")
 		}
 	}
@@ -97,4 +101,27 @@ func diff(want, got string) string {
 		b.WriteString("  " + l + "\n")
 	}
 	return b.String()
+}
+
+// clip shortens a long line (a JSON column) to the bytes around col.
+func clip(line string, col int) string {
+	const before, after = 80, 160
+	if len(line) <= before+after {
+		return line
+	}
+	from, to := max(0, col-before), min(len(line), col+after)
+	for from > 0 && !utf8.RuneStart(line[from]) {
+		from--
+	}
+	for to < len(line) && !utf8.RuneStart(line[to]) {
+		to++
+	}
+	out := line[from:to]
+	if from > 0 {
+		out = "…" + out
+	}
+	if to < len(line) {
+		out += "…"
+	}
+	return out
 }

@@ -158,9 +158,13 @@ func runScenario(t *testing.T, root, bin string, sc scenario) map[string]string 
 	}
 	db := filepath.Join(tmp, "evaluations.sqlite3")
 
-	// Normalized once the database is dumped: its rows number the ids in
-	// creation order.
-	later := map[string]func() string{}
+	// The outputs are normalized after the database is dumped, whose rows
+	// number the ids in creation order, then in the order they were made.
+	type output struct {
+		name string
+		text func() string
+	}
+	var later []output
 	for _, st := range sc.steps {
 		args := []string{"--database-url", "sqlite:" + db, "run"}
 		for _, a := range st.args {
@@ -187,20 +191,20 @@ func runScenario(t *testing.T, root, bin string, sc scenario) map[string]string 
 		}
 		code, stdout, stderr := evalrun(t, root, bin, env, args)
 		cmdline := shellJoin(append([]string{"evalrun"}, args...))
-		later[st.name+".run"] = func() string {
+		later = append(later, output{st.name + ".run", func() string {
 			return fmt.Sprintf("$ %s\nenv: %s\nexit: %d\n--- stdout\n%s--- stderr\n%s",
 				n.text(cmdline), strings.Join(st.env, " "), code, n.text(stdout), n.stderr(stderr))
-		}
+		}})
 		for _, f := range files {
 			text, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatalf("step %s: report %s: %v (exit %d)\n%s%s", st.name, f, err, code, stdout, stderr)
 			}
-			later[filepath.Base(f)] = func() string { return n.text(string(text)) }
+			later = append(later, output{filepath.Base(f), func() string { return n.text(string(text)) }})
 		}
 		if judge != nil {
 			requests := judge.take()
-			later[st.name+".judge-requests"] = func() string { return n.text(requests) }
+			later = append(later, output{st.name + ".judge-requests", func() string { return n.text(requests) }})
 		}
 	}
 
@@ -209,26 +213,10 @@ func runScenario(t *testing.T, root, bin string, sc scenario) map[string]string 
 	if sc.schema {
 		out["schema"] = dumpSchema(t, sqlDB)
 	}
-	for _, st := range sc.steps { // steps in order, so ids number the same way every time
-		for _, name := range stepFiles(st) {
-			if f, ok := later[name]; ok {
-				out[name] = f()
-			}
-		}
+	for _, o := range later {
+		out[o.name] = o.text()
 	}
 	return out
-}
-
-// stepFiles are the golden names of a step's outputs, in a fixed order.
-func stepFiles(st step) []string {
-	names := []string{st.name + ".run"}
-	for _, r := range st.reports {
-		if r == "github" {
-			r = "github-summary.md"
-		}
-		names = append(names, st.name+"."+r)
-	}
-	return append(names, st.name+".judge-requests")
 }
 
 func evalrun(t *testing.T, root, bin string, env, args []string) (int, string, string) {

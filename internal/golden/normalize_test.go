@@ -44,7 +44,10 @@ var (
 	timeRe = regexp.MustCompile(`\b\d{4}-\d\d-\d\d([T ])\d\d:\d\d:\d\d(?:\.\d+)?`)
 	// msKeyRe is a wall-clock duration under a JSON key.
 	msKeyRe = regexp.MustCompile(`("(?:duration_ms|latency_ms|elapsed_ms)"\s*:\s*)-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?`)
-	// msTextRe is a wall-clock duration in text ("Time: 10ms", "(9 ms)").
+	// runTimeRe is the run's wall-clock time on the run table, a Go
+	// duration ("Time: 10ms", "Time: 1.386s").
+	runTimeRe = regexp.MustCompile(`\bTime: (?:\d+(?:\.\d+)?(?:h|ms|m|s|µs|us|ns))+\b`)
+	// msTextRe is a wall-clock duration in milliseconds ("(9 ms)").
 	msTextRe = regexp.MustCompile(`\b\d+(?:\.\d+)?( ?)ms\b`)
 	// junitTimeRe is a JUnit duration in seconds.
 	junitTimeRe = regexp.MustCompile(`\btime="\d+(?:\.\d+)?"`)
@@ -66,6 +69,7 @@ func (n *normalizer) text(s string) string {
 		return "<date>" + timeRe.FindStringSubmatch(m)[1] + "<time>"
 	})
 	s = msKeyRe.ReplaceAllString(s, "${1}<ms>")
+	s = runTimeRe.ReplaceAllString(s, "Time: <duration>")
 	s = msTextRe.ReplaceAllString(s, "<ms>${1}ms")
 	s = junitTimeRe.ReplaceAllString(s, `time="<s>"`)
 	return pythonUARe.ReplaceAllString(s, "Python-urllib/<version>")
