@@ -42,13 +42,14 @@ var (
 	// " UTC"), so a change of layout still shows; the fraction is part
 	// of the token because its trailing zeros are trimmed.
 	timeRe = regexp.MustCompile(`\b\d{4}-\d\d-\d\d([T ])\d\d:\d\d:\d\d(?:\.\d+)?`)
-	// msKeyRe is a wall-clock duration under a JSON key.
-	msKeyRe = regexp.MustCompile(`("(?:duration_ms|latency_ms|elapsed_ms)"\s*:\s*)-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?`)
+	// msKeyRe is a wall-clock duration in JSON (a run's, a case's, a
+	// repeat's).
+	msKeyRe = regexp.MustCompile(`("duration_ms"\s*:\s*)-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?`)
 	// runTimeRe is the run's wall-clock time on the run table, a Go
 	// duration ("Time: 10ms", "Time: 1.386s").
 	runTimeRe = regexp.MustCompile(`\bTime: (?:\d+(?:\.\d+)?(?:h|ms|m|s|µs|us|ns))+\b`)
-	// msTextRe is a wall-clock duration in milliseconds ("(9 ms)").
-	msTextRe = regexp.MustCompile(`\b\d+(?:\.\d+)?( ?)ms\b`)
+	// progressMsRe is a case's wall-clock time on its progress line.
+	progressMsRe = regexp.MustCompile(` \(\d+ ms\)`)
 	// junitTimeRe is a JUnit duration in seconds.
 	junitTimeRe = regexp.MustCompile(`\btime="\d+(?:\.\d+)?"`)
 	// rateNoteRe is the request-rate note ending a progress line once a
@@ -70,7 +71,6 @@ func (n *normalizer) text(s string) string {
 	})
 	s = msKeyRe.ReplaceAllString(s, "${1}<ms>")
 	s = runTimeRe.ReplaceAllString(s, "Time: <duration>")
-	s = msTextRe.ReplaceAllString(s, "<ms>${1}ms")
 	s = junitTimeRe.ReplaceAllString(s, `time="<s>"`)
 	return pythonUARe.ReplaceAllString(s, "Python-urllib/<version>")
 }
@@ -92,7 +92,7 @@ func (n *normalizer) stderr(s string) string {
 		j := i
 		for j < len(lines) && progressRe.MatchString(lines[j]) {
 			m := progressRe.FindStringSubmatch(lines[j])
-			lines[j] = "[<n>/" + m[1] + "] " + rateNoteRe.ReplaceAllString(m[2], "")
+			lines[j] = "[<n>/" + m[1] + "] " + progressMsRe.ReplaceAllString(rateNoteRe.ReplaceAllString(m[2], ""), " (<ms> ms)")
 			j++
 		}
 		slices.Sort(lines[i:j])
