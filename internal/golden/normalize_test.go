@@ -1,0 +1,102 @@
+package golden
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// normalizer replaces the values that differ from one run to the next
+// with stable tokens. One normalizer serves one scenario, so an id gets
+// the same token in every table, JSON column, report and output.
+type normalizer struct {
+	ids   map[string]string
+	subst [][2]string // literal replacements, longest first
+}
+
+func newNormalizer() *normalizer { return &normalizer{ids: map[string]string{}} }
+
+// literal replaces every occurrence of from (a temp dir, the module root,
+// the judge's URL) with to.
+func (n *normalizer) literal(from, to string) {
+	n.subst = append(n.subst, [2]string{from, to})
+	slices.SortStableFunc(n.subst, func(a, b [2]string) int { return len(b[0]) - len(a[0]) })
+}
+
+// id returns the token of an id, numbered in order of first appearance.
+// key carries a namespace for integer ids ("case:3"), so that ids of
+// different tables never share a token.
+func (n *normalizer) id(key string) string {
+	if tok, ok := n.ids[key]; ok {
+		return tok
+	}
+	tok := fmt.Sprintf("<id-%d>", len(n.ids)+1)
+	n.ids[key] = tok
+	return tok
+}
+
+var (
+	uuidRe = regexp.MustCompile(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
+	// timeRe keeps the separator and what follows the seconds (zone,
+	// " UTC"), so a change of layout still shows; the fraction is part
+	// of the token because its trailing zeros are trimmed.
+	timeRe = regexp.MustCompile(`\b\d{4}-\d\d-\d\d([T ])\d\d:\d\d:\d\d(?:\.\d+)?`)
+	// msKeyRe is a wall-clock duration in JSON (a run's, a case's, a
+	// repeat's).
+	msKeyRe = regexp.MustCompile(`("duration_ms"\s*:\s*)-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?`)
+	// runTimeRe is the run's wall-clock time on the run table, a Go
+	// duration ("Time: 10ms", "Time: 1.386s").
+	runTimeRe = regexp.MustCompile(`\bTime: (?:\d+(?:\.\d+)?(?:h|ms|m|s|µs|us|ns))+\b`)
+	// progressMsRe is a case's wall-clock time on its progress line.
+	progressMsRe = regexp.MustCompile(` \(\d+ ms\)`)
+	// junitTimeRe is a JUnit duration in seconds.
+	junitTimeRe = regexp.MustCompile(`\btime="\d+(?:\.\d+)?"`)
+	// rateNoteRe is the request-rate note ending a progress line once a
+	// provider made a request ("· judge 7.0 req/s (avg 462.6)").
+	rateNoteRe = regexp.MustCompile(` · (?:(?:agent|judge) \d+\.\d req/s \(avg \d+\.\d(?:; \d+ rate-limited, paced at \d+\.\d/s)?\)(?:, |$))+$`)
+	// pythonUARe is the agent's HTTP client version, the machine's Python.
+	pythonUARe = regexp.MustCompile(`Python-urllib/\d+\.\d+`)
+)
+
+// text normalizes free text: report files, outputs and JSON columns,
+// whose bytes are otherwise kept exactly.
+func (n *normalizer) text(s string) string {
+	for _, r := range n.subst {
+		s = strings.ReplaceAll(s, r[0], r[1])
+	}
+	s = uuidRe.ReplaceAllStringFunc(s, func(m string) string { return n.id(strings.ToLower(m)) })
+	s = timeRe.ReplaceAllStringFunc(s, func(m string) string {
+		return "<date>" + timeRe.FindStringSubmatch(m)[1] + "<time>"
+	})
+	s = msKeyRe.ReplaceAllString(s, "${1}<ms>")
+	s = runTimeRe.ReplaceAllString(s, "Time: <duration>")
+	s = junitTimeRe.ReplaceAllString(s, `time="<s>"`)
+	return pythonUARe.ReplaceAllString(s, "Python-urllib/<version>")
+}
+
+var progressRe = regexp.MustCompile(`^\[\d+/(\d+)\] (.*)$`)
+
+// stderr normalizes standard error: the progress lines ("[2/3] passed
+// returns (9 ms)") come in completion order, which concurrency makes
+// random, so each block of them loses its counter and is sorted, and
+// their rate note, on the lines that finished after the first provider
+// request, is dropped when it has the expected form.
+func (n *normalizer) stderr(s string) string {
+	lines := strings.Split(n.text(s), "\n")
+	for i := 0; i < len(lines); {
+		if !progressRe.MatchString(lines[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(lines) && progressRe.MatchString(lines[j]) {
+			m := progressRe.FindStringSubmatch(lines[j])
+			lines[j] = "[<n>/" + m[1] + "] " + progressMsRe.ReplaceAllString(rateNoteRe.ReplaceAllString(m[2], ""), " (<ms> ms)")
+			j++
+		}
+		slices.Sort(lines[i:j])
+		i = j
+	}
+	return strings.Join(lines, "\n")
+}
