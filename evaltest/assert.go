@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"agentevals/agent"
 	"agentevals/reports"
-	"agentevals/runner"
 	"agentevals/score"
 )
 
@@ -115,7 +115,7 @@ func MaxWords(t TB, answer string, limit int) bool {
 // as the agent reported them (Response.OutputTokens, the figure evalrun
 // saves). Tokens are never estimated: a response that reports no
 // output_tokens fails the assertion, since the bound cannot be checked.
-func MaxTokens(t TB, resp runner.Response, limit int64) bool {
+func MaxTokens(t TB, resp agent.Response, limit int64) bool {
 	t.Helper()
 	if resp.OutputTokens == nil {
 		t.Errorf("evaltest.MaxTokens: the response reports no output_tokens, so its length in tokens is unknown "+

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"agentevals/agent"
 	"agentevals/evaltest"
-	"agentevals/runner"
 	"agentevals/score"
 )
 
@@ -69,8 +69,8 @@ func TestAssertions(t *testing.T) {
 		{"check unknown type", func(t evaltest.TB) bool { return evaltest.Check(t, "sounds_nice", nil, "x") }, false, `evaltest: check "sounds_nice": unknown type; want one of action_group,`, false},
 		{"bad pattern", func(t evaltest.TB) bool { return evaltest.Matches(t, "x", "(") }, false, `evaltest: check matches: invalid evaluator parameters: param "pattern": expected a Go (RE2) regular expression`, false},
 		{"judge type through Check", func(t evaltest.TB) bool { return evaltest.Check(t, "faithfulness", nil, "x") }, false, `evaltest: check "faithfulness" needs a judge`, false},
-		{"max tokens", func(t evaltest.TB) bool { return evaltest.MaxTokens(t, runner.Response{OutputTokens: &tokens}, 30) }, true, "the response used 30 output tokens (limit 30)", false},
-		{"max tokens unknown", func(t evaltest.TB) bool { return evaltest.MaxTokens(t, runner.Response{}, 30) }, false, "reports no output_tokens", false},
+		{"max tokens", func(t evaltest.TB) bool { return evaltest.MaxTokens(t, agent.Response{OutputTokens: &tokens}, 30) }, true, "the response used 30 output tokens (limit 30)", false},
+		{"max tokens unknown", func(t evaltest.TB) bool { return evaltest.MaxTokens(t, agent.Response{}, 30) }, false, "reports no output_tokens", false},
 		{"judge correct", func(t evaltest.TB) bool {
 			return evaltest.NewJudge(t, good).Correct(t, "How long?", "30 days.", "Within 30 days.")
 		}, true, "correctness: score 0.920 (threshold 0.900): Supported.", false},

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"agentevals/agent"
 	"agentevals/evaltest"
 	"agentevals/runner"
 	"agentevals/score"
@@ -57,17 +58,17 @@ func benchSuiteOf(b *testing.B, n int) string {
 
 // benchAgent answers the support suite right, with the expected lookup;
 // an id "returns-7" is the returns question.
-func benchAgent() runner.Func {
+func benchAgent() agent.Func {
 	answers := map[string]string{
 		"returns":  "You can return it within 30 days.",
 		"shipping": "Standard shipping takes 3 to 5 business days.",
 		"warranty": "Electronics carry a 2-year warranty.",
 	}
-	return func(_ context.Context, q runner.Question) (runner.Response, error) {
+	return func(_ context.Context, q agent.Question) (agent.Response, error) {
 		topic, _, _ := strings.Cut(q.ID, "-")
 		out, _ := json.Marshal(answers[topic])
 		args, _ := json.Marshal(map[string]string{"topic": topic})
-		return runner.Response{Output: out, Actions: []score.Action{{Group: "policies", Name: "lookup_policy", Arguments: args}}}, nil
+		return agent.Response{Output: out, Actions: []score.Action{{Group: "policies", Name: "lookup_policy", Arguments: args}}}, nil
 	}
 }
 
@@ -135,7 +136,7 @@ func benchRunOverhead(b *testing.B, path string) {
 
 // directScorer returns a function asking agent one question and scoring
 // the answer with the suite's scorers, built once here.
-func directScorer(b *testing.B, s *suite.Suite, ag runner.Func) func(*suite.Case) {
+func directScorer(b *testing.B, s *suite.Suite, ag agent.Func) func(*suite.Case) {
 	reg := score.Builtins()
 	scorers := map[string]score.Scorer{}
 	for _, ev := range s.Evaluators {
@@ -147,7 +148,7 @@ func directScorer(b *testing.B, s *suite.Suite, ag runner.Func) func(*suite.Case
 	}
 	ctx := context.Background()
 	return func(c *suite.Case) {
-		resp, err := ag(ctx, runner.Question{ID: c.ID, Name: c.Name, Question: c.Question})
+		resp, err := ag(ctx, agent.Question{ID: c.ID, Name: c.Name, Question: c.Question})
 		if err != nil {
 			b.Fatal(err)
 		}

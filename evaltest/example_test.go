@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"agentevals/agent"
 	"agentevals/evaltest"
-	"agentevals/runner"
 	"agentevals/score"
 )
 
@@ -24,8 +24,8 @@ func (p printT) Context() context.Context        { return p.ctx }
 // A suite file in a test: one subtest per question, saved and gated when
 // EVALTEST_DATABASE_URL is set.
 func ExampleRun() {
-	a := runner.Func(func(ctx context.Context, q runner.Question) (runner.Response, error) {
-		return runner.Response{Output: []byte(`"You can return it within 30 days."`)}, nil
+	a := agent.Func(func(ctx context.Context, q agent.Question) (agent.Response, error) {
+		return agent.Response{Output: []byte(`"You can return it within 30 days."`)}, nil
 	})
 	testSupport := func(t *testing.T) {
 		res := evaltest.Run(t, "testdata/suite.json", a, evaltest.FailOnRegression())
@@ -68,8 +68,8 @@ func ExampleMatchesSchema() {
 func ExampleMaxTokens() {
 	t := printT{context.Background()}
 	used := int64(120)
-	evaltest.MaxTokens(t, runner.Response{OutputTokens: &used}, 100)
-	evaltest.MaxTokens(t, runner.Response{}, 100)
+	evaltest.MaxTokens(t, agent.Response{OutputTokens: &used}, 100)
+	evaltest.MaxTokens(t, agent.Response{}, 100)
 	// Output:
 	// FAIL: evaltest.MaxTokens: the response used 120 output tokens, more than the limit 100
 	// FAIL: evaltest.MaxTokens: the response reports no output_tokens, so its length in tokens is unknown (report usage from the agent, or bound the text with MaxWords); want at most 100

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"agentevals/agent"
 	llmpkg "agentevals/llm"
 	"agentevals/models"
 	"agentevals/reports"
@@ -58,7 +59,7 @@ type outcomes struct {
 // report after the calling test function returns. A suite that cannot be
 // loaded or run fails t at once. See the package documentation for judges,
 // saving and the regression gate.
-func Run(t *testing.T, path string, a runner.Agent, opts ...Option) *Result {
+func Run(t *testing.T, path string, a agent.Agent, opts ...Option) *Result {
 	t.Helper()
 	cfg, err := newConfig(opts)
 	if err != nil {
@@ -94,7 +95,7 @@ func Run(t *testing.T, path string, a runner.Agent, opts ...Option) *Result {
 // execute runs the selected questions as evalrun run does: judge, baseline
 // lookup before any agent call, Execute, save, compare. It fills out for
 // the subtests and reports the run-level findings on t.
-func execute(t *testing.T, cfg *config, s *suite.Suite, ag runner.Agent, out *outcomes) (*Result, error) {
+func execute(t *testing.T, cfg *config, s *suite.Suite, ag agent.Agent, out *outcomes) (*Result, error) {
 	t.Helper()
 	ctx := t.Context()
 	if len(out.selected) < len(s.Cases) {
@@ -130,7 +131,7 @@ func execute(t *testing.T, cfg *config, s *suite.Suite, ag runner.Agent, out *ou
 		}
 	}
 	if ag == nil {
-		a, err := runner.NewAgent(s.Agent, runner.AgentOptions{Concurrency: runner.Concurrency(cfg.concurrency, len(s.Cases)), Timeout: cfg.timeout})
+		a, err := agent.NewAgent(s.Agent, agent.AgentOptions{Concurrency: runner.Concurrency(cfg.concurrency, len(s.Cases)), Timeout: cfg.timeout})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Path, err)
 		}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"agentevals/agent"
 	"agentevals/suite"
 	"context"
 	"path/filepath"
@@ -35,7 +36,7 @@ func TestProcessAgents_WorkingDirectory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp, err := mustAgent(t, s.Agent, AgentOptions{}).Answer(context.Background(), question)
+		resp, err := mustAgent(t, s.Agent, agent.AgentOptions{}).Answer(context.Background(), question)
 		if err != nil {
 			t.Fatalf("%s %s: %v", tt.typ, tt.dirKey, err)
 		}

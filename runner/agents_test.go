@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"agentevals/agent"
 	"agentevals/suite"
 	"context"
 	"encoding/json"
@@ -12,7 +13,7 @@ import (
 	"time"
 )
 
-var question = Question{ID: "q1", Name: "n", Question: json.RawMessage(`"How long?"`)}
+var question = agent.Question{ID: "q1", Name: "n", Question: json.RawMessage(`"How long?"`)}
 
 func TestCommandAgent_Answer(t *testing.T) {
 	tests := []struct {
@@ -32,7 +33,7 @@ func TestCommandAgent_Answer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := mustAgent(t, shAgent(t, suite.AgentCommand, tt.script), AgentOptions{})
+			a := mustAgent(t, shAgent(t, suite.AgentCommand, tt.script), agent.AgentOptions{})
 			resp, err := a.Answer(context.Background(), question)
 			if tt.output == "" {
 				if ae := agentErr(t, err); ae.Kind != tt.kind {
@@ -54,11 +55,11 @@ func TestCommandAgent_Answer(t *testing.T) {
 }
 
 func TestCommandAgent_StderrIsBounded(t *testing.T) {
-	a := mustAgent(t, shAgent(t, suite.AgentCommand, `cat >/dev/null; i=0; while [ $i -lt 3000 ]; do echo "line $i of noise" >&2; i=$((i+1)); done; exit 1`), AgentOptions{})
+	a := mustAgent(t, shAgent(t, suite.AgentCommand, `cat >/dev/null; i=0; while [ $i -lt 3000 ]; do echo "line $i of noise" >&2; i=$((i+1)); done; exit 1`), agent.AgentOptions{})
 	_, err := a.Answer(context.Background(), question)
 	ae := agentErr(t, err)
 	stderr, _ := ae.Details["stderr"].(string)
-	if len(stderr) > maxStderr+8 || !strings.HasSuffix(stderr, "line 2999 of noise\n") || !strings.HasPrefix(stderr, "…") {
+	if len(stderr) > agent.MaxStderr+8 || !strings.HasSuffix(stderr, "line 2999 of noise\n") || !strings.HasPrefix(stderr, "…") {
 		t.Errorf("stderr kept %d bytes, ends %q", len(stderr), stderr[max(0, len(stderr)-30):])
 	}
 	if ae.Details["exit_code"] != 1 {
@@ -69,7 +70,7 @@ func TestCommandAgent_StderrIsBounded(t *testing.T) {
 func TestCommandAgent_Timeout(t *testing.T) {
 	cfg := shAgent(t, suite.AgentCommand, `cat >/dev/null; echo started >&2; sleep 30; echo late`)
 	cfg.Timeout = suite.Duration(200 * time.Millisecond)
-	a := mustAgent(t, cfg, AgentOptions{})
+	a := mustAgent(t, cfg, agent.AgentOptions{})
 	start := time.Now()
 	_, err := a.Answer(context.Background(), question)
 	if el := time.Since(start); el > 5*time.Second {
@@ -86,8 +87,8 @@ func TestCommandAgent_Environment(t *testing.T) {
 	t.Setenv("EVAL_PASSED", "yes")
 	cfg := shAgent(t, suite.AgentCommand, `cat >/dev/null; echo "secret=${EVAL_SECRET:-unset} passed=${EVAL_PASSED:-unset} case=${CASE_VAR:-unset} path=${PATH:+set}"`)
 	cfg.Env = []string{"EVAL_PASSED"}
-	a := mustAgent(t, cfg, AgentOptions{})
-	resp, err := a.Answer(WithEnv(context.Background(), []string{"CASE_VAR=1"}), question)
+	a := mustAgent(t, cfg, agent.AgentOptions{})
+	resp, err := a.Answer(agent.WithEnv(context.Background(), []string{"CASE_VAR=1"}), question)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,9 +108,9 @@ func TestWorkerAgent_Answer(t *testing.T) {
 done`
 	cfg := shAgent(t, suite.AgentWorker, script)
 	cfg.Timeout = suite.Duration(300 * time.Millisecond)
-	a := mustAgent(t, cfg, AgentOptions{Concurrency: 1, WorkerEnv: func(n int) []string { return []string{"WORKER_TAG=w" + string(rune('0'+n))} }})
-	ask := func(text string) (Response, error) {
-		return a.Answer(context.Background(), Question{ID: "x", Name: "x", Question: json.RawMessage(`"` + text + `"`)})
+	a := mustAgent(t, cfg, agent.AgentOptions{Concurrency: 1, WorkerEnv: func(n int) []string { return []string{"WORKER_TAG=w" + string(rune('0'+n))} }})
+	ask := func(text string) (agent.Response, error) {
+		return a.Answer(context.Background(), agent.Question{ID: "x", Name: "x", Question: json.RawMessage(`"` + text + `"`)})
 	}
 	first, err := ask("hello")
 	if err != nil {
@@ -142,7 +143,7 @@ done`
 func TestHTTPAgent_Answer(t *testing.T) {
 	t.Setenv("EVAL_TOKEN", "tok")
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var q Question
+		var q agent.Question
 		if err := json.NewDecoder(r.Body).Decode(&q); err != nil || r.Method != http.MethodPost {
 			http.Error(w, "bad request", 400)
 			return
@@ -169,26 +170,26 @@ func TestHTTPAgent_Answer(t *testing.T) {
 	}))
 	defer srv.Close()
 	cfg := suite.AgentConfig{Name: "A", Type: suite.AgentHTTP, URL: srv.URL, HeaderEnv: map[string]string{"Authorization": "EVAL_TOKEN"}, Timeout: suite.Duration(300 * time.Millisecond)}
-	a := mustAgent(t, cfg, AgentOptions{Concurrency: 2})
+	a := mustAgent(t, cfg, agent.AgentOptions{Concurrency: 2})
 	// "auth" answers JSON without a Content-Type, which net/http labels
 	// text/plain: a JSON object is a Response whatever its label.
-	resp, err := a.Answer(context.Background(), Question{ID: "auth", Question: json.RawMessage(`"q"`)})
+	resp, err := a.Answer(context.Background(), agent.Question{ID: "auth", Question: json.RawMessage(`"q"`)})
 	if err != nil || string(resp.Output) != `"tok"` || resp.Actions != nil {
 		t.Errorf("auth: %s, %v", resp.Output, err)
 	}
 	for id, want := range map[string]string{"plain": `"30 days"`, "html": `"\u003cp\u003e30 days\u003c/p\u003e"`} {
-		resp, err := a.Answer(context.Background(), Question{ID: id, Question: json.RawMessage(`"q"`)})
+		resp, err := a.Answer(context.Background(), agent.Question{ID: id, Question: json.RawMessage(`"q"`)})
 		if err != nil || string(resp.Output) != want || resp.Actions != nil {
 			t.Errorf("%s: output %s, actions %v, err %v; want plain text %s with actions nil", id, resp.Output, resp.Actions, err, want)
 		}
 	}
 	for id, kind := range map[string]string{"fail": "http_status", "latin1": "bad_response", "trace": "bad_response", "slow": "timeout"} {
-		_, err := a.Answer(context.Background(), Question{ID: id, Question: json.RawMessage(`"q"`)})
+		_, err := a.Answer(context.Background(), agent.Question{ID: id, Question: json.RawMessage(`"q"`)})
 		if ae := agentErr(t, err); ae.Kind != kind {
 			t.Errorf("%s: kind %s, want %s", id, ae.Kind, kind)
 		}
 	}
-	if _, err := NewAgent(suite.AgentConfig{Name: "A", Type: suite.AgentHTTP, URL: srv.URL, HeaderEnv: map[string]string{"X": "EVAL_UNSET_VAR"}}, AgentOptions{}); err == nil {
+	if _, err := agent.NewAgent(suite.AgentConfig{Name: "A", Type: suite.AgentHTTP, URL: srv.URL, HeaderEnv: map[string]string{"X": "EVAL_UNSET_VAR"}}, agent.AgentOptions{}); err == nil {
 		t.Errorf("NewAgent accepted a header from an unset variable")
 	}
 }
@@ -198,7 +199,7 @@ func TestWorkerAgent_OneProcessPerUnitOfConcurrency(t *testing.T) {
 	s := mustLoad(t, `{"suite": "S", "agent": {"name": "A", "command": ["true"]}, "evaluators": {"exact": {"type": "exact_match"}},
 	  "questions": [{"question": "1", "expected_answer": "ok"}, {"question": "2", "expected_answer": "ok"}, {"question": "3", "expected_answer": "ok"},
 	    {"question": "4", "expected_answer": "ok"}, {"question": "5", "expected_answer": "ok"}, {"question": "6", "expected_answer": "ok"}]}`)
-	a := mustAgent(t, cfg, AgentOptions{Concurrency: 2})
+	a := mustAgent(t, cfg, agent.AgentOptions{Concurrency: 2})
 	run := mustExecute(t, s, a, ExecOptions{Concurrency: 2})
 	pids := map[float64]bool{}
 	for _, c := range run.Cases {
@@ -224,11 +225,11 @@ func TestParseReply_UnknownKeys(t *testing.T) {
 			`actions[1]: unknown key "result": an action's keys are group, name and arguments; put anything else under the Response's "metadata"`},
 	}
 	for _, tt := range tests {
-		if _, err := parseReply([]byte(tt.reply), true); err == nil || err.Error() != tt.want {
+		if _, err := agent.ParseReply([]byte(tt.reply), true); err == nil || err.Error() != tt.want {
 			t.Errorf("parseReply(%s) = %v\nwant %s", tt.reply, err, tt.want)
 		}
 	}
-	r, err := parseReply([]byte(`{"output": "x", "metadata": {"trace_id": "t"}}`), true)
+	r, err := agent.ParseReply([]byte(`{"output": "x", "metadata": {"trace_id": "t"}}`), true)
 	if err != nil || r.Metadata["trace_id"] != "t" {
 		t.Errorf("metadata: %+v, %v", r, err)
 	}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"agentevals/agent"
 	"agentevals/suite"
 	"encoding/json"
 	"strings"
@@ -21,19 +22,19 @@ func TestAnswerBuffer(t *testing.T) {
 		{"plain text", "  " + long + "\n", "ééééé", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := newAnswerBuffer(10, 1<<20)
+			a := agent.NewAnswerBuffer(10, 1<<20)
 			for _, chunk := range splitEvery(tc.in, 3) { // arbitrary write boundaries
 				a.Write([]byte(chunk))
 			}
-			resp, err := parseReply(a.buf, true)
+			resp, err := agent.ParseReply(a.Buf, true)
 			if err != nil {
-				t.Fatalf("parseReply(%s): %v", a.buf, err)
+				t.Fatalf("parseReply(%s): %v", a.Buf, err)
 			}
 			var out string
 			if err := json.Unmarshal(resp.Output, &out); err != nil || out != tc.wantOutput {
 				t.Errorf("output = %s, want %q", resp.Output, tc.wantOutput)
 			}
-			tr := a.truncation()
+			tr := a.Truncation()
 			if (tr != nil) != tc.cut {
 				t.Fatalf("truncation = %v, want cut %v", tr, tc.cut)
 			}
@@ -58,8 +59,8 @@ func splitEvery(s string, n int) []string {
 func TestCommandAgent_LongAnswerIsCapped(t *testing.T) {
 	cfg := shAgent(t, suite.AgentCommand, `cat >/dev/null; printf '{"output":"'; head -c 3000000 /dev/zero | tr '\0' a; printf '"}'`)
 	cfg.MaxAnswerBytes = 1000
-	a := mustAgent(t, cfg, AgentOptions{})
-	resp, err := a.Answer(t.Context(), Question{ID: "q", Question: []byte(`"hi"`)})
+	a := mustAgent(t, cfg, agent.AgentOptions{})
+	resp, err := a.Answer(t.Context(), agent.Question{ID: "q", Question: []byte(`"hi"`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,9 +78,9 @@ func TestCommandAgent_LongAnswerIsCapped(t *testing.T) {
 func TestWorkerAgent_LongAnswerIsCapped(t *testing.T) {
 	cfg := shAgent(t, suite.AgentWorker, `while IFS= read -r l; do printf '{"output":"'; head -c 300000 /dev/zero | tr '\0' a; printf '"}\n'; done`)
 	cfg.MaxAnswerBytes = 1000
-	a := mustAgent(t, cfg, AgentOptions{})
+	a := mustAgent(t, cfg, agent.AgentOptions{})
 	for i := range 2 {
-		resp, err := a.Answer(t.Context(), Question{ID: "q", Question: []byte(`"hi"`)})
+		resp, err := a.Answer(t.Context(), agent.Question{ID: "q", Question: []byte(`"hi"`)})
 		if err != nil {
 			t.Fatalf("answer %d: %v", i, err)
 		}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"agentevals/agent"
 	"agentevals/suite"
 	"context"
 	"os/exec"
@@ -34,7 +35,7 @@ func BenchmarkCommandVsXargs(b *testing.B) {
 	})
 	b.Run("execute-c16", func(b *testing.B) {
 		s := benchSuite(b)
-		a := mustAgent(b, shAgent(b, suite.AgentCommand, script), AgentOptions{})
+		a := mustAgent(b, shAgent(b, suite.AgentCommand, script), agent.AgentOptions{})
 		for b.Loop() {
 			run, err := Execute(context.Background(), s, a, ExecOptions{Concurrency: 16})
 			if err != nil {
@@ -50,11 +51,11 @@ func BenchmarkCommandVsXargs(b *testing.B) {
 	// every case (this makes the benchmark process a subreaper for good,
 	// so it runs last)
 	b.Run("execute-c16-subreaper", func(b *testing.B) {
-		if err := BecomeSubreaper(); err != nil {
+		if err := agent.BecomeSubreaper(); err != nil {
 			b.Fatal(err)
 		}
 		s := benchSuite(b)
-		a := mustAgent(b, shAgent(b, suite.AgentCommand, script), AgentOptions{})
+		a := mustAgent(b, shAgent(b, suite.AgentCommand, script), agent.AgentOptions{})
 		for b.Loop() {
 			if _, err := Execute(context.Background(), s, a, ExecOptions{Concurrency: 16}); err != nil {
 				b.Fatal(err)

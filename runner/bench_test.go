@@ -24,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"agentevals/agent"
 	"agentevals/internal/testdb"
 	"agentevals/suite"
 )
@@ -48,17 +49,17 @@ func benchSuite(b *testing.B) *suite.Suite {
 func BenchmarkExecute(b *testing.B) {
 	okAnswer := json.RawMessage(`"ok"`)
 	b.Run("func", func(b *testing.B) {
-		benchRun(b, Func(func(ctx context.Context, q Question) (Response, error) {
-			return Response{Output: okAnswer}, nil
+		benchRun(b, agent.Func(func(ctx context.Context, q agent.Question) (agent.Response, error) {
+			return agent.Response{Output: okAnswer}, nil
 		}), DefaultConcurrency, 0)
 	})
 	b.Run("command", func(b *testing.B) {
-		a := mustAgent(b, suite.AgentConfig{Name: "A", Type: suite.AgentCommand, Command: []string{"sh", "-c", "cat >/dev/null; echo ok"}, Dir: b.TempDir()}, AgentOptions{})
+		a := mustAgent(b, suite.AgentConfig{Name: "A", Type: suite.AgentCommand, Command: []string{"sh", "-c", "cat >/dev/null; echo ok"}, Dir: b.TempDir()}, agent.AgentOptions{})
 		benchRun(b, a, DefaultConcurrency, 0)
 	})
 	b.Run("worker", func(b *testing.B) {
 		a := mustAgent(b, suite.AgentConfig{Name: "A", Type: suite.AgentWorker, Dir: b.TempDir(),
-			Command: []string{"sh", "-c", `while IFS= read -r l; do echo '{"output":"ok"}'; done`}}, AgentOptions{Concurrency: DefaultConcurrency})
+			Command: []string{"sh", "-c", `while IFS= read -r l; do echo '{"output":"ok"}'; done`}}, agent.AgentOptions{Concurrency: DefaultConcurrency})
 		benchRun(b, a, DefaultConcurrency, 0)
 	})
 	for _, conc := range []int{16, 64} {
@@ -68,14 +69,14 @@ func BenchmarkExecute(b *testing.B) {
 				w.Write([]byte(`{"output":"ok"}`))
 			}))
 			defer srv.Close()
-			a := mustAgent(b, suite.AgentConfig{Name: "A", Type: suite.AgentHTTP, URL: srv.URL}, AgentOptions{Concurrency: conc})
+			a := mustAgent(b, suite.AgentConfig{Name: "A", Type: suite.AgentHTTP, URL: srv.URL}, agent.AgentOptions{Concurrency: conc})
 			benchRun(b, a, conc, 50*time.Millisecond)
 		})
 	}
 }
 
 // benchRun executes the suite b.N times and saves each run.
-func benchRun(b *testing.B, a Agent, conc int, perRequest time.Duration) {
+func benchRun(b *testing.B, a agent.Agent, conc int, perRequest time.Duration) {
 	s := benchSuite(b)
 	db := testdb.SQLite(b)
 	ctx := context.Background()

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"agentevals/agent"
 	"agentevals/suite"
 	"context"
 	"encoding/json"
@@ -46,9 +47,9 @@ func BenchmarkLoad_Checks(b *testing.B) {
 // answering at once, so scoring and bookkeeping dominate).
 func BenchmarkExecute_Checks(b *testing.B) {
 	named, inline := benchSuites(b)
-	a := Func(func(_ context.Context, q Question) (Response, error) {
+	a := agent.Func(func(_ context.Context, q agent.Question) (agent.Response, error) {
 		out, _ := json.Marshal("answer " + strings.TrimPrefix(q.ID, "q"))
-		return Response{Output: out}, nil
+		return agent.Response{Output: out}, nil
 	})
 	for _, bc := range []struct{ name, path string }{{"named-evaluators", named}, {"inline-checks", inline}} {
 		b.Run(bc.name, func(b *testing.B) {

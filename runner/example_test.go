@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"agentevals/agent"
 	"agentevals/runner"
 	"agentevals/score"
 	"agentevals/suite"
@@ -23,10 +24,10 @@ func ExampleExecute() {
 		"shipping": "Standard shipping takes 3 to 5 business days.",
 		"warranty": "Electronics carry a 7-year warranty.", // wrong on purpose
 	}
-	a := runner.Func(func(ctx context.Context, q runner.Question) (runner.Response, error) {
+	a := agent.Func(func(ctx context.Context, q agent.Question) (agent.Response, error) {
 		out, _ := json.Marshal(policies[q.ID])
 		args, _ := json.Marshal(map[string]string{"topic": q.ID})
-		return runner.Response{Output: out, Actions: []score.Action{{Group: "policies", Name: "lookup_policy", Arguments: args}}}, nil
+		return agent.Response{Output: out, Actions: []score.Action{{Group: "policies", Name: "lookup_policy", Arguments: args}}}, nil
 	})
 	run, err := runner.Execute(context.Background(), s, a, runner.ExecOptions{Concurrency: 2})
 	if err != nil {

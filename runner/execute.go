@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"agentevals/agent"
 	"agentevals/models"
 	"agentevals/score"
 	"agentevals/suite"
@@ -71,7 +72,7 @@ type ExecOptions struct {
 // the agent call (e.g. with WithEnv or WithHTTPClient) and an optional
 // function that sees the agent's reply and may turn it into an agent error
 // or add response metadata. An error makes the case an agent error.
-type caseHook func(ctx context.Context, c *suite.Case) (context.Context, func(Response, error) (Response, error), error)
+type caseHook func(ctx context.Context, c *suite.Case) (context.Context, func(agent.Response, error) (agent.Response, error), error)
 
 // Progress reports one finished case.
 type Progress struct {
@@ -111,7 +112,7 @@ const (
 // order) ready for models.DB.InsertRun. All agent and scorer calls have
 // finished when it returns. When ctx ends first it returns an
 // *InterruptedError and no run.
-func Execute(ctx context.Context, s *suite.Suite, a Agent, opts ExecOptions) (*models.Run, error) {
+func Execute(ctx context.Context, s *suite.Suite, a agent.Agent, opts ExecOptions) (*models.Run, error) {
 	calculated := s.Calculated(opts.Judge != nil)
 	run := s.Plan(calculated)
 	meta := opts.Metadata
@@ -185,7 +186,7 @@ feed:
 
 type executor struct {
 	suite   *suite.Suite
-	agent   Agent
+	agent   agent.Agent
 	opts    ExecOptions
 	hook    caseHook // nil when no case replays fixtures
 	scorers scorerSet
@@ -252,26 +253,26 @@ func (e *executor) answer(ctx context.Context, c *suite.Case, rec *models.CaseRe
 // ask calls the agent for one case with the case's deadline, a copy of the
 // question and the case hook, and checks the reply. answered says the agent
 // returned a valid reply, even if the case hook then failed the case.
-func (e *executor) ask(ctx context.Context, c *suite.Case) (resp Response, dur time.Duration, answered bool, err error) {
+func (e *executor) ask(ctx context.Context, c *suite.Case) (resp agent.Response, dur time.Duration, answered bool, err error) {
 	if e.opts.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, e.opts.Timeout)
 		defer cancel()
 	}
-	var after func(Response, error) (Response, error)
+	var after func(agent.Response, error) (agent.Response, error)
 	if e.hook != nil {
 		var err error
 		if ctx, after, err = e.hook(ctx, c); err != nil {
-			return Response{}, 0, false, &AgentError{Kind: "setup", Message: err.Error()}
+			return agent.Response{}, 0, false, &agent.AgentError{Kind: "setup", Message: err.Error()}
 		}
 	}
-	q := Question{ID: c.ID, Name: c.Name, Question: append(json.RawMessage(nil), c.Question...)}
+	q := agent.Question{ID: c.ID, Name: c.Name, Question: append(json.RawMessage(nil), c.Question...)}
 	start := time.Now()
 	resp, err = call(ctx, e.agent, q)
 	dur = time.Since(start)
 	if err == nil {
-		if cerr := checkResponse(&resp); cerr != nil {
-			err = &AgentError{Kind: "bad_response", Message: cerr.Error()}
+		if cerr := agent.CheckResponse(&resp); cerr != nil {
+			err = &agent.AgentError{Kind: "bad_response", Message: cerr.Error()}
 		}
 	}
 	answered = err == nil
@@ -280,16 +281,16 @@ func (e *executor) ask(ctx context.Context, c *suite.Case) (resp Response, dur t
 	}
 	if err != nil && ctx.Err() != nil && !isAgentError(err) {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			err = &AgentError{Kind: "timeout", Message: fmt.Sprintf("no answer within %s: %v", e.opts.Timeout, err)}
+			err = &agent.AgentError{Kind: "timeout", Message: fmt.Sprintf("no answer within %s: %v", e.opts.Timeout, err)}
 		} else {
-			err = &AgentError{Kind: "interrupted", Message: err.Error()}
+			err = &agent.AgentError{Kind: "interrupted", Message: err.Error()}
 		}
 	}
 	return resp, dur, answered, err
 }
 
 func isAgentError(err error) bool {
-	var ae *AgentError
+	var ae *agent.AgentError
 	return errors.As(err, &ae)
 }
 
@@ -302,16 +303,16 @@ const graceAfterDeadline = time.Second
 // forever for an agent that ignores its context: graceAfterDeadline after
 // ctx ends it returns an *AgentError saying the agent did not return
 // (details.agent_returned false) and leaves the agent's goroutine behind.
-func call(ctx context.Context, a Agent, q Question) (Response, error) {
+func call(ctx context.Context, a agent.Agent, q agent.Question) (agent.Response, error) {
 	type result struct {
-		resp Response
+		resp agent.Response
 		err  error
 	}
 	ch := make(chan result, 1)
 	go func() {
 		defer func() {
 			if r := recover(); r != nil {
-				ch <- result{err: &AgentError{Kind: "panic", Message: fmt.Sprint(r), Details: map[string]any{"stack": string(debug.Stack())}}}
+				ch <- result{err: &agent.AgentError{Kind: "panic", Message: fmt.Sprint(r), Details: map[string]any{"stack": string(debug.Stack())}}}
 			}
 		}()
 		resp, err := a.Answer(ctx, q)
@@ -330,7 +331,7 @@ func call(ctx context.Context, a Agent, q Question) (Response, error) {
 		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			kind = "interrupted"
 		}
-		return Response{}, &AgentError{Kind: kind,
+		return agent.Response{}, &agent.AgentError{Kind: kind,
 			Message: fmt.Sprintf("the agent did not return within %s after its context ended (%v) and was abandoned; "+
 				"it may still be running, even after the run is saved: a Go agent must return when its ctx is done", graceAfterDeadline, ctx.Err()),
 			Details: map[string]any{"agent_returned": false}}
@@ -340,7 +341,7 @@ func call(ctx context.Context, a Agent, q Question) (Response, error) {
 // agentErrorJSON is the case's error_details: {"kind","message","details"}.
 func agentErrorJSON(err error) models.JSON {
 	kind, msg, details := "agent_error", err.Error(), map[string]any(nil)
-	var ae *AgentError
+	var ae *agent.AgentError
 	if errors.As(err, &ae) {
 		kind, msg, details = ae.Kind, ae.Message, ae.Details
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"agentevals/agent"
 	"agentevals/models"
 	"agentevals/score"
 	"agentevals/suite"
@@ -98,9 +99,9 @@ func (j *scriptedJudge) Assess(ctx context.Context, system, user string) (score.
 func TestExecute_JudgeUsageIsSeparate(t *testing.T) {
 	s := mustLoad(t, threeQuestions)
 	j := &scriptedJudge{score: 0.95}
-	a := Func(func(ctx context.Context, q Question) (Response, error) {
+	a := agent.Func(func(ctx context.Context, q agent.Question) (agent.Response, error) {
 		in, cost := int64(7), 0.5
-		return Response{Output: json.RawMessage(`"one"`), InputTokens: &in, Cost: &cost}, nil
+		return agent.Response{Output: json.RawMessage(`"one"`), InputTokens: &in, Cost: &cost}, nil
 	})
 	run := mustExecute(t, s, a, ExecOptions{Judge: j})
 	if got := j.calls.Load(); got != 2 {
@@ -129,14 +130,14 @@ func TestExecute_MetricErrorAndAgentError(t *testing.T) {
 	   "expected_actions": [{"group": "g", "name": "lookup"}], "minimum_scores": {"exact_match": 1, "action_group": 1}},
 	  {"id": "boom", "question": "q2", "expected_answer": "x", "minimum_scores": {"exact_match": 1}},
 	  {"id": "panic", "question": "q3", "expected_answer": "x", "minimum_scores": {"exact_match": 1}}]}`)
-	a := Func(func(ctx context.Context, q Question) (Response, error) {
+	a := agent.Func(func(ctx context.Context, q agent.Question) (agent.Response, error) {
 		switch q.ID {
 		case "boom":
-			return Response{}, errors.New("model unavailable")
+			return agent.Response{}, errors.New("model unavailable")
 		case "panic":
 			panic("agent bug")
 		}
-		return Response{Output: json.RawMessage(`"x"`)}, nil // actions nil: not instrumented
+		return agent.Response{Output: json.RawMessage(`"x"`)}, nil // actions nil: not instrumented
 	})
 	run := mustExecute(t, s, a, ExecOptions{})
 	act := run.Cases[0]
@@ -174,15 +175,15 @@ func TestExecute_Timeout(t *testing.T) {
 	  {"id": "slow", "question": "q", "expected_answer": "ok", "minimum_scores": {"exact_match": 1}},
 	  {"id": "deaf", "question": "q2", "expected_answer": "ok", "minimum_scores": {"exact_match": 1}},
 	  {"id": "fast", "question": "q3", "expected_answer": "ok", "minimum_scores": {"exact_match": 1}}]}`)
-	a := Func(func(ctx context.Context, q Question) (Response, error) {
+	a := agent.Func(func(ctx context.Context, q agent.Question) (agent.Response, error) {
 		switch q.ID {
 		case "slow":
 			<-ctx.Done()
-			return Response{}, ctx.Err()
+			return agent.Response{}, ctx.Err()
 		case "deaf": // ignores its context
 			time.Sleep(3 * time.Second)
 		}
-		return Response{Output: json.RawMessage(`"ok"`)}, nil
+		return agent.Response{Output: json.RawMessage(`"ok"`)}, nil
 	})
 	start := time.Now()
 	run := mustExecute(t, s, a, ExecOptions{Timeout: 100 * time.Millisecond, Concurrency: 3})
@@ -218,7 +219,7 @@ func TestExecute_ConcurrencyKeepsSuiteOrder(t *testing.T) {
 	b.WriteString("]}")
 	s := mustLoad(t, b.String())
 	var inFlight, peak atomic.Int64
-	a := Func(func(ctx context.Context, q Question) (Response, error) {
+	a := agent.Func(func(ctx context.Context, q agent.Question) (agent.Response, error) {
 		cur := inFlight.Add(1)
 		defer inFlight.Add(-1)
 		for {
@@ -230,7 +231,7 @@ func TestExecute_ConcurrencyKeepsSuiteOrder(t *testing.T) {
 		var i int
 		fmt.Sscanf(q.ID, "q%d", &i)
 		time.Sleep(time.Duration(n-i) * time.Millisecond) // later cases finish first
-		return Response{Output: q.Question}, nil
+		return agent.Response{Output: q.Question}, nil
 	})
 	var mu sync.Mutex
 	var progress []int
@@ -262,13 +263,13 @@ func TestExecute_Interrupted(t *testing.T) {
 	  {"id": "c", "question": "3", "expected_answer": "3", "minimum_scores": {"exact_match": 1}},
 	  {"id": "d", "question": "4", "expected_answer": "4", "minimum_scores": {"exact_match": 1}}]}`)
 	ctx, cancel := context.WithCancel(context.Background())
-	a := Func(func(ctx context.Context, q Question) (Response, error) {
+	a := agent.Func(func(ctx context.Context, q agent.Question) (agent.Response, error) {
 		if q.ID == "c" {
 			cancel() // Ctrl-C arrives while c runs
 			<-ctx.Done()
-			return Response{}, ctx.Err()
+			return agent.Response{}, ctx.Err()
 		}
-		return Response{Output: json.RawMessage(`""`)}, nil
+		return agent.Response{Output: json.RawMessage(`""`)}, nil
 	})
 	run, err := Execute(ctx, s, a, ExecOptions{Concurrency: 1})
 	var ie *InterruptedError
@@ -287,12 +288,12 @@ func TestExecute_AgentCannotAlterSuite(t *testing.T) {
 	s := mustLoad(t, `{"suite": "S", "agent": {"name": "A", "command": ["true"]}, "questions": [
 	  {"id": "a", "question": {"text": "hi"}, "expected_answer": "x", "metadata": {"secret": "s"}, "minimum_scores": {"exact_match": 1}}]}`)
 	var seen []byte
-	a := Func(func(ctx context.Context, q Question) (Response, error) {
+	a := agent.Func(func(ctx context.Context, q agent.Question) (agent.Response, error) {
 		seen, _ = json.Marshal(q)
 		for i := range q.Question {
 			q.Question[i] = 'X'
 		}
-		return Response{Output: json.RawMessage(`"x"`)}, nil
+		return agent.Response{Output: json.RawMessage(`"x"`)}, nil
 	})
 	run := mustExecute(t, s, a, ExecOptions{})
 	if got := string(s.Cases[0].Question); got != `{"text":"hi"}` {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"agentevals/agent"
 	"agentevals/sanitize"
 	"agentevals/suite"
 )
@@ -64,11 +65,11 @@ func FuzzParseReply(f *testing.F) {
 	}
 	f.Add([]byte(`{"output": "x"}`), false)
 	f.Fuzz(func(t *testing.T, b []byte, plainOK bool) {
-		r, err := parseReply(b, plainOK)
+		r, err := agent.ParseReply(b, plainOK)
 		if err != nil {
 			return
 		}
-		if err := checkResponse(&r); err != nil {
+		if err := agent.CheckResponse(&r); err != nil {
 			return
 		}
 		if r.Output != nil && (!json.Valid(r.Output) || sanitize.BadEscape(r.Output) >= 0) {

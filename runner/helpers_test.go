@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"agentevals/agent"
 	"agentevals/models"
 	"agentevals/score"
 	"agentevals/suite"
@@ -49,9 +50,9 @@ func shAgent(tb testing.TB, typ, script string) suite.AgentConfig {
 }
 
 // mustAgent builds an agent and closes it when the test ends.
-func mustAgent(tb testing.TB, cfg suite.AgentConfig, opts AgentOptions) Agent {
+func mustAgent(tb testing.TB, cfg suite.AgentConfig, opts agent.AgentOptions) agent.Agent {
 	tb.Helper()
-	a, err := NewAgent(cfg, opts)
+	a, err := agent.NewAgent(cfg, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -62,9 +63,9 @@ func mustAgent(tb testing.TB, cfg suite.AgentConfig, opts AgentOptions) Agent {
 }
 
 // agentErr is err as an *AgentError; anything else fails the test.
-func agentErr(tb testing.TB, err error) *AgentError {
+func agentErr(tb testing.TB, err error) *agent.AgentError {
 	tb.Helper()
-	var ae *AgentError
+	var ae *agent.AgentError
 	if !errors.As(err, &ae) {
 		tb.Fatalf("err = %v, want an *AgentError", err)
 	}
@@ -73,14 +74,14 @@ func agentErr(tb testing.TB, err error) *AgentError {
 
 // answers is a Go function agent answering from a map of id to output; a
 // missing id is an agent error.
-func answers(m map[string]string) Func {
-	return func(ctx context.Context, q Question) (Response, error) {
+func answers(m map[string]string) agent.Func {
+	return func(ctx context.Context, q agent.Question) (agent.Response, error) {
 		out, ok := m[q.ID]
 		if !ok {
-			return Response{}, fmt.Errorf("no answer for %s", q.ID)
+			return agent.Response{}, fmt.Errorf("no answer for %s", q.ID)
 		}
 		b, _ := json.Marshal(out)
-		return Response{Output: b, Actions: []score.Action{}}, nil
+		return agent.Response{Output: b, Actions: []score.Action{}}, nil
 	}
 }
 
@@ -95,7 +96,7 @@ func summaryOf(tb testing.TB, run *models.Run) map[string]any {
 }
 
 // mustExecute runs the suite and fails the test on an error.
-func mustExecute(tb testing.TB, s *suite.Suite, a Agent, opts ExecOptions) *models.Run {
+func mustExecute(tb testing.TB, s *suite.Suite, a agent.Agent, opts ExecOptions) *models.Run {
 	tb.Helper()
 	run, err := Execute(context.Background(), s, a, opts)
 	if err != nil {

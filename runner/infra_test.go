@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"testing"
 
+	"agentevals/agent"
 	"agentevals/models"
 	"agentevals/score"
 )
 
 func TestCallCounter_Failure(t *testing.T) {
 	agentErr := func(kind string, status int) error {
-		return &AgentError{Kind: kind, Message: "boom", Details: map[string]any{"status": status}}
+		return &agent.AgentError{Kind: kind, Message: "boom", Details: map[string]any{"status": status}}
 	}
 	judgeErr := func(kind string) models.JSON {
 		return models.MustJSON(map[string]any{"kind": kind, "message": "down"})

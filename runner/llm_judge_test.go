@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"agentevals/agent"
 	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/score"
@@ -73,15 +74,15 @@ const judgedSuite = `{
   ]
 }`
 
-func judgedAgent() Agent {
+func judgedAgent() agent.Agent {
 	answers := map[string]string{
 		"returns":     "You have a month (30 days) to send it back.",
 		"regressed":   "You have 14 days.",
 		"unjudgeable": "MALFORMED two years",
 	}
-	return Func(func(_ context.Context, q Question) (Response, error) {
+	return agent.Func(func(_ context.Context, q agent.Question) (agent.Response, error) {
 		out, _ := json.Marshal(answers[q.ID])
-		return Response{Output: out, Actions: []score.Action{{Group: "policies", Name: "lookup_policy",
+		return agent.Response{Output: out, Actions: []score.Action{{Group: "policies", Name: "lookup_policy",
 			Arguments: json.RawMessage(`{"topic":"returns"}`)}}}, nil
 	})
 }

@@ -3,6 +3,7 @@ package runner
 import (
 	"testing"
 
+	"agentevals/agent"
 	"agentevals/suite"
 )
 
@@ -15,7 +16,7 @@ func TestNewAgent_RefusesWhatCheckAgentRefuses(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			s := &suite.Suite{Agent: cfg}
-			if _, nerr := NewAgent(cfg, AgentOptions{}); nerr == nil || s.CheckAgent() == nil {
+			if _, nerr := agent.NewAgent(cfg, agent.AgentOptions{}); nerr == nil || s.CheckAgent() == nil {
 				t.Errorf("NewAgent = %v, CheckAgent = %v: both must refuse", nerr, s.CheckAgent())
 			}
 		})

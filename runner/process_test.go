@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"agentevals/agent"
 	"agentevals/suite"
 	"context"
 	"os"
@@ -22,10 +23,10 @@ func TestCommandAgent_BackgroundChildren(t *testing.T) {
 		{"child that finished", `cat >/dev/null; true & wait; echo ok`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := mustAgent(t, shAgent(t, suite.AgentCommand, tc.script), AgentOptions{})
+			a := mustAgent(t, shAgent(t, suite.AgentCommand, tc.script), agent.AgentOptions{})
 			start := time.Now()
-			_, err := a.Answer(context.Background(), Question{ID: "q", Question: []byte(`"hi"`)})
-			if elapsed := time.Since(start); elapsed > pipeDrain {
+			_, err := a.Answer(context.Background(), agent.Question{ID: "q", Question: []byte(`"hi"`)})
+			if elapsed := time.Since(start); elapsed > agent.PipeDrain {
 				t.Errorf("Answer took %s: it waited for the background child", elapsed)
 			}
 			if !tc.wantErr {
@@ -39,10 +40,10 @@ func TestCommandAgent_BackgroundChildren(t *testing.T) {
 				t.Fatalf("error = %s: %s", ae.Kind, ae.Message)
 			}
 			// SIGKILL is delivered at once but a process takes a moment to die
-			n := liveTagged(t, a.(*commandAgent).procs.tag)
+			n := liveTagged(t, a.(*agent.CommandAgent).Procs.Tag)
 			for deadline := time.Now().Add(2 * time.Second); n != 0 && time.Now().Before(deadline); {
 				time.Sleep(10 * time.Millisecond)
-				n = liveTagged(t, a.(*commandAgent).procs.tag)
+				n = liveTagged(t, a.(*agent.CommandAgent).Procs.Tag)
 			}
 			if n != 0 {
 				t.Errorf("%d tagged processes still running", n)
@@ -61,7 +62,7 @@ func liveTagged(t *testing.T, tag string) int {
 	n := 0
 	for _, e := range entries {
 		b, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-		if err != nil || !strings.Contains(string(b), ProcessTagEnv+"="+tag) {
+		if err != nil || !strings.Contains(string(b), agent.ProcessTagEnv+"="+tag) {
 			continue
 		}
 		if b, err := os.ReadFile("/proc/" + e.Name() + "/stat"); err == nil && !strings.Contains(string(b), ") Z ") {

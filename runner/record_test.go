@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"agentevals/agent"
 	"agentevals/models"
 	"agentevals/suite"
 )
@@ -153,19 +154,19 @@ func TestRecord_ThenReplayStrictly(t *testing.T) {
 
 // recordAgent is the suite's curl command agent, or a Go function agent
 // making the same requests with HTTPClient(ctx).
-func recordAgent(t *testing.T, kind string, s *suite.Suite) Agent {
+func recordAgent(t *testing.T, kind string, s *suite.Suite) agent.Agent {
 	t.Helper()
 	if kind != "go" {
-		return mustAgent(t, s.Agent, AgentOptions{})
+		return mustAgent(t, s.Agent, agent.AgentOptions{})
 	}
-	return Func(func(ctx context.Context, q Question) (Response, error) {
+	return agent.Func(func(ctx context.Context, q agent.Question) (agent.Response, error) {
 		if q.ID != "paris" {
-			return Response{Output: json.RawMessage(`"ok"`)}, nil
+			return agent.Response{Output: json.RawMessage(`"ok"`)}, nil
 		}
-		c := HTTPClient(ctx)
+		c := agent.HTTPClient(ctx)
 		resp, err := c.Get(os.Getenv("UPSTREAM") + "/weather?city=" + os.Getenv("CITY"))
 		if err != nil {
-			return Response{}, err
+			return agent.Response{}, err
 		}
 		w, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
@@ -174,14 +175,14 @@ func recordAgent(t *testing.T, kind string, s *suite.Suite) Agent {
 		req.Header.Set("Content-Type", "application/json")
 		resp, err = c.Do(req)
 		if err != nil {
-			return Response{}, err
+			return agent.Response{}, err
 		}
 		n, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode >= 300 {
-			return Response{}, errors.New("notes: " + resp.Status)
+			return agent.Response{}, errors.New("notes: " + resp.Status)
 		}
 		out, _ := json.Marshal(string(w) + " " + string(n))
-		return Response{Output: out}, nil
+		return agent.Response{Output: out}, nil
 	})
 }

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"agentevals/agent"
 	"agentevals/calibrate"
 	"agentevals/llm"
 )
@@ -67,10 +68,10 @@ func questionsSuite(n int) string {
 }
 
 // numberedAgent answers "answer-<i>." to question q<i>.
-func numberedAgent() Agent {
-	return Func(func(_ context.Context, q Question) (Response, error) {
+func numberedAgent() agent.Agent {
+	return agent.Func(func(_ context.Context, q agent.Question) (agent.Response, error) {
 		out, _ := json.Marshal("answer-" + strings.TrimPrefix(q.ID, "q") + ".")
-		return Response{Output: out}, nil
+		return agent.Response{Output: out}, nil
 	})
 }
 
@@ -128,11 +129,11 @@ func TestRejudge_EstimatesKnownNoise(t *testing.T) {
 func TestRejudge_SkipsUnansweredAndChecksTimes(t *testing.T) {
 	s := mustLoad(t, questionsSuite(3))
 	j := &scriptedJudge{score: 0.7}
-	a := Func(func(_ context.Context, q Question) (Response, error) {
+	a := agent.Func(func(_ context.Context, q agent.Question) (agent.Response, error) {
 		if q.ID == "q1" {
-			return Response{}, &AgentError{Kind: "exit_status", Message: "failed"}
+			return agent.Response{}, &agent.AgentError{Kind: "exit_status", Message: "failed"}
 		}
-		return Response{Output: json.RawMessage(`"x"`)}, nil
+		return agent.Response{Output: json.RawMessage(`"x"`)}, nil
 	})
 	run := mustExecute(t, s, a, ExecOptions{Judge: j})
 	if _, err := Rejudge(context.Background(), s, run, j, RejudgeOptions{Times: 1}); err == nil || !strings.Contains(err.Error(), "at least 2") {

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"agentevals/agent"
 	"agentevals/internal/testdb"
 	"agentevals/models"
 	"agentevals/reports"
@@ -46,8 +47,8 @@ func TestRepeats_SaveAndReadBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := runner.Func(func(context.Context, runner.Question) (runner.Response, error) {
-		return runner.Response{Output: json.RawMessage(`"x"`), Actions: []score.Action{}}, nil
+	a := agent.Func(func(context.Context, agent.Question) (agent.Response, error) {
+		return agent.Response{Output: json.RawMessage(`"x"`), Actions: []score.Action{}}, nil
 	})
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"agentevals/agent"
 	"agentevals/models"
 	"agentevals/score"
 	"agentevals/suite"
@@ -35,20 +36,20 @@ func (j answerJudge) Assess(_ context.Context, _, user string) (score.Assessment
 
 // countingAgent answers "<id>#<n>." on its n-th call for a question (1-based)
 // and fails the calls listed in fail.
-func countingAgent(fail map[string]bool) Agent {
+func countingAgent(fail map[string]bool) agent.Agent {
 	var mu sync.Mutex
 	n := map[string]int{}
-	return Func(func(_ context.Context, q Question) (Response, error) {
+	return agent.Func(func(_ context.Context, q agent.Question) (agent.Response, error) {
 		mu.Lock()
 		n[q.ID]++
 		answer := fmt.Sprintf("%s#%d", q.ID, n[q.ID])
 		mu.Unlock()
 		if fail[answer] {
-			return Response{}, &AgentError{Kind: "exit_status", Message: "scripted failure"}
+			return agent.Response{}, &agent.AgentError{Kind: "exit_status", Message: "scripted failure"}
 		}
 		out, _ := json.Marshal(answer + ".")
 		in, cost := int64(5), 0.25
-		return Response{Output: out, InputTokens: &in, Cost: &cost}, nil
+		return agent.Response{Output: out, InputTokens: &in, Cost: &cost}, nil
 	})
 }
 
@@ -184,13 +185,13 @@ func TestRepeatOf(t *testing.T) {
 		t.Run(fmt.Sprint("repeat ", k), func(t *testing.T) {
 			var mu sync.Mutex
 			seen := map[string]int{}
-			a := Func(func(ctx context.Context, q Question) (Response, error) {
+			a := agent.Func(func(ctx context.Context, q agent.Question) (agent.Response, error) {
 				i, total := RepeatOf(ctx)
 				mu.Lock()
 				seen[fmt.Sprintf("%s %d/%d", q.ID, i, total)]++
 				mu.Unlock()
 				out, _ := json.Marshal(q.ID + "#1.")
-				return Response{Output: out}, nil
+				return agent.Response{Output: out}, nil
 			})
 			s := mustLoad(t, repeatSuite)
 			mustExecute(t, s, a, ExecOptions{Repeat: k, Concurrency: 4, JudgeDisabled: true})

@@ -45,6 +45,7 @@ import (
 	"net/http"
 	"sync"
 
+	"agentevals/agent"
 	"agentevals/models"
 	"agentevals/replay"
 	"agentevals/sanitize"
@@ -82,7 +83,7 @@ type replayRun struct {
 // installReplay returns the case hook that replays fixtures to agent when a
 // case of s declares them (nil otherwise); call the returned function when
 // the run ends.
-func installReplay(s *suite.Suite, ag Agent, opts ExecOptions) (caseHook, func(), error) {
+func installReplay(s *suite.Suite, ag agent.Agent, opts ExecOptions) (caseHook, func(), error) {
 	uses := opts.Record != nil
 	for _, c := range s.Cases {
 		uses = uses || c.Replay != nil
@@ -92,12 +93,12 @@ func installReplay(s *suite.Suite, ag Agent, opts ExecOptions) (caseHook, func()
 	}
 	r := &replayRun{workers: map[int]*replay.Proxy{}, record: opts.Record, upstream: opts.Upstream}
 	switch a := ag.(type) {
-	case *commandAgent:
+	case *agent.CommandAgent:
 		r.mode = replayPerCase
-	case *workerAgent:
+	case *agent.WorkerAgent:
 		r.mode = replayPerWorker
-		prev := a.envFor
-		a.envFor = func(n int) []string { // workers start lazily, after this
+		prev := a.EnvFor
+		a.EnvFor = func(n int) []string { // workers start lazily, after this
 			var env []string
 			if prev != nil {
 				env = prev(n)
@@ -107,7 +108,7 @@ func installReplay(s *suite.Suite, ag Agent, opts ExecOptions) (caseHook, func()
 			}
 			return env
 		}
-	case *httpAgent:
+	case *agent.HttpAgent:
 		r.mode = replayHTTP
 	}
 	if r.mode != replayInProcess {
@@ -121,7 +122,7 @@ func installReplay(s *suite.Suite, ag Agent, opts ExecOptions) (caseHook, func()
 }
 
 // hook opens the case's session and hands it to the agent.
-func (r *replayRun) hook(ctx context.Context, c *suite.Case) (context.Context, func(Response, error) (Response, error), error) {
+func (r *replayRun) hook(ctx context.Context, c *suite.Case) (context.Context, func(agent.Response, error) (agent.Response, error), error) {
 	if c.Replay == nil && r.record == nil {
 		return ctx, nil, nil
 	}
@@ -132,7 +133,7 @@ func (r *replayRun) hook(ctx context.Context, c *suite.Case) (context.Context, f
 	done := func() {}
 	switch r.mode {
 	case replayInProcess:
-		ctx = WithHTTPClient(ctx, s.Client(r.upstream))
+		ctx = agent.WithHTTPClient(ctx, s.Client(r.upstream))
 	case replayPerCase, replayHTTP:
 		p, err := replay.NewProxy(r.ca, r.upstream)
 		if err != nil {
@@ -140,13 +141,13 @@ func (r *replayRun) hook(ctx context.Context, c *suite.Case) (context.Context, f
 		}
 		p.Arm(s)
 		if r.mode == replayHTTP {
-			ctx = context.WithValue(ctx, replayHeadersKey{}, map[string]string{ReplayProxyHeader: p.URL(), ReplayCAFileHeader: r.ca.CertFile()})
+			ctx = context.WithValue(ctx, agent.ReplayHeadersKey{}, map[string]string{ReplayProxyHeader: p.URL(), ReplayCAFileHeader: r.ca.CertFile()})
 		} else {
-			ctx = WithEnv(ctx, p.Env(nil))
+			ctx = agent.WithEnv(ctx, p.Env(nil))
 		}
 		done = func() { p.Close() }
 	case replayPerWorker:
-		ctx = context.WithValue(ctx, workerReplayKey{}, func(n int) func() {
+		ctx = context.WithValue(ctx, agent.WorkerReplayKey{}, func(n int) func() {
 			p, err := r.workerProxy(n)
 			if err != nil {
 				return func() {}
@@ -155,7 +156,7 @@ func (r *replayRun) hook(ctx context.Context, c *suite.Case) (context.Context, f
 			return func() { p.Arm(nil) }
 		})
 	}
-	return ctx, func(resp Response, err error) (Response, error) {
+	return ctx, func(resp agent.Response, err error) (agent.Response, error) {
 		done()
 		ev, ferr := s.Finish()
 		if r.record != nil {
@@ -169,11 +170,11 @@ func (r *replayRun) hook(ctx context.Context, c *suite.Case) (context.Context, f
 		switch {
 		case ferr == nil:
 		case err == nil:
-			err = &AgentError{Kind: "api_replay", Message: ferr.Error()}
+			err = &agent.AgentError{Kind: "api_replay", Message: ferr.Error()}
 		default: // the replay failure is the likely cause; keep the agent's own error too
 			// (redacted: a client's error often quotes the URL with its query)
 			d := map[string]any{"agent_error": sanitize.String(err.Error())}
-			var ae *AgentError
+			var ae *agent.AgentError
 			if errors.As(err, &ae) {
 				d = maps.Clone(ae.Details)
 				if d == nil {
@@ -184,7 +185,7 @@ func (r *replayRun) hook(ctx context.Context, c *suite.Case) (context.Context, f
 				}
 				d["agent_error"] = map[string]any{"kind": ae.Kind, "message": sanitize.String(ae.Message)}
 			}
-			err = &AgentError{Kind: "api_replay", Message: ferr.Error(), Details: d}
+			err = &agent.AgentError{Kind: "api_replay", Message: ferr.Error(), Details: d}
 		}
 		return resp, err
 	}, nil
@@ -218,7 +219,7 @@ func (r *replayRun) close() {
 
 // replayMetadata keeps the replay evidence of a case whose agent errored
 // (nil when there is none).
-func replayMetadata(resp Response) models.JSON {
+func replayMetadata(resp agent.Response) models.JSON {
 	ev, ok := resp.Metadata["api_replay"]
 	if !ok {
 		return nil

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"agentevals/agent"
 	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/suite"
@@ -44,9 +45,9 @@ func TestExecute_ReplayJudgeBypassesReplay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var a Agent = goShippingAgent(0)
+			var a agent.Agent = goShippingAgent(0)
 			if kind == "command" {
-				a = mustAgent(t, s.Agent, AgentOptions{Concurrency: 3})
+				a = mustAgent(t, s.Agent, agent.AgentOptions{Concurrency: 3})
 			}
 			run := mustExecute(t, s, a, ExecOptions{Judge: judge, Concurrency: 3})
 			if got := calls.Load(); got != 3 {

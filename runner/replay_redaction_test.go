@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"agentevals/agent"
 	"agentevals/internal/testdb"
 	"agentevals/models"
 	"agentevals/reports"
@@ -42,7 +43,7 @@ func redactionSuite(a string) string {
 
 // leakyGoAgent sends the planted credentials in headers, query and body
 // through the case's HTTP client (replay in process).
-var leakyGoAgent = runner.Func(func(ctx context.Context, q runner.Question) (runner.Response, error) {
+var leakyGoAgent = agent.Func(func(ctx context.Context, q agent.Question) (agent.Response, error) {
 	var which string
 	json.Unmarshal(q.Question, &which)
 	n, key := "1", "fixture-key-0002"
@@ -63,15 +64,15 @@ var leakyGoAgent = runner.Func(func(ctx context.Context, q runner.Question) (run
 		req.Header.Set("Cookie", "sid=agent-cookie-0005")
 		req.Header.Set("X-Trace", "sk-agentplanted0010")
 	}
-	resp, err := runner.HTTPClient(ctx).Do(req)
+	resp, err := agent.HTTPClient(ctx).Do(req)
 	switch {
 	case err != nil && which == "3":
-		return runner.Response{}, err // the client's error quotes the URL and its query
+		return agent.Response{}, err // the client's error quotes the URL and its query
 	case err != nil:
-		return runner.Response{Output: json.RawMessage(`"ok"`)}, nil
+		return agent.Response{Output: json.RawMessage(`"ok"`)}, nil
 	}
 	resp.Body.Close()
-	return runner.Response{Output: json.RawMessage(`"ok"`)}, nil
+	return agent.Response{Output: json.RawMessage(`"ok"`)}, nil
 })
 
 // leakyPyAgent is leakyGoAgent as a command agent (Python's standard
@@ -141,9 +142,9 @@ func leakyRun(t *testing.T, kind, python string) *models.Run {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var a runner.Agent = leakyGoAgent
+	var a agent.Agent = leakyGoAgent
 	if kind == "command" {
-		if a, err = runner.NewAgent(s.Agent, runner.AgentOptions{Concurrency: 3}); err != nil {
+		if a, err = agent.NewAgent(s.Agent, agent.AgentOptions{Concurrency: 3}); err != nil {
 			t.Fatal(err)
 		}
 		if c, ok := a.(io.Closer); ok {

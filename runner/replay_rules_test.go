@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"agentevals/agent"
 	"agentevals/models"
 	"agentevals/suite"
 )
@@ -64,21 +65,21 @@ else:
 `
 
 // goRulesAgent makes the listed requests with the case's HTTP client.
-func goRulesAgent(ctx context.Context, q Question) (Response, error) {
+func goRulesAgent(ctx context.Context, q agent.Question) (agent.Response, error) {
 	var in struct{ Calls []ruleCall }
 	if err := json.Unmarshal(q.Question, &in); err != nil {
-		return Response{}, err
+		return agent.Response{}, err
 	}
 	var seen []any
 	for _, c := range in.Calls {
 		req, err := http.NewRequestWithContext(ctx, c.Method, c.URL, strings.NewReader(c.Body))
 		if err != nil {
-			return Response{}, err
+			return agent.Response{}, err
 		}
 		for k, v := range c.Header {
 			req.Header[k] = []string{v}
 		}
-		resp, err := HTTPClient(ctx).Do(req)
+		resp, err := agent.HTTPClient(ctx).Do(req)
 		if err != nil {
 			seen = append(seen, map[string]any{"status": 0, "refused": true})
 			continue
@@ -87,7 +88,7 @@ func goRulesAgent(ctx context.Context, q Question) (Response, error) {
 		resp.Body.Close()
 		seen = append(seen, map[string]any{"status": resp.StatusCode, "refused": false})
 	}
-	return Response{Output: json.RawMessage(`"done"`), Metadata: map[string]any{"seen": seen}}, nil
+	return agent.Response{Output: json.RawMessage(`"done"`), Metadata: map[string]any{"seen": seen}}, nil
 }
 
 // rulesSuite writes one suite holding a question per rule, for scheme.
@@ -147,9 +148,9 @@ func TestExecute_ReplayRules(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				var a Agent = Func(goRulesAgent)
+				var a agent.Agent = agent.Func(goRulesAgent)
 				if kind != "go" {
-					a = mustAgent(t, s.Agent, AgentOptions{Concurrency: 4})
+					a = mustAgent(t, s.Agent, agent.AgentOptions{Concurrency: 4})
 				}
 				run := mustExecute(t, s, a, ExecOptions{Concurrency: 4})
 				for i, c := range run.Cases {
@@ -237,7 +238,7 @@ func TestExecute_ReplayCaseWithoutFixtures(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				a := mustAgent(t, s.Agent, AgentOptions{Concurrency: 1})
+				a := mustAgent(t, s.Agent, agent.AgentOptions{Concurrency: 1})
 				run := mustExecute(t, s, a, ExecOptions{Concurrency: 1})
 				for _, c := range run.Cases {
 					if c.Status != models.StatusPassed {

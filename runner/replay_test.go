@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"agentevals/agent"
 	"agentevals/models"
 	"agentevals/score"
 	"agentevals/suite"
@@ -68,28 +69,28 @@ func rpFixtureFiles(n int, extra map[string]string) map[string]string {
 
 // goShippingAgent looks the order up through the case's HTTP client; off
 // shifts the order id (a regression sending wrong arguments).
-func goShippingAgent(off int) Func {
-	return func(ctx context.Context, q Question) (Response, error) {
+func goShippingAgent(off int) agent.Func {
+	return func(ctx context.Context, q agent.Question) (agent.Response, error) {
 		var text string
 		json.Unmarshal(q.Question, &text)
 		var id int
 		fmt.Sscanf(text, "Track order %d", &id)
-		resp, err := HTTPClient(ctx).Get(fmt.Sprintf("https://shipping.example/orders?id=%d", id+off))
+		resp, err := agent.HTTPClient(ctx).Get(fmt.Sprintf("https://shipping.example/orders?id=%d", id+off))
 		if err != nil {
 			// Rescue the failure and answer anyway: replay must still fail the case.
-			return Response{Output: json.RawMessage(fmt.Sprintf(`"ready-%d"`, id))}, nil
+			return agent.Response{Output: json.RawMessage(fmt.Sprintf(`"ready-%d"`, id))}, nil
 		}
 		defer resp.Body.Close()
 		var body struct{ Status string }
 		if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
-			return Response{}, err
+			return agent.Response{}, err
 		}
 		out, _ := json.Marshal(body.Status)
-		return Response{Output: out}, nil
+		return agent.Response{Output: out}, nil
 	}
 }
 
-func rpRun(t *testing.T, path string, a Agent) *models.Run {
+func rpRun(t *testing.T, path string, a agent.Agent) *models.Run {
 	t.Helper()
 	s, err := suite.Load(path)
 	if err != nil {
@@ -190,7 +191,7 @@ func TestExecute_ReplayProcessAgents(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					a := mustAgent(t, s.Agent, AgentOptions{Concurrency: 3})
+					a := mustAgent(t, s.Agent, agent.AgentOptions{Concurrency: 3})
 					run := mustExecute(t, s, a, ExecOptions{Concurrency: 3})
 					checkReplayRun(t, run, off == 0)
 					if tc.name == "worker" && off == 0 {
@@ -255,7 +256,7 @@ func TestLoad_ReplayProblemsAndDigest(t *testing.T) {
 // through the proxy named in the request headers, trusting the named CA.
 func httpShippingAgent(t *testing.T, off int) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var q Question
+		var q agent.Question
 		json.NewDecoder(r.Body).Decode(&q)
 		var text string
 		json.Unmarshal(q.Question, &text)
@@ -295,7 +296,7 @@ func TestExecute_ReplayHTTPAgent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a := mustAgent(t, s.Agent, AgentOptions{Concurrency: 2})
+			a := mustAgent(t, s.Agent, agent.AgentOptions{Concurrency: 2})
 			run := mustExecute(t, s, a, ExecOptions{Concurrency: 2})
 			checkReplayRun(t, run, off == 0)
 		})
@@ -327,9 +328,9 @@ func TestExecute_Replay100Concurrent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var a Agent = goShippingAgent(0)
+			var a agent.Agent = goShippingAgent(0)
 			if tc.name == "curl" {
-				a = mustAgent(t, s.Agent, AgentOptions{Concurrency: 100})
+				a = mustAgent(t, s.Agent, agent.AgentOptions{Concurrency: 100})
 			}
 			run := mustExecute(t, s, a, ExecOptions{Concurrency: 100})
 			checkReplayRun(t, run, true)
@@ -344,7 +345,7 @@ func TestExecute_ReplayFailureKeepsTheAnswer(t *testing.T) {
 	path := rpSuite(t, `{"suite": "Shipping", "agent": {"name": "GoShipping"},
 	  "evaluators": {"exact": {"type": "exact_match"}}, "questions": [`+rpQuestions(1)+`]}`, rpFixtureFiles(1, nil))
 	wrong := goShippingAgent(1)
-	a := Func(func(ctx context.Context, q Question) (Response, error) {
+	a := agent.Func(func(ctx context.Context, q agent.Question) (agent.Response, error) {
 		resp, err := wrong(ctx, q)
 		resp.Actions = []score.Action{{Group: "orders", Name: "track", Arguments: json.RawMessage(`{"id":1}`)}}
 		resp.Metadata = map[string]any{"revision": "regressed"}

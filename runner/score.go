@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"agentevals/agent"
 	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/score"
@@ -18,12 +19,12 @@ import (
 // storeReply keeps the agent's reply on the case: output, observed actions,
 // usage, and the response metadata it returns for the caller to complete
 // and save (setResponseMetadata).
-func storeReply(rec *models.CaseResult, resp Response) map[string]any {
+func storeReply(rec *models.CaseResult, resp agent.Response) map[string]any {
 	rec.Output = models.JSON(resp.Output) // nil (no output) is saved as SQL NULL, as Rails saves nil
 	if resp.Actions != nil {
 		rec.Actions = models.MustJSON(resp.Actions)
 	}
-	rec.InputTokens, rec.OutputTokens, rec.Cost = resp.InputTokens, resp.OutputTokens, resp.savedCost()
+	rec.InputTokens, rec.OutputTokens, rec.Cost = resp.InputTokens, resp.OutputTokens, resp.SavedCost()
 	var respMeta map[string]any // nil: the agent returned no metadata
 	if resp.Metadata != nil {
 		respMeta = make(map[string]any, len(resp.Metadata))
@@ -51,7 +52,7 @@ func setResponseMetadata(rec *models.CaseResult, respMeta map[string]any) {
 }
 
 // record stores the agent's reply on the case and scores every metric.
-func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseResult, resp Response) {
+func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseResult, resp agent.Response) {
 	respMeta := storeReply(rec, resp)
 	sample := sampleOf(c)
 	sample.Output, sample.Actions, sample.ResponseMetadata = resp.Output, resp.Actions, resp.Metadata

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"agentevals/agent"
 	"agentevals/internal/testdb"
 	"agentevals/suite"
 )
@@ -15,12 +16,12 @@ import (
 func TestExecute_NULCharactersAreSaved(t *testing.T) {
 	s := mustLoad(t, `{"suite": "S", "agent": {"name": "A", "command": ["true"]}, "evaluators": {"exact": {"type": "exact_match"}},
 	  "questions": [{"id": "meta", "question": "1", "expected_answer": "ok"}, {"id": "stderr", "question": "2", "expected_answer": "ok"}]}`)
-	cmd := mustAgent(t, shAgent(t, suite.AgentCommand, `cat >/dev/null; printf 'bad\000byte' >&2; exit 1`), AgentOptions{})
-	a := Func(func(ctx context.Context, q Question) (Response, error) {
+	cmd := mustAgent(t, shAgent(t, suite.AgentCommand, `cat >/dev/null; printf 'bad\000byte' >&2; exit 1`), agent.AgentOptions{})
+	a := agent.Func(func(ctx context.Context, q agent.Question) (agent.Response, error) {
 		if q.ID == "stderr" {
 			return cmd.Answer(ctx, q)
 		}
-		return Response{Output: json.RawMessage(`"ok"`), Metadata: map[string]any{"note\x00": "a\x00b"}}, nil
+		return agent.Response{Output: json.RawMessage(`"ok"`), Metadata: map[string]any{"note\x00": "a\x00b"}}, nil
 	})
 	run := mustExecute(t, s, a, ExecOptions{})
 	db := testdb.Postgres(t)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"agentevals/agent"
 	"agentevals/calibrate"
 	"agentevals/llm"
 	"agentevals/models"
@@ -82,7 +83,7 @@ func (f *RejudgeFlags) rejudge(ctx context.Context, g *Globals, run *models.Run)
 	if err != nil {
 		return err
 	}
-	if err := runner.Preflight(ctx, suite.AgentConfig{}, &settings); err != nil {
+	if err := agent.Preflight(ctx, suite.AgentConfig{}, &settings); err != nil {
 		return fmt.Errorf("calibrate --rejudge: %w", err)
 	}
 	prog := newProgress(g.Stderr, 0)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"agentevals/agent"
 	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/reports"
@@ -136,10 +137,10 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.DB, s *suite.Suite, v suite.Variant,
 	judge score.Judge, calculated []string, meta map[string]any) (*models.Run, error) {
 	conc := runner.Concurrency(int(c.Concurrency), len(s.Cases))
-	agentOpts := runner.AgentOptions{Concurrency: conc, LookupEnv: v.LookupEnv(os.LookupEnv), Limiter: llm.NewLimiter()}
+	agentOpts := agent.AgentOptions{Concurrency: conc, LookupEnv: v.LookupEnv(os.LookupEnv), Limiter: llm.NewLimiter()}
 	stop := g.guardAgent(s.Agent, &agentOpts)
 	defer stop()
-	a, err := runner.NewAgent(s.Agent, agentOpts)
+	a, err := agent.NewAgent(s.Agent, agentOpts)
 	if err != nil {
 		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("variant %q: %w", v.Name, err)}
 	}

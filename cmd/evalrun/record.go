@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"agentevals/agent"
 	"agentevals/reports"
 	"agentevals/runner"
 	"agentevals/suite"
@@ -16,7 +17,7 @@ import (
 // record runs the suite in recording mode (RunCmd --record): the agent's
 // requests reach their real hosts, the run is shown but not saved, and the
 // recorded fixtures are written as a new suite file.
-func (c *RunCmd) record(ctx context.Context, g *Globals, s *suite.Suite, a runner.Agent, opts runner.ExecOptions) error {
+func (c *RunCmd) record(ctx context.Context, g *Globals, s *suite.Suite, a agent.Agent, opts runner.ExecOptions) error {
 	out := c.RecordTo
 	if out == "" {
 		base := strings.TrimSuffix(filepath.Base(s.Path), filepath.Ext(s.Path))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"agentevals/agent"
 	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/reports"
@@ -68,10 +69,10 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	calculated := s.Calculated(judge != nil)
 	conc := runner.Concurrency(int(c.Concurrency), len(s.Cases))
 	agentLimiter := llm.NewLimiter()
-	agentOpts := runner.AgentOptions{Concurrency: conc, Timeout: c.timeout(), Limiter: agentLimiter, MaxAnswerBytes: c.MaxAnswerBytes}
+	agentOpts := agent.AgentOptions{Concurrency: conc, Timeout: c.timeout(), Limiter: agentLimiter, MaxAnswerBytes: c.MaxAnswerBytes}
 	stop := g.guardAgent(s.Agent, &agentOpts)
 	defer stop()
-	a, err := runner.NewAgent(s.Agent, agentOpts)
+	a, err := agent.NewAgent(s.Agent, agentOpts)
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("%s: %w", s.Path, err)}
 	}
@@ -147,7 +148,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 // a SIGKILLed one. A machine that refuses (say, a locked-down container)
 // still runs the suite with a warning: process groups and Pdeathsig
 // remain. The returned function stops the guardian.
-func (g *Globals) guardAgent(cfg suite.AgentConfig, opts *runner.AgentOptions) (stop func()) {
+func (g *Globals) guardAgent(cfg suite.AgentConfig, opts *agent.AgentOptions) (stop func()) {
 	if g.guard == nil || (cfg.Type != suite.AgentCommand && cfg.Type != suite.AgentWorker) {
 		return func() {}
 	}
@@ -295,7 +296,7 @@ func (c *RunCmd) checkNumbers() error {
 	}
 	if c.MaxAnswerBytes < 0 {
 		return fmt.Errorf("--max-answer-bytes: want a whole number of bytes >= 1 (0 or omitted: the suite's agent.max_answer_bytes, else %d), got %d",
-			runner.DefaultMaxAnswerBytes, c.MaxAnswerBytes)
+			agent.DefaultMaxAnswerBytes, c.MaxAnswerBytes)
 	}
 	return nil
 }
@@ -344,7 +345,7 @@ func (c *RunCmd) preflight(ctx context.Context, st *suite.Suite, withJudge bool)
 			js = &s
 		}
 	}
-	if err := runner.Preflight(ctx, st.Agent, js); err != nil {
+	if err := agent.Preflight(ctx, st.Agent, js); err != nil {
 		return fmt.Errorf("%w\nNothing was run or saved. Start or fix what is unreachable, or pass --no-preflight to run anyway "+
 			"(every question would then record the failure)", err)
 	}

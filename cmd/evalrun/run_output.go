@@ -16,6 +16,7 @@ import (
 	"golang.org/x/term"
 	"golang.org/x/text/width"
 
+	"agentevals/agent"
 	"agentevals/models"
 	"agentevals/reports"
 	"agentevals/runner"
@@ -287,7 +288,7 @@ func questions(n int) string { return reports.Plural(n, "question", "questions")
 // when not nil, adds the request rates to it). An interrupted run is an
 // exit-1 error (nothing of it is kept), any other failure an exit-2 error;
 // wrap, when not nil, adds context to the cause of both.
-func executeShown(ctx context.Context, g *Globals, s *suite.Suite, a runner.Agent, opts runner.ExecOptions,
+func executeShown(ctx context.Context, g *Globals, s *suite.Suite, a agent.Agent, opts runner.ExecOptions,
 	rates func() string, wrap func(error) error) (*models.Run, error) {
 	prog := newProgress(g.Stderr, len(s.Cases))
 	prog.rates = rates

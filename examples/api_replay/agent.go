@@ -16,37 +16,37 @@ import (
 	"strconv"
 	"strings"
 
-	"agentevals/runner"
+	"agentevals/agent"
 	"agentevals/score"
 )
 
 // API is the shipping API the agent calls; it never exists: replay answers.
 const API = "https://shipping.example"
 
-var _ runner.Agent = Agent("reference")
+var _ agent.Agent = Agent("reference")
 
 // Agent returns the shipping agent. Revision "regressed" looks orders up
 // with an off-by-one id and asks for express labels; it rescues the errors
 // replay returns and still answers, and replay still fails the case.
-func Agent(revision string) runner.Func {
+func Agent(revision string) agent.Func {
 	regressed := revision == "regressed"
-	return func(ctx context.Context, q runner.Question) (runner.Response, error) {
+	return func(ctx context.Context, q agent.Question) (agent.Response, error) {
 		var text string
 		if err := json.Unmarshal(q.Question, &text); err != nil {
-			return runner.Response{}, fmt.Errorf("shipping agent: want a text question: %w", err)
+			return agent.Response{}, fmt.Errorf("shipping agent: want a text question: %w", err)
 		}
 		m := regexp.MustCompile(`\d+`).FindString(text)
 		order, err := strconv.Atoi(m)
 		if err != nil {
-			return runner.Response{}, fmt.Errorf("shipping agent: no order number in %q", text)
+			return agent.Response{}, fmt.Errorf("shipping agent: no order number in %q", text)
 		}
-		t := &tools{client: runner.HTTPClient(ctx), actions: []score.Action{}}
+		t := &tools{client: agent.HTTPClient(ctx), actions: []score.Action{}}
 		out := t.answer(ctx, text, order, regressed)
 		b, err := json.Marshal(out)
 		if err != nil {
-			return runner.Response{}, err
+			return agent.Response{}, err
 		}
-		return runner.Response{Output: b, Actions: t.actions, Metadata: map[string]any{"revision": revision}}, nil
+		return agent.Response{Output: b, Actions: t.actions, Metadata: map[string]any{"revision": revision}}, nil
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"agentevals/agent"
 	"agentevals/examples/api_replay"
 	"agentevals/models"
 	"agentevals/runner"
@@ -18,7 +19,7 @@ import (
 )
 
 // execute runs suite.json with agent (nil: the suite's python3 agent).
-func execute(t *testing.T, ag runner.Agent) *models.Run {
+func execute(t *testing.T, ag agent.Agent) *models.Run {
 	t.Helper()
 	s, err := suite.Load("suite.json")
 	if err != nil {
@@ -28,7 +29,7 @@ func execute(t *testing.T, ag runner.Agent) *models.Run {
 		if _, err := exec.LookPath("python3"); err != nil {
 			t.Fatalf("python3 is needed for this example (Debian package python3): %v", err)
 		}
-		a, err := runner.NewAgent(s.Agent, runner.AgentOptions{Concurrency: 2})
+		a, err := agent.NewAgent(s.Agent, agent.AgentOptions{Concurrency: 2})
 		if err != nil {
 			t.Fatalf("NewAgent: %v", err)
 		}

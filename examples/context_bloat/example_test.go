@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"testing"
 
+	"agentevals/agent"
 	"agentevals/models"
 	"agentevals/runner"
 	"agentevals/suite"
@@ -46,7 +47,7 @@ func TestContextBloat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a, err := runner.NewAgent(s.Agent, runner.AgentOptions{})
+			a, err := agent.NewAgent(s.Agent, agent.AgentOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

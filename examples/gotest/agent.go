@@ -29,7 +29,7 @@ import (
 	"strconv"
 	"strings"
 
-	"agentevals/runner"
+	"agentevals/agent"
 	"agentevals/score"
 )
 
@@ -44,29 +44,29 @@ var Policies = map[string]string{
 	"payment":  "We accept credit cards and PayPal.",
 }
 
-var _ runner.Agent = Agent("reference")
+var _ agent.Agent = Agent("reference")
 
 // Agent returns the agent at a revision ("reference", "regressed" or
 // "drifted"; anything else is the reference).
-func Agent(revision string) runner.Func {
-	return func(ctx context.Context, q runner.Question) (runner.Response, error) {
+func Agent(revision string) agent.Func {
+	return func(ctx context.Context, q agent.Question) (agent.Response, error) {
 		var text string
 		if err := json.Unmarshal(q.Question, &text); err != nil {
-			return runner.Response{}, fmt.Errorf("support agent: want a text question: %w", err)
+			return agent.Response{}, fmt.Errorf("support agent: want a text question: %w", err)
 		}
 		answer, action, err := respond(ctx, text, revision)
 		if err != nil {
-			return runner.Response{}, err
+			return agent.Response{}, err
 		}
 		out, err := json.Marshal(answer)
 		if err != nil {
-			return runner.Response{}, err
+			return agent.Response{}, err
 		}
 		actions := []score.Action{action}
 		if revision == "drifted" {
 			actions = append(actions, action) // the drift: a redundant second lookup
 		}
-		return runner.Response{Output: out, Actions: actions, Metadata: map[string]any{"revision": revision}}, nil
+		return agent.Response{Output: out, Actions: actions, Metadata: map[string]any{"revision": revision}}, nil
 	}
 }
 
@@ -109,7 +109,7 @@ func lookUpOrder(ctx context.Context, id int, revision string) (string, score.Ac
 	if err != nil {
 		return "", action, err
 	}
-	resp, err := runner.HTTPClient(ctx).Do(req)
+	resp, err := agent.HTTPClient(ctx).Do(req)
 	if err != nil {
 		return "", action, fmt.Errorf("support agent: orders API: %w", err)
 	}

@@ -5,9 +5,9 @@ import (
 	"os"
 	"testing"
 
+	"agentevals/agent"
 	"agentevals/evaltest"
 	"agentevals/examples/gotest"
-	"agentevals/runner"
 )
 
 // revision is the agent revision under test: AGENT_REVISION, else the
@@ -30,7 +30,7 @@ func TestSupportSuite(t *testing.T) {
 // TestWarrantyAnswer checks one answer with single-answer assertions.
 func TestWarrantyAnswer(t *testing.T) {
 	t.Parallel()
-	q := runner.Question{ID: "warranty", Question: json.RawMessage(`"How long is the warranty on electronics?"`)}
+	q := agent.Question{ID: "warranty", Question: json.RawMessage(`"How long is the warranty on electronics?"`)}
 	resp, err := gotest.Agent(revision())(t.Context(), q)
 	if err != nil {
 		t.Fatal(err)

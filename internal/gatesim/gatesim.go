@@ -24,6 +24,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"agentevals/agent"
 	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/reports"
@@ -150,15 +151,15 @@ func (h *Harness) noise(run uint64, caseID string, rep uint64) float64 {
 // that verdict's noise with it, so each repeat has its own noise and no
 // result depends on the order of calls.
 func (h *Harness) Run(ctx context.Context, run int, drop float64, repeats int) (*models.Run, error) {
-	a := runner.Func(func(ctx context.Context, q runner.Question) (runner.Response, error) {
+	a := agent.Func(func(ctx context.Context, q agent.Question) (agent.Response, error) {
 		i, err := strconv.Atoi(q.ID[1:])
 		if err != nil || i >= len(h.truth) {
-			return runner.Response{}, fmt.Errorf("gatesim: unknown question %q", q.ID)
+			return agent.Response{}, fmt.Errorf("gatesim: unknown question %q", q.ID)
 		}
 		rep, _ := runner.RepeatOf(ctx)
 		quality := math.Max(0, h.truth[i]-drop)
 		text := fmt.Sprintf("case=%s run=%d rep=%d quality=%.4f", q.ID, run, rep, quality)
-		return runner.Response{Output: json.RawMessage(strconv.Quote(text))}, nil
+		return agent.Response{Output: json.RawMessage(strconv.Quote(text))}, nil
 	})
 	r, err := runner.Execute(ctx, h.suite, a, runner.ExecOptions{Judge: h.judge,
 		Concurrency: h.cfg.Concurrency, Repeat: max(1, repeats)})

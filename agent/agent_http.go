@@ -1,4 +1,4 @@
-package runner
+package agent
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 
 // httpAgent POSTs the question JSON to a URL and reads a Response JSON, or
 // plain text, back.
-type httpAgent struct {
+type HttpAgent struct {
 	cfg     suite.AgentConfig
 	headers http.Header
 	timeout time.Duration
@@ -26,11 +26,11 @@ type httpAgent struct {
 }
 
 var (
-	_ Agent     = (*httpAgent)(nil)
-	_ io.Closer = (*httpAgent)(nil)
+	_ Agent     = (*HttpAgent)(nil)
+	_ io.Closer = (*HttpAgent)(nil)
 )
 
-func newHTTPAgent(cfg suite.AgentConfig, timeout time.Duration, opts AgentOptions) (*httpAgent, error) {
+func newHTTPAgent(cfg suite.AgentConfig, timeout time.Duration, opts AgentOptions) (*HttpAgent, error) {
 	h := http.Header{}
 	for k, v := range cfg.Headers {
 		h.Set(k, v)
@@ -49,7 +49,7 @@ func newHTTPAgent(cfg suite.AgentConfig, timeout time.Duration, opts AgentOption
 	// open and close connections at every request under load.
 	tr.MaxIdleConnsPerHost = opts.Concurrency
 	tr.MaxIdleConns = opts.Concurrency
-	return &httpAgent{cfg: cfg, headers: h, timeout: timeout, client: &http.Client{Transport: tr}, limiter: opts.Limiter}, nil
+	return &HttpAgent{cfg: cfg, headers: h, timeout: timeout, client: &http.Client{Transport: tr}, limiter: opts.Limiter}, nil
 }
 
 // Answer posts the question. A 429 (or a 503 with Retry-After) is the
@@ -57,7 +57,7 @@ func newHTTPAgent(cfg suite.AgentConfig, timeout time.Duration, opts AgentOption
 // (else 1s, 2s, 4s, … up to 20s), at most judges.MaxRateLimitedAttempts
 // times in all and within the case's timeout, and the agent's shared
 // limiter (AgentOptions.Limiter) slows every worker down meanwhile.
-func (a *httpAgent) Answer(ctx context.Context, q Question) (Response, error) {
+func (a *HttpAgent) Answer(ctx context.Context, q Question) (Response, error) {
 	in, err := json.Marshal(q)
 	if err != nil {
 		return Response{}, &AgentError{Kind: "bad_question", Message: err.Error()}
@@ -89,7 +89,7 @@ func (a *httpAgent) Answer(ctx context.Context, q Question) (Response, error) {
 }
 
 // ctxError is the agent error of a request whose context ended.
-func (a *httpAgent) ctxError(ctx context.Context, details map[string]any) error {
+func (a *HttpAgent) ctxError(ctx context.Context, details map[string]any) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return &AgentError{Kind: "timeout", Message: fmt.Sprintf("no answer within %s", a.timeout), Details: details}
 	}
@@ -98,7 +98,7 @@ func (a *httpAgent) ctxError(ctx context.Context, details map[string]any) error 
 
 // post makes one request; status is the HTTP status (0 without a reply)
 // and retryAfter the server's Retry-After.
-func (a *httpAgent) post(ctx context.Context, in []byte) (Response, int, time.Duration, error) {
+func (a *HttpAgent) post(ctx context.Context, in []byte) (Response, int, time.Duration, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.cfg.URL, bytes.NewReader(in))
 	if err != nil {
 		return Response{}, 0, 0, &AgentError{Kind: "start", Message: err.Error()}
@@ -115,7 +115,7 @@ func (a *httpAgent) post(ctx context.Context, in []byte) (Response, int, time.Du
 	}
 	defer res.Body.Close()
 	retryAfter := llm.RetryAfter(res.Header, time.Now())
-	body := newAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
+	body := NewAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
 	if _, err := io.Copy(body, res.Body); err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return Response{}, 0, 0, a.ctxError(ctx, details)
@@ -124,7 +124,7 @@ func (a *httpAgent) post(ctx context.Context, in []byte) (Response, int, time.Du
 	}
 	details["status"] = res.StatusCode
 	if res.StatusCode/100 != 2 {
-		details["body"] = excerpt(body.buf)
+		details["body"] = excerpt(body.Buf)
 		return Response{}, res.StatusCode, retryAfter, &AgentError{Kind: "http_status", Message: res.Status, Details: details}
 	}
 	if body.over {
@@ -133,16 +133,16 @@ func (a *httpAgent) post(ctx context.Context, in []byte) (Response, int, time.Du
 	// Like a command agent's stdout: a JSON object is a Response, whatever
 	// the Content-Type (servers often label JSON text/plain); anything else
 	// is plain text, the output with actions null.
-	resp, err := parseReply(body.buf, true)
+	resp, err := ParseReply(body.Buf, true)
 	if err != nil {
-		details["body"] = excerpt(body.buf)
+		details["body"] = excerpt(body.Buf)
 		return Response{}, res.StatusCode, 0, &AgentError{Kind: "bad_response", Message: err.Error(), Details: details}
 	}
 	return withTruncation(resp, body), res.StatusCode, 0, nil
 }
 
 // Close releases idle connections.
-func (a *httpAgent) Close() error {
+func (a *HttpAgent) Close() error {
 	a.client.CloseIdleConnections()
 	return nil
 }

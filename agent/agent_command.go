@@ -1,4 +1,4 @@
-package runner
+package agent
 
 import (
 	"agentevals/suite"
@@ -32,7 +32,7 @@ func (e *AgentError) Error() string { return "agent " + e.Kind + ": " + e.Messag
 // Limits on what evalrun keeps of an agent's streams.
 const (
 	maxStdout = 32 << 20 // a reply larger than this is an error
-	maxStderr = 8 << 10  // the tail of stderr kept as evidence
+	MaxStderr = 8 << 10  // the tail of stderr kept as evidence
 )
 
 // tailBuffer keeps the last max bytes written to it.
@@ -66,11 +66,11 @@ func (t *tailBuffer) String() string {
 }
 
 // commandAgent runs one process per case.
-type commandAgent struct {
+type CommandAgent struct {
 	cfg     suite.AgentConfig
 	env     []string
 	timeout time.Duration
-	procs   *processes
+	Procs   *processes
 	program string // Command[0], looked up in PATH once rather than per case
 	// buffers are the pipe copies' buffers: io.Copy would allocate 32 KiB
 	// twice per case.
@@ -80,32 +80,32 @@ type commandAgent struct {
 // newCommandAgent resolves the program once: looking it up in PATH for
 // every case costs a stat per PATH entry. A program that is not found
 // stays as written, so each case reports the start error.
-func newCommandAgent(cfg suite.AgentConfig, env []string, timeout time.Duration, processTag string) *commandAgent {
+func newCommandAgent(cfg suite.AgentConfig, env []string, timeout time.Duration, processTag string) *CommandAgent {
 	program := cfg.Command[0]
 	if !strings.Contains(program, "/") {
 		if p, err := exec.LookPath(program); err == nil && filepath.IsAbs(p) {
 			program = p
 		}
 	}
-	a := &commandAgent{cfg: cfg, env: env, timeout: timeout, procs: newProcesses(processTag), program: program}
+	a := &CommandAgent{cfg: cfg, env: env, timeout: timeout, Procs: newProcesses(processTag), program: program}
 	a.buffers.New = func() any { b := make([]byte, 32<<10); return &b }
 	return a
 }
 
-var _ Agent = (*commandAgent)(nil)
+var _ Agent = (*CommandAgent)(nil)
 
 // pipeDrain is how long evalrun keeps reading an agent's output after the
 // agent's process group was killed: only a process that escaped both the
 // group and the subreaper (say, one that cleared its environment and
 // called setsid) can hold the pipes longer.
-const pipeDrain = 2 * time.Second
+const PipeDrain = 2 * time.Second
 
 // Answer runs the command with the question JSON on stdin. The command's
 // streams are OS pipes read by evalrun itself, so that the moment the
 // agent's main process exits its whole process group is killed: children
 // it left running cannot hold the case open, and they make the case an
 // agent error ("agent left background processes running").
-func (a *commandAgent) Answer(ctx context.Context, q Question) (Response, error) {
+func (a *CommandAgent) Answer(ctx context.Context, q Question) (Response, error) {
 	in, err := json.Marshal(q)
 	if err != nil {
 		return Response{}, &AgentError{Kind: "bad_question", Message: err.Error()}
@@ -115,18 +115,18 @@ func (a *commandAgent) Answer(ctx context.Context, q Question) (Response, error)
 	cmd := exec.CommandContext(ctx, a.program, a.cfg.Command[1:]...)
 	cmd.Dir = a.cfg.Dir
 	cmd.Env = append(append([]string(nil), a.env...), caseEnv(ctx)...)
-	tag := a.procs.prepare(cmd)
-	stdout := newAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
-	stderr := &tailBuffer{max: maxStderr}
+	tag := a.Procs.prepare(cmd)
+	stdout := NewAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
+	stderr := &tailBuffer{max: MaxStderr}
 	streams, err := startPiped(cmd, append(in, '\n'), stdout, stderr, &a.buffers) // one line, as for workers: `read` needs the newline
 	start := time.Now()
 	if err != nil {
 		return Response{}, &AgentError{Kind: "start", Message: err.Error(), Details: map[string]any{"command": a.cfg.Command}}
 	}
-	a.procs.started(cmd)
+	a.Procs.started(cmd)
 	err = cmd.Wait()
-	left := a.procs.cleanup(cmd, tag)
-	streams.finish(pipeDrain)
+	left := a.Procs.cleanup(cmd, tag)
+	streams.finish(PipeDrain)
 	details := map[string]any{"stderr": stderr.String(), "command": a.cfg.Command}
 	switch {
 	case ctx.Err() != nil:
@@ -150,9 +150,9 @@ func (a *commandAgent) Answer(ctx context.Context, q Question) (Response, error)
 	case stdout.over:
 		return Response{}, &AgentError{Kind: "bad_response", Message: fmt.Sprintf("stdout exceeds %d bytes besides the answer", maxStdout), Details: details}
 	}
-	resp, err := parseReply(stdout.buf, true)
+	resp, err := ParseReply(stdout.Buf, true)
 	if err != nil {
-		details["stdout"] = excerpt(stdout.buf)
+		details["stdout"] = excerpt(stdout.Buf)
 		return Response{}, &AgentError{Kind: "bad_response", Message: err.Error(), Details: details}
 	}
 	return withTruncation(resp, stdout), nil

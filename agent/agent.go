@@ -1,4 +1,4 @@
-package runner
+package agent
 
 import (
 	"context"
@@ -36,7 +36,7 @@ type Response struct {
 
 // savedCost is the case's cost column: the reply's exact decimal text when
 // it came as JSON, else the shortest decimal of Cost; nil when none.
-func (r Response) savedCost() *models.Decimal {
+func (r Response) SavedCost() *models.Decimal {
 	switch {
 	case r.costText != "":
 		d := r.costText

@@ -1,4 +1,4 @@
-package runner
+package agent
 
 import (
 	"context"
@@ -68,7 +68,7 @@ func NewAgent(cfg suite.AgentConfig, opts AgentOptions) (Agent, error) {
 	case suite.AgentHTTP:
 		return newHTTPAgent(cfg, timeout, opts)
 	case suite.AgentLLM:
-		return newLLMAgent(*cfg.LLM, opts.Limiter)
+		return NewLLMAgent(*cfg.LLM, opts.Limiter)
 	default: // refused by agentConfigError
 		return nil, fmt.Errorf("new agent %q: $.agent: %w", cfg.Name, suite.ErrNoAgentType)
 	}

@@ -1,4 +1,4 @@
-package runner
+package agent
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ var _ Agent = (*llmAgent)(nil)
 
 // newLLMAgent validates the model section and builds the client. The
 // provider's credential comes from its usual environment variable.
-func newLLMAgent(cfg suite.ModelConfig, limiter *llm.Limiter) (Agent, error) {
+func NewLLMAgent(cfg suite.ModelConfig, limiter *llm.Limiter) (Agent, error) {
 	c, err := llm.NewClient(cfg.Settings(), llm.Options{HTTPClient: &http.Client{Transport: caseTransport{}}, Limiter: limiter})
 	if err != nil {
 		return nil, fmt.Errorf("new llm agent: %w", err)

@@ -1,4 +1,4 @@
-package runner
+package agent
 
 import (
 	"crypto/sha256"
@@ -27,7 +27,7 @@ const DefaultMaxAnswerBytes = 1 << 20
 type answerBuffer struct {
 	limit int // cap on the kept answer text
 	max   int // cap on everything kept
-	buf   []byte
+	Buf   []byte
 	sum   hash.Hash
 	total int64
 	over  bool // more than max bytes had to be kept
@@ -46,7 +46,7 @@ type answerBuffer struct {
 	kept       int  // bytes of the answer kept
 }
 
-func newAnswerBuffer(limit, max int) *answerBuffer {
+func NewAnswerBuffer(limit, max int) *answerBuffer {
 	if limit <= 0 {
 		limit = DefaultMaxAnswerBytes
 	}
@@ -59,11 +59,11 @@ func (a *answerBuffer) Write(p []byte) (int, error) {
 	a.total += int64(len(p))
 	for _, c := range p {
 		if a.step(c) {
-			if len(a.buf) >= a.max {
+			if len(a.Buf) >= a.max {
 				a.over = true
 				continue
 			}
-			a.buf = append(a.buf, c)
+			a.Buf = append(a.Buf, c)
 		}
 	}
 	return len(p), nil
@@ -175,7 +175,7 @@ func (a *answerBuffer) stringByte(c byte) bool {
 
 // truncation describes a cut answer for the case's response metadata
 // ("output_truncated"), nil when nothing was cut.
-func (a *answerBuffer) truncation() map[string]any {
+func (a *answerBuffer) Truncation() map[string]any {
 	if !a.cut {
 		return nil
 	}
@@ -191,7 +191,7 @@ func (a *answerBuffer) truncation() map[string]any {
 // withTruncation notes in resp's metadata (output_truncated) that its
 // answer was cut.
 func withTruncation(resp Response, a *answerBuffer) Response {
-	t := a.truncation()
+	t := a.Truncation()
 	if t == nil {
 		return resp
 	}

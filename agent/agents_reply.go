@@ -1,4 +1,4 @@
-package runner
+package agent
 
 import (
 	"bytes"
@@ -33,7 +33,7 @@ var errNotObject = errors.New("not a JSON object")
 // non-space byte is "{", otherwise (when plainOK) plain text, which becomes
 // the output string with actions nil. Without plainOK, text is an error
 // wrapping errNotObject.
-func parseReply(b []byte, plainOK bool) (Response, error) {
+func ParseReply(b []byte, plainOK bool) (Response, error) {
 	t := bytes.TrimSpace(b)
 	if len(t) == 0 || t[0] != '{' {
 		if !plainOK {
@@ -72,7 +72,7 @@ func parseReply(b []byte, plainOK bool) (Response, error) {
 	if dec.More() {
 		return Response{}, errors.New("want one Response JSON object, found more after it")
 	}
-	if err := checkResponse(&r); err != nil {
+	if err := CheckResponse(&r); err != nil {
 		return Response{}, err
 	}
 	return r, nil
@@ -159,7 +159,7 @@ func repairResponse(r *Response) {
 
 // checkResponse repairs what can be repaired (repairResponse) and rejects
 // replies that cannot be evidence.
-func checkResponse(r *Response) error {
+func CheckResponse(r *Response) error {
 	repairResponse(r)
 	var list []suite.Problem
 	p := suite.Problems{File: "response", List: &list}

@@ -1,4 +1,4 @@
-package runner
+package agent
 
 import (
 	"bytes"
@@ -53,7 +53,7 @@ func isSubreaper() bool {
 
 // processes tracks the agent processes of one agent.
 type processes struct {
-	tag          string // this agent's tag prefix
+	Tag          string // this agent's tag prefix
 	subreaper    bool
 	childrenFile string // the main thread's children
 	mu           sync.Mutex
@@ -67,7 +67,7 @@ func newProcesses(runTag string) *processes {
 		runTag = newTag()
 	}
 	pid := strconv.Itoa(os.Getpid())
-	return &processes{tag: runTag, subreaper: isSubreaper(), childrenFile: "/proc/" + pid + "/task/" + pid + "/children",
+	return &processes{Tag: runTag, subreaper: isSubreaper(), childrenFile: "/proc/" + pid + "/task/" + pid + "/children",
 		leaders: map[int]bool{}, groupsSeen: map[int]bool{}}
 }
 
@@ -82,7 +82,7 @@ func newTag() string {
 func (p *processes) prepare(cmd *exec.Cmd) string {
 	p.mu.Lock()
 	p.n++
-	tag := p.tag + "-" + strconv.Itoa(p.n)
+	tag := p.Tag + "-" + strconv.Itoa(p.n)
 	p.mu.Unlock()
 	cmd.Env = append(cmd.Env, ProcessTagEnv+"="+tag)
 	setProcessGroup(cmd)

@@ -1,4 +1,4 @@
-package runner
+package agent
 
 import (
 	"agentevals/suite"
@@ -19,11 +19,11 @@ import (
 // Plain text is refused, unlike command and http agents: a stray line (a
 // boot banner, a log line) would otherwise be taken as the answer to the
 // current question and shift every later answer by one.
-type workerAgent struct {
+type WorkerAgent struct {
 	cfg     suite.AgentConfig
 	env     []string
 	timeout time.Duration
-	envFor  func(int) []string
+	EnvFor  func(int) []string
 	slots   chan *workerSlot
 	procs   *processes
 
@@ -33,8 +33,8 @@ type workerAgent struct {
 }
 
 var (
-	_ Agent     = (*workerAgent)(nil)
-	_ io.Closer = (*workerAgent)(nil)
+	_ Agent     = (*WorkerAgent)(nil)
+	_ io.Closer = (*WorkerAgent)(nil)
 )
 
 type workerSlot struct {
@@ -70,8 +70,8 @@ func (l *lockedTail) String() string {
 	return l.t.String()
 }
 
-func newWorkerAgent(cfg suite.AgentConfig, env []string, timeout time.Duration, opts AgentOptions) *workerAgent {
-	a := &workerAgent{cfg: cfg, env: env, timeout: timeout, envFor: opts.WorkerEnv, procs: newProcesses(opts.ProcessTag),
+func newWorkerAgent(cfg suite.AgentConfig, env []string, timeout time.Duration, opts AgentOptions) *WorkerAgent {
+	a := &WorkerAgent{cfg: cfg, env: env, timeout: timeout, EnvFor: opts.WorkerEnv, procs: newProcesses(opts.ProcessTag),
 		slots: make(chan *workerSlot, opts.Concurrency)}
 	for i := range opts.Concurrency {
 		s := &workerSlot{n: i}
@@ -82,7 +82,7 @@ func newWorkerAgent(cfg suite.AgentConfig, env []string, timeout time.Duration, 
 }
 
 // Answer sends the question to a free worker, starting one if needed.
-func (a *workerAgent) Answer(ctx context.Context, q Question) (Response, error) {
+func (a *WorkerAgent) Answer(ctx context.Context, q Question) (Response, error) {
 	var slot *workerSlot
 	select {
 	case slot = <-a.slots:
@@ -106,7 +106,7 @@ func (a *workerAgent) Answer(ctx context.Context, q Question) (Response, error) 
 	return resp, err
 }
 
-func (a *workerAgent) start(n int) (*workerProc, error) {
+func (a *WorkerAgent) start(n int) (*workerProc, error) {
 	a.mu.Lock()
 	closed := a.closed
 	a.mu.Unlock()
@@ -116,8 +116,8 @@ func (a *workerAgent) start(n int) (*workerProc, error) {
 	cmd := exec.Command(a.cfg.Command[0], a.cfg.Command[1:]...)
 	cmd.Dir = a.cfg.Dir
 	cmd.Env = append([]string(nil), a.env...)
-	if a.envFor != nil {
-		cmd.Env = append(cmd.Env, a.envFor(n)...)
+	if a.EnvFor != nil {
+		cmd.Env = append(cmd.Env, a.EnvFor(n)...)
 	}
 	a.procs.prepare(cmd) // its own group, dies with evalrun, tagged for the guardian
 	stdin, err := cmd.StdinPipe()
@@ -128,7 +128,7 @@ func (a *workerAgent) start(n int) (*workerProc, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &workerProc{cmd: cmd, stdin: stdin, lines: make(chan *answerBuffer), stderr: &lockedTail{t: tailBuffer{max: maxStderr}}, done: make(chan struct{})}
+	p := &workerProc{cmd: cmd, stdin: stdin, lines: make(chan *answerBuffer), stderr: &lockedTail{t: tailBuffer{max: MaxStderr}}, done: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start worker %d: %w", n, err)
@@ -136,7 +136,7 @@ func (a *workerAgent) start(n int) (*workerProc, error) {
 	go func() {
 		// each line is read through the answer cap, like a command's stdout
 		r := bufio.NewReaderSize(stdout, 64<<10)
-		line := newAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
+		line := NewAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
 		for {
 			chunk, err := r.ReadSlice('\n')
 			end := len(chunk) > 0 && chunk[len(chunk)-1] == '\n'
@@ -150,7 +150,7 @@ func (a *workerAgent) start(n int) (*workerProc, error) {
 				case <-p.done:
 					return
 				}
-				line = newAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
+				line = NewAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
 				continue
 			}
 			if err != nil && err != bufio.ErrBufferFull {
@@ -173,7 +173,7 @@ func (a *workerAgent) start(n int) (*workerProc, error) {
 	return p, nil
 }
 
-func (a *workerAgent) ask(ctx context.Context, p *workerProc, q Question) (Response, error) {
+func (a *WorkerAgent) ask(ctx context.Context, p *workerProc, q Question) (Response, error) {
 	in, err := json.Marshal(q)
 	if err != nil {
 		return Response{}, &AgentError{Kind: "bad_question", Message: err.Error()}
@@ -200,10 +200,10 @@ func (a *workerAgent) ask(ctx context.Context, p *workerProc, q Question) (Respo
 		if line.over {
 			return Response{}, &AgentError{Kind: "bad_response", Message: fmt.Sprintf("reply line exceeds %d bytes besides the answer", maxStdout), Details: details()}
 		}
-		resp, err := parseReply(line.buf, false)
+		resp, err := ParseReply(line.Buf, false)
 		if err != nil {
 			d := details()
-			d["stdout"] = excerpt(line.buf)
+			d["stdout"] = excerpt(line.Buf)
 			err = fmt.Errorf("worker protocol: each reply must be one JSON object on one line; %w", err)
 			return Response{}, &AgentError{Kind: "bad_response", Message: err.Error(), Details: d}
 		}
@@ -226,7 +226,7 @@ func (p *workerProc) kill() {
 
 // Close stops every worker: stdin is closed and a worker still running
 // after two seconds is killed.
-func (a *workerAgent) Close() error {
+func (a *WorkerAgent) Close() error {
 	a.mu.Lock()
 	a.closed = true
 	a.mu.Unlock()
