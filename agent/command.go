@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"agentevals/internal/proc"
 	"agentevals/suite"
 	"bytes"
 	"context"
@@ -13,7 +14,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 	"unicode/utf8"
 )
@@ -70,7 +70,7 @@ type CommandAgent struct {
 	cfg     suite.AgentConfig
 	env     []string
 	timeout time.Duration
-	Procs   *processes
+	Procs   *proc.Processes
 	program string // Command[0], looked up in PATH once rather than per case
 	// buffers are the pipe copies' buffers: io.Copy would allocate 32 KiB
 	// twice per case.
@@ -87,7 +87,7 @@ func newCommandAgent(cfg suite.AgentConfig, env []string, timeout time.Duration,
 			program = p
 		}
 	}
-	a := &CommandAgent{cfg: cfg, env: env, timeout: timeout, Procs: newProcesses(processTag), program: program}
+	a := &CommandAgent{cfg: cfg, env: env, timeout: timeout, Procs: proc.NewProcesses(processTag), program: program}
 	a.buffers.New = func() any { b := make([]byte, 32<<10); return &b }
 	return a
 }
@@ -115,7 +115,7 @@ func (a *CommandAgent) Answer(ctx context.Context, q Question) (Response, error)
 	cmd := exec.CommandContext(ctx, a.program, a.cfg.Command[1:]...)
 	cmd.Dir = a.cfg.Dir
 	cmd.Env = append(append([]string(nil), a.env...), caseEnv(ctx)...)
-	tag := a.Procs.prepare(cmd)
+	tag := a.Procs.Prepare(cmd)
 	stdout := NewAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
 	stderr := &tailBuffer{max: MaxStderr}
 	streams, err := startPiped(cmd, append(in, '\n'), stdout, stderr, &a.buffers) // one line, as for workers: `read` needs the newline
@@ -123,9 +123,9 @@ func (a *CommandAgent) Answer(ctx context.Context, q Question) (Response, error)
 	if err != nil {
 		return Response{}, &AgentError{Kind: "start", Message: err.Error(), Details: map[string]any{"command": a.cfg.Command}}
 	}
-	a.Procs.started(cmd)
+	a.Procs.Started(cmd)
 	err = cmd.Wait()
-	left := a.Procs.cleanup(cmd, tag)
+	left := a.Procs.Cleanup(cmd, tag)
 	streams.finish(PipeDrain)
 	details := map[string]any{"stderr": stderr.String(), "command": a.cfg.Command}
 	switch {
@@ -176,19 +176,19 @@ func startPiped(cmd *exec.Cmd, input []byte, stdout, stderr io.Writer, buffers *
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
-		closeAll(inR, inW)
+		proc.CloseAll(inR, inW)
 		return nil, err
 	}
 	errR, errW, err := os.Pipe()
 	if err != nil {
-		closeAll(inR, inW, outR, outW)
+		proc.CloseAll(inR, inW, outR, outW)
 		return nil, err
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	err = cmd.Start()
-	closeAll(inR, outW, errW) // the child has its copies
+	proc.CloseAll(inR, outW, errW) // the child has its copies
 	if err != nil {
-		closeAll(inW, outR, errR)
+		proc.CloseAll(inW, outR, errR)
 		return nil, err
 	}
 	s := &pipedStreams{readers: []*os.File{outR, errR}, stdinW: inW}
@@ -221,11 +221,11 @@ func (s *pipedStreams) finish(drain time.Duration) {
 	select {
 	case <-ended:
 	case <-time.After(drain):
-		closeAll(s.stdinW)
-		closeAll(s.readers...)
+		proc.CloseAll(s.stdinW)
+		proc.CloseAll(s.readers...)
 		<-ended
 	}
-	closeAll(s.readers...)
+	proc.CloseAll(s.readers...)
 }
 
 // onlyReader and onlyWriter hide ReadFrom/WriteTo, so that io.CopyBuffer
@@ -234,21 +234,6 @@ type (
 	onlyReader struct{ io.Reader }
 	onlyWriter struct{ io.Writer }
 )
-
-func closeAll(files ...*os.File) {
-	for _, f := range files {
-		_ = f.Close()
-	}
-}
-
-// setProcessGroup starts the command in its own process group so that
-// killing the group kills its children, and makes it die with evalrun.
-func setProcessGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if cmd.Cancel != nil { // made by CommandContext
-		cmd.Cancel = func() error { return killGroup(cmd) }
-	}
-}
 
 // excerpt is the start of an untrusted reply kept as evidence.
 func excerpt(b []byte) string {

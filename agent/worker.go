@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"agentevals/internal/proc"
 	"agentevals/suite"
 	"bufio"
 	"context"
@@ -25,7 +26,7 @@ type WorkerAgent struct {
 	timeout time.Duration
 	EnvFor  func(int) []string
 	slots   chan *workerSlot
-	procs   *processes
+	procs   *proc.Processes
 
 	mu     sync.Mutex
 	all    []*workerSlot
@@ -71,7 +72,7 @@ func (l *lockedTail) String() string {
 }
 
 func newWorkerAgent(cfg suite.AgentConfig, env []string, timeout time.Duration, opts AgentOptions) *WorkerAgent {
-	a := &WorkerAgent{cfg: cfg, env: env, timeout: timeout, EnvFor: opts.WorkerEnv, procs: newProcesses(opts.ProcessTag),
+	a := &WorkerAgent{cfg: cfg, env: env, timeout: timeout, EnvFor: opts.WorkerEnv, procs: proc.NewProcesses(opts.ProcessTag),
 		slots: make(chan *workerSlot, opts.Concurrency)}
 	for i := range opts.Concurrency {
 		s := &workerSlot{n: i}
@@ -119,7 +120,7 @@ func (a *WorkerAgent) start(n int) (*workerProc, error) {
 	if a.EnvFor != nil {
 		cmd.Env = append(cmd.Env, a.EnvFor(n)...)
 	}
-	a.procs.prepare(cmd) // its own group, dies with evalrun, tagged for the guardian
+	a.procs.Prepare(cmd) // its own group, dies with evalrun, tagged for the guardian
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -219,7 +220,7 @@ func (a *WorkerAgent) ask(ctx context.Context, p *workerProc, q Question) (Respo
 }
 
 func (p *workerProc) kill() {
-	_ = killGroup(p.cmd)
+	_ = proc.KillGroup(p.cmd)
 	_ = p.stdin.Close()
 	<-p.done
 }

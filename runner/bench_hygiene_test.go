@@ -2,6 +2,7 @@ package runner
 
 import (
 	"agentevals/agent"
+	"agentevals/internal/proc"
 	"agentevals/suite"
 	"context"
 	"os/exec"
@@ -51,7 +52,7 @@ func BenchmarkCommandVsXargs(b *testing.B) {
 	// every case (this makes the benchmark process a subreaper for good,
 	// so it runs last)
 	b.Run("execute-c16-subreaper", func(b *testing.B) {
-		if err := agent.BecomeSubreaper(); err != nil {
+		if err := proc.BecomeSubreaper(); err != nil {
 			b.Fatal(err)
 		}
 		s := benchSuite(b)

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"agentevals/agent"
+	"agentevals/internal/proc"
 	"agentevals/suite"
 	"context"
 	"os"
@@ -62,7 +63,7 @@ func liveTagged(t *testing.T, tag string) int {
 	n := 0
 	for _, e := range entries {
 		b, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-		if err != nil || !strings.Contains(string(b), agent.ProcessTagEnv+"="+tag) {
+		if err != nil || !strings.Contains(string(b), proc.ProcessTagEnv+"="+tag) {
 			continue
 		}
 		if b, err := os.ReadFile("/proc/" + e.Name() + "/stat"); err == nil && !strings.Contains(string(b), ") Z ") {

@@ -16,7 +16,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"agentevals/agent"
+	"agentevals/internal/proc"
 )
 
 // Exit codes (DESIGN §4.10).
@@ -109,8 +109,8 @@ func version() string {
 }
 
 func main() {
-	if tag := os.Getenv(agent.GuardianEnv); tag != "" {
-		agent.Guard(os.Stdin, tag) // this process is a run's guardian (runner/guardian.go)
+	if tag := os.Getenv(proc.GuardianEnv); tag != "" {
+		proc.Guard(os.Stdin, tag) // this process is a run's guardian (runner/guardian.go)
 		return
 	}
 	os.Exit(runWith(os.Args[1:], os.Stdout, os.Stderr, guardProcesses))
@@ -121,14 +121,14 @@ func main() {
 // one. It returns the process tag for the agents and the function that
 // stops the guardian.
 func guardProcesses() (string, func(), error) {
-	if err := agent.BecomeSubreaper(); err != nil {
+	if err := proc.BecomeSubreaper(); err != nil {
 		return "", nil, err
 	}
 	exe, err := os.Executable()
 	if err != nil {
 		return "", nil, fmt.Errorf("start guardian: %w", err)
 	}
-	g, err := agent.StartGuardian(exe)
+	g, err := proc.StartGuardian(exe)
 	if err != nil {
 		return "", nil, err
 	}

@@ -1,4 +1,4 @@
-package agent
+package proc
 
 import (
 	"bytes"
@@ -52,7 +52,7 @@ func isSubreaper() bool {
 }
 
 // processes tracks the agent processes of one agent.
-type processes struct {
+type Processes struct {
 	Tag          string // this agent's tag prefix
 	subreaper    bool
 	childrenFile string // the main thread's children
@@ -62,12 +62,12 @@ type processes struct {
 	groupsSeen   map[int]bool // every group we started, for reaping zombies
 }
 
-func newProcesses(runTag string) *processes {
+func NewProcesses(runTag string) *Processes {
 	if runTag == "" {
 		runTag = newTag()
 	}
 	pid := strconv.Itoa(os.Getpid())
-	return &processes{Tag: runTag, subreaper: isSubreaper(), childrenFile: "/proc/" + pid + "/task/" + pid + "/children",
+	return &Processes{Tag: runTag, subreaper: isSubreaper(), childrenFile: "/proc/" + pid + "/task/" + pid + "/children",
 		leaders: map[int]bool{}, groupsSeen: map[int]bool{}}
 }
 
@@ -79,7 +79,7 @@ func newTag() string {
 
 // prepare sets up cmd as a tagged group leader that dies with evalrun and
 // returns its tag.
-func (p *processes) prepare(cmd *exec.Cmd) string {
+func (p *Processes) Prepare(cmd *exec.Cmd) string {
 	p.mu.Lock()
 	p.n++
 	tag := p.Tag + "-" + strconv.Itoa(p.n)
@@ -90,7 +90,7 @@ func (p *processes) prepare(cmd *exec.Cmd) string {
 }
 
 // started records a running leader.
-func (p *processes) started(cmd *exec.Cmd) {
+func (p *Processes) Started(cmd *exec.Cmd) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.leaders[cmd.Process.Pid] = true
@@ -101,7 +101,7 @@ func (p *processes) started(cmd *exec.Cmd) {
 // whatever is left of the agent's group and, under a subreaper, every
 // re-parented process carrying tag. It returns a description of the
 // processes that were still running ("sleep (pid 123)"), nil when none.
-func (p *processes) cleanup(cmd *exec.Cmd, tag string) []string {
+func (p *Processes) Cleanup(cmd *exec.Cmd, tag string) []string {
 	if cmd.Process == nil {
 		return nil
 	}
@@ -122,7 +122,7 @@ func (p *processes) cleanup(cmd *exec.Cmd, tag string) []string {
 
 // killOrphans kills our children that carry tag (they were re-parented to
 // us), then their re-parented descendants, until none is left.
-func (p *processes) killOrphans(tag string) []string {
+func (p *Processes) killOrphans(tag string) []string {
 	var left []string
 	for range 64 {
 		found := false
@@ -158,7 +158,7 @@ func (p *processes) killOrphans(tag string) []string {
 }
 
 // known reports whether pgid is a group this agent started.
-func (p *processes) known(pgid int) bool {
+func (p *Processes) known(pgid int) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.groupsSeen[pgid]
@@ -169,7 +169,7 @@ func (p *processes) known(pgid int) bool {
 // subreaper, which for a Go program is always the main thread (it never
 // exits), so one file holds every orphan: reading every thread's file
 // cost more than the agent process itself (profiled).
-func (p *processes) children() []int {
+func (p *Processes) children() []int {
 	b, err := os.ReadFile(p.childrenFile)
 	if err != nil {
 		return nil
@@ -258,9 +258,24 @@ func uniqueNames(list []string) []string {
 }
 
 // killGroup kills the command's process group.
-func killGroup(cmd *exec.Cmd) error {
+func KillGroup(cmd *exec.Cmd) error {
 	if cmd.Process == nil {
 		return nil
 	}
 	return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+}
+
+func CloseAll(files ...*os.File) {
+	for _, f := range files {
+		_ = f.Close()
+	}
+}
+
+// setProcessGroup starts the command in its own process group so that
+// killing the group kills its children, and makes it die with evalrun.
+func setProcessGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if cmd.Cancel != nil { // made by CommandContext
+		cmd.Cancel = func() error { return KillGroup(cmd) }
+	}
 }

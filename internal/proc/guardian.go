@@ -1,4 +1,4 @@
-package agent
+package proc
 
 import (
 	"bytes"
@@ -44,10 +44,10 @@ func StartGuardian(exe string) (*Guardian, error) {
 	// its own group: a Ctrl-C aimed at evalrun must not end the guardian first
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
-		closeAll(r, w)
+		CloseAll(r, w)
 		return nil, fmt.Errorf("start guardian: %w", err)
 	}
-	closeAll(r)
+	CloseAll(r)
 	return &Guardian{Tag: tag, w: w, cmd: cmd}, nil
 }
 
