@@ -14,11 +14,12 @@
 //     `xargs -P16` running the same script N times with the question JSON
 //     as its argument. The figure is the ratio of the median wall times.
 //
-// Every round runs each side once, alternating (A B A B …), so drift of
-// the machine hits both sides alike; every evalrun round starts from a
-// copy of the same database holding one earlier run of the suite (written
-// by an unmeasured warm-up run), so each round loads a baseline and
-// appends one run, as a CI run does.
+// Every round runs each side once, alternating (A B A B …, or A B C with
+// -compare, a second evalrun binary), so drift of the machine hits every
+// side alike; every evalrun round starts from a copy of the same database
+// holding -history earlier runs of the suite (written by unmeasured
+// warm-up runs), so each round loads a baseline and appends one run, as a
+// CI run does.
 //
 //	go run ./bench/overhead -cases 5000 -rounds 3
 package main
@@ -40,7 +41,9 @@ import (
 // options are the command-line flags.
 type options struct {
 	evalrun  string
+	compare  string
 	cases    int
+	history  int
 	rounds   int
 	only     string
 	workerJ  int
@@ -51,7 +54,9 @@ type options struct {
 func main() {
 	var o options
 	flag.StringVar(&o.evalrun, "evalrun", "", "evalrun binary to measure (default: build ./cmd/evalrun of the module in the current directory into a temp dir)")
+	flag.StringVar(&o.compare, "compare", "", "a second evalrun binary measured in the same rounds (say, a candidate change against -evalrun)")
 	flag.IntVar(&o.cases, "cases", 5000, "cases per run")
+	flag.IntVar(&o.history, "history", 1, "earlier runs of the suite in the database every evalrun round starts from (baseline and flaky-question history)")
 	flag.IntVar(&o.rounds, "rounds", 5, "rounds; each runs every side once, alternating")
 	flag.StringVar(&o.only, "only", "", "run one comparison only: worker or command")
 	flag.IntVar(&o.workerJ, "worker-j", 4, "worker comparison: evalrun -j and the bare driver's number of python workers (4 is evalrun's default)")
@@ -65,8 +70,8 @@ func main() {
 }
 
 func run(o options) error {
-	if o.cases < 1 || o.rounds < 1 || o.workerJ < 1 || o.commandJ < 1 {
-		return errors.New("-cases, -rounds, -worker-j and -command-j must be at least 1")
+	if o.cases < 1 || o.rounds < 1 || o.workerJ < 1 || o.commandJ < 1 || o.history < 0 {
+		return errors.New("-cases, -rounds, -worker-j and -command-j must be at least 1, -history at least 0")
 	}
 	if o.only != "" && o.only != "worker" && o.only != "command" {
 		return fmt.Errorf("-only: want worker or command, got %q", o.only)
@@ -87,6 +92,11 @@ func run(o options) error {
 	} else if o.evalrun, err = filepath.Abs(o.evalrun); err != nil {
 		return err
 	}
+	if o.compare != "" {
+		if o.compare, err = filepath.Abs(o.compare); err != nil {
+			return err
+		}
+	}
 	var comps []*comparison
 	if o.only != "command" {
 		c, err := newWorkerComparison(dir, o)
@@ -103,7 +113,7 @@ func run(o options) error {
 		comps = append(comps, c)
 	}
 	for _, c := range comps {
-		fmt.Fprintf(os.Stderr, "%s: warm-up (writes the baseline run, not measured)\n", c.name)
+		fmt.Fprintf(os.Stderr, "%s: warm-up (writes %d earlier runs, not measured)\n", c.name, o.history)
 		if err := c.warmUp(); err != nil {
 			return fmt.Errorf("%s warm-up: %w", c.name, err)
 		}
@@ -124,11 +134,11 @@ func run(o options) error {
 	return nil
 }
 
-// comparison is evalrun (sides[0]) against its zero-framework baseline
-// (sides[1]).
+// comparison is one or two evalrun binaries against the zero-framework
+// baseline, which is the last side.
 type comparison struct {
 	name   string
-	sides  [2]*side
+	sides  []*side
 	warmUp func() error
 }
 
@@ -173,7 +183,11 @@ func statsOf(ts []time.Duration) stats {
 }
 
 func printTable(w *os.File, o options, comps []*comparison) {
-	fmt.Fprintf(w, "\nevalrun overhead: %d cases, %d rounds, %d CPUs, %s\nevalrun: %s\n\n", o.cases, o.rounds, runtime.NumCPU(), runtime.Version(), o.evalrun)
+	fmt.Fprintf(w, "\nevalrun overhead: %d cases, %d rounds, %d earlier runs in the database, %d CPUs, %s\nevalrun: %s\n", o.cases, o.rounds, o.history, runtime.NumCPU(), runtime.Version(), o.evalrun)
+	if o.compare != "" {
+		fmt.Fprintf(w, "compare: %s\n", o.compare)
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "comparison\tside\t     min\t  median\t     max\tmedian per case")
 	for _, c := range comps {
@@ -185,9 +199,13 @@ func printTable(w *os.File, o options, comps []*comparison) {
 	tw.Flush()
 	fmt.Fprintln(w)
 	for _, c := range comps {
-		a, b := statsOf(c.sides[0].times), statsOf(c.sides[1].times)
-		fmt.Fprintf(w, "%-8s ratio of medians %.3fx; overhead per case %.3f ms (medians), %.3f ms (mins)\n", c.name,
-			a.med.Seconds()/b.med.Seconds(), perCase(a.med-b.med, o.cases), perCase(a.min-b.min, o.cases))
+		base := c.sides[len(c.sides)-1]
+		b := statsOf(base.times)
+		for _, s := range c.sides[:len(c.sides)-1] {
+			a := statsOf(s.times)
+			fmt.Fprintf(w, "%-8s %s / %s: ratio of medians %.3fx; overhead per case %.3f ms (medians), %.3f ms (mins)\n", c.name, s.label, base.label,
+				a.med.Seconds()/b.med.Seconds(), perCase(a.med-b.med, o.cases), perCase(a.min-b.min, o.cases))
+		}
 	}
 }
 

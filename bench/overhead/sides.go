@@ -88,21 +88,43 @@ func newWorkerComparison(root string, o options) (*comparison, error) {
 	if err != nil {
 		return nil, err
 	}
-	ev := &evalrunSide{exe: o.evalrun, suite: suite, j: o.workerJ, cases: o.cases, base: filepath.Join(root, "worker-base.sqlite3")}
 	reqs := questionLines(o.cases)
-	bare := func(int) (time.Duration, error) { return barePipe(dir, []string{python, "worker.py"}, reqs, o.workerJ) }
-	return &comparison{name: "worker",
-		sides: [2]*side{
-			{label: fmt.Sprintf("evalrun run -j %d (save)", o.workerJ), run: ev.round},
-			{label: fmt.Sprintf("bare pipe, %d workers", o.workerJ), run: bare},
-		},
-		warmUp: func() error {
-			if _, err := ev.run(ev.base); err != nil {
-				return err
-			}
-			_, err := bare(0)
+	bare := &side{label: fmt.Sprintf("bare pipe, %d workers", o.workerJ),
+		run: func(int) (time.Duration, error) { return barePipe(dir, []string{python, "worker.py"}, reqs, o.workerJ) }}
+	return newComparison("worker", root, suite, o.workerJ, o, bare), nil
+}
+
+// newComparison is the evalrun binaries of o, each running suite with -j
+// j, against base. The warm-up writes o.history runs with the first
+// binary into the database every round copies, then runs base once.
+func newComparison(name, root, suite string, j int, o options, base *side) *comparison {
+	db := filepath.Join(root, name+"-base.sqlite3")
+	bins := []string{o.evalrun}
+	if o.compare != "" {
+		bins = append(bins, o.compare)
+	}
+	c := &comparison{name: name}
+	var first *evalrunSide
+	for i, exe := range bins {
+		ev := &evalrunSide{exe: exe, suite: suite, j: j, cases: o.cases, base: db, tag: fmt.Sprintf("b%d", i)}
+		label := fmt.Sprintf("evalrun run -j %d (save)", j)
+		if len(bins) > 1 {
+			label = fmt.Sprintf("%s run -j %d (save)", []string{"evalrun", "compare"}[i], j)
+		}
+		if first == nil {
+			first = ev
+		}
+		c.sides = append(c.sides, &side{label: label, run: ev.round})
+	}
+	c.sides = append(c.sides, base)
+	c.warmUp = func() error {
+		if err := first.prepare(o.history); err != nil {
 			return err
-		}}, nil
+		}
+		_, err := base.run(0)
+		return err
+	}
+	return c
 }
 
 func newCommandComparison(root string, o options) (*comparison, error) {
@@ -123,20 +145,9 @@ func newCommandComparison(root string, o options) (*comparison, error) {
 	if err != nil {
 		return nil, err
 	}
-	ev := &evalrunSide{exe: o.evalrun, suite: suite, j: o.commandJ, cases: o.cases, base: filepath.Join(root, "command-base.sqlite3")}
-	xargs := func(int) (time.Duration, error) { return runXargs(dir, args, o.commandJ, o.cases) }
-	return &comparison{name: "command",
-		sides: [2]*side{
-			{label: fmt.Sprintf("evalrun run -j %d (save)", o.commandJ), run: ev.round},
-			{label: fmt.Sprintf("xargs -P%d", o.commandJ), run: xargs},
-		},
-		warmUp: func() error {
-			if _, err := ev.run(ev.base); err != nil {
-				return err
-			}
-			_, err := xargs(0)
-			return err
-		}}, nil
+	xargs := &side{label: fmt.Sprintf("xargs -P%d", o.commandJ),
+		run: func(int) (time.Duration, error) { return runXargs(dir, args, o.commandJ, o.cases) }}
+	return newComparison("command", root, suite, o.commandJ, o, xargs), nil
 }
 
 // evalrunSide runs `evalrun run SUITE --database-url sqlite:DB -j J`.
@@ -144,13 +155,35 @@ type evalrunSide struct {
 	exe, suite string
 	j, cases   int
 	base       string // the database the warm-up wrote; each round gets a copy
+	tag        string // names this binary's round databases
+}
+
+// prepare writes history runs into the base database. With history 0
+// there is no base database: every round creates and migrates its own, and
+// the warm-up runs once into a throwaway one.
+func (e *evalrunSide) prepare(history int) error {
+	removeDB(e.base)
+	if history == 0 {
+		throwaway := e.base + ".warm-up"
+		defer removeDB(throwaway)
+		_, err := e.run(throwaway)
+		return err
+	}
+	for range history {
+		if _, err := e.run(e.base); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // round copies the warm-up's database and runs evalrun on the copy.
 func (e *evalrunSide) round(r int) (time.Duration, error) {
-	db := strings.TrimSuffix(e.base, ".sqlite3") + fmt.Sprintf("-round%d.sqlite3", r+1)
-	if err := copyFile(e.base, db); err != nil {
-		return 0, err
+	db := strings.TrimSuffix(e.base, ".sqlite3") + fmt.Sprintf("-%s-round%d.sqlite3", e.tag, r+1)
+	if _, err := os.Stat(e.base); err == nil {
+		if err := copyFile(e.base, db); err != nil {
+			return 0, err
+		}
 	}
 	defer removeDB(db)
 	return e.run(db)
