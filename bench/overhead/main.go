@@ -1,0 +1,214 @@
+// Command overhead measures what evalrun costs per case on top of the
+// agent itself, end to end as whole binaries, in two comparisons:
+//
+//   - worker: N cases of a tiny python3 worker agent (evalrun's worker
+//     protocol: one JSON question per line in, one JSON reply per line
+//     out) run by `evalrun run suite.json --database-url sqlite:DB -j J`,
+//     exact_match scoring and the save included, against the same python
+//     worker fed the same N request lines by a bare pipe driver (this
+//     program: J workers, each written one line and read one reply at a
+//     time, as evalrun does). The overhead per case is the difference of
+//     the median wall times divided by N.
+//   - command: N cases of a `sh` command agent (`cat >/dev/null; echo ok`,
+//     one process per case) run by `evalrun run -j 16`, against
+//     `xargs -P16` running the same script N times with the question JSON
+//     as its argument. The figure is the ratio of the median wall times.
+//
+// Every round runs each side once, alternating (A B A B …, or A B C with
+// -compare, a second evalrun binary), so drift of the machine hits every
+// side alike; every evalrun round starts from a copy of the same database
+// holding -history earlier runs of the suite (written by unmeasured
+// warm-up runs), so each round loads a baseline and appends one run, as a
+// CI run does.
+//
+//	go run ./bench/overhead -cases 5000 -rounds 3
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// options are the command-line flags.
+type options struct {
+	evalrun  string
+	compare  string
+	cases    int
+	history  int
+	rounds   int
+	only     string
+	workerJ  int
+	commandJ int
+	keep     bool
+}
+
+func main() {
+	var o options
+	flag.StringVar(&o.evalrun, "evalrun", "", "evalrun binary to measure (default: build ./cmd/evalrun of the module in the current directory into a temp dir)")
+	flag.StringVar(&o.compare, "compare", "", "a second evalrun binary measured in the same rounds (say, a candidate change against -evalrun)")
+	flag.IntVar(&o.cases, "cases", 5000, "cases per run")
+	flag.IntVar(&o.history, "history", 1, "earlier runs of the suite in the database every evalrun round starts from (baseline and flaky-question history)")
+	flag.IntVar(&o.rounds, "rounds", 5, "rounds; each runs every side once, alternating")
+	flag.StringVar(&o.only, "only", "", "run one comparison only: worker or command")
+	flag.IntVar(&o.workerJ, "worker-j", 4, "worker comparison: evalrun -j and the bare driver's number of python workers (4 is evalrun's default)")
+	flag.IntVar(&o.commandJ, "command-j", 16, "command comparison: evalrun -j and xargs -P")
+	flag.BoolVar(&o.keep, "keep", false, "keep the temp dir (suites, scripts, databases) and print its path")
+	flag.Parse()
+	if err := run(o); err != nil {
+		fmt.Fprintln(os.Stderr, "overhead:", err)
+		os.Exit(1)
+	}
+}
+
+func run(o options) error {
+	if o.cases < 1 || o.rounds < 1 || o.workerJ < 1 || o.commandJ < 1 || o.history < 0 {
+		return errors.New("-cases, -rounds, -worker-j and -command-j must be at least 1, -history at least 0")
+	}
+	if o.only != "" && o.only != "worker" && o.only != "command" {
+		return fmt.Errorf("-only: want worker or command, got %q", o.only)
+	}
+	dir, err := os.MkdirTemp("", "evalrun-overhead-")
+	if err != nil {
+		return err
+	}
+	if o.keep {
+		fmt.Fprintln(os.Stderr, "files in", dir)
+	} else {
+		defer os.RemoveAll(dir)
+	}
+	if o.evalrun == "" {
+		if o.evalrun, err = buildEvalrun(dir); err != nil {
+			return err
+		}
+	} else if o.evalrun, err = filepath.Abs(o.evalrun); err != nil {
+		return err
+	}
+	if o.compare != "" {
+		if o.compare, err = filepath.Abs(o.compare); err != nil {
+			return err
+		}
+	}
+	var comps []*comparison
+	if o.only != "command" {
+		c, err := newWorkerComparison(dir, o)
+		if err != nil {
+			return err
+		}
+		comps = append(comps, c)
+	}
+	if o.only != "worker" {
+		c, err := newCommandComparison(dir, o)
+		if err != nil {
+			return err
+		}
+		comps = append(comps, c)
+	}
+	for _, c := range comps {
+		fmt.Fprintf(os.Stderr, "%s: warm-up (writes %d earlier runs, not measured)\n", c.name, o.history)
+		if err := c.warmUp(); err != nil {
+			return fmt.Errorf("%s warm-up: %w", c.name, err)
+		}
+	}
+	for r := range o.rounds {
+		for _, c := range comps {
+			for _, s := range c.sides {
+				d, err := s.run(r)
+				if err != nil {
+					return fmt.Errorf("%s, %s, round %d: %w", c.name, s.label, r+1, err)
+				}
+				s.times = append(s.times, d)
+				fmt.Fprintf(os.Stderr, "round %d/%d  %-8s %-34s %8.3fs\n", r+1, o.rounds, c.name, s.label, d.Seconds())
+			}
+		}
+	}
+	printTable(os.Stdout, o, comps)
+	return nil
+}
+
+// comparison is one or two evalrun binaries against the zero-framework
+// baseline, which is the last side.
+type comparison struct {
+	name   string
+	sides  []*side
+	warmUp func() error
+}
+
+// side is one way of answering the cases; run times one run.
+type side struct {
+	label string
+	run   func(round int) (time.Duration, error)
+	times []time.Duration
+}
+
+// buildEvalrun builds ./cmd/evalrun of the module around the current
+// directory, static as the README installs it.
+func buildEvalrun(dir string) (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	gomod := strings.TrimSpace(string(out))
+	if err != nil || gomod == "" || gomod == os.DevNull {
+		return "", errors.New("not inside the agentevals module: run from the checkout, or pass -evalrun PATH")
+	}
+	exe := filepath.Join(dir, "evalrun")
+	cmd := exec.Command("go", "build", "-o", exe, "./cmd/evalrun")
+	cmd.Dir = filepath.Dir(gomod)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	fmt.Fprintln(os.Stderr, "building ./cmd/evalrun into", dir)
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("go build ./cmd/evalrun: %w", err)
+	}
+	return exe, nil
+}
+
+// stats are a side's min, median and max.
+type stats struct{ min, med, max time.Duration }
+
+func statsOf(ts []time.Duration) stats {
+	s := slices.Clone(ts)
+	slices.Sort(s)
+	med := s[len(s)/2]
+	if len(s)%2 == 0 {
+		med = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return stats{s[0], med, s[len(s)-1]}
+}
+
+func printTable(w *os.File, o options, comps []*comparison) {
+	fmt.Fprintf(w, "\nevalrun overhead: %d cases, %d rounds, %d earlier runs in the database, %d CPUs, %s\nevalrun: %s\n", o.cases, o.rounds, o.history, runtime.NumCPU(), runtime.Version(), o.evalrun)
+	if o.compare != "" {
+		fmt.Fprintf(w, "compare: %s\n", o.compare)
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "comparison\tside\t     min\t  median\t     max\tmedian per case")
+	for _, c := range comps {
+		for _, s := range c.sides {
+			st := statsOf(s.times)
+			fmt.Fprintf(tw, "%s\t%s\t%7.3fs\t%7.3fs\t%7.3fs\t%8.3f ms\n", c.name, s.label, st.min.Seconds(), st.med.Seconds(), st.max.Seconds(), perCase(st.med, o.cases))
+		}
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	for _, c := range comps {
+		base := c.sides[len(c.sides)-1]
+		b := statsOf(base.times)
+		for _, s := range c.sides[:len(c.sides)-1] {
+			a := statsOf(s.times)
+			fmt.Fprintf(w, "%-8s %s / %s: ratio of medians %.3fx; overhead per case %.3f ms (medians), %.3f ms (mins)\n", c.name, s.label, base.label,
+				a.med.Seconds()/b.med.Seconds(), perCase(a.med-b.med, o.cases), perCase(a.min-b.min, o.cases))
+		}
+	}
+}
+
+func perCase(d time.Duration, cases int) float64 {
+	return float64(d) / float64(time.Millisecond) / float64(cases)
+}
