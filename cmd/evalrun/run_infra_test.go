@@ -124,8 +124,8 @@ func TestRunCmd_JudgeOutageIsNotABaseline(t *testing.T) {
 	}
 
 	down.Store(false)
-	report := filepath.Join(dir, "next.json")
-	if code, out, stderr := evalrun(t, "--database-url", dbURL, "run", s, "--report", report); code != exitOK {
+	rep := filepath.Join(dir, "next.json")
+	if code, out, stderr := evalrun(t, "--database-url", dbURL, "run", s, "--report", rep); code != exitOK {
 		t.Fatalf("run after the outage: exit %d\n%s%s", code, out, stderr)
 	}
 	var doc struct {
@@ -134,7 +134,7 @@ func TestRunCmd_JudgeOutageIsNotABaseline(t *testing.T) {
 			Baseline struct{ ID string } `json:"baseline"`
 		} `json:"comparison"`
 	}
-	b, err := os.ReadFile(report)
+	b, err := os.ReadFile(rep)
 	if err != nil || json.Unmarshal(b, &doc) != nil {
 		t.Fatalf("report: %v\n%s", err, b)
 	}
