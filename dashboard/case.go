@@ -7,6 +7,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"agentevals/compare"
 	"agentevals/models"
 	"agentevals/reports"
 )
@@ -91,7 +92,7 @@ func (s *Server) casePage(c *gin.Context) error {
 	cr := run.Cases[idx]
 	b := s.base(c.Request, cr.Name+" · case", "history")
 	id := run.ID.String()
-	page := &casePage{BasePage: b, Run: run, Case: cr, Status: reports.CaseStatus(cr), Quality: cr.Quality(),
+	page := &casePage{BasePage: b, Run: run, Case: cr, Status: compare.CaseStatus(cr), Quality: cr.Quality(),
 		Question: jsonText(cr.Question), ExpectedAnswer: jsonText(cr.ExpectedAnswer), Output: jsonText(cr.Output),
 		MinimumScores: prettyJSON(cr.MinimumScores), CaseMetadata: prettyJSON(cr.Metadata),
 		Instrumented: !cr.Actions.IsNull(), ExpectedActions: !cr.ExpectedActions.IsNull(),
@@ -137,7 +138,7 @@ func (s *Server) casePage(c *gin.Context) error {
 	}
 	if !cr.ErrorDetails.IsNull() {
 		page.AgentError = prettyJSON(cr.ErrorDetails)
-		page.AgentErrorText = reports.ErrorSummary(cr.ErrorDetails)
+		page.AgentErrorText = compare.ErrorSummary(cr.ErrorDetails)
 	}
 	return s.render(c, "case", page)
 }
@@ -197,7 +198,7 @@ func describeCall(raw json.RawMessage) string {
 	if len(c.Arguments) == 0 || string(c.Arguments) == "null" {
 		return head + "()"
 	}
-	return head + " " + reports.ReadableJSON(c.Arguments, "")
+	return head + " " + compare.ReadableJSON(c.Arguments, "")
 }
 
 func toText(v any) string {
@@ -205,7 +206,7 @@ func toText(v any) string {
 		return s
 	}
 	b, _ := json.Marshal(v)
-	return reports.ReadableJSON(b, "")
+	return compare.ReadableJSON(b, "")
 }
 
 // sameCall compares group, name and arguments as JSON values; absent, null

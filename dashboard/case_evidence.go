@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"agentevals/compare"
 	"agentevals/models"
-	"agentevals/reports"
 	"agentevals/score"
 )
 
@@ -210,7 +210,7 @@ type baselineAnswer struct {
 // findBaselineAnswer finds the run's automatic baseline (as the run page
 // does) and the case with the same id in it; nil when there is none.
 func (s *Server) findBaselineAnswer(ctx context.Context, b BasePage, run *models.Run, cr *models.CaseResult, output string) (*baselineAnswer, error) {
-	baseline, err := reports.FindBaseline(ctx, s.db, run, nil)
+	baseline, err := compare.FindBaseline(ctx, s.db, run, nil)
 	if err != nil || baseline == nil {
 		return nil, err
 	}
@@ -220,7 +220,7 @@ func (s *Server) findBaselineAnswer(ctx context.Context, b BasePage, run *models
 		}
 		out := jsonText(bc.Output)
 		return &baselineAnswer{Run: baseline, Case: bc, Link: b.caseLink(baseline.ID.String(), bc.Position),
-			Status: reports.CaseStatus(bc), Output: out, Diff: diffWords(out, output)}, nil
+			Status: compare.CaseStatus(bc), Output: out, Diff: diffWords(out, output)}, nil
 	}
 	return nil, nil
 }

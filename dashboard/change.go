@@ -8,8 +8,8 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
+	"agentevals/compare"
 	"agentevals/models"
-	"agentevals/reports"
 )
 
 // changeEpsilon ignores float noise when quality values are compared.
@@ -96,7 +96,7 @@ func (s *Server) linkPrevious(c *gin.Context, rows []historyRow, shown func(sequ
 		if !shown(rows[i].Run.Sequence) {
 			continue
 		}
-		prev, err := reports.GemPrevious(ctx, s.db, rows[i].Run)
+		prev, err := compare.GemPrevious(ctx, s.db, rows[i].Run)
 		if err != nil {
 			return unavailable(err)
 		}
@@ -136,7 +136,7 @@ func compactCases(st runStats) (head, detail string) {
 		rest = append(rest, fmt.Sprintf("%d failed", st.Failed))
 	}
 	if st.Errors > 0 {
-		rest = append(rest, reports.Plural(st.Errors, "error", "errors"))
+		rest = append(rest, compare.Plural(st.Errors, "error", "errors"))
 	}
 	if st.NotEvaluated > 0 {
 		rest = append(rest, fmt.Sprintf("%d not evaluated", st.NotEvaluated))

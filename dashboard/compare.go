@@ -6,13 +6,13 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"agentevals/compare"
 	"agentevals/models"
-	"agentevals/reports"
 )
 
 // compareRow is one question of run B next to the same question of run A.
 type compareRow struct {
-	reports.CaseComparison
+	compare.CaseComparison
 	Name         string
 	LinkA, LinkB string
 	// Answers compares A's answer with B's word by word.
@@ -24,10 +24,10 @@ type comparePage struct {
 	BasePage
 	A, B       string // the ids as typed, for the form
 	RunA, RunB *models.Run
-	Cmp        *reports.Comparison
+	Cmp        *compare.Comparison
 	// AB is the paired A/B comparison of `evalrun compare` (nil when the
 	// runs do not share a definition: then only Incompatible is shown).
-	AB           *reports.ABComparison
+	AB           *compare.ABComparison
 	Regressions  []findingView
 	Improvements []findingView
 	Rows         []compareRow
@@ -98,12 +98,12 @@ func (s *Server) compare(c *gin.Context) error {
 	ida, idb := page.RunA.ID.String(), page.RunB.ID.String()
 	page.LinkA, page.LinkB = b.Path("runs", ida), b.Path("runs", idb)
 	page.SwapLink = b.Path("compare") + "?a=" + idb + "&b=" + ida
-	ab, err := reports.CompareAB(page.RunA, page.RunB, reports.Options{})
+	ab, err := compare.CompareAB(page.RunA, page.RunB, compare.Options{})
 	switch {
-	case errors.Is(err, reports.ErrIncompatible):
+	case errors.Is(err, compare.ErrIncompatible):
 		// Like `evalrun compare`: runs of different definitions are not
 		// compared at all (their findings would be meaningless).
-		page.Incompatible = reports.DescribeDifference(page.RunA, page.RunB)
+		page.Incompatible = compare.DescribeDifference(page.RunA, page.RunB)
 		return s.renderStatus(c, http.StatusUnprocessableEntity, "compare", page)
 	case err != nil:
 		return err
@@ -115,7 +115,7 @@ func (s *Server) compare(c *gin.Context) error {
 			page.MetricRegressions[f.Metric]++
 		}
 	}
-	cmp := reports.Compare(page.RunB, page.RunA, reports.Options{})
+	cmp := compare.Compare(page.RunB, page.RunA, compare.Options{})
 	page.Cmp = cmp
 	page.Regressions, page.Improvements = findingViews(b, page.RunB, cmp.Findings)
 	for _, cc := range cmp.Cases {

@@ -8,6 +8,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
+	"agentevals/compare"
 	"agentevals/reports"
 )
 
@@ -80,8 +81,8 @@ func (s *Server) experiment(c *gin.Context) error {
 	if len(runs) == 0 {
 		return notFound("There is no experiment with this id.")
 	}
-	grid, err := reports.BuildGrid(runs, reports.Options{})
-	if errors.Is(err, reports.ErrIncompatible) || errors.Is(err, reports.ErrNoExperiment) {
+	grid, err := reports.BuildGrid(runs, compare.Options{})
+	if errors.Is(err, compare.ErrIncompatible) || errors.Is(err, reports.ErrNoExperiment) {
 		return unprocessable("The runs of this experiment do not share one definition, so they cannot be laid side by side.")
 	}
 	if err != nil {
@@ -111,7 +112,7 @@ func (s *Server) experiment(c *gin.Context) error {
 	if page.A == "" && page.B == "" && len(grid.Variants) > 1 {
 		page.A, page.B = grid.Variants[0].Name, grid.Variants[1].Name
 	}
-	if page.Pair, err = grid.Pair(page.A, page.B, reports.Options{}); err != nil {
+	if page.Pair, err = grid.Pair(page.A, page.B, compare.Options{}); err != nil {
 		return err
 	}
 	if page.Pair == nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"agentevals/compare"
 	"agentevals/reports"
 )
 
@@ -69,7 +70,7 @@ func (s *Server) caseOutput(c *gin.Context) error {
 // writeReportJSON streams the JSON report of cmp to w one case at a time:
 // the document without its cases is small, and each case is encoded and
 // written on its own, so the response is never held whole in memory.
-func writeReportJSON(w http.ResponseWriter, cmp *reports.Comparison) error {
+func writeReportJSON(w http.ResponseWriter, cmp *compare.Comparison) error {
 	doc := reports.NewDocument(cmp)
 	cases := doc.Cases
 	doc.Cases = nil

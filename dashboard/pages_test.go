@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"agentevals/compare"
 	"agentevals/reports"
 )
 
@@ -167,7 +168,7 @@ func TestServer_Pages(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want, err := rend.Bytes(reports.FormatJSON, reports.Compare(run, base, reports.Options{}))
+				want, err := rend.Bytes(reports.FormatJSON, compare.Compare(run, base, compare.Options{}))
 				if err != nil {
 					t.Fatal(err)
 				}

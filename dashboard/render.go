@@ -13,6 +13,7 @@ import (
 	"text/template/parse"
 	"time"
 
+	"agentevals/compare"
 	"agentevals/models"
 	"agentevals/reports"
 )
@@ -150,7 +151,7 @@ func templateFuncs() template.FuncMap {
 		"short":    shortID,
 		"clean":    clean,
 		"minimum":  func(v float64) string { return formatScore(&v) },
-		"plural":   reports.Plural,
+		"plural":   compare.Plural,
 		"label":    statusLabel,
 		"tone":     abTone,
 		"replayStatus": func(v *reports.ReplayView) string {
@@ -195,7 +196,7 @@ func formatDelta(v *float64) string {
 }
 
 // formatInterval shows a bootstrap interval, or a dash when there is none.
-func formatInterval(iv *reports.Interval) string {
+func formatInterval(iv *compare.Interval) string {
 	if iv == nil {
 		return "—"
 	}
@@ -257,7 +258,7 @@ func prettyJSON(j models.JSON) string {
 	if j.IsNull() {
 		return "null"
 	}
-	return reports.ReadableJSON(j, "  ")
+	return compare.ReadableJSON(j, "  ")
 }
 
 // jsonText shows a JSON string column as its text and anything else as

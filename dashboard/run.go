@@ -9,13 +9,14 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
+	"agentevals/compare"
 	"agentevals/models"
 	"agentevals/reports"
 )
 
 // caseRow is one question in the run page's case table.
 type caseRow struct {
-	reports.CaseComparison
+	compare.CaseComparison
 	Position    int
 	Name        string
 	Link        string
@@ -26,14 +27,14 @@ type caseRow struct {
 type runPage struct {
 	BasePage
 	Run          *models.Run
-	Totals       reports.Totals
+	Totals       compare.Totals
 	Baseline     *models.Run
-	BaseTotals   *reports.Totals
-	Metrics      []reports.MetricComparison
+	BaseTotals   *compare.Totals
+	Metrics      []compare.MetricComparison
 	Regressions  []findingView
 	Improvements []findingView
 	Cases        []caseRow
-	Slices       []reports.Slice
+	Slices       []compare.Slice
 	Missing      []string
 	Metadata     string
 	// JudgeUsage is the judge usage line (reports.JudgeUsage.String), shown
@@ -99,20 +100,20 @@ func (s *Server) loadRun(ctx context.Context, raw string) (*models.Run, error) {
 // loadComparison reads a run (as loadRun) and compares it with its
 // automatic baseline, exactly as `evalrun report` does, flaky questions
 // (reports.FlakyQuestions) marked.
-func (s *Server) loadComparison(ctx context.Context, raw string) (*models.Run, *reports.Comparison, error) {
+func (s *Server) loadComparison(ctx context.Context, raw string) (*models.Run, *compare.Comparison, error) {
 	run, err := s.loadRun(ctx, raw)
 	if err != nil {
 		return nil, nil, err
 	}
-	baseline, err := reports.FindBaseline(ctx, s.db, run, nil)
+	baseline, err := compare.FindBaseline(ctx, s.db, run, nil)
 	if err != nil {
 		return nil, nil, unavailable(err)
 	}
-	flaky, err := reports.FlakyQuestions(ctx, s.db, run, nil)
+	flaky, err := compare.FlakyQuestions(ctx, s.db, run, nil)
 	if err != nil {
 		return nil, nil, unavailable(err)
 	}
-	return run, reports.Compare(run, baseline, reports.Options{Flaky: flaky}), nil
+	return run, compare.Compare(run, baseline, compare.Options{Flaky: flaky}), nil
 }
 
 func (s *Server) runPage(c *gin.Context) error {
@@ -142,8 +143,8 @@ func (s *Server) runPage(c *gin.Context) error {
 	if info := reports.ExperimentOf(run); info != nil {
 		page.Experiment, page.ExperimentLink = info, b.experimentLink(info)
 	}
-	if reports.Writer(run) == "" {
-		prev, err := reports.GemPrevious(c.Request.Context(), s.db, run)
+	if compare.Writer(run) == "" {
+		prev, err := compare.GemPrevious(c.Request.Context(), s.db, run)
 		if err != nil {
 			return unavailable(err)
 		}
@@ -158,13 +159,13 @@ func (s *Server) runPage(c *gin.Context) error {
 
 // findingView is a comparison finding with a link to its case.
 type findingView struct {
-	reports.Finding
+	compare.Finding
 	Link string
 }
 
 // findingViews splits findings into regressions and other findings (both in
 // the comparison's order) and links each to its case in run.
-func findingViews(b BasePage, run *models.Run, findings []reports.Finding) (regs, others []findingView) {
+func findingViews(b BasePage, run *models.Run, findings []compare.Finding) (regs, others []findingView) {
 	pos := make(map[string]int, len(run.Cases))
 	for _, c := range run.Cases {
 		pos[c.CaseID] = c.Position
@@ -185,7 +186,7 @@ func findingViews(b BasePage, run *models.Run, findings []reports.Finding) (regs
 
 // caseRows puts the cases with regressions first, then the rest in
 // position order.
-func caseRows(b BasePage, run *models.Run, cmp *reports.Comparison) []caseRow {
+func caseRows(b BasePage, run *models.Run, cmp *compare.Comparison) []caseRow {
 	var regressed, rest []caseRow
 	for i, cc := range cmp.Cases {
 		cr := run.Cases[i]

@@ -1,8 +1,8 @@
 package dashboard
 
 import (
+	"agentevals/compare"
 	"agentevals/models"
-	"agentevals/reports"
 )
 
 // Run outcomes, the values of the history page's status filter. A run's
@@ -60,11 +60,11 @@ func (st runStats) Evaluated() int { return st.Total - st.NotEvaluated }
 // reports package's rules (DESIGN §4.1–4.3). Only the mean is needed here, so
 // the bootstrap runs a single resample.
 func statsFromCases(cases []*models.CaseResult) runStats {
-	return statsFromTotals(reports.Summarize(cases, reports.Options{Resamples: 1}))
+	return statsFromTotals(compare.Summarize(cases, compare.Options{Resamples: 1}))
 }
 
 // statsFromTotals converts the reports package's totals.
-func statsFromTotals(t reports.Totals) runStats {
+func statsFromTotals(t compare.Totals) runStats {
 	return runStats{Total: t.Cases, Passed: t.Passed, Failed: t.Failed, Errors: t.Errored,
 		NotEvaluated: t.NotEvaluated, Quality: t.Quality.Mean, PassRate: t.PassRate,
 		InputTokens: t.InputTokens, OutputTokens: t.OutputTokens, Cost: t.Cost}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"agentevals/compare"
 	"agentevals/models"
 	"agentevals/reports"
 )
@@ -22,7 +23,7 @@ type verdictBanner struct {
 }
 
 // newVerdictBanner words a comparison's headline for the run page.
-func newVerdictBanner(cmp *reports.Comparison) verdictBanner {
+func newVerdictBanner(cmp *compare.Comparison) verdictBanner {
 	h := reports.HeadlineOf(cmp)
 	v := verdictBanner{Headline: h, Detail: h.Verdict}
 	regs := len(cmp.Regressions())
@@ -43,7 +44,7 @@ func newVerdictBanner(cmp *reports.Comparison) verdictBanner {
 		}
 		v.Title = "Regressed"
 		v.Detail = fmt.Sprintf("%s against the baseline, %d of them failing the regression gate.",
-			reports.Plural(regs, "regression", "regressions"), gating)
+			compare.Plural(regs, "regression", "regressions"), gating)
 	case regs > 0:
 		v.Title = "Regressions found, none gating"
 		v.Detail = h.Verdict + "."
@@ -56,7 +57,7 @@ func newVerdictBanner(cmp *reports.Comparison) verdictBanner {
 	}
 	if h.NotEvaluatedWhy != "" && cmp.Totals.Evaluated > 0 {
 		v.Detail += fmt.Sprintf(" %s not evaluated: %s.",
-			reports.Plural(cmp.Totals.NotEvaluated, "question", "questions"), h.NotEvaluatedWhy)
+			compare.Plural(cmp.Totals.NotEvaluated, "question", "questions"), h.NotEvaluatedWhy)
 	}
 	return v
 }
@@ -119,9 +120,9 @@ func keyMetadata(run *models.Run) []metaItem {
 // better is ok, anything else (no difference, mixed, no data) a warning.
 func abTone(verdict string) string {
 	switch verdict {
-	case reports.VerdictBWorse, reports.VerdictBRegressed:
+	case compare.VerdictBWorse, compare.VerdictBRegressed:
 		return "bad"
-	case reports.VerdictBBetter:
+	case compare.VerdictBBetter:
 		return "ok"
 	}
 	return "warn"

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"agentevals/compare"
 	"agentevals/internal/testdb"
 	"agentevals/models"
-	"agentevals/reports"
 	"agentevals/schema"
 )
 
@@ -193,7 +193,7 @@ func checkHistory(t *testing.T, u, s, test string, baselines []int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		base, err := reports.FindBaseline(ctx, db, run, nil)
+		base, err := compare.FindBaseline(ctx, db, run, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

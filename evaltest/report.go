@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"agentevals/compare"
 	"agentevals/models"
 	"agentevals/reports"
 	"agentevals/suite"
@@ -26,7 +27,7 @@ func (o *outcomes) report(t *testing.T, id string) {
 		t.Fatalf("evaltest: question %q has no result", id)
 	}
 	if c.AgentErrored() {
-		t.Errorf("agent error%s: %s", errorKind(c.ErrorDetails), reports.EscapeText(reports.ErrorSummary(c.ErrorDetails)))
+		t.Errorf("agent error%s: %s", errorKind(c.ErrorDetails), reports.EscapeText(compare.ErrorSummary(c.ErrorDetails)))
 		logReplay(t, c.ResponseMetadata)
 	}
 	var notEvaluated []string
@@ -106,7 +107,7 @@ func logReplay(t *testing.T, meta models.JSON) {
 
 // logFinding logs a comparison finding; a gating regression fails t when
 // the gate is on.
-func logFinding(t *testing.T, f reports.Finding, gate bool) {
+func logFinding(t *testing.T, f compare.Finding, gate bool) {
 	t.Helper()
 	msg := reports.EscapeText(f.Message)
 	switch {
@@ -123,7 +124,7 @@ func logFinding(t *testing.T, f reports.Finding, gate bool) {
 
 // reportRunFindings logs the findings about the whole run (metric-level
 // drops of the ci gate, questions missing from the run).
-func reportRunFindings(t *testing.T, cmp *reports.Comparison, gate bool) {
+func reportRunFindings(t *testing.T, cmp *compare.Comparison, gate bool) {
 	t.Helper()
 	for _, f := range cmp.Findings {
 		if f.CaseID == "" {
@@ -133,7 +134,7 @@ func reportRunFindings(t *testing.T, cmp *reports.Comparison, gate bool) {
 }
 
 // logHistory says where the run was saved and what it was compared with.
-func logHistory(t *testing.T, url string, cmp *reports.Comparison) {
+func logHistory(t *testing.T, url string, cmp *compare.Comparison) {
 	t.Helper()
 	t.Logf("saved run %s to %s", cmp.Run.ID, reports.EscapeText(url))
 	if cmp.Baseline == nil {

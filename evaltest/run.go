@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"agentevals/agent"
+	"agentevals/compare"
 	llmpkg "agentevals/llm"
 	"agentevals/models"
 	"agentevals/reports"
@@ -24,7 +25,7 @@ type Result struct {
 	// Comparison is the saved Run compared with its baseline under the ci
 	// gate; nil when nothing was saved (there is no history to compare
 	// with).
-	Comparison *reports.Comparison
+	Comparison *compare.Comparison
 	// Saved says the run was written to the database (EVALTEST_DATABASE_URL
 	// or SaveTo).
 	Saved bool
@@ -36,7 +37,7 @@ type outcomes struct {
 	mu       sync.Mutex
 	selected []string
 	cases    map[string]*models.CaseResult
-	findings map[string][]reports.Finding
+	findings map[string][]compare.Finding
 	notEval  string // why judge metrics were not evaluated
 	gate     bool   // gating regressions fail
 	failure  string // why nothing ran ("" when the run finished)
@@ -126,7 +127,7 @@ func execute(t *testing.T, cfg *config, s *suite.Suite, ag agent.Agent, out *out
 	}
 	var baseline *models.Run
 	if db != nil {
-		if baseline, err = reports.FindBaseline(ctx, db, s.Plan(calculated), calculated); err != nil {
+		if baseline, err = compare.FindBaseline(ctx, db, s.Plan(calculated), calculated); err != nil {
 			return nil, err
 		}
 	}
@@ -158,7 +159,7 @@ func execute(t *testing.T, cfg *config, s *suite.Suite, ag agent.Agent, out *out
 		return nil, err
 	}
 	res.Saved = true
-	res.Comparison = reports.Compare(run, baseline, reports.Options{Gate: reports.GateCI, Tolerance: cfg.tolerance})
+	res.Comparison = compare.Compare(run, baseline, compare.Options{Gate: compare.GateCI, Tolerance: cfg.tolerance})
 	out.fillFindings(res.Comparison)
 	logHistory(t, db.URL, res.Comparison)
 	reportRunFindings(t, res.Comparison, cfg.failOnRegression)
@@ -185,8 +186,8 @@ func (o *outcomes) fill(run *models.Run, why string, gate bool) {
 }
 
 // fillFindings keeps each question's comparison findings for its subtest.
-func (o *outcomes) fillFindings(cmp *reports.Comparison) {
-	o.findings = map[string][]reports.Finding{}
+func (o *outcomes) fillFindings(cmp *compare.Comparison) {
+	o.findings = map[string][]compare.Finding{}
 	for _, f := range cmp.Findings {
 		if f.CaseID != "" {
 			o.findings[f.CaseID] = append(o.findings[f.CaseID], f)

@@ -14,9 +14,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"agentevals/compare"
 	"agentevals/dashboard"
 	"agentevals/models"
-	"agentevals/reports"
 )
 
 // dashboard serves evaldash over the env's schema, read-only.
@@ -88,7 +88,7 @@ func TestRubyBaselineBehindManyRuns(t *testing.T) {
 	want := parseDump(t, e.ruby(t, "write", fixturePath, "0", at(0))).Runs[0]["id"].(string)
 	e.ruby(t, "write-versions", fixturePath, "0", "600", at(time.Minute))
 	run := e.goCopy(t, want, time.Date(2026, 10, 2, 9, 0, 0, 0, time.UTC))
-	got, err := reports.FindBaseline(context.Background(), e.db, run, nil)
+	got, err := compare.FindBaseline(context.Background(), e.db, run, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"agentevals/compare"
 	"agentevals/models"
 )
 
@@ -29,10 +30,10 @@ func TestCompareAB(t *testing.T) {
 	tests := []struct {
 		shift float64
 		want  string
-	}{{0.2, VerdictBBetter}, {-0.2, VerdictBWorse}, {0, VerdictNoDifference}}
+	}{{0.2, compare.VerdictBBetter}, {-0.2, compare.VerdictBWorse}, {0, compare.VerdictNoDifference}}
 	for _, tt := range tests {
 		a, b := abRuns(tt.shift)
-		ab, err := CompareAB(a, b, Options{})
+		ab, err := compare.CompareAB(a, b, compare.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,14 +47,14 @@ func TestCompareAB(t *testing.T) {
 	a, b := abRuns(0.1)
 	b.SuiteDigest = "other"
 	b.Cases[3].MinimumScores = models.JSON(`{"judge":0.7}`)
-	if _, err := CompareAB(a, b, Options{}); !errors.Is(err, ErrIncompatible) {
+	if _, err := compare.CompareAB(a, b, compare.Options{}); !errors.Is(err, compare.ErrIncompatible) {
 		t.Fatalf("different definitions: error %v, want ErrIncompatible", err)
 	}
 }
 
 func TestRenderer_RenderABGolden(t *testing.T) {
 	a, b := abRuns(0.1)
-	ab, err := CompareAB(a, b, Options{})
+	ab, err := compare.CompareAB(a, b, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,23 +97,23 @@ func TestCompareAB_VerdictAccountsForFindings(t *testing.T) {
 		detail     string
 		newlyFails int
 	}{
-		{"one question newly fails", []float64{1, 1, 1}, []float64{0, 1, 1}, VerdictBRegressed,
+		{"one question newly fails", []float64{1, 1, 1}, []float64{0, 1, 1}, compare.VerdictBRegressed,
 			"1 question newly fails, 1 regression (quality difference -0.333, 95% CI [-1.000, 0.000], p = 0.5 for a drop, not significant on 3 questions)", 1},
 		// Three pairs cannot make a drop significant (the exact sign-flip
 		// test's smallest p-value is 1/8), but three deterministic checks
 		// that newly fail regress one by one.
-		{"all fail", []float64{1, 1, 1}, []float64{0, 0, 0}, VerdictBRegressed,
+		{"all fail", []float64{1, 1, 1}, []float64{0, 0, 0}, compare.VerdictBRegressed,
 			"3 questions newly fail, 3 regressions (quality difference -1.000, 95% CI [-1.000, -1.000], p = 0.12 for a drop, not significant on 3 questions)", 3},
-		{"one fixed", []float64{0, 1, 1}, []float64{1, 1, 1}, VerdictNoDifference,
+		{"one fixed", []float64{0, 1, 1}, []float64{1, 1, 1}, compare.VerdictNoDifference,
 			"1 question newly passes, no regressions (quality difference +0.333, 95% CI [0.000, 1.000], p = 0.5 for a rise, not significant on 3 questions)", 0},
-		{"unchanged", []float64{1, 1, 1}, []float64{1, 1, 1}, VerdictNoDifference,
+		{"unchanged", []float64{1, 1, 1}, []float64{1, 1, 1}, compare.VerdictNoDifference,
 			"no regressions (quality difference +0.000, 95% CI [0.000, 0.000], p = 1 for a drop, not significant on 3 questions)", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			a := buildRun("01900000-0000-7000-8000-000000000401", 1, t0, three(tt.a...)...)
 			b := buildRun("01900000-0000-7000-8000-000000000402", 2, t0.Add(time.Hour), three(tt.b...)...)
-			ab, err := CompareAB(a, b, Options{})
+			ab, err := compare.CompareAB(a, b, compare.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,27 +127,27 @@ func TestCompareAB_VerdictAccountsForFindings(t *testing.T) {
 
 func TestABVerdict_Rules(t *testing.T) {
 	m := -0.1
-	diff := Stat{N: 5, Mean: &m, CI: &Interval{Low: -0.3, High: 0.1}}
+	diff := compare.Stat{N: 5, Mean: &m, CI: &compare.Interval{Low: -0.3, High: 0.1}}
 	p := 0.2
-	drop := PairedTest{N: 5, MeanChange: &m, P: &p}
-	reg := ABChanges{Regressions: 2}
+	drop := compare.PairedTest{N: 5, MeanChange: &m, P: &p}
+	reg := compare.ABChanges{Regressions: 2}
 	tests := []struct {
 		name    string
 		overall string
-		ch      ABChanges
+		ch      compare.ABChanges
 		want    string
 	}{
-		{"better, clean", VerdictBBetter, ABChanges{}, VerdictBBetter},
-		{"better, regressed", VerdictBBetter, reg, VerdictMixed},
-		{"worse, regressed", VerdictBWorse, reg, VerdictBWorse},
-		{"worse within tolerance", VerdictBWorse, ABChanges{}, VerdictBWorse},
-		{"flat, regressed", VerdictNoDifference, reg, VerdictBRegressed},
-		{"flat, drops within noise only", VerdictNoDifference, ABChanges{WithinNoise: 7, NewlyFailing: 3}, VerdictNoDifference},
-		{"flat, clean", VerdictNoDifference, ABChanges{}, VerdictNoDifference},
-		{"no data", VerdictNoData, reg, VerdictNoData},
+		{"better, clean", compare.VerdictBBetter, compare.ABChanges{}, compare.VerdictBBetter},
+		{"better, regressed", compare.VerdictBBetter, reg, compare.VerdictMixed},
+		{"worse, regressed", compare.VerdictBWorse, reg, compare.VerdictBWorse},
+		{"worse within tolerance", compare.VerdictBWorse, compare.ABChanges{}, compare.VerdictBWorse},
+		{"flat, regressed", compare.VerdictNoDifference, reg, compare.VerdictBRegressed},
+		{"flat, drops within noise only", compare.VerdictNoDifference, compare.ABChanges{WithinNoise: 7, NewlyFailing: 3}, compare.VerdictNoDifference},
+		{"flat, clean", compare.VerdictNoDifference, compare.ABChanges{}, compare.VerdictNoDifference},
+		{"no data", compare.VerdictNoData, reg, compare.VerdictNoData},
 	}
 	for _, tt := range tests {
-		if got, _ := abVerdict(tt.overall, diff, drop, drop, tt.ch); got != tt.want {
+		if got, _ := compare.AbVerdict(tt.overall, diff, drop, drop, tt.ch); got != tt.want {
 			t.Errorf("%s: verdict %q, want %q", tt.name, got, tt.want)
 		}
 	}
@@ -158,7 +159,7 @@ func TestCompareAB_ErroredScoreIsDash(t *testing.T) {
 	a, b := abRuns(0.1)
 	a.Cases[0].Metrics[0].Score = nil
 	a.Cases[0].Metrics[0].ErrorDetails = models.JSON(`{"message":"judge timed out"}`)
-	ab, err := CompareAB(a, b, Options{})
+	ab, err := compare.CompareAB(a, b, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"agentevals/compare"
 	"agentevals/models"
 )
 
@@ -134,7 +135,7 @@ func (f fields) interaction() int {
 
 // compactJSON is raw without insignificant whitespace, for people (raw
 // itself when it is not JSON; see ReadableJSON).
-func compactJSON(raw []byte) string { return ReadableJSON(raw, "") }
+func compactJSON(raw []byte) string { return compare.ReadableJSON(raw, "") }
 
 // isEmptyList reports whether raw is the JSON array [].
 func isEmptyList(raw json.RawMessage) bool {

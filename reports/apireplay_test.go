@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"agentevals/compare"
 	"agentevals/models"
 	"agentevals/replay"
 	"agentevals/reports"
@@ -109,7 +110,7 @@ func TestRenderer_APIReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmp := reports.Compare(replayRun(t), nil, reports.Options{})
+	cmp := compare.Compare(replayRun(t), nil, compare.Options{})
 	// common holds text the Markdown template escapes as a whole.
 	common := []string{
 		"API replay: 3 declared, 3 matched",
@@ -178,7 +179,7 @@ func TestRenderer_APIReplayJSONUnchanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := replayRun(t)
-	b, err := r.Bytes(reports.FormatJSON, reports.Compare(run, nil, reports.Options{}))
+	b, err := r.Bytes(reports.FormatJSON, compare.Compare(run, nil, compare.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +215,7 @@ func TestRenderer_APIReplayGolden(t *testing.T) {
 	if f := flag.Lookup("update"); f != nil {
 		update = f.Value.String() == "true"
 	}
-	cmp := reports.Compare(replayRun(t), nil, reports.Options{})
+	cmp := compare.Compare(replayRun(t), nil, compare.Options{})
 	for _, f := range []reports.Format{reports.FormatText, reports.FormatMarkdown, reports.FormatHTML} {
 		got, err := r.Bytes(f, cmp)
 		if err != nil {

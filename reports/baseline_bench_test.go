@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"agentevals/compare"
 	"agentevals/internal/testdb"
 	"agentevals/models"
 )
@@ -89,7 +90,7 @@ func BenchmarkFindBaseline(b *testing.B) {
 	})
 	b.Run("equivalent", func(b *testing.B) {
 		for b.Loop() {
-			got, err := FindBaseline(ctx, db, run, nil)
+			got, err := compare.FindBaseline(ctx, db, run, nil)
 			if err != nil {
 				b.Fatal(err)
 			}

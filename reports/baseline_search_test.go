@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"agentevals/compare"
 	"agentevals/models"
 )
 
@@ -47,7 +48,7 @@ func TestFindBaseline_NoSilentLimit(t *testing.T) {
 			saveRun(t, db, r)
 		}
 		run := returnsRun(uuid.NewString(), t0.Add(time.Hour), "go-new", marked)
-		got, err := FindBaseline(ctx, db, run, nil)
+		got, err := compare.FindBaseline(ctx, db, run, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +73,7 @@ func TestFindBaseline_SkipsInfrastructureFailures(t *testing.T) {
 			r.Summary = models.JSON(`{"infrastructure_failure":"database timeout"}`)
 		}))
 		run := returnsRun(uuid.NewString(), t0.Add(time.Hour), "go-1", marked)
-		got, err := FindBaseline(ctx, db, run, nil)
+		got, err := compare.FindBaseline(ctx, db, run, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +101,7 @@ func TestJSONEqual_ExactNumbers(t *testing.T) {
 		{`1e999999999`, `1e999999998`, false},
 	}
 	for _, tt := range tests {
-		got, err := jsonEqual(models.JSON(tt.a), models.JSON(tt.b), false)
+		got, err := compare.JsonEqual(models.JSON(tt.a), models.JSON(tt.b), false)
 		if err != nil || got != tt.want {
 			t.Errorf("jsonEqual(%s, %s) = %v, %v; want %v", tt.a, tt.b, got, err, tt.want)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"agentevals/compare"
 	"agentevals/internal/testdb"
 	"agentevals/models"
 )
@@ -79,7 +80,7 @@ func TestFindBaseline_NeverFromTheFuture(t *testing.T) {
 			{"c follows d", c, d},
 		}
 		for _, tt := range tests {
-			got, err := FindBaseline(ctx, db, tt.run, nil)
+			got, err := compare.FindBaseline(ctx, db, tt.run, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,18 +90,18 @@ func TestFindBaseline_NeverFromTheFuture(t *testing.T) {
 		}
 		planned := at("01900000-0000-7000-8000-000000000107", time.Time{})
 		planned.Cases[0].Metrics = nil // a planned run has no results yet
-		got, err := FindBaseline(ctx, db, planned, []string{"semantic_accuracy"})
+		got, err := compare.FindBaseline(ctx, db, planned, []string{"semantic_accuracy"})
 		if err != nil || idOf(got) != idOf(c) {
 			t.Errorf("planned run: baseline = %s, %v; want the newest run %s", idOf(got), err, idOf(c))
 		}
 		// An explicit baseline from the future, of another agent or of
 		// another definition is rejected.
 		for _, cand := range []*models.Run{c, other, changed, b} {
-			if err := CheckBaseline(b, cand, nil); !errors.Is(err, ErrIncompatible) {
+			if err := compare.CheckBaseline(b, cand, nil); !errors.Is(err, compare.ErrIncompatible) {
 				t.Errorf("CheckBaseline(b, %s) = %v, want ErrIncompatible", cand.ID, err)
 			}
 		}
-		if err := CheckBaseline(c, a, nil); err != nil {
+		if err := compare.CheckBaseline(c, a, nil); err != nil {
 			t.Errorf("CheckBaseline(c, a) = %v", err)
 		}
 	})
@@ -160,15 +161,15 @@ func TestFindBaseline_RubyWrittenRun(t *testing.T) {
 		later.Cases[0].ExpectedActions = models.JSON("null") // JSON null where Ruby wrote SQL NULL
 		later = saveRun(t, db, later)
 
-		base, err := FindBaseline(ctx, db, later, nil)
+		base, err := compare.FindBaseline(ctx, db, later, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if idOf(base) != rubyID.String() {
 			t.Fatalf("baseline = %s, want the Ruby run %s", idOf(base), rubyID)
 		}
-		cmp := Compare(later, base, Options{Tolerance: 0.02})
-		if !cmp.Regressed() || cmp.Regressions()[0].Kind != ScoreDrop {
+		cmp := compare.Compare(later, base, compare.Options{Tolerance: 0.02})
+		if !cmp.Regressed() || cmp.Regressions()[0].Kind != compare.ScoreDrop {
 			t.Fatalf("0.98 (Ruby) -> 0.92 (Go): findings %+v, want a score drop", cmp.Findings)
 		}
 		if cmp.BaselineTotals == nil || cmp.BaselineTotals.Passed != 1 || *cmp.BaselineTotals.Quality.Mean != 0.98 {
@@ -176,7 +177,7 @@ func TestFindBaseline_RubyWrittenRun(t *testing.T) {
 		}
 		r := mustRenderer(t)
 		for _, f := range Formats() {
-			if _, err := r.Bytes(f, Compare(base, nil, Options{})); err != nil {
+			if _, err := r.Bytes(f, compare.Compare(base, nil, compare.Options{})); err != nil {
 				t.Errorf("render the Ruby run as %s: %v", f, err)
 			}
 		}
@@ -208,10 +209,10 @@ func TestDescribeDifference(t *testing.T) {
 	for _, tt := range tests {
 		a, b := base(), base()
 		tt.change(b)
-		if got := DescribeDifference(a, b); got != tt.want {
+		if got := compare.DescribeDifference(a, b); got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 		}
-		if err := SameDefinition(a, b, nil, nil); (err == nil) != (tt.want == "") {
+		if err := compare.SameDefinition(a, b, nil, nil); (err == nil) != (tt.want == "") {
 			t.Errorf("%s: SameDefinition %v disagrees", tt.name, err)
 		}
 	}

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"agentevals/compare"
 	"fmt"
 	"math"
 )
@@ -73,10 +74,10 @@ type deltaRow struct {
 	ValueX   float64
 }
 
-func buildCharts(c *Comparison) charts {
+func buildCharts(c *compare.Comparison) charts {
 	type item struct {
 		label string
-		st    Stat
+		st    compare.Stat
 		base  *float64
 		delta *float64
 	}
@@ -84,7 +85,7 @@ func buildCharts(c *Comparison) charts {
 	q := item{label: "quality (run)", st: c.Totals.Quality}
 	if c.BaselineTotals != nil && c.BaselineTotals.Quality.Mean != nil && q.st.Mean != nil {
 		q.base = c.BaselineTotals.Quality.Mean
-		q.delta = ptr(*q.st.Mean - *q.base)
+		q.delta = compare.Ptr(*q.st.Mean - *q.base)
 	}
 	items = append(items, q)
 	for _, m := range c.Metrics {
@@ -109,7 +110,7 @@ func buildCharts(c *Comparison) charts {
 	}
 	sc.Height = chartTop + float64(len(items))*rowHeight + 20
 	for _, v := range []float64{0, 0.25, 0.5, 0.75, 1} {
-		sc.Axis = append(sc.Axis, tick{X: x(v), Label: trimFloat(v)})
+		sc.Axis = append(sc.Axis, tick{X: x(v), Label: compare.TrimFloat(v)})
 	}
 	out := charts{Scores: sc}
 	if c.Baseline == nil {

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"agentevals/compare"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +12,7 @@ import (
 // are counted as left out, and a report without any change says so.
 func TestBuildCharts_DeltasOnlyChanged(t *testing.T) {
 	ref, bad := supportRuns()
-	c := buildCharts(Compare(bad, ref, Options{}))
+	c := buildCharts(compare.Compare(bad, ref, compare.Options{}))
 	if c.Deltas == nil {
 		t.Fatal("no change chart against a baseline")
 	}
@@ -33,7 +34,7 @@ func TestBuildCharts_DeltasOnlyChanged(t *testing.T) {
 	same := buildRun("01900000-0000-7000-8000-000000000003", 3, t0.Add(2*time.Hour), cdef{id: "returns",
 		question: "How long do I have to return an item?", expected: "You can return it within 30 days.",
 		output: "Within 30 days.", metrics: []mdef{metric("semantic_accuracy", 0.9, sc(0.98))}})
-	cmp := Compare(same, prev, Options{})
+	cmp := compare.Compare(same, prev, compare.Options{})
 	c = buildCharts(cmp)
 	if len(c.Deltas.Rows) != 0 || c.Deltas.Unchanged != 2 {
 		t.Errorf("unchanged run: rows %d, left out %d; want 0 and 2", len(c.Deltas.Rows), c.Deltas.Unchanged)

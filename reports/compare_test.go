@@ -1,12 +1,13 @@
 package reports
 
 import (
+	"agentevals/compare"
 	"testing"
 	"time"
 )
 
-func findKinds(c *Comparison) map[Kind]int {
-	out := map[Kind]int{}
+func findKinds(c *compare.Comparison) map[compare.Kind]int {
+	out := map[compare.Kind]int{}
 	for _, f := range c.Findings {
 		out[f.Kind]++
 	}
@@ -15,7 +16,7 @@ func findKinds(c *Comparison) map[Kind]int {
 
 func TestCompare_WorkedExample(t *testing.T) {
 	previous, later := workedExample()
-	for _, run := range []*Comparison{Compare(previous, nil, Options{}), Compare(later, nil, Options{})} {
+	for _, run := range []*compare.Comparison{compare.Compare(previous, nil, compare.Options{}), compare.Compare(later, nil, compare.Options{})} {
 		if got, want := run.Totals.Passed, 1; got != want {
 			t.Fatalf("passed = %d, want %d: both runs pass the 0.9 minimum", got, want)
 		}
@@ -23,7 +24,7 @@ func TestCompare_WorkedExample(t *testing.T) {
 			t.Fatalf("a run without baseline has findings: %+v", run.Findings)
 		}
 	}
-	cmp := Compare(later, previous, Options{Tolerance: 0.02})
+	cmp := compare.Compare(later, previous, compare.Options{Tolerance: 0.02})
 	if !cmp.Regressed() {
 		t.Fatal("0.98 -> 0.92 with tolerance 0.02 did not regress")
 	}
@@ -31,7 +32,7 @@ func TestCompare_WorkedExample(t *testing.T) {
 		t.Fatal("the later run passes its minimum; checks must not fail")
 	}
 	regs := cmp.Regressions()
-	if len(regs) != 1 || regs[0].Kind != ScoreDrop || regs[0].Metric != "semantic_accuracy" {
+	if len(regs) != 1 || regs[0].Kind != compare.ScoreDrop || regs[0].Metric != "semantic_accuracy" {
 		t.Fatalf("regressions = %+v, want one semantic_accuracy score drop", regs)
 	}
 	if got, want := *regs[0].Before-*regs[0].After, 0.06; got < want-1e-9 || got > want+1e-9 {
@@ -39,13 +40,13 @@ func TestCompare_WorkedExample(t *testing.T) {
 	}
 	// A tolerance of exactly the drop (or more) hides the score drop.
 	for _, tol := range []float64{0.06, 0.1} {
-		if c := Compare(later, previous, Options{Tolerance: tol}); c.Regressed() {
+		if c := compare.Compare(later, previous, compare.Options{Tolerance: tol}); c.Regressed() {
 			t.Fatalf("tolerance %v: regressed with %+v", tol, c.Findings)
 		}
 	}
 	// The reverse direction is an improvement, not a regression.
-	back := Compare(previous, later, Options{Tolerance: 0.02})
-	if back.Regressed() || findKinds(back)[Improvement] != 1 {
+	back := compare.Compare(previous, later, compare.Options{Tolerance: 0.02})
+	if back.Regressed() || findKinds(back)[compare.Improvement] != 1 {
 		t.Fatalf("0.92 -> 0.98: findings %+v, want one improvement", back.Findings)
 	}
 }
@@ -61,11 +62,11 @@ func TestCompare_NewErrorsAndFailuresIgnoreTolerance(t *testing.T) {
 		cdef{id: "b", output: "x", metrics: []mdef{metric("exact", 0.5, sc(0.4))}},
 		cdef{id: "c", output: "x", metrics: []mdef{{name: "exact", threshold: 0.5, err: "judge reply was not JSON"}}},
 	)
-	for _, gate := range []string{GateStrict, GateCI} {
+	for _, gate := range []string{compare.GateStrict, compare.GateCI} {
 		for _, tol := range []float64{0, 0.5, 1} {
-			cmp := Compare(now, base, Options{Tolerance: tol, Gate: gate})
+			cmp := compare.Compare(now, base, compare.Options{Tolerance: tol, Gate: gate})
 			k := findKinds(cmp)
-			if k[NewAgentError] != 1 || k[NewMetricError] != 1 || k[NewFailure] != 1 {
+			if k[compare.NewAgentError] != 1 || k[compare.NewMetricError] != 1 || k[compare.NewFailure] != 1 {
 				t.Fatalf("gate %s tolerance %v: findings %+v", gate, tol, cmp.Findings)
 			}
 			if !cmp.Regressed() {
@@ -73,7 +74,7 @@ func TestCompare_NewErrorsAndFailuresIgnoreTolerance(t *testing.T) {
 			}
 		}
 	}
-	if cmp := Compare(now, base, Options{Tolerance: 1}); findKinds(cmp)[ScoreDrop] != 0 {
+	if cmp := compare.Compare(now, base, compare.Options{Tolerance: 1}); findKinds(cmp)[compare.ScoreDrop] != 0 {
 		t.Fatalf("tolerance 1 still reports score drops: %+v", cmp.Findings)
 	}
 }
@@ -98,19 +99,19 @@ func TestCompare_GateCI(t *testing.T) {
 	noisy := buildRun("01900000-0000-7000-8000-000000000021", 2, t0.Add(time.Minute), smallDrop...)
 	worse := buildRun("01900000-0000-7000-8000-000000000022", 3, t0.Add(2*time.Minute), bigDrop...)
 
-	strict := Compare(noisy, base, Options{Tolerance: 0.02, Gate: GateStrict})
+	strict := compare.Compare(noisy, base, compare.Options{Tolerance: 0.02, Gate: compare.GateStrict})
 	if !strict.Regressed() {
 		t.Fatal("strict gate: a 0.1 drop on one question must gate")
 	}
-	ci := Compare(noisy, base, Options{Tolerance: 0.02, Gate: GateCI})
+	ci := compare.Compare(noisy, base, compare.Options{Tolerance: 0.02, Gate: compare.GateCI})
 	if ci.Regressed() {
 		t.Fatalf("ci gate: one noisy question gated: %+v", ci.Findings)
 	}
-	if findKinds(ci)[ScoreDrop] != 1 {
+	if findKinds(ci)[compare.ScoreDrop] != 1 {
 		t.Fatalf("ci gate must still report the per-question drop: %+v", ci.Findings)
 	}
-	ciWorse := Compare(worse, base, Options{Tolerance: 0.02, Gate: GateCI})
-	if !ciWorse.Regressed() || findKinds(ciWorse)[MetricDrop] == 0 {
+	ciWorse := compare.Compare(worse, base, compare.Options{Tolerance: 0.02, Gate: compare.GateCI})
+	if !ciWorse.Regressed() || findKinds(ciWorse)[compare.MetricDrop] == 0 {
 		t.Fatalf("ci gate: a drop of the whole interval did not gate: %+v", ciWorse.Findings)
 	}
 	if m := ciWorse.Metrics[0]; !m.BelowBaseline || m.CI.High >= *m.BaselineMean {
@@ -124,7 +125,7 @@ func TestSummarize_NullsAreNotZero(t *testing.T) {
 		cdef{id: "skipped", metrics: []mdef{{name: "semantic_accuracy", threshold: 0.9}}},
 		cdef{id: "errored", metrics: []mdef{metric("exact", 0.5, sc(1)), {name: "judge", threshold: 0.5, err: "bad reply"}}},
 	)
-	tot := Summarize(run.Cases, Options{})
+	tot := compare.Summarize(run.Cases, compare.Options{})
 	if got, want := [4]int{tot.Passed, tot.Failed, tot.Errored, tot.NotEvaluated}, [4]int{1, 0, 1, 1}; got != want {
 		t.Fatalf("passed/failed/errored/not evaluated = %v, want %v", got, want)
 	}
@@ -135,13 +136,13 @@ func TestSummarize_NullsAreNotZero(t *testing.T) {
 	if got, want := *tot.PassRate, 0.5; got != want {
 		t.Fatalf("pass rate = %v, want %v", got, want)
 	}
-	stats := MetricStats(run.Cases, Options{})
+	stats := compare.MetricStats(run.Cases, compare.Options{})
 	for _, s := range stats {
 		if s.Name == "semantic_accuracy" && (s.Mean != nil || s.CI != nil || s.NotCalculated != 2) {
 			t.Fatalf("semantic_accuracy = %+v, want no mean and 2 not calculated", s)
 		}
 	}
-	none := Summarize(run.Cases[1:2], Options{})
+	none := compare.Summarize(run.Cases[1:2], compare.Options{})
 	if none.Quality.Mean != nil || none.PassRate != nil || none.Evaluated != 0 {
 		t.Fatalf("nothing evaluated: totals %+v, want null quality and pass rate", none)
 	}
@@ -149,29 +150,29 @@ func TestSummarize_NullsAreNotZero(t *testing.T) {
 
 func TestBootstrap_Reproducible(t *testing.T) {
 	vals := []float64{0.2, 0.9, 0.4, 1, 0.7, 0.65, 0.3}
-	a := Bootstrap(vals, 1000, DefaultSeed, "x")
-	b := Bootstrap(vals, 1000, DefaultSeed, "x")
+	a := compare.Bootstrap(vals, 1000, compare.DefaultSeed, "x")
+	b := compare.Bootstrap(vals, 1000, compare.DefaultSeed, "x")
 	if *a.CI != *b.CI {
 		t.Fatalf("same input, different intervals: %v %v", *a.CI, *b.CI)
 	}
 	if !(a.CI.Low <= *a.Mean && *a.Mean <= a.CI.High) || a.CI.Low >= a.CI.High {
 		t.Fatalf("interval %v does not bracket the mean %v", *a.CI, *a.Mean)
 	}
-	if c := Bootstrap(vals, 1000, DefaultSeed+1, "x"); *c.CI == *a.CI {
+	if c := compare.Bootstrap(vals, 1000, compare.DefaultSeed+1, "x"); *c.CI == *a.CI {
 		t.Fatalf("another seed gave the very same interval %v", *c.CI)
 	}
-	if e := Bootstrap(nil, 1000, DefaultSeed, "x"); e.Mean != nil || e.CI != nil {
+	if e := compare.Bootstrap(nil, 1000, compare.DefaultSeed, "x"); e.Mean != nil || e.CI != nil {
 		t.Fatalf("empty input: %+v, want no mean", e)
 	}
-	if one := Bootstrap([]float64{0.4}, 1000, DefaultSeed, "x"); one.CI.Low != 0.4 || one.CI.High != 0.4 {
+	if one := compare.Bootstrap([]float64{0.4}, 1000, compare.DefaultSeed, "x"); one.CI.Low != 0.4 || one.CI.High != 0.4 {
 		t.Fatalf("single value interval = %v", *one.CI)
 	}
 }
 
 func TestCompare_Slices(t *testing.T) {
 	ref, bad := supportRuns()
-	cmp := Compare(bad, ref, Options{})
-	got := map[string]Slice{}
+	cmp := compare.Compare(bad, ref, compare.Options{})
+	got := map[string]compare.Slice{}
 	for _, s := range cmp.Slices {
 		got[s.Key+"="+s.Value] = s
 	}
@@ -182,7 +183,7 @@ func TestCompare_Slices(t *testing.T) {
 	if s, ok := got["tag=hours"]; !ok || s.Cases != 1 || s.Regressions != 0 {
 		t.Fatalf("tag=hours slice = %+v", s)
 	}
-	if cmp.Slices[0].Key != SliceFailureMode {
+	if cmp.Slices[0].Key != compare.SliceFailureMode {
 		t.Fatalf("failure modes must come first: %+v", cmp.Slices[0])
 	}
 }

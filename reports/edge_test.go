@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"agentevals/compare"
 	"agentevals/models"
 )
 
@@ -25,7 +26,7 @@ func TestRenderer_EdgeCases(t *testing.T) {
 	odd.Summary = models.JSON(`[1,2]`)     // not an object
 	r := mustRenderer(t)
 	for _, run := range []*models.Run{empty, skipped, odd} {
-		cmp := Compare(run, nil, Options{})
+		cmp := compare.Compare(run, nil, compare.Options{})
 		for _, f := range Formats() {
 			b, err := r.Bytes(f, cmp)
 			if err != nil {
@@ -36,14 +37,14 @@ func TestRenderer_EdgeCases(t *testing.T) {
 			}
 		}
 	}
-	if tot := Compare(skipped, nil, Options{}).Totals; tot.Quality.Mean != nil || tot.PassRate != nil || tot.NotEvaluated != 1 {
+	if tot := compare.Compare(skipped, nil, compare.Options{}).Totals; tot.Quality.Mean != nil || tot.PassRate != nil || tot.NotEvaluated != 1 {
 		t.Errorf("nothing evaluated: totals %+v, want null quality and pass rate", tot)
 	}
-	tot := Compare(odd, nil, Options{}).Totals
+	tot := compare.Compare(odd, nil, compare.Options{}).Totals
 	if tot.Errored != 1 || tot.Passed != 1 || *tot.Quality.Mean != 0.5 {
 		t.Errorf("agent error counts 0, unknown status derived: totals %+v", tot)
 	}
-	b, _ := r.Bytes(FormatText, Compare(skipped, nil, Options{}))
+	b, _ := r.Bytes(FormatText, compare.Compare(skipped, nil, compare.Options{}))
 	if !strings.Contains(string(b), "quality n/a") || strings.Contains(string(b), "quality 0.000") {
 		t.Errorf("a null quality is shown as a number:\n%s", b)
 	}

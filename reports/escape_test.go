@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"agentevals/compare"
 	"errors"
 	"os"
 	"path/filepath"
@@ -54,7 +55,7 @@ func TestEscapeGitHub(t *testing.T) {
 	// A case id cannot start a workflow command of its own.
 	ref, bad := supportRuns()
 	bad.Cases[0].CaseID = "x\n::error::forged"
-	b, err := mustRenderer(t).Bytes(FormatGitHub, Compare(bad, ref, Options{}))
+	b, err := mustRenderer(t).Bytes(FormatGitHub, compare.Compare(bad, ref, compare.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func TestFormatFromPath(t *testing.T) {
 func TestRenderer_WriteFile(t *testing.T) {
 	r := mustRenderer(t)
 	ref, bad := supportRuns()
-	cmp := Compare(bad, ref, Options{})
+	cmp := compare.Compare(bad, ref, compare.Options{})
 	dir := t.TempDir()
 	path := filepath.Join(dir, "report.json")
 	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"agentevals/compare"
 	"agentevals/models"
 )
 
@@ -58,7 +59,7 @@ func buildRun(id string, seq int64, started time.Time, cases ...cdef) *models.Ru
 		c := &models.CaseResult{ID: int64(i + 1), RunID: run.ID, Position: i, CaseID: cd.id, Name: name,
 			DurationMS: 120.5, Question: models.MustJSON(cd.question), ExpectedAnswer: models.MustJSON(cd.expected),
 			MinimumScores: models.MustJSON(mins), Metadata: models.JSON(meta), Output: models.MustJSON(cd.output),
-			Actions: models.JSON(`[]`), InputTokens: ptr(int64(100)), OutputTokens: ptr(int64(20)), Cost: ptr(models.Decimal("0.0002")),
+			Actions: models.JSON(`[]`), InputTokens: compare.Ptr(int64(100)), OutputTokens: compare.Ptr(int64(20)), Cost: compare.Ptr(models.Decimal("0.0002")),
 			CreatedAt: started, UpdatedAt: started}
 		if cd.agentErr != "" {
 			c.ErrorDetails = models.MustJSON(map[string]string{"class": "AgentError", "message": cd.agentErr})
@@ -127,7 +128,7 @@ func supportRuns() (reference, regressed *models.Run) {
 		run.Metadata = models.MustJSON(map[string]string{"revision": map[bool]string{false: "reference", true: "regressed"}[bad]})
 		run.Cases[0].Actions = models.JSON(`[{"group":"orders","name":"lookup_policy","arguments":{"topic":"returns"}}]`)
 		if bad {
-			run.Cases[0].Metrics[1].Reason = ptr("expected lookup_policy(topic: returns), observed lookup_policy(topic: shipping)")
+			run.Cases[0].Metrics[1].Reason = compare.Ptr("expected lookup_policy(topic: returns), observed lookup_policy(topic: shipping)")
 			run.Cases[0].Actions = models.JSON(`[{"group":"orders","name":"lookup_policy","arguments":{"topic":"shipping"}}]`)
 		}
 		run.Summary = models.JSON(`{"quality":null,"unknown_key":[1,2]}`)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"agentevals/compare"
 	"agentevals/models"
 )
 
@@ -39,7 +40,7 @@ func TestFlakyQuestions(t *testing.T) {
 		}
 		save(13, "OtherAgent", 1, 1, 0)          // incompatible: another agent
 		run := save(14, "SupportAgent", 1, 1, 0) // "recent" newly fails in the run itself
-		got, err := FlakyQuestions(ctx, db, run, nil)
+		got, err := compare.FlakyQuestions(ctx, db, run, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,11 +48,11 @@ func TestFlakyQuestions(t *testing.T) {
 		if len(got) != 1 || !ok {
 			t.Fatalf("flaky = %+v, want only wobbly", got)
 		}
-		if w.Runs != FlakyWindow || w.Flips != 2 || w.Statuses[5] != models.StatusFailed {
-			t.Fatalf("wobbly = %+v, want %d runs, 2 flips, failed in the 6th", w, FlakyWindow)
+		if w.Runs != compare.FlakyWindow || w.Flips != 2 || w.Statuses[5] != models.StatusFailed {
+			t.Fatalf("wobbly = %+v, want %d runs, 2 flips, failed in the 6th", w, compare.FlakyWindow)
 		}
 
-		cmp := Compare(run, nil, Options{Flaky: got})
+		cmp := compare.Compare(run, nil, compare.Options{Flaky: got})
 		var b bytes.Buffer
 		if err := renderGitHub(&b, cmp); err != nil {
 			t.Fatal(err)
@@ -95,7 +96,7 @@ func TestFlakyQuestions_SkipsInfrastructureFailures(t *testing.T) {
 		save(1, nil, true)
 		save(2, sc(1), false)
 		run := save(3, sc(1), false)
-		got, err := FlakyQuestions(ctx, db, run, nil)
+		got, err := compare.FlakyQuestions(ctx, db, run, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

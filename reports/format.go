@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"agentevals/compare"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -121,7 +122,7 @@ func NewRenderer() (*Renderer, error) {
 
 // Render writes the report of c in format f to w. The whole report is
 // rendered in memory first, so an error never leaves half a report.
-func (r *Renderer) Render(w io.Writer, f Format, c *Comparison) error {
+func (r *Renderer) Render(w io.Writer, f Format, c *compare.Comparison) error {
 	b, err := r.Bytes(f, c)
 	if err != nil {
 		return err
@@ -133,7 +134,7 @@ func (r *Renderer) Render(w io.Writer, f Format, c *Comparison) error {
 }
 
 // Bytes returns the report of c in format f.
-func (r *Renderer) Bytes(f Format, c *Comparison) ([]byte, error) {
+func (r *Renderer) Bytes(f Format, c *compare.Comparison) ([]byte, error) {
 	var buf bytes.Buffer
 	var err error
 	switch f {
@@ -163,7 +164,7 @@ func (r *Renderer) Bytes(f Format, c *Comparison) ([]byte, error) {
 // WriteFile renders the report of c in format f and replaces path with it
 // atomically (a temporary file in the same directory, then a rename), so
 // readers never see a partial report.
-func (r *Renderer) WriteFile(path string, f Format, c *Comparison) error {
+func (r *Renderer) WriteFile(path string, f Format, c *compare.Comparison) error {
 	b, err := r.Bytes(f, c)
 	if err != nil {
 		return err
@@ -197,7 +198,7 @@ func writeAtomic(path string, b []byte) error {
 
 // AppendStepSummary appends the Markdown report of c to a GitHub Actions job
 // summary file (the path in $GITHUB_STEP_SUMMARY).
-func (r *Renderer) AppendStepSummary(path string, c *Comparison) error {
+func (r *Renderer) AppendStepSummary(path string, c *compare.Comparison) error {
 	b, err := r.Bytes(FormatMarkdown, c)
 	if err != nil {
 		return err
@@ -218,7 +219,7 @@ func (r *Renderer) AppendStepSummary(path string, c *Comparison) error {
 
 // RenderAB writes an A/B comparison as text or JSON (the other formats are
 // for single runs and fail with ErrUnknownFormat).
-func (r *Renderer) RenderAB(w io.Writer, f Format, ab *ABComparison) error {
+func (r *Renderer) RenderAB(w io.Writer, f Format, ab *compare.ABComparison) error {
 	var buf bytes.Buffer
 	var err error
 	switch f {
@@ -230,7 +231,7 @@ func (r *Renderer) RenderAB(w io.Writer, f Format, ab *ABComparison) error {
 		err = enc.Encode(struct {
 			A string `json:"a"`
 			B string `json:"b"`
-			*ABComparison
+			*compare.ABComparison
 		}{ab.A.ID.String(), ab.B.ID.String(), ab})
 	default:
 		return fmt.Errorf("render comparison: %w %q (want text or json)", ErrUnknownFormat, f)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"agentevals/compare"
 	"agentevals/models"
 )
 
@@ -28,7 +29,7 @@ type Location struct {
 
 // RenderGitHub writes the GitHub Actions annotations of c to w, located as
 // opts says (Render with FormatGitHub is RenderGitHub without locations).
-func (r *Renderer) RenderGitHub(w io.Writer, c *Comparison, opts GitHubOptions) error {
+func (r *Renderer) RenderGitHub(w io.Writer, c *compare.Comparison, opts GitHubOptions) error {
 	var b strings.Builder
 	writeGitHub(&b, c, opts)
 	if _, err := io.WriteString(w, b.String()); err != nil {
@@ -38,7 +39,7 @@ func (r *Renderer) RenderGitHub(w io.Writer, c *Comparison, opts GitHubOptions) 
 }
 
 // renderGitHub writes the annotations of c without locations.
-func renderGitHub(w io.Writer, c *Comparison) error {
+func renderGitHub(w io.Writer, c *compare.Comparison) error {
 	var b strings.Builder
 	writeGitHub(&b, c, GitHubOptions{})
 	_, err := io.WriteString(w, b.String())
@@ -53,10 +54,10 @@ func renderGitHub(w io.Writer, c *Comparison) error {
 // per metric-level finding of the ci gate, a ::notice listing the flaky
 // questions, a ::notice with the totals and one ::notice per failure-mode
 // or tag slice (title "SUITE / AGENT: slice KEY=VALUE").
-func writeGitHub(b *strings.Builder, c *Comparison, opts GitHubOptions) {
+func writeGitHub(b *strings.Builder, c *compare.Comparison, opts GitHubOptions) {
 	title := c.Run.Suite + " / " + c.Run.Agent
-	byCase := map[string]QuestionFindings{}
-	var metricLevel []QuestionFindings
+	byCase := map[string]compare.QuestionFindings{}
+	var metricLevel []compare.QuestionFindings
 	for _, q := range c.RegressionsByQuestion() {
 		if q.CaseID == "" {
 			metricLevel = append(metricLevel, q)
@@ -83,13 +84,13 @@ func writeGitHub(b *strings.Builder, c *Comparison, opts GitHubOptions) {
 	}
 	if len(flaky) > 0 {
 		annotate(b, "notice", Location{}, title+": flaky questions",
-			Plural(len(flaky), "question", "questions")+" flipped between passing and failing in recent runs: "+strings.Join(flaky, "; "))
+			compare.Plural(len(flaky), "question", "questions")+" flipped between passing and failing in recent runs: "+strings.Join(flaky, "; "))
 	}
 	annotate(b, "notice", Location{}, title, totalsText(c.Totals)+"; "+gateVerdict(c))
 	for _, s := range c.Slices {
 		msg := totalsText(s.Totals) + "; pass rate " + fmtPercent(s.PassRate)
 		if s.Baseline != nil {
-			msg += "; baseline quality " + fmtScore(s.Baseline.Quality.Mean) + "; " + Plural(s.Regressions, "regression", "regressions")
+			msg += "; baseline quality " + compare.FmtScore(s.Baseline.Quality.Mean) + "; " + compare.Plural(s.Regressions, "regression", "regressions")
 		}
 		annotate(b, "notice", Location{}, title+": slice "+s.Key+"="+s.Value, msg)
 	}
@@ -98,12 +99,12 @@ func writeGitHub(b *strings.Builder, c *Comparison, opts GitHubOptions) {
 // questionAnnotation is the one annotation of a question: its level ("" for
 // none), what happened and the message, its status and its regressions q
 // (zero when it has none) merged.
-func questionAnnotation(cc CaseComparison, q QuestionFindings) (level, what, msg string) {
+func questionAnnotation(cc compare.CaseComparison, q compare.QuestionFindings) (level, what, msg string) {
 	switch cc.Status {
 	case models.StatusFailed:
 		level, what, msg = "error", "failed", failureSummary(cc.Case)+"\n"+metricLines(cc.Case, nil)
 	case models.StatusError:
-		level, what, msg = "error", "error", ErrorSummary(cc.Case.ErrorDetails)
+		level, what, msg = "error", "error", compare.ErrorSummary(cc.Case.ErrorDetails)
 		if msg == "" {
 			msg = failureSummary(cc.Case)
 		}
@@ -136,9 +137,9 @@ func gatingLevel(gating bool) string {
 }
 
 // totalsText is the one-line summary of totals in annotations.
-func totalsText(t Totals) string {
+func totalsText(t compare.Totals) string {
 	return fmt.Sprintf("%s: %d passed, %d failed, %s, %d not evaluated; quality %s",
-		Plural(t.Cases, "question", "questions"), t.Passed, t.Failed, Plural(t.Errored, "error", "errors"), t.NotEvaluated, fmtScore(t.Quality.Mean))
+		compare.Plural(t.Cases, "question", "questions"), t.Passed, t.Failed, compare.Plural(t.Errored, "error", "errors"), t.NotEvaluated, compare.FmtScore(t.Quality.Mean))
 }
 
 // fmtPercent formats a nullable rate as a percentage; nil is "n/a".

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"agentevals/compare"
 	"bytes"
 	"strings"
 	"testing"
@@ -12,7 +13,7 @@ import (
 func TestRenderGitHub_Locations(t *testing.T) {
 	ref, bad := supportRuns()
 	bad.Cases[1].Status = "not_evaluated" // shipping: an unlocated warning
-	cmp := Compare(bad, ref, Options{})
+	cmp := compare.Compare(bad, ref, compare.Options{})
 	var buf bytes.Buffer
 	opts := GitHubOptions{Locations: map[string]Location{"returns": {File: "evals/a,b:c.json", Line: 4}}}
 	if err := mustRenderer(t).RenderGitHub(&buf, cmp, opts); err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"agentevals/compare"
 	"agentevals/models"
 )
 
@@ -58,11 +59,11 @@ type Grid struct {
 
 // GridVariant is one variant's run and totals.
 type GridVariant struct {
-	Name   string      `json:"name"`
-	Run    *models.Run `json:"-"`
-	RunID  string      `json:"run_id"`
-	Agent  string      `json:"agent"`
-	Totals Totals      `json:"totals"`
+	Name   string         `json:"name"`
+	Run    *models.Run    `json:"-"`
+	RunID  string         `json:"run_id"`
+	Agent  string         `json:"agent"`
+	Totals compare.Totals `json:"totals"`
 	// Best counts the questions on which this variant's answer is the best
 	// (alone or tied with others, while not every variant tied).
 	Best int `json:"best"`
@@ -104,7 +105,7 @@ type GridMetric struct {
 // GridPair is the paired comparison of variant B against variant A.
 type GridPair struct {
 	A, B string
-	*ABComparison
+	*compare.ABComparison
 }
 
 // ErrNoExperiment is returned by BuildGrid for runs that carry no
@@ -115,7 +116,7 @@ var ErrNoExperiment = errors.New("not the runs of one experiment")
 // the variants recorded in their metadata. The runs must evaluate the same
 // definition (see SameDefinition); otherwise the error wraps
 // ErrIncompatible.
-func BuildGrid(runs []*models.Run, opts Options) (*Grid, error) {
+func BuildGrid(runs []*models.Run, opts compare.Options) (*Grid, error) {
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("build grid: %w: no runs", ErrNoExperiment)
 	}
@@ -130,11 +131,11 @@ func BuildGrid(runs []*models.Run, opts Options) (*Grid, error) {
 		if info == nil || info.ID != first.ID {
 			return nil, fmt.Errorf("build grid: %w: run %s belongs to another experiment", ErrNoExperiment, r.ID)
 		}
-		if err := SameDefinition(runs[0], r, nil, nil); err != nil {
+		if err := compare.SameDefinition(runs[0], r, nil, nil); err != nil {
 			return nil, fmt.Errorf("build grid: variant %q: %w", info.Variant, err)
 		}
 		g.Variants = append(g.Variants, GridVariant{Name: info.Variant, Run: r, RunID: r.ID.String(),
-			Agent: r.Agent, Totals: Summarize(r.Cases, opts)})
+			Agent: r.Agent, Totals: compare.Summarize(r.Cases, opts)})
 	}
 	g.buildRows()
 	pairs, err := gridPairs(g.Variants, opts)
@@ -162,7 +163,7 @@ func orderByVariant(runs []*models.Run, order []string) []*models.Run {
 		case oki != okj:
 			return oki
 		}
-		return earlier(out[i], out[j])
+		return compare.Earlier(out[i], out[j])
 	})
 	return out
 }
@@ -204,14 +205,14 @@ func (g *Grid) buildRows() {
 }
 
 func gridCell(variant string, c *models.CaseResult) GridCell {
-	cell := GridCell{Variant: variant, Position: c.Position, Status: CaseStatus(c), Output: jsonText(c.Output)}
+	cell := GridCell{Variant: variant, Position: c.Position, Status: compare.CaseStatus(c), Output: jsonText(c.Output)}
 	if cell.Status != models.StatusNotEvaluated {
 		cell.Quality = c.Quality()
 	}
 	for _, m := range c.Metrics {
 		gm := GridMetric{Name: m.Name, Passed: m.Passed, State: metricState(m)}
 		if v, ok := m.Value(); ok {
-			gm.Score = ptr(v)
+			gm.Score = compare.Ptr(v)
 		}
 		cell.Metrics = append(cell.Metrics, gm)
 	}
@@ -229,7 +230,7 @@ func markBest(cells []GridCell) []int {
 			continue
 		}
 		scored++
-		if best == nil || *c.Quality > *best+scoreEpsilon {
+		if best == nil || *c.Quality > *best+compare.ScoreEpsilon {
 			best = c.Quality
 		}
 	}
@@ -238,7 +239,7 @@ func markBest(cells []GridCell) []int {
 	}
 	var idx []int
 	for i, c := range cells {
-		if c.Quality != nil && *c.Quality >= *best-scoreEpsilon {
+		if c.Quality != nil && *c.Quality >= *best-compare.ScoreEpsilon {
 			idx = append(idx, i)
 		}
 	}
@@ -254,10 +255,10 @@ func markBest(cells []GridCell) []int {
 // gridPairs compares every pair of variants (B against A, A first in
 // variant order) up to MaxGridPairs variants, else each variant with the
 // first.
-func gridPairs(vs []GridVariant, opts Options) ([]GridPair, error) {
+func gridPairs(vs []GridVariant, opts compare.Options) ([]GridPair, error) {
 	var out []GridPair
 	add := func(a, b GridVariant) error {
-		ab, err := CompareAB(a.Run, b.Run, opts)
+		ab, err := compare.CompareAB(a.Run, b.Run, opts)
 		if err != nil {
 			return fmt.Errorf("build grid: %w", err)
 		}
@@ -279,7 +280,7 @@ func gridPairs(vs []GridVariant, opts Options) ([]GridPair, error) {
 
 // Pair returns the comparison of variant b against variant a, computing it
 // when the grid did not (nil when either name is unknown).
-func (g *Grid) Pair(a, b string, opts Options) (*GridPair, error) {
+func (g *Grid) Pair(a, b string, opts compare.Options) (*GridPair, error) {
 	for i := range g.Pairs {
 		if g.Pairs[i].A == a && g.Pairs[i].B == b {
 			return &g.Pairs[i], nil
@@ -289,7 +290,7 @@ func (g *Grid) Pair(a, b string, opts Options) (*GridPair, error) {
 	if va == nil || vb == nil {
 		return nil, nil
 	}
-	ab, err := CompareAB(va.Run, vb.Run, opts)
+	ab, err := compare.CompareAB(va.Run, vb.Run, opts)
 	if err != nil {
 		return nil, fmt.Errorf("compare variants: %w", err)
 	}

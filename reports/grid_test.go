@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"agentevals/compare"
 	"agentevals/models"
 )
 
@@ -23,7 +24,7 @@ func TestBuildGrid(t *testing.T) {
 	ref, reg := supportRuns()
 	// Given in reverse order: the grid follows the experiment's variant order.
 	runs := experimentRuns("e1", []string{"reference", "regressed"}, ref, reg)
-	g, err := BuildGrid([]*models.Run{runs[1], runs[0]}, Options{})
+	g, err := BuildGrid([]*models.Run{runs[1], runs[0]}, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,29 +62,29 @@ func TestBuildGrid(t *testing.T) {
 	if p.A != "reference" || p.B != "regressed" || p.Changes.NewlyFailing != 1 {
 		t.Errorf("pair = %s vs %s %+v", p.B, p.A, p.Changes)
 	}
-	back, err := g.Pair("regressed", "reference", Options{})
+	back, err := g.Pair("regressed", "reference", compare.Options{})
 	if err != nil || back == nil || back.Changes.NewlyPassing != 1 {
 		t.Errorf("reverse pair = %+v, %v", back, err)
 	}
-	if none, err := g.Pair("reference", "nope", Options{}); none != nil || err != nil {
+	if none, err := g.Pair("reference", "nope", compare.Options{}); none != nil || err != nil {
 		t.Errorf("unknown variant: %v, %v", none, err)
 	}
 }
 
 func TestBuildGrid_Refused(t *testing.T) {
 	ref, reg := supportRuns()
-	if _, err := BuildGrid([]*models.Run{ref, reg}, Options{}); !errors.Is(err, ErrNoExperiment) {
+	if _, err := BuildGrid([]*models.Run{ref, reg}, compare.Options{}); !errors.Is(err, ErrNoExperiment) {
 		t.Errorf("runs without experiment metadata: %v", err)
 	}
 	runs := experimentRuns("e1", []string{"a", "b"}, ref, reg)
 	runs[1].Metadata = models.MustJSON(map[string]any{ExperimentKey: ExperimentInfo{ID: "e2", Variant: "b"}})
-	if _, err := BuildGrid(runs, Options{}); !errors.Is(err, ErrNoExperiment) {
+	if _, err := BuildGrid(runs, compare.Options{}); !errors.Is(err, ErrNoExperiment) {
 		t.Errorf("runs of two experiments: %v", err)
 	}
 	ref, reg = supportRuns()
 	reg.SuiteDigest, reg.Summary = "other", models.JSON(`{"writer":"agentevals-go"}`)
 	ref.Summary = reg.Summary
-	if _, err := BuildGrid(experimentRuns("e1", []string{"a", "b"}, ref, reg), Options{}); !errors.Is(err, ErrIncompatible) {
+	if _, err := BuildGrid(experimentRuns("e1", []string{"a", "b"}, ref, reg), compare.Options{}); !errors.Is(err, compare.ErrIncompatible) {
 		t.Errorf("runs of two definitions: %v", err)
 	}
 }
@@ -122,7 +123,7 @@ func TestMarkBest(t *testing.T) {
 func TestRenderer_RenderGrid(t *testing.T) {
 	ref, reg := supportRuns()
 	reg.Cases[1].Output = models.MustJSON("<script>alert(1)</script>\x1b[31m | pipe")
-	g, err := BuildGrid(experimentRuns("e1", []string{"reference", "regressed"}, ref, reg), Options{})
+	g, err := BuildGrid(experimentRuns("e1", []string{"reference", "regressed"}, ref, reg), compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

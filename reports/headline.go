@@ -3,6 +3,7 @@ package reports
 import (
 	"strings"
 
+	"agentevals/compare"
 	"agentevals/models"
 )
 
@@ -26,7 +27,7 @@ type Headline struct {
 }
 
 // HeadlineOf sums up a comparison.
-func HeadlineOf(c *Comparison) Headline {
+func HeadlineOf(c *compare.Comparison) Headline {
 	h := Headline{Outcome: outcome(c.Totals), Verdict: gateVerdict(c), Regressed: c.Regressed()}
 	switch {
 	case c.ChecksFailed() || h.Regressed:

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"agentevals/compare"
 	"crypto/sha256"
 	"encoding/base64"
 	htmltemplate "html/template"
@@ -18,7 +19,7 @@ type htmlPage struct {
 // renderHTML writes a standalone page: no scripts, no external assets, one
 // inline stylesheet whitelisted by hash in a strict CSP meta tag, every
 // untrusted string escaped by html/template.
-func (r *Renderer) renderHTML(w io.Writer, c *Comparison) error {
+func (r *Renderer) renderHTML(w io.Writer, c *compare.Comparison) error {
 	sum := sha256.Sum256([]byte(r.tmpl.css))
 	page := htmlPage{
 		view:  newView(c, viewHTML),

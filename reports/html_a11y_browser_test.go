@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"agentevals/compare"
 	"agentevals/internal/axe"
 )
 
@@ -23,11 +24,11 @@ func TestRenderer_HTMLAccessibleInChromium(t *testing.T) {
 	ref, bad := supportRuns()
 	prev, later := workedExample()
 	hostile, hostileBase := hostileRun("http://127.0.0.1:9")
-	reports := map[string]*Comparison{
-		"support regressed": Compare(bad, ref, Options{Tolerance: 0.02}),
-		"support reference": Compare(ref, nil, Options{}),
-		"worked example":    Compare(later, prev, Options{Tolerance: 0.02}),
-		"hostile":           Compare(hostile, hostileBase, Options{Tolerance: 0.02}),
+	reports := map[string]*compare.Comparison{
+		"support regressed": compare.Compare(bad, ref, compare.Options{Tolerance: 0.02}),
+		"support reference": compare.Compare(ref, nil, compare.Options{}),
+		"worked example":    compare.Compare(later, prev, compare.Options{Tolerance: 0.02}),
+		"hostile":           compare.Compare(hostile, hostileBase, compare.Options{Tolerance: 0.02}),
 	}
 	dir := t.TempDir()
 	r := mustRenderer(t)
@@ -39,7 +40,7 @@ func TestRenderer_HTMLAccessibleInChromium(t *testing.T) {
 		}
 	}
 	gref, gbad := supportRuns()
-	grid, err := BuildGrid(experimentRuns("e1", []string{"reference", "regressed"}, gref, gbad), Options{})
+	grid, err := BuildGrid(experimentRuns("e1", []string{"reference", "regressed"}, gref, gbad), compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

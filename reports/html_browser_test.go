@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"agentevals/compare"
 	"agentevals/models"
 )
 
@@ -81,7 +82,7 @@ func TestRenderer_HTMLInertInChromium(t *testing.T) {
 	defer leak.Close()
 
 	run, baseline := hostileRun(leak.URL)
-	cmp := Compare(run, baseline, Options{Tolerance: 0.02})
+	cmp := compare.Compare(run, baseline, compare.Options{Tolerance: 0.02})
 	page := filepath.Join(t.TempDir(), "report.html")
 	if err := mustRenderer(t).WriteFile(page, FormatHTML, cmp); err != nil {
 		t.Fatal(err)

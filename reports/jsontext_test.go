@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"agentevals/compare"
 	"agentevals/models"
 )
 
@@ -19,7 +20,7 @@ func TestReadableJSON(t *testing.T) {
 		{`not json`, "", `not json`},
 	}
 	for _, tt := range tests {
-		if got := ReadableJSON([]byte(tt.raw), tt.indent); got != tt.want {
+		if got := compare.ReadableJSON([]byte(tt.raw), tt.indent); got != tt.want {
 			t.Errorf("ReadableJSON(%s) = %s, want %s", tt.raw, got, tt.want)
 		}
 	}
@@ -38,7 +39,7 @@ func TestRenderer_ActionsReadable(t *testing.T) {
 		{FormatHTML, `&lt;script&gt;alert(1)&lt;/script&gt;`},
 		{FormatHTML, `a&amp;b`},
 	} {
-		b, err := r.Bytes(tt.f, Compare(run, nil, Options{}))
+		b, err := r.Bytes(tt.f, compare.Compare(run, nil, compare.Options{}))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"agentevals/compare"
 	"agentevals/models"
 )
 
@@ -27,7 +28,7 @@ func TestJudgeUsage_InEveryReport(t *testing.T) {
 	}
 	const want = "2 calls (1 failed, 1 retry), 1 verdict from cache, 240 input tokens, 60 output tokens, cost unknown"
 	r := mustRenderer(t)
-	c := Compare(run, nil, Options{})
+	c := compare.Compare(run, nil, compare.Options{})
 	for f, line := range map[Format]string{
 		FormatText:     "\nJudge usage: " + want + "\n",
 		FormatMarkdown: "\n- Judge usage: " + want + "\n",

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"agentevals/compare"
 	"agentevals/models"
 )
 
@@ -66,19 +67,19 @@ type junitMessage struct {
 	Body    string `xml:",chardata"`
 }
 
-func renderJUnit(w io.Writer, c *Comparison) error {
+func renderJUnit(w io.Writer, c *compare.Comparison) error {
 	run := c.Run
 	s := junitSuite{Name: run.Suite, Timestamp: run.StartedAt.UTC().Format("2006-01-02T15:04:05"),
 		Time: seconds(run.FinishedAt.Sub(run.StartedAt).Seconds())}
 	s.Properties = []junitProperty{{"run", run.ID.String()}, {"agent", run.Agent}, {"version", run.Version}, {"suite_digest", run.SuiteDigest},
-		{"quality", fmtScore(c.Totals.Quality.Mean)}, {"pass_rate", fmtScore(c.Totals.PassRate)}}
+		{"quality", compare.FmtScore(c.Totals.Quality.Mean)}, {"pass_rate", compare.FmtScore(c.Totals.PassRate)}}
 	if c.Baseline != nil {
 		s.Properties = append(s.Properties, junitProperty{"baseline", c.Baseline.ID.String()},
 			junitProperty{"regressed", fmt.Sprint(c.Regressed())})
 	}
-	if st := Repeats(run); st != nil { // run --repeat K: K and the pass@k and pass^k rates
+	if st := compare.Repeats(run); st != nil { // run --repeat K: K and the pass@k and pass^k rates
 		s.Properties = append(s.Properties, junitProperty{"repeats", fmt.Sprint(st.K)},
-			junitProperty{"pass_at_k", fmtScore(st.PassAtK)}, junitProperty{"pass_hat_k", fmtScore(st.PassHatK)})
+			junitProperty{"pass_at_k", compare.FmtScore(st.PassAtK)}, junitProperty{"pass_hat_k", compare.FmtScore(st.PassHatK)})
 	}
 	s.Properties = append(s.Properties, sliceProperties(c.Slices)...)
 	for _, cc := range c.Cases {
@@ -99,7 +100,7 @@ func renderJUnit(w io.Writer, c *Comparison) error {
 		case models.StatusFailed:
 			jc.Failure = &junitMessage{Type: "failed", Message: failureSummary(cc.Case), Body: metricLines(cc.Case, regs)}
 		case models.StatusError:
-			msg := ErrorSummary(cc.Case.ErrorDetails)
+			msg := compare.ErrorSummary(cc.Case.ErrorDetails)
 			if msg == "" {
 				msg = failureSummary(cc.Case)
 			} else {
@@ -165,7 +166,7 @@ func failureSummary(c *models.CaseResult) string {
 	for _, m := range c.Metrics {
 		switch metricState(m) {
 		case "fail":
-			parts = append(parts, fmt.Sprintf("%s %s < %s", m.Name, fmtScore(m.Score), trimFloat(m.Threshold)))
+			parts = append(parts, fmt.Sprintf("%s %s < %s", m.Name, compare.FmtScore(m.Score), compare.TrimFloat(m.Threshold)))
 		case "error":
 			parts = append(parts, m.Name+" error")
 		}
@@ -181,8 +182,8 @@ func failureSummary(c *models.CaseResult) string {
 func metricLines(c *models.CaseResult, regs []string) string {
 	var b strings.Builder
 	for _, m := range c.Metrics {
-		fmt.Fprintf(&b, "%s: %s (minimum %s) %s", m.Name, fmtScore(m.Score), trimFloat(m.Threshold), metricState(m))
-		if e := ErrorSummary(m.ErrorDetails); e != "" {
+		fmt.Fprintf(&b, "%s: %s (minimum %s) %s", m.Name, compare.FmtScore(m.Score), compare.TrimFloat(m.Threshold), metricState(m))
+		if e := compare.ErrorSummary(m.ErrorDetails); e != "" {
 			b.WriteString(": " + e)
 		} else if m.Reason != nil && *m.Reason != "" {
 			b.WriteString(": " + *m.Reason)
@@ -198,12 +199,12 @@ func metricLines(c *models.CaseResult, regs []string) string {
 // sliceProperties are the totals of each failure-mode and tag slice, named
 // slice.KEY=VALUE.STAT (see the package doc): quality and pass_rate, and
 // with a baseline the slice's regressions.
-func sliceProperties(slices []Slice) []junitProperty {
+func sliceProperties(slices []compare.Slice) []junitProperty {
 	var out []junitProperty
 	for _, s := range slices {
 		prefix := "slice." + s.Key + "=" + StripControl(s.Value, false) + "."
-		out = append(out, junitProperty{prefix + "quality", fmtScore(s.Quality.Mean)},
-			junitProperty{prefix + "pass_rate", fmtScore(s.PassRate)})
+		out = append(out, junitProperty{prefix + "quality", compare.FmtScore(s.Quality.Mean)},
+			junitProperty{prefix + "pass_rate", compare.FmtScore(s.PassRate)})
 		if s.Baseline != nil {
 			out = append(out, junitProperty{prefix + "regressions", fmt.Sprint(s.Regressions)})
 		}

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"agentevals/compare"
 	"encoding/xml"
 	"testing"
 )
@@ -18,7 +19,7 @@ type junitDoc struct {
 	} `xml:"testsuite>testcase"`
 }
 
-func parseJUnit(t *testing.T, c *Comparison) junitDoc {
+func parseJUnit(t *testing.T, c *compare.Comparison) junitDoc {
 	t.Helper()
 	b, err := mustRenderer(t).Bytes(FormatJUnit, c)
 	if err != nil {
@@ -45,8 +46,8 @@ func TestJUnit_CaseNamesAreIDs(t *testing.T) {
 				metrics: []mdef{metric("exact", 1, sc(1))}},
 		}
 	}
-	before := parseJUnit(t, Compare(buildRun("01900000-0000-7000-8000-0000000000b1", 1, t0, same("How long do I have to return an item?")...), nil, Options{}))
-	after := parseJUnit(t, Compare(buildRun("01900000-0000-7000-8000-0000000000b2", 2, t0, same("Until when can I return an item?")...), nil, Options{}))
+	before := parseJUnit(t, compare.Compare(buildRun("01900000-0000-7000-8000-0000000000b1", 1, t0, same("How long do I have to return an item?")...), nil, compare.Options{}))
+	after := parseJUnit(t, compare.Compare(buildRun("01900000-0000-7000-8000-0000000000b2", 2, t0, same("Until when can I return an item?")...), nil, compare.Options{}))
 	for _, doc := range []junitDoc{before, after} {
 		if len(doc.Cases) != 3 {
 			t.Fatalf("testcases = %d, want 3", len(doc.Cases))

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"agentevals/compare"
 	"strings"
 	"testing"
 )
@@ -27,7 +28,7 @@ func TestRenderer_OutcomeBanner(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := Compare(buildRun("01900000-0000-7000-8000-000000000601", 1, t0, tt.cases...), nil, Options{})
+			c := compare.Compare(buildRun("01900000-0000-7000-8000-000000000601", 1, t0, tt.cases...), nil, compare.Options{})
 			for _, f := range []Format{FormatHTML, FormatText, FormatMarkdown} {
 				b, err := r.Bytes(f, c)
 				if err != nil {

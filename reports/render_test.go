@@ -11,6 +11,7 @@ import (
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
 
+	"agentevals/compare"
 	"agentevals/models"
 )
 
@@ -41,10 +42,10 @@ func TestRenderer_Golden(t *testing.T) {
 	r := mustRenderer(t)
 	ref, bad := supportRuns()
 	prev, later := workedExample()
-	cases := map[string]*Comparison{
-		"support-reference": Compare(ref, nil, Options{}),
-		"support-regressed": Compare(bad, ref, Options{Tolerance: 0.02}),
-		"worked-example":    Compare(later, prev, Options{Tolerance: 0.02}),
+	cases := map[string]*compare.Comparison{
+		"support-reference": compare.Compare(ref, nil, compare.Options{}),
+		"support-regressed": compare.Compare(bad, ref, compare.Options{Tolerance: 0.02}),
+		"worked-example":    compare.Compare(later, prev, compare.Options{Tolerance: 0.02}),
 	}
 	for name, cmp := range cases {
 		for _, f := range Formats() {
@@ -75,7 +76,7 @@ func TestRenderer_Golden(t *testing.T) {
 // gem's Run, CaseResult and MetricResult#snapshot, plus "comparison".
 func TestRenderer_JSONSnapshotKeys(t *testing.T) {
 	ref, bad := supportRuns()
-	b, err := mustRenderer(t).Bytes(FormatJSON, Compare(bad, ref, Options{}))
+	b, err := mustRenderer(t).Bytes(FormatJSON, compare.Compare(bad, ref, compare.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func topKeys(t *testing.T, b []byte) []string {
 func TestRenderer_JUnitConsumer(t *testing.T) {
 	ref, bad := supportRuns()
 	bad.Cases[1].Output = models.MustJSON("bell \a escape \x1b[31m <tag> & \"quotes\" \x00")
-	b, err := mustRenderer(t).Bytes(FormatJUnit, Compare(bad, ref, Options{}))
+	b, err := mustRenderer(t).Bytes(FormatJUnit, compare.Compare(bad, ref, compare.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +202,7 @@ func TestRenderer_NotCalculatedSaysItOnce(t *testing.T) {
 	run.Cases[0].Status = run.Cases[0].DeriveStatus()
 	rend := mustRenderer(t)
 	for _, f := range []Format{FormatText, FormatMarkdown} {
-		b, err := rend.Bytes(f, Compare(run, nil, Options{}))
+		b, err := rend.Bytes(f, compare.Compare(run, nil, compare.Options{}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -216,7 +217,7 @@ func TestRenderer_NotCalculatedSaysItOnce(t *testing.T) {
 // light scheme and near-white in the dark one.
 func TestRenderer_HTMLLegendFitsBothSchemes(t *testing.T) {
 	ref, bad := supportRuns()
-	out, err := mustRenderer(t).Bytes(FormatHTML, Compare(bad, ref, Options{}))
+	out, err := mustRenderer(t).Bytes(FormatHTML, compare.Compare(bad, ref, compare.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

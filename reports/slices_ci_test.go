@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"agentevals/compare"
 	"agentevals/models"
 )
 
@@ -17,7 +18,7 @@ func TestRenderer_SlicesInCIOutput(t *testing.T) {
 	for _, run := range []*models.Run{ref, bad} {
 		run.Cases[2].Metadata = models.MustJSON(map[string]any{"failure_mode": hostile, "tags": []string{"hours"}})
 	}
-	cmp := Compare(bad, ref, Options{})
+	cmp := compare.Compare(bad, ref, compare.Options{})
 	// The policy_lookup slice has one question that went wrong, with a
 	// regression finding per failing metric: the slice counts the question
 	// once (one finding per question), not its findings.
@@ -83,7 +84,7 @@ func TestRenderer_SlicesInCIOutput(t *testing.T) {
 		}
 	}
 	// Without a baseline there is nothing to count regressions against.
-	x, err = r.Bytes(FormatJUnit, Compare(ref, nil, Options{}))
+	x, err = r.Bytes(FormatJUnit, compare.Compare(ref, nil, compare.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"agentevals/compare"
 	"agentevals/models"
 )
 
@@ -98,7 +99,7 @@ func validJSON(j models.JSON) models.JSON {
 	if json.Valid(j) {
 		return j
 	}
-	return models.JSON(marshalJSON(string(j)))
+	return models.JSON(compare.MarshalJSON(string(j)))
 }
 
 // FormatTime formats t as TimeFormat in UTC.
@@ -111,26 +112,26 @@ type Document struct {
 	Comparison ComparisonJSON `json:"comparison"`
 	// Repeats is present when the questions were answered K > 1 times:
 	// K, pass@k, pass^k and each metric's within-question sd.
-	Repeats *RepeatStats `json:"repeats,omitempty"`
+	Repeats *compare.RepeatStats `json:"repeats,omitempty"`
 }
 
 // ComparisonJSON is the "comparison" object of the JSON report.
 type ComparisonJSON struct {
-	Baseline       *BaselineRef       `json:"baseline"`
-	Tolerance      float64            `json:"tolerance"`
-	Gate           string             `json:"gate"`
-	Alpha          float64            `json:"alpha"`
-	MinEffect      float64            `json:"min_effect"`
-	Regressed      bool               `json:"regressed"`
-	Totals         Totals             `json:"totals"`
-	BaselineTotals *Totals            `json:"baseline_totals"`
-	Metrics        []MetricComparison `json:"metrics"`
-	Cases          []CaseComparison   `json:"cases"`
-	Regressions    []Finding          `json:"regressions"`
-	Improvements   []Finding          `json:"improvements"`
-	Slices         []Slice            `json:"slices"`
-	Missing        []string           `json:"missing_cases"`
-	Bootstrap      BootstrapJSON      `json:"bootstrap"`
+	Baseline       *BaselineRef               `json:"baseline"`
+	Tolerance      float64                    `json:"tolerance"`
+	Gate           string                     `json:"gate"`
+	Alpha          float64                    `json:"alpha"`
+	MinEffect      float64                    `json:"min_effect"`
+	Regressed      bool                       `json:"regressed"`
+	Totals         compare.Totals             `json:"totals"`
+	BaselineTotals *compare.Totals            `json:"baseline_totals"`
+	Metrics        []compare.MetricComparison `json:"metrics"`
+	Cases          []compare.CaseComparison   `json:"cases"`
+	Regressions    []compare.Finding          `json:"regressions"`
+	Improvements   []compare.Finding          `json:"improvements"`
+	Slices         []compare.Slice            `json:"slices"`
+	Missing        []string                   `json:"missing_cases"`
+	Bootstrap      BootstrapJSON              `json:"bootstrap"`
 }
 
 // BaselineRef identifies the baseline run in the JSON report.
@@ -148,12 +149,12 @@ type BootstrapJSON struct {
 }
 
 // NewDocument builds the JSON report of a comparison.
-func NewDocument(c *Comparison) Document {
+func NewDocument(c *compare.Comparison) Document {
 	d := Document{RunSnapshot: Snapshot(c.Run), Comparison: ComparisonJSON{
 		Tolerance: c.Options.Tolerance, Gate: c.Options.Gate, Regressed: c.Regressed(),
 		Alpha: c.Options.AlphaOrDefault(), MinEffect: c.Options.MinEffectOrDefault(),
 		Totals: c.Totals, BaselineTotals: c.BaselineTotals, Metrics: nonNil(c.Metrics),
-		Cases: append([]CaseComparison{}, c.Cases...), Regressions: nonNil(c.Regressions()), Improvements: []Finding{},
+		Cases: append([]compare.CaseComparison{}, c.Cases...), Regressions: nonNil(c.Regressions()), Improvements: []compare.Finding{},
 		Slices: nonNil(c.Slices), Missing: nonNil(c.Missing),
 		Bootstrap: BootstrapJSON{Resamples: c.Options.Resamples, Seed: c.Options.Seed, Confidence: 0.95},
 	}}
@@ -166,7 +167,7 @@ func NewDocument(c *Comparison) Document {
 		d.Comparison.Cases[i].Metrics = nonNil(d.Comparison.Cases[i].Metrics)
 		d.Comparison.Cases[i].Findings = nonNil(d.Comparison.Cases[i].Findings)
 	}
-	d.Repeats = Repeats(c.Run)
+	d.Repeats = compare.Repeats(c.Run)
 	if b := c.Baseline; b != nil {
 		d.Comparison.Baseline = &BaselineRef{ID: b.ID.String(), SuiteDigest: b.SuiteDigest, StartedAt: FormatTime(b.StartedAt)}
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"agentevals/compare"
 	"agentevals/models"
 )
 
@@ -22,7 +23,7 @@ const (
 // escapes them for its output (esc in text and Markdown, html/template's
 // contextual escaping in HTML).
 type view struct {
-	C        *Comparison
+	C        *compare.Comparison
 	Run      *models.Run
 	Baseline *models.Run
 	Title    string
@@ -35,10 +36,10 @@ type view struct {
 	Banner      string
 	Verdict     string
 	Regressed   bool
-	Regressions []Finding
+	Regressions []compare.Finding
 	// ByQuestion are the regressions merged per question (one line each).
-	ByQuestion   []QuestionFindings
-	Improvements []Finding
+	ByQuestion   []compare.QuestionFindings
+	Improvements []compare.Finding
 	Cases        []caseView
 	HasReplay    bool // some case has API replay evidence
 	// JudgeUsage is the run's judge usage line (JudgeUsage.String), shown
@@ -63,7 +64,7 @@ type view struct {
 }
 
 type caseView struct {
-	CaseComparison
+	compare.CaseComparison
 	Name     string
 	Question string
 	Expected string
@@ -77,7 +78,7 @@ type caseView struct {
 }
 
 type metricView struct {
-	MetricDelta
+	compare.MetricDelta
 	Threshold float64
 	State     string // pass, fail, error, not calculated
 	Reason    string
@@ -85,7 +86,7 @@ type metricView struct {
 }
 
 // gateVerdict says in a few words how the run compares with its baseline.
-func gateVerdict(c *Comparison) string {
+func gateVerdict(c *compare.Comparison) string {
 	switch {
 	case c.Baseline == nil:
 		return "no baseline: thresholds only"
@@ -98,7 +99,7 @@ func gateVerdict(c *Comparison) string {
 }
 
 // newView is what the text, Markdown and HTML templates render of c.
-func newView(c *Comparison, kind viewKind) *view {
+func newView(c *compare.Comparison, kind viewKind) *view {
 	h := HeadlineOf(c)
 	v := &view{C: c, Run: c.Run, Baseline: c.Baseline, Regressed: h.Regressed,
 		Title:   fmt.Sprintf("%s · %s · %s", c.Run.Suite, c.Run.Agent, c.Run.StartedAt.UTC().Format("2006-01-02 15:04:05 UTC")),
@@ -107,19 +108,19 @@ func newView(c *Comparison, kind viewKind) *view {
 	if c.Baseline != nil {
 		v.BaselineRevision = Revision(c.Baseline)
 	}
-	if st := Repeats(c.Run); st != nil {
+	if st := compare.Repeats(c.Run); st != nil {
 		v.Repeats, v.RepeatNoise = st.Line(), st.NoiseLine()
 		if c.Baseline != nil {
 			k := 1
-			if bst := Repeats(c.Baseline); bst != nil {
+			if bst := compare.Repeats(c.Baseline); bst != nil {
 				k = bst.K
 			}
 			v.Repeats += fmt.Sprintf("; the baseline had %d per question", k)
 		}
 	}
-	v.Outage = InfrastructureFailures(c.Run)
+	v.Outage = compare.InfrastructureFailures(c.Run)
 	if !c.Run.Metadata.IsNull() && string(c.Run.Metadata) != "{}" {
-		v.Metadata = ReadableJSON(c.Run.Metadata, "  ")
+		v.Metadata = compare.ReadableJSON(c.Run.Metadata, "  ")
 	}
 	v.JudgeUsage = JudgeUsageOf(c.Run.Cases).String()
 	for _, f := range c.Findings {
@@ -134,13 +135,13 @@ func newView(c *Comparison, kind viewKind) *view {
 		cv := caseView{CaseComparison: cc, Name: cc.Case.Name,
 			Question: jsonText(cc.Case.Question), Expected: jsonText(cc.Case.ExpectedAnswer),
 			Output: jsonText(cc.Case.Output), Actions: jsonText(cc.Case.Actions),
-			Error: ErrorSummary(cc.Case.ErrorDetails), Truncated: TruncationNote(cc.Case.ResponseMetadata),
+			Error: compare.ErrorSummary(cc.Case.ErrorDetails), Truncated: TruncationNote(cc.Case.ResponseMetadata),
 			Replay: NewReplayView(cc.Case.ResponseMetadata)}
 		v.HasReplay = v.HasReplay || cv.Replay != nil
 		for _, md := range cc.Metrics {
 			m := md.Current
 			mv := metricView{MetricDelta: md, Threshold: m.Threshold, State: metricState(m),
-				Error: ErrorSummary(m.ErrorDetails)}
+				Error: compare.ErrorSummary(m.ErrorDetails)}
 			if m.Reason != nil {
 				mv.Reason = *m.Reason
 				if mv.State == "not calculated" { // the state already says it
@@ -237,22 +238,22 @@ func (u *JudgeUsage) String() string {
 		return "none recorded"
 	}
 	var b strings.Builder
-	b.WriteString(Plural(int(u.Calls), "call", "calls"))
+	b.WriteString(compare.Plural(int(u.Calls), "call", "calls"))
 	var notes []string
 	if u.Errors > 0 {
 		notes = append(notes, fmt.Sprintf("%d failed", u.Errors))
 	}
 	if r := u.Attempts - u.Calls; r > 0 {
-		notes = append(notes, Plural(int(r), "retry", "retries"))
+		notes = append(notes, compare.Plural(int(r), "retry", "retries"))
 	}
 	if len(notes) > 0 {
 		b.WriteString(" (" + strings.Join(notes, ", ") + ")")
 	}
 	if u.Cached > 0 {
-		b.WriteString(", " + Plural(int(u.Cached), "verdict", "verdicts") + " from cache")
+		b.WriteString(", " + compare.Plural(int(u.Cached), "verdict", "verdicts") + " from cache")
 	}
-	fmt.Fprintf(&b, ", %s, %s, cost ", Plural(int(u.InputTokens), "input token", "input tokens"),
-		Plural(int(u.OutputTokens), "output token", "output tokens"))
+	fmt.Fprintf(&b, ", %s, %s, cost ", compare.Plural(int(u.InputTokens), "input token", "input tokens"),
+		compare.Plural(int(u.OutputTokens), "output token", "output tokens"))
 	switch c := u.Cost; {
 	case c == nil:
 		b.WriteString("unknown")
@@ -266,24 +267,24 @@ func (u *JudgeUsage) String() string {
 
 // outcome sums up a run's own checks in one line, for example "FAILED: 0
 // of 1 evaluated question passed (1 failed)".
-func outcome(t Totals) string {
+func outcome(t compare.Totals) string {
 	ne := ""
 	if t.NotEvaluated > 0 {
-		ne = ", " + Plural(t.NotEvaluated, "question", "questions") + " not evaluated"
+		ne = ", " + compare.Plural(t.NotEvaluated, "question", "questions") + " not evaluated"
 	}
 	switch {
 	case t.Evaluated == 0:
-		return "NOT EVALUATED: no question had a calculated check (" + Plural(t.Cases, "question", "questions") + ")"
+		return "NOT EVALUATED: no question had a calculated check (" + compare.Plural(t.Cases, "question", "questions") + ")"
 	case t.Failed > 0 || t.Errored > 0:
 		var bad []string
 		if t.Failed > 0 {
 			bad = append(bad, fmt.Sprintf("%d failed", t.Failed))
 		}
 		if t.Errored > 0 {
-			bad = append(bad, Plural(t.Errored, "error", "errors"))
+			bad = append(bad, compare.Plural(t.Errored, "error", "errors"))
 		}
 		return fmt.Sprintf("FAILED: %d of %s passed (%s%s)", t.Passed,
-			Plural(t.Evaluated, "evaluated question", "evaluated questions"), strings.Join(bad, ", "), ne)
+			compare.Plural(t.Evaluated, "evaluated question", "evaluated questions"), strings.Join(bad, ", "), ne)
 	}
 	if t.Evaluated == 1 {
 		return "PASSED: the 1 evaluated question passed" + ne
@@ -317,7 +318,7 @@ func jsonText(j models.JSON) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
-	return displayJSON(v)
+	return compare.DisplayJSON(v)
 }
 
 // funcs are the formatting helpers shared by the templates; esc is the
@@ -327,14 +328,14 @@ func funcs(esc func(string) string) map[string]any {
 	return map[string]any{
 		"esc":   esc,
 		"short": func(s string, n int) string { return esc(truncate(s, n)) },
-		"score": fmtScore,
+		"score": compare.FmtScore,
 		// scoreOrDash shows a metric score as the dashboard does: "—" for
 		// a NULL score (errored or not calculated).
 		"scoreOrDash": func(v *float64) string {
 			if v == nil {
 				return "—"
 			}
-			return fmtScore(v)
+			return compare.FmtScore(v)
 		},
 		"pct": func(v *float64) string {
 			if v == nil {
@@ -342,16 +343,16 @@ func funcs(esc func(string) string) map[string]any {
 			}
 			return fmt.Sprintf("%.1f%%", *v*100)
 		},
-		"ci": func(st Stat) string {
+		"ci": func(st compare.Stat) string {
 			if st.CI == nil {
 				return "n/a"
 			}
 			return fmt.Sprintf("[%.3f, %.3f]", st.CI.Low, st.CI.High)
 		},
-		"delta":   fmtDelta,
-		"num":     func(v float64) string { return trimFloat(v) },
+		"delta":   compare.FmtDelta,
+		"num":     func(v float64) string { return compare.TrimFloat(v) },
 		"minimum": func(v float64) string { return fmt.Sprintf("%.3f", v) },
-		"plural":  Plural,
+		"plural":  compare.Plural,
 		"time":    FormatTime,
 		"upper":   strings.ToUpper,
 		"tokens": func(v *int64) string {

@@ -6,9 +6,9 @@ import (
 	"encoding/hex"
 	"testing"
 
+	"agentevals/compare"
 	"agentevals/internal/testdb"
 	"agentevals/models"
-	"agentevals/reports"
 	"agentevals/suite"
 )
 
@@ -91,12 +91,12 @@ func TestPlan_ContextMetadataMatchesSavedRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := reports.SameDefinition(s.Plan(calculated), saved, calculated, nil); err != nil {
+			if err := compare.SameDefinition(s.Plan(calculated), saved, calculated, nil); err != nil {
 				t.Errorf("planned run vs saved run: %v", err)
 			}
 			noContext := contextSuite(t)
 			noContext.Cases[0].Context = nil
-			if err := reports.SameDefinition(noContext.Plan(calculated), saved, calculated, nil); err == nil {
+			if err := compare.SameDefinition(noContext.Plan(calculated), saved, calculated, nil); err == nil {
 				t.Error("a suite without the retrieval context has the same persisted definition")
 			}
 		})

@@ -11,9 +11,9 @@ import (
 	"testing"
 
 	"agentevals/agent"
+	"agentevals/compare"
 	"agentevals/internal/testdb"
 	"agentevals/models"
-	"agentevals/reports"
 	"agentevals/runner"
 	"agentevals/score"
 	"agentevals/suite"
@@ -79,7 +79,7 @@ func TestRepeats_SaveAndReadBack(t *testing.T) {
 					t.Errorf("%s: status %s", c.CaseID, c.Status)
 				}
 			}
-			want, got := reports.Repeats(run), reports.Repeats(back)
+			want, got := compare.Repeats(run), compare.Repeats(back)
 			if got == nil || got.K != 3 || !reflect.DeepEqual(want, got) {
 				t.Errorf("repeat statistics read back = %+v, want %+v", got, want)
 			}

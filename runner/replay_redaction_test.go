@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"agentevals/agent"
+	"agentevals/compare"
 	"agentevals/internal/testdb"
 	"agentevals/models"
 	"agentevals/reports"
@@ -196,7 +197,7 @@ func checkNoLeak(t *testing.T, url string, run *models.Run) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmp := reports.Compare(saved, nil, reports.Options{})
+	cmp := compare.Compare(saved, nil, compare.Options{})
 	for _, f := range reports.Formats() {
 		if docs[string(f)], err = r.Bytes(f, cmp); err != nil {
 			t.Fatalf("render %s: %v", f, err)

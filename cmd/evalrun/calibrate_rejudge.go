@@ -11,6 +11,7 @@ import (
 
 	"agentevals/agent"
 	"agentevals/calibrate"
+	"agentevals/compare"
 	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/reports"
@@ -164,8 +165,8 @@ func rejudgeSuite(path string, run *models.Run) (*suite.Suite, error) {
 	if err != nil {
 		return nil, err
 	}
-	calculated := reports.CalculatedMetrics(run)
-	if err := reports.SameDefinition(run, s.Plan(calculated), nil, calculated); err == nil {
+	calculated := compare.CalculatedMetrics(run)
+	if err := compare.SameDefinition(run, s.Plan(calculated), nil, calculated); err == nil {
 		return s, nil
 	}
 	ids := make([]string, len(run.Cases))
@@ -190,10 +191,10 @@ func rejudgeSuite(path string, run *models.Run) (*suite.Suite, error) {
 	if err != nil {
 		return nil, fmt.Errorf("calibrate --rejudge: %s does not define run %s's questions: %w", path, run.ID, err)
 	}
-	if err := reports.SameDefinition(run, subset.Plan(calculated), nil, calculated); err != nil {
+	if err := compare.SameDefinition(run, subset.Plan(calculated), nil, calculated); err != nil {
 		// The baseline rule's words ("incompatible baseline: …") would
 		// puzzle here: say what differs.
-		why := strings.TrimPrefix(err.Error(), reports.ErrIncompatible.Error()+": ")
+		why := strings.TrimPrefix(err.Error(), compare.ErrIncompatible.Error()+": ")
 		return nil, fmt.Errorf("calibrate --rejudge: %s is not the definition run %s was made from "+
 			"(re-judging with other questions, thresholds or rubrics would measure something else): %s", path, run.ID, why)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"agentevals/compare"
 	"agentevals/reports"
 )
 
@@ -18,14 +19,14 @@ const (
 // rule and says why in one line, e.g. "exit 1: 2 regressions (--fail-on
 // regressions)" or "exit 0: no gated regression (--fail-on regressions; not
 // acted on: 1 failed, 0 errors)".
-func exitRule(cmp *reports.Comparison, rule string) (code int, line string) {
+func exitRule(cmp *compare.Comparison, rule string) (code int, line string) {
 	t := cmp.Totals
-	failures := fmt.Sprintf("%d failed, %s", t.Failed, reports.Plural(t.Errored, "error", "errors"))
+	failures := fmt.Sprintf("%d failed, %s", t.Failed, compare.Plural(t.Errored, "error", "errors"))
 	gating := 0
 	if cmp.Baseline != nil {
 		gating = cmp.GatingCount()
 	}
-	regressions := reports.Plural(gating, "regression", "regressions")
+	regressions := compare.Plural(gating, "regression", "regressions")
 	if cmp.Baseline != nil {
 		regressions += " against baseline " + cmp.Baseline.ID.String()
 	}
@@ -68,8 +69,8 @@ func exitRule(cmp *reports.Comparison, rule string) (code int, line string) {
 // strictJudgeNotice is the one note run prints when the strict gate
 // compares judge metrics ("" otherwise): judge noise alone regresses most
 // runs under strict, and --gate ci is made for it.
-func strictJudgeNotice(cmp *reports.Comparison) string {
-	if cmp.Baseline == nil || cmp.Options.Gate != reports.GateStrict {
+func strictJudgeNotice(cmp *compare.Comparison) string {
+	if cmp.Baseline == nil || cmp.Options.Gate != compare.GateStrict {
 		return ""
 	}
 	var judged []string

@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"agentevals/agent"
+	"agentevals/compare"
 	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/reports"
@@ -108,7 +109,7 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 		}
 		runs = append(runs, run)
 	}
-	grid, err := reports.BuildGrid(runs, reports.Options{})
+	grid, err := reports.BuildGrid(runs, compare.Options{})
 	if err != nil {
 		return err
 	}
@@ -127,7 +128,7 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	if c.notSaved > 0 {
 		return &exitError{Code: exitNotSaved, Err: fmt.Errorf("%s of %d not saved to the database: import the evidence files named above",
-			reports.Plural(c.notSaved, "variant", "variants"), len(runs))}
+			compare.Plural(c.notSaved, "variant", "variants"), len(runs))}
 	}
 	return nil
 }
@@ -147,7 +148,7 @@ func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.D
 	if cl, ok := a.(io.Closer); ok {
 		defer cl.Close()
 	}
-	baseline, err := reports.FindBaseline(ctx, db, s.Plan(calculated), calculated)
+	baseline, err := compare.FindBaseline(ctx, db, s.Plan(calculated), calculated)
 	if err != nil {
 		return nil, &exitError{Code: exitInvalid, Err: err}
 	}
@@ -169,7 +170,7 @@ func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.D
 		c.notSaved++
 	}
 	var buf bytes.Buffer
-	writeGateSummary(&buf, reports.Compare(run, baseline, reports.Options{}), "")
+	writeGateSummary(&buf, compare.Compare(run, baseline, compare.Options{}), "")
 	for _, line := range strings.SplitAfter(buf.String(), "\n") {
 		if line != "" {
 			fmt.Fprintf(g.Stdout, "[%s] %s", reports.EscapeText(v.Name), line)
@@ -264,7 +265,7 @@ func (c *GridCmd) Run(ctx context.Context, g *Globals) error {
 	if len(runs) == 0 {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("experiment %q: no runs in %s carry this experiment id", c.ID, db.URL)}
 	}
-	grid, err := reports.BuildGrid(runs, reports.Options{})
+	grid, err := reports.BuildGrid(runs, compare.Options{})
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}

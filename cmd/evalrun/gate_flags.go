@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"agentevals/compare"
 	"agentevals/models"
 	"agentevals/reports"
 	"agentevals/suite"
@@ -28,8 +29,8 @@ type CompareFlags struct {
 }
 
 // options are the comparison settings of the flags.
-func (f *CompareFlags) options() reports.Options {
-	return reports.Options{Tolerance: f.Tolerance, Gate: f.Gate, Alpha: f.Alpha, MinEffect: &f.MinEffect}
+func (f *CompareFlags) options() compare.Options {
+	return compare.Options{Tolerance: f.Tolerance, Gate: f.Gate, Alpha: f.Alpha, MinEffect: &f.MinEffect}
 }
 
 // validate checks the comparison flags (exit 2 before anything runs).
@@ -147,7 +148,7 @@ func (f *GateFlags) resolveBaseline(ctx context.Context, db *models.DB, planned 
 // reports.FindBaseline. Any problem is an exit-2 error.
 func (f *CompareFlags) baseline(ctx context.Context, db *models.DB, run *models.Run, calculated []string) (*models.Run, error) {
 	if f.Baseline == "" {
-		base, err := reports.FindBaseline(ctx, db, run, calculated)
+		base, err := compare.FindBaseline(ctx, db, run, calculated)
 		if err != nil {
 			return nil, &exitError{Code: exitInvalid, Err: err}
 		}
@@ -157,7 +158,7 @@ func (f *CompareFlags) baseline(ctx context.Context, db *models.DB, run *models.
 	if err != nil {
 		return nil, err
 	}
-	if err := reports.CheckBaseline(run, base, calculated); err != nil {
+	if err := compare.CheckBaseline(run, base, calculated); err != nil {
 		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("--baseline %s: %w", f.Baseline, err)}
 	}
 	return base, nil
@@ -183,7 +184,7 @@ func loadRun(ctx context.Context, db *models.DB, id, what string) (*models.Run, 
 // finish compares the saved run with its baseline, writes the requested
 // reports and returns the comparison, from which exitLine derives the exit
 // code.
-func (f *GateFlags) finish(ctx context.Context, g *Globals, db *models.DB, run, baseline *models.Run, calculated []string) (*reports.Comparison, error) {
+func (f *GateFlags) finish(ctx context.Context, g *Globals, db *models.DB, run, baseline *models.Run, calculated []string) (*compare.Comparison, error) {
 	targets, err := f.targets()
 	if err != nil {
 		return nil, &exitError{Code: exitInvalid, Err: err}
@@ -194,7 +195,7 @@ func (f *GateFlags) finish(ctx context.Context, g *Globals, db *models.DB, run, 
 	} else {
 		opts = f.withFlaky(ctx, g, db, run, calculated)
 	}
-	cmp := reports.Compare(run, baseline, opts)
+	cmp := compare.Compare(run, baseline, opts)
 	if !f.noDatabase && db != nil {
 		writeGateSummary(g.Stdout, cmp, f.noBaselineWhy(ctx, db, run, cmp, calculated))
 	}
@@ -217,9 +218,9 @@ func (f *GateFlags) finish(ctx context.Context, g *Globals, db *models.DB, run, 
 // withFlaky is the comparison options with the run's flaky questions
 // (reports.FlakyQuestions). A history that cannot be read is a note on
 // stderr, not a failure: the run is saved and its gate still decides.
-func (f *CompareFlags) withFlaky(ctx context.Context, g *Globals, db *models.DB, run *models.Run, calculated []string) reports.Options {
+func (f *CompareFlags) withFlaky(ctx context.Context, g *Globals, db *models.DB, run *models.Run, calculated []string) compare.Options {
 	opts := f.options()
-	flaky, err := reports.FlakyQuestions(ctx, db, run, calculated)
+	flaky, err := compare.FlakyQuestions(ctx, db, run, calculated)
 	if err != nil {
 		fmt.Fprintf(g.Stderr, "note: flaky questions not marked: %s\n", reports.EscapeText(err.Error()))
 		return opts
@@ -231,7 +232,7 @@ func (f *CompareFlags) withFlaky(ctx context.Context, g *Globals, db *models.DB,
 // writeTarget writes one report file, or GitHub annotations to stdout plus
 // the job summary when $GITHUB_STEP_SUMMARY is set; locs are the questions'
 // annotation locations (nil: unlocated).
-func writeTarget(r *reports.Renderer, g *Globals, t reportTarget, cmp *reports.Comparison, locs map[string]reports.Location) error {
+func writeTarget(r *reports.Renderer, g *Globals, t reportTarget, cmp *compare.Comparison, locs map[string]reports.Location) error {
 	if t.format == reports.FormatGitHub && t.path == "" {
 		if err := r.RenderGitHub(g.Stdout, cmp, reports.GitHubOptions{Locations: locs}); err != nil {
 			return err
@@ -331,7 +332,7 @@ func checkDir(flag, path string) error {
 // "Baseline: none (…)" line: "" for the first run of a definition. Earlier
 // runs of the definition that are all marked as infrastructure failures
 // are named, so "first run" does not hide them.
-func (f *GateFlags) noBaselineWhy(ctx context.Context, db *models.DB, run *models.Run, cmp *reports.Comparison, calculated []string) string {
+func (f *GateFlags) noBaselineWhy(ctx context.Context, db *models.DB, run *models.Run, cmp *compare.Comparison, calculated []string) string {
 	switch {
 	case cmp.Baseline != nil || f.Baseline != "":
 		return ""
@@ -344,7 +345,7 @@ func (f *GateFlags) noBaselineWhy(ctx context.Context, db *models.DB, run *model
 		return ""
 	}
 	for _, c := range cands {
-		if c.ID != run.ID && reports.InfrastructureFailure(c) && reports.CheckBaseline(run, c, calculated) == nil {
+		if c.ID != run.ID && compare.InfrastructureFailure(c) && compare.CheckBaseline(run, c, calculated) == nil {
 			return "the earlier runs of this definition are marked as infrastructure failures, never automatic baselines; " +
 				"--baseline RUN_ID compares with one anyway"
 		}

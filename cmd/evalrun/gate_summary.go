@@ -5,13 +5,14 @@ import (
 	"io"
 	"strings"
 
+	"agentevals/compare"
 	"agentevals/reports"
 )
 
 // writeGateSummary prints the comparison in a few lines: the baseline, the
 // verdict and each regression. noBaseline says why the run has no baseline
 // ("" for the usual reason: the first run of its definition).
-func writeGateSummary(w io.Writer, cmp *reports.Comparison, noBaseline string) {
+func writeGateSummary(w io.Writer, cmp *compare.Comparison, noBaseline string) {
 	if cmp.Baseline == nil {
 		if noBaseline == "" {
 			noBaseline = "first run of this definition"
@@ -27,7 +28,7 @@ func writeGateSummary(w io.Writer, cmp *reports.Comparison, noBaseline string) {
 		fmt.Fprintf(w, "Quality: %.3f (baseline %.3f, %+.3f)\n", *q, *bq, *q-*bq)
 	}
 	writeSliceLine(w, cmp)
-	if cmp.Options.Gate == reports.GateCI {
+	if cmp.Options.Gate == compare.GateCI {
 		for _, m := range cmp.Metrics {
 			if m.Test != nil && m.Test.Judged {
 				fmt.Fprintf(w, "Judge metric %s: %s\n", reports.EscapeText(m.Name), reports.EscapeText(m.Test.Note))
@@ -38,10 +39,10 @@ func writeGateSummary(w io.Writer, cmp *reports.Comparison, noBaseline string) {
 	gating := cmp.GatingCount()
 	switch {
 	case gating > 0:
-		fmt.Fprintf(w, "Regressed: %s (! fails the gate)\n", reports.Plural(gating, "regression", "regressions"))
+		fmt.Fprintf(w, "Regressed: %s (! fails the gate)\n", compare.Plural(gating, "regression", "regressions"))
 	case len(byQuestion) > 0:
 		fmt.Fprintf(w, "No gating regression (%s not gating under the %s gate)\n",
-			reports.Plural(len(byQuestion), "question with findings", "questions with findings"), cmp.Options.Gate)
+			compare.Plural(len(byQuestion), "question with findings", "questions with findings"), cmp.Options.Gate)
 	default:
 		fmt.Fprintln(w, "No regression")
 	}
@@ -59,13 +60,13 @@ func writeGateSummary(w io.Writer, cmp *reports.Comparison, noBaseline string) {
 		}
 	}
 	if len(flaky) > 0 {
-		fmt.Fprintf(w, "Flaky (status flipped in the last %d compatible runs): %s\n", reports.FlakyWindow, strings.Join(flaky, ", "))
+		fmt.Fprintf(w, "Flaky (status flipped in the last %d compatible runs): %s\n", compare.FlakyWindow, strings.Join(flaky, ", "))
 	}
 }
 
 // writeSliceLine prints the quality of each failure-mode and tag slice next
 // to the baseline's, on one line.
-func writeSliceLine(w io.Writer, cmp *reports.Comparison) {
+func writeSliceLine(w io.Writer, cmp *compare.Comparison) {
 	if len(cmp.Slices) == 0 {
 		return
 	}

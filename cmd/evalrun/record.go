@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"agentevals/agent"
-	"agentevals/reports"
+	"agentevals/compare"
 	"agentevals/runner"
 	"agentevals/suite"
 )
@@ -41,7 +41,7 @@ func (c *RunCmd) record(ctx context.Context, g *Globals, s *suite.Suite, a agent
 		}
 		return &exitError{Code: exitFailed, Err: err}
 	}
-	fmt.Fprintf(g.Stdout, "Recorded %s of %s: wrote %s", reports.Plural(res.Requests, "request", "requests"), questions(res.Questions), displayPath(absPath(res.Suite)))
+	fmt.Fprintf(g.Stdout, "Recorded %s of %s: wrote %s", compare.Plural(res.Requests, "request", "requests"), questions(res.Questions), displayPath(absPath(res.Suite)))
 	for _, f := range res.Files {
 		fmt.Fprintf(g.Stdout, ", %s", displayPath(f))
 	}

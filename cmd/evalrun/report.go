@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"agentevals/compare"
 	"agentevals/models"
 	"agentevals/reports"
 )
@@ -72,7 +73,7 @@ func (c *ReportCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	cmp := reports.Compare(run, baseline, c.withFlaky(ctx, g, db, run, nil))
+	cmp := compare.Compare(run, baseline, c.withFlaky(ctx, g, db, run, nil))
 	switch {
 	case c.Output != "":
 		err = r.WriteFile(c.Output, format, cmp)
@@ -147,8 +148,8 @@ func (c *CompareCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	ab, err := reports.CompareAB(a, b, reports.Options{})
-	if errors.Is(err, reports.ErrIncompatible) {
+	ab, err := compare.CompareAB(a, b, compare.Options{})
+	if errors.Is(err, compare.ErrIncompatible) {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"agentevals/compare"
 	"agentevals/models"
 	"agentevals/reports"
 )
@@ -243,7 +244,7 @@ func TestReportCmd_SupportExampleGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmp := reports.Compare(run, base, reports.Options{})
+	cmp := compare.Compare(run, base, compare.Options{})
 	for _, f := range reports.Formats() {
 		got, err := r.Bytes(f, cmp)
 		if err != nil {

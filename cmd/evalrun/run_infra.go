@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"agentevals/compare"
 	"agentevals/models"
 	"agentevals/reports"
 )
@@ -12,7 +13,7 @@ import (
 // infrastructure (every agent call or every judge call failed: connection
 // refused, DNS, timeouts) and reports whether it was, so that run exits 1.
 func writeInfrastructureFailure(w io.Writer, run *models.Run) bool {
-	lines := reports.InfrastructureFailures(run)
+	lines := compare.InfrastructureFailures(run)
 	if len(lines) == 0 {
 		return false
 	}

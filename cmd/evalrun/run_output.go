@@ -17,6 +17,7 @@ import (
 	"golang.org/x/text/width"
 
 	"agentevals/agent"
+	"agentevals/compare"
 	"agentevals/models"
 	"agentevals/reports"
 	"agentevals/runner"
@@ -178,7 +179,7 @@ func writeHistory(w io.Writer, runs []*models.Run, cases map[uuid.UUID][]*models
 	for _, r := range runs {
 		t := models.TotalsOf(cases[r.ID])
 		passed := fmt.Sprintf("%d/%d", t.Passed, t.Cases)
-		if reports.InfrastructureFailure(r) {
+		if compare.InfrastructureFailure(r) {
 			passed += " outage" // marked infrastructure_failure: never an automatic baseline
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.StartedAt.UTC().Format("2006-01-02 15:04:05"),
@@ -282,7 +283,7 @@ func allCases(n int) string {
 }
 
 // questions is "1 question", "3 questions".
-func questions(n int) string { return reports.Plural(n, "question", "questions") }
+func questions(n int) string { return compare.Plural(n, "question", "questions") }
 
 // executeShown runs the suite with the progress display on stderr (rates,
 // when not nil, adds the request rates to it). An interrupted run is an

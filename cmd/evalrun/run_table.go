@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/term"
 
+	"agentevals/compare"
 	"agentevals/models"
 	"agentevals/reports"
 )
@@ -121,7 +122,7 @@ func writeRunTable(w io.Writer, run *models.Run, where string, st style) {
 	fmt.Fprintf(w, "Passing questions: %d of %d   Quality: %s   Errors: %d   Not evaluated: %d   Time: %s\n",
 		t.Passed, t.Cases, fmtScore(t.Quality), t.Errored, t.NotEvaluated,
 		time.Duration(floatOf(sum["duration_ms"])*float64(time.Millisecond)).Round(time.Millisecond))
-	if rs := reports.Repeats(run); rs != nil {
+	if rs := compare.Repeats(run); rs != nil {
 		fmt.Fprintf(w, "Repeats: %s\n", rs.Line())
 		fmt.Fprintf(w, "Within-question sd over the repeats: %s\n", reports.EscapeText(rs.NoiseLine()))
 	}

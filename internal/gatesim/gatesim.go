@@ -25,9 +25,9 @@ import (
 	"strconv"
 
 	"agentevals/agent"
+	"agentevals/compare"
 	"agentevals/llm"
 	"agentevals/models"
-	"agentevals/reports"
 	"agentevals/runner"
 	"agentevals/score"
 	"agentevals/suite"
@@ -178,7 +178,7 @@ type Outcome struct {
 // default tolerance (0), alpha and min effect.
 func Gate(candidate, baseline *models.Run) Outcome {
 	return Outcome{
-		Strict: reports.Compare(candidate, baseline, reports.Options{Gate: reports.GateStrict}).Regressed(),
-		CI:     reports.Compare(candidate, baseline, reports.Options{Gate: reports.GateCI}).Regressed(),
+		Strict: compare.Compare(candidate, baseline, compare.Options{Gate: compare.GateStrict}).Regressed(),
+		CI:     compare.Compare(candidate, baseline, compare.Options{Gate: compare.GateCI}).Regressed(),
 	}
 }

@@ -1,4 +1,4 @@
-package reports
+package compare
 
 import (
 	"encoding/json"
@@ -64,7 +64,7 @@ type MetricTest struct {
 // NeedsJudge, plus every metric a run's evidence shows a judge was asked
 // about (response_metadata.judge_usage), which covers suite-declared
 // evaluators of a judge type.
-func judgedMetrics(run, baseline *models.Run, opts Options) func(string) bool {
+func JudgedMetrics(run, baseline *models.Run, opts Options) func(string) bool {
 	if opts.Judged != nil {
 		return opts.Judged
 	}
@@ -199,7 +199,7 @@ func (t *MetricTest) decide(opts Options, baselineMeasured bool) (string, string
 			t.Flips.PassToFail, t.Flips.FailToPass, fmtP(*t.Flips.P), alpha, stats)
 	}
 	switch {
-	case p < alpha && -change >= minEffect-scoreEpsilon:
+	case p < alpha && -change >= minEffect-ScoreEpsilon:
 		return TestRegressed, fmt.Sprintf("regressed: %s (%s, α %g per test, min effect %g)", stats, t.Drop.Method, alpha, minEffect)
 	case p < alpha && change < 0:
 		return TestBelowMinEffect, fmt.Sprintf("below min effect: %s, a drop smaller than the min effect %g", stats, minEffect)

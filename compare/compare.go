@@ -1,4 +1,4 @@
-package reports
+package compare
 
 import (
 	"fmt"
@@ -162,7 +162,7 @@ func Compare(run, baseline *models.Run, opts Options) *Comparison {
 	}
 	var tests map[string]*MetricTest
 	if baseline != nil {
-		tests = metricTests(run, base, judgedMetrics(run, baseline, opts), opts)
+		tests = metricTests(run, base, JudgedMetrics(run, baseline, opts), opts)
 	}
 	var regressions, others []Finding
 	seen := map[string]bool{}
@@ -207,9 +207,9 @@ func compareMetrics(run, baseline *models.Run, opts Options, tests map[string]*M
 			mc.BaselineMean = b.Mean
 		}
 		if bm := mc.BaselineMean; bm != nil && s.Mean != nil {
-			mc.Delta = ptr(*s.Mean - *bm)
+			mc.Delta = Ptr(*s.Mean - *bm)
 			// Shown in the metric table under both gates; neither gates on it.
-			mc.BelowBaseline = s.CI != nil && s.CI.High < *bm-scoreEpsilon
+			mc.BelowBaseline = s.CI != nil && s.CI.High < *bm-ScoreEpsilon
 		}
 		out = append(out, mc)
 		names = append(names, s.Name)
@@ -221,7 +221,7 @@ func compareMetrics(run, baseline *models.Run, opts Options, tests map[string]*M
 	return out, regs
 }
 
-func ptr[T any](v T) *T { return &v }
+func Ptr[T any](v T) *T { return &v }
 
 func compareCase(c, b *models.CaseResult, opts Options, tests map[string]*MetricTest) CaseComparison {
 	cc := CaseComparison{Case: c, Baseline: b, CaseID: c.CaseID, Status: CaseStatus(c), Quality: c.Quality()}
@@ -244,7 +244,7 @@ func compareCase(c, b *models.CaseResult, opts Options, tests map[string]*Metric
 			md.Before = md.Baseline.Score
 		}
 		if md.Before != nil && md.After != nil {
-			md.Delta = ptr(*md.After - *md.Before)
+			md.Delta = Ptr(*md.After - *md.Before)
 		}
 		cc.Metrics = append(cc.Metrics, md)
 	}
@@ -271,7 +271,7 @@ func compareCase(c, b *models.CaseResult, opts Options, tests map[string]*Metric
 		if bm == nil {
 			continue
 		}
-		th := ptr(m.Threshold)
+		th := Ptr(m.Threshold)
 		switch {
 		case m.Errored() && !bm.Errored():
 			f(NewMetricError, m.Name, bm.Score, nil, th, m.Name+" now ends in an error: "+ErrorSummary(m.ErrorDetails))
@@ -283,17 +283,17 @@ func compareCase(c, b *models.CaseResult, opts Options, tests map[string]*Metric
 		failedBefore := bm.Score != nil && !bm.Errored() && !bm.Passed
 		if failedNow && !failedBefore && !bm.Errored() {
 			f(NewFailure, m.Name, bm.Score, m.Score, th, fmt.Sprintf("%s now fails its minimum %s (score %s, was %s)",
-				m.Name, fmtScore(th), fmtScore(m.Score), fmtScore(bm.Score)))
+				m.Name, FmtScore(th), FmtScore(m.Score), FmtScore(bm.Score)))
 		}
 		if md.Delta != nil && !m.Errored() && !bm.Errored() {
 			d := *md.Delta
 			switch {
-			case -d > opts.Tolerance+scoreEpsilon:
+			case -d > opts.Tolerance+ScoreEpsilon:
 				f(ScoreDrop, m.Name, bm.Score, m.Score, th, fmt.Sprintf("%s fell by %.3f, from %s to %s (tolerance %s)",
-					m.Name, -d, fmtScore(bm.Score), fmtScore(m.Score), trimFloat(opts.Tolerance)))
-			case d > opts.Tolerance+scoreEpsilon:
+					m.Name, -d, FmtScore(bm.Score), FmtScore(m.Score), TrimFloat(opts.Tolerance)))
+			case d > opts.Tolerance+ScoreEpsilon:
 				f(Improvement, m.Name, bm.Score, m.Score, th, fmt.Sprintf("%s rose by %.3f, from %s to %s",
-					m.Name, d, fmtScore(bm.Score), fmtScore(m.Score)))
+					m.Name, d, FmtScore(bm.Score), FmtScore(m.Score)))
 			}
 		}
 		if failedBefore && m.Score != nil && !m.Errored() && m.Passed {
@@ -326,11 +326,11 @@ func ErrorSummary(details models.JSON) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
-	return displayJSON(v)
+	return DisplayJSON(v)
 }
 
 // fmtScore formats a score with three decimals; nil is "n/a".
-func fmtScore(v *float64) string {
+func FmtScore(v *float64) string {
 	if v == nil {
 		return "n/a"
 	}
@@ -338,11 +338,11 @@ func fmtScore(v *float64) string {
 }
 
 // fmtDelta formats a signed difference with three decimals; nil is "n/a".
-func fmtDelta(v *float64) string {
+func FmtDelta(v *float64) string {
 	if v == nil {
 		return "n/a"
 	}
 	return fmt.Sprintf("%+.3f", *v)
 }
 
-func trimFloat(v float64) string { return fmt.Sprintf("%g", v) }
+func TrimFloat(v float64) string { return fmt.Sprintf("%g", v) }

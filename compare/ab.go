@@ -1,4 +1,4 @@
-package reports
+package compare
 
 import (
 	"fmt"
@@ -128,7 +128,7 @@ func CompareAB(a, b *models.Run, opts Options) (*ABComparison, error) {
 			QualityA: ca.Quality(), QualityB: cb.Quality()}
 		if abc.QualityA != nil && abc.QualityB != nil &&
 			abc.StatusA != models.StatusNotEvaluated && abc.StatusB != models.StatusNotEvaluated {
-			abc.Delta = ptr(*abc.QualityB - *abc.QualityA)
+			abc.Delta = Ptr(*abc.QualityB - *abc.QualityA)
 			diffs = append(diffs, *abc.Delta)
 		}
 		mb := map[string]*models.MetricResult{}
@@ -145,7 +145,7 @@ func CompareAB(a, b *models.Run, opts Options) (*ABComparison, error) {
 				metricDiffs[m.Name] = nil
 			}
 			if am.A != nil && am.B != nil {
-				am.Delta = ptr(*am.B - *am.A)
+				am.Delta = Ptr(*am.B - *am.A)
 				metricDiffs[m.Name] = append(metricDiffs[m.Name], *am.Delta)
 			}
 			abc.Metrics = append(abc.Metrics, am)
@@ -159,7 +159,7 @@ func CompareAB(a, b *models.Run, opts Options) (*ABComparison, error) {
 	ab.Findings = cmp.Findings
 	ab.ByQuestion = cmp.RegressionsByQuestion()
 	ab.Changes = abChanges(ab.Cases, cmp)
-	ab.Verdict, ab.VerdictDetail = abVerdict(overall, ab.Difference, ab.Drop, ab.Rise, ab.Changes)
+	ab.Verdict, ab.VerdictDetail = AbVerdict(overall, ab.Difference, ab.Drop, ab.Rise, ab.Changes)
 	statsA, statsB := map[string]MetricStat{}, map[string]MetricStat{}
 	for _, s := range MetricStats(a.Cases, opts) {
 		statsA[s.Name] = s
@@ -212,9 +212,9 @@ func pairedVerdict(diffs []float64, opts Options) (string, PairedTest, PairedTes
 	switch {
 	case drop.P == nil:
 		return VerdictNoData, drop, rise
-	case *drop.P < opts.AlphaOrDefault() && -*drop.MeanChange >= opts.MinEffectOrDefault()-scoreEpsilon:
+	case *drop.P < opts.AlphaOrDefault() && -*drop.MeanChange >= opts.MinEffectOrDefault()-ScoreEpsilon:
 		return VerdictBWorse, drop, rise
-	case *rise.P < opts.AlphaOrDefault() && *drop.MeanChange >= opts.MinEffectOrDefault()-scoreEpsilon:
+	case *rise.P < opts.AlphaOrDefault() && *drop.MeanChange >= opts.MinEffectOrDefault()-ScoreEpsilon:
 		return VerdictBBetter, drop, rise
 	}
 	return VerdictNoDifference, drop, rise
@@ -224,7 +224,7 @@ func pairedVerdict(diffs []float64, opts Options) (string, PairedTest, PairedTes
 // quality difference: regressions are never hidden behind "no significant
 // difference", and drops within noise never count as regressions (see the
 // package doc for the rules).
-func abVerdict(overall string, diff Stat, drop, rise PairedTest, ch ABChanges) (verdictText, detail string) {
+func AbVerdict(overall string, diff Stat, drop, rise PairedTest, ch ABChanges) (verdictText, detail string) {
 	regressed := ch.Regressions > 0
 	switch {
 	case overall == VerdictNoData:
@@ -264,7 +264,7 @@ func abVerdict(overall string, diff Stat, drop, rise PairedTest, ch ABChanges) (
 		if *drop.MeanChange > 0 && rise.P != nil {
 			test, direction = rise, "rise"
 		}
-		q = fmt.Sprintf("quality difference %s, 95%% CI [%.3f, %.3f], %s for a %s, %s on %s", fmtDelta(diff.Mean),
+		q = fmt.Sprintf("quality difference %s, 95%% CI [%.3f, %.3f], %s for a %s, %s on %s", FmtDelta(diff.Mean),
 			diff.CI.Low, diff.CI.High, fmtP(*test.P), direction, sig, Plural(diff.N, "question", "questions"))
 	}
 	return verdictText, strings.Join(parts, ", ") + " (" + q + ")"

@@ -1,4 +1,4 @@
-package reports
+package compare
 
 import (
 	"math"
@@ -44,7 +44,7 @@ func PairedDropTest(diffs []float64) PairedTest {
 	t.MeanChange = &m
 	var nonZero []float64
 	for _, d := range diffs {
-		if math.Abs(d) > scoreEpsilon {
+		if math.Abs(d) > ScoreEpsilon {
 			nonZero = append(nonZero, d)
 		}
 	}
@@ -98,17 +98,17 @@ func pairedTP(d []float64) float64 {
 	}
 	sd := math.Sqrt(ss / (n - 1))
 	if sd < 1e-12 {
-		if m < -scoreEpsilon {
+		if m < -ScoreEpsilon {
 			return 0
 		}
 		return 1
 	}
-	return studentTCDF(m/(sd/math.Sqrt(n)), n-1)
+	return StudentTCDF(m/(sd/math.Sqrt(n)), n-1)
 }
 
 // studentTCDF is the cumulative distribution function of Student's t with
 // df degrees of freedom.
-func studentTCDF(t, df float64) float64 {
+func StudentTCDF(t, df float64) float64 {
 	x := df / (df + t*t)
 	tail := 0.5 * regIncBeta(df/2, 0.5, x)
 	if t > 0 {

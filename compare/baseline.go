@@ -1,4 +1,4 @@
-package reports
+package compare
 
 import (
 	"encoding/json"
@@ -107,7 +107,7 @@ func definitionDiff(a, b *models.Run, aCalculated, bCalculated []string) *differ
 			{"metadata", ca.Metadata, cb.Metadata, true},
 		}
 		for _, col := range cols {
-			eq, err := jsonEqual(col.av, col.bv, col.object)
+			eq, err := JsonEqual(col.av, col.bv, col.object)
 			if err != nil || !eq {
 				return &difference{what: "column", caseID: ca.CaseID, column: col.name, jsonErr: err}
 			}
@@ -206,7 +206,7 @@ func CheckBaseline(run, candidate *models.Run, calculated []string) error {
 	if candidate.Agent != run.Agent {
 		return fmt.Errorf("%w: agent %q is not %q", ErrIncompatible, candidate.Agent, run.Agent)
 	}
-	if !earlier(candidate, run) {
+	if !Earlier(candidate, run) {
 		return fmt.Errorf("%w: run %s started at %s, not before %s", ErrIncompatible,
 			candidate.ID, candidate.StartedAt.Format(time.RFC3339Nano), startOf(run).Format(time.RFC3339Nano))
 	}
@@ -224,7 +224,7 @@ func startOf(run *models.Run) time.Time {
 // earlier reports whether a comes strictly before b in (started_at,
 // sequence) order; a planned b (no sequence yet) follows every run that
 // started at or before its start.
-func earlier(a, b *models.Run) bool {
+func Earlier(a, b *models.Run) bool {
 	bs := startOf(b)
 	if a.StartedAt.Equal(bs) {
 		return b.Sequence == 0 || a.Sequence < b.Sequence
@@ -233,7 +233,7 @@ func earlier(a, b *models.Run) bool {
 }
 
 // marshalJSON is json.Marshal for values that always encode.
-func marshalJSON(v any) []byte {
+func MarshalJSON(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return []byte("null")

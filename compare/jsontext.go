@@ -1,4 +1,4 @@
-package reports
+package compare
 
 import (
 	"bytes"
@@ -27,7 +27,7 @@ func ReadableJSON(raw []byte, indent string) string {
 }
 
 // displayJSON encodes v compactly for people (see ReadableJSON).
-func displayJSON(v any) string {
+func DisplayJSON(v any) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

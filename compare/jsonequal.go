@@ -1,4 +1,4 @@
-package reports
+package compare
 
 import (
 	"encoding/json"
@@ -14,7 +14,7 @@ import (
 // 20-digit integers that differ in the last digit differ, with no float64
 // in between). SQL NULL and JSON null are alike; for object columns
 // (metadata) they also equal {}.
-func jsonEqual(a, b models.JSON, object bool) (bool, error) {
+func JsonEqual(a, b models.JSON, object bool) (bool, error) {
 	return score.JSONEqual(columnValue(a, object), columnValue(b, object))
 }
 

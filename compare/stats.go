@@ -1,4 +1,4 @@
-package reports
+package compare
 
 import (
 	"hash/fnv"

@@ -1,4 +1,4 @@
-package reports
+package compare
 
 import "fmt"
 
@@ -17,7 +17,7 @@ const (
 
 // scoreEpsilon absorbs floating-point noise in score differences, so that
 // 0.98-0.96 is not "more than 0.02".
-const scoreEpsilon = 1e-9
+const ScoreEpsilon = 1e-9
 
 // Options tune Compare. The zero value is a strict gate with tolerance 0.
 type Options struct {
