@@ -1,4 +1,133 @@
 // Package compare decides what a run means against its history: it finds
 // the baseline, compares the run with it under the strict or the ci gate
 // (paired statistics, flakiness) and says which findings gate.
+//
+// # Gates
+//
+// Compare reads a run against its baseline under one of two gates.
+//
+// GateStrict (the default) is the Ruby gem's rule, unchanged: every
+// per-question score drop beyond the tolerance, every newly failed minimum
+// and every new error (agent or metric) is a gating finding. With an LLM
+// judge, whose verdicts vary from run to run, questions near their minimum
+// flip on noise alone, so strict regresses nearly every judged run.
+//
+// GateCI tells judge noise from regressions. For every metric it computes a
+// MetricTest against the baseline:
+//
+//   - the one-sided paired test of the per-question differences candidate
+//     minus baseline, over the questions both runs scored without error
+//     (PairedDropTest: the exact sign-flip test up to 16 non-zero
+//     differences, valid at any n; the paired t-test above);
+//   - for judge-backed metrics, the exact one-sided McNemar test of the
+//     pass→fail against fail→pass flips (McNemar), and the share of the
+//     run's verdicts that ended in an error.
+//
+// A judge-backed metric is one whose name is an evaluator type the judges
+// registry marks NeedsJudge, or one the runs' evidence
+// (response_metadata.judge_usage) shows a judge scored; Options.Judged
+// overrides this. Under the ci gate:
+//
+//   - a metric regresses (MetricDrop) when the paired test's p-value is
+//     below alpha and the mean drop is at least the min effect (defaults
+//     DefaultAlpha and DefaultMinEffect); a judge metric also regresses
+//     (MetricFlips) when the McNemar p-value is below alpha. A judge metric
+//     runs both tests at alpha/2 (Bonferroni), so an unchanged metric
+//     raises a false alarm at most alpha of the time;
+//   - a judge metric with more than MaxJudgeErrorShare of its verdicts in
+//     error, in the run or in the baseline, is NotMeasurable, which gates:
+//     an outage never passes;
+//   - per-question findings of judge metrics (new failures, drops, new
+//     metric errors) never gate one by one; per-question score drops of any
+//     metric gate only through the metric's test;
+//   - a deterministic or action check that newly fails or errors, and a new
+//     agent error, gate by themselves;
+//   - findings of a flaky question (Options.Flaky, see FlakyQuestions) do
+//     not gate one by one; the question still counts in the metric tests.
+//
+// Every ci finding carries Why, the reason it gates or does not, e.g.
+// "not gating: judge metrics gate in aggregate; semantic_accuracy within
+// noise: p = 0.41, mean change −0.006 over 200 questions". The tests are
+// computed under both gates and shown in the metric tables; only ci acts
+// on them.
+//
+// # Flaky questions
+//
+// FlakyQuestions reads the last FlakyWindow compatible runs before a run
+// (the automatic baseline rule: same suite, agent and definition, runs marked
+// as infrastructure failures skipped) and marks the
+// questions whose outcome flipped between passing and failing (failed or
+// error) from one run to the next. The run's own change is not counted,
+// since that is what the gate judges. Every report format shows the mark:
+// text, Markdown and HTML next to the question, JSON as the case's
+// "flaky" object, JUnit as a testcase property "flaky", GitHub as one
+// notice listing them.
+//
+// # One finding per question
+//
+// RegressionsByQuestion merges a question's findings; text, Markdown and
+// HTML reports list one line per question and GitHub output writes at most
+// one annotation per question (its failure and regressions together).
+//
+// # A/B verdict
+//
+// CompareAB (`evalrun compare A B` and the dashboard's compare page) reads
+// B against A as if A were B's baseline, always with the ci gate, and tests
+// the paired quality difference B-A in both directions with the same
+// paired test (alpha and min effect from the options):
+//
+//   - no question evaluated in both runs: "not comparable";
+//   - a significant drop of at least the min effect: "B is worse";
+//   - a significant rise of at least the min effect: "B is better" when
+//     nothing regressed under the ci gate, else "mixed: B is better on
+//     average but regressed";
+//   - otherwise "B regressed" when something regressed under the ci gate,
+//     else "no significant difference".
+//
+// The verdict detail names the newly failing, erroring and passing
+// questions, the number of regressions, the questions that dropped within
+// noise, the bootstrap interval and the p-value, for example "1 question
+// newly fails, 1 regression (quality difference -0.333, 95% CI [-1.000,
+// 0.000], p = 0.5 for a drop, not significant on 3 questions)". A
+// deterministic regression is never summed up as "no significant
+// difference", and judge noise never as a regression.
+//
+// # Slices in CI output
+//
+// Slices by metadata.failure_mode and by each string of metadata.tags
+// appear wherever totals do. GitHub output adds one ::notice per slice
+// after the totals notice, titled "SUITE / AGENT: slice KEY=VALUE", for
+// example "slice failure_mode=policy_lookup" or "slice tag=returns"; its
+// message has the slice's counts, quality and pass rate, and with a
+// baseline the baseline quality and the number of the slice's questions
+// that regressed (each question once, however many of its metrics
+// regressed, gating or not). JUnit adds testsuite properties named
+// slice.KEY=VALUE.STAT, with STAT one of quality (three decimals),
+// pass_rate (a fraction with three decimals, as the run's pass_rate
+// property) and, with a baseline, regressions (the same count of
+// questions); "n/a" when nothing in the slice was evaluated. KEY is
+// failure_mode or tag; a name splits unambiguously at the first "=" and
+// the last ".", since VALUE (untrusted, control characters removed) may
+// hold either.
+//
+// # Numbers
+//
+// Scores, quality, minimums, deltas and intervals are shown with three
+// decimals everywhere; pass rates as percentages.
+//
+// # Repeats and infrastructure failures
+//
+// A run answered K > 1 times per question (evalrun run --repeat K) has one
+// case row per question whose metric scores are the means of the repeats;
+// Repeats reads K, pass@k, pass^k and each metric's within-question sd
+// from the cases' response_metadata (repeat_scores, pass_at_k,
+// pass_hat_k), and every report format shows them.
+//
+// The one fact taken from a summary is the mark the runner writes when
+// every agent call or every judge call failed from infrastructure
+// (InfrastructureFailure): an automatic baseline is never a run marked as
+// an infrastructure failure; pass --baseline to use one anyway.
+//
+// The package reads models records only; it never writes evidence and has no
+// command-line concerns, so the dashboard reuses it as is.
 package compare

@@ -9,7 +9,7 @@ import (
 
 	"agentevals/compare"
 	"agentevals/models"
-	"agentevals/reports"
+	"agentevals/report"
 )
 
 // metricView is one metric row of a case, with its state spelled out:
@@ -52,7 +52,7 @@ type casePage struct {
 	// Replay is the readable strict API replay evidence, as the reports
 	// show it (nil without evidence); ReplayRaw is the same evidence as
 	// indented JSON, for completeness.
-	Replay           *reports.ReplayView
+	Replay           *report.ReplayView
 	ReplayRaw        string
 	ResponseMetadata string
 	AgentError       string
@@ -124,7 +124,7 @@ func (s *Server) casePage(c *gin.Context) error {
 		page.Metrics = append(page.Metrics, mv)
 	}
 	page.Actions = sideBySide(cr.ExpectedActions, cr.Actions)
-	page.Replay = reports.NewReplayView(cr.ResponseMetadata)
+	page.Replay = report.NewReplayView(cr.ResponseMetadata)
 	// A shortened output is not diffed: a diff of its first bytes would
 	// mislead, and a diff of the whole would put it back on the page.
 	if page.ExpectedAnswer != "" && page.Output != "" && !cut {

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"agentevals/models"
-	"agentevals/reports"
+	"agentevals/report"
 )
 
 // maxPickRuns bounds the runs offered by each run picker of the compare page.
@@ -23,7 +23,7 @@ type runOption struct {
 // time, suite and agent ("abc123 · 2026-11-20 11:00:00 UTC · Support · Bot").
 func runTitle(r *models.Run) string {
 	parts := []string{}
-	if rev := reports.Revision(r); rev != "" {
+	if rev := report.Revision(r); rev != "" {
 		parts = append(parts, "revision "+shortID(rev))
 	}
 	parts = append(parts, formatTime(r.StartedAt), r.Suite, r.Agent)

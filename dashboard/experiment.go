@@ -9,19 +9,19 @@ import (
 	"github.com/google/uuid"
 
 	"agentevals/compare"
-	"agentevals/reports"
+	"agentevals/report"
 )
 
 // experimentPage is the grid page's data: an experiment's questions ×
 // variants, and the paired comparison of two chosen variants.
 type experimentPage struct {
 	BasePage
-	Grid *reports.Grid
+	Grid *report.Grid
 	// Variants are the grid's variants with a link to each run.
 	Variants []variantView
 	// Pair is the comparison of variant B against variant A (the first two
 	// variants unless the query names others).
-	Pair *reports.GridPair
+	Pair *report.GridPair
 	A, B string
 	// Rows are the grid's rows with links to each answer's case page.
 	Rows []gridRowView
@@ -30,17 +30,17 @@ type experimentPage struct {
 }
 
 type variantView struct {
-	reports.GridVariant
+	report.GridVariant
 	Link string
 }
 
 type gridRowView struct {
-	reports.GridRow
+	report.GridRow
 	Cells []gridCellView
 }
 
 type gridCellView struct {
-	reports.GridCell
+	report.GridCell
 	Link string
 	// Diff compares the answer word by word with the first variant's
 	// answer to the same question (nil for the first variant, or when the
@@ -51,7 +51,7 @@ type gridCellView struct {
 // experimentLink is the address of an experiment's grid page; from (the
 // experiment's start, from the runs' metadata) lets the page read only the
 // runs started after it.
-func (b BasePage) experimentLink(info *reports.ExperimentInfo) string {
+func (b BasePage) experimentLink(info *report.ExperimentInfo) string {
 	link := b.Path("experiments", info.ID)
 	if info.StartedAt != "" {
 		link += "?from=" + url.QueryEscape(info.StartedAt)
@@ -81,8 +81,8 @@ func (s *Server) experiment(c *gin.Context) error {
 	if len(runs) == 0 {
 		return notFound("There is no experiment with this id.")
 	}
-	grid, err := reports.BuildGrid(runs, compare.Options{})
-	if errors.Is(err, compare.ErrIncompatible) || errors.Is(err, reports.ErrNoExperiment) {
+	grid, err := report.BuildGrid(runs, compare.Options{})
+	if errors.Is(err, compare.ErrIncompatible) || errors.Is(err, report.ErrNoExperiment) {
 		return unprocessable("The runs of this experiment do not share one definition, so they cannot be laid side by side.")
 	}
 	if err != nil {

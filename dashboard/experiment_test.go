@@ -13,15 +13,15 @@ import (
 	"github.com/google/uuid"
 
 	"agentevals/models"
-	"agentevals/reports"
+	"agentevals/report"
 )
 
 // experimentFixture inserts an experiment of the given variants over n
 // questions: variant i answers question q right unless (q+i) % 3 == 0, so
 // every variant is best somewhere. It returns the experiment record.
-func experimentFixture(tb testing.TB, db *models.DB, variants []string, n int) reports.ExperimentInfo {
+func experimentFixture(tb testing.TB, db *models.DB, variants []string, n int) report.ExperimentInfo {
 	tb.Helper()
-	info := reports.ExperimentInfo{ID: uuid.NewString(), Name: "Prompt <i>study</i>", Variants: variants,
+	info := report.ExperimentInfo{ID: uuid.NewString(), Name: "Prompt <i>study</i>", Variants: variants,
 		StartedAt: t0.Add(24 * time.Hour).Format(time.RFC3339Nano)}
 	for i, v := range variants {
 		vi := info

@@ -14,7 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"agentevals/models"
-	"agentevals/reports"
+	"agentevals/report"
 )
 
 // Input limits of the history filters.
@@ -61,7 +61,7 @@ func (r *historyRow) finish() {
 	r.Quality = formatScore(r.Stats.Quality)
 	r.PassRate = formatPercent(r.Stats.PassRate)
 	r.Outcomes = r.Stats.Outcomes()
-	r.Revision = reports.Revision(r.Run)
+	r.Revision = report.Revision(r.Run)
 	r.Cases, r.CasesDetail = compactCases(r.Stats)
 }
 

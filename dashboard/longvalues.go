@@ -12,7 +12,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"agentevals/compare"
-	"agentevals/reports"
+	"agentevals/report"
 )
 
 // maxShownBytes is how much of a long field (an agent's answer) a case
@@ -71,7 +71,7 @@ func (s *Server) caseOutput(c *gin.Context) error {
 // the document without its cases is small, and each case is encoded and
 // written on its own, so the response is never held whole in memory.
 func writeReportJSON(w http.ResponseWriter, cmp *compare.Comparison) error {
-	doc := reports.NewDocument(cmp)
+	doc := report.NewDocument(cmp)
 	cases := doc.Cases
 	doc.Cases = nil
 	head, err := json.MarshalIndent(doc, "", "  ")

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"agentevals/models"
-	"agentevals/reports"
+	"agentevals/report"
 )
 
 // TestLongOutput: a case page shows a long output shortened, with a link
@@ -53,11 +53,11 @@ func TestLongOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := reports.NewRenderer()
+	r, err := report.NewRenderer()
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole, err := r.Bytes(reports.FormatJSON, cmp)
+	whole, err := r.Bytes(report.FormatJSON, cmp)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"golang.org/x/net/html"
 
 	"agentevals/compare"
-	"agentevals/reports"
+	"agentevals/report"
 )
 
 const mount = "/evaluations"
@@ -164,11 +164,11 @@ func TestServer_Pages(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				rend, err := reports.NewRenderer()
+				rend, err := report.NewRenderer()
 				if err != nil {
 					t.Fatal(err)
 				}
-				want, err := rend.Bytes(reports.FormatJSON, compare.Compare(run, base, compare.Options{}))
+				want, err := rend.Bytes(report.FormatJSON, compare.Compare(run, base, compare.Options{}))
 				if err != nil {
 					t.Fatal(err)
 				}

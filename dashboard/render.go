@@ -15,7 +15,7 @@ import (
 
 	"agentevals/compare"
 	"agentevals/models"
-	"agentevals/reports"
+	"agentevals/report"
 )
 
 // pageNames are the pages; each gets its own template set made of the base
@@ -131,7 +131,7 @@ func cleanActions(n parse.Node) {
 // as the terminal and HTML reports do); other values pass unchanged.
 func clean(v any) any {
 	if s, ok := v.(string); ok {
-		return reports.StripControl(s, true)
+		return report.StripControl(s, true)
 	}
 	return v
 }
@@ -154,7 +154,7 @@ func templateFuncs() template.FuncMap {
 		"plural":   compare.Plural,
 		"label":    statusLabel,
 		"tone":     abTone,
-		"replayStatus": func(v *reports.ReplayView) string {
+		"replayStatus": func(v *report.ReplayView) string {
 			switch {
 			case v.Failed:
 				return "failed"

@@ -11,7 +11,7 @@ import (
 
 	"agentevals/compare"
 	"agentevals/models"
-	"agentevals/reports"
+	"agentevals/report"
 )
 
 // caseRow is one question in the run page's case table.
@@ -45,7 +45,7 @@ type runPage struct {
 	CompareLink  string
 	// Experiment names the experiment the run is a variant of (nil when
 	// none) and ExperimentLink is its grid page.
-	Experiment     *reports.ExperimentInfo
+	Experiment     *report.ExperimentInfo
 	ExperimentLink string
 
 	// Verdict leads the page; Revision, BaselineRevision and KeyMeta
@@ -125,22 +125,22 @@ func (s *Server) runPage(c *gin.Context) error {
 	id := run.ID.String()
 	page := &runPage{BasePage: b, Run: run, Totals: cmp.Totals, Baseline: cmp.Baseline, BaseTotals: cmp.BaselineTotals,
 		Metrics: cmp.Metrics, Slices: cmp.Slices, Missing: cmp.Missing,
-		Metadata: prettyJSON(run.Metadata), JudgeUsage: reports.JudgeUsageOf(run.Cases).String(),
+		Metadata: prettyJSON(run.Metadata), JudgeUsage: report.JudgeUsageOf(run.Cases).String(),
 		JSONLink: b.Path("runs", id, "report.json")}
 	page.Regressions, page.Improvements = findingViews(b, run, cmp.Findings)
 	page.Verdict = newVerdictBanner(cmp)
-	page.Revision, page.KeyMeta = reports.Revision(run), keyMetadata(run)
+	page.Revision, page.KeyMeta = report.Revision(run), keyMetadata(run)
 	if d := run.FinishedAt.Sub(run.StartedAt); d >= 0 {
 		page.Duration = formatDuration(float64(d.Milliseconds()))
 	}
 	if cmp.Baseline != nil {
-		page.BaselineRevision = reports.Revision(cmp.Baseline)
+		page.BaselineRevision = report.Revision(cmp.Baseline)
 		bid := cmp.Baseline.ID.String()
 		page.BaselineLink = b.Path("runs", bid)
 		page.CompareLink = b.Path("compare") + "?a=" + bid + "&b=" + id
 	}
 	page.Cases = caseRows(b, run, cmp)
-	if info := reports.ExperimentOf(run); info != nil {
+	if info := report.ExperimentOf(run); info != nil {
 		page.Experiment, page.ExperimentLink = info, b.experimentLink(info)
 	}
 	if compare.Writer(run) == "" {

@@ -14,7 +14,7 @@ import (
 
 	"agentevals/compare"
 	"agentevals/models"
-	"agentevals/reports"
+	"agentevals/report"
 )
 
 // Bounds of the free-text search. It reads the cases of the newest
@@ -112,7 +112,7 @@ func (s *Server) search(c *gin.Context) error {
 	for _, cr := range cases {
 		run := byID[cr.RunID]
 		h := searchHit{Run: run, Case: cr, Link: b.caseLink(run.ID.String(), cr.Position), RunLink: b.Path("runs", run.ID.String()),
-			Started: formatTime(run.StartedAt), Status: compare.CaseStatus(cr), Revision: reports.Revision(run)}
+			Started: formatTime(run.StartedAt), Status: compare.CaseStatus(cr), Revision: report.Revision(run)}
 		h.snippet(page.Q)
 		page.Hits = append(page.Hits, h)
 	}

@@ -19,7 +19,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"agentevals/models"
-	"agentevals/reports"
+	"agentevals/report"
 )
 
 //go:embed templates/*.tmpl static/*
@@ -51,7 +51,7 @@ type Server struct {
 	static fs.FS
 	engine *gin.Engine
 	// renderer renders the JSON download exactly as `evalrun report`.
-	renderer *reports.Renderer
+	renderer *report.Renderer
 }
 
 var _ http.Handler = (*Server)(nil)
@@ -83,7 +83,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("new dashboard: %w", err)
 	}
-	renderer, err := reports.NewRenderer()
+	renderer, err := report.NewRenderer()
 	if err != nil {
 		return nil, fmt.Errorf("new dashboard: %w", err)
 	}

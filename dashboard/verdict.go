@@ -8,13 +8,13 @@ import (
 
 	"agentevals/compare"
 	"agentevals/models"
-	"agentevals/reports"
+	"agentevals/report"
 )
 
 // verdictBanner is what the run page leads with: did this run regress
 // against its baseline, and if nothing could be judged, why.
 type verdictBanner struct {
-	reports.Headline
+	report.Headline
 	// Title is the decision in a few words ("Regressed", "No regression",
 	// "Not evaluated", "No baseline").
 	Title string
@@ -24,7 +24,7 @@ type verdictBanner struct {
 
 // newVerdictBanner words a comparison's headline for the run page.
 func newVerdictBanner(cmp *compare.Comparison) verdictBanner {
-	h := reports.HeadlineOf(cmp)
+	h := report.HeadlineOf(cmp)
 	v := verdictBanner{Headline: h, Detail: h.Verdict}
 	regs := len(cmp.Regressions())
 	switch {
@@ -80,7 +80,7 @@ func keyMetadata(run *models.Run) []metaItem {
 		return nil
 	}
 	rev := map[string]bool{}
-	for _, k := range reports.RevisionKeys {
+	for _, k := range report.RevisionKeys {
 		rev[k] = true
 	}
 	keys := make([]string, 0, len(m))
@@ -99,7 +99,7 @@ func keyMetadata(run *models.Run) []metaItem {
 		default:
 			continue
 		}
-		if rev[k] && v == reports.Revision(run) {
+		if rev[k] && v == report.Revision(run) {
 			continue
 		}
 		if r := []rune(v); len(r) > 80 {

@@ -16,7 +16,7 @@ import (
 	"agentevals/compare"
 	"agentevals/internal/testdb"
 	"agentevals/models"
-	"agentevals/reports"
+	"agentevals/report"
 	"agentevals/runner"
 	"agentevals/schema"
 	"agentevals/suite"
@@ -193,12 +193,12 @@ func checkNoLeak(t *testing.T, url string, run *models.Run) {
 	if !strings.Contains(string(docs["saved run"]), "api_replay") {
 		t.Fatalf("saved run holds no replay evidence: %s", docs["saved run"])
 	}
-	r, err := reports.NewRenderer()
+	r, err := report.NewRenderer()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmp := compare.Compare(saved, nil, compare.Options{})
-	for _, f := range reports.Formats() {
+	for _, f := range report.Formats() {
 		if docs[string(f)], err = r.Bytes(f, cmp); err != nil {
 			t.Fatalf("render %s: %v", f, err)
 		}

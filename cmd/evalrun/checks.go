@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"agentevals/models"
-	"agentevals/reports"
+	"agentevals/report"
 	"agentevals/score"
 )
 
@@ -52,7 +52,7 @@ func (c *ChecksCmd) Run(g *Globals) error {
 // inline check.
 func writeCheckDoc(w io.Writer, name string, def score.Definition) {
 	doc := def.Doc
-	fmt.Fprintf(w, "%s\n  %s\n", name, reports.EscapeText(doc.Summary))
+	fmt.Fprintf(w, "%s\n  %s\n", name, report.EscapeText(doc.Summary))
 	if def.NeedsJudge {
 		fmt.Fprintf(w, "  Needs a judge; default threshold 0.9.\n")
 	}

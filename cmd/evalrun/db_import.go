@@ -8,7 +8,7 @@ import (
 
 	"agentevals/evidence"
 	"agentevals/models"
-	"agentevals/reports"
+	"agentevals/report"
 )
 
 // ImportCmd saves evidence files in the database.
@@ -75,11 +75,11 @@ func (c *ImportCmd) Run(ctx context.Context, g *Globals) error {
 			return &exitError{Code: exitFailed, Err: fmt.Errorf("db:import %s: %w", name, err)}
 		case outcome == evidence.AlreadyImported:
 			fmt.Fprintf(g.Stdout, "Run %s (%s) is already in %s with the same content: nothing inserted.\n",
-				f.Run.ID, reports.EscapeText(name), db.URL)
+				f.Run.ID, report.EscapeText(name), db.URL)
 		default:
 			fmt.Fprintf(g.Stdout, "Imported run %s of suite %q, agent %q (%s) into %s from %s.\n",
-				f.Run.ID, reports.EscapeText(f.Run.Suite), reports.EscapeText(f.Run.Agent),
-				questions(len(f.Run.Cases)), db.URL, reports.EscapeText(name))
+				f.Run.ID, report.EscapeText(f.Run.Suite), report.EscapeText(f.Run.Agent),
+				questions(len(f.Run.Cases)), db.URL, report.EscapeText(name))
 		}
 	}
 	return nil

@@ -16,7 +16,7 @@ import (
 	"agentevals/compare"
 	"agentevals/llm"
 	"agentevals/models"
-	"agentevals/reports"
+	"agentevals/report"
 	"agentevals/runner"
 	"agentevals/score"
 	"agentevals/suite"
@@ -93,14 +93,14 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 		return asInvalid(err)
 	}
 	defer db.Close()
-	info := reports.ExperimentInfo{ID: uuid.NewString(), Name: exp.Name, StartedAt: models.UTC(time.Now()).Format(time.RFC3339Nano)}
+	info := report.ExperimentInfo{ID: uuid.NewString(), Name: exp.Name, StartedAt: models.UTC(time.Now()).Format(time.RFC3339Nano)}
 	for _, v := range exp.Variants {
 		info.Variants = append(info.Variants, v.Name)
 	}
 	var runs []*models.Run
 	for i, v := range exp.Variants {
 		fmt.Fprintf(g.Stderr, "variant %d/%d: %s (agent %s)\n", i+1, len(exp.Variants),
-			reports.EscapeText(v.Name), reports.EscapeText(v.Agent.Name))
+			report.EscapeText(v.Name), report.EscapeText(v.Agent.Name))
 		vi := info
 		vi.Variant, vi.Params = v.Name, v.Params
 		run, err := c.runVariant(ctx, g, db, suites[i], v, judge, calculated, variantMetadata(meta, v, vi))
@@ -109,15 +109,15 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 		}
 		runs = append(runs, run)
 	}
-	grid, err := reports.BuildGrid(runs, compare.Options{})
+	grid, err := report.BuildGrid(runs, compare.Options{})
 	if err != nil {
 		return err
 	}
-	r, err := reports.NewRenderer()
+	r, err := report.NewRenderer()
 	if err != nil {
 		return err
 	}
-	if err := r.RenderGrid(g.Stdout, reports.FormatText, grid); err != nil {
+	if err := r.RenderGrid(g.Stdout, report.FormatText, grid); err != nil {
 		return err
 	}
 	for _, t := range targets {
@@ -173,7 +173,7 @@ func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.D
 	writeGateSummary(&buf, compare.Compare(run, baseline, compare.Options{}), "")
 	for _, line := range strings.SplitAfter(buf.String(), "\n") {
 		if line != "" {
-			fmt.Fprintf(g.Stdout, "[%s] %s", reports.EscapeText(v.Name), line)
+			fmt.Fprintf(g.Stdout, "[%s] %s", report.EscapeText(v.Name), line)
 		}
 	}
 	return run, nil
@@ -181,7 +181,7 @@ func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.D
 
 // variantMetadata builds a variant run's metadata: the --metadata object,
 // the variant's own metadata over it, and the experiment record.
-func variantMetadata(base map[string]any, v suite.Variant, info reports.ExperimentInfo) map[string]any {
+func variantMetadata(base map[string]any, v suite.Variant, info report.ExperimentInfo) map[string]any {
 	out := make(map[string]any, len(base)+len(v.Metadata)+1)
 	for k, val := range base {
 		out[k] = val
@@ -189,7 +189,7 @@ func variantMetadata(base map[string]any, v suite.Variant, info reports.Experime
 	for k, val := range v.Metadata {
 		out[k] = val
 	}
-	out[reports.ExperimentKey] = info
+	out[report.ExperimentKey] = info
 	return out
 }
 
@@ -216,10 +216,10 @@ func gridTargets(paths []string) ([]reportTarget, error) {
 		if err != nil {
 			// reportFormat's list (JUnit, the word github) is run's, not the grid's.
 			return nil, fmt.Errorf("--report %q: %w: a grid is written to a file whose name ends .txt/.text, .md/.markdown, .html/.htm or .json, such as grid.html",
-				p, reports.ErrUnknownFormat)
+				p, report.ErrUnknownFormat)
 		}
 		switch format {
-		case reports.FormatText, reports.FormatMarkdown, reports.FormatHTML, reports.FormatJSON:
+		case report.FormatText, report.FormatMarkdown, report.FormatHTML, report.FormatJSON:
 		default:
 			return nil, fmt.Errorf("--report %q: a grid is written as .txt, .md, .html or .json, not %s", p, format)
 		}
@@ -241,7 +241,7 @@ type GridCmd struct {
 // Run reads the experiment's runs and renders their grid. An unknown
 // experiment id exits 2.
 func (c *GridCmd) Run(ctx context.Context, g *Globals) error {
-	format, err := reports.ParseFormat(c.Format)
+	format, err := report.ParseFormat(c.Format)
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--format: %w", err)}
 	}
@@ -265,11 +265,11 @@ func (c *GridCmd) Run(ctx context.Context, g *Globals) error {
 	if len(runs) == 0 {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("experiment %q: no runs in %s carry this experiment id", c.ID, db.URL)}
 	}
-	grid, err := reports.BuildGrid(runs, compare.Options{})
+	grid, err := report.BuildGrid(runs, compare.Options{})
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
-	r, err := reports.NewRenderer()
+	r, err := report.NewRenderer()
 	if err != nil {
 		return err
 	}

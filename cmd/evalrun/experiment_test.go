@@ -13,7 +13,7 @@ import (
 
 	"agentevals/internal/testdb"
 	"agentevals/models"
-	"agentevals/reports"
+	"agentevals/report"
 )
 
 const supportExperiment = "../../examples/support/experiment.json"
@@ -61,7 +61,7 @@ func TestExperimentCmd_SupportRevisions(t *testing.T) {
 			var ids []string
 			agents := map[string]bool{}
 			for _, r := range runs {
-				info := reports.ExperimentOf(r)
+				info := report.ExperimentOf(r)
 				if info == nil {
 					t.Fatalf("run %s has no experiment metadata: %s", r.ID, r.Metadata)
 				}
@@ -124,7 +124,7 @@ func TestExperimentCmd_SupportRevisions(t *testing.T) {
 				t.Fatalf("second experiment: exit %d\n%s%s", code, out, stderr)
 			}
 			for _, r := range runs {
-				want := "[" + reports.ExperimentOf(r).Variant + "] Baseline: " + r.ID.String()
+				want := "[" + report.ExperimentOf(r).Variant + "] Baseline: " + r.ID.String()
 				if !strings.Contains(out, want) {
 					t.Errorf("second experiment: want %q (each variant baselined by its own earlier run):\n%s", want, out)
 				}
@@ -219,7 +219,7 @@ func TestExperimentCmd_TwoVariantsOf200Questions(t *testing.T) {
 	if err != nil || len(runs) != 2 {
 		t.Fatalf("runs = %d, %v", len(runs), err)
 	}
-	a, b := reports.ExperimentOf(runs[0]), reports.ExperimentOf(runs[1])
+	a, b := report.ExperimentOf(runs[0]), report.ExperimentOf(runs[1])
 	if a == nil || b == nil || a.ID != b.ID {
 		t.Fatalf("experiment ids: %+v %+v", a, b)
 	}

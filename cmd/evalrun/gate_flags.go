@@ -12,7 +12,7 @@ import (
 
 	"agentevals/compare"
 	"agentevals/models"
-	"agentevals/reports"
+	"agentevals/report"
 	"agentevals/suite"
 )
 
@@ -81,7 +81,7 @@ type GateFlags struct {
 // reportTarget is one report to write: a file, or GitHub Actions output.
 type reportTarget struct {
 	path   string
-	format reports.Format
+	format report.Format
 }
 
 // targets validates the report flags before anything runs: unknown formats
@@ -89,8 +89,8 @@ type reportTarget struct {
 func (f *GateFlags) targets() ([]reportTarget, error) {
 	var out []reportTarget
 	for _, p := range f.Report {
-		if p == string(reports.FormatGitHub) {
-			out = append(out, reportTarget{format: reports.FormatGitHub})
+		if p == string(report.FormatGitHub) {
+			out = append(out, reportTarget{format: report.FormatGitHub})
 			continue
 		}
 		format, err := reportFormat(p)
@@ -106,7 +106,7 @@ func (f *GateFlags) targets() ([]reportTarget, error) {
 		if err := checkDir("--junit", f.JUnit); err != nil {
 			return nil, err
 		}
-		out = append(out, reportTarget{path: f.JUnit, format: reports.FormatJUnit})
+		out = append(out, reportTarget{path: f.JUnit, format: report.FormatJUnit})
 	}
 	return out, nil
 }
@@ -115,17 +115,17 @@ func (f *GateFlags) targets() ([]reportTarget, error) {
 // bare format name ("html") is refused with the file name to use instead:
 // the extension is the one way to name a format, so PATH stays a plain path
 // (no FORMAT:PATH, which would collide with Windows drive letters).
-func reportFormat(p string) (reports.Format, error) {
-	format, err := reports.FormatFromPath(p)
+func reportFormat(p string) (report.Format, error) {
+	format, err := report.FormatFromPath(p)
 	if err == nil {
 		return format, nil
 	}
 	hint := ""
-	if f, perr := reports.ParseFormat(p); perr == nil && f.Ext() != "" {
+	if f, perr := report.ParseFormat(p); perr == nil && f.Ext() != "" {
 		hint = fmt.Sprintf("; to write %s, give a file name such as report%s", f, f.Ext())
 	}
 	return "", fmt.Errorf("--report %q: %w: want a path ending .html/.htm, .md/.markdown, .txt/.text, .json or .xml (JUnit), or the word github%s",
-		p, reports.ErrUnknownFormat, hint)
+		p, report.ErrUnknownFormat, hint)
 }
 
 // resolveBaseline finds the baseline of the planned run before any agent is
@@ -199,13 +199,13 @@ func (f *GateFlags) finish(ctx context.Context, g *Globals, db *models.DB, run, 
 	if !f.noDatabase && db != nil {
 		writeGateSummary(g.Stdout, cmp, f.noBaselineWhy(ctx, db, run, cmp, calculated))
 	}
-	r, err := reports.NewRenderer()
+	r, err := report.NewRenderer()
 	if err != nil {
 		return nil, err
 	}
 	for _, t := range targets {
-		var locs map[string]reports.Location
-		if t.format == reports.FormatGitHub && t.path == "" {
+		var locs map[string]report.Location
+		if t.format == report.FormatGitHub && t.path == "" {
 			locs = f.locations(g)
 		}
 		if err := writeTarget(r, g, t, cmp, locs); err != nil {
@@ -222,7 +222,7 @@ func (f *CompareFlags) withFlaky(ctx context.Context, g *Globals, db *models.DB,
 	opts := f.options()
 	flaky, err := compare.FlakyQuestions(ctx, db, run, calculated)
 	if err != nil {
-		fmt.Fprintf(g.Stderr, "note: flaky questions not marked: %s\n", reports.EscapeText(err.Error()))
+		fmt.Fprintf(g.Stderr, "note: flaky questions not marked: %s\n", report.EscapeText(err.Error()))
 		return opts
 	}
 	opts.Flaky = flaky
@@ -232,9 +232,9 @@ func (f *CompareFlags) withFlaky(ctx context.Context, g *Globals, db *models.DB,
 // writeTarget writes one report file, or GitHub annotations to stdout plus
 // the job summary when $GITHUB_STEP_SUMMARY is set; locs are the questions'
 // annotation locations (nil: unlocated).
-func writeTarget(r *reports.Renderer, g *Globals, t reportTarget, cmp *compare.Comparison, locs map[string]reports.Location) error {
-	if t.format == reports.FormatGitHub && t.path == "" {
-		if err := r.RenderGitHub(g.Stdout, cmp, reports.GitHubOptions{Locations: locs}); err != nil {
+func writeTarget(r *report.Renderer, g *Globals, t reportTarget, cmp *compare.Comparison, locs map[string]report.Location) error {
+	if t.format == report.FormatGitHub && t.path == "" {
+		if err := r.RenderGitHub(g.Stdout, cmp, report.GitHubOptions{Locations: locs}); err != nil {
 			return err
 		}
 		if p := os.Getenv("GITHUB_STEP_SUMMARY"); p != "" {
@@ -245,25 +245,25 @@ func writeTarget(r *reports.Renderer, g *Globals, t reportTarget, cmp *compare.C
 	if err := r.WriteFile(t.path, t.format, cmp); err != nil {
 		return err
 	}
-	fmt.Fprintf(g.Stdout, "Wrote %s report to %s\n", t.format, reports.EscapeText(t.path))
+	fmt.Fprintf(g.Stdout, "Wrote %s report to %s\n", t.format, report.EscapeText(t.path))
 	return nil
 }
 
 // locations are the suite file's question positions as GitHub annotations
 // name them (see repoPath). A suite whose questions cannot be located is
 // annotated without locations, with a note on stderr.
-func (f *GateFlags) locations(g *Globals) map[string]reports.Location {
+func (f *GateFlags) locations(g *Globals) map[string]report.Location {
 	if f.suiteFile == "" {
 		return nil
 	}
 	positions, err := suite.Positions(f.suiteFile)
 	if err != nil {
-		fmt.Fprintf(g.Stderr, "note: GitHub annotations carry no file and line: %s\n", reports.EscapeText(err.Error()))
+		fmt.Fprintf(g.Stderr, "note: GitHub annotations carry no file and line: %s\n", report.EscapeText(err.Error()))
 		return nil
 	}
-	out := make(map[string]reports.Location, len(positions))
+	out := make(map[string]report.Location, len(positions))
 	for id, p := range positions {
-		out[id] = reports.Location{File: repoPath(p.File), Line: p.Line}
+		out[id] = report.Location{File: repoPath(p.File), Line: p.Line}
 	}
 	return out
 }

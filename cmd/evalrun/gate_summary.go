@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"agentevals/compare"
-	"agentevals/reports"
+	"agentevals/report"
 )
 
 // writeGateSummary prints the comparison in a few lines: the baseline, the
@@ -21,7 +21,7 @@ func writeGateSummary(w io.Writer, cmp *compare.Comparison, noBaseline string) {
 		return
 	}
 	b := cmp.Baseline
-	fmt.Fprintf(w, "Baseline: %s (started %s), tolerance %g, %s gate\n", b.ID, reports.FormatTime(b.StartedAt),
+	fmt.Fprintf(w, "Baseline: %s (started %s), tolerance %g, %s gate\n", b.ID, report.FormatTime(b.StartedAt),
 		cmp.Options.Tolerance, cmp.Options.Gate)
 	q, bq := cmp.Totals.Quality.Mean, cmp.BaselineTotals.Quality.Mean
 	if q != nil && bq != nil {
@@ -31,7 +31,7 @@ func writeGateSummary(w io.Writer, cmp *compare.Comparison, noBaseline string) {
 	if cmp.Options.Gate == compare.GateCI {
 		for _, m := range cmp.Metrics {
 			if m.Test != nil && m.Test.Judged {
-				fmt.Fprintf(w, "Judge metric %s: %s\n", reports.EscapeText(m.Name), reports.EscapeText(m.Test.Note))
+				fmt.Fprintf(w, "Judge metric %s: %s\n", report.EscapeText(m.Name), report.EscapeText(m.Test.Note))
 			}
 		}
 	}
@@ -51,12 +51,12 @@ func writeGateSummary(w io.Writer, cmp *compare.Comparison, noBaseline string) {
 		if q.Gating {
 			mark = "!"
 		}
-		fmt.Fprintf(w, "  %s %s [%s]: %s\n", mark, reports.EscapeText(q.Subject()), reports.EscapeText(q.Labels()), reports.EscapeText(q.Text()))
+		fmt.Fprintf(w, "  %s %s [%s]: %s\n", mark, report.EscapeText(q.Subject()), report.EscapeText(q.Labels()), report.EscapeText(q.Text()))
 	}
 	var flaky []string
 	for _, c := range cmp.Cases {
 		if c.Flaky != nil {
-			flaky = append(flaky, reports.EscapeText(c.CaseID))
+			flaky = append(flaky, report.EscapeText(c.CaseID))
 		}
 	}
 	if len(flaky) > 0 {
@@ -72,7 +72,7 @@ func writeSliceLine(w io.Writer, cmp *compare.Comparison) {
 	}
 	parts := make([]string, 0, len(cmp.Slices))
 	for _, s := range cmp.Slices {
-		p := fmt.Sprintf("%s=%s %s", s.Key, reports.EscapeText(s.Value), scoreText(s.Quality.Mean))
+		p := fmt.Sprintf("%s=%s %s", s.Key, report.EscapeText(s.Value), scoreText(s.Quality.Mean))
 		if s.Baseline != nil {
 			p += " (was " + scoreText(s.Baseline.Quality.Mean) + ")"
 		}

@@ -7,7 +7,7 @@ import (
 
 	"agentevals/compare"
 	"agentevals/models"
-	"agentevals/reports"
+	"agentevals/report"
 )
 
 // ReportCmd renders a run's report, compared with its baseline, and exits
@@ -32,14 +32,14 @@ func (c *ReportCmd) Help() string {
 }
 
 // format picks the output format before anything is read or written.
-func (c *ReportCmd) format() (reports.Format, error) {
+func (c *ReportCmd) format() (report.Format, error) {
 	switch {
 	case c.Format != "":
-		return reports.ParseFormat(c.Format)
+		return report.ParseFormat(c.Format)
 	case c.Output != "":
-		return reports.FormatFromPath(c.Output)
+		return report.FormatFromPath(c.Output)
 	}
-	return reports.FormatText, nil
+	return report.FormatText, nil
 }
 
 // Run renders the report.
@@ -56,7 +56,7 @@ func (c *ReportCmd) Run(ctx context.Context, g *Globals) error {
 			return &exitError{Code: exitInvalid, Err: err}
 		}
 	}
-	r, err := reports.NewRenderer()
+	r, err := report.NewRenderer()
 	if err != nil {
 		return err
 	}
@@ -77,7 +77,7 @@ func (c *ReportCmd) Run(ctx context.Context, g *Globals) error {
 	switch {
 	case c.Output != "":
 		err = r.WriteFile(c.Output, format, cmp)
-	case format == reports.FormatGitHub:
+	case format == report.FormatGitHub:
 		err = writeTarget(r, g, reportTarget{format: format}, cmp, nil)
 	default:
 		err = r.Render(g.Stdout, format, cmp)
@@ -131,7 +131,7 @@ func (c *CompareCmd) Help() string {
 // than A, nor the candidate), each run got its own exit status when it
 // ran, and gating one run against another is report --fail-on-regression.
 func (c *CompareCmd) Run(ctx context.Context, g *Globals) error {
-	format, err := reports.ParseFormat(c.Format)
+	format, err := report.ParseFormat(c.Format)
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--format: %w", err)}
 	}
@@ -155,7 +155,7 @@ func (c *CompareCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	r, err := reports.NewRenderer()
+	r, err := report.NewRenderer()
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ import (
 
 	"agentevals/compare"
 	"agentevals/models"
-	"agentevals/reports"
+	"agentevals/report"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite the support example's golden reports under reports/testdata/")
@@ -240,18 +240,18 @@ func TestReportCmd_SupportExampleGolden(t *testing.T) {
 			c.ResponseMetadata = nil // agent timing evidence
 		}
 	}
-	r, err := reports.NewRenderer()
+	r, err := report.NewRenderer()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmp := compare.Compare(run, base, compare.Options{})
-	for _, f := range reports.Formats() {
+	for _, f := range report.Formats() {
 		got, err := r.Bytes(f, cmp)
 		if err != nil {
 			t.Fatal(err)
 		}
 		ext := f.Ext()
-		if f == reports.FormatGitHub {
+		if f == report.FormatGitHub {
 			ext = ".github.txt"
 		}
 		path := filepath.Join("..", "..", "reports", "testdata", "support-example-regressed"+ext)

@@ -1,0 +1,81 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"agentevals/compare"
+	"agentevals/models"
+)
+
+// TestJudgeUsage_InEveryReport: the text, Markdown (the GitHub job
+// summary) and HTML reports show the judge usage recorded on the cases next
+// to the agent usage, with failed calls, retries and cache hits, and an
+// unknown price as "unknown", never as $0.
+func TestJudgeUsage_InEveryReport(t *testing.T) {
+	run := buildRun("01900000-0000-7000-8000-0000000c0001", 1, t0,
+		cdef{id: "a", question: "q", expected: "x", output: "x", metrics: []mdef{metric("semantic_accuracy", 0.5, sc(0.9))}},
+		cdef{id: "b", question: "q", expected: "x", output: "y", metrics: []mdef{{name: "semantic_accuracy", threshold: 0.5, err: "invalid_reply: not JSON"}}},
+		cdef{id: "c", question: "q", expected: "x", output: "x", metrics: []mdef{metric("semantic_accuracy", 0.5, sc(0.9))}},
+	)
+	meta := []string{
+		`{"judge_usage":{"semantic_accuracy":{"calls":1,"errors":0,"attempts":2,"cached":0,"input_tokens":120,"output_tokens":30,"cost":null}}}`,
+		`{"judge_usage":{"semantic_accuracy":{"calls":1,"errors":1,"attempts":1,"cached":0,"input_tokens":120,"output_tokens":30,"cost":null}}}`,
+		`{"judge_usage":{"semantic_accuracy":{"calls":0,"errors":0,"attempts":0,"cached":1,"input_tokens":0,"output_tokens":0,"cost":0}}}`,
+	}
+	for i, m := range meta {
+		run.Cases[i].ResponseMetadata = models.JSON(m)
+	}
+	const want = "2 calls (1 failed, 1 retry), 1 verdict from cache, 240 input tokens, 60 output tokens, cost unknown"
+	r := mustRenderer(t)
+	c := compare.Compare(run, nil, compare.Options{})
+	for f, line := range map[Format]string{
+		FormatText:     "\nJudge usage: " + want + "\n",
+		FormatMarkdown: "\n- Judge usage: " + want + "\n",
+		FormatHTML:     `<dt>Judge usage</dt><dd id="judge-usage">` + want + "</dd>",
+	} {
+		b, err := r.Bytes(f, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), line) {
+			t.Errorf("%s report lacks %q:\n%s", f, line, b)
+		}
+		if f != FormatMarkdown && !strings.Contains(string(b), "errors count 0") {
+			t.Errorf("%s report does not say that errors count 0 in quality", f)
+		}
+	}
+}
+
+func TestJudgeUsageOf(t *testing.T) {
+	cases := func(meta ...string) []*models.CaseResult {
+		var out []*models.CaseResult
+		for _, m := range meta {
+			out = append(out, &models.CaseResult{ResponseMetadata: models.JSON(m)})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		meta []string
+		want string
+	}{
+		{"nothing recorded", []string{`{}`, `null`}, "none recorded"},
+		{"priced", []string{`{"judge_usage":{"a":{"calls":2,"errors":0,"attempts":2,"cached":0,"input_tokens":1000,"output_tokens":100,"cost":0.0012},` +
+			`"b":{"calls":0,"cached":3,"input_tokens":0,"output_tokens":0,"cost":0}}}`},
+			"2 calls, 3 verdicts from cache, 1000 input tokens, 100 output tokens, cost $0.0012"},
+		{"tiny cost is not $0", []string{`{"judge_usage":{"a":{"calls":1,"attempts":1,"input_tokens":10,"output_tokens":1,"cost":0.0000021}}}`},
+			"1 call, 10 input tokens, 1 output token, cost < $0.0001"},
+		{"one unpriced call makes the cost unknown", []string{`{"judge_usage":{"a":{"calls":1,"attempts":1,"input_tokens":10,"output_tokens":1,"cost":0.5}}}`,
+			`{"judge_usage":{"a":{"calls":1,"errors":1,"attempts":3,"input_tokens":0,"output_tokens":0,"cost":null}}}`},
+			"2 calls (1 failed, 2 retries), 10 input tokens, 1 output token, cost unknown"},
+		{"entries without calls are one verdict each", []string{`{"judge_usage":{"a":{"input_tokens":100,"output_tokens":20}}}`},
+			"1 call, 100 input tokens, 20 output tokens, cost unknown"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := JudgeUsageOf(cases(tc.meta...)).String(); got != tc.want {
+				t.Errorf("JudgeUsageOf = %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}

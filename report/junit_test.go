@@ -1,0 +1,73 @@
+package report
+
+import (
+	"agentevals/compare"
+	"encoding/xml"
+	"testing"
+)
+
+// junitDoc reads what TestJUnit_CaseNamesAreIDs checks, including the
+// testcase properties that go-junit-report's parser does not model.
+type junitDoc struct {
+	Cases []struct {
+		Name       string `xml:"name,attr"`
+		Classname  string `xml:"classname,attr"`
+		Properties []struct {
+			Name  string `xml:"name,attr"`
+			Value string `xml:"value,attr"`
+		} `xml:"properties>property"`
+	} `xml:"testsuite>testcase"`
+}
+
+func parseJUnit(t *testing.T, c *compare.Comparison) junitDoc {
+	t.Helper()
+	b, err := mustRenderer(t).Bytes(FormatJUnit, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc junitDoc
+	if err := xml.Unmarshal(b, &doc); err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	return doc
+}
+
+// TestJUnit_CaseNamesAreIDs names testcases by case id: two questions with
+// the same display name and text stay two tests, rewording a question keeps
+// its test name (CI history), and the name and text move to properties.
+func TestJUnit_CaseNamesAreIDs(t *testing.T) {
+	same := func(text string) []cdef {
+		return []cdef{
+			{id: "returns-eu", name: "Return window", question: text, expected: "30 days", output: "30 days",
+				metrics: []mdef{metric("exact", 1, sc(1))}},
+			{id: "returns-us", name: "Return window", question: text, expected: "30 days", output: "30 days",
+				metrics: []mdef{metric("exact", 1, sc(1))}},
+			{id: "hours", question: "When are you open?", expected: "9 to 5", output: "9 to 5",
+				metrics: []mdef{metric("exact", 1, sc(1))}},
+		}
+	}
+	before := parseJUnit(t, compare.Compare(buildRun("01900000-0000-7000-8000-0000000000b1", 1, t0, same("How long do I have to return an item?")...), nil, compare.Options{}))
+	after := parseJUnit(t, compare.Compare(buildRun("01900000-0000-7000-8000-0000000000b2", 2, t0, same("Until when can I return an item?")...), nil, compare.Options{}))
+	for _, doc := range []junitDoc{before, after} {
+		if len(doc.Cases) != 3 {
+			t.Fatalf("testcases = %d, want 3", len(doc.Cases))
+		}
+		for i, want := range []string{"returns-eu", "returns-us", "hours"} {
+			if got := doc.Cases[i]; got.Name != want || got.Classname != "Customer support.SupportAgent" {
+				t.Errorf("testcase %d = %q (class %q), want %q (class Customer support.SupportAgent)", i, got.Name, got.Classname, want)
+			}
+		}
+	}
+	props := map[string]string{}
+	for _, p := range after.Cases[0].Properties {
+		props[p.Name] = p.Value
+	}
+	if props["name"] != "Return window" || props["question"] != "Until when can I return an item?" {
+		t.Errorf("testcase properties = %v, want the display name and the question text", props)
+	}
+	// The name defaults to the id in buildRun; a question equal to its
+	// name is not repeated.
+	if got := after.Cases[2].Properties; len(got) != 2 || got[0].Value != "hours" || got[1].Value != "When are you open?" {
+		t.Errorf("hours properties = %+v", got)
+	}
+}

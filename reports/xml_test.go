@@ -1,5 +1,0 @@
-package reports
-
-import "encoding/xml"
-
-func xmlUnmarshal(b []byte, v any) error { return xml.Unmarshal(b, v) }
