@@ -111,7 +111,7 @@ func CompareAB(a, b *models.Run, opts Options) (*ABComparison, error) {
 	}
 	opts = opts.withDefaults()
 	opts.Gate = GateCI
-	ab := &ABComparison{A: a, B: b, TotalsA: Summarize(a.Cases, opts), TotalsB: Summarize(b.Cases, opts)}
+	ab := &ABComparison{A: a, B: b, TotalsA: TotalsOf(a.Cases, opts), TotalsB: TotalsOf(b.Cases, opts)}
 	byID := map[string]*models.CaseResult{}
 	for _, c := range b.Cases {
 		byID[c.CaseID] = c

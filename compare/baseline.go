@@ -81,7 +81,7 @@ func definitionDiff(a, b *models.Run, aCalculated, bCalculated []string) *differ
 	if a.SuiteDigest == b.SuiteDigest {
 		return nil
 	}
-	if w := Writer(a); w != "" && w == Writer(b) {
+	if w := WriterOf(a); w != "" && w == WriterOf(b) {
 		return &difference{what: "digest", av: a.SuiteDigest, bv: b.SuiteDigest, writer: w}
 	}
 	if a.Version != b.Version {
@@ -182,10 +182,10 @@ func (d *difference) describe() string {
 	return fmt.Sprintf("Run A calculated the metrics %s and run B %s (for example, one run had no LLM judge).", d.av, d.bv)
 }
 
-// Writer returns the implementation that wrote the run, from its summary's
-// "writer" key (the Go runner writes runner.Writer), or "" when the summary
+// WriterOf returns the implementation that wrote the run, from its summary's
+// "writer" key (the Go runner writes runner.WriterOf), or "" when the summary
 // names none, as in runs written by the Ruby gem.
-func Writer(run *models.Run) string {
+func WriterOf(run *models.Run) string {
 	var sum struct {
 		Writer string `json:"writer"`
 	}

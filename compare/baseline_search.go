@@ -56,7 +56,7 @@ func FindBaseline(ctx context.Context, db *models.DB, run *models.Run, calculate
 		ids[i] = c.CaseID
 	}
 	q := models.BaselineQuery{
-		Suite: run.Suite, Agent: run.Agent, Version: run.Version, CaseIDs: ids, NotWriter: Writer(run),
+		Suite: run.Suite, Agent: run.Agent, Version: run.Version, CaseIDs: ids, NotWriter: WriterOf(run),
 		SkipInfrastructureFailures: true, Before: before,
 	}
 	if best != nil {

@@ -150,10 +150,10 @@ func (c *Comparison) ChecksFailed() bool {
 func Compare(run, baseline *models.Run, opts Options) *Comparison {
 	opts = opts.withDefaults()
 	cmp := &Comparison{Run: run, Baseline: baseline, Options: opts,
-		Totals: Summarize(run.Cases, opts)}
+		Totals: TotalsOf(run.Cases, opts)}
 	var base map[string]*models.CaseResult
 	if baseline != nil {
-		bt := Summarize(baseline.Cases, opts)
+		bt := TotalsOf(baseline.Cases, opts)
 		cmp.BaselineTotals = &bt
 		base = make(map[string]*models.CaseResult, len(baseline.Cases))
 		for _, c := range baseline.Cases {

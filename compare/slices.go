@@ -108,9 +108,9 @@ func buildSlices(cmp *Comparison, opts Options) []Slice {
 	})
 	out := make([]Slice, 0, len(order))
 	for _, k := range order {
-		s := Slice{Key: k.key, Value: k.value, Totals: Summarize(groups[k], opts)}
+		s := Slice{Key: k.key, Value: k.value, Totals: TotalsOf(groups[k], opts)}
 		if cmp.Baseline != nil {
-			bt := Summarize(baseGroups[k], opts)
+			bt := TotalsOf(baseGroups[k], opts)
 			s.Baseline = &bt
 		}
 		for _, c := range groups[k] {

@@ -93,9 +93,9 @@ type Totals struct {
 	Cost         *float64 `json:"cost"`
 }
 
-// Summarize computes the totals of cases (models.TotalsOf); opts supply the
+// TotalsOf computes the totals of cases (models.TotalsOf); opts supply the
 // bootstrap settings of the quality interval.
-func Summarize(cases []*models.CaseResult, opts Options) Totals {
+func TotalsOf(cases []*models.CaseResult, opts Options) Totals {
 	opts = opts.withDefaults()
 	m := models.TotalsOf(cases)
 	t := Totals{Cases: m.Cases, Passed: m.Passed, Failed: m.Failed, Errored: m.Errored,

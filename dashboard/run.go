@@ -143,7 +143,7 @@ func (s *Server) runPage(c *gin.Context) error {
 	if info := report.ExperimentOf(run); info != nil {
 		page.Experiment, page.ExperimentLink = info, b.experimentLink(info)
 	}
-	if compare.Writer(run) == "" {
+	if compare.WriterOf(run) == "" {
 		prev, err := compare.GemPrevious(c.Request.Context(), s.db, run)
 		if err != nil {
 			return unavailable(err)

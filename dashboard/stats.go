@@ -60,7 +60,7 @@ func (st runStats) Evaluated() int { return st.Total - st.NotEvaluated }
 // reports package's rules (DESIGN §4.1–4.3). Only the mean is needed here, so
 // the bootstrap runs a single resample.
 func statsFromCases(cases []*models.CaseResult) runStats {
-	return statsFromTotals(compare.Summarize(cases, compare.Options{Resamples: 1}))
+	return statsFromTotals(compare.TotalsOf(cases, compare.Options{Resamples: 1}))
 }
 
 // statsFromTotals converts the reports package's totals.

@@ -57,7 +57,7 @@ func sampleRun(tb testing.TB, n int) (*models.Run, Definition) {
 		c.Metrics = []*models.MetricResult{exact, judge}
 		run.Cases = append(run.Cases, c)
 	}
-	run.Summary = models.MustJSON(runner.Summarize(run, 4, time.Minute))
+	run.Summary = models.MustJSON(runner.SummaryOf(run, 4, time.Minute))
 	if err := models.PrepareRun(run); err != nil {
 		tb.Fatal(err)
 	}

@@ -152,7 +152,7 @@ func join(files []*File, n int) (*File, error) {
 		cp.RunID = run.ID
 		run.Cases = append(run.Cases, &cp)
 	}
-	summary := runner.Summarize(run, concurrency, run.FinishedAt.Sub(run.StartedAt))
+	summary := runner.SummaryOf(run, concurrency, run.FinishedAt.Sub(run.StartedAt))
 	if k := repeatsOf(first.Run); k > 1 { // K is the shards' (equal), not their sum; rates over the whole run
 		runner.AddRepeatSummary(summary, run, k)
 	}

@@ -125,7 +125,7 @@ func TestSummarize_NullsAreNotZero(t *testing.T) {
 		cdef{id: "skipped", metrics: []mdef{{name: "semantic_accuracy", threshold: 0.9}}},
 		cdef{id: "errored", metrics: []mdef{metric("exact", 0.5, sc(1)), {name: "judge", threshold: 0.5, err: "bad reply"}}},
 	)
-	tot := compare.Summarize(run.Cases, compare.Options{})
+	tot := compare.TotalsOf(run.Cases, compare.Options{})
 	if got, want := [4]int{tot.Passed, tot.Failed, tot.Errored, tot.NotEvaluated}, [4]int{1, 0, 1, 1}; got != want {
 		t.Fatalf("passed/failed/errored/not evaluated = %v, want %v", got, want)
 	}
@@ -142,7 +142,7 @@ func TestSummarize_NullsAreNotZero(t *testing.T) {
 			t.Fatalf("semantic_accuracy = %+v, want no mean and 2 not calculated", s)
 		}
 	}
-	none := compare.Summarize(run.Cases[1:2], compare.Options{})
+	none := compare.TotalsOf(run.Cases[1:2], compare.Options{})
 	if none.Quality.Mean != nil || none.PassRate != nil || none.Evaluated != 0 {
 		t.Fatalf("nothing evaluated: totals %+v, want null quality and pass rate", none)
 	}

@@ -135,7 +135,7 @@ func BuildGrid(runs []*models.Run, opts compare.Options) (*Grid, error) {
 			return nil, fmt.Errorf("build grid: variant %q: %w", info.Variant, err)
 		}
 		g.Variants = append(g.Variants, GridVariant{Name: info.Variant, Run: r, RunID: r.ID.String(),
-			Agent: r.Agent, Totals: compare.Summarize(r.Cases, opts)})
+			Agent: r.Agent, Totals: compare.TotalsOf(r.Cases, opts)})
 	}
 	g.buildRows()
 	pairs, err := gridPairs(g.Variants, opts)

@@ -165,7 +165,7 @@ feed:
 	if ctx.Err() != nil {
 		return nil, &InterruptedError{Finished: e.finished, Total: len(s.Cases), Cause: context.Cause(ctx)}
 	}
-	summary := Summarize(run, conc, time.Duration(run.FinishedAt.Sub(run.StartedAt)))
+	summary := SummaryOf(run, conc, time.Duration(run.FinishedAt.Sub(run.StartedAt)))
 	if repeat > 1 {
 		AddRepeatSummary(summary, run, repeat)
 	}
@@ -176,7 +176,7 @@ feed:
 		for k, v := range opts.ExtraSummary() {
 			summary[k] = v
 		}
-		summary["writer"] = suite.Writer
+		summary["writer"] = suite.GoWriter
 	}
 	if run.Summary, err = models.NewJSON(summary); err != nil {
 		return nil, fmt.Errorf("execute suite: summary: %w", err)

@@ -37,7 +37,7 @@ func TestExecute_StatusesAndSummaryWithoutJudge(t *testing.T) {
 	}
 	sum := summaryOf(t, run)
 	checks := map[string]any{"cases": 3.0, "passed": 1.0, "failed": 1.0, "errors": 0.0, "not_evaluated": 1.0,
-		"quality": 0.5, "pass_rate": 0.5, "cost": nil, "input_tokens": nil, "judge_usage": nil, "writer": suite.Writer}
+		"quality": 0.5, "pass_rate": 0.5, "cost": nil, "input_tokens": nil, "judge_usage": nil, "writer": suite.GoWriter}
 	for k, want := range checks {
 		if got := sum[k]; got != want {
 			t.Errorf("summary[%s] = %v, want %v", k, got, want)
@@ -61,11 +61,11 @@ func TestExecute_WriterMarker(t *testing.T) {
 	extra := func() map[string]any { return map[string]any{"writer": "someone-else", "judge_cache": "kept"} }
 	run := mustExecute(t, s, answers(map[string]string{"a": "one"}), ExecOptions{ExtraSummary: extra})
 	sum := summaryOf(t, run)
-	if sum["writer"] != suite.Writer || sum["judge_cache"] != "kept" {
-		t.Errorf("summary writer, judge_cache = %v, %v; want %q, kept", sum["writer"], sum["judge_cache"], suite.Writer)
+	if sum["writer"] != suite.GoWriter || sum["judge_cache"] != "kept" {
+		t.Errorf("summary writer, judge_cache = %v, %v; want %q, kept", sum["writer"], sum["judge_cache"], suite.GoWriter)
 	}
-	if got := summaryOf(t, s.Plan(s.Calculated(false)))["writer"]; got != suite.Writer {
-		t.Errorf("planned run's summary writer = %v, want %q", got, suite.Writer)
+	if got := summaryOf(t, s.Plan(s.Calculated(false)))["writer"]; got != suite.GoWriter {
+		t.Errorf("planned run's summary writer = %v, want %q", got, suite.GoWriter)
 	}
 }
 

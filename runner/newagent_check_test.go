@@ -16,8 +16,8 @@ func TestNewAgent_RefusesWhatCheckAgentRefuses(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			s := &suite.Suite{Agent: cfg}
-			if _, nerr := agent.NewAgent(cfg, agent.AgentOptions{}); nerr == nil || s.CheckAgent() == nil {
-				t.Errorf("NewAgent = %v, CheckAgent = %v: both must refuse", nerr, s.CheckAgent())
+			if _, nerr := agent.NewAgent(cfg, agent.AgentOptions{}); nerr == nil || s.ValidateAgent() == nil {
+				t.Errorf("NewAgent = %v, CheckAgent = %v: both must refuse", nerr, s.ValidateAgent())
 			}
 		})
 	}

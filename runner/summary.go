@@ -10,7 +10,7 @@ import (
 	"agentevals/suite"
 )
 
-// Summarize computes the run summary written to the runs' summary column;
+// SummaryOf computes the run summary written to the runs' summary column;
 // the case totals come from models.TotalsOf, like every reader's.
 // Keys (numbers are JSON numbers; "null" means not available):
 //
@@ -59,7 +59,7 @@ import (
 //
 // ExecOptions.ExtraSummary may add keys (e.g. judge cache statistics) but
 // never replaces writer.
-func Summarize(run *models.Run, concurrency int, wall time.Duration) map[string]any {
+func SummaryOf(run *models.Run, concurrency int, wall time.Duration) map[string]any {
 	t := models.TotalsOf(run.Cases)
 	var judge score.CallAccount
 	type metricAgg struct {
@@ -107,7 +107,7 @@ func Summarize(run *models.Run, concurrency int, wall time.Duration) map[string]
 		judgeTotal = judge
 	}
 	return map[string]any{
-		"writer":        suite.Writer,
+		"writer":        suite.GoWriter,
 		"cases":         t.Cases,
 		"passed":        t.Passed,
 		"failed":        t.Failed,

@@ -10,16 +10,16 @@ import (
 	"agentevals/llm"
 )
 
-// Check reports every problem that would stop evalrun from running the
+// Validate reports every problem that would stop evalrun from running the
 // suite with the agent its file describes, beyond what Load checks: the
 // agent section names an agent NewAgent can build (Load accepts an agent
 // with only a name, for suites run with a Go function agent), the judge
 // section's settings are usable, and every metric's scorer can be built.
-// Replay fixtures are checked by Load. Check starts no process, opens no
+// Replay fixtures are checked by Load. Validate starts no process, opens no
 // connection and reads no credential or environment variable, so it suits
 // `evalrun validate` on a machine without the run's secrets. Problems come
 // back as a *ValidationError.
-func (s *Suite) Check() error {
+func (s *Suite) Validate() error {
 	var list []Problem
 	p := Problems{File: s.Path, List: &list}
 	checkAgent(p, s.Agent)
@@ -43,10 +43,10 @@ func (s *Suite) Check() error {
 	return nil
 }
 
-// CheckAgent is the agent part of Check: it reports, as a
+// ValidateAgent is the agent part of Check: it reports, as a
 // *ValidationError, an agent section NewAgent would refuse, without
 // building the agent.
-func (s *Suite) CheckAgent() error {
+func (s *Suite) ValidateAgent() error {
 	var list []Problem
 	checkAgent(Problems{File: s.Path, List: &list}, s.Agent)
 	if len(list) > 0 {

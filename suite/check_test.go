@@ -35,7 +35,7 @@ func TestSuite_Check(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Load: %v", err)
 			}
-			err = s.Check()
+			err = s.Validate()
 			if tt.want == "" {
 				if err != nil {
 					t.Fatalf("Check: %v", err)
@@ -49,7 +49,7 @@ func TestSuite_Check(t *testing.T) {
 			if tt.judge != "" {
 				return
 			}
-			if s.CheckAgent() == nil {
+			if s.ValidateAgent() == nil {
 				t.Errorf("CheckAgent = nil: it must refuse what Check refuses (NewAgent's side: TestNewAgent_RefusesWhatCheckAgentRefuses)")
 			}
 		})

@@ -51,10 +51,10 @@ import (
 // integers ("1.0" and "1" are the same value), every other number in the
 // shortest form that reads back as the same float64.
 
-// Definition is the canonical definition of a case: what the digest covers.
+// CaseDefinition is the canonical definition of a case: what the digest covers.
 // Extend it here (not at the call sites) when a case gains a definition
 // field.
-func Definition(c *Case) map[string]any {
+func CaseDefinition(c *Case) map[string]any {
 	scores := make(map[string]any, len(c.Metrics))
 	for _, m := range c.Metrics {
 		scores[m.Name] = m.Threshold
@@ -96,7 +96,7 @@ func (s *Suite) Digest(calculated []string) (string, error) {
 	}
 	qs := make([]any, len(s.Cases))
 	for i, c := range s.Cases {
-		qs[i] = Definition(c)
+		qs[i] = CaseDefinition(c)
 	}
 	names := append([]string{}, calculated...)
 	sort.Strings(names)
@@ -278,7 +278,7 @@ func (s *Suite) Plan(calculated []string) *models.Run {
 	}
 	run := &models.Run{Suite: s.Name, Agent: s.Agent.Name, Version: s.Version,
 		SuiteDigest: digest, Status: models.RunStatusCompleted,
-		Summary: models.MustJSON(map[string]string{"writer": Writer})}
+		Summary: models.MustJSON(map[string]string{"writer": GoWriter})}
 	for i, c := range s.Cases {
 		run.Cases = append(run.Cases, &models.CaseResult{
 			Position:        s.position(i),
@@ -346,9 +346,9 @@ func scoresColumn(ms []Metric) models.JSON {
 	return models.JSON(encodeScores(pairs))
 }
 
-// Writer is the summary's "writer" value: it marks a run as written by this
+// GoWriter is the summary's "writer" value: it marks a run as written by this
 // implementation. Runs that carry the same marker have comparable
 // suite_digest values, so reports links them only when their digests are
 // equal; the persisted-definition fallback (DESIGN §5) is for runs written
 // by another implementation, such as the Ruby gem.
-const Writer = "agentevals-go"
+const GoWriter = "agentevals-go"

@@ -112,12 +112,12 @@ var defaultMetrics = [...]string{"semantic_accuracy", "answer_relevancy"}
 // name ends in .yaml/.yml) with the built-in evaluator types. Every problem
 // is reported at once in a *ValidationError.
 func Load(path string) (*Suite, error) {
-	return LoadRegistry(path, score.Builtins())
+	return LoadWithRegistry(path, score.Builtins())
 }
 
-// LoadRegistry is Load with an explicit evaluator registry (for custom
+// LoadWithRegistry is Load with an explicit evaluator registry (for custom
 // evaluator types).
-func LoadRegistry(path string, reg score.Registry) (*Suite, error) {
+func LoadWithRegistry(path string, reg score.Registry) (*Suite, error) {
 	var list []Problem
 	p := Problems{File: path, List: &list}
 	data, err := readBounded(path, bounds.Defaults().MaxBytes)

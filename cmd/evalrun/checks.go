@@ -12,19 +12,19 @@ import (
 	"agentevals/score"
 )
 
-// ChecksCmd lists every check type with its params and an example.
-type ChecksCmd struct {
+// CheckTypesCmd lists every check type with its params and an example.
+type CheckTypesCmd struct {
 	Type []string `arg:"" optional:"" name:"type" help:"Only these types (default: all)."`
 }
 
 // Help is the detail under "evalrun checks --help".
-func (c *ChecksCmd) Help() string {
+func (c *CheckTypesCmd) Help() string {
 	return "Each type can be a suite evaluator ({\"type\": T, \"params\": {...}}) or a question's inline check " +
 		"({\"type\": T, ...params}). The same list, typed, is in `evalrun schema` for editors."
 }
 
 // Run prints the types.
-func (c *ChecksCmd) Run(g *Globals) error {
+func (c *CheckTypesCmd) Run(g *Globals) error {
 	reg := score.Builtins()
 	names := c.Type
 	if len(names) == 0 {

@@ -32,11 +32,11 @@ func (c *MigrateCmd) Run(ctx context.Context, g *Globals) error {
 	return nil
 }
 
-// CheckCmd compares the live schema with the contract.
-type CheckCmd struct{}
+// DBCheckCmd compares the live schema with the contract.
+type DBCheckCmd struct{}
 
 // Run prints every difference and exits 2 when one is incompatible.
-func (c *CheckCmd) Run(ctx context.Context, g *Globals) error {
+func (c *DBCheckCmd) Run(ctx context.Context, g *Globals) error {
 	db, err := g.connect(ctx, true)
 	if err != nil {
 		return err

@@ -76,7 +76,7 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 	for i, v := range exp.Variants {
 		s := *exp.Suite
 		s.Agent = v.Agent
-		if err := s.CheckAgent(); err != nil {
+		if err := s.ValidateAgent(); err != nil {
 			return &exitError{Code: exitInvalid, Err: fmt.Errorf("variant %q: %w", v.Name, err)}
 		}
 		suites[i] = &s

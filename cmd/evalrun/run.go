@@ -235,7 +235,7 @@ func (c *RunCmd) load(ctx context.Context, g *Globals) (*suite.Suite, map[string
 	}
 	// every check validate makes (agent, judge section, scorers), so that
 	// --no-judge does not accept a judge section validate refuses
-	if err := s.Check(); err != nil {
+	if err := s.Validate(); err != nil {
 		return nil, nil, err
 	}
 	sel := suite.Selection{IDs: c.Only, Tags: c.Tag}

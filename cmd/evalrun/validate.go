@@ -26,7 +26,7 @@ func (c *ValidateCmd) Run(g *Globals) error {
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
-	if err := s.Check(); err != nil {
+	if err := s.Validate(); err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
 	writeSuiteWarnings(g.Stderr, s)
