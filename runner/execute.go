@@ -123,7 +123,7 @@ func Execute(ctx context.Context, s *suite.Suite, a agent.Agent, opts ExecOption
 	if run.Metadata, err = models.NewJSON(meta); err != nil {
 		return nil, fmt.Errorf("execute suite: run metadata: %w", err)
 	}
-	scorers, err := buildScorers(s, calculated, opts.Judge)
+	scorers, err := BuildScorers(s, calculated, opts.Judge)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +138,7 @@ func Execute(ctx context.Context, s *suite.Suite, a agent.Agent, opts ExecOption
 		return nil, err
 	}
 	e := &executor{suite: s, agent: a, opts: opts, hook: hook, scorers: scorers, run: run,
-		repeat: repeat, judgeMetrics: judgeMetrics(s, calculated)}
+		repeat: repeat, judgeMetrics: JudgeMetrics(s, calculated)}
 	run.StartedAt = time.Now()
 	jobs := make(chan int)
 	var wg sync.WaitGroup

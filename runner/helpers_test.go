@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"agentevals/agent"
@@ -103,4 +104,24 @@ func mustExecute(tb testing.TB, s *suite.Suite, a agent.Agent, opts ExecOptions)
 		tb.Fatalf("Execute: %v", err)
 	}
 	return run
+}
+
+// questionsSuite is a judged suite of n questions with semantic_accuracy
+// at threshold 0.5.
+func questionsSuite(n int) string {
+	var qs []string
+	for i := range n {
+		qs = append(qs, fmt.Sprintf(`{"id": "q%d", "question": "Question %d?", "expected_answer": "Answer %d.", "minimum_scores": {"semantic_accuracy": 0.5}}`, i, i, i))
+	}
+	return `{"suite": "Noise", "agent": {"name": "A", "command": ["true"]},
+  "judge": {"provider": "openai", "model": "judge"},
+  "questions": [` + strings.Join(qs, ",\n") + `]}`
+}
+
+// numberedAgent answers "answer-<i>." to question q<i>.
+func numberedAgent() agent.Agent {
+	return agent.Func(func(_ context.Context, q agent.Question) (agent.Response, error) {
+		out, _ := json.Marshal("answer-" + strings.TrimPrefix(q.ID, "q") + ".")
+		return agent.Response{Output: out}, nil
+	})
 }

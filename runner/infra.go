@@ -123,7 +123,7 @@ func decodeError(j models.JSON) errorJSON {
 }
 
 // judgeMetrics are the calculated metric names scored by the judge.
-func judgeMetrics(s *suite.Suite, calculated []string) map[string]bool {
+func JudgeMetrics(s *suite.Suite, calculated []string) map[string]bool {
 	want := map[string]bool{}
 	for _, name := range calculated {
 		want[name] = true

@@ -97,7 +97,7 @@ func mergeRepeats(rec *models.CaseResult, c *suite.Case, reps []*models.CaseResu
 		rec.Metrics = append(rec.Metrics, row)
 		scores[m.Name] = s
 	}
-	meta := decodeObject(json.RawMessage(first.ResponseMetadata))
+	meta := DecodeObject(json.RawMessage(first.ResponseMetadata))
 	delete(meta, "judge_usage")
 	if usage := sumJudgeUsage(reps); len(usage) > 0 {
 		meta["judge_usage"] = usage

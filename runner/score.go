@@ -54,13 +54,13 @@ func setResponseMetadata(rec *models.CaseResult, respMeta map[string]any) {
 // record stores the agent's reply on the case and scores every metric.
 func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseResult, resp agent.Response) {
 	respMeta := storeReply(rec, resp)
-	sample := sampleOf(c)
+	sample := SampleOf(c)
 	sample.Output, sample.Actions, sample.ResponseMetadata = resp.Output, resp.Actions, resp.Metadata
 	sample.DurationMS, sample.InputTokens, sample.OutputTokens, sample.Cost = rec.DurationMS, resp.InputTokens, resp.OutputTokens, resp.Cost
 	judgeUsage := map[string]any{}
 	details := map[string]any{}
 	for pos, m := range c.Metrics {
-		sc, ok := e.scorers.scorer(c, m.Name)
+		sc, ok := e.scorers.Scorer(c, m.Name)
 		if !ok {
 			reason := reasonNoJudge
 			if e.opts.JudgeDisabled {
@@ -69,9 +69,9 @@ func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseRe
 			rec.Metrics = append(rec.Metrics, notCalculated(pos, m, reason))
 			continue
 		}
-		sample.Metadata = decodeObject(c.Metadata) // a fresh copy per scorer
+		sample.Metadata = DecodeObject(c.Metadata) // a fresh copy per scorer
 		var used llm.UsageRecorder
-		a, err := assess(llm.WithUsageRecorder(ctx, &used), sc, sample)
+		a, err := Assess(llm.WithUsageRecorder(ctx, &used), sc, sample)
 		mr := &models.MetricResult{Position: pos, Name: m.Name, Threshold: m.Threshold}
 		if err != nil {
 			mr.ErrorDetails = metricErrorJSON(err)
@@ -105,7 +105,7 @@ func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseRe
 
 // sampleOf is the suite's side of a scorer's input for the case: its
 // definition, without an answer.
-func sampleOf(c *suite.Case) score.Sample {
+func SampleOf(c *suite.Case) score.Sample {
 	return score.Sample{CaseID: c.ID, Name: c.Name, Question: c.Question, ExpectedAnswer: c.ExpectedAnswer,
 		ExpectedActions: c.ExpectedActionList, Context: c.Context}
 }
@@ -125,14 +125,14 @@ func metricJudgeUsage(used *llm.UsageRecorder, a score.Assessment) (score.CallAc
 		Cost: a.Usage.Cost}, true
 }
 
-func decodeObject(raw json.RawMessage) map[string]any {
+func DecodeObject(raw json.RawMessage) map[string]any {
 	m := map[string]any{}
 	_ = json.Unmarshal(raw, &m) // loaded metadata is always an object
 	return m
 }
 
 // assess calls the scorer, turning panics and invalid assessments into errors.
-func assess(ctx context.Context, sc score.Scorer, s score.Sample) (a score.Assessment, err error) {
+func Assess(ctx context.Context, sc score.Scorer, s score.Sample) (a score.Assessment, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &score.Error{Kind: "panic", Message: fmt.Sprint(r), Details: map[string]any{"stack": string(debug.Stack())}}

@@ -16,7 +16,7 @@ type scorerSet struct {
 
 // scorer returns the scorer of case c's metric name; false when the metric
 // is not calculated.
-func (ss scorerSet) scorer(c *suite.Case, name string) (score.Scorer, bool) {
+func (ss scorerSet) Scorer(c *suite.Case, name string) (score.Scorer, bool) {
 	if _, ok := c.Check(name); ok {
 		sc, ok := ss.inline[c][name]
 		return sc, ok
@@ -27,7 +27,7 @@ func (ss scorerSet) scorer(c *suite.Case, name string) (score.Scorer, bool) {
 
 // buildScorers builds the scorers of every calculated metric: judge-backed
 // ones only with a judge.
-func buildScorers(s *suite.Suite, calculated []string, judge score.Judge) (scorerSet, error) {
+func BuildScorers(s *suite.Suite, calculated []string, judge score.Judge) (scorerSet, error) {
 	ss := scorerSet{shared: map[string]score.Scorer{}, inline: map[*suite.Case]map[string]score.Scorer{}}
 	for _, c := range s.Cases {
 		for _, ev := range c.Checks {

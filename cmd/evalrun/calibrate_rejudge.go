@@ -15,7 +15,6 @@ import (
 	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/report"
-	"agentevals/runner"
 	"agentevals/suite"
 )
 
@@ -88,7 +87,7 @@ func (f *RejudgeFlags) rejudge(ctx context.Context, g *Globals, run *models.Run)
 		return fmt.Errorf("calibrate --rejudge: %w", err)
 	}
 	prog := newProgress(g.Stderr, 0)
-	items, err := runner.Rejudge(ctx, s, run, judge, runner.RejudgeOptions{Times: *f.Rejudge, Concurrency: int(f.Concurrency),
+	items, err := calibrate.Rejudge(ctx, s, run, judge, calibrate.RejudgeOptions{Times: *f.Rejudge, Concurrency: int(f.Concurrency),
 		Progress: callProgress(prog)})
 	prog.finish()
 	if err != nil {

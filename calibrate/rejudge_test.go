@@ -1,4 +1,4 @@
-package runner
+package calibrate
 
 import (
 	"context"
@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"agentevals/agent"
-	"agentevals/calibrate"
 	"agentevals/llm"
+	"agentevals/runner"
 )
 
 // noisyJudgeServer is a local OpenAI-compatible judge whose score for the
@@ -90,7 +90,7 @@ func TestRejudge_EstimatesKnownNoise(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := mustLoad(t, questionsSuite(n))
-			run := mustExecute(t, s, numberedAgent(), ExecOptions{Judge: judge, Concurrency: 4})
+			run := mustExecute(t, s, numberedAgent(), runner.ExecOptions{Judge: judge, Concurrency: 4})
 			items, err := Rejudge(context.Background(), s, run, judge, RejudgeOptions{Times: 3, Concurrency: 4})
 			if err != nil {
 				t.Fatal(err)
@@ -98,7 +98,7 @@ func TestRejudge_EstimatesKnownNoise(t *testing.T) {
 			if len(items) != n {
 				t.Fatalf("re-judged %d questions, want %d", len(items), n)
 			}
-			st := calibrate.MeasureStability(items)
+			st := MeasureStability(items)
 			if len(st) != 1 || st[0].Metric != "semantic_accuracy" {
 				t.Fatalf("stability = %+v", st)
 			}
@@ -135,7 +135,7 @@ func TestRejudge_SkipsUnansweredAndChecksTimes(t *testing.T) {
 		}
 		return agent.Response{Output: json.RawMessage(`"x"`)}, nil
 	})
-	run := mustExecute(t, s, a, ExecOptions{Judge: j})
+	run := mustExecute(t, s, a, runner.ExecOptions{Judge: j})
 	if _, err := Rejudge(context.Background(), s, run, j, RejudgeOptions{Times: 1}); err == nil || !strings.Contains(err.Error(), "at least 2") {
 		t.Errorf("Times 1: err = %v", err)
 	}
@@ -150,7 +150,7 @@ func TestRejudge_SkipsUnansweredAndChecksTimes(t *testing.T) {
 	if got := strings.Join(ids, ","); got != "q0,q2" {
 		t.Errorf("re-judged %s, want q0,q2", got)
 	}
-	st := calibrate.MeasureStability(items)[0]
+	st := MeasureStability(items)[0]
 	if *st.WithinSD != 0 || *st.MDE != 0 || !strings.Contains(st.Verdict(), "identical scores") {
 		t.Errorf("a constant judge: sd %v, MDE %v, verdict %q", ptrText(st.WithinSD), ptrText(st.MDE), st.Verdict())
 	}

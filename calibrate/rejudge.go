@@ -1,4 +1,4 @@
-package runner
+package calibrate
 
 import (
 	"context"
@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"sync"
 
-	"agentevals/calibrate"
 	"agentevals/models"
+	"agentevals/runner"
 	"agentevals/score"
 	"agentevals/suite"
 )
@@ -34,16 +34,16 @@ var runnerKeys = []string{"judge_usage", "metric_details", "api_replay", "repeat
 // answered K times (run --repeat) is re-judged on the answer its row
 // holds, the first repeat's. The suite must define the run's questions
 // (the caller checks the definition); an unknown case id is an error.
-func Rejudge(ctx context.Context, s *suite.Suite, run *models.Run, judge score.Judge, opts RejudgeOptions) ([]calibrate.Rejudged, error) {
+func Rejudge(ctx context.Context, s *suite.Suite, run *models.Run, judge score.Judge, opts RejudgeOptions) ([]Rejudged, error) {
 	if opts.Times < 2 {
 		return nil, fmt.Errorf("rejudge: want at least 2 repetitions, got %d", opts.Times)
 	}
-	names := judgeMetrics(s, s.Calculated(true))
+	names := runner.JudgeMetrics(s, s.Calculated(true))
 	list := make([]string, 0, len(names))
 	for n := range names {
 		list = append(list, n)
 	}
-	scorers, err := buildScorers(s, list, judge)
+	scorers, err := runner.BuildScorers(s, list, judge)
 	if err != nil {
 		return nil, fmt.Errorf("rejudge: %w", err)
 	}
@@ -57,7 +57,7 @@ func Rejudge(ctx context.Context, s *suite.Suite, run *models.Run, judge score.J
 		sc     score.Scorer
 		sample score.Sample
 	}
-	var items []calibrate.Rejudged
+	var items []Rejudged
 	var jobs []job
 	for _, row := range run.Cases {
 		c, ok := byID[row.CaseID]
@@ -75,18 +75,18 @@ func Rejudge(ctx context.Context, s *suite.Suite, run *models.Run, judge score.J
 			if !names[m.Name] {
 				continue
 			}
-			sc, ok := scorers.scorer(c, m.Name)
+			sc, ok := scorers.Scorer(c, m.Name)
 			if !ok {
 				continue
 			}
-			items = append(items, calibrate.Rejudged{CaseID: c.ID, Metric: m.Name, Threshold: m.Threshold,
+			items = append(items, Rejudged{CaseID: c.ID, Metric: m.Name, Threshold: m.Threshold,
 				Scores: make([]*float64, opts.Times)})
 			for r := range opts.Times {
 				jobs = append(jobs, job{item: len(items) - 1, rep: r, sc: sc, sample: sample})
 			}
 		}
 	}
-	conc := Concurrency(opts.Concurrency, len(jobs))
+	conc := runner.Concurrency(opts.Concurrency, len(jobs))
 	ch := make(chan job)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -97,8 +97,8 @@ func Rejudge(ctx context.Context, s *suite.Suite, run *models.Run, judge score.J
 			defer wg.Done()
 			for j := range ch {
 				sample := j.sample
-				sample.Metadata = decodeObject(byID[sample.CaseID].Metadata) // a fresh copy per call
-				a, err := assess(ctx, j.sc, sample)
+				sample.Metadata = runner.DecodeObject(byID[sample.CaseID].Metadata) // a fresh copy per call
+				a, err := runner.Assess(ctx, j.sc, sample)
 				mu.Lock()
 				if err == nil {
 					score := a.Score
@@ -131,7 +131,7 @@ feed:
 // storedSample is the scorer input of a saved case row: the suite's
 // definition and the stored answer, actions, usage and agent metadata.
 func storedSample(c *suite.Case, row *models.CaseResult) (score.Sample, error) {
-	s := sampleOf(c)
+	s := runner.SampleOf(c)
 	s.Output = json.RawMessage(row.Output)
 	if !row.Actions.IsNull() {
 		if err := json.Unmarshal(row.Actions, &s.Actions); err != nil {
@@ -141,7 +141,7 @@ func storedSample(c *suite.Case, row *models.CaseResult) (score.Sample, error) {
 			s.Actions = []score.Action{}
 		}
 	}
-	meta := decodeObject(json.RawMessage(row.ResponseMetadata))
+	meta := runner.DecodeObject(json.RawMessage(row.ResponseMetadata))
 	for _, k := range runnerKeys {
 		delete(meta, k)
 	}
