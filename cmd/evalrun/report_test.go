@@ -19,7 +19,7 @@ import (
 	"agentevals/report"
 )
 
-var updateGolden = flag.Bool("update", false, "rewrite the support example's golden reports under reports/testdata/")
+var updateGolden = flag.Bool("update", false, "rewrite the support example's golden reports under report/testdata/")
 
 // supportHistory runs the offline support example twice into a fresh
 // SQLite file: the reference revision, then the regressed one gated with
@@ -254,7 +254,7 @@ func TestReportCmd_SupportExampleGolden(t *testing.T) {
 		if f == report.FormatGitHub {
 			ext = ".github.txt"
 		}
-		path := filepath.Join("..", "..", "reports", "testdata", "support-example-regressed"+ext)
+		path := filepath.Join("..", "..", "report", "testdata", "support-example-regressed"+ext)
 		if *updateGolden {
 			if err := os.WriteFile(path, got, 0o644); err != nil {
 				t.Fatal(err)

@@ -79,7 +79,7 @@ func TestRunCmd_SupportExample(t *testing.T) {
 // TestRunCmd_InvalidSuites runs the malformed-suite corpus through the CLI:
 // exit 2, a message naming the field, and nothing written.
 func TestRunCmd_InvalidSuites(t *testing.T) {
-	dir := filepath.Join("..", "..", "runner", "testdata", "invalid")
+	dir := filepath.Join("..", "..", "suite", "testdata", "invalid")
 	f, err := os.Open(filepath.Join(dir, "want.tsv"))
 	if err != nil {
 		t.Fatal(err)

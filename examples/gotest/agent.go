@@ -3,7 +3,7 @@
 // by its own _test.go with the evaltest package.
 //
 // It answers from a fixed policy table and looks orders up in an orders
-// API through runner.HTTPClient(ctx), which the suite's api_interactions
+// API through agent.HTTPClient(ctx), which the suite's api_interactions
 // replay strictly (the API does not exist).
 //
 // Revisions, chosen by the AGENT_REVISION environment variable in the
