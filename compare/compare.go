@@ -139,7 +139,7 @@ func (c *Comparison) Regressed() bool {
 }
 
 // ChecksFailed reports whether a calculated check failed or errored, or an
-// agent call failed (exit 1 regardless of the gate, DESIGN §4.10).
+// agent call failed (exit 1 regardless of the gate, docs/architecture.md, Semantics).
 func (c *Comparison) ChecksFailed() bool {
 	return c.Totals.Failed > 0 || c.Totals.Errored > 0
 }

@@ -69,7 +69,7 @@ func mean(values []float64) float64 {
 }
 
 // CaseStatus returns the case's persisted status when it is one of the four
-// known statuses, and otherwise derives it from the rows (DESIGN §4.1); see
+// known statuses, and otherwise derives it from the rows (docs/architecture.md, Semantics); see
 // models.CaseResult.EffectiveStatus.
 func CaseStatus(c *models.CaseResult) string { return c.EffectiveStatus() }
 

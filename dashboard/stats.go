@@ -16,7 +16,7 @@ const (
 )
 
 // runStats are a run's totals, always computed from its case and metric
-// rows (models.TotalsOf, DESIGN §4.1–4.3), never read from its summary.
+// rows (models.TotalsOf; docs/architecture.md, Semantics), never read from its summary.
 type runStats struct {
 	Total, Passed, Failed, Errors, NotEvaluated int
 	// Quality and PassRate are nil when no case was evaluated.
@@ -57,7 +57,7 @@ func (st runStats) Has(outcome string) bool {
 func (st runStats) Evaluated() int { return st.Total - st.NotEvaluated }
 
 // statsFromCases recomputes the totals from case and metric rows with the
-// reports package's rules (DESIGN §4.1–4.3). Only the mean is needed here, so
+// reports package's rules (docs/architecture.md, Semantics). Only the mean is needed here, so
 // the bootstrap runs a single resample.
 func statsFromCases(cases []*models.CaseResult) runStats {
 	return statsFromTotals(compare.TotalsOf(cases, compare.Options{Resamples: 1}))

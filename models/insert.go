@@ -181,7 +181,7 @@ func validatePositions(run *Run) error {
 }
 
 // jsonObject returns the value of a JSON column that the contract requires
-// to hold an object (DESIGN §3: NOT NULL default {}): SQL NULL and JSON null
+// to hold an object (the contract: NOT NULL default {}): SQL NULL and JSON null
 // become {}, an object is kept as given, and anything else (an array, a
 // string, a number, invalid JSON) is refused. Neither database would catch
 // it: jsonb takes any JSON value and SQLite any text, while the Ruby gem

@@ -14,7 +14,7 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// Table names of the shared contract (see DESIGN §3).
+// Table names of the shared contract (docs/architecture.md, the database contract).
 const (
 	RunsTable          = "ruby_llm_evaluations_runs"
 	CaseResultsTable   = "ruby_llm_evaluations_case_results"

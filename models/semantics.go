@@ -1,6 +1,6 @@
 package models
 
-// The scoring semantics of DESIGN §4.1–4.3 as read from rows. The runner
+// The scoring semantics (docs/architecture.md) as read from rows. The runner
 // uses them to write a case's status and the run summary; the reports and
 // the dashboard use them to recompute what a summary written by another
 // implementation does not say.

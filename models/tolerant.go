@@ -11,7 +11,7 @@ import (
 )
 
 // readTolerantly lets the records read numbers from columns whose type
-// differs from the contract in a compatible way (DESIGN §3): an integer
+// differs from the contract in a compatible way (docs/architecture.md, the database contract): an integer
 // column where the contract has double precision, or double precision or
 // numeric where it has integer. Bun's own scanners refuse an int64 for a
 // float64 field and a float64 for an int64 field, so the number fields of

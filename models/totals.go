@@ -1,7 +1,7 @@
 package models
 
 // Totals are a run's counts and rates computed from its case and metric
-// rows alone (DESIGN §4.1–4.3). TotalsOf is the one place that computes
+// rows alone (docs/architecture.md, Semantics). TotalsOf is the one place that computes
 // them: the runner's summary, reports, compare, history and the dashboard
 // all call it, so a summary written by another implementation (which may
 // lack keys or disagree with its rows) never shows different numbers in

@@ -9,7 +9,7 @@ import (
 
 // Coverage says what a finished run did not check: questions where no
 // metric was calculated, and metrics left uncalculated (grouped by why).
-// A run can exit 0 while checking little or nothing (DESIGN §4.10), so
+// A run can exit 0 while checking little or nothing (docs/architecture.md, Semantics), so
 // evalrun prints this after the run's table.
 type Coverage struct {
 	// Questions is the number of questions in the run.

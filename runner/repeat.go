@@ -22,7 +22,7 @@ const scoreEpsilon = 1e-9
 //   - each metric row: score = the mean of the repeats' calculated scores;
 //     passed = mean >= threshold and every repeat was scored. When the
 //     metric errored in any repeat the row is an error (score NULL,
-//     error_details = the first repeat's error with the count; DESIGN §3:
+//     error_details = the first repeat's error with the count; the contract:
 //     an errored row has no score) and the mean of the scored repeats is in
 //     its reason and in repeat_scores. A repeat whose agent call failed
 //     scores nothing: the row's mean covers the others and cannot pass;

@@ -1,6 +1,6 @@
 package runner
 
-// Strict API replay wiring (issue 6; the replay package does the work).
+// Strict API replay wiring (the replay package does the work).
 //
 // Loading: a question's "api_interactions" is validated and its response
 // bodies snapshotted by replay.Load when the suite loads (problems name the

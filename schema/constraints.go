@@ -12,7 +12,7 @@ import (
 
 // This file covers the two parts of the contract that are not column types:
 // the JSON object defaults ('{}') and the foreign keys. Both are read from
-// the catalog by what they do, never by name (DESIGN §3): a default is
+// the catalog by what they do, never by name (docs/architecture.md, the database contract): a default is
 // information_schema.columns.column_default or PRAGMA table_info's
 // dflt_value, and a foreign key is a pg_constraint row or a PRAGMA
 // foreign_key_list row that ties the column to the parent's id.

@@ -25,7 +25,7 @@ const (
 	KindJSON      Kind = "json"
 )
 
-// Column is one column of the contract (DESIGN §3).
+// Column is one column of the contract (docs/architecture.md, the database contract).
 type Column struct {
 	Name    string
 	Kind    Kind

@@ -56,7 +56,7 @@ var steps = []step{
 	{version: "20261201000002_create_evaluation_tables", up: createTables, always: true},
 }
 
-// Migrate creates or upgrades the contract tables of DESIGN §3 and records
+// Migrate creates or upgrades the contract tables of docs/architecture.md and records
 // its progress in the ledger table. It is idempotent and safe to run
 // concurrently; over tables someone else created it keeps every row.
 func Migrate(ctx context.Context, db *models.DB) error {

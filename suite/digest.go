@@ -13,7 +13,7 @@ import (
 	"agentevals/models"
 )
 
-// The suite digest (DESIGN §5) identifies a suite's definition so that only
+// The suite digest (docs/architecture.md, the fingerprint) identifies a suite's definition so that only
 // runs of the same definition are compared:
 //
 //	suite_digest = lowercase hex SHA-256 of CanonicalJSON({
@@ -349,6 +349,6 @@ func scoresColumn(ms []Metric) models.JSON {
 // GoWriter is the summary's "writer" value: it marks a run as written by this
 // implementation. Runs that carry the same marker have comparable
 // suite_digest values, so reports links them only when their digests are
-// equal; the persisted-definition fallback (DESIGN §5) is for runs written
+// equal; the persisted-definition fallback (docs/architecture.md, the fingerprint) is for runs written
 // by another implementation, such as the Ruby gem.
 const GoWriter = "agentevals-go"

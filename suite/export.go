@@ -78,7 +78,7 @@ type exportedQuestion struct {
 // (suite, version, agent name, and per question its id, name, question,
 // expected answer, expected actions, minimum scores and metadata, values
 // copied byte for byte), so that a Go run of it has an equivalent
-// definition (DESIGN §5) and the exported run is its automatic baseline.
+// definition (docs/architecture.md, the fingerprint) and the exported run is its automatic baseline.
 // Metrics that are neither evaluator types of the registry nor mapped by
 // opts.Evaluators are left out and listed in Unported: with them left out
 // the definition is not equivalent until the user declares them. A

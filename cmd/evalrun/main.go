@@ -19,7 +19,7 @@ import (
 	"agentevals/internal/proc"
 )
 
-// Exit codes (DESIGN §4.10).
+// Exit codes (docs/architecture.md, Semantics).
 const (
 	exitOK      = 0
 	exitFailed  = 1 // failed or errored checks, or a gated regression

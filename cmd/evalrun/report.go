@@ -11,7 +11,7 @@ import (
 )
 
 // ReportCmd renders a run's report, compared with its baseline, and exits
-// like run does (DESIGN §4.10) under --fail-on: 1 for failed or errored
+// like run does (docs/architecture.md, Semantics) under --fail-on: 1 for failed or errored
 // calculated checks (failures), a gated regression (regressions) or
 // either (both), after the report is written; 2 for invalid input;
 // otherwise 0. A line on stderr says which rule produced the code.

@@ -232,7 +232,7 @@ func metadataCell(meta models.JSON) string {
 // writeCoverageWarnings tells, on stderr after the run's table, what the
 // run did not check (runner.Coverage): questions not evaluated and metrics
 // left uncalculated, e.g. LLM metrics without a judge. The exit code stays
-// as specified (DESIGN §4.10), so this is where a CI log shows that a green
+// as specified (docs/architecture.md, Semantics), so this is where a CI log shows that a green
 // run checked less than its suite asks for.
 func writeCoverageWarnings(w io.Writer, run *models.Run) {
 	cov := runner.CoverageOf(run)

@@ -17,7 +17,7 @@ type SuiteCmd struct {
 }
 
 // SuiteExportCmd writes a suite file whose Go runs are equivalent to a
-// saved run, so that run baselines them (DESIGN §5).
+// saved run, so that run baselines them (docs/architecture.md, the fingerprint).
 type SuiteExportCmd struct {
 	RunID        string            `arg:"" name:"RUN_ID" help:"The run to export (a UUID from evalrun history)."`
 	Output       string            `short:"o" name:"output" placeholder:"FILE" help:"Write the suite here instead of standard output (refuses to overwrite an existing file)."`
