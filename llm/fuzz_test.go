@@ -8,7 +8,7 @@ import (
 
 // FuzzParseVerdict fuzzes the judge verdict parser: it never panics, and
 // an accepted verdict always has a finite score in [0,1] and a non-empty
-// reason (DESIGN §4.5: anything else is a metric error, never a pass).
+// reason (docs/architecture.md, Semantics: anything else is a metric error, never a pass).
 func FuzzParseVerdict(f *testing.F) {
 	for _, s := range []string{
 		`{"score": 0.8, "reason": "good"}`, "```json\n{\"score\": 1, \"reason\": \"r\"}\n```", `{"score": 1.5, "reason": "r"}`,

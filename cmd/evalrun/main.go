@@ -66,7 +66,7 @@ type CLI struct {
 	Run            RunCmd            `cmd:"" help:"Run a suite against its agent, save the run and gate on the result."`
 	Validate       ValidateCmd       `cmd:"" help:"Check a suite file without running it."`
 	Schema         SchemaCmd         `cmd:"" help:"Print the JSON Schema of suite files."`
-	Checks         CheckTypesCmd         `cmd:"" help:"List every check type with its params and an example."`
+	Checks         CheckTypesCmd     `cmd:"" help:"List every check type with its params and an example."`
 	History        HistoryCmd        `cmd:"" help:"List recent runs."`
 	Suite          SuiteCmd          `cmd:"" help:"Work on suite files: export a saved run's definition as a suite."`
 	Report         ReportCmd         `cmd:"" help:"Render a run's report (default: the latest run)."`
@@ -76,7 +76,7 @@ type CLI struct {
 	Calibrate      CalibrateCmd      `cmd:"" help:"Measure a judge: agreement with human labels (--labels, Cohen's kappa) or stability when the same answers are judged again (--rejudge N)."`
 	Migrate        MigrateCmd        `cmd:"" name:"db:migrate" help:"Create or upgrade the evaluation tables."`
 	Import         ImportCmd         `cmd:"" name:"db:import" help:"Save evidence files (from run --save-to, --shard or a failed save) in the database; --merge joins shards."`
-	Check          DBCheckCmd          `cmd:"" name:"db:check" help:"Compare the live schema with the contract (exit 0 usable, 2 not)."`
+	Check          DBCheckCmd        `cmd:"" name:"db:check" help:"Compare the live schema with the contract (exit 0 usable, 2 not)."`
 	RailsMigration RailsMigrationCmd `cmd:"" name:"db:rails-migration" help:"Print a Rails migration that creates or upgrades the evaluation tables."`
 	Help           HelpCmd           `cmd:"" help:"Show help for evalrun or one of its commands."`
 }

@@ -45,7 +45,7 @@ func TestReportCmd_Formats(t *testing.T) {
 	db, reference, regressed := supportHistory(t)
 	dir := t.TempDir()
 	// The regressed run (the latest) has a failed question: every format is
-	// written, then the command exits 1 (DESIGN §4.10). The reference run
+	// written, then the command exits 1 (docs/architecture.md, Semantics). The reference run
 	// passes everything and exits 0.
 	tests := []struct {
 		args []string
@@ -117,7 +117,7 @@ func TestReportCmd_Formats(t *testing.T) {
 	}
 }
 
-// TestReportCmd_ExitCodes: report exits like run (DESIGN §4.10) on the
+// TestReportCmd_ExitCodes: report exits like run (docs/architecture.md, Semantics) on the
 // gem's worked example. 0.98 then 0.92 against a minimum of 0.9 both pass:
 // exit 0 unless --fail-on-regression sees the drop beyond the tolerance;
 // a third run at 0.5 fails its minimum and exits 1 with or without the
