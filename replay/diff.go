@@ -3,12 +3,12 @@ package replay
 import (
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"sort"
 	"strconv"
 	"strings"
 
 	"agentevals/bounds"
+	"agentevals/internal/jsonvalue"
 )
 
 // maxDiffs bounds the differences listed for one request.
@@ -119,8 +119,8 @@ func jsonDiff(path string, secret bool, w, g any, d *[]string) {
 	if len(*d) > maxDiffs {
 		return
 	}
-	if kindOf(w) != kindOf(g) {
-		*d = append(*d, fmt.Sprintf("%s: want %s %s, got %s %s", path, kindOf(w), showSecret(secret, w), kindOf(g), showSecret(secret, g)))
+	if jsonvalue.Kind(w) != jsonvalue.Kind(g) {
+		*d = append(*d, fmt.Sprintf("%s: want %s %s, got %s %s", path, jsonvalue.Kind(w), showSecret(secret, w), jsonvalue.Kind(g), showSecret(secret, g)))
 		return
 	}
 	switch wv := w.(type) {
@@ -159,7 +159,7 @@ func jsonDiff(path string, secret bool, w, g any, d *[]string) {
 			jsonDiff(fmt.Sprintf("%s[%d]", path, i), secret, wv[i], gv[i], d)
 		}
 	case json.Number:
-		if !sameNumber(wv, g.(json.Number)) {
+		if !jsonvalue.SameNumber(string(wv), string(g.(json.Number))) {
 			*d = append(*d, fmt.Sprintf("%s: want %s, got %s", path, showSecret(secret, w), showSecret(secret, g)))
 		}
 	default: // string, bool, nil
@@ -167,34 +167,6 @@ func jsonDiff(path string, secret bool, w, g any, d *[]string) {
 			*d = append(*d, fmt.Sprintf("%s: want %s, got %s", path, showSecret(secret, w), showSecret(secret, g)))
 		}
 	}
-}
-
-// kindOf names a decoded JSON value's type.
-func kindOf(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case json.Number:
-		return "number"
-	case string:
-		return "string"
-	case []any:
-		return "array"
-	default:
-		return "object"
-	}
-}
-
-// sameNumber compares JSON numbers exactly (1 equals 1.0; big integers stay exact).
-func sameNumber(a, b json.Number) bool {
-	if a == b {
-		return true
-	}
-	x, okx := new(big.Rat).SetString(string(a))
-	y, oky := new(big.Rat).SetString(string(b))
-	return okx && oky && x.Cmp(y) == 0
 }
 
 func showSecret(secret bool, v any) string {

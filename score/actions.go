@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"agentevals/internal/jsonvalue"
 )
 
 // addActionGroup registers the action_group scorer.
@@ -112,7 +114,7 @@ func newCall(a Action) call {
 	if isNull(a.Arguments) {
 		return c
 	}
-	v, err := decodeJSON(a.Arguments)
+	v, err := jsonvalue.Decode(a.Arguments)
 	if err != nil {
 		c.valid = false
 		return c
@@ -140,7 +142,7 @@ func expectedProblem(c call) string {
 
 // same reports whether two calls are the same call.
 func same(a, b call) bool {
-	return a.valid && b.valid && a.Group == b.Group && a.Name == b.Name && sameValue(a.args, b.args)
+	return a.valid && b.valid && a.Group == b.Group && a.Name == b.Name && jsonvalue.Same(a.args, b.args)
 }
 
 // describe renders a call for a reason: group/name and compact arguments,
@@ -166,7 +168,7 @@ func differences(a, b call) string {
 	if a.Name != b.Name {
 		parts = append(parts, "name")
 	}
-	if !a.valid || !b.valid || !sameValue(a.args, b.args) {
+	if !a.valid || !b.valid || !jsonvalue.Same(a.args, b.args) {
 		parts = append(parts, "arguments")
 	}
 	if len(parts) == 1 && parts[0] != "arguments" {

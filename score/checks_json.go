@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"agentevals/bounds"
+	"agentevals/internal/jsonvalue"
 )
 
 // Equals ("equals") passes when the answer equals a JSON value: types must
@@ -119,42 +119,11 @@ func answerJSON(raw json.RawMessage) (v any, kind string, err error) {
 	if err := bounds.Defaults().CheckJSON(doc); err != nil {
 		return nil, "", fmt.Errorf("%s is not usable JSON: %v", from, err)
 	}
-	v, err = decodeJSON(doc)
+	v, err = jsonvalue.Decode(doc)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s is not valid JSON: %v", from, err)
 	}
-	return v, kindOf(v), nil
-}
-
-// decodeJSON decodes exactly one JSON value with numbers kept exact.
-func decodeJSON(raw []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err == nil {
-		return nil, errors.New("unexpected data after the first JSON value")
-	}
-	return v, nil
-}
-
-func kindOf(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "boolean"
-	case json.Number:
-		return "number"
-	case string:
-		return "string"
-	case []any:
-		return "array"
-	default:
-		return "object"
-	}
+	return v, jsonvalue.Kind(v), nil
 }
 
 func compactJSON(raw json.RawMessage) string {
@@ -165,104 +134,19 @@ func compactJSON(raw json.RawMessage) string {
 	return buf.String()
 }
 
-// JSONEqual reports whether two JSON documents hold the same value: key
-// order and whitespace do not matter, numbers compare by exact decimal
-// value (1.0 equals 1; no float64 rounding, no big-number allocation for
-// exponents such as 1e999999999). Invalid JSON is an error.
+// JSONEqual reports whether two JSON documents hold the same value
+// (jsonvalue.Equal); a decode error quotes the clipped document.
 func JSONEqual(a, b json.RawMessage) (bool, error) { return jsonEqual(a, b) }
 
 // jsonEqual compares two JSON documents as values (see Equals).
 func jsonEqual(a, b json.RawMessage) (bool, error) {
-	va, err := decodeJSON(a)
+	va, err := jsonvalue.Decode(a)
 	if err != nil {
 		return false, fmt.Errorf("decode %s: %w", clip(string(a)), err)
 	}
-	vb, err := decodeJSON(b)
+	vb, err := jsonvalue.Decode(b)
 	if err != nil {
 		return false, fmt.Errorf("decode %s: %w", clip(string(b)), err)
 	}
-	return sameValue(va, vb), nil
-}
-
-// sameValue compares values decoded with json.Number.
-func sameValue(a, b any) bool {
-	switch x := a.(type) {
-	case nil:
-		return b == nil
-	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case json.Number:
-		y, ok := b.(json.Number)
-		return ok && sameNumber(string(x), string(y))
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !sameValue(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !sameValue(xv, yv) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
-
-// sameNumber compares two JSON number literals by exact decimal value
-// without converting to floats (no rounding) or big numbers (no huge
-// allocations for exponents such as 1e999999999).
-func sameNumber(a, b string) bool {
-	if a == b {
-		return true
-	}
-	na, oka := canonicalNumber(a)
-	nb, okb := canonicalNumber(b)
-	return oka && okb && na == nb
-}
-
-// canonicalNumber rewrites a JSON number literal as sign, significant
-// digits and exponent ("-0.0420e3" -> "-42e0"); zero is "0".
-func canonicalNumber(s string) (string, bool) {
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	mant, expText, hasExp := strings.Cut(strings.ToLower(s), "e")
-	exp := int64(0)
-	if hasExp {
-		e, err := strconv.ParseInt(strings.TrimPrefix(expText, "+"), 10, 64)
-		if err != nil || e > 1<<53 || e < -(1<<53) {
-			return "", false
-		}
-		exp = e
-	}
-	intPart, frac, _ := strings.Cut(mant, ".")
-	digits := intPart + frac
-	exp -= int64(len(frac))
-	trimmed := strings.TrimLeft(digits, "0")
-	if trimmed == "" {
-		return "0", true
-	}
-	withoutTrailing := strings.TrimRight(trimmed, "0")
-	exp += int64(len(trimmed) - len(withoutTrailing))
-	sign := ""
-	if neg {
-		sign = "-"
-	}
-	return sign + withoutTrailing + "e" + strconv.FormatInt(exp, 10), true
+	return jsonvalue.Same(va, vb), nil
 }
