@@ -8,6 +8,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"agentevals/compare"
+	"agentevals/internal/jsonvalue"
 	"agentevals/models"
 	"agentevals/report"
 )
@@ -209,17 +210,23 @@ func toText(v any) string {
 	return compare.ReadableJSON(b, "")
 }
 
-// sameCall compares group, name and arguments as JSON values; absent, null
-// and {} arguments all mean "no arguments".
+// sameCall compares group, name and arguments as JSON values (jsonvalue
+// rules); absent, null and {} arguments all mean "no arguments".
 func sameCall(a, b json.RawMessage) bool {
 	norm := func(raw json.RawMessage) (any, bool) {
 		var c call
-		if json.Unmarshal(raw, &c) != nil {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		if dec.Decode(&c) != nil {
 			return nil, false
 		}
 		var args any
-		if len(c.Arguments) > 0 && json.Unmarshal(c.Arguments, &args) != nil {
-			return nil, false
+		if len(c.Arguments) > 0 {
+			v, err := jsonvalue.Decode(c.Arguments)
+			if err != nil {
+				return nil, false
+			}
+			args = v
 		}
 		if m, ok := args.(map[string]any); ok && len(m) == 0 {
 			args = nil
@@ -228,10 +235,5 @@ func sameCall(a, b json.RawMessage) bool {
 	}
 	x, ok1 := norm(a)
 	y, ok2 := norm(b)
-	if !ok1 || !ok2 {
-		return false
-	}
-	bx, _ := json.Marshal(x)
-	by, _ := json.Marshal(y)
-	return bytes.Equal(bx, by)
+	return ok1 && ok2 && jsonvalue.Same(x, y)
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"agentevals/internal/jsonvalue"
 	"agentevals/models"
 )
 
@@ -231,14 +232,15 @@ func orAbsent(raw json.RawMessage) string {
 	return string(raw)
 }
 
-// sameJSON compares two JSON values; an absent value equals only another.
+// sameJSON compares two JSON values (jsonvalue.Equal; invalid JSON byte
+// for byte); an absent value equals only another.
 func sameJSON(a, b json.RawMessage) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
-	var va, vb any
-	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
+	same, err := jsonvalue.Equal(a, b)
+	if err != nil {
 		return bytes.Equal(a, b)
 	}
-	return reflect.DeepEqual(va, vb)
+	return same
 }

@@ -1,12 +1,11 @@
 package schema
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
+	"agentevals/internal/jsonvalue"
 	"agentevals/models"
 )
 
@@ -248,13 +247,11 @@ func defaultLiteral(def string) (string, bool) {
 	return strings.ReplaceAll(s[1:len(s)-1], "''", "'"), true
 }
 
-// sameJSON reports whether two texts hold the same JSON value.
+// sameJSON reports whether two texts hold the same JSON value
+// (jsonvalue.Equal); invalid JSON is never the same.
 func sameJSON(a, b string) bool {
-	var ca, cb bytes.Buffer
-	if json.Compact(&ca, []byte(a)) != nil || json.Compact(&cb, []byte(b)) != nil {
-		return false
-	}
-	return ca.String() == cb.String()
+	same, err := jsonvalue.Equal([]byte(a), []byte(b))
+	return err == nil && same
 }
 
 // defaultDifference reports a JSON object column whose '{}' default is
