@@ -34,6 +34,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"agentevals/internal/atomicfile"
 	"agentevals/models"
 )
 
@@ -137,9 +138,9 @@ func (f *File) Marshal() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Write writes the file atomically: to a temporary file in the same
-// directory (created if needed), synced, then renamed over path, so a
-// reader never sees half a file and a crash leaves the old one.
+// Write writes the file atomically (atomicfile.Write, mode 0o644) after
+// creating its directory if needed, so a reader never sees half a file and
+// a crash leaves the old one.
 func (f *File) Write(path string) error {
 	b, err := f.Marshal()
 	if err != nil {
@@ -149,23 +150,7 @@ func (f *File) Write(path string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write evidence %s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("write evidence %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename there is nothing to remove
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write evidence %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write evidence %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write evidence %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.Write(path, b, 0o644); err != nil {
 		return fmt.Errorf("write evidence %s: %w", path, err)
 	}
 	return nil

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"agentevals/internal/atomicfile"
 	"agentevals/score"
 	"crypto/sha256"
 	"encoding/hex"
@@ -110,21 +111,7 @@ func (c *Cache) put(key string, score float64, reason string) error {
 	if err != nil {
 		return fmt.Errorf("write judge cache: %w", err)
 	}
-	f, err := os.CreateTemp(c.dir, ".tmp-"+key[:16]+"-*")
-	if err != nil {
-		return fmt.Errorf("write judge cache: %w", err)
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return fmt.Errorf("write judge cache: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("write judge cache: %w", err)
-	}
-	if err := os.Rename(f.Name(), c.path(key)); err != nil {
-		os.Remove(f.Name())
+	if err := atomicfile.Write(c.path(key), b, 0o600); err != nil { // private, like its 0o700 directory
 		return fmt.Errorf("write judge cache: %w", err)
 	}
 	return nil

@@ -2,6 +2,7 @@ package report
 
 import (
 	"agentevals/compare"
+	"agentevals/internal/atomicfile"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -162,8 +163,7 @@ func (r *Renderer) Bytes(f Format, c *compare.Comparison) ([]byte, error) {
 }
 
 // WriteFile renders the report of c in format f and replaces path with it
-// atomically (a temporary file in the same directory, then a rename), so
-// readers never see a partial report.
+// atomically (atomicfile.Write), so readers never see a partial report.
 func (r *Renderer) WriteFile(path string, f Format, c *compare.Comparison) error {
 	b, err := r.Bytes(f, c)
 	if err != nil {
@@ -172,25 +172,9 @@ func (r *Renderer) WriteFile(path string, f Format, c *compare.Comparison) error
 	return writeAtomic(path, b)
 }
 
+// writeAtomic replaces path with a report (atomicfile.Write, mode 0o644).
 func writeAtomic(path string, b []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("write report %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write report %s: %w", path, err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write report %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write report %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.Write(path, b, 0o644); err != nil {
 		return fmt.Errorf("write report %s: %w", path, err)
 	}
 	return nil

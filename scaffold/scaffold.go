@@ -15,6 +15,8 @@ import (
 	"sort"
 	"strings"
 	"text/template"
+
+	"agentevals/internal/atomicfile"
 )
 
 //go:embed templates/*.tmpl
@@ -125,17 +127,9 @@ func Write(opts Options) (*Result, error) {
 		if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
 			return res, fmt.Errorf("scaffold: %w", err)
 		}
-		// O_EXCL: a file that appeared since the check is not overwritten.
-		out, err := os.OpenFile(f.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, f.mode)
-		if err != nil {
+		// CreateNew: a file that appeared since the check is not overwritten.
+		if err := atomicfile.CreateNew(f.path, content, f.mode); err != nil {
 			return res, fmt.Errorf("scaffold: %w", err)
-		}
-		_, werr := out.Write(content)
-		if cerr := out.Close(); werr == nil {
-			werr = cerr
-		}
-		if werr != nil {
-			return res, fmt.Errorf("scaffold: write %s: %w", f.path, werr)
 		}
 		res.Files = append(res.Files, f.path)
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"agentevals/internal/atomicfile"
 	"agentevals/replay"
 )
 
@@ -321,16 +322,8 @@ func writeNew(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("record: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
+	if err := atomicfile.CreateNew(path, data, 0o644); err != nil {
 		return fmt.Errorf("record: %w", err)
-	}
-	_, werr := f.Write(data)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		return fmt.Errorf("record: write %s: %w", path, werr)
 	}
 	return nil
 }

@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
+	"agentevals/internal/atomicfile"
 	"agentevals/report"
 	"agentevals/score"
 	"agentevals/suite"
@@ -54,7 +54,7 @@ func (c *SuiteExportCmd) Run(ctx context.Context, g *Globals) error {
 		if _, err := g.Stdout.Write(exp.File); err != nil {
 			return fmt.Errorf("export suite: %w", err)
 		}
-	} else if err := writeNewFile(c.Output, exp.File); err != nil {
+	} else if err := atomicfile.CreateNew(c.Output, exp.File, 0o644); err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("export suite: %w", err)}
 	}
 	for _, u := range exp.Unported {
@@ -68,17 +68,4 @@ func (c *SuiteExportCmd) Run(ctx context.Context, g *Globals) error {
 			c.Output, len(run.Cases), run.ID, c.Output)
 	}
 	return nil
-}
-
-// writeNewFile writes data to a file that must not exist yet.
-func writeNewFile(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
