@@ -16,6 +16,7 @@ import (
 	"agentevals/compare"
 	"agentevals/models"
 	"agentevals/report"
+	"agentevals/sanitize"
 )
 
 // pageNames are the pages; each gets its own template set made of the base
@@ -131,7 +132,7 @@ func cleanActions(n parse.Node) {
 // as the terminal and HTML reports do); other values pass unchanged.
 func clean(v any) any {
 	if s, ok := v.(string); ok {
-		return report.StripControl(s, true)
+		return sanitize.StripControl(s, true)
 	}
 	return v
 }

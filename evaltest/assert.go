@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"agentevals/agent"
-	"agentevals/report"
+	"agentevals/sanitize"
 	"agentevals/score"
 )
 
@@ -187,13 +187,13 @@ func scoreWith(t TB, judge score.Judge, typ string, params any, s score.Sample, 
 		err = fmt.Errorf("invalid assessment: score %v, reason %q", a.Score, a.Reason)
 	}
 	if err != nil {
-		t.Errorf("%s: not scored: %s", typ, report.EscapeText(err.Error()))
+		t.Errorf("%s: not scored: %s", typ, sanitize.EscapeText(err.Error()))
 		return false
 	}
 	if a.Score < threshold {
-		t.Errorf("%s: score %.3f below threshold %.3f: %s", typ, a.Score, threshold, report.EscapeText(a.Reason))
+		t.Errorf("%s: score %.3f below threshold %.3f: %s", typ, a.Score, threshold, sanitize.EscapeText(a.Reason))
 		return false
 	}
-	t.Logf("%s: score %.3f (threshold %.3f): %s", typ, a.Score, threshold, report.EscapeText(a.Reason))
+	t.Logf("%s: score %.3f (threshold %.3f): %s", typ, a.Score, threshold, sanitize.EscapeText(a.Reason))
 	return true
 }

@@ -9,6 +9,7 @@ import (
 	"agentevals/compare"
 	"agentevals/models"
 	"agentevals/report"
+	"agentevals/sanitize"
 	"agentevals/suite"
 )
 
@@ -27,14 +28,14 @@ func (o *outcomes) report(t *testing.T, id string) {
 		t.Fatalf("evaltest: question %q has no result", id)
 	}
 	if c.AgentErrored() {
-		t.Errorf("agent error%s: %s", errorKind(c.ErrorDetails), report.EscapeText(compare.ErrorSummary(c.ErrorDetails)))
+		t.Errorf("agent error%s: %s", errorKind(c.ErrorDetails), sanitize.EscapeText(compare.ErrorSummary(c.ErrorDetails)))
 		logReplay(t, c.ResponseMetadata)
 	}
 	var notEvaluated []string
 	for _, m := range c.Metrics {
 		reason := ""
 		if m.Reason != nil {
-			reason = report.EscapeText(*m.Reason)
+			reason = sanitize.EscapeText(*m.Reason)
 		}
 		switch {
 		case m.Errored():
@@ -48,7 +49,7 @@ func (o *outcomes) report(t *testing.T, id string) {
 		}
 	}
 	if len(notEvaluated) > 0 && !c.AgentErrored() && c.Status != models.StatusNotEvaluated {
-		t.Logf("not evaluated: %s: %s", report.EscapeText(strings.Join(notEvaluated, ", ")), o.notEval)
+		t.Logf("not evaluated: %s: %s", sanitize.EscapeText(strings.Join(notEvaluated, ", ")), o.notEval)
 	}
 	for _, f := range o.findings[id] {
 		logFinding(t, f, o.gate)
@@ -58,7 +59,7 @@ func (o *outcomes) report(t *testing.T, id string) {
 			t.Logf("answer: %s", preview(c.Output))
 		}
 		if p, ok := locate(o.path, id); ok {
-			t.Logf("question %q is at %s:%d", id, report.EscapeText(p.File), p.Line)
+			t.Logf("question %q is at %s:%d", id, sanitize.EscapeText(p.File), p.Line)
 		}
 	}
 	if c.Status == models.StatusNotEvaluated {
@@ -73,7 +74,7 @@ func errorKind(details models.JSON) string {
 	if details.Decode(&d) != nil || d.Kind == "" || d.Kind == "agent_error" || d.Kind == "api_replay" {
 		return ""
 	}
-	return " (" + report.EscapeText(d.Kind) + ")"
+	return " (" + sanitize.EscapeText(d.Kind) + ")"
 }
 
 // locate finds the question id in the suite file at path (ok is false
@@ -98,10 +99,10 @@ func logReplay(t *testing.T, meta models.JSON) {
 		if r.OK {
 			continue
 		}
-		t.Logf("api replay: %s %s: %s", r.Status, report.EscapeText(r.Label), report.EscapeText(strings.Join(r.Differences, "; ")))
+		t.Logf("api replay: %s %s: %s", r.Status, sanitize.EscapeText(r.Label), sanitize.EscapeText(strings.Join(r.Differences, "; ")))
 	}
 	for _, m := range v.Missing {
-		t.Logf("api replay: declared request #%d never made: %s", m.Interaction, report.EscapeText(m.Label))
+		t.Logf("api replay: declared request #%d never made: %s", m.Interaction, sanitize.EscapeText(m.Label))
 	}
 }
 
@@ -109,7 +110,7 @@ func logReplay(t *testing.T, meta models.JSON) {
 // the gate is on.
 func logFinding(t *testing.T, f compare.Finding, gate bool) {
 	t.Helper()
-	msg := report.EscapeText(f.Message)
+	msg := sanitize.EscapeText(f.Message)
 	switch {
 	case f.Gating && gate:
 		t.Errorf("regression (%s, fails the ci gate): %s", f.Kind, msg)
@@ -136,7 +137,7 @@ func reportRunFindings(t *testing.T, cmp *compare.Comparison, gate bool) {
 // logHistory says where the run was saved and what it was compared with.
 func logHistory(t *testing.T, url string, cmp *compare.Comparison) {
 	t.Helper()
-	t.Logf("saved run %s to %s", cmp.Run.ID, report.EscapeText(url))
+	t.Logf("saved run %s to %s", cmp.Run.ID, sanitize.EscapeText(url))
 	if cmp.Baseline == nil {
 		t.Logf("baseline: none (first run of this definition); thresholds only")
 		return
@@ -152,7 +153,7 @@ func preview(out models.JSON) string {
 	if out.Decode(&text) == nil {
 		s = text
 	}
-	s = report.EscapeText(s)
+	s = sanitize.EscapeText(s)
 	if utf8.RuneCountInString(s) > answerPreview {
 		r := []rune(s)
 		s = string(r[:answerPreview]) + "…"

@@ -11,8 +11,8 @@ import (
 	"agentevals/compare"
 	llmpkg "agentevals/llm"
 	"agentevals/models"
-	"agentevals/report"
 	"agentevals/runner"
+	"agentevals/sanitize"
 	"agentevals/score"
 	"agentevals/suite"
 )
@@ -68,7 +68,7 @@ func Run(t *testing.T, path string, a agent.Agent, opts ...Option) *Result {
 	}
 	s, err := suite.Load(path)
 	if err != nil {
-		t.Fatalf("evaltest.Run: %s", report.StripControl(err.Error(), true))
+		t.Fatalf("evaltest.Run: %s", sanitize.StripControl(err.Error(), true))
 	}
 	out := &outcomes{path: path, failure: "the suite could not be run (see " + t.Name() + ")"}
 	for _, c := range s.Cases {
@@ -87,7 +87,7 @@ func Run(t *testing.T, path string, a agent.Agent, opts ...Option) *Result {
 	res, err := execute(t, cfg, s, a, out)
 	if err != nil {
 		out.failure = "not run: " + err.Error()
-		t.Fatalf("evaltest.Run: %s", report.StripControl(err.Error(), true))
+		t.Fatalf("evaltest.Run: %s", sanitize.StripControl(err.Error(), true))
 	}
 	out.failure = ""
 	return res

@@ -17,6 +17,7 @@ import (
 	"agentevals/models"
 	"agentevals/replay"
 	"agentevals/report"
+	"agentevals/sanitize"
 )
 
 // hostile is planted in evidence: HTML, Markdown table syntax and an ANSI
@@ -149,7 +150,7 @@ func TestRenderer_APIReplay(t *testing.T) {
 			want := append([]string{}, tt.want...)
 			for _, w := range common {
 				if tt.format == report.FormatMarkdown {
-					w = report.EscapeMarkdown(w)
+					w = sanitize.EscapeMarkdown(w)
 				}
 				want = append(want, w)
 			}

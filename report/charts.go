@@ -4,6 +4,7 @@ import (
 	"agentevals/compare"
 	"fmt"
 	"math"
+	"unicode/utf8"
 )
 
 // Chart geometry (SVG user units; the SVG scales to the page width).
@@ -152,3 +153,12 @@ func buildCharts(c *compare.Comparison) charts {
 func clamp01(v float64) float64 { return math.Max(0, math.Min(1, v)) }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
+
+// truncate shortens s to at most n runes, marking the cut with "…".
+func truncate(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "…"
+}

@@ -7,6 +7,7 @@ import (
 
 	"agentevals/compare"
 	"agentevals/models"
+	"agentevals/sanitize"
 )
 
 // GitHubOptions are the settings of GitHub Actions annotations.
@@ -168,7 +169,7 @@ func annotate(b *strings.Builder, level string, at Location, title, message stri
 // EscapeGitHubData escapes the message of a workflow command: %, CR and LF
 // (other control characters and terminal sequences are removed).
 func EscapeGitHubData(s string) string {
-	s = StripControl(strings.TrimRight(s, "\n"), true)
+	s = sanitize.StripControl(strings.TrimRight(s, "\n"), true)
 	s = strings.ReplaceAll(s, "\t", " ")
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
 }

@@ -9,6 +9,8 @@ import (
 	htmltemplate "html/template"
 	"io"
 	texttemplate "text/template"
+
+	"agentevals/sanitize"
 )
 
 // gridTemplates are the parsed templates of the experiment grid.
@@ -20,17 +22,17 @@ type gridTemplates struct {
 }
 
 func parseGridTemplates() (*gridTemplates, error) {
-	text, err := texttemplate.New("grid.txt.tmpl").Funcs(funcs(EscapeText)).
+	text, err := texttemplate.New("grid.txt.tmpl").Funcs(funcs(sanitize.EscapeText)).
 		ParseFS(templateFS, "templates/grid.txt.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("parse grid text template: %w", err)
 	}
-	md, err := texttemplate.New("grid.md.tmpl").Funcs(funcs(EscapeMarkdown)).
+	md, err := texttemplate.New("grid.md.tmpl").Funcs(funcs(sanitize.EscapeMarkdown)).
 		ParseFS(templateFS, "templates/grid.md.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("parse grid markdown template: %w", err)
 	}
-	html, err := htmltemplate.New("grid.html.tmpl").Funcs(funcs(func(s string) string { return StripControl(s, true) })).
+	html, err := htmltemplate.New("grid.html.tmpl").Funcs(funcs(func(s string) string { return sanitize.StripControl(s, true) })).
 		ParseFS(templateFS, "templates/grid.html.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("parse grid html template: %w", err)

@@ -8,6 +8,7 @@ import (
 
 	"agentevals/compare"
 	"agentevals/models"
+	"agentevals/sanitize"
 )
 
 // JUnit XML (the Ant/Jenkins dialect CI systems read): one testsuite per
@@ -83,10 +84,10 @@ func renderJUnit(w io.Writer, c *compare.Comparison) error {
 	}
 	s.Properties = append(s.Properties, sliceProperties(c.Slices)...)
 	for _, cc := range c.Cases {
-		jc := junitCase{Name: StripControl(cc.CaseID, false), Classname: run.Suite + "." + run.Agent,
+		jc := junitCase{Name: sanitize.StripControl(cc.CaseID, false), Classname: run.Suite + "." + run.Agent,
 			Time: seconds(cc.Case.DurationMS / 1000), Properties: caseProperties(cc.Case)}
 		if cc.Flaky != nil {
-			jc.Properties = append(jc.Properties, junitProperty{"flaky", StripControl(cc.Flaky.Text(), false)})
+			jc.Properties = append(jc.Properties, junitProperty{"flaky", sanitize.StripControl(cc.Flaky.Text(), false)})
 		}
 		var regs []string
 		gating := false
@@ -114,10 +115,10 @@ func renderJUnit(w io.Writer, c *compare.Comparison) error {
 				jc.Failure = &junitMessage{Type: "regression", Message: regs[0], Body: metricLines(cc.Case, regs)}
 			}
 		}
-		jc.SystemOut = StripControl(jsonText(cc.Case.Output), true)
+		jc.SystemOut = sanitize.StripControl(jsonText(cc.Case.Output), true)
 		for _, m := range []*junitMessage{jc.Failure, jc.Error, jc.Skipped} {
 			if m != nil {
-				m.Message, m.Body = StripControl(m.Message, false), StripControl(m.Body, true)
+				m.Message, m.Body = sanitize.StripControl(m.Message, false), sanitize.StripControl(m.Body, true)
 			}
 		}
 		switch {
@@ -150,11 +151,11 @@ func renderJUnit(w io.Writer, c *compare.Comparison) error {
 // structured question).
 func caseProperties(c *models.CaseResult) []junitProperty {
 	var out []junitProperty
-	name := StripControl(c.Name, false)
+	name := sanitize.StripControl(c.Name, false)
 	if name != "" {
 		out = append(out, junitProperty{"name", name})
 	}
-	if q := StripControl(jsonText(c.Question), false); q != "" && q != name {
+	if q := sanitize.StripControl(jsonText(c.Question), false); q != "" && q != name {
 		out = append(out, junitProperty{"question", q})
 	}
 	return out
@@ -202,7 +203,7 @@ func metricLines(c *models.CaseResult, regs []string) string {
 func sliceProperties(slices []compare.Slice) []junitProperty {
 	var out []junitProperty
 	for _, s := range slices {
-		prefix := "slice." + s.Key + "=" + StripControl(s.Value, false) + "."
+		prefix := "slice." + s.Key + "=" + sanitize.StripControl(s.Value, false) + "."
 		out = append(out, junitProperty{prefix + "quality", compare.FmtScore(s.Quality.Mean)},
 			junitProperty{prefix + "pass_rate", compare.FmtScore(s.PassRate)})
 		if s.Baseline != nil {

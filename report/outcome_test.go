@@ -2,6 +2,7 @@ package report
 
 import (
 	"agentevals/compare"
+	"agentevals/sanitize"
 	"strings"
 	"testing"
 )
@@ -37,7 +38,7 @@ func TestRenderer_OutcomeBanner(t *testing.T) {
 				out := string(b)
 				want := tt.outcome
 				if f == FormatMarkdown {
-					want = EscapeMarkdown(want)
+					want = sanitize.EscapeMarkdown(want)
 				}
 				if !strings.Contains(out, want) || !strings.Contains(out, "no baseline: thresholds only") {
 					t.Errorf("%s: no %q next to the baseline state", f, want)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	htmltemplate "html/template"
 	texttemplate "text/template"
+
+	"agentevals/sanitize"
 )
 
 //go:embed templates
@@ -20,22 +22,22 @@ type templates struct {
 }
 
 func parseTemplates() (*templates, error) {
-	text, err := texttemplate.New("report.txt.tmpl").Funcs(funcs(EscapeText)).
+	text, err := texttemplate.New("report.txt.tmpl").Funcs(funcs(sanitize.EscapeText)).
 		ParseFS(templateFS, "templates/report.txt.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("parse text template: %w", err)
 	}
-	ab, err := texttemplate.New("ab.txt.tmpl").Funcs(funcs(EscapeText)).
+	ab, err := texttemplate.New("ab.txt.tmpl").Funcs(funcs(sanitize.EscapeText)).
 		ParseFS(templateFS, "templates/ab.txt.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("parse a/b template: %w", err)
 	}
-	md, err := texttemplate.New("report.md.tmpl").Funcs(funcs(EscapeMarkdown)).
+	md, err := texttemplate.New("report.md.tmpl").Funcs(funcs(sanitize.EscapeMarkdown)).
 		ParseFS(templateFS, "templates/report.md.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("parse markdown template: %w", err)
 	}
-	html, err := htmltemplate.New("report.html.tmpl").Funcs(funcs(func(s string) string { return StripControl(s, true) })).
+	html, err := htmltemplate.New("report.html.tmpl").Funcs(funcs(func(s string) string { return sanitize.StripControl(s, true) })).
 		ParseFS(templateFS, "templates/report.html.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("parse html template: %w", err)

@@ -16,8 +16,13 @@
 //     shaped like well-known keys (sk-…, ghp_…, github_pat_…, xox…-,
 //     glpat-…, AKIA…, AIza…, JWTs).
 //
-// Every function reports what it changed in a Report, so callers can record
-// in the evidence that a value was repaired or redacted.
+// The repairing and redacting functions report what they changed in a
+// Report, so callers can record in the evidence that a value was repaired
+// or redacted.
+//
+// Text shown rather than stored is escaped for where it goes: StripControl
+// and EscapeText remove terminal control sequences, EscapeMarkdown also
+// makes Markdown and HTML syntax inert.
 //
 // The package imports nothing of this module: judges, replay and models,
 // which import nothing else of ours, may use it.

@@ -14,7 +14,7 @@ import (
 	"agentevals/compare"
 	"agentevals/llm"
 	"agentevals/models"
-	"agentevals/report"
+	"agentevals/sanitize"
 	"agentevals/suite"
 )
 
@@ -126,9 +126,9 @@ func (f *RejudgeFlags) writeStability(g *Globals, run *models.Run, s llm.Setting
 			"judge": map[string]string{"provider": s.Provider, "model": s.Model}, "repetitions": *f.Rejudge, "metrics": metrics})
 	}
 	fmt.Fprintf(g.Stdout, "Judge stability on run %s (%s, %s): its stored answers judged %d times by %s %s; nothing was saved\n\n",
-		run.ID, report.EscapeText(run.Suite), report.EscapeText(run.Agent), *f.Rejudge,
-		report.EscapeText(s.Provider), report.EscapeText(s.Model))
-	if err := calibrate.WriteStability(g.Stdout, ms, report.EscapeText); err != nil {
+		run.ID, sanitize.EscapeText(run.Suite), sanitize.EscapeText(run.Agent), *f.Rejudge,
+		sanitize.EscapeText(s.Provider), sanitize.EscapeText(s.Model))
+	if err := calibrate.WriteStability(g.Stdout, ms, sanitize.EscapeText); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintln(g.Stdout, "\nThis is the judge's noise alone: the same answers judged again. The agent's own variation adds to it; "+
@@ -146,9 +146,9 @@ func checkMDE(ms []calibrate.Stability, bar float64) error {
 	for _, m := range ms {
 		switch {
 		case m.MDE == nil:
-			problems = append(problems, report.EscapeText(m.Metric)+": not measurable")
+			problems = append(problems, sanitize.EscapeText(m.Metric)+": not measurable")
 		case *m.MDE > bar+1e-9:
-			problems = append(problems, fmt.Sprintf("%s: %.3f", report.EscapeText(m.Metric), *m.MDE))
+			problems = append(problems, fmt.Sprintf("%s: %.3f", sanitize.EscapeText(m.Metric), *m.MDE))
 		}
 	}
 	if len(problems) > 0 {

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"agentevals/models"
-	"agentevals/report"
+	"agentevals/sanitize"
 	"agentevals/score"
 )
 
@@ -52,7 +52,7 @@ func (c *CheckTypesCmd) Run(g *Globals) error {
 // inline check.
 func writeCheckDoc(w io.Writer, name string, def score.Definition) {
 	doc := def.Doc
-	fmt.Fprintf(w, "%s\n  %s\n", name, report.EscapeText(doc.Summary))
+	fmt.Fprintf(w, "%s\n  %s\n", name, sanitize.EscapeText(doc.Summary))
 	if def.NeedsJudge {
 		fmt.Fprintf(w, "  Needs a judge; default threshold 0.9.\n")
 	}

@@ -8,7 +8,7 @@ import (
 
 	"agentevals/evidence"
 	"agentevals/models"
-	"agentevals/report"
+	"agentevals/sanitize"
 )
 
 // ImportCmd saves evidence files in the database.
@@ -75,11 +75,11 @@ func (c *ImportCmd) Run(ctx context.Context, g *Globals) error {
 			return &exitError{Code: exitFailed, Err: fmt.Errorf("db:import %s: %w", name, err)}
 		case outcome == evidence.AlreadyImported:
 			fmt.Fprintf(g.Stdout, "Run %s (%s) is already in %s with the same content: nothing inserted.\n",
-				f.Run.ID, report.EscapeText(name), db.URL)
+				f.Run.ID, sanitize.EscapeText(name), db.URL)
 		default:
 			fmt.Fprintf(g.Stdout, "Imported run %s of suite %q, agent %q (%s) into %s from %s.\n",
-				f.Run.ID, report.EscapeText(f.Run.Suite), report.EscapeText(f.Run.Agent),
-				questions(len(f.Run.Cases)), db.URL, report.EscapeText(name))
+				f.Run.ID, sanitize.EscapeText(f.Run.Suite), sanitize.EscapeText(f.Run.Agent),
+				questions(len(f.Run.Cases)), db.URL, sanitize.EscapeText(name))
 		}
 	}
 	return nil

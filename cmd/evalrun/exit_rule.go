@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"agentevals/compare"
-	"agentevals/report"
+	"agentevals/sanitize"
 )
 
 // Values of --fail-on.
@@ -76,7 +76,7 @@ func strictJudgeNotice(cmp *compare.Comparison) string {
 	var judged []string
 	for _, m := range cmp.Metrics {
 		if m.Test != nil && m.Test.Judged && m.Test.Drop.N > 0 {
-			judged = append(judged, report.EscapeText(m.Name))
+			judged = append(judged, sanitize.EscapeText(m.Name))
 		}
 	}
 	if len(judged) == 0 {

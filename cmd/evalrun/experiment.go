@@ -18,6 +18,7 @@ import (
 	"agentevals/models"
 	"agentevals/report"
 	"agentevals/runner"
+	"agentevals/sanitize"
 	"agentevals/score"
 	"agentevals/suite"
 )
@@ -100,7 +101,7 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 	var runs []*models.Run
 	for i, v := range exp.Variants {
 		fmt.Fprintf(g.Stderr, "variant %d/%d: %s (agent %s)\n", i+1, len(exp.Variants),
-			report.EscapeText(v.Name), report.EscapeText(v.Agent.Name))
+			sanitize.EscapeText(v.Name), sanitize.EscapeText(v.Agent.Name))
 		vi := info
 		vi.Variant, vi.Params = v.Name, v.Params
 		run, err := c.runVariant(ctx, g, db, suites[i], v, judge, calculated, variantMetadata(meta, v, vi))
@@ -173,7 +174,7 @@ func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.D
 	writeGateSummary(&buf, compare.Compare(run, baseline, compare.Options{}), "")
 	for _, line := range strings.SplitAfter(buf.String(), "\n") {
 		if line != "" {
-			fmt.Fprintf(g.Stdout, "[%s] %s", report.EscapeText(v.Name), line)
+			fmt.Fprintf(g.Stdout, "[%s] %s", sanitize.EscapeText(v.Name), line)
 		}
 	}
 	return run, nil

@@ -13,6 +13,7 @@ import (
 	"agentevals/compare"
 	"agentevals/models"
 	"agentevals/report"
+	"agentevals/sanitize"
 	"agentevals/suite"
 )
 
@@ -222,7 +223,7 @@ func (f *CompareFlags) withFlaky(ctx context.Context, g *Globals, db *models.DB,
 	opts := f.options()
 	flaky, err := compare.FlakyQuestions(ctx, db, run, calculated)
 	if err != nil {
-		fmt.Fprintf(g.Stderr, "note: flaky questions not marked: %s\n", report.EscapeText(err.Error()))
+		fmt.Fprintf(g.Stderr, "note: flaky questions not marked: %s\n", sanitize.EscapeText(err.Error()))
 		return opts
 	}
 	opts.Flaky = flaky
@@ -245,7 +246,7 @@ func writeTarget(r *report.Renderer, g *Globals, t reportTarget, cmp *compare.Co
 	if err := r.WriteFile(t.path, t.format, cmp); err != nil {
 		return err
 	}
-	fmt.Fprintf(g.Stdout, "Wrote %s report to %s\n", t.format, report.EscapeText(t.path))
+	fmt.Fprintf(g.Stdout, "Wrote %s report to %s\n", t.format, sanitize.EscapeText(t.path))
 	return nil
 }
 
@@ -258,7 +259,7 @@ func (f *GateFlags) locations(g *Globals) map[string]report.Location {
 	}
 	positions, err := suite.Positions(f.suiteFile)
 	if err != nil {
-		fmt.Fprintf(g.Stderr, "note: GitHub annotations carry no file and line: %s\n", report.EscapeText(err.Error()))
+		fmt.Fprintf(g.Stderr, "note: GitHub annotations carry no file and line: %s\n", sanitize.EscapeText(err.Error()))
 		return nil
 	}
 	out := make(map[string]report.Location, len(positions))

@@ -7,6 +7,7 @@ import (
 
 	"agentevals/compare"
 	"agentevals/report"
+	"agentevals/sanitize"
 )
 
 // writeGateSummary prints the comparison in a few lines: the baseline, the
@@ -31,7 +32,7 @@ func writeGateSummary(w io.Writer, cmp *compare.Comparison, noBaseline string) {
 	if cmp.Options.Gate == compare.GateCI {
 		for _, m := range cmp.Metrics {
 			if m.Test != nil && m.Test.Judged {
-				fmt.Fprintf(w, "Judge metric %s: %s\n", report.EscapeText(m.Name), report.EscapeText(m.Test.Note))
+				fmt.Fprintf(w, "Judge metric %s: %s\n", sanitize.EscapeText(m.Name), sanitize.EscapeText(m.Test.Note))
 			}
 		}
 	}
@@ -51,12 +52,12 @@ func writeGateSummary(w io.Writer, cmp *compare.Comparison, noBaseline string) {
 		if q.Gating {
 			mark = "!"
 		}
-		fmt.Fprintf(w, "  %s %s [%s]: %s\n", mark, report.EscapeText(q.Subject()), report.EscapeText(q.Labels()), report.EscapeText(q.Text()))
+		fmt.Fprintf(w, "  %s %s [%s]: %s\n", mark, sanitize.EscapeText(q.Subject()), sanitize.EscapeText(q.Labels()), sanitize.EscapeText(q.Text()))
 	}
 	var flaky []string
 	for _, c := range cmp.Cases {
 		if c.Flaky != nil {
-			flaky = append(flaky, report.EscapeText(c.CaseID))
+			flaky = append(flaky, sanitize.EscapeText(c.CaseID))
 		}
 	}
 	if len(flaky) > 0 {
@@ -72,7 +73,7 @@ func writeSliceLine(w io.Writer, cmp *compare.Comparison) {
 	}
 	parts := make([]string, 0, len(cmp.Slices))
 	for _, s := range cmp.Slices {
-		p := fmt.Sprintf("%s=%s %s", s.Key, report.EscapeText(s.Value), scoreText(s.Quality.Mean))
+		p := fmt.Sprintf("%s=%s %s", s.Key, sanitize.EscapeText(s.Value), scoreText(s.Quality.Mean))
 		if s.Baseline != nil {
 			p += " (was " + scoreText(s.Baseline.Quality.Mean) + ")"
 		}

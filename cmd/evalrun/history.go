@@ -10,7 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"agentevals/models"
-	"agentevals/report"
+	"agentevals/sanitize"
 )
 
 // HistoryCmd lists recent runs, newest first.
@@ -66,10 +66,10 @@ func writeNoMatch(ctx context.Context, w io.Writer, db *models.DB, s, a string) 
 	}
 	var what []string
 	if s != "" {
-		what = append(what, fmt.Sprintf("suite %q", report.EscapeText(s)))
+		what = append(what, fmt.Sprintf("suite %q", sanitize.EscapeText(s)))
 	}
 	if a != "" {
-		what = append(what, fmt.Sprintf("agent %q", report.EscapeText(a)))
+		what = append(what, fmt.Sprintf("agent %q", sanitize.EscapeText(a)))
 	}
 	fmt.Fprintf(w, "No runs of %s (names match ignoring case).\n", strings.Join(what, " and "))
 	for _, f := range []struct {
@@ -81,12 +81,12 @@ func writeNoMatch(ctx context.Context, w io.Writer, db *models.DB, s, a string) 
 		}
 		if close := models.CloseNames(f.want, f.names, 3); len(close) > 0 {
 			for i, n := range close {
-				close[i] = strconv.Quote(report.EscapeText(n))
+				close[i] = strconv.Quote(sanitize.EscapeText(n))
 			}
 			fmt.Fprintf(w, "Did you mean %s %s?\n", f.flag, strings.Join(close, " or "))
 		} else if len(f.names) > 0 && len(f.names) <= 10 {
 			for i, n := range f.names {
-				f.names[i] = strconv.Quote(report.EscapeText(n))
+				f.names[i] = strconv.Quote(sanitize.EscapeText(n))
 			}
 			fmt.Fprintf(w, "Known %ss: %s\n", strings.TrimPrefix(f.flag, "--"), strings.Join(f.names, ", "))
 		}

@@ -15,8 +15,8 @@ import (
 	"agentevals/agent"
 	"agentevals/llm"
 	"agentevals/models"
-	"agentevals/report"
 	"agentevals/runner"
+	"agentevals/sanitize"
 	"agentevals/score"
 	"agentevals/suite"
 )
@@ -268,7 +268,7 @@ func (c *RunCmd) failedIn(ctx context.Context, g *Globals, s *suite.Suite) ([]st
 		return nil, err
 	}
 	if run.Suite != s.Name {
-		return nil, fmt.Errorf("--failed-in %s: that run is of suite %q, not %q", c.FailedIn, report.EscapeText(run.Suite), report.EscapeText(s.Name))
+		return nil, fmt.Errorf("--failed-in %s: that run is of suite %q, not %q", c.FailedIn, sanitize.EscapeText(run.Suite), sanitize.EscapeText(s.Name))
 	}
 	ids := []string{}
 	for _, cr := range run.Cases {

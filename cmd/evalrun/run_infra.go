@@ -6,7 +6,7 @@ import (
 
 	"agentevals/compare"
 	"agentevals/models"
-	"agentevals/report"
+	"agentevals/sanitize"
 )
 
 // writeInfrastructureFailure says when the run is marked as failed from
@@ -19,7 +19,7 @@ func writeInfrastructureFailure(w io.Writer, run *models.Run) bool {
 	}
 	fmt.Fprintln(w, "evalrun: this run failed from infrastructure, not from the agent's answers:")
 	for _, l := range lines {
-		fmt.Fprintf(w, "  %s\n", report.EscapeText(l))
+		fmt.Fprintf(w, "  %s\n", sanitize.EscapeText(l))
 	}
 	fmt.Fprintln(w, "It is saved as evidence and marked \""+models.InfrastructureFailureKey+"\" in its summary: "+
 		"an automatic baseline never uses it (pass --baseline RUN_ID to compare with it anyway). Exit 1.")

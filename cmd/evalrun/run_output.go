@@ -19,8 +19,8 @@ import (
 	"agentevals/agent"
 	"agentevals/compare"
 	"agentevals/models"
-	"agentevals/report"
 	"agentevals/runner"
+	"agentevals/sanitize"
 	"agentevals/suite"
 )
 
@@ -72,10 +72,10 @@ func (p *progress) update(ev runner.Progress) {
 		}
 	}
 	if p.cols == nil {
-		fmt.Fprintf(p.w, "[%d/%d] %-13s %s (%.0f ms)%s\n", ev.Done, ev.Total, c.Status, clip(report.EscapeText(c.CaseID), 60), c.DurationMS, rates)
+		fmt.Fprintf(p.w, "[%d/%d] %-13s %s (%.0f ms)%s\n", ev.Done, ev.Total, c.Status, clip(sanitize.EscapeText(c.CaseID), 60), c.DurationMS, rates)
 		return
 	}
-	p.draw(ev.Done, c.Status+" "+report.EscapeText(c.CaseID)+rates)
+	p.draw(ev.Done, c.Status+" "+sanitize.EscapeText(c.CaseID)+rates)
 }
 
 // finish clears the bar, so what follows (the run's table, or an error
@@ -183,7 +183,7 @@ func writeHistory(w io.Writer, runs []*models.Run, cases map[uuid.UUID][]*models
 			passed += " outage" // marked infrastructure_failure: never an automatic baseline
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.StartedAt.UTC().Format("2006-01-02 15:04:05"),
-			clip(report.EscapeText(r.Suite), 30), clip(report.EscapeText(r.Agent), 24), clip(report.EscapeText(r.Version), 12), passed, fmtScore(t.Quality), r.ID,
+			clip(sanitize.EscapeText(r.Suite), 30), clip(sanitize.EscapeText(r.Agent), 24), clip(sanitize.EscapeText(r.Version), 12), passed, fmtScore(t.Quality), r.ID,
 			metadataCell(r.Metadata))
 	}
 	tw.Flush()
@@ -226,7 +226,7 @@ func metadataCell(meta models.JSON) string {
 		}
 		parts[i] = k + "=" + v
 	}
-	return clip(strings.Join(strings.Fields(report.EscapeText(strings.Join(parts, ", "))), " "), metadataWidth)
+	return clip(strings.Join(strings.Fields(sanitize.EscapeText(strings.Join(parts, ", "))), " "), metadataWidth)
 }
 
 // writeCoverageWarnings tells, on stderr after the run's table, what the
@@ -250,7 +250,7 @@ func writeCoverageWarnings(w io.Writer, run *models.Run) {
 	for _, u := range cov.Uncalculated {
 		names := make([]string, len(u.Metrics))
 		for i, n := range u.Metrics {
-			names[i] = clip(report.EscapeText(n), 30)
+			names[i] = clip(sanitize.EscapeText(n), 30)
 		}
 		also := ""
 		switch {
@@ -261,7 +261,7 @@ func writeCoverageWarnings(w io.Writer, run *models.Run) {
 		case u.Passed > 0:
 			also = fmt.Sprintf(" (%d of them show passed on their other checks alone)", u.Passed)
 		}
-		reason, hint := report.EscapeText(u.Reason), ""
+		reason, hint := sanitize.EscapeText(u.Reason), ""
 		switch {
 		case u.NoJudge():
 			hint = "; give --judge-model (or a judge section in the suite) to calculate them"

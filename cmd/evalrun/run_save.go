@@ -10,7 +10,7 @@ import (
 
 	"agentevals/evidence"
 	"agentevals/models"
-	"agentevals/report"
+	"agentevals/sanitize"
 	"agentevals/suite"
 )
 
@@ -106,7 +106,7 @@ func (c *RunCmd) save(ctx context.Context, g *Globals, db *models.DB, run *model
 		if err := file.Write(c.SaveTo); err != nil {
 			return saveResult{}, err
 		}
-		return saveResult{where: "written to " + report.EscapeText(c.SaveTo) + " (not to a database)"}, nil
+		return saveResult{where: "written to " + sanitize.EscapeText(c.SaveTo) + " (not to a database)"}, nil
 	}
 	return saveOrSpool(ctx, g, db, file, c.EvidenceDir)
 }
@@ -127,7 +127,7 @@ func saveOrSpool(ctx context.Context, g *Globals, db *models.DB, file *evidence.
 	run := file.Run
 	saveErr := db.SaveRun(ctx, run, g.saveOptions(func(attempt int, wait time.Duration, err error) {
 		fmt.Fprintf(g.Stderr, "evalrun: save attempt %d failed: %s; retrying in %s (gives up %s after the first attempt; --save-wait)\n",
-			attempt, report.EscapeText(err.Error()), wait.Round(time.Millisecond), g.saveWait())
+			attempt, sanitize.EscapeText(err.Error()), wait.Round(time.Millisecond), g.saveWait())
 	}))
 	if saveErr == nil {
 		return saveResult{where: "saved to " + db.URL}, nil

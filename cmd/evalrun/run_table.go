@@ -12,7 +12,7 @@ import (
 
 	"agentevals/compare"
 	"agentevals/models"
-	"agentevals/report"
+	"agentevals/sanitize"
 )
 
 // style is how the run's table is presented on its writer.
@@ -99,21 +99,21 @@ func writeRunTable(w io.Writer, run *models.Run, where string, st style) {
 	_ = run.Summary.Decode(&sum)
 	if where == "" {
 		fmt.Fprintf(w, "Suite %q version %q, agent %q: recording run (not saved)\n",
-			report.EscapeText(run.Suite), report.EscapeText(run.Version), report.EscapeText(run.Agent))
+			sanitize.EscapeText(run.Suite), sanitize.EscapeText(run.Version), sanitize.EscapeText(run.Agent))
 	} else {
 		fmt.Fprintf(w, "Suite %q version %q, agent %q: run %s %s\n",
-			report.EscapeText(run.Suite), report.EscapeText(run.Version), report.EscapeText(run.Agent), run.ID, where)
+			sanitize.EscapeText(run.Suite), sanitize.EscapeText(run.Version), sanitize.EscapeText(run.Agent), run.ID, where)
 	}
 	idW, statusW := len("ID"), len("STATUS")
 	for _, c := range run.Cases {
-		idW = max(idW, displayWidth(clip(report.EscapeText(c.CaseID), 40)))
+		idW = max(idW, displayWidth(clip(sanitize.EscapeText(c.CaseID), 40)))
 		statusW = max(statusW, len(c.Status))
 	}
 	const qualityW = len("QUALITY")
 	prefixW := idW + 2 + statusW + 2 + qualityW + 2
 	fmt.Fprintf(w, "%s  %s  %s  METRICS\n", pad("ID", idW), pad("STATUS", statusW), pad("QUALITY", qualityW))
 	for _, c := range run.Cases {
-		fmt.Fprintf(w, "%s  %s  %s  ", pad(clip(report.EscapeText(c.CaseID), 40), idW),
+		fmt.Fprintf(w, "%s  %s  %s  ", pad(clip(sanitize.EscapeText(c.CaseID), 40), idW),
 			st.paint(verdictColor(c.Status), pad(c.Status, statusW)), pad(fmtScore(c.Quality()), qualityW))
 		writeMetricParts(w, metricParts(c), prefixW, st)
 		writeReasons(w, c, st)
@@ -124,7 +124,7 @@ func writeRunTable(w io.Writer, run *models.Run, where string, st style) {
 		time.Duration(floatOf(sum["duration_ms"])*float64(time.Millisecond)).Round(time.Millisecond))
 	if rs := compare.Repeats(run); rs != nil {
 		fmt.Fprintf(w, "Repeats: %s\n", rs.Line())
-		fmt.Fprintf(w, "Within-question sd over the repeats: %s\n", report.EscapeText(rs.NoiseLine()))
+		fmt.Fprintf(w, "Within-question sd over the repeats: %s\n", sanitize.EscapeText(rs.NoiseLine()))
 	}
 }
 
@@ -132,7 +132,7 @@ func writeRunTable(w io.Writer, run *models.Run, where string, st style) {
 func metricParts(c *models.CaseResult) []metricPart {
 	parts := make([]metricPart, 0, len(c.Metrics))
 	for _, m := range c.Metrics {
-		parts = append(parts, metricPart{fmt.Sprintf("%s %s/%.3f", clip(report.EscapeText(m.Name), 30), fmtScore(m.Score), m.Threshold), verdictOf(m)})
+		parts = append(parts, metricPart{fmt.Sprintf("%s %s/%.3f", clip(sanitize.EscapeText(m.Name), 30), fmtScore(m.Score), m.Threshold), verdictOf(m)})
 	}
 	return parts
 }
@@ -192,9 +192,9 @@ func writeMetricParts(w io.Writer, parts []metricPart, prefixW int, st style) {
 // and cut to the terminal's width (reasonRunes off a terminal).
 func writeReasons(w io.Writer, c *models.CaseResult, st style) {
 	line := func(label, verdict, reason string) {
-		label = clip(report.EscapeText(label), 30)
+		label = clip(sanitize.EscapeText(label), 30)
 		head := "  -> " + label + " " + verdict + ": "
-		text := strings.Join(strings.Fields(report.EscapeText(reason)), " ")
+		text := strings.Join(strings.Fields(sanitize.EscapeText(reason)), " ")
 		room := reasonRunes
 		if st.cols > 0 {
 			room = max(8, st.cols-1-displayWidth(head))

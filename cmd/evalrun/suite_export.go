@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"agentevals/internal/atomicfile"
-	"agentevals/report"
+	"agentevals/sanitize"
 	"agentevals/score"
 	"agentevals/suite"
 )
@@ -58,10 +58,10 @@ func (c *SuiteExportCmd) Run(ctx context.Context, g *Globals) error {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("export suite: %w", err)}
 	}
 	for _, u := range exp.Unported {
-		fmt.Fprintf(g.Stderr, "warning: metric %q not exported: %s\n", report.EscapeText(u.Metric), report.EscapeText(u.Advice))
+		fmt.Fprintf(g.Stderr, "warning: metric %q not exported: %s\n", sanitize.EscapeText(u.Metric), sanitize.EscapeText(u.Advice))
 	}
 	for _, n := range exp.Notes {
-		fmt.Fprintf(g.Stderr, "note: %s\n", report.EscapeText(n))
+		fmt.Fprintf(g.Stderr, "note: %s\n", sanitize.EscapeText(n))
 	}
 	if c.Output != "" {
 		fmt.Fprintf(g.Stderr, "Wrote %s: %d questions of run %s; check it with evalrun validate %s\n",

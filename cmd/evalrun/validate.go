@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"agentevals/report"
+	"agentevals/sanitize"
 	"agentevals/suite"
 )
 
@@ -36,11 +36,11 @@ func (c *ValidateCmd) Run(g *Globals) error {
 		repeat = fmt.Sprintf(", each answered %d times (repeat)", s.Repeat)
 	}
 	fmt.Fprintf(g.Stdout, "%s: ok: suite %q version %q, agent %q (%s), %s%s, metrics: %s\n",
-		c.Suite, report.EscapeText(s.Name), report.EscapeText(s.Version), report.EscapeText(s.Agent.Name), s.Agent.Type,
-		questions(len(s.Cases)), repeat, report.EscapeText(strings.Join(names, ", ")))
+		c.Suite, sanitize.EscapeText(s.Name), sanitize.EscapeText(s.Version), sanitize.EscapeText(s.Agent.Name), s.Agent.Type,
+		questions(len(s.Cases)), repeat, sanitize.EscapeText(strings.Join(names, ", ")))
 	for _, v := range s.Env() {
 		if os.Getenv(v.Name) == "" {
-			fmt.Fprintf(g.Stderr, "note: run reads %s (for %s), which is not set here\n", report.EscapeText(v.Name), report.EscapeText(v.For))
+			fmt.Fprintf(g.Stderr, "note: run reads %s (for %s), which is not set here\n", sanitize.EscapeText(v.Name), sanitize.EscapeText(v.For))
 		}
 	}
 	return nil
@@ -50,7 +50,7 @@ func (c *ValidateCmd) Run(g *Globals) error {
 // stop a run) on w, one "warning: …" line each.
 func writeSuiteWarnings(w io.Writer, s *suite.Suite) {
 	for _, p := range s.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", report.EscapeText(p.String()))
+		fmt.Fprintf(w, "warning: %s\n", sanitize.EscapeText(p.String()))
 	}
 }
 

@@ -1,4 +1,4 @@
-package report
+package sanitize
 
 import (
 	"strings"
@@ -95,12 +95,3 @@ func EscapeMarkdown(s string) string {
 
 // EscapeText makes untrusted text safe for a terminal on one line.
 func EscapeText(s string) string { return StripControl(s, false) }
-
-// truncate shortens s to at most n runes, marking the cut with "…".
-func truncate(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n]) + "…"
-}
