@@ -13,6 +13,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
+	"agentevals/internal/suggest"
 	"agentevals/models"
 	"agentevals/report"
 )
@@ -272,7 +273,7 @@ func (s *Server) didYouMean(ctx context.Context, home string, f historyFilter) (
 		if field.want == "" {
 			continue
 		}
-		for _, n := range models.CloseNames(field.want, field.names, 3) {
+		for _, n := range suggest.Closest(field.want, field.names, 3) {
 			g := f
 			if field.name == "suite" {
 				g.Suite = n

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"agentevals/models"
+	"agentevals/internal/suggest"
 )
 
 // Selection picks the questions a run covers. Every criterion given must
@@ -161,24 +161,8 @@ func closeIDs(s *Suite, want string) string {
 	for _, c := range s.Cases {
 		names = append(names, c.ID)
 	}
-	if close := models.CloseNames(want, names, 3); len(close) > 0 {
-		return fmt.Sprintf(" (did you mean %s?)", strings.Join(quoteAll(close), ", "))
-	}
-	return ""
+	return suggest.Hint(want, names, 3)
 }
 
 // closeTypes suggests the check types nearest a misspelled one.
-func closeTypes(s *Suite, typ string) string {
-	if close := models.CloseNames(typ, s.Registry.Names(), 2); len(close) > 0 {
-		return fmt.Sprintf(" (did you mean %s?)", strings.Join(quoteAll(close), ", "))
-	}
-	return ""
-}
-
-func quoteAll(list []string) []string {
-	out := make([]string, len(list))
-	for i, s := range list {
-		out[i] = fmt.Sprintf("%q", s)
-	}
-	return out
-}
+func closeTypes(s *Suite, typ string) string { return suggest.Hint(typ, s.Registry.Names(), 2) }

@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"agentevals/models"
+	"agentevals/internal/suggest"
 	"agentevals/sanitize"
 	"agentevals/score"
 )
@@ -32,10 +32,7 @@ func (c *CheckTypesCmd) Run(g *Globals) error {
 	}
 	for _, n := range names {
 		if _, ok := reg[n]; !ok {
-			hint := ""
-			if close := models.CloseNames(n, reg.Names(), 2); len(close) > 0 {
-				hint = fmt.Sprintf(" (did you mean %q?)", close[0])
-			}
+			hint := suggest.Hint(n, reg.Names(), 1)
 			return &exitError{Code: exitInvalid, Err: fmt.Errorf("checks: unknown type %q%s (want one of %s)", n, hint, strings.Join(reg.Names(), ", "))}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"agentevals/internal/suggest"
 	"agentevals/models"
 	"agentevals/sanitize"
 )
@@ -79,7 +80,7 @@ func writeNoMatch(ctx context.Context, w io.Writer, db *models.DB, s, a string) 
 		if f.want == "" {
 			continue
 		}
-		if close := models.CloseNames(f.want, f.names, 3); len(close) > 0 {
+		if close := suggest.Closest(f.want, f.names, 3); len(close) > 0 {
 			for i, n := range close {
 				close[i] = strconv.Quote(sanitize.EscapeText(n))
 			}
