@@ -1,0 +1,114 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"agentevals/evidence"
+	"agentevals/models"
+	"agentevals/suite"
+)
+
+// Store says where a finished run's evidence goes: the database (DB), an
+// evidence file instead (File), or nowhere (neither: a dry run, whose run
+// is still compared, without a baseline).
+type Store struct {
+	// DB is the database the run is saved to, and where its baseline and
+	// flaky questions are looked up.
+	DB *models.DB
+	// Save tunes the retries of the database save.
+	Save models.SaveOptions
+	// EvidenceDir is where a run whose database save failed for good is
+	// written as DIR/<run-id>.json; "" returns the save's error instead.
+	EvidenceDir string
+	// File is the evidence file the run is written to instead of a
+	// database (evalrun run --save-to); Reason and Shard go into it.
+	File   string
+	Reason string
+	Shard  *evidence.Shard
+}
+
+// Kept says where the evidence of a run went.
+type Kept int
+
+// The places of Evidence.Kept.
+const (
+	NotSaved Kept = iota // nowhere: no database and no file
+	Saved                // in Store.DB
+	InFile               // in Store.File, not in a database
+	Spooled              // in an evidence file under Store.EvidenceDir: the database save failed
+)
+
+// Evidence says where the run went.
+type Evidence struct {
+	Kept Kept
+	// URL is the database's (redacted) URL when one was used.
+	URL string
+	// Path is the evidence file (InFile, Spooled).
+	Path string
+	// SaveErr is why the database save failed (Spooled).
+	SaveErr error
+}
+
+// validate refuses a store that names two places.
+func (s Store) validate() error {
+	if s.DB != nil && s.File != "" {
+		return fmt.Errorf("store: a database and an evidence file (%s): choose one", s.File)
+	}
+	return nil
+}
+
+// keep stores the finished run: in the database (with retries), in the
+// evidence file, or nowhere. When the database save fails for good and
+// EvidenceDir is set, the run goes to an evidence file there and the
+// Evidence says so; an error is returned only when nothing could keep the
+// run, or when the save was interrupted (the evidence file is still
+// written, and the Evidence names it).
+func (s Store) keep(ctx context.Context, run *models.Run, st *suite.Suite, calculated []string) (Evidence, error) {
+	if err := models.PrepareRun(run); err != nil { // what a save inserts, and the evidence file holds
+		return Evidence{}, failure(StageSave, ExitFailed, err)
+	}
+	file := &evidence.File{Run: run, Definition: evidence.Definition{
+		SuiteDigest: run.SuiteDigest, CalculatedMetrics: calculated, CaseIDs: st.DefinitionIDs()}}
+	switch {
+	case s.File != "":
+		file.Reason, file.Shard = s.Reason, s.Shard
+		if err := file.Write(s.File); err != nil {
+			return Evidence{}, failure(StageSave, ExitFailed, err)
+		}
+		return Evidence{Kept: InFile, Path: s.File}, nil
+	case s.DB == nil:
+		return Evidence{Kept: NotSaved}, nil
+	}
+	saveErr := s.DB.SaveRun(ctx, run, s.Save)
+	if saveErr == nil {
+		return Evidence{Kept: Saved, URL: s.DB.URL}, nil
+	}
+	if s.EvidenceDir == "" {
+		return Evidence{}, failure(StageSave, ExitFailed, saveErr)
+	}
+	path := filepath.Join(s.EvidenceDir, run.ID.String()+".json")
+	file.Reason = "the save to " + s.DB.URL + " failed: " + saveErr.Error()
+	if ctx.Err() != nil {
+		file.Reason = "interrupted while saving to " + s.DB.URL
+	}
+	if err := file.Write(path); err != nil {
+		return Evidence{}, &Error{Code: ExitNotSaved, Stage: StageSave,
+			Err: fmt.Errorf("%w; and the evidence file could not be written either: %v", saveErr, err)}
+	}
+	ev := Evidence{Kept: Spooled, URL: s.DB.URL, Path: path, SaveErr: saveErr}
+	if ctx.Err() != nil { // interrupted while the save was retrying: the run is kept, nothing more is done
+		return ev, &Error{Code: ExitNotSaved, Stage: StageSave, Err: fmt.Errorf("interrupted while saving (%s had finished): %w",
+			allCases(len(run.Cases)), saveErr)}
+	}
+	return ev, nil
+}
+
+// allCases is "the 1 case" or "all 3 cases".
+func allCases(n int) string {
+	if n == 1 {
+		return "the 1 case"
+	}
+	return fmt.Sprintf("all %d cases", n)
+}
