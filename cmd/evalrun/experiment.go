@@ -14,6 +14,7 @@ import (
 
 	"agentevals/agent"
 	"agentevals/compare"
+	"agentevals/eval"
 	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/report"
@@ -88,7 +89,6 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return asInvalid(err)
 	}
-	calculated := exp.Suite.Calculated(judge != nil)
 	db, err := g.open(ctx, false)
 	if err != nil {
 		return asInvalid(err)
@@ -104,12 +104,24 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 			sanitize.EscapeText(v.Name), sanitize.EscapeText(v.Agent.Name))
 		vi := info
 		vi.Variant, vi.Params = v.Name, v.Params
-		run, err := c.runVariant(ctx, g, db, suites[i], v, judge, calculated, variantMetadata(meta, v, vi))
+		run, err := c.runVariant(ctx, g, db, suites[i], v, judge, variantMetadata(meta, v, vi))
 		if err != nil {
 			return err
 		}
 		runs = append(runs, run)
 	}
+	if err := writeGrid(g, runs, targets); err != nil {
+		return err
+	}
+	if c.notSaved > 0 {
+		return &exitError{Code: exitNotSaved, Err: fmt.Errorf("%s of %d not saved to the database: import the evidence files named above",
+			compare.Plural(c.notSaved, "variant", "variants"), len(runs))}
+	}
+	return nil
+}
+
+// writeGrid prints the variants' grid and writes it to every --report.
+func writeGrid(g *Globals, runs []*models.Run, targets []eval.Report) error {
 	grid, err := report.BuildGrid(runs, compare.Options{})
 	if err != nil {
 		return err
@@ -122,22 +134,19 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 		return err
 	}
 	for _, t := range targets {
-		if err := r.WriteGridFile(t.path, t.format, grid); err != nil {
+		if err := r.WriteGridFile(t.Path, t.Format, grid); err != nil {
 			return &exitError{Code: exitInvalid, Err: err}
 		}
-		fmt.Fprintf(g.Stderr, "wrote %s\n", t.path)
-	}
-	if c.notSaved > 0 {
-		return &exitError{Code: exitNotSaved, Err: fmt.Errorf("%s of %d not saved to the database: import the evidence files named above",
-			compare.Plural(c.notSaved, "variant", "variants"), len(runs))}
+		fmt.Fprintf(g.Stderr, "wrote %s\n", t.Path)
 	}
 	return nil
 }
 
-// runVariant runs one variant like "evalrun run" runs a suite and saves it;
-// it prints the variant's gate line against the variant's own baseline.
+// runVariant runs one variant as "evalrun run" runs a suite (eval.Run)
+// and prints the variant's gate summary against the variant's own
+// baseline.
 func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.DB, s *suite.Suite, v suite.Variant,
-	judge score.Judge, calculated []string, meta map[string]any) (*models.Run, error) {
+	judge score.Judge, meta map[string]any) (*models.Run, error) {
 	conc := runner.Concurrency(int(c.Concurrency), len(s.Cases))
 	agentOpts := agent.AgentOptions{Concurrency: conc, LookupEnv: v.LookupEnv(os.LookupEnv), Limiter: llm.NewLimiter()}
 	stop := g.guardAgent(s.Agent, &agentOpts)
@@ -149,35 +158,27 @@ func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.D
 	if cl, ok := a.(io.Closer); ok {
 		defer cl.Close()
 	}
-	baseline, err := compare.FindBaseline(ctx, db, s.Plan(calculated), calculated)
+	task := eval.Task{Suite: s, Agent: a, Judge: judge,
+		Store: eval.Store{DB: db, EvidenceDir: DefaultEvidenceDir, Save: g.saveOptions(g.announceRetry)},
+		Exec:  eval.Exec{Concurrency: conc, Metadata: meta, ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge)}}
+	showProgress(g, &task.Exec, len(s.Cases), nil)
+	res, err := eval.Run(ctx, task)
 	if err != nil {
-		return nil, &exitError{Code: exitInvalid, Err: err}
+		err = inStage(err, eval.StageExecute, func(err error) error { return fmt.Errorf("variant %q: %w", v.Name, err) })
+		return nil, asFailed(keptAnyway(g, res, err))
 	}
-	opts := runner.ExecOptions{Judge: judge, Concurrency: conc, Metadata: meta,
-		ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge)}
-	run, err := executeShown(ctx, g, s, a, opts, nil, func(err error) error { return fmt.Errorf("variant %q: %w", v.Name, err) })
-	if err != nil {
-		return nil, err
-	}
-	if err := models.PrepareRun(run); err != nil {
-		return nil, &exitError{Code: exitFailed, Err: fmt.Errorf("variant %q: %w", v.Name, err)}
-	}
-	saved, err := saveOrSpool(ctx, g, db, evidenceOf(run, s, calculated), DefaultEvidenceDir)
-	if err != nil {
-		return nil, asFailed(err)
-	}
-	if saved.notSaved != nil {
-		fmt.Fprintf(g.Stderr, "evalrun: variant %q: %s\n", v.Name, saved.notSaved)
+	if res.Evidence.Kept == eval.Spooled {
+		fmt.Fprintf(g.Stderr, "evalrun: variant %q: %s\n", v.Name, notSaved(g, res.Evidence))
 		c.notSaved++
 	}
 	var buf bytes.Buffer
-	writeGateSummary(&buf, compare.Compare(run, baseline, compare.Options{}), "")
+	writeGateSummary(&buf, res.Comparison, res.NoBaseline)
 	for _, line := range strings.SplitAfter(buf.String(), "\n") {
 		if line != "" {
 			fmt.Fprintf(g.Stdout, "[%s] %s", sanitize.EscapeText(v.Name), line)
 		}
 	}
-	return run, nil
+	return res.Run, nil
 }
 
 // variantMetadata builds a variant run's metadata: the --metadata object,
@@ -210,8 +211,8 @@ func parseMetadata(s string) (map[string]any, error) {
 
 // gridTargets validates the --report paths of a grid (text, Markdown, HTML
 // or JSON) before anything runs.
-func gridTargets(paths []string) ([]reportTarget, error) {
-	var out []reportTarget
+func gridTargets(paths []string) ([]eval.Report, error) {
+	var out []eval.Report
 	for _, p := range paths {
 		format, err := reportFormat(p)
 		if err != nil {
@@ -227,55 +228,7 @@ func gridTargets(paths []string) ([]reportTarget, error) {
 		if err := checkDir("--report", p); err != nil {
 			return nil, err
 		}
-		out = append(out, reportTarget{path: p, format: format})
+		out = append(out, eval.Report{Path: p, Format: format})
 	}
 	return out, nil
-}
-
-// GridCmd renders the grid of a stored experiment again.
-type GridCmd struct {
-	ID     string `arg:"" name:"experiment-id" help:"The experiment id (metadata.experiment.id of its runs, printed by evalrun experiment)."`
-	Format string `name:"format" short:"f" default:"text" enum:"text,markdown,html,json" help:"text, markdown, html or json."`
-	Output string `name:"output" short:"o" placeholder:"PATH" help:"Write to PATH instead of stdout (the file is replaced atomically)."`
-}
-
-// Run reads the experiment's runs and renders their grid. An unknown
-// experiment id exits 2.
-func (c *GridCmd) Run(ctx context.Context, g *Globals) error {
-	format, err := report.ParseFormat(c.Format)
-	if err != nil {
-		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--format: %w", err)}
-	}
-	if c.Output != "" {
-		if err := checkDir("--output", c.Output); err != nil {
-			return &exitError{Code: exitInvalid, Err: err}
-		}
-	}
-	if _, err := uuid.Parse(c.ID); err != nil {
-		return &exitError{Code: exitInvalid, Err: fmt.Errorf("grid %q: not an experiment id (want the whole UUID that evalrun experiment printed; evalrun history shows it under metadata experiment.id)", c.ID)}
-	}
-	db, err := g.open(ctx, true)
-	if err != nil {
-		return asInvalid(err)
-	}
-	defer db.Close()
-	runs, err := db.ExperimentRuns(ctx, c.ID, time.Time{})
-	if err != nil {
-		return err
-	}
-	if len(runs) == 0 {
-		return &exitError{Code: exitInvalid, Err: fmt.Errorf("experiment %q: no runs in %s carry this experiment id", c.ID, db.URL)}
-	}
-	grid, err := report.BuildGrid(runs, compare.Options{})
-	if err != nil {
-		return &exitError{Code: exitInvalid, Err: err}
-	}
-	r, err := report.NewRenderer()
-	if err != nil {
-		return err
-	}
-	if c.Output != "" {
-		return r.WriteGridFile(c.Output, format, grid)
-	}
-	return r.RenderGrid(g.Stdout, format, grid)
 }

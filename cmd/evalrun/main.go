@@ -16,33 +16,22 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"agentevals/eval"
 	"agentevals/internal/proc"
 )
 
-// Exit codes (docs/architecture.md, Semantics).
+// Exit codes (docs/architecture.md, Semantics), the pipeline's.
 const (
-	exitOK      = 0
-	exitFailed  = 1 // failed or errored checks, or a gated regression
-	exitInvalid = 2 // invalid suite, options, configuration or baseline
-	// exitNotSaved (3, run_save.go): the run finished but the database
-	// save failed; its evidence file was written instead.
+	exitOK       = eval.ExitOK
+	exitFailed   = eval.ExitFailed   // failed or errored checks, or a gated regression
+	exitInvalid  = eval.ExitInvalid  // invalid suite, options, configuration or baseline
+	exitNotSaved = eval.ExitNotSaved // the run finished but the database save failed; its evidence file was written instead
 )
 
 // exitError carries an exit code with an optional message. A nil Err exits
-// quietly with Code.
-type exitError struct {
-	Code int
-	Err  error
-}
-
-func (e *exitError) Error() string {
-	if e.Err == nil {
-		return fmt.Sprintf("exit %d", e.Code)
-	}
-	return e.Err.Error()
-}
-
-func (e *exitError) Unwrap() error { return e.Err }
+// quietly with Code. It is the pipeline's error, so that an error of
+// eval.Run keeps its code up to the exit.
+type exitError = eval.Error
 
 // Globals are the flags every command shares, plus the process's streams.
 type Globals struct {

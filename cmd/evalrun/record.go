@@ -8,16 +8,17 @@ import (
 	"path/filepath"
 	"strings"
 
-	"agentevals/agent"
 	"agentevals/compare"
-	"agentevals/runner"
+	"agentevals/eval"
 	"agentevals/suite"
 )
 
 // record runs the suite in recording mode (RunCmd --record): the agent's
 // requests reach their real hosts, the run is shown but not saved, and the
-// recorded fixtures are written as a new suite file.
-func (c *RunCmd) record(ctx context.Context, g *Globals, s *suite.Suite, a agent.Agent, opts runner.ExecOptions) error {
+// recorded fixtures are written as a new suite file. It exits 1 when a
+// check failed or errored, whatever --fail-on says.
+func (c *RunCmd) record(ctx context.Context, g *Globals, task eval.Task) error {
+	s := task.Suite
 	out := c.RecordTo
 	if out == "" {
 		base := strings.TrimSuffix(filepath.Base(s.Path), filepath.Ext(s.Path))
@@ -27,13 +28,14 @@ func (c *RunCmd) record(ctx context.Context, g *Globals, s *suite.Suite, a agent
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--record-to: %s exists: nothing was run or written (move it away, or name another file with --record-to)", out)}
 	}
 	rec := suite.NewRecordings()
-	opts.Record = rec
-	run, err := executeShown(ctx, g, s, a, opts, nil, func(err error) error { return fmt.Errorf("%w; nothing was recorded", err) })
+	task.Exec.Record = rec
+	showProgress(g, &task.Exec, len(s.Cases), nil)
+	res, err := eval.Run(ctx, task)
 	if err != nil {
-		return err
+		return inStage(err, eval.StageExecute, func(err error) error { return fmt.Errorf("%w; nothing was recorded", err) })
 	}
-	writeRunTable(g.Stdout, run, "", styleFor(g.Stdout, os.Getenv))
-	res, err := rec.Write(s, out)
+	writeRunTable(g.Stdout, res.Run, "", styleFor(g.Stdout, os.Getenv))
+	written, err := rec.Write(s, out)
 	if err != nil {
 		var ve *suite.ValidationError
 		if errors.As(err, &ve) {
@@ -41,13 +43,13 @@ func (c *RunCmd) record(ctx context.Context, g *Globals, s *suite.Suite, a agent
 		}
 		return &exitError{Code: exitFailed, Err: err}
 	}
-	fmt.Fprintf(g.Stdout, "Recorded %s of %s: wrote %s", compare.Plural(res.Requests, "request", "requests"), questions(res.Questions), displayPath(absPath(res.Suite)))
-	for _, f := range res.Files {
+	fmt.Fprintf(g.Stdout, "Recorded %s of %s: wrote %s", compare.Plural(written.Requests, "request", "requests"), questions(written.Questions), displayPath(absPath(written.Suite)))
+	for _, f := range written.Files {
 		fmt.Fprintf(g.Stdout, ", %s", displayPath(f))
 	}
-	fmt.Fprintf(g.Stdout, "\nNext: evalrun run %s   (replays them strictly, offline)\n", shellQuote(displayPath(absPath(res.Suite))))
-	if runFailed(run) {
-		return &exitError{Code: exitFailed}
+	fmt.Fprintf(g.Stdout, "\nNext: evalrun run %s   (replays them strictly, offline)\n", shellQuote(displayPath(absPath(written.Suite))))
+	if res.Decision.Code != exitOK {
+		return &exitError{Code: res.Decision.Code}
 	}
 	return nil
 }

@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 
 	"agentevals/compare"
+	"agentevals/eval"
 	"agentevals/models"
 	"agentevals/report"
+	"agentevals/sanitize"
 )
 
 // ReportCmd renders a run's report, compared with its baseline, and exits
@@ -69,34 +72,39 @@ func (c *ReportCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	baseline, err := c.baseline(ctx, db, run, nil)
+	gate := c.gate()
+	baseline, err := gate.FindBaseline(ctx, db, run, nil)
 	if err != nil {
 		return err
 	}
-	cmp := compare.Compare(run, baseline, c.withFlaky(ctx, g, db, run, nil))
+	opts, note := gate.CompareOptions(ctx, db, run, nil)
+	if note != "" {
+		fmt.Fprintf(g.Stderr, "note: %s\n", sanitize.EscapeText(note))
+	}
+	cmp := compare.Compare(run, baseline, opts)
 	switch {
 	case c.Output != "":
 		err = r.WriteFile(c.Output, format, cmp)
 	case format == report.FormatGitHub:
-		err = writeTarget(r, g, reportTarget{format: format}, cmp, nil)
+		err = eval.Report{Format: format, StepSummary: os.Getenv("GITHUB_STEP_SUMMARY")}.Write(r, g.Stdout, cmp, nil)
 	default:
 		err = r.Render(g.Stdout, format, cmp)
 	}
 	if err != nil {
 		return asInvalid(fmt.Errorf("report: %w", err))
 	}
-	code, line := exitRule(cmp, c.failOn())
-	if code != exitOK {
-		return &exitError{Code: code, Err: fmt.Errorf("report: run %s: %s", cmp.Run.ID, line)}
+	d := gate.Decide(cmp)
+	if d.Code != exitOK {
+		return &exitError{Code: d.Code, Err: fmt.Errorf("report: run %s: %s", cmp.Run.ID, d.Line)}
 	}
-	fmt.Fprintf(g.Stderr, "evalrun: report: run %s: %s\n", cmp.Run.ID, line)
+	fmt.Fprintf(g.Stderr, "evalrun: report: run %s: %s\n", cmp.Run.ID, d.Line)
 	return nil
 }
 
 // run loads the requested run, or the latest one.
 func (c *ReportCmd) run(ctx context.Context, db *models.DB) (*models.Run, error) {
 	if c.RunID != "" {
-		return loadRun(ctx, db, c.RunID, "run")
+		return eval.LoadRun(ctx, db, c.RunID, "run")
 	}
 	runs, _, err := db.ListRuns(ctx, models.RunFilter{Limit: 1})
 	if err != nil {
@@ -105,7 +113,7 @@ func (c *ReportCmd) run(ctx context.Context, db *models.DB) (*models.Run, error)
 	if len(runs) == 0 {
 		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("no runs in %s yet (evalrun run SUITE saves one)", db.URL)}
 	}
-	return loadRun(ctx, db, runs[0].ID.String(), "run")
+	return eval.LoadRun(ctx, db, runs[0].ID.String(), "run")
 }
 
 // CompareCmd compares two runs of the same definition side by side.
@@ -140,11 +148,11 @@ func (c *CompareCmd) Run(ctx context.Context, g *Globals) error {
 		return asInvalid(err)
 	}
 	defer db.Close()
-	a, err := loadRun(ctx, db, c.RunA, "run A")
+	a, err := eval.LoadRun(ctx, db, c.RunA, "run A")
 	if err != nil {
 		return err
 	}
-	b, err := loadRun(ctx, db, c.RunB, "run B")
+	b, err := eval.LoadRun(ctx, db, c.RunB, "run B")
 	if err != nil {
 		return err
 	}

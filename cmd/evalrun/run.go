@@ -13,6 +13,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"agentevals/agent"
+	"agentevals/eval"
 	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/runner"
@@ -45,7 +46,8 @@ type RunCmd struct {
 	SaveFlags
 }
 
-// Run executes the suite.
+// Run executes the suite: flags, then the task, then eval.Run, then what
+// the run looks like on the terminal.
 func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if err := c.checkNumbers(); err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
@@ -66,7 +68,6 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return asInvalid(err)
 	}
-	calculated := s.Calculated(judge != nil)
 	conc := runner.Concurrency(int(c.Concurrency), len(s.Cases))
 	agentLimiter := llm.NewLimiter()
 	agentOpts := agent.AgentOptions{Concurrency: conc, Timeout: c.timeout(), Limiter: agentLimiter, MaxAnswerBytes: c.MaxAnswerBytes}
@@ -79,12 +80,13 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if cl, ok := a.(io.Closer); ok {
 		defer cl.Close()
 	}
+	task := eval.Task{Suite: s, Agent: a, Judge: judge,
+		Exec: eval.Exec{Concurrency: conc, Timeout: c.timeout(), Metadata: meta,
+			ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge)}}
 	if c.Record {
-		return c.record(ctx, g, s, a, runner.ExecOptions{Judge: judge, Concurrency: conc, Timeout: c.timeout(),
-			Metadata: meta, ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge)})
+		return c.record(ctx, g, task)
 	}
 	var db *models.DB
-	var baseline *models.Run
 	if c.usesDatabase() {
 		if db, err = g.open(ctx, false); err != nil {
 			if models.Transient(err) {
@@ -93,52 +95,31 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 			return asInvalid(err)
 		}
 		defer db.Close()
-		if baseline, err = c.resolveBaseline(ctx, db, s.Plan(calculated), calculated); err != nil {
-			return asInvalid(err)
-		}
-	} else if err := c.checkGateFlags(g); err != nil {
+	}
+	if task.Reports, err = c.GateFlags.check(g, db != nil); err != nil {
 		return err
 	}
-	if err := c.preflight(ctx, s, judge != nil); err != nil {
-		return &exitError{Code: exitInvalid, Err: err}
+	task.Store, task.Gate = c.SaveFlags.store(g, db, shard), c.gate()
+	task.Preflight = func(ctx context.Context) error { return c.preflight(ctx, s, judge != nil) }
+	task.Exec.Repeat = c.repeat(s)
+	showProgress(g, &task.Exec, len(s.Cases), func() string { return rateNote(agentLimiter, c.JudgeFlags.limiter) })
+	res, err := eval.Run(ctx, task)
+	if res == nil || res.Comparison == nil {
+		return asFailed(keptAnyway(g, res, err))
 	}
-	opts := runner.ExecOptions{Judge: judge, Concurrency: conc, Timeout: c.timeout(), Metadata: meta,
-		ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge), Repeat: c.repeat(s)}
-	run, err := executeShown(ctx, g, s, a, opts,
-		func() string { return rateNote(agentLimiter, c.JudgeFlags.limiter) }, nil)
-	if err != nil {
-		return err
-	}
-	saved, err := c.save(ctx, g, db, run, s, calculated, shard)
-	if err != nil {
-		return asFailed(err)
-	}
-	writeRunTable(g.Stdout, run, saved.where, styleFor(g.Stdout, os.Getenv))
-	writeCoverageWarnings(g.Stderr, run)
-	outage := writeInfrastructureFailure(g.Stderr, run)
-	c.GateFlags.subset = len(c.Only) > 0 || len(c.Tag) > 0 || c.FailedIn != ""
-	c.GateFlags.noDatabase = !c.usesDatabase()
-	c.GateFlags.suiteFile = c.Suite
-	cmp, err := c.finish(ctx, g, db, run, baseline, calculated)
+	c.render(g, res, db != nil)
 	if err != nil {
 		return asInvalid(err)
 	}
-	if note := strictJudgeNotice(cmp); note != "" {
+	if note := strictJudgeNotice(res.Comparison); note != "" {
 		fmt.Fprintln(g.Stderr, note)
 	}
-	code, line := exitRule(cmp, c.failOn())
-	if outage && code == exitOK {
-		code, line = exitFailed, "exit 1: the run failed from infrastructure (see above), whatever --fail-on says; it is never an automatic baseline"
+	fmt.Fprintln(g.Stdout, res.Decision.Line)
+	if res.Evidence.Kept == eval.Spooled { // the reports are written; now say loudly that the run is not in the database
+		return &exitError{Code: exitNotSaved, Err: notSaved(g, res.Evidence)}
 	}
-	if saved.notSaved != nil { // the process exits 3, so the rule line must not claim another code
-		line = "exit 3: the run was NOT saved to the database (its evidence file is named below); --fail-on alone would give " + line
-	}
-	fmt.Fprintln(g.Stdout, line)
-	if saved.notSaved != nil { // the reports are written; now say loudly that the run is not in the database
-		return &exitError{Code: exitNotSaved, Err: saved.notSaved}
-	}
-	if code != exitOK {
-		return &exitError{Code: code}
+	if res.Decision.Code != exitOK {
+		return &exitError{Code: res.Decision.Code}
 	}
 	return nil
 }
@@ -159,26 +140,6 @@ func (g *Globals) guardAgent(cfg suite.AgentConfig, opts *agent.AgentOptions) (s
 	}
 	opts.ProcessTag = tag
 	return stop
-}
-
-// checkGateFlags validates the comparison and report flags when no
-// database is opened (--save-to, --no-save), as resolveBaseline does
-// otherwise, so a bad --report is refused before the agent runs.
-func (c *RunCmd) checkGateFlags(g *Globals) error {
-	if c.Baseline != "" {
-		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--baseline needs the database, which --save-to and --no-save do not open")}
-	}
-	if c.FailOnRegression {
-		fmt.Fprintln(g.Stderr, "note: --fail-on-regression cannot fail this run: without the database there is no baseline; "+
-			"gate it after 'evalrun db:import' with 'evalrun report --fail-on-regression'")
-	}
-	if err := c.CompareFlags.validate(); err != nil {
-		return &exitError{Code: exitInvalid, Err: err}
-	}
-	if _, err := c.targets(); err != nil {
-		return &exitError{Code: exitInvalid, Err: err}
-	}
-	return nil
 }
 
 // asFailed keeps an exitError's code and makes anything else exit 1.
@@ -263,7 +224,7 @@ func (c *RunCmd) failedIn(ctx context.Context, g *Globals, s *suite.Suite) ([]st
 		return nil, err
 	}
 	defer db.Close()
-	run, err := loadRun(ctx, db, c.FailedIn, "--failed-in")
+	run, err := eval.LoadRun(ctx, db, c.FailedIn, "--failed-in")
 	if err != nil {
 		return nil, err
 	}

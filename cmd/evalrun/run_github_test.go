@@ -49,7 +49,7 @@ func TestRunCmd_GitHubAnnotationsLocated(t *testing.T) {
 // file is the suite path as given.
 func TestRunCmd_GitHubAnnotationsOutsideRepo(t *testing.T) {
 	dir := t.TempDir()
-	if root := gitRoot(dir); root != "" {
+	if root := gitRootAbove(dir); root != "" {
 		t.Fatalf("the test's temp dir %s is inside the git repository %s: set TMPDIR to a directory outside any repository", dir, root)
 	}
 	for _, name := range []string{"suite.json", "agent.sh", "policies.txt"} {
@@ -69,5 +69,20 @@ func TestRunCmd_GitHubAnnotationsOutsideRepo(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("no annotation %q in:\n%s", want, out)
 		}
+	}
+}
+
+// gitRootAbove is the nearest directory from dir up that holds .git, as
+// the annotations' file names are resolved; "" when there is none.
+func gitRootAbove(dir string) string {
+	for {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
 	}
 }

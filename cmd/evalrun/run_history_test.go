@@ -74,9 +74,6 @@ func TestRunOutput_Plurals(t *testing.T) {
 			t.Errorf("questions(%d) = %q, want %q", tt.n, got, tt.want)
 		}
 	}
-	if got := allCases(1); got != "the 1 case" {
-		t.Errorf("allCases(1) = %q", got)
-	}
 }
 
 // TestHistoryCmd_TotalsFromRows shows a run written by another

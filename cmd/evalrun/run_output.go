@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,12 +15,11 @@ import (
 	"golang.org/x/term"
 	"golang.org/x/text/width"
 
-	"agentevals/agent"
 	"agentevals/compare"
+	"agentevals/eval"
 	"agentevals/models"
 	"agentevals/runner"
 	"agentevals/sanitize"
-	"agentevals/suite"
 )
 
 // progress shows a bar on a terminal and plain lines otherwise.
@@ -274,38 +272,24 @@ func writeCoverageWarnings(w io.Writer, run *models.Run) {
 	}
 }
 
-// allCases is "the 1 case" or "all 3 cases".
-func allCases(n int) string {
-	if n == 1 {
-		return "the 1 case"
-	}
-	return fmt.Sprintf("all %d cases", n)
-}
-
 // questions is "1 question", "3 questions".
 func questions(n int) string { return compare.Plural(n, "question", "questions") }
 
-// executeShown runs the suite with the progress display on stderr (rates,
-// when not nil, adds the request rates to it). An interrupted run is an
-// exit-1 error (nothing of it is kept), any other failure an exit-2 error;
-// wrap, when not nil, adds context to the cause of both.
-func executeShown(ctx context.Context, g *Globals, s *suite.Suite, a agent.Agent, opts runner.ExecOptions,
-	rates func() string, wrap func(error) error) (*models.Run, error) {
-	prog := newProgress(g.Stderr, len(s.Cases))
+// showProgress shows the execution's progress on stderr: a bar on a
+// terminal, a line per question otherwise; rates, when not nil, adds the
+// request rates to it.
+func showProgress(g *Globals, e *eval.Exec, total int, rates func() string) {
+	prog := newProgress(g.Stderr, total)
 	prog.rates = rates
-	opts.Progress = prog.update
-	prog.start()
-	run, err := runner.Execute(ctx, s, a, opts)
-	prog.finish()
-	if err == nil {
-		return run, nil
+	e.Started, e.Progress, e.Finished = prog.start, prog.update, prog.finish
+}
+
+// inStage wraps the message of an error of eval.Run from stage with wrap,
+// keeping its exit code; other errors are returned as they are.
+func inStage(err error, stage eval.Stage, wrap func(error) error) error {
+	var e *eval.Error
+	if !errors.As(err, &e) || e.Stage != stage {
+		return err
 	}
-	if wrap != nil {
-		err = wrap(err)
-	}
-	var interrupted *runner.InterruptedError
-	if errors.As(err, &interrupted) {
-		return nil, &exitError{Code: exitFailed, Err: err}
-	}
-	return nil, &exitError{Code: exitInvalid, Err: err}
+	return &exitError{Code: e.Code, Stage: e.Stage, Err: wrap(e.Err)}
 }

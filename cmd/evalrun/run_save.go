@@ -1,22 +1,18 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"agentevals/eval"
 	"agentevals/evidence"
 	"agentevals/models"
 	"agentevals/sanitize"
 	"agentevals/suite"
 )
-
-// exitNotSaved is the exit code of a run that finished but could not be
-// saved to the database: its evidence file was written instead.
-const exitNotSaved = 3
 
 // DefaultEvidenceDir is where run writes the evidence file of a run it
 // could not save, relative to the working directory.
@@ -78,76 +74,55 @@ func checkWritable(path string) error {
 // usesDatabase reports whether the run is saved to the database.
 func (f *SaveFlags) usesDatabase() bool { return f.SaveTo == "" && !f.NoSave }
 
-// saveResult says where the run went.
-type saveResult struct {
-	where    string // "saved to …" for the run table
-	notSaved error  // set when the database save failed and evidence was written instead
-}
-
-// save stores the finished run: in the database (with retries), in the
-// --save-to file, or nowhere (--no-save). When the database save fails
-// for good, the run goes to an evidence file under --evidence-dir and
-// notSaved says so; an error is returned only when nothing could keep the
-// run.
-func (c *RunCmd) save(ctx context.Context, g *Globals, db *models.DB, run *models.Run, s *suite.Suite, calculated []string, shard *suite.ShardSpec) (saveResult, error) {
-	if err := models.PrepareRun(run); err != nil { // what a save inserts, and the evidence file holds
-		return saveResult{}, err
-	}
-	file := evidenceOf(run, s, calculated)
-	switch {
-	case c.NoSave:
-		return saveResult{where: "not saved (--no-save: dry run)"}, nil
-	case c.SaveTo != "":
-		file.Reason = "evalrun run --save-to"
+// store is where the flags send the run: db (nil with --save-to and
+// --no-save), the --save-to file, and --evidence-dir for a run the
+// database save failed on.
+func (f *SaveFlags) store(g *Globals, db *models.DB, shard *suite.ShardSpec) eval.Store {
+	st := eval.Store{DB: db, EvidenceDir: f.EvidenceDir, Save: g.saveOptions(g.announceRetry)}
+	if f.SaveTo != "" {
+		st.File, st.Reason = f.SaveTo, "evalrun run --save-to"
 		if shard != nil {
-			file.Shard = &evidence.Shard{Index: shard.Index, Count: shard.Count}
-			file.Reason = fmt.Sprintf("evalrun run --shard %d/%d --save-to", shard.Index, shard.Count)
+			st.Shard = &evidence.Shard{Index: shard.Index, Count: shard.Count}
+			st.Reason = fmt.Sprintf("evalrun run --shard %d/%d --save-to", shard.Index, shard.Count)
 		}
-		if err := file.Write(c.SaveTo); err != nil {
-			return saveResult{}, err
-		}
-		return saveResult{where: "written to " + sanitize.EscapeText(c.SaveTo) + " (not to a database)"}, nil
 	}
-	return saveOrSpool(ctx, g, db, file, c.EvidenceDir)
+	return st
 }
 
-// evidenceOf is the evidence file of a prepared run of suite: its rows and
-// the definition the gate and db:import check.
-func evidenceOf(run *models.Run, s *suite.Suite, calculated []string) *evidence.File {
-	return &evidence.File{Run: run, Definition: evidence.Definition{
-		SuiteDigest: run.SuiteDigest, CalculatedMetrics: calculated, CaseIDs: s.DefinitionIDs()}}
+// announceRetry says on stderr that a save attempt failed and when the
+// next one is made.
+func (g *Globals) announceRetry(attempt int, wait time.Duration, err error) {
+	fmt.Fprintf(g.Stderr, "evalrun: save attempt %d failed: %s; retrying in %s (gives up %s after the first attempt; --save-wait)\n",
+		attempt, sanitize.EscapeText(err.Error()), wait.Round(time.Millisecond), g.saveWait())
 }
 
-// saveOrSpool saves the evidence file's run to the database, retrying
-// transient errors within --save-wait. When the save fails for good, the run
-// goes to an evidence file under dir and notSaved says so, with the command
-// that imports it; an error is returned only when nothing could keep the
-// run (or the save was interrupted).
-func saveOrSpool(ctx context.Context, g *Globals, db *models.DB, file *evidence.File, dir string) (saveResult, error) {
-	run := file.Run
-	saveErr := db.SaveRun(ctx, run, g.saveOptions(func(attempt int, wait time.Duration, err error) {
-		fmt.Fprintf(g.Stderr, "evalrun: save attempt %d failed: %s; retrying in %s (gives up %s after the first attempt; --save-wait)\n",
-			attempt, sanitize.EscapeText(err.Error()), wait.Round(time.Millisecond), g.saveWait())
-	}))
-	if saveErr == nil {
-		return saveResult{where: "saved to " + db.URL}, nil
+// where says where the run went, for the run table.
+func where(ev eval.Evidence, noSave string) string {
+	switch ev.Kept {
+	case eval.Saved:
+		return "saved to " + ev.URL
+	case eval.InFile:
+		return "written to " + sanitize.EscapeText(ev.Path) + " (not to a database)"
+	case eval.Spooled:
+		return "NOT saved (see below)"
 	}
-	path := filepath.Join(dir, run.ID.String()+".json")
-	file.Reason = "the save to " + db.URL + " failed: " + saveErr.Error()
-	if ctx.Err() != nil {
-		file.Reason = "interrupted while saving to " + db.URL
+	return noSave
+}
+
+// notSaved is the error of a run whose database save failed: the save's
+// error, where its evidence file is and how to import it.
+func notSaved(g *Globals, ev eval.Evidence) error {
+	return fmt.Errorf("%w\n%s", ev.SaveErr, notSavedNote(g, ev.Path))
+}
+
+// keptAnyway adds to an error of eval.Run whose run was still written to
+// an evidence file (the save was interrupted) where the file is and how to
+// import it.
+func keptAnyway(g *Globals, res *eval.Result, err error) error {
+	if res == nil || res.Evidence.Kept != eval.Spooled {
+		return err
 	}
-	if err := file.Write(path); err != nil {
-		return saveResult{}, &exitError{Code: exitNotSaved, Err: fmt.Errorf("%w; and the evidence file could not be written either: %v", saveErr, err)}
-	}
-	if ctx.Err() != nil { // Ctrl-C while the save was retrying: keep the run, skip the reports
-		return saveResult{}, &exitError{Code: exitNotSaved, Err: fmt.Errorf("interrupted while saving (%s had finished): %w\n%s",
-			allCases(len(run.Cases)), saveErr, notSavedNote(g, path))}
-	}
-	return saveResult{
-		where:    "NOT saved (see below)",
-		notSaved: fmt.Errorf("%w\n%s", saveErr, notSavedNote(g, path)),
-	}, nil
+	return &exitError{Code: exitNotSaved, Err: fmt.Errorf("%w\n%s", err, notSavedNote(g, res.Evidence.Path))}
 }
 
 // notSavedNote says where the evidence of an unsaved run is and how to

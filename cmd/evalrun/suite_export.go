@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"agentevals/eval"
 	"agentevals/internal/atomicfile"
 	"agentevals/sanitize"
 	"agentevals/score"
@@ -41,7 +42,7 @@ func (c *SuiteExportCmd) Run(ctx context.Context, g *Globals) error {
 		return asInvalid(err)
 	}
 	defer db.Close()
-	run, err := loadRun(ctx, db, c.RunID, "RUN_ID")
+	run, err := eval.LoadRun(ctx, db, c.RunID, "RUN_ID")
 	if err != nil {
 		return err
 	}
