@@ -33,11 +33,15 @@ type ExperimentCmd struct {
 	Concurrency count    `name:"concurrency" short:"j" placeholder:"N" help:"Cases of one variant run at once: a whole number >= 0; 0 or omitted means min(4, number of cases). Variants run one after another."`
 	Report      []string `name:"report" sep:"none" placeholder:"PATH" help:"Write the grid to PATH (repeatable); the extension picks the format: .html/.htm, .md/.markdown, .txt/.text or .json."`
 
+	GateModeFlags
+	FailOn           string `name:"fail-on" placeholder:"RULE" help:"Gate every variant against its own baseline as run --fail-on does (failures, regressions or both; see run --help): each variant prints its exit line, and the experiment exits 1 when a variant's would be 1. Omitted: the experiment is a measurement, and failed checks or regressions of a variant do not fail it."`
+	FailOnRegression bool   `name:"fail-on-regression" help:"As run --fail-on-regression: --fail-on failures becomes both; alone, it means --fail-on both."`
+
 	JudgeFlags
 
 	// notSaved counts the variants whose save failed (their evidence files
-	// were written instead).
-	notSaved int
+	// were written instead); failed those whose gate decided exit 1.
+	notSaved, failed int
 }
 
 // Help is the detail under "evalrun experiment --help".
@@ -54,13 +58,18 @@ A variant's "agent" object overrides keys of the suite's agent section (a varian
 
 Every variant is an ordinary run of the suite, saved like "evalrun run" saves it, under its own agent name (the suite's agent name followed by the variant in brackets, unless the variant names its agent), so each variant has its own history and baseline. The runs share metadata.experiment = {id, name, variant, variants, started_at, params}. The grid (questions × variants, each answer with its scores, the best answer per question marked, totals and cost per variant, and paired comparisons) is printed and written to every --report; evaldash shows it at /experiments/ID.
 
-Exit codes: 0 when every variant ran and was saved (an experiment is a measurement, like compare: failing checks of a variant do not fail it), 1 when interrupted (nothing of the unfinished variant is saved; variants that finished are), 2 for an invalid experiment, suite, options or configuration (nothing runs), 3 when a variant's run could not be saved within --save-wait: its evidence file is written to ./` + DefaultEvidenceDir + ` (import it with evalrun db:import) and the grid is still shown.`
+Each variant is compared with its own baseline under --gate (strict by default; --tolerance, --alpha and --min-effect as for run), and its gate summary is printed with the variant's name in brackets.
+
+Exit codes: 0 when every variant ran and was saved (an experiment is a measurement, like compare: failing checks of a variant do not fail it, unless --fail-on or --fail-on-regression asks to gate each variant as run would, which exits 1 when a variant's exit line says 1), 1 when interrupted (nothing of the unfinished variant is saved; variants that finished are), 2 for an invalid experiment, suite, options or configuration (nothing runs), 3 when a variant's run could not be saved within --save-wait: its evidence file is written to ./` + DefaultEvidenceDir + ` (import it with evalrun db:import) and the grid is still shown.`
 }
 
 // Run executes every variant and prints the grid.
 func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 	if c.Concurrency < 0 {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--concurrency: %s, got %d", concurrencyRule(), c.Concurrency)}
+	}
+	if err := c.checkGate(); err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
 	}
 	exp, err := suite.LoadExperiment(c.File)
 	if err != nil {
@@ -117,7 +126,33 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 		return &exitError{Code: exitNotSaved, Err: fmt.Errorf("%s of %d not saved to the database: import the evidence files named above",
 			compare.Plural(c.notSaved, "variant", "variants"), len(runs))}
 	}
+	if c.failed > 0 {
+		return &exitError{Code: exitFailed, Err: fmt.Errorf("%s of %d failed the gate (--fail-on %s): see the exit lines above",
+			compare.Plural(c.failed, "variant", "variants"), len(runs), c.gate().FailOn)}
+	}
 	return nil
+}
+
+// checkGate validates the gate flags before anything runs.
+func (c *ExperimentCmd) checkGate() error {
+	switch c.FailOn {
+	case "", eval.FailOnFailures, eval.FailOnRegressions, eval.FailOnBoth:
+	default:
+		return fmt.Errorf("--fail-on must be one of %q, %q or %q but got %q", eval.FailOnFailures, eval.FailOnRegressions, eval.FailOnBoth, c.FailOn)
+	}
+	return c.GateModeFlags.validate()
+}
+
+// gated reports whether --fail-on or --fail-on-regression asks the
+// variants' gates to decide the exit code.
+func (c *ExperimentCmd) gated() bool { return c.FailOn != "" || c.FailOnRegression }
+
+// gate is the variants' gate: the gate flags, each variant against its
+// automatic baseline.
+func (c *ExperimentCmd) gate() eval.Gate {
+	g := c.GateModeFlags.gate()
+	g.FailOn = failOn(c.FailOn, c.FailOnRegression)
+	return g
 }
 
 // writeGrid prints the variants' grid and writes it to every --report.
@@ -144,7 +179,7 @@ func writeGrid(g *Globals, runs []*models.Run, targets []eval.Report) error {
 
 // runVariant runs one variant as "evalrun run" runs a suite (eval.Run)
 // and prints the variant's gate summary against the variant's own
-// baseline.
+// baseline, and its exit line when the experiment is gated.
 func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.DB, s *suite.Suite, v suite.Variant,
 	judge score.Judge, meta map[string]any) (*models.Run, error) {
 	conc := runner.Concurrency(int(c.Concurrency), len(s.Cases))
@@ -158,7 +193,7 @@ func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.D
 	if cl, ok := a.(io.Closer); ok {
 		defer cl.Close()
 	}
-	task := eval.Task{Suite: s, Agent: a, Judge: judge,
+	task := eval.Task{Suite: s, Agent: a, Judge: judge, Gate: c.gate(),
 		Store: eval.Store{DB: db, EvidenceDir: DefaultEvidenceDir, Save: g.saveOptions(g.announceRetry)},
 		Exec:  eval.Exec{Concurrency: conc, Metadata: meta, ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge)}}
 	showProgress(g, &task.Exec, len(s.Cases), nil)
@@ -173,6 +208,12 @@ func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.D
 	}
 	var buf bytes.Buffer
 	writeGateSummary(&buf, res.Comparison, res.NoBaseline)
+	if c.gated() {
+		fmt.Fprintln(&buf, res.Decision.Line)
+		if res.Decision.Code == exitFailed {
+			c.failed++
+		}
+	}
 	for _, line := range strings.SplitAfter(buf.String(), "\n") {
 		if line != "" {
 			fmt.Fprintf(g.Stdout, "[%s] %s", sanitize.EscapeText(v.Name), line)

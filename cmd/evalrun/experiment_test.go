@@ -157,6 +157,8 @@ func TestExperimentCmd_Refused(t *testing.T) {
 		{"matrix without llm", write("m.json", `{"suite": "`+s+`", "matrix": {"model": ["a", "b"]}}`), "a matrix needs llm agents", nil},
 		{"github is not a grid format", write("gh.json", `{"suite": "`+s+`", "variants": [{"name": "a"}, {"name": "b"}]}`), `--report "github": unknown report format: a grid is written to a file whose name ends .txt/.text, .md/.markdown, .html/.htm or .json, such as grid.html`, []string{"--report", "github"}},
 		{"grid format", write("ok.json", `{"suite": "`+s+`", "variants": [{"name": "a"}, {"name": "b"}]}`), "a grid is written as", []string{"--report", filepath.Join(dir, "x.xml")}},
+		{"fail-on rule", filepath.Join(dir, "ok.json"), `--fail-on must be one of "failures", "regressions" or "both" but got "never"`, []string{"--fail-on", "never"}},
+		{"alpha", filepath.Join(dir, "ok.json"), "--alpha 0.7: want a significance level above 0 and below 0.5", []string{"--gate", "ci", "--alpha", "0.7"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -175,6 +177,35 @@ func TestExperimentCmd_Refused(t *testing.T) {
 	}
 	if n := countRuns(t, url); n != 0 {
 		t.Errorf("%d runs written by refused commands", n)
+	}
+}
+
+// TestExperimentCmd_GateFlags: the variants are gated by run's gate flags.
+// Without --fail-on an experiment is a measurement (exit 0, no exit line,
+// though the regressed variant fails a check); --gate and --fail-on gate
+// every variant against its own baseline as run would and print each
+// variant's exit line; a variant whose line says 1 makes the experiment
+// exit 1.
+func TestExperimentCmd_GateFlags(t *testing.T) {
+	url := testdb.SQLiteURL(t)
+	code, out, stderr := evalrun(t, "--database-url", url, "experiment", supportExperiment)
+	if code != exitOK || strings.Contains(out, "] exit ") {
+		t.Fatalf("ungated experiment: exit %d, want 0 and no exit line\n%s%s", code, out, stderr)
+	}
+	code, out, stderr = evalrun(t, "--database-url", url, "experiment", supportExperiment, "--gate", "ci", "--fail-on", "regressions")
+	for _, want := range []string{
+		"[reference] Baseline: ", ", tolerance 0, ci gate\n",
+		"[reference] exit 0: no gated regression (--fail-on regressions)\n",
+		"[regressed] exit 0: no gated regression (--fail-on regressions; not acted on: 1 failed, 0 errors)\n",
+	} {
+		if code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("--fail-on regressions: exit %d, want 0 with %q\n%s%s", code, want, out, stderr)
+		}
+	}
+	code, out, stderr = evalrun(t, "--database-url", url, "experiment", supportExperiment, "--fail-on-regression")
+	if code != exitFailed || !strings.Contains(out, "[regressed] exit 1: 1 failed, 0 errors (--fail-on both)") ||
+		!strings.Contains(stderr, "1 variant of 2 failed the gate (--fail-on both)") {
+		t.Errorf("--fail-on-regression: exit %d, want 1 from the regressed variant\n%s%s", code, out, stderr)
 	}
 }
 
