@@ -98,6 +98,7 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return asInvalid(err)
 	}
+	c.JudgeFlags = rc.JudgeFlags // the judge built, whose summary every variant's run carries
 	db, err := g.open(ctx, false)
 	if err != nil {
 		return asInvalid(err)
