@@ -57,10 +57,29 @@
 // PostgreSQL tables must exist (evalrun db:migrate); SQLite files are
 // created and migrated on first use.
 //
-// Run compares the saved run with its baseline with the ci gate of evalrun
-// (reports.Compare with reports.GateCI). Findings are logged; with the
-// FailOnRegression option, or EVALTEST_FAIL_ON_REGRESSION=1 in CI, a gating
-// regression fails the test even when every threshold still holds.
+// Run goes through the pipeline of evalrun run (the eval package): the
+// baseline is looked up before any agent call, and the saved run is
+// compared with it and gated as evalrun gates it. The gate is evalrun's
+// gate flags as options or environment variables (an option wins over its
+// variable):
+//
+//	evalrun run flag       option               environment
+//	--gate ci|strict       Gate(mode)           EVALTEST_GATE (default ci)
+//	--tolerance T          Tolerance(t)         EVALTEST_TOLERANCE
+//	--alpha A              Alpha(a)             EVALTEST_ALPHA
+//	--min-effect D         MinEffect(d)         EVALTEST_MIN_EFFECT
+//	--baseline RUN_ID      Baseline(id)         EVALTEST_BASELINE
+//	--fail-on RULE         FailOn(rule)         EVALTEST_FAIL_ON (default failures)
+//	--fail-on-regression   FailOnRegression()   EVALTEST_FAIL_ON_REGRESSION=1
+//
+// By default (the ci gate, fail on failures) findings are logged and a
+// failed check fails its question; with FailOnRegression, or
+// EVALTEST_FAIL_ON_REGRESSION=1 in CI, a gating regression fails the test
+// even when every threshold still holds; under FailOn("regressions") only
+// gating regressions fail, and failed checks are logged as not acted on.
+// Rules that act on regressions, and Baseline, need a database. The log
+// ends with the line evalrun run would end with ("gate decision: exit 1:
+// …"), which Result.Decision holds.
 //
 // # go test flags
 //

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"agentevals/compare"
+	"agentevals/eval"
 	"agentevals/score"
 )
 
@@ -20,6 +22,17 @@ const (
 	// EnvFailOnRegression, when true (1, true), makes every Run fail on a
 	// gating regression, as the FailOnRegression option does.
 	EnvFailOnRegression = "EVALTEST_FAIL_ON_REGRESSION"
+	// EnvGate, EnvTolerance, EnvAlpha, EnvMinEffect, EnvBaseline and
+	// EnvFailOn set what evalrun run's --gate, --tolerance, --alpha,
+	// --min-effect, --baseline and --fail-on set, for every Run whose
+	// options do not (the Gate, Tolerance, Alpha, MinEffect, Baseline and
+	// FailOn options win).
+	EnvGate      = "EVALTEST_GATE"
+	EnvTolerance = "EVALTEST_TOLERANCE"
+	EnvAlpha     = "EVALTEST_ALPHA"
+	EnvMinEffect = "EVALTEST_MIN_EFFECT"
+	EnvBaseline  = "EVALTEST_BASELINE"
+	EnvFailOn    = "EVALTEST_FAIL_ON"
 )
 
 // DefaultMinScore is the score a judge-backed assertion needs to pass
@@ -37,11 +50,13 @@ type config struct {
 	minScore         float64
 	databaseURL      string
 	failOnRegression bool
-	tolerance        float64
-	concurrency      int
-	timeout          time.Duration
-	metadata         map[string]any
-	getenv           func(string) string
+	// gate is the gate of the options over the environment's; its FailOn
+	// is "" until effectiveGate resolves it with failOnRegression.
+	gate        eval.Gate
+	concurrency int
+	timeout     time.Duration
+	metadata    map[string]any
+	getenv      func(string) string
 }
 
 // WithJudge scores judge-backed checks with j instead of the judge the
@@ -63,14 +78,40 @@ func MinScore(s float64) Option { return func(c *config) { c.minScore = s } }
 func SaveTo(url string) Option { return func(c *config) { c.databaseURL = url } }
 
 // FailOnRegression fails the test when the saved run regressed against its
-// baseline under the ci gate, even when every threshold holds. It needs a
-// database (SaveTo or EVALTEST_DATABASE_URL): without one the test fails,
-// since a gate that cannot look at history would pass blindly.
+// baseline under the gate (ci by default), even when every threshold
+// holds: evalrun --fail-on-regression, which makes the fail-on rule both.
+// It needs a database (SaveTo or EVALTEST_DATABASE_URL): without one the
+// test fails, since a gate that cannot look at history would pass blindly.
 func FailOnRegression() Option { return func(c *config) { c.failOnRegression = true } }
+
+// FailOn sets what fails the test, as evalrun --fail-on does:
+// "failures" (the default: a failed or errored check fails its question),
+// "regressions" (only a gating regression against the baseline fails; a
+// failed check is logged as not acted on) or "both". regressions and both
+// need a database, as FailOnRegression does.
+func FailOn(rule string) Option { return func(c *config) { c.gate.FailOn = rule } }
+
+// Gate chooses the regression gate, as evalrun --gate does: "ci" (the
+// default of evaltest, made for judged suites) or "strict" (the Ruby
+// gem's rule, evalrun's default).
+func Gate(mode string) Option { return func(c *config) { c.gate.Mode = mode } }
 
 // Tolerance is the score decrease per metric that is not a regression
 // (evalrun --tolerance; default 0). It never hides a new failure or error.
-func Tolerance(t float64) Option { return func(c *config) { c.tolerance = t } }
+func Tolerance(t float64) Option { return func(c *config) { c.gate.Tolerance = t } }
+
+// Alpha is the ci gate's significance level (evalrun --alpha; default
+// 0.05, above 0 and below 0.5).
+func Alpha(a float64) Option { return func(c *config) { c.gate.Alpha = a } }
+
+// MinEffect is the ci gate's smallest mean drop that regresses (evalrun
+// --min-effect; default 0.02, 0..1).
+func MinEffect(d float64) Option { return func(c *config) { c.gate.MinEffect = &d } }
+
+// Baseline compares with the run of this id instead of the automatic
+// baseline (evalrun --baseline): an earlier run of the same definition in
+// the database runs are saved to.
+func Baseline(runID string) Option { return func(c *config) { c.gate.Baseline = runID } }
 
 // WithConcurrency sets how many questions Run asks at once (default
 // min(4, questions), as evalrun).
@@ -94,8 +135,16 @@ func withEnv(getenv func(string) string) Option { return func(c *config) { c.get
 
 // newConfig applies opts over the defaults and the environment.
 func newConfig(opts []Option) (*config, error) {
-	c := &config{minScore: DefaultMinScore, metadata: map[string]any{}, getenv: os.Getenv}
-	for _, o := range opts {
+	probe := &config{metadata: map[string]any{}, getenv: os.Getenv}
+	for _, o := range opts { // which environment the options read (withEnv)
+		o(probe)
+	}
+	c := &config{minScore: DefaultMinScore, metadata: map[string]any{}, getenv: probe.getenv,
+		gate: eval.Gate{Mode: compare.GateCI}}
+	if err := readGateEnv(&c.gate, c.getenv); err != nil {
+		return nil, err
+	}
+	for _, o := range opts { // over the environment's gate
 		o(c)
 	}
 	if c.databaseURL == "" {
@@ -107,6 +156,9 @@ func newConfig(opts []Option) (*config, error) {
 			return nil, fmt.Errorf("%s=%q: want true or false (1 or 0)", EnvFailOnRegression, v)
 		}
 		c.failOnRegression = c.failOnRegression || on
+	}
+	if err := c.effectiveGate().Validate(); err != nil {
+		return nil, fmt.Errorf("gate: %w", err)
 	}
 	if c.minScore < 0 || c.minScore > 1 || c.minScore != c.minScore {
 		return nil, fmt.Errorf("MinScore(%v): want a number from 0 to 1", c.minScore)

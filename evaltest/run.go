@@ -1,7 +1,6 @@
 package evaltest
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -9,6 +8,7 @@ import (
 
 	"agentevals/agent"
 	"agentevals/compare"
+	"agentevals/eval"
 	llmpkg "agentevals/llm"
 	"agentevals/models"
 	"agentevals/runner"
@@ -22,13 +22,16 @@ type Result struct {
 	// Run is the run record (saved or not), its cases in suite order; nil
 	// when no question was selected or the suite could not be run.
 	Run *models.Run
-	// Comparison is the saved Run compared with its baseline under the ci
-	// gate; nil when nothing was saved (there is no history to compare
-	// with).
+	// Comparison is the saved Run compared with its baseline under the
+	// gate (ci unless Gate or EVALTEST_GATE says otherwise); nil when
+	// nothing was saved (there is no history to compare with).
 	Comparison *compare.Comparison
 	// Saved says the run was written to the database (EVALTEST_DATABASE_URL
 	// or SaveTo).
 	Saved bool
+	// Decision is what evalrun run would exit with under the same gate and
+	// fail-on rule, with the line saying why.
+	Decision eval.Decision
 }
 
 // outcomes hands the results of the run to the question subtests, which
@@ -39,7 +42,9 @@ type outcomes struct {
 	cases    map[string]*models.CaseResult
 	findings map[string][]compare.Finding
 	notEval  string // why judge metrics were not evaluated
-	gate     bool   // gating regressions fail
+	mode     string // the gate: compare.GateStrict or compare.GateCI
+	checks   bool   // failed checks fail (fail-on failures or both)
+	gate     bool   // gating regressions fail (fail-on regressions or both)
 	failure  string // why nothing ran ("" when the run finished)
 	path     string // the suite file, to locate failed questions in
 }
@@ -93,9 +98,9 @@ func Run(t *testing.T, path string, a agent.Agent, opts ...Option) *Result {
 	return res
 }
 
-// execute runs the selected questions as evalrun run does: judge, baseline
-// lookup before any agent call, Execute, save, compare. It fills out for
-// the subtests and reports the run-level findings on t.
+// execute runs the selected questions with eval.Run, as evalrun run does:
+// judge, baseline lookup before any agent call, execution, save, compare.
+// It fills out for the subtests and reports the run-level findings on t.
 func execute(t *testing.T, cfg *config, s *suite.Suite, ag agent.Agent, out *outcomes) (*Result, error) {
 	t.Helper()
 	ctx := t.Context()
@@ -115,21 +120,15 @@ func execute(t *testing.T, cfg *config, s *suite.Suite, ag agent.Agent, out *out
 			return nil, fmt.Errorf("%w (to run without the judge: go test -short, or %s=1)", err, envNoJudge)
 		}
 	}
-	calculated := s.Calculated(judge != nil)
+	gate := cfg.effectiveGate()
 	db, err := cfg.openStore(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if db != nil {
 		defer db.Close()
-	} else if cfg.failOnRegression {
-		return nil, errors.New("FailOnRegression needs a database to find the baseline in: set " + EnvDatabaseURL + " or pass evaltest.SaveTo")
-	}
-	var baseline *models.Run
-	if db != nil {
-		if baseline, err = compare.FindBaseline(ctx, db, s.Plan(calculated), calculated); err != nil {
-			return nil, err
-		}
+	} else if err := cfg.needsDatabase(gate); err != nil {
+		return nil, err
 	}
 	if ag == nil {
 		a, err := agent.NewAgent(s.Agent, agent.AgentOptions{Concurrency: runner.Concurrency(cfg.concurrency, len(s.Cases)), Timeout: cfg.timeout})
@@ -145,25 +144,27 @@ func execute(t *testing.T, cfg *config, s *suite.Suite, ag agent.Agent, out *out
 	for k, v := range cfg.metadata {
 		meta[k] = v
 	}
-	run, err := runner.Execute(ctx, s, ag, runner.ExecOptions{Judge: judge, JudgeDisabled: judge == nil && why != reasonNoJudge,
-		Concurrency: cfg.concurrency, Timeout: cfg.timeout, Metadata: meta, ExtraSummary: judgeSummary(judge)})
+	// One attempt: a test fails at once when its database is down.
+	res, err := eval.Run(ctx, eval.Task{Suite: s, Agent: ag, Judge: judge, Gate: gate,
+		Store: eval.Store{DB: db, Save: models.SaveOptions{MaxWait: -1}},
+		Exec: eval.Exec{Concurrency: cfg.concurrency, Timeout: cfg.timeout, Metadata: meta,
+			JudgeDisabled: judge == nil && why != reasonNoJudge, ExtraSummary: judgeSummary(judge)}})
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Run: run}
-	out.fill(run, why, cfg.failOnRegression)
+	r := &Result{Run: res.Run, Decision: res.Decision}
+	out.fill(res.Run, why, gate)
+	if len(res.Outage) > 0 && !out.checks {
+		t.Errorf("%s", sanitize.EscapeText(res.Decision.Line))
+	}
 	if db == nil {
-		return res, nil
+		return r, nil
 	}
-	if err := db.InsertRun(ctx, run); err != nil {
-		return nil, err
-	}
-	res.Saved = true
-	res.Comparison = compare.Compare(run, baseline, compare.Options{Gate: compare.GateCI, Tolerance: cfg.tolerance})
+	r.Saved, r.Comparison = true, res.Comparison
 	out.fillFindings(res.Comparison)
-	logHistory(t, db.URL, res.Comparison)
-	reportRunFindings(t, res.Comparison, cfg.failOnRegression)
-	return res, nil
+	logHistory(t, db.URL, res)
+	reportRunFindings(t, res.Comparison, out)
+	return r, nil
 }
 
 // judgeSummary adds which judge ran to the run summary, as evalrun does
@@ -176,13 +177,17 @@ func judgeSummary(j score.Judge) func() map[string]any {
 }
 
 // fill keeps the cases for the subtests, with why judge metrics were not
-// evaluated and whether gating regressions fail.
-func (o *outcomes) fill(run *models.Run, why string, gate bool) {
+// evaluated and what fails under the gate's fail-on rule.
+func (o *outcomes) fill(run *models.Run, why string, gate eval.Gate) {
 	o.cases = map[string]*models.CaseResult{}
 	for _, c := range run.Cases {
 		o.cases[c.CaseID] = c
 	}
-	o.notEval, o.gate = why, gate
+	o.notEval, o.mode = why, gate.Options().Gate
+	if o.mode == "" {
+		o.mode = compare.GateStrict
+	}
+	o.checks, o.gate = gate.FailOn != eval.FailOnRegressions, gate.FailOn != eval.FailOnFailures
 }
 
 // fillFindings keeps each question's comparison findings for its subtest.
