@@ -26,6 +26,7 @@ import (
 
 	"agentevals/agent"
 	"agentevals/compare"
+	"agentevals/eval"
 	"agentevals/llm"
 	"agentevals/models"
 	"agentevals/runner"
@@ -143,10 +144,10 @@ func (h *Harness) noise(run uint64, caseID string, rep uint64) float64 {
 }
 
 // Run executes the suite once as run number run of a revision whose true
-// quality is every question's base quality minus drop, through
-// runner.Execute with ExecOptions.Repeat = repeats: each question is
-// answered and judged repeats times and its metric row holds the mean, as
-// evalrun run --repeat does. The agent writes the repeat index it reads
+// quality is every question's base quality minus drop, through eval.Run
+// (the pipeline of evalrun run, saving nothing) with Exec.Repeat =
+// repeats: each question is answered and judged repeats times and its
+// metric row holds the mean, as evalrun run --repeat does. The agent writes the repeat index it reads
 // from its context (runner.RepeatOf) into its answer, and the judge seeds
 // that verdict's noise with it, so each repeat has its own noise and no
 // result depends on the order of calls.
@@ -161,12 +162,12 @@ func (h *Harness) Run(ctx context.Context, run int, drop float64, repeats int) (
 		text := fmt.Sprintf("case=%s run=%d rep=%d quality=%.4f", q.ID, run, rep, quality)
 		return agent.Response{Output: json.RawMessage(strconv.Quote(text))}, nil
 	})
-	r, err := runner.Execute(ctx, h.suite, a, runner.ExecOptions{Judge: h.judge,
-		Concurrency: h.cfg.Concurrency, Repeat: max(1, repeats)})
+	res, err := eval.Run(ctx, eval.Task{Suite: h.suite, Agent: a, Judge: h.judge,
+		Exec: eval.Exec{Concurrency: h.cfg.Concurrency, Repeat: max(1, repeats)}})
 	if err != nil {
 		return nil, fmt.Errorf("gatesim run %d: %w", run, err)
 	}
-	return r, nil
+	return res.Run, nil
 }
 
 // Outcome is whether each gate flagged one candidate against its baseline.
@@ -175,10 +176,16 @@ type Outcome struct {
 }
 
 // Gate compares candidate with baseline under both gates, with the
-// default tolerance (0), alpha and min effect.
+// default tolerance (0), alpha and min effect, and reports whether each
+// would fail evalrun run --gate MODE --fail-on regressions (eval.Gate's
+// decision).
 func Gate(candidate, baseline *models.Run) Outcome {
-	return Outcome{
-		Strict: compare.Compare(candidate, baseline, compare.Options{Gate: compare.GateStrict}).Regressed(),
-		CI:     compare.Compare(candidate, baseline, compare.Options{Gate: compare.GateCI}).Regressed(),
-	}
+	return Outcome{Strict: flagged(candidate, baseline, compare.GateStrict), CI: flagged(candidate, baseline, compare.GateCI)}
+}
+
+// flagged reports whether the gate of mode decides exit 1 on candidate
+// against baseline when only regressions count.
+func flagged(candidate, baseline *models.Run, mode string) bool {
+	g := eval.Gate{Mode: mode, FailOn: eval.FailOnRegressions}
+	return g.Decide(compare.Compare(candidate, baseline, g.Options())).Code == eval.ExitFailed
 }
