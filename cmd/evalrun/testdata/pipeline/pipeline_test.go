@@ -1,0 +1,22 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+
+	"agentevals/evaltest"
+)
+
+// TestPipeline runs the suite of PIPELINE_SUITE with its own command agent
+// and writes the gate decision to PIPELINE_DECISION as JSON.
+func TestPipeline(t *testing.T) {
+	res := evaltest.Run(t, os.Getenv("PIPELINE_SUITE"), nil)
+	b, err := json.Marshal(map[string]any{"code": res.Decision.Code, "line": res.Decision.Line, "saved": res.Saved})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(os.Getenv("PIPELINE_DECISION"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
