@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,80 +13,6 @@ import (
 	"agentevals/models"
 	"agentevals/schema"
 )
-
-// MigrateCmd creates or upgrades the evaluation tables.
-type MigrateCmd struct{}
-
-// Run migrates the database named by --database-url (or the default file).
-func (c *MigrateCmd) Run(ctx context.Context, g *Globals) error {
-	db, err := g.connect(ctx, false)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	if err := schema.Migrate(ctx, db); err != nil {
-		return err
-	}
-	fmt.Fprintf(g.Stdout, "Migrated %s: the evaluation tables are up to date.\n", db.URL)
-	return nil
-}
-
-// DBCheckCmd compares the live schema with the contract.
-type DBCheckCmd struct{}
-
-// Run prints every difference and exits 2 when one is incompatible.
-func (c *DBCheckCmd) Run(ctx context.Context, g *Globals) error {
-	db, err := g.connect(ctx, true)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	rep, err := schema.Check(ctx, db)
-	if err != nil {
-		return err
-	}
-	if err := rep.Write(g.Stdout); err != nil {
-		return err
-	}
-	if bad := rep.Incompatible(); len(bad) > 0 {
-		names := make([]string, len(bad))
-		for i, d := range bad {
-			names[i] = d.Table
-			if d.Column != "" {
-				names[i] += "." + d.Column
-			}
-		}
-		return &exitError{Code: exitInvalid, Err: fmt.Errorf("schema not usable: %s", strings.Join(names, ", "))}
-	}
-	return nil
-}
-
-// RailsMigrationCmd prints a Rails migration creating or upgrading the contract.
-type RailsMigrationCmd struct {
-	ClassName string `name:"class-name" default:"CreateRubyLlmEvaluations" help:"Class name of the migration; give a new one (e.g. UpgradeRubyLlmEvaluations2) when the app already has a migration of this name, since Rails refuses two migrations of one name."`
-}
-
-// Help is the command's detailed help.
-func (c *RailsMigrationCmd) Help() string {
-	return "The migration targets PostgreSQL only (jsonb, bigserial and uuid columns), " +
-		"as the Ruby gem requires PostgreSQL; for SQLite use db:migrate. " +
-		"It creates the tables that do not exist and upgrades the ones that do, each step guarded by what exists: " +
-		"a 0.1-era criteria column becomes minimum_scores with every row kept, and missing columns, '{}' defaults, " +
-		"indexes (recognised by their columns, not their names) and foreign keys (added without validating old rows) are added. " +
-		"It is idempotent and never drops anything. Save it under db/migrate and run bin/rails db:migrate; " +
-		"to upgrade an app that already ran an older version of it, save it again under a new timestamp with a new --class-name. " +
-		"It coexists with the gem's own ruby_llm_evaluations:install:migrations: whichever runs first creates the tables, " +
-		"the other finds them and adds only what is missing."
-}
-
-// Run prints the migration; it needs no database.
-func (c *RailsMigrationCmd) Run(g *Globals) error {
-	if !schema.ValidRubyClass(c.ClassName) {
-		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--class-name %q: want a Ruby class name (a capital letter, then letters, digits or _)", c.ClassName)}
-	}
-	_, err := io.WriteString(g.Stdout, schema.RailsMigrationNamed(c.ClassName))
-	return err
-}
 
 // errNoDatabase is matched (errors.Is) by the error Globals.open returns
 // for a read-only open of the embedded default database before any run

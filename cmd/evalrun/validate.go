@@ -53,13 +53,3 @@ func writeSuiteWarnings(w io.Writer, s *suite.Suite) {
 		fmt.Fprintf(w, "warning: %s\n", sanitize.EscapeText(p.String()))
 	}
 }
-
-// SchemaCmd prints the JSON Schema of suite files (committed as
-// docs/suite.schema.json).
-type SchemaCmd struct{}
-
-// Run prints the schema.
-func (c *SchemaCmd) Run(g *Globals) error {
-	_, err := g.Stdout.Write(suite.JSONSchema())
-	return err
-}
