@@ -25,6 +25,9 @@ func (g Gate) FindBaseline(ctx context.Context, db *models.DB, run *models.Run, 
 	}
 	base, err := LoadRun(ctx, db, g.Baseline, "--baseline")
 	if err != nil {
+		if e := (*Error)(nil); errors.As(err, &e) {
+			e.Stage = StageBaseline
+		}
 		return nil, err
 	}
 	if err := compare.CheckBaseline(run, base, calculated); err != nil {

@@ -95,7 +95,7 @@ func (s Store) keep(ctx context.Context, run *models.Run, st *suite.Suite, calcu
 	}
 	if err := file.Write(path); err != nil {
 		return Evidence{}, &Error{Code: ExitNotSaved, Stage: StageSave,
-			Err: fmt.Errorf("%w; and the evidence file could not be written either: %v", saveErr, err)}
+			Err: fmt.Errorf("%w; and the evidence file could not be written either: %w", saveErr, err)}
 	}
 	ev := Evidence{Kept: Spooled, URL: s.DB.URL, Path: path, SaveErr: saveErr}
 	if ctx.Err() != nil { // interrupted while the save was retrying: the run is kept, nothing more is done
