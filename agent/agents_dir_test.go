@@ -1,7 +1,6 @@
-package runner
+package agent
 
 import (
-	"agentevals/agent"
 	"agentevals/suite"
 	"context"
 	"path/filepath"
@@ -36,7 +35,7 @@ func TestProcessAgents_WorkingDirectory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp, err := mustAgent(t, s.Agent, agent.AgentOptions{}).Answer(context.Background(), question)
+		resp, err := mustAgent(t, s.Agent, AgentOptions{}).Answer(context.Background(), testQuestion)
 		if err != nil {
 			t.Fatalf("%s %s: %v", tt.typ, tt.dirKey, err)
 		}

@@ -1,4 +1,4 @@
-package runner
+package agent
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"agentevals/agent"
 	"agentevals/llm"
 	"agentevals/score"
 	"agentevals/suite"
@@ -45,15 +44,15 @@ func TestLLMAgent_Answer(t *testing.T) {
 	}))
 	defer srv.Close()
 	t.Setenv("ANTHROPIC_API_KEY", "agent-key")
-	a, err := agent.NewAgent(suite.AgentConfig{Name: "Model", Type: suite.AgentLLM, LLM: &suite.ModelConfig{
+	a, err := NewAgent(suite.AgentConfig{Name: "Model", Type: suite.AgentLLM, LLM: &suite.ModelConfig{
 		Provider: "anthropic", Model: "claude-test", BaseURL: srv.URL + "/v1", SystemPrompt: "You are a support agent.",
-	}}, agent.AgentOptions{})
+	}}, AgentOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ct countingTransport
-	ctx := agent.WithHTTPClient(context.Background(), &http.Client{Transport: &ct})
-	resp, err := a.Answer(ctx, agent.Question{ID: "returns", Question: json.RawMessage(`"How long do I have to return an item?"`)})
+	ctx := WithHTTPClient(context.Background(), &http.Client{Transport: &ct})
+	resp, err := a.Answer(ctx, Question{ID: "returns", Question: json.RawMessage(`"How long do I have to return an item?"`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +73,7 @@ func TestLLMAgent_Answer(t *testing.T) {
 		t.Errorf("case transport saw %d requests, want 1 (replay must be able to intercept)", ct.n.Load())
 	}
 
-	_, err = a.Answer(context.Background(), agent.Question{ID: "warranty", Question: json.RawMessage(`{"topic":"warranty"}`)})
+	_, err = a.Answer(context.Background(), Question{ID: "warranty", Question: json.RawMessage(`{"topic":"warranty"}`)})
 	var je *score.Error
 	if !errors.As(err, &je) || je.Kind != score.KindProviderError {
 		t.Errorf("error = %v, want a provider_error *judges.Error", err)
@@ -88,7 +87,7 @@ func TestLLMAgent_InvalidConfig(t *testing.T) {
 		{Provider: "ollama", Model: "m", BaseURL: "http://[::1"},
 		{Provider: "vertex", Model: "m"},
 	} {
-		if _, err := agent.NewLLMAgent(cfg, nil); !errors.Is(err, llm.ErrInvalidSettings) {
+		if _, err := NewLLMAgent(cfg, nil); !errors.Is(err, llm.ErrInvalidSettings) {
 			t.Errorf("%+v: err = %v, want ErrInvalidSettings", cfg, err)
 		}
 	}

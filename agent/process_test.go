@@ -1,7 +1,6 @@
-package runner
+package agent
 
 import (
-	"agentevals/agent"
 	"agentevals/internal/proc"
 	"agentevals/suite"
 	"context"
@@ -24,10 +23,10 @@ func TestCommandAgent_BackgroundChildren(t *testing.T) {
 		{"child that finished", `cat >/dev/null; true & wait; echo ok`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := mustAgent(t, shAgent(t, suite.AgentCommand, tc.script), agent.AgentOptions{})
+			a := mustAgent(t, shAgent(t, suite.AgentCommand, tc.script), AgentOptions{})
 			start := time.Now()
-			_, err := a.Answer(context.Background(), agent.Question{ID: "q", Question: []byte(`"hi"`)})
-			if elapsed := time.Since(start); elapsed > agent.PipeDrain {
+			_, err := a.Answer(context.Background(), Question{ID: "q", Question: []byte(`"hi"`)})
+			if elapsed := time.Since(start); elapsed > PipeDrain {
 				t.Errorf("Answer took %s: it waited for the background child", elapsed)
 			}
 			if !tc.wantErr {
@@ -41,10 +40,10 @@ func TestCommandAgent_BackgroundChildren(t *testing.T) {
 				t.Fatalf("error = %s: %s", ae.Kind, ae.Message)
 			}
 			// SIGKILL is delivered at once but a process takes a moment to die
-			n := liveTagged(t, a.(*agent.CommandAgent).Procs.Tag)
+			n := liveTagged(t, a.(*CommandAgent).Procs.Tag)
 			for deadline := time.Now().Add(2 * time.Second); n != 0 && time.Now().Before(deadline); {
 				time.Sleep(10 * time.Millisecond)
-				n = liveTagged(t, a.(*agent.CommandAgent).Procs.Tag)
+				n = liveTagged(t, a.(*CommandAgent).Procs.Tag)
 			}
 			if n != 0 {
 				t.Errorf("%d tagged processes still running", n)

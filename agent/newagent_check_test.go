@@ -1,9 +1,8 @@
-package runner
+package agent
 
 import (
 	"testing"
 
-	"agentevals/agent"
 	"agentevals/suite"
 )
 
@@ -16,7 +15,7 @@ func TestNewAgent_RefusesWhatCheckAgentRefuses(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			s := &suite.Suite{Agent: cfg}
-			if _, nerr := agent.NewAgent(cfg, agent.AgentOptions{}); nerr == nil || s.ValidateAgent() == nil {
+			if _, nerr := NewAgent(cfg, AgentOptions{}); nerr == nil || s.ValidateAgent() == nil {
 				t.Errorf("NewAgent = %v, CheckAgent = %v: both must refuse", nerr, s.ValidateAgent())
 			}
 		})

@@ -1,4 +1,4 @@
-package runner
+package agent
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/agent"
 	"agentevals/llm"
 	"agentevals/suite"
 )
@@ -37,11 +36,11 @@ func TestHTTPAgent_RetryAfter(t *testing.T) {
 	defer srv.Close()
 	limiter := llm.NewLimiter()
 	cfg := suite.AgentConfig{Name: "A", Type: suite.AgentHTTP, URL: srv.URL, Timeout: suite.Duration(10 * time.Second)}
-	a, err := agent.NewAgent(cfg, agent.AgentOptions{Concurrency: 1, Limiter: limiter})
+	a, err := NewAgent(cfg, AgentOptions{Concurrency: 1, Limiter: limiter})
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := a.Answer(context.Background(), agent.Question{ID: "q", Question: []byte(`"hi"`)})
+	resp, err := a.Answer(context.Background(), Question{ID: "q", Question: []byte(`"hi"`)})
 	if err != nil || string(resp.Output) != `"ok"` {
 		t.Fatalf("answer %s, %v", resp.Output, err)
 	}
@@ -58,12 +57,12 @@ func TestHTTPAgent_RetryAfter(t *testing.T) {
 		w.Header().Set("Retry-After", "30")
 		http.Error(w, "slow down", http.StatusTooManyRequests)
 	})
-	a, err = agent.NewAgent(short, agent.AgentOptions{Concurrency: 1})
+	a, err = NewAgent(short, AgentOptions{Concurrency: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = a.Answer(context.Background(), agent.Question{ID: "q", Question: []byte(`"hi"`)})
-	var ae *agent.AgentError
+	_, err = a.Answer(context.Background(), Question{ID: "q", Question: []byte(`"hi"`)})
+	var ae *AgentError
 	if !errors.As(err, &ae) || ae.Kind != "http_status" {
 		t.Errorf("a 429 beyond the timeout: %v, want the http_status error", err)
 	}
@@ -88,12 +87,12 @@ func TestLLMAgent_RetryAfter(t *testing.T) {
 	defer srv.Close()
 	t.Setenv("OPENAI_API_KEY", "agent-key")
 	limiter := llm.NewLimiter()
-	a, err := agent.NewAgent(suite.AgentConfig{Name: "Model", Type: suite.AgentLLM, LLM: &suite.ModelConfig{
-		Provider: "openai", Model: "m", BaseURL: srv.URL + "/v1"}}, agent.AgentOptions{Limiter: limiter})
+	a, err := NewAgent(suite.AgentConfig{Name: "Model", Type: suite.AgentLLM, LLM: &suite.ModelConfig{
+		Provider: "openai", Model: "m", BaseURL: srv.URL + "/v1"}}, AgentOptions{Limiter: limiter})
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := a.Answer(context.Background(), agent.Question{ID: "q", Question: []byte(`"How long?"`)})
+	resp, err := a.Answer(context.Background(), Question{ID: "q", Question: []byte(`"How long?"`)})
 	if err != nil || string(resp.Output) != `"Thirty days."` {
 		t.Fatalf("answer %s, %v", resp.Output, err)
 	}
