@@ -26,7 +26,7 @@ type caseMetadata struct {
 // response_metadata.judge_usage.
 type judgeUsageRow struct {
 	Metric string
-	score.CallAccount
+	models.CallAccount
 }
 
 // splitCaseMetadata reads response_metadata; anything that is not an
@@ -46,7 +46,7 @@ func splitCaseMetadata(j models.JSON) caseMetadata {
 		delete(m, "api_replay")
 	}
 	if r, ok := m["judge_usage"]; ok {
-		var accounts map[string]score.CallAccount
+		var accounts map[string]models.CallAccount
 		if json.Unmarshal(r, &accounts) == nil {
 			for name, a := range accounts {
 				out.JudgeUsage = append(out.JudgeUsage, judgeUsageRow{Metric: name, CallAccount: a})

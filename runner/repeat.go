@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"agentevals/models"
-	"agentevals/score"
 	"agentevals/suite"
 )
 
@@ -283,8 +282,8 @@ func passAtK(reps []*models.CaseResult) (any, any) {
 }
 
 // sumJudgeUsage adds the repeats' per-metric judge accounts.
-func sumJudgeUsage(reps []*models.CaseResult) map[string]score.CallAccount {
-	out := map[string]score.CallAccount{}
+func sumJudgeUsage(reps []*models.CaseResult) map[string]models.CallAccount {
+	out := map[string]models.CallAccount{}
 	for _, r := range reps {
 		for name, acc := range judgeUsageByMetric(r) {
 			out[name] = out[name].Add(acc)

@@ -114,14 +114,14 @@ func SampleOf(c *suite.Case) score.Sample {
 // under the scorer's context (every call, failed ones and retries, and cache
 // hits), or, for a Judge that records nothing, one call with the usage its
 // assessment reported.
-func metricJudgeUsage(used *llm.UsageRecorder, a score.Assessment) (score.CallAccount, bool) {
+func metricJudgeUsage(used *llm.UsageRecorder, a score.Assessment) (models.CallAccount, bool) {
 	if acc, ok := used.Account(); ok {
 		return acc, true
 	}
 	if a.Usage == nil {
-		return score.CallAccount{}, false
+		return models.CallAccount{}, false
 	}
-	return score.CallAccount{Calls: 1, Attempts: 1, InputTokens: a.Usage.InputTokens, OutputTokens: a.Usage.OutputTokens,
+	return models.CallAccount{Calls: 1, Attempts: 1, InputTokens: a.Usage.InputTokens, OutputTokens: a.Usage.OutputTokens,
 		Cost: a.Usage.Cost}, true
 }
 

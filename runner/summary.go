@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"agentevals/models"
-	"agentevals/score"
 	"agentevals/suite"
 )
 
@@ -31,7 +30,7 @@ import (
 //	               totals above: {calls, errors, attempts, cached,
 //	               input_tokens, output_tokens, cost} summed over the
 //	               per-metric accounts in each case's
-//	               response_metadata.judge_usage (judges.CallAccount). calls
+//	               response_metadata.judge_usage (models.CallAccount). calls
 //	               are verdicts asked of the model, failed ones included with
 //	               the usage the provider reported; errors are the calls
 //	               that ended without a verdict; attempts include retries;
@@ -61,7 +60,7 @@ import (
 // never replaces writer.
 func SummaryOf(run *models.Run, concurrency int, wall time.Duration) map[string]any {
 	t := models.TotalsOf(run.Cases)
-	var judge score.CallAccount
+	var judge models.CallAccount
 	type metricAgg struct {
 		sum                               float64
 		count, passed, errors, notCounted int
@@ -142,14 +141,14 @@ func orNull[T any](v *T) any {
 
 // judgeUsage reads the per-metric accounts in response_metadata.judge_usage
 // of a case, in metric-name order.
-func judgeUsage(c *models.CaseResult) []score.CallAccount {
+func judgeUsage(c *models.CaseResult) []models.CallAccount {
 	byName := judgeUsageByMetric(c)
 	names := make([]string, 0, len(byName))
 	for name := range byName {
 		names = append(names, name)
 	}
 	sort.Strings(names) // a fixed order keeps the cost sum reproducible
-	out := make([]score.CallAccount, 0, len(names))
+	out := make([]models.CallAccount, 0, len(names))
 	for _, name := range names {
 		out = append(out, byName[name])
 	}
@@ -159,20 +158,20 @@ func judgeUsage(c *models.CaseResult) []score.CallAccount {
 // judgeUsageByMetric reads response_metadata.judge_usage of a case by
 // metric name. Entries written before calls were counted ({input_tokens,
 // output_tokens, cost} of one verdict) count as one call.
-func judgeUsageByMetric(c *models.CaseResult) map[string]score.CallAccount {
+func judgeUsageByMetric(c *models.CaseResult) map[string]models.CallAccount {
 	if c.ResponseMetadata.IsNull() {
 		return nil
 	}
 	var meta struct {
 		JudgeUsage map[string]struct {
-			score.CallAccount
+			models.CallAccount
 			Calls *int64 `json:"calls"`
 		} `json:"judge_usage"`
 	}
 	if json.Unmarshal(c.ResponseMetadata, &meta) != nil {
 		return nil
 	}
-	out := make(map[string]score.CallAccount, len(meta.JudgeUsage))
+	out := make(map[string]models.CallAccount, len(meta.JudgeUsage))
 	for name, u := range meta.JudgeUsage {
 		acc := u.CallAccount
 		acc.Calls = 1

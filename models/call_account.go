@@ -1,4 +1,4 @@
-package score
+package models
 
 // CallAccount is the usage of judge calls: per metric in a case's
 // response_metadata.judge_usage and summed in the run summary's
@@ -49,6 +49,7 @@ func (a CallAccount) Add(b CallAccount) CallAccount {
 	return sum
 }
 
+// Clone returns a copy that shares nothing with a.
 func (a CallAccount) Clone() CallAccount {
 	if a.Cost != nil {
 		c := *a.Cost
