@@ -23,10 +23,6 @@ type RejudgeOptions struct {
 	Progress func(done, total int)
 }
 
-// runnerKeys are the response_metadata keys the runner writes; the rest is
-// what the agent returned as its metadata.
-var runnerKeys = []string{"judge_usage", "metric_details", "api_replay", "repeats", "repeat_scores", "pass_at_k", "pass_hat_k"}
-
 // Rejudge judges the stored answers of run again, opts.Times times each,
 // with the suite's judge-backed metrics (scorers built as Execute builds
 // them, with judge): no agent is called and nothing is written. Questions
@@ -141,15 +137,27 @@ func storedSample(c *suite.Case, row *models.CaseResult) (score.Sample, error) {
 			s.Actions = []score.Action{}
 		}
 	}
-	meta := runner.DecodeObject(json.RawMessage(row.ResponseMetadata))
-	for _, k := range runnerKeys {
-		delete(meta, k)
-	}
-	s.ResponseMetadata = meta
+	s.ResponseMetadata = agentMetadata(row.ResponseMetadata)
 	s.DurationMS, s.InputTokens, s.OutputTokens = row.DurationMS, row.InputTokens, row.OutputTokens
 	if row.Cost != nil {
 		cost := row.Cost.Float64()
 		s.Cost = &cost
 	}
 	return s, nil
+}
+
+// agentMetadata is a stored response_metadata without the runner's scoring
+// evidence (API replay, judge usage, metric details, repeats): what the
+// scorers see of the agent's metadata.
+func agentMetadata(j models.JSON) map[string]any {
+	meta, err := models.DecodeCaseMetadata(j)
+	if err != nil {
+		return runner.DecodeObject(json.RawMessage(j))
+	}
+	meta.APIReplay, meta.JudgeUsage, meta.MetricDetails, meta.CaseRepeats = nil, nil, nil, nil
+	rest, err := meta.Encode()
+	if err != nil {
+		return map[string]any{}
+	}
+	return runner.DecodeObject(json.RawMessage(rest))
 }

@@ -183,16 +183,14 @@ func (d *difference) describe() string {
 }
 
 // WriterOf returns the implementation that wrote the run, from its summary's
-// "writer" key (the Go runner writes runner.WriterOf), or "" when the summary
+// writer (the Go runner writes models.GoWriter), or "" when the summary
 // names none, as in runs written by the Ruby gem.
 func WriterOf(run *models.Run) string {
-	var sum struct {
-		Writer string `json:"writer"`
-	}
-	if run.Summary.IsNull() || json.Unmarshal(run.Summary, &sum) != nil {
+	s, err := models.DecodeRunSummary(run.Summary)
+	if err != nil {
 		return ""
 	}
-	return sum.Writer
+	return s.Writer
 }
 
 // CheckBaseline reports whether candidate may be the baseline of run: same

@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 
@@ -79,10 +78,8 @@ func JudgedMetrics(run, baseline *models.Run, opts Options) func(string) bool {
 			continue
 		}
 		for _, c := range r.Cases {
-			var meta struct {
-				JudgeUsage map[string]json.RawMessage `json:"judge_usage"`
-			}
-			if c.ResponseMetadata.IsNull() || json.Unmarshal(c.ResponseMetadata, &meta) != nil {
+			meta, err := models.DecodeCaseMetadata(c.ResponseMetadata)
+			if err != nil {
 				continue
 			}
 			for name := range meta.JudgeUsage {

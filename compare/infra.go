@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"encoding/json"
 	"sort"
 
 	"agentevals/models"
@@ -14,12 +13,7 @@ import (
 // baselines: an automatic baseline is never a run marked as an
 // infrastructure failure; pass --baseline to use one anyway.
 func InfrastructureFailure(run *models.Run) bool {
-	var sum map[string]json.RawMessage
-	if run.Summary.IsNull() || json.Unmarshal(run.Summary, &sum) != nil {
-		return false
-	}
-	v, ok := sum[models.InfrastructureFailureKey]
-	return ok && string(v) != "null"
+	return InfrastructureFailures(run) != nil
 }
 
 // InfrastructureFailures lists what the run's infrastructure-failure mark
@@ -27,19 +21,22 @@ func InfrastructureFailure(run *models.Run) bool {
 // order; nil when the run is not marked. A mark that is not an object of
 // strings is shown as its JSON text.
 func InfrastructureFailures(run *models.Run) []string {
-	if !InfrastructureFailure(run) {
+	s, err := models.DecodeRunSummary(run.Summary)
+	if err != nil {
 		return nil
 	}
-	var sum map[string]json.RawMessage
-	_ = json.Unmarshal(run.Summary, &sum) // valid: InfrastructureFailure decoded it
-	raw := sum[models.InfrastructureFailureKey]
-	var sides map[string]string
-	if json.Unmarshal(raw, &sides) != nil || len(sides) == 0 {
+	if raw, ok := s.Extra[models.InfrastructureFailureKey]; ok { // not an object of strings
+		if string(raw) == "null" {
+			return nil
+		}
 		return []string{string(raw)}
 	}
-	out := make([]string, 0, len(sides))
-	for side, what := range sides {
+	out := make([]string, 0, len(s.InfrastructureFailure))
+	for side, what := range s.InfrastructureFailure {
 		out = append(out, side+": "+what)
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	sort.Strings(out)
 	return out

@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -56,12 +55,12 @@ func Repeats(run *models.Run) *RepeatStats {
 			continue
 		}
 		st.K = max(st.K, len(meta.Repeats))
-		if meta.At != nil && meta.Hat != nil {
+		if meta.PassAtK != nil && meta.PassHatK != nil {
 			st.Cases++
-			if *meta.At {
+			if *meta.PassAtK {
 				at++
 			}
-			if *meta.Hat {
+			if *meta.PassHatK {
 				hat++
 			}
 		}
@@ -103,23 +102,14 @@ func Repeats(run *models.Run) *RepeatStats {
 	return st
 }
 
-// caseRepeats is what a case answered K > 1 times keeps in its
-// response_metadata (runner/repeat.go).
-type caseRepeats struct {
-	Repeats      []json.RawMessage     `json:"repeats"`
-	RepeatScores map[string][]*float64 `json:"repeat_scores"`
-	At           *bool                 `json:"pass_at_k"`
-	Hat          *bool                 `json:"pass_hat_k"`
-}
-
 // repeatMeta reads the case's repeat keys; ok is false when the case was
 // answered once (or the keys are not what the runner writes).
-func repeatMeta(c *models.CaseResult) (caseRepeats, bool) {
-	var meta caseRepeats
-	if c.ResponseMetadata.IsNull() || c.ResponseMetadata.Decode(&meta) != nil || len(meta.Repeats) < 2 {
-		return caseRepeats{}, false
+func repeatMeta(c *models.CaseResult) (*models.CaseRepeats, bool) {
+	meta, err := models.DecodeCaseMetadata(c.ResponseMetadata)
+	if err != nil || !meta.Repeated() {
+		return nil, false
 	}
-	return meta, true
+	return meta.CaseRepeats, true
 }
 
 // RepeatScores returns the case's scores per metric and repeat

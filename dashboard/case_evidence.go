@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"agentevals/compare"
@@ -26,7 +25,7 @@ type caseMetadata struct {
 // response_metadata.judge_usage.
 type judgeUsageRow struct {
 	Metric string
-	score.CallAccount
+	models.CallAccount
 }
 
 // splitCaseMetadata reads response_metadata; anything that is not an
@@ -36,33 +35,23 @@ func splitCaseMetadata(j models.JSON) caseMetadata {
 	if j.IsNull() {
 		return out
 	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(j, &m) != nil {
+	meta, err := models.DecodeCaseMetadata(j)
+	if err != nil {
 		out.Rest = prettyJSON(j)
 		return out
 	}
-	if r, ok := m["api_replay"]; ok {
-		out.Replay = prettyJSON(models.JSON(r))
-		delete(m, "api_replay")
+	if meta.APIReplay != nil {
+		b, _ := json.Marshal(meta.APIReplay)
+		out.Replay = prettyJSON(models.JSON(b))
 	}
-	if r, ok := m["judge_usage"]; ok {
-		var accounts map[string]score.CallAccount
-		if json.Unmarshal(r, &accounts) == nil {
-			for name, a := range accounts {
-				out.JudgeUsage = append(out.JudgeUsage, judgeUsageRow{Metric: name, CallAccount: a})
-			}
-			sort.Slice(out.JudgeUsage, func(a, b int) bool { return out.JudgeUsage[a].Metric < out.JudgeUsage[b].Metric })
-			delete(m, "judge_usage")
-		}
+	for _, name := range meta.JudgeUsage.Names() {
+		out.JudgeUsage = append(out.JudgeUsage, judgeUsageRow{Metric: name, CallAccount: meta.JudgeUsage[name]})
 	}
-	if r, ok := m["metric_details"]; ok {
-		if json.Unmarshal(r, &out.MetricDetails) == nil {
-			delete(m, "metric_details")
-		}
-	}
-	if len(m) > 0 {
-		b, _ := json.Marshal(m)
-		out.Rest = prettyJSON(models.JSON(b))
+	out.MetricDetails = meta.MetricDetails
+	rest := meta
+	rest.APIReplay, rest.JudgeUsage, rest.MetricDetails = nil, nil, nil
+	if b, err := rest.Encode(); err == nil && string(b) != "{}" {
+		out.Rest = prettyJSON(b)
 	}
 	return out
 }

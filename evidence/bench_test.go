@@ -11,7 +11,6 @@ import (
 
 	"agentevals/internal/testdb"
 	"agentevals/models"
-	"agentevals/runner"
 )
 
 // benchRun is sampleRun with a third metric on every case: 2,500
@@ -24,7 +23,7 @@ func benchRun(tb testing.TB, n int) (*models.Run, Definition) {
 		c.MinimumScores = models.JSON(`{"exact":1,"judge":0.5,"has":0.5}`)
 		c.Metrics = append(c.Metrics, &models.MetricResult{Position: 2, Name: "has", Threshold: 0.5, Score: &one, Passed: true, Reason: &reason})
 	}
-	run.Summary = models.MustJSON(runner.SummaryOf(run, 4, time.Minute))
+	run.Summary = mustSummary(tb, models.SummaryOf(run, 4, time.Minute))
 	return run, def
 }
 
@@ -50,7 +49,7 @@ func writeFiles(b *testing.B, dir string, run *models.Run, def Definition) (whol
 				r.Cases = append(r.Cases, &cp)
 			}
 		}
-		r.Summary = models.MustJSON(runner.SummaryOf(&r, 4, time.Minute))
+		r.Summary = mustSummary(b, models.SummaryOf(&r, 4, time.Minute))
 		p := filepath.Join(dir, fmt.Sprintf("shard-%d.json", i))
 		if err := (&File{Run: &r, Definition: def, Shard: &Shard{Index: i, Count: 4}}).Write(p); err != nil {
 			b.Fatal(err)

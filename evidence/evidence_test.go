@@ -14,7 +14,6 @@ import (
 
 	"agentevals/internal/testdb"
 	"agentevals/models"
-	"agentevals/runner"
 )
 
 // sampleRun builds a prepared run of n cases with two metrics each, one
@@ -57,7 +56,7 @@ func sampleRun(tb testing.TB, n int) (*models.Run, Definition) {
 		c.Metrics = []*models.MetricResult{exact, judge}
 		run.Cases = append(run.Cases, c)
 	}
-	run.Summary = models.MustJSON(runner.SummaryOf(run, 4, time.Minute))
+	run.Summary = mustSummary(tb, models.SummaryOf(run, 4, time.Minute))
 	if err := models.PrepareRun(run); err != nil {
 		tb.Fatal(err)
 	}
@@ -305,4 +304,14 @@ func TestParse_NotAnEvidenceFile(t *testing.T) {
 			t.Errorf("%s: got %v, want an error starting %q", tc.in, err, tc.want)
 		}
 	}
+}
+
+// mustSummary encodes a run summary.
+func mustSummary(tb testing.TB, s models.RunSummary) models.JSON {
+	tb.Helper()
+	j, err := s.Encode()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return j
 }

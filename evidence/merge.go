@@ -9,7 +9,6 @@ import (
 	"github.com/google/uuid"
 
 	"agentevals/models"
-	"agentevals/runner"
 )
 
 // mergeNamespace derives a merged run's id from its shards' ids, so merging
@@ -20,11 +19,12 @@ var mergeNamespace = uuid.MustParse("8f6a3c52-5d0e-4c2b-9a51-3b7d2f0c9e11")
 // Merge joins the shards of one definition into one whole run, as an
 // unsharded run of the suite would have stored it: cases at their suite
 // positions, started_at the earliest start, finished_at the latest finish,
-// the summary recomputed with runner.Summarize (concurrency is the sum of
+// the summary recomputed with models.SummaryOf (concurrency is the sum of
 // the shards', duration_ms the merged wall time, repeats the shards' K with
-// pass_at_k and pass_hat_k over the whole run; keys Summarize does not
-// produce, such as the judge's provider and cache counts, are taken from
-// the shards, numbers summed), and the definition's digest, so the
+// pass_at_k and pass_hat_k over the whole run, an infrastructure failure
+// the first shard's for each side; keys SummaryOf does not produce, such
+// as the judge's provider and cache counts, are taken from the shards,
+// numbers summed), and the definition's digest, so the
 // unsharded history baselines it. names are the files' names for
 // messages. It refuses missing, duplicated, overlapping or mismatched
 // shards (another digest, suite, agent, version, metadata, repeat count or
@@ -96,15 +96,13 @@ func sameDefinition(first, f *File) string {
 }
 
 // repeatsOf is the K of a run made with --repeat K, from its summary's
-// "repeats" key (1 without it).
+// repeats (1 without it).
 func repeatsOf(r *models.Run) int {
-	var s struct {
-		Repeats *int `json:"repeats"`
-	}
-	if r.Summary.Decode(&s) != nil || s.Repeats == nil {
+	s, err := models.DecodeRunSummary(r.Summary)
+	if err != nil || s.RepeatSummary == nil {
 		return 1
 	}
-	return *s.Repeats
+	return s.RepeatSummary.Repeats
 }
 
 // join builds the merged run from validated, complete shards.
@@ -118,6 +116,7 @@ func join(files []*File, n int) (*File, error) {
 		StartedAt: first.Run.StartedAt, FinishedAt: first.Run.FinishedAt}
 	concurrency := 0
 	extras := map[string]any{}
+	infra := map[string]string{}
 	for _, f := range files {
 		ids = append(ids, f.Run.ID.String())
 		if f.Run.StartedAt.Before(run.StartedAt) {
@@ -126,14 +125,21 @@ func join(files []*File, n int) (*File, error) {
 		if f.Run.FinishedAt.After(run.FinishedAt) {
 			run.FinishedAt = f.Run.FinishedAt
 		}
-		var s map[string]any
-		if err := f.Run.Summary.Decode(&s); err != nil {
+		s, err := models.DecodeRunSummary(f.Run.Summary)
+		if err != nil {
 			return nil, fmt.Errorf("merge shards: summary: %w", err)
 		}
-		if c, ok := s["concurrency"].(float64); ok {
-			concurrency += int(c)
+		concurrency += s.Concurrency
+		for side, what := range s.InfrastructureFailure {
+			if _, ok := infra[side]; !ok { // the first shard's, side by side
+				infra[side] = what
+			}
 		}
-		for k, v := range s {
+		for k, raw := range s.Extra {
+			var v any
+			if err := json.Unmarshal(raw, &v); err != nil {
+				return nil, fmt.Errorf("merge shards: summary: %w", err)
+			}
 			extras[k] = addJSON(extras[k], v)
 		}
 		for _, c := range f.Run.Cases {
@@ -152,21 +158,35 @@ func join(files []*File, n int) (*File, error) {
 		cp.RunID = run.ID
 		run.Cases = append(run.Cases, &cp)
 	}
-	summary := runner.SummaryOf(run, concurrency, run.FinishedAt.Sub(run.StartedAt))
+	summary := models.SummaryOf(run, concurrency, run.FinishedAt.Sub(run.StartedAt))
 	if k := repeatsOf(first.Run); k > 1 { // K is the shards' (equal), not their sum; rates over the whole run
-		runner.AddRepeatSummary(summary, run, k)
+		summary.RepeatSummary = models.RepeatSummaryOf(run, k)
 	}
-	for k, v := range extras {
-		if _, computed := summary[k]; !computed {
-			summary[k] = v
-		}
+	if len(infra) > 0 {
+		summary.InfrastructureFailure = infra
 	}
 	var err error
-	if run.Summary, err = models.NewJSON(summary); err != nil {
+	if summary.Extra, err = encodeValues(extras); err != nil {
+		return nil, fmt.Errorf("merge shards: summary: %w", err)
+	}
+	if run.Summary, err = summary.Encode(); err != nil {
 		return nil, fmt.Errorf("merge shards: summary: %w", err)
 	}
 	return &File{Run: run, Definition: first.Definition,
 		Reason: fmt.Sprintf("merged from %d shards", n)}, nil
+}
+
+// encodeValues encodes each value of m.
+func encodeValues(m map[string]any) (map[string]json.RawMessage, error) {
+	out := make(map[string]json.RawMessage, len(m))
+	for k, v := range m {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = b
+	}
+	return out, nil
 }
 
 // addJSON combines two decoded JSON values of shard summaries: numbers

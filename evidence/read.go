@@ -246,19 +246,25 @@ func checkMetrics(c *models.CaseResult, calculated map[string]bool, bad func(int
 // checkSummaryCounts refuses a summary whose case counts disagree with the
 // rows (keys the summary lacks are not checked: the Ruby gem's may differ).
 func checkSummaryCounts(r *models.Run, bad func(string, ...any) error) error {
-	var s map[string]any
-	if err := r.Summary.Decode(&s); err != nil {
+	s, err := models.DecodeRunSummary(r.Summary)
+	if err != nil {
 		return bad("%v", err)
 	}
-	key := map[string]string{models.StatusPassed: "passed", models.StatusFailed: "failed",
-		models.StatusError: "errors", models.StatusNotEvaluated: "not_evaluated"}
-	counts := map[string]int{"cases": len(r.Cases)}
+	counts := map[string]int{}
 	for _, c := range r.Cases {
-		counts[key[c.Status]]++
+		counts[c.Status]++
 	}
-	for _, k := range []string{"cases", "passed", "failed", "errors", "not_evaluated"} {
-		if v, ok := s[k].(float64); ok && int(v) != counts[k] {
-			return bad("%s is %v but the rows hold %d", k, v, counts[k])
+	for _, k := range []struct {
+		name  string
+		value *int
+		rows  int
+	}{
+		{"cases", s.Cases, len(r.Cases)}, {"passed", s.Passed, counts[models.StatusPassed]},
+		{"failed", s.Failed, counts[models.StatusFailed]}, {"errors", s.Errors, counts[models.StatusError]},
+		{"not_evaluated", s.NotEvaluated, counts[models.StatusNotEvaluated]},
+	} {
+		if k.value != nil && *k.value != k.rows {
+			return bad("%s is %v but the rows hold %d", k.name, *k.value, k.rows)
 		}
 	}
 	return nil

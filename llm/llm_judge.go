@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"agentevals/bounds"
+	"agentevals/models"
 	"agentevals/score"
 )
 
@@ -29,11 +30,11 @@ var _ score.Judge = (*LLMJudge)(nil)
 
 // JudgeTotals account for every judge call of a run, cache hits and failed
 // calls included, exactly as the per-metric accounts the runner records
-// (see CallAccount).
+// (see models.CallAccount).
 type JudgeTotals struct {
 	Provider string `json:"provider"`
 	Model    string `json:"model"`
-	score.CallAccount
+	models.CallAccount
 }
 
 // NewLLMJudge validates the settings and builds the judge; cache may be nil.
@@ -87,7 +88,7 @@ func (j *LLMJudge) Assess(ctx context.Context, system, user string) (score.Asses
 		key = j.cache.Key(s, system, user)
 		if a, ok := j.cache.get(key); ok {
 			zero := 0.0
-			j.account(ctx, score.CallAccount{Cached: 1, Cost: &zero})
+			j.account(ctx, models.CallAccount{Cached: 1, Cost: &zero})
 			a.Usage = &score.Usage{Cost: &zero} // nothing was spent
 			a.Details = map[string]any{"judge": judgeInfo, "judge_cache": "hit"}
 			return a, nil
@@ -137,7 +138,7 @@ func (j *LLMJudge) Assess(ctx context.Context, system, user string) (score.Asses
 }
 
 // account adds one call (or cache hit) to the totals and to ctx's recorder.
-func (j *LLMJudge) account(ctx context.Context, a score.CallAccount) {
+func (j *LLMJudge) account(ctx context.Context, a models.CallAccount) {
 	j.mu.Lock()
 	j.totals.CallAccount = j.totals.Add(a)
 	j.mu.Unlock()

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"agentevals/models"
 	"agentevals/score"
 	"context"
 	"sync"
@@ -12,18 +13,18 @@ import (
 // included. It is safe for concurrent use; the zero value is ready.
 type UsageRecorder struct {
 	mu  sync.Mutex
-	acc score.CallAccount
+	acc models.CallAccount
 }
 
 // Account returns what was recorded so far; ok is false when no judge call
 // or cache hit was recorded.
-func (r *UsageRecorder) Account() (acc score.CallAccount, ok bool) {
+func (r *UsageRecorder) Account() (acc models.CallAccount, ok bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.acc.Clone(), !r.acc.Empty()
 }
 
-func (r *UsageRecorder) add(a score.CallAccount) {
+func (r *UsageRecorder) add(a models.CallAccount) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.acc = r.acc.Add(a)
@@ -46,8 +47,8 @@ func recorderFrom(ctx context.Context) *UsageRecorder {
 // reported usage and its cost, computed from the list price when the
 // provider's usage came without one but the price is known (a failed call
 // that reported no tokens then costs 0, which is known, not unknown).
-func callAccount(s Settings, u score.Usage, attempts int, failed bool) score.CallAccount {
-	a := score.CallAccount{Calls: 1, Attempts: int64(attempts), InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, Cost: u.Cost}
+func callAccount(s Settings, u score.Usage, attempts int, failed bool) models.CallAccount {
+	a := models.CallAccount{Calls: 1, Attempts: int64(attempts), InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, Cost: u.Cost}
 	if failed {
 		a.Errors = 1
 	}

@@ -1,7 +1,7 @@
 package llm
 
 import (
-	"agentevals/score"
+	"agentevals/models"
 	"context"
 	"fmt"
 	"net/http"
@@ -38,17 +38,17 @@ func TestLLMJudge_CallAccount(t *testing.T) {
 		steps  []step
 		price  bool // the provider's own endpoint with a listed model
 		cached bool // ask twice with a cache: the second is a hit
-		want   score.CallAccount
+		want   models.CallAccount
 	}{
-		{"verdict, unknown price", []step{ok}, false, false, score.CallAccount{Calls: 1, Attempts: 1, InputTokens: 120, OutputTokens: 30}},
-		{"verdict, listed price", []step{ok}, true, false, score.CallAccount{Calls: 1, Attempts: 1, InputTokens: 120, OutputTokens: 30, Cost: priced(120, 30)}},
-		{"persistent 500, unknown price", []step{fail}, false, false, score.CallAccount{Calls: 1, Errors: 1, Attempts: 3}},
-		{"persistent 500, listed price", []step{fail}, true, false, score.CallAccount{Calls: 1, Errors: 1, Attempts: 3, Cost: &zero}},
+		{"verdict, unknown price", []step{ok}, false, false, models.CallAccount{Calls: 1, Attempts: 1, InputTokens: 120, OutputTokens: 30}},
+		{"verdict, listed price", []step{ok}, true, false, models.CallAccount{Calls: 1, Attempts: 1, InputTokens: 120, OutputTokens: 30, Cost: priced(120, 30)}},
+		{"persistent 500, unknown price", []step{fail}, false, false, models.CallAccount{Calls: 1, Errors: 1, Attempts: 3}},
+		{"persistent 500, listed price", []step{fail}, true, false, models.CallAccount{Calls: 1, Errors: 1, Attempts: 3, Cost: &zero}},
 		{"invalid reply is billed", []step{{status: 200, content: "looks fine"}}, true, false,
-			score.CallAccount{Calls: 1, Errors: 1, Attempts: 1, InputTokens: 120, OutputTokens: 30, Cost: priced(120, 30)}},
-		{"500 then verdict", []step{fail, ok}, false, false, score.CallAccount{Calls: 1, Attempts: 2, InputTokens: 120, OutputTokens: 30}},
-		{"cache hit", []step{ok}, true, true, score.CallAccount{Calls: 1, Attempts: 1, Cached: 1, InputTokens: 120, OutputTokens: 30, Cost: priced(120, 30)}},
-		{"cache hit, unknown price", []step{ok}, false, true, score.CallAccount{Calls: 1, Attempts: 1, Cached: 1, InputTokens: 120, OutputTokens: 30}},
+			models.CallAccount{Calls: 1, Errors: 1, Attempts: 1, InputTokens: 120, OutputTokens: 30, Cost: priced(120, 30)}},
+		{"500 then verdict", []step{fail, ok}, false, false, models.CallAccount{Calls: 1, Attempts: 2, InputTokens: 120, OutputTokens: 30}},
+		{"cache hit", []step{ok}, true, true, models.CallAccount{Calls: 1, Attempts: 1, Cached: 1, InputTokens: 120, OutputTokens: 30, Cost: priced(120, 30)}},
+		{"cache hit, unknown price", []step{ok}, false, true, models.CallAccount{Calls: 1, Attempts: 1, Cached: 1, InputTokens: 120, OutputTokens: 30}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := newScripted(t, ProviderOpenAI, tc.steps...)
@@ -76,7 +76,7 @@ func TestLLMJudge_CallAccount(t *testing.T) {
 				var hit UsageRecorder
 				a, err := j.Assess(WithUsageRecorder(context.Background(), &hit), "s", "u")
 				got, _ := hit.Account()
-				if err != nil || a.Details["judge_cache"] != "hit" || !sameAccount(got, score.CallAccount{Cached: 1, Cost: &zero}) {
+				if err != nil || a.Details["judge_cache"] != "hit" || !sameAccount(got, models.CallAccount{Cached: 1, Cost: &zero}) {
 					t.Errorf("cache hit = %+v (%v), account %+v, want 1 cached at cost 0", a, err, got)
 				}
 				rec.add(got)
@@ -94,19 +94,19 @@ func TestLLMJudge_CallAccount(t *testing.T) {
 
 func TestCallAccount_Add(t *testing.T) {
 	one, two := 1.0, 2.0
-	known := score.CallAccount{Calls: 1, InputTokens: 10, Cost: &one}
-	if got := known.Add(score.CallAccount{Calls: 1, Errors: 1, Cost: &two}); got.Calls != 2 || got.Errors != 1 || got.Cost == nil || *got.Cost != 3 {
+	known := models.CallAccount{Calls: 1, InputTokens: 10, Cost: &one}
+	if got := known.Add(models.CallAccount{Calls: 1, Errors: 1, Cost: &two}); got.Calls != 2 || got.Errors != 1 || got.Cost == nil || *got.Cost != 3 {
 		t.Errorf("known + known = %s", show(got))
 	}
-	if got := known.Add(score.CallAccount{Calls: 1}); got.Cost != nil || got.Calls != 2 {
+	if got := known.Add(models.CallAccount{Calls: 1}); got.Cost != nil || got.Calls != 2 {
 		t.Errorf("known + unknown = %s, want unknown cost", show(got))
 	}
-	if got := (score.CallAccount{}).Add(known); !sameAccount(got, known) || got.Cost == known.Cost {
+	if got := (models.CallAccount{}).Add(known); !sameAccount(got, known) || got.Cost == known.Cost {
 		t.Errorf("empty + known = %s, want a copy of known", show(got))
 	}
 }
 
-func sameAccount(a, b score.CallAccount) bool {
+func sameAccount(a, b models.CallAccount) bool {
 	if (a.Cost == nil) != (b.Cost == nil) || (a.Cost != nil && *a.Cost != *b.Cost) {
 		return false
 	}
@@ -114,7 +114,7 @@ func sameAccount(a, b score.CallAccount) bool {
 	return a == b
 }
 
-func show(a score.CallAccount) string {
+func show(a models.CallAccount) string {
 	cost := "null"
 	if a.Cost != nil {
 		cost = fmtFloat(*a.Cost)
@@ -125,4 +125,4 @@ func show(a score.CallAccount) string {
 
 func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
-func fmtAccount(a score.CallAccount) string { return fmt.Sprintf("%+v", a) }
+func fmtAccount(a models.CallAccount) string { return fmt.Sprintf("%+v", a) }

@@ -96,11 +96,11 @@ type BaselineQuery struct {
 	// CaseIDs, when not nil, keeps only runs whose case ids, in position
 	// order, are exactly these (so also as many).
 	CaseIDs []string
-	// NotWriter, when set, leaves out runs whose summary's "writer" is this
+	// NotWriter, when set, leaves out runs whose summary's writer is this
 	// value (runs of one writer are compared by digest alone).
 	NotWriter string
 	// SkipInfrastructureFailures leaves out runs whose summary has a
-	// non-null "infrastructure_failure": they measured the infrastructure,
+	// non-null infrastructure_failure: they measured the infrastructure,
 	// not the agent, and never serve as automatic baselines.
 	SkipInfrastructureFailures bool
 	// Before excludes runs at or after this point; a zero Sequence means
@@ -193,10 +193,10 @@ func (db *DB) baselineFilter(q *bun.SelectQuery, bq BaselineQuery) *bun.SelectQu
 	}
 	f := db.funcs()
 	if bq.NotWriter != "" {
-		q = q.Where("COALESCE("+f.text("r.summary", "writer")+", '') <> ?", bq.NotWriter)
+		q = q.Where("COALESCE("+f.text("r.summary", WriterKey)+", '') <> ?", bq.NotWriter)
 	}
 	if bq.SkipInfrastructureFailures {
-		q = q.Where(f.text("r.summary", "infrastructure_failure") + " IS NULL")
+		q = q.Where(f.text("r.summary", InfrastructureFailureKey) + " IS NULL")
 	}
 	if bq.CaseIDs != nil {
 		q = q.Where("(SELECT count(*) FROM "+CaseResultsTable+" cc WHERE cc.run_id = r.id) = ?", len(bq.CaseIDs))

@@ -10,81 +10,22 @@ import (
 	"sort"
 	"strings"
 
+	"agentevals/models"
 	"agentevals/sanitize"
 )
 
-// Evidence is what a session saw, for response_metadata.api_replay. Every
-// credential it could recognise is redacted.
-type Evidence struct {
-	Passed     bool                  `json:"passed"`
-	Error      string                `json:"error,omitempty"`
-	AllowHosts []string              `json:"allow_hosts"`
-	Declared   []DeclaredInteraction `json:"declared"`
-	Observed   []ObservedRequest     `json:"observed"`
-	Missing    []MissingRequest      `json:"missing"`
-	// Dropped counts observed requests beyond the kept maximum.
-	Dropped int `json:"dropped,omitempty"`
-}
+// Evidence is what a session saw, for response_metadata.api_replay (the
+// record is models.APIReplay). Every credential it could recognise is
+// redacted.
+type Evidence = models.APIReplay
 
-// DeclaredInteraction is one fixture as declared, and whether it was used.
-type DeclaredInteraction struct {
-	Interaction int                 `json:"interaction"`
-	Method      string              `json:"method"`
-	URL         string              `json:"url"`
-	Query       map[string][]string `json:"query,omitempty"`
-	JSON        json.RawMessage     `json:"json,omitempty"` // "null" is a declared null body
-	Headers     map[string]string   `json:"headers,omitempty"`
-	Response    DeclaredResponse    `json:"response"`
-	Consumed    bool                `json:"consumed"`
-}
-
-// DeclaredResponse summarizes a declared reply: its body by size and hash.
-type DeclaredResponse struct {
-	Status     int               `json:"status"`
-	Headers    map[string]string `json:"headers,omitempty"`
-	BodyBytes  int               `json:"body_bytes"`
-	BodySHA256 string            `json:"body_sha256"`
-	BodyFile   string            `json:"body_file,omitempty"`
-}
-
-// ObservedRequest is one request the agent made and what replay did.
-type ObservedRequest struct {
-	Method  string              `json:"method"`
-	URL     string              `json:"url"` // scheme://host/path, no query
-	Query   map[string][]string `json:"query,omitempty"`
-	Headers map[string]string   `json:"headers,omitempty"`
-	// JSON is the body when it parsed as JSON; Form when it was a form.
-	JSON        json.RawMessage     `json:"json,omitempty"`
-	Form        map[string][]string `json:"form,omitempty"`
-	BodyBytes   int                 `json:"body_bytes"`
-	Status      Status              `json:"status"`
-	Interaction *int                `json:"interaction,omitempty"` // the declaration compared
-	Differences []string            `json:"differences,omitempty"`
-	// ResponseStatus is the replayed (or, when allowed, real) status code.
-	ResponseStatus int    `json:"response_status,omitempty"`
-	Error          string `json:"error,omitempty"`
-}
-
-// MissingRequest is a declaration the agent never made.
-type MissingRequest struct {
-	Interaction int    `json:"interaction"`
-	Method      string `json:"method"`
-	URL         string `json:"url"`
-}
-
-// Value is the evidence as plain JSON values (map[string]any), ready for
-// response metadata.
-func (e *Evidence) Value() map[string]any {
-	b, err := json.Marshal(e)
-	if err != nil {
-		return map[string]any{"error": "api replay evidence: " + err.Error()}
-	}
-	var v map[string]any
-	if err := json.Unmarshal(b, &v); err != nil {
-		return map[string]any{"error": "api replay evidence: " + err.Error()}
-	}
-	return v
-}
+// The parts of Evidence.
+type (
+	DeclaredInteraction = models.APIReplayDeclared
+	DeclaredResponse    = models.APIReplayResponse
+	ObservedRequest     = models.APIReplayRequest
+	MissingRequest      = models.APIReplayMissing
+)
 
 // Redacted replaces every credential value.
 const Redacted = sanitize.Redacted
@@ -130,6 +71,20 @@ func redactedJSON(raw []byte) json.RawMessage {
 	b, err := json.Marshal(redactJSON(decodeJSON(raw)))
 	if err != nil {
 		return json.RawMessage(`"` + Redacted + `"`)
+	}
+	return b
+}
+
+// evidenceJSON is a body for the evidence: redacted, with its numbers as
+// float64 values, as evidence has always been stored.
+func evidenceJSON(raw []byte) json.RawMessage {
+	b := redactedJSON(raw)
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return b
+	}
+	if f, err := json.Marshal(v); err == nil {
+		return f
 	}
 	return b
 }
@@ -193,7 +148,7 @@ func observe(r *request) ObservedRequest {
 	o.Headers = redactHeaderMap(h)
 	if len(r.body) > 0 && !r.tooLarge {
 		if json.Valid(r.body) {
-			o.JSON = redactedJSON(r.body)
+			o.JSON = evidenceJSON(r.body)
 		} else if mt, _, _ := mime.ParseMediaType(r.header.Get("Content-Type")); mt == "application/x-www-form-urlencoded" {
 			if form, err := url.ParseQuery(string(r.body)); err == nil {
 				o.Form = redactValues(form)
@@ -216,7 +171,7 @@ func declared(i int, in *Interaction, consumed bool) DeclaredInteraction {
 		Consumed: consumed,
 	}
 	if in.Request.JSON != nil {
-		d.JSON = redactedJSON(in.Request.JSON)
+		d.JSON = evidenceJSON(in.Request.JSON)
 	}
 	return d
 }

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+
+	"agentevals/models"
 )
 
 // Errors a transport returns (wrapped) for a request replay refused. The
@@ -21,7 +23,7 @@ var (
 )
 
 // Status is what became of one observed request.
-type Status string
+type Status = models.ReplayStatus
 
 // Observed request statuses.
 const (

@@ -1,8 +1,6 @@
 package report
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -15,9 +13,8 @@ import (
 // failing case; the rest are counted.
 const maxReplayRequests = 20
 
-// ReplayView is a case's strict API replay evidence
-// (response_metadata.api_replay, written by the replay package) as the
-// reports and the dashboard show it: a one-line verdict, and for a failure the observed
+// ReplayView is a case's strict API replay evidence (models.APIReplay,
+// written by the replay package) as the reports and the dashboard show it: a one-line verdict, and for a failure the observed
 // requests with their match status and differences, and the declared
 // requests never made. Every string is raw, untrusted evidence: the
 // templates escape it. Interaction numbers count from 1 (the evidence
@@ -51,83 +48,31 @@ type ReplayMissing struct {
 	Interaction int
 }
 
-// fields is a JSON object read one key at a time, so that a field of an
-// unexpected type is skipped instead of failing the whole object.
-type fields map[string]json.RawMessage
-
-func (f fields) str(k string) string {
-	var s string
-	if json.Unmarshal(f[k], &s) != nil {
-		return ""
-	}
-	return s
-}
-
-func (f fields) num(k string) (int, bool) {
-	var n float64
-	if json.Unmarshal(f[k], &n) != nil {
-		return 0, false
-	}
-	return int(n), true
-}
-
-func (f fields) list(k string) []json.RawMessage {
-	var l []json.RawMessage
-	if json.Unmarshal(f[k], &l) != nil {
-		return nil
-	}
-	return l
-}
-
-// texts reads a list of strings; other elements are shown as JSON.
-func (f fields) texts(k string) []string {
-	var out []string
-	for _, raw := range f.list(k) {
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			s = compactJSON(raw)
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
-// query shows a query object ({"name": "v" or ["v", …]}) as name=v&…,
-// sorted, without percent-encoding (it is for reading, not for requests).
-func (f fields) query(k string) string {
-	var q map[string]json.RawMessage
-	if json.Unmarshal(f[k], &q) != nil || len(q) == 0 {
-		return ""
-	}
-	names := make([]string, 0, len(q))
-	for n := range q {
+// replayLabel is a request's method, URL and query (name=v&…, names
+// sorted, without percent-encoding: it is for reading, not for requests).
+func replayLabel(method, url string, query map[string][]string) string {
+	l := strings.TrimSpace(method + " " + url)
+	names := make([]string, 0, len(query))
+	for n := range query {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	var parts []string
 	for _, n := range names {
-		vs := fields{"v": q[n]}.texts("v")
-		if vs == nil {
-			vs = []string{strings.Trim(compactJSON(q[n]), `"`)}
-		}
-		for _, v := range vs {
+		for _, v := range query[n] {
 			parts = append(parts, n+"="+v)
 		}
 	}
-	return strings.Join(parts, "&")
-}
-
-func (f fields) label() string {
-	l := strings.TrimSpace(f.str("method") + " " + f.str("url"))
-	if q := f.query("query"); q != "" {
-		l += "?" + q
+	if len(parts) > 0 {
+		l += "?" + strings.Join(parts, "&")
 	}
 	return l
 }
 
-// interaction reads a 0-based declaration index as a 1-based number.
-func (f fields) interaction() int {
-	if n, ok := f.num("interaction"); ok && n >= 0 {
+// interactionNumber is a 0-based declaration index as a 1-based number, 0
+// for none.
+func interactionNumber(n int) int {
+	if n >= 0 {
 		return n + 1
 	}
 	return 0
@@ -137,44 +82,31 @@ func (f fields) interaction() int {
 // itself when it is not JSON; see ReadableJSON).
 func compactJSON(raw []byte) string { return compare.ReadableJSON(raw, "") }
 
-// isEmptyList reports whether raw is the JSON array [].
-func isEmptyList(raw json.RawMessage) bool {
-	var list []json.RawMessage
-	return raw != nil && raw[0] == '[' && json.Unmarshal(raw, &list) == nil && len(list) == 0
-}
-
 // NewReplayView reads response_metadata.api_replay; nil when the case has
 // none. It never fails: evidence in an unknown shape is shown as JSON.
 func NewReplayView(meta models.JSON) *ReplayView {
-	if meta.IsNull() {
+	m, err := models.DecodeCaseMetadata(meta)
+	if err != nil || m.APIReplay == nil {
 		return nil
 	}
-	var m fields
-	if json.Unmarshal(meta, &m) != nil {
-		return nil
-	}
-	raw, ok := m["api_replay"]
-	if !ok || string(bytes.TrimSpace(raw)) == "null" {
-		return nil
-	}
-	var ev fields
-	if json.Unmarshal(raw, &ev) == nil && len(ev) == 1 && isEmptyList(ev["interactions"]) {
-		// The Ruby gem's evidence of a replay that declared and saw nothing.
+	ev := m.APIReplay
+	switch {
+	case ev.GemEmpty:
 		return &ReplayView{Verdict: "API replay: empty (no interactions declared or observed)"}
-	}
-	if json.Unmarshal(raw, &ev) != nil || (ev["declared"] == nil && ev["observed"] == nil && ev["missing"] == nil) {
-		return &ReplayView{Verdict: "API replay evidence in an unknown shape", Other: compactJSON(raw)}
+	case ev.Unknown:
+		return &ReplayView{Verdict: "API replay evidence in an unknown shape", Other: compactJSON(ev.Raw)}
 	}
 	v := &ReplayView{}
 	counts := map[string]int{}
-	for i, o := range ev.list("observed") {
-		var of fields
+	for i, o := range ev.Observed {
 		r := ReplayRequest{Status: "unknown"}
-		if json.Unmarshal(o, &of) != nil {
-			r.Label = compactJSON(o)
+		if o.Foreign != nil {
+			r.Label = compactJSON(o.Foreign)
 		} else {
-			r.Status, r.Label, r.Interaction = of.str("status"), of.label(), of.interaction()
-			r.Differences, r.Error = of.texts("differences"), of.str("error")
+			r.Status, r.Label, r.Differences, r.Error = string(o.Status), replayLabel(o.Method, o.URL, o.Query), o.Differences, o.Error
+			if o.Interaction != nil {
+				r.Interaction = interactionNumber(*o.Interaction)
+			}
 			if r.Status == "" {
 				r.Status = "unknown"
 			}
@@ -190,29 +122,27 @@ func NewReplayView(meta models.JSON) *ReplayView {
 			v.More++
 		}
 	}
-	for _, x := range ev.list("missing") {
-		var xf fields
-		if json.Unmarshal(x, &xf) != nil {
-			v.Missing = append(v.Missing, ReplayMissing{Label: compactJSON(x)})
+	for _, x := range ev.Missing {
+		if x.Foreign != nil {
+			v.Missing = append(v.Missing, ReplayMissing{Label: compactJSON(x.Foreign)})
 			continue
 		}
-		v.Missing = append(v.Missing, ReplayMissing{Label: xf.label(), Interaction: xf.interaction()})
+		v.Missing = append(v.Missing, ReplayMissing{Label: replayLabel(x.Method, x.URL, x.Query), Interaction: interactionNumber(x.Interaction)})
 	}
-	dropped, _ := ev.num("dropped")
-	if dropped > 0 {
-		v.More += dropped
+	if ev.Dropped > 0 {
+		v.More += ev.Dropped
 	}
 	problems := replayProblems(counts, len(v.Missing))
-	var passed bool
-	if json.Unmarshal(ev["passed"], &passed) != nil {
+	passed := ev.Passed
+	if ev.PassedUnknown {
 		passed = len(problems) == 0
 	}
-	summary := fmt.Sprintf("%d declared, %d matched", len(ev.list("declared")), counts["matched"])
+	summary := fmt.Sprintf("%d declared, %d matched", len(ev.Declared), counts["matched"])
 	if n := counts["allowed"]; n > 0 {
 		summary += fmt.Sprintf(", %d passed through to allowed hosts", n)
 	}
-	if dropped > 0 {
-		summary += fmt.Sprintf(", %d more requests not kept", dropped)
+	if ev.Dropped > 0 {
+		summary += fmt.Sprintf(", %d more requests not kept", ev.Dropped)
 	}
 	if passed {
 		v.Verdict, v.Requests, v.Missing, v.More = "API replay: "+summary, nil, nil, 0
@@ -222,8 +152,8 @@ func NewReplayView(meta models.JSON) *ReplayView {
 	switch {
 	case len(problems) > 0:
 		v.Verdict = "API replay failed: " + strings.Join(problems, ", ") + " (" + summary + ")"
-	case ev.str("error") != "":
-		v.Verdict = "API replay failed: " + ev.str("error") + " (" + summary + ")"
+	case ev.Error != "":
+		v.Verdict = "API replay failed: " + ev.Error + " (" + summary + ")"
 	default:
 		v.Verdict = "API replay failed (" + summary + ")"
 	}

@@ -43,7 +43,7 @@ func replayFixtures(t *testing.T, host string) *replay.Fixtures {
 // replayEvidence runs a real replay session: the passing agent makes all
 // three declared requests; the failing one sends a wrong body and never
 // deletes the label.
-func replayEvidence(t *testing.T, host string, fail bool) map[string]any {
+func replayEvidence(t *testing.T, host string, fail bool) *replay.Evidence {
 	t.Helper()
 	s := replayFixtures(t, host).NewSession()
 	c := s.Client(nil)
@@ -64,7 +64,7 @@ func replayEvidence(t *testing.T, host string, fail bool) map[string]any {
 			t.Fatal("failing session: Finish returned no failure")
 		}
 		ev.Observed[1].Differences = append(ev.Observed[1].Differences, hostile)
-		return ev.Value()
+		return ev
 	}
 	do("POST", "https://"+host+"/labels", `{"order": 42, "express": false}`)
 	do("DELETE", "https://"+host+"/labels/L-1", "")
@@ -72,7 +72,7 @@ func replayEvidence(t *testing.T, host string, fail bool) map[string]any {
 	if err != nil {
 		t.Fatalf("passing session: %v", err)
 	}
-	return ev.Value()
+	return ev
 }
 
 // replayRun is a run of three cases: passing replay, failing replay, and

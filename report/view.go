@@ -3,7 +3,6 @@ package report
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"agentevals/compare"
@@ -159,65 +158,33 @@ func newView(c *compare.Comparison, kind viewKind) *view {
 }
 
 // JudgeUsage is a run's judge usage, summed from the per-metric accounts in
-// its cases' response_metadata.judge_usage (see runner.Summarize). It is
+// its cases' response_metadata.judge_usage (see models.CallAccount). It is
 // never part of the agent usage totals.
 type JudgeUsage struct {
-	// Calls are verdicts asked of the model, failed ones included; Errors
-	// those that ended without one; Attempts include retries.
-	Calls, Errors, Attempts int64
-	// Cached counts verdicts served from the judge cache (no call, cost 0).
-	Cached                    int64
-	InputTokens, OutputTokens int64
-	// Cost is in USD; nil when the price of any counted call is unknown.
-	Cost *float64
+	models.CallAccount
 }
 
 // JudgeUsageOf sums the judge usage recorded on cases; nil when none was
 // recorded (no judge ran, or the run's writer did not record it). Entries
-// without "calls" (written before calls were counted) are one call each;
-// an entry without a cost makes the cost unknown.
+// written before calls were counted are one call each (see
+// models.JudgeUsage); an entry without a cost makes the cost unknown.
 func JudgeUsageOf(cases []*models.CaseResult) *JudgeUsage {
 	var sum *JudgeUsage
 	for _, c := range cases {
-		if c.ResponseMetadata.IsNull() {
+		meta, err := models.DecodeCaseMetadata(c.ResponseMetadata)
+		if err != nil {
 			continue
 		}
-		var meta struct {
-			JudgeUsage map[string]struct {
-				Calls        *int64   `json:"calls"`
-				Errors       *int64   `json:"errors"`
-				Attempts     *int64   `json:"attempts"`
-				Cached       *int64   `json:"cached"`
-				InputTokens  int64    `json:"input_tokens"`
-				OutputTokens int64    `json:"output_tokens"`
-				Cost         *float64 `json:"cost"`
-			} `json:"judge_usage"`
-		}
-		if json.Unmarshal(c.ResponseMetadata, &meta) != nil {
-			continue
-		}
-		names := make([]string, 0, len(meta.JudgeUsage))
-		for name := range meta.JudgeUsage {
-			names = append(names, name)
-		}
-		sort.Strings(names) // a fixed order keeps the cost sum reproducible
-		for _, name := range names {
+		for _, name := range meta.JudgeUsage.Names() { // a fixed order keeps the cost sum reproducible
 			u := meta.JudgeUsage[name]
 			if sum == nil {
 				zero := 0.0
-				sum = &JudgeUsage{Cost: &zero}
+				sum = &JudgeUsage{models.CallAccount{Cost: &zero}}
 			}
-			val := func(p *int64, def int64) int64 {
-				if p == nil {
-					return def
-				}
-				return *p
-			}
-			calls := val(u.Calls, 1)
-			sum.Calls += calls
-			sum.Errors += val(u.Errors, 0)
-			sum.Attempts += val(u.Attempts, calls)
-			sum.Cached += val(u.Cached, 0)
+			sum.Calls += u.Calls
+			sum.Errors += u.Errors
+			sum.Attempts += u.Attempts
+			sum.Cached += u.Cached
 			sum.InputTokens += u.InputTokens
 			sum.OutputTokens += u.OutputTokens
 			if u.Cost == nil || sum.Cost == nil {

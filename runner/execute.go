@@ -52,7 +52,8 @@ type ExecOptions struct {
 	// Progress, when set, is called after each case finishes, one call at a time.
 	Progress func(Progress)
 	// ExtraSummary, when set, is called after every case finished; its keys
-	// are merged into the run summary (e.g. judge cache hits).
+	// are added to the run summary (e.g. judge cache hits). It never
+	// replaces a key the runner computes.
 	ExtraSummary func() map[string]any
 	// Repeat is how many times every question is answered and judged
 	// (1..MaxRepeat); 0 means the suite's "repeat" key, else 1. With more
@@ -70,9 +71,14 @@ type ExecOptions struct {
 
 // caseHook prepares one case (a replay session): it returns the context for
 // the agent call (e.g. with WithEnv or WithHTTPClient) and an optional
-// function that sees the agent's reply and may turn it into an agent error
-// or add response metadata. An error makes the case an agent error.
-type caseHook func(ctx context.Context, c *suite.Case) (context.Context, func(agent.Response, error) (agent.Response, error), error)
+// function that sees the agent's reply, may turn it into an agent error and
+// returns the case's replay evidence. An error makes the case an agent
+// error.
+type caseHook func(ctx context.Context, c *suite.Case) (context.Context, afterCall, error)
+
+// afterCall sees an agent's reply (or error) and returns them with the
+// case's replay evidence.
+type afterCall func(agent.Response, error) (agent.Response, *models.APIReplay, error)
 
 // Progress reports one finished case.
 type Progress struct {
@@ -165,20 +171,17 @@ feed:
 	if ctx.Err() != nil {
 		return nil, &InterruptedError{Finished: e.finished, Total: len(s.Cases), Cause: context.Cause(ctx)}
 	}
-	summary := SummaryOf(run, conc, time.Duration(run.FinishedAt.Sub(run.StartedAt)))
+	summary := models.SummaryOf(run, conc, time.Duration(run.FinishedAt.Sub(run.StartedAt)))
 	if repeat > 1 {
-		AddRepeatSummary(summary, run, repeat)
+		summary.RepeatSummary = models.RepeatSummaryOf(run, repeat)
 	}
-	if f := e.calls.failure(); f != nil {
-		summary[models.InfrastructureFailureKey] = f
-	}
+	summary.InfrastructureFailure = e.calls.failure()
 	if opts.ExtraSummary != nil {
-		for k, v := range opts.ExtraSummary() {
-			summary[k] = v
+		if summary.Extra, err = rawValues(opts.ExtraSummary(), keepKey); err != nil {
+			return nil, fmt.Errorf("execute suite: summary: %w", err)
 		}
-		summary["writer"] = suite.GoWriter
 	}
-	if run.Summary, err = models.NewJSON(summary); err != nil {
+	if run.Summary, err = summary.Encode(); err != nil {
 		return nil, fmt.Errorf("execute suite: summary: %w", err)
 	}
 	return run, nil
@@ -230,40 +233,44 @@ func (e *executor) runCase(ctx context.Context, i int) {
 // answer asks the agent once and scores the reply into rec: output,
 // usage, duration, metrics, status and response metadata.
 func (e *executor) answer(ctx context.Context, c *suite.Case, rec *models.CaseResult) {
-	resp, dur, answered, agentErr := e.ask(ctx, c)
+	resp, ev, dur, answered, agentErr := e.ask(ctx, c)
 	e.calls.agent(agentErr)
 	rec.DurationMS = float64(dur.Microseconds()) / 1000
 	if agentErr != nil {
 		rec.Status = models.StatusError
 		rec.ErrorDetails = agentErrorJSON(agentErr)
+		var agentMeta map[string]any
 		if answered { // the agent answered but the case failed (e.g. strict replay): keep the answer as evidence
-			setResponseMetadata(rec, storeReply(rec, resp))
-		} else {
-			rec.ResponseMetadata = replayMetadata(resp) // replay evidence survives agent errors
+			agentMeta = storeReply(rec, resp)
 		}
+		if agentMeta == nil && ev != nil { // replay evidence survives agent errors
+			agentMeta = map[string]any{}
+		}
+		setResponseMetadata(rec, agentMeta, models.CaseMetadata{APIReplay: ev})
 		for pos, m := range c.Metrics {
 			rec.Metrics = append(rec.Metrics, notCalculated(pos, m, reasonAgentError))
 		}
 	} else {
-		e.record(ctx, c, rec, resp)
+		e.record(ctx, c, rec, resp, ev)
 		e.calls.judged(rec, e.judgeMetrics)
 	}
 }
 
 // ask calls the agent for one case with the case's deadline, a copy of the
 // question and the case hook, and checks the reply. answered says the agent
-// returned a valid reply, even if the case hook then failed the case.
-func (e *executor) ask(ctx context.Context, c *suite.Case) (resp agent.Response, dur time.Duration, answered bool, err error) {
+// returned a valid reply, even if the case hook then failed the case; ev is
+// the case's replay evidence (nil without replay).
+func (e *executor) ask(ctx context.Context, c *suite.Case) (resp agent.Response, ev *models.APIReplay, dur time.Duration, answered bool, err error) {
 	if e.opts.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, e.opts.Timeout)
 		defer cancel()
 	}
-	var after func(agent.Response, error) (agent.Response, error)
+	var after afterCall
 	if e.hook != nil {
 		var err error
 		if ctx, after, err = e.hook(ctx, c); err != nil {
-			return agent.Response{}, 0, false, &agent.AgentError{Kind: "setup", Message: err.Error()}
+			return agent.Response{}, nil, 0, false, &agent.AgentError{Kind: "setup", Message: err.Error()}
 		}
 	}
 	q := agent.Question{ID: c.ID, Name: c.Name, Question: append(json.RawMessage(nil), c.Question...)}
@@ -277,7 +284,7 @@ func (e *executor) ask(ctx context.Context, c *suite.Case) (resp agent.Response,
 	}
 	answered = err == nil
 	if after != nil {
-		resp, err = after(resp, err)
+		resp, ev, err = after(resp, err)
 	}
 	if err != nil && ctx.Err() != nil && !isAgentError(err) {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -286,7 +293,7 @@ func (e *executor) ask(ctx context.Context, c *suite.Case) (resp agent.Response,
 			err = &agent.AgentError{Kind: "interrupted", Message: err.Error()}
 		}
 	}
-	return resp, dur, answered, err
+	return resp, ev, dur, answered, err
 }
 
 func isAgentError(err error) bool {

@@ -11,7 +11,6 @@ import (
 
 	"agentevals/llm"
 	"agentevals/models"
-	"agentevals/score"
 )
 
 // TestExecute_JudgeUsageAccount: the per-metric accounts in
@@ -76,14 +75,14 @@ func TestExecute_JudgeUsageAccount(t *testing.T) {
 		"attempts": 1.0, "cached": 1.0, "input_tokens": 100.0, "output_tokens": 20.0, "cost": nil})
 }
 
-func caseUsage(t *testing.T, run *models.Run, id string) score.CallAccount {
+func caseUsage(t *testing.T, run *models.Run, id string) models.CallAccount {
 	t.Helper()
 	for _, c := range run.Cases {
 		if c.CaseID != id {
 			continue
 		}
 		var meta struct {
-			JudgeUsage map[string]score.CallAccount `json:"judge_usage"`
+			JudgeUsage map[string]models.CallAccount `json:"judge_usage"`
 		}
 		if err := c.ResponseMetadata.Decode(&meta); err != nil {
 			t.Fatal(err)
@@ -95,7 +94,7 @@ func caseUsage(t *testing.T, run *models.Run, id string) score.CallAccount {
 		return acc
 	}
 	t.Fatalf("no case %s", id)
-	return score.CallAccount{}
+	return models.CallAccount{}
 }
 
 func checkJudgeUsage(t *testing.T, label string, got any, want map[string]any) {

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"agentevals/models"
-	"agentevals/score"
 	"agentevals/suite"
 )
 
@@ -33,13 +32,7 @@ const scoreEpsilon = 1e-9
 //     cost: summed over the repeats (what was spent); duration_ms: the
 //     mean per answer;
 //   - response_metadata: the first repeat's own keys, judge_usage summed
-//     over the repeats, plus
-//     repeats        K objects {output, actions, duration_ms, input_tokens,
-//     output_tokens, cost, status, error, metrics: [{name, score, passed,
-//     reason, error_details}], response_metadata}
-//     repeat_scores  {metric: [s1..sK]}, null where a repeat calculated none
-//     pass_at_k      some repeat passed (null when no repeat was evaluated)
-//     pass_hat_k     every repeat passed (null likewise)
+//     over the repeats, plus the repeats' evidence (models.CaseRepeats).
 
 // repeatCount is how many times each question is answered: asked (from
 // ExecOptions), else the suite's key, else 1.
@@ -97,15 +90,18 @@ func mergeRepeats(rec *models.CaseResult, c *suite.Case, reps []*models.CaseResu
 		rec.Metrics = append(rec.Metrics, row)
 		scores[m.Name] = s
 	}
-	meta := DecodeObject(json.RawMessage(first.ResponseMetadata))
-	delete(meta, "judge_usage")
-	if usage := sumJudgeUsage(reps); len(usage) > 0 {
-		meta["judge_usage"] = usage
+	// The first repeat's keys, their numbers through float64 as they have
+	// always been stored, with the runner's repeat evidence. Its judge_usage
+	// gives way to the sum, which holds every metric it names.
+	extra, err := rawValues(DecodeObject(json.RawMessage(first.ResponseMetadata)), keepKey)
+	if err != nil {
+		rec.ResponseMetadata = unencodable(err)
+	} else {
+		meta := models.CaseMetadata{JudgeUsage: sumJudgeUsage(reps), Extra: extra,
+			CaseRepeats: &models.CaseRepeats{Repeats: repeatEvidence(reps), RepeatScores: scores}}
+		meta.PassAtK, meta.PassHatK = passAtK(reps)
+		saveMetadata(rec, meta)
 	}
-	meta["repeats"] = repeatEvidence(reps)
-	meta["repeat_scores"] = scores
-	meta["pass_at_k"], meta["pass_hat_k"] = passAtK(reps)
-	setResponseMetadata(rec, meta)
 	rec.Status = rec.DeriveStatus()
 }
 
@@ -238,35 +234,25 @@ func repeatAgentError(reps []*models.CaseResult) models.JSON {
 
 // repeatEvidence is response_metadata.repeats: each repeat's answer,
 // usage, status, agent error and metric results.
-func repeatEvidence(reps []*models.CaseResult) []map[string]any {
-	out := make([]map[string]any, len(reps))
+func repeatEvidence(reps []*models.CaseResult) []models.RepeatAnswer {
+	out := make([]models.RepeatAnswer, len(reps))
 	for r, rep := range reps {
-		metrics := make([]map[string]any, len(rep.Metrics))
+		metrics := make([]models.RepeatMetric, len(rep.Metrics))
 		for i, m := range rep.Metrics {
-			metrics[i] = map[string]any{"name": m.Name, "score": m.Score, "passed": m.Passed,
-				"reason": m.Reason, "error_details": rawOrNil(m.ErrorDetails)}
+			metrics[i] = models.RepeatMetric{Name: m.Name, Score: m.Score, Passed: m.Passed, Reason: m.Reason, ErrorDetails: m.ErrorDetails}
 		}
-		out[r] = map[string]any{
-			"output": rawOrNil(rep.Output), "actions": rawOrNil(rep.Actions), "duration_ms": rep.DurationMS,
-			"input_tokens": rep.InputTokens, "output_tokens": rep.OutputTokens, "cost": rep.Cost,
-			"status": rep.Status, "error": rawOrNil(rep.ErrorDetails), "metrics": metrics,
-			"response_metadata": rawOrNil(rep.ResponseMetadata),
+		out[r] = models.RepeatAnswer{
+			Output: rep.Output, Actions: rep.Actions, DurationMS: rep.DurationMS,
+			InputTokens: rep.InputTokens, OutputTokens: rep.OutputTokens, Cost: rep.Cost,
+			Status: rep.Status, Error: rep.ErrorDetails, Metrics: metrics, ResponseMetadata: rep.ResponseMetadata,
 		}
 	}
 	return out
 }
 
-// rawOrNil embeds a JSON column as is (nil for SQL NULL).
-func rawOrNil(j models.JSON) any {
-	if j.IsNull() {
-		return nil
-	}
-	return json.RawMessage(j)
-}
-
 // passAtK says whether some and whether every repeat passed; both are nil
 // when no repeat was evaluated.
-func passAtK(reps []*models.CaseResult) (any, any) {
+func passAtK(reps []*models.CaseResult) (at, hat *bool) {
 	passed, evaluated := 0, 0
 	for _, r := range reps {
 		if r.Status != models.StatusNotEvaluated {
@@ -279,43 +265,21 @@ func passAtK(reps []*models.CaseResult) (any, any) {
 	if evaluated == 0 {
 		return nil, nil
 	}
-	return passed > 0, passed == len(reps)
+	some, every := passed > 0, passed == len(reps)
+	return &some, &every
 }
 
 // sumJudgeUsage adds the repeats' per-metric judge accounts.
-func sumJudgeUsage(reps []*models.CaseResult) map[string]score.CallAccount {
-	out := map[string]score.CallAccount{}
+func sumJudgeUsage(reps []*models.CaseResult) models.JudgeUsage {
+	out := models.JudgeUsage{}
 	for _, r := range reps {
-		for name, acc := range judgeUsageByMetric(r) {
+		meta, err := models.DecodeCaseMetadata(r.ResponseMetadata)
+		if err != nil {
+			continue
+		}
+		for name, acc := range meta.JudgeUsage {
 			out[name] = out[name].Add(acc)
 		}
 	}
 	return out
-}
-
-// AddRepeatSummary adds the run summary's repeat keys of a run made with
-// k repeats: repeats (K) and the pass_at_k and pass_hat_k rates over the
-// cases where either is known (null when none is). Merging shards uses it
-// to recompute them over the whole run.
-func AddRepeatSummary(summary map[string]any, run *models.Run, k int) {
-	summary["repeats"] = k
-	var at, hat, n int
-	for _, c := range run.Cases {
-		var meta struct {
-			At  *bool `json:"pass_at_k"`
-			Hat *bool `json:"pass_hat_k"`
-		}
-		if c.ResponseMetadata.Decode(&meta) != nil || meta.At == nil || meta.Hat == nil {
-			continue
-		}
-		n++
-		if *meta.At {
-			at++
-		}
-		if *meta.Hat {
-			hat++
-		}
-	}
-	summary["pass_at_k"] = ratio(float64(at), n)
-	summary["pass_hat_k"] = ratio(float64(hat), n)
 }

@@ -116,7 +116,7 @@ func TestExecute_Repeats(t *testing.T) {
 				RepeatScores map[string][]any `json:"repeat_scores"`
 				At           any              `json:"pass_at_k"`
 				Hat          any              `json:"pass_hat_k"`
-				JudgeUsage   map[string]score.CallAccount
+				JudgeUsage   map[string]models.CallAccount
 			}
 			if err := c.ResponseMetadata.Decode(&meta); err != nil {
 				t.Fatal(err)

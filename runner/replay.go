@@ -122,7 +122,7 @@ func installReplay(s *suite.Suite, ag agent.Agent, opts ExecOptions) (caseHook, 
 }
 
 // hook opens the case's session and hands it to the agent.
-func (r *replayRun) hook(ctx context.Context, c *suite.Case) (context.Context, func(agent.Response, error) (agent.Response, error), error) {
+func (r *replayRun) hook(ctx context.Context, c *suite.Case) (context.Context, afterCall, error) {
 	if c.Replay == nil && r.record == nil {
 		return ctx, nil, nil
 	}
@@ -156,17 +156,12 @@ func (r *replayRun) hook(ctx context.Context, c *suite.Case) (context.Context, f
 			return func() { p.Arm(nil) }
 		})
 	}
-	return ctx, func(resp agent.Response, err error) (agent.Response, error) {
+	return ctx, func(resp agent.Response, err error) (agent.Response, *models.APIReplay, error) {
 		done()
 		ev, ferr := s.Finish()
 		if r.record != nil {
 			r.record.Add(c, s.Recorded())
 		}
-		resp.Metadata = maps.Clone(resp.Metadata)
-		if resp.Metadata == nil {
-			resp.Metadata = map[string]any{}
-		}
-		resp.Metadata["api_replay"] = ev.Value()
 		switch {
 		case ferr == nil:
 		case err == nil:
@@ -187,7 +182,7 @@ func (r *replayRun) hook(ctx context.Context, c *suite.Case) (context.Context, f
 			}
 			err = &agent.AgentError{Kind: "api_replay", Message: ferr.Error(), Details: d}
 		}
-		return resp, err
+		return resp, ev, err
 	}, nil
 }
 
@@ -215,18 +210,4 @@ func (r *replayRun) close() {
 	if r.ca != nil {
 		r.ca.Close()
 	}
-}
-
-// replayMetadata keeps the replay evidence of a case whose agent errored
-// (nil when there is none).
-func replayMetadata(resp agent.Response) models.JSON {
-	ev, ok := resp.Metadata["api_replay"]
-	if !ok {
-		return nil
-	}
-	j, err := models.NewJSON(map[string]any{"api_replay": ev})
-	if err != nil {
-		return nil
-	}
-	return j
 }

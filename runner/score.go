@@ -1,12 +1,14 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"runtime/debug"
+	"sort"
 	"strings"
 
 	"agentevals/agent"
@@ -16,49 +18,82 @@ import (
 	"agentevals/suite"
 )
 
-// storeReply keeps the agent's reply on the case: output, observed actions,
-// usage, and the response metadata it returns for the caller to complete
-// and save (setResponseMetadata).
+// storeReply keeps the agent's reply on the case: output, observed actions
+// and usage. It returns the metadata the agent returned (nil when none) for
+// the caller to save with the runner's evidence (setResponseMetadata).
 func storeReply(rec *models.CaseResult, resp agent.Response) map[string]any {
 	rec.Output = models.JSON(resp.Output) // nil (no output) is saved as SQL NULL, as Rails saves nil
 	if resp.Actions != nil {
 		rec.Actions = models.MustJSON(resp.Actions)
 	}
 	rec.InputTokens, rec.OutputTokens, rec.Cost = resp.InputTokens, resp.OutputTokens, resp.SavedCost()
-	var respMeta map[string]any // nil: the agent returned no metadata
-	if resp.Metadata != nil {
-		respMeta = make(map[string]any, len(resp.Metadata))
-	}
-	for k, v := range resp.Metadata {
-		if k == "judge_usage" || k == "metric_details" { // reserved for the runner's evidence
-			k = "agent_" + k
-		}
-		respMeta[k] = v
-	}
-	return respMeta
+	return resp.Metadata
 }
 
-// setResponseMetadata saves the response metadata of the case: SQL NULL
-// when the agent returned none (nil), {} when it returned an empty object.
-func setResponseMetadata(rec *models.CaseResult, respMeta map[string]any) {
-	if respMeta == nil {
+// setResponseMetadata saves the response metadata of the case: the agent's
+// own keys (see models.AgentKey) with the runner's evidence in meta. It is
+// SQL NULL when the agent returned none (agentMeta nil) and {} when it
+// returned an empty object. Metadata that cannot be encoded is replaced by
+// why.
+func setResponseMetadata(rec *models.CaseResult, agentMeta map[string]any, meta models.CaseMetadata) {
+	if agentMeta == nil {
 		return
 	}
-	j, err := models.NewJSON(respMeta)
+	extra, err := rawValues(agentMeta, models.AgentKey)
 	if err != nil {
-		j = models.MustJSON(map[string]any{"unencodable_metadata": err.Error()})
+		rec.ResponseMetadata = unencodable(err)
+		return
+	}
+	meta.Extra = extra
+	saveMetadata(rec, meta)
+}
+
+// saveMetadata encodes meta into the case's response metadata.
+func saveMetadata(rec *models.CaseResult, meta models.CaseMetadata) {
+	j, err := meta.Encode()
+	if err != nil {
+		j = unencodable(err)
 	}
 	rec.ResponseMetadata = j
 }
 
-// record stores the agent's reply on the case and scores every metric.
-func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseResult, resp agent.Response) {
-	respMeta := storeReply(rec, resp)
+// unencodable is the response metadata that replaces metadata which could
+// not be encoded: why.
+func unencodable(err error) models.JSON {
+	j, _ := models.CaseMetadata{Unencodable: err.Error()}.Encode()
+	return j
+}
+
+// keepKey is the rawValues key of a map that keeps its keys.
+func keepKey(k string) string { return k }
+
+// rawValues encodes the values of m, in key order, under key(k).
+func rawValues(m map[string]any, key func(string) string) (map[string]json.RawMessage, error) {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	out := make(map[string]json.RawMessage, len(m))
+	for _, k := range names {
+		j, err := models.NewJSON(m[k])
+		if err != nil {
+			return nil, err
+		}
+		out[key(k)] = json.RawMessage(j)
+	}
+	return out, nil
+}
+
+// record stores the agent's reply on the case and scores every metric;
+// ev is the case's API replay evidence (nil without replay).
+func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseResult, resp agent.Response, ev *models.APIReplay) {
+	agentMeta := storeReply(rec, resp)
 	sample := SampleOf(c)
 	sample.Output, sample.Actions, sample.ResponseMetadata = resp.Output, resp.Actions, resp.Metadata
 	sample.DurationMS, sample.InputTokens, sample.OutputTokens, sample.Cost = rec.DurationMS, resp.InputTokens, resp.OutputTokens, resp.Cost
-	judgeUsage := map[string]any{}
-	details := map[string]any{}
+	meta := models.CaseMetadata{APIReplay: ev, JudgeUsage: models.JudgeUsage{}, MetricDetails: map[string]map[string]json.RawMessage{}}
+	var detailsErr error
 	for pos, m := range c.Metrics {
 		sc, ok := e.scorers.Scorer(c, m.Name)
 		if !ok {
@@ -82,24 +117,24 @@ func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseRe
 			mr.Score, mr.Reason = &score, &reason
 			mr.Passed = score >= m.Threshold
 			if len(a.Details) > 0 {
-				details[m.Name] = a.Details
+				d, err := rawValues(a.Details, keepKey)
+				meta.MetricDetails[m.Name] = d
+				detailsErr = cmp.Or(detailsErr, err)
 			}
 		}
 		if acc, ok := metricJudgeUsage(&used, a); ok {
-			judgeUsage[m.Name] = acc
+			meta.JudgeUsage[m.Name] = acc
 		}
 		rec.Metrics = append(rec.Metrics, mr)
 	}
-	if (len(judgeUsage) > 0 || len(details) > 0) && respMeta == nil {
-		respMeta = map[string]any{}
+	if agentMeta == nil && (ev != nil || len(meta.JudgeUsage) > 0 || len(meta.MetricDetails) > 0) {
+		agentMeta = map[string]any{}
 	}
-	if len(judgeUsage) > 0 {
-		respMeta["judge_usage"] = judgeUsage
+	if detailsErr != nil {
+		rec.ResponseMetadata = unencodable(detailsErr)
+	} else {
+		setResponseMetadata(rec, agentMeta, meta)
 	}
-	if len(details) > 0 {
-		respMeta["metric_details"] = details
-	}
-	setResponseMetadata(rec, respMeta)
 	rec.Status = rec.DeriveStatus()
 }
 
@@ -114,17 +149,19 @@ func SampleOf(c *suite.Case) score.Sample {
 // under the scorer's context (every call, failed ones and retries, and cache
 // hits), or, for a Judge that records nothing, one call with the usage its
 // assessment reported.
-func metricJudgeUsage(used *llm.UsageRecorder, a score.Assessment) (score.CallAccount, bool) {
+func metricJudgeUsage(used *llm.UsageRecorder, a score.Assessment) (models.CallAccount, bool) {
 	if acc, ok := used.Account(); ok {
 		return acc, true
 	}
 	if a.Usage == nil {
-		return score.CallAccount{}, false
+		return models.CallAccount{}, false
 	}
-	return score.CallAccount{Calls: 1, Attempts: 1, InputTokens: a.Usage.InputTokens, OutputTokens: a.Usage.OutputTokens,
+	return models.CallAccount{Calls: 1, Attempts: 1, InputTokens: a.Usage.InputTokens, OutputTokens: a.Usage.OutputTokens,
 		Cost: a.Usage.Cost}, true
 }
 
+// DecodeObject decodes a JSON object into a map, numbers as float64; {}
+// when raw is not an object.
 func DecodeObject(raw json.RawMessage) map[string]any {
 	m := map[string]any{}
 	_ = json.Unmarshal(raw, &m) // loaded metadata is always an object

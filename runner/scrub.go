@@ -58,25 +58,21 @@ func scrubCase(c *models.CaseResult) {
 }
 
 // noteSanitized records under response_metadata.sanitized which columns
-// the sanitizer changed.
+// the sanitizer changed. The other keys are kept, numbers digit for digit;
+// metadata that is not an object is kept under "original".
 func noteSanitized(c *models.CaseResult, repaired, redacted []string) {
-	meta := map[string]any{}
+	meta := models.CaseMetadata{Sanitized: &models.Sanitized{Repaired: repaired, Redacted: redacted}}
 	if !c.ResponseMetadata.IsNull() {
+		var obj map[string]any
 		dec := json.NewDecoder(bytes.NewReader(c.ResponseMetadata))
 		dec.UseNumber()
-		if err := dec.Decode(&meta); err != nil || meta == nil {
-			meta = map[string]any{"original": json.RawMessage(c.ResponseMetadata)}
+		if err := dec.Decode(&obj); err != nil || obj == nil {
+			meta.Original = json.RawMessage(c.ResponseMetadata)
+		} else if meta.Extra, err = rawValues(obj, keepKey); err != nil {
+			return
 		}
 	}
-	note := map[string]any{}
-	if len(repaired) > 0 {
-		note["repaired"] = repaired
-	}
-	if len(redacted) > 0 {
-		note["redacted"] = redacted
-	}
-	meta["sanitized"] = note
-	if j, err := models.NewJSON(meta); err == nil {
+	if j, err := meta.Encode(); err == nil {
 		c.ResponseMetadata = j
 	}
 }

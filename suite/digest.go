@@ -346,9 +346,9 @@ func scoresColumn(ms []Metric) models.JSON {
 	return models.JSON(encodeScores(pairs))
 }
 
-// GoWriter is the summary's "writer" value: it marks a run as written by this
-// implementation. Runs that carry the same marker have comparable
-// suite_digest values, so reports links them only when their digests are
-// equal; the persisted-definition fallback (docs/architecture.md, the fingerprint) is for runs written
-// by another implementation, such as the Ruby gem.
-const GoWriter = "agentevals-go"
+// GoWriter is the summary's writer value (models.RunSummary.Writer): it
+// marks a run as written by this implementation. Runs that carry the same
+// marker have comparable suite_digest values, so reports link them only
+// when their digests are equal; the persisted-definition fallback (docs/architecture.md, the
+// fingerprint) is for runs written by another implementation, such as the Ruby gem.
+const GoWriter = models.GoWriter

@@ -1,4 +1,9 @@
-package score
+package models
+
+import (
+	"encoding/json"
+	"sort"
+)
 
 // CallAccount is the usage of judge calls: per metric in a case's
 // response_metadata.judge_usage and summed in the run summary's
@@ -49,10 +54,67 @@ func (a CallAccount) Add(b CallAccount) CallAccount {
 	return sum
 }
 
+// Clone returns a copy that shares nothing with a.
 func (a CallAccount) Clone() CallAccount {
 	if a.Cost != nil {
 		c := *a.Cost
 		a.Cost = &c
 	}
 	return a
+}
+
+// JudgeUsage is a case's response_metadata.judge_usage: the judge account
+// of each metric a judge was asked about, by metric name.
+type JudgeUsage map[string]CallAccount
+
+// UnmarshalJSON reads the accounts. An entry written before calls were
+// counted ({input_tokens, output_tokens, cost} of one verdict) reads as one
+// call of one attempt; missing errors and cached read as 0.
+func (u *JudgeUsage) UnmarshalJSON(b []byte) error {
+	var entries map[string]struct {
+		CallAccount
+		Calls    *int64 `json:"calls"`
+		Attempts *int64 `json:"attempts"`
+	}
+	if err := json.Unmarshal(b, &entries); err != nil {
+		return err
+	}
+	if entries == nil {
+		*u = nil
+		return nil
+	}
+	out := make(JudgeUsage, len(entries))
+	for name, e := range entries {
+		acc := e.CallAccount
+		acc.Calls, acc.Attempts = 1, 1
+		if e.Calls != nil {
+			acc.Calls, acc.Attempts = *e.Calls, *e.Calls
+		}
+		if e.Attempts != nil {
+			acc.Attempts = *e.Attempts
+		}
+		out[name] = acc
+	}
+	*u = out
+	return nil
+}
+
+// Names returns the metric names in sorted order.
+func (u JudgeUsage) Names() []string {
+	names := make([]string, 0, len(u))
+	for name := range u {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Total sums the accounts in metric-name order (a fixed order keeps the
+// cost sum reproducible).
+func (u JudgeUsage) Total() CallAccount {
+	var t CallAccount
+	for _, name := range u.Names() {
+		t = t.Add(u[name])
+	}
+	return t
 }

@@ -1,0 +1,157 @@
+package models
+
+import "encoding/json"
+
+// CaseMetadata is a case's response_metadata: the metadata the agent
+// returned (Extra), and the keys the runner adds as evidence. The fields
+// are declared in the order of their JSON names, as the object is written
+// with its keys sorted. Read it with DecodeCaseMetadata and write it with
+// Encode.
+type CaseMetadata struct {
+	// APIReplay is what the case's strict API replay session saw.
+	APIReplay *APIReplay `json:"api_replay,omitempty"`
+	// JudgeUsage is the judge account of each judge-backed metric.
+	JudgeUsage JudgeUsage `json:"judge_usage,omitempty"`
+	// MetricDetails are the details of each metric's assessment (a judge's
+	// model, prompt, raw reply; a check's counts), by metric name.
+	MetricDetails map[string]map[string]json.RawMessage `json:"metric_details,omitempty"`
+	// NotCalculated lists the metrics that were not calculated; the rows
+	// keep no metric result for them (see NotCalculatedKey).
+	NotCalculated []NotCalculated `json:"not_calculated,omitempty"`
+	// Original keeps metadata that was not an object, when the runner had
+	// to add a key to it.
+	Original json.RawMessage `json:"original,omitempty"`
+	// OutputTruncated says that the answer was cut to the answer cap.
+	OutputTruncated *OutputTruncation `json:"output_truncated,omitempty"`
+	// CaseRepeats holds the keys of a question answered K > 1 times.
+	*CaseRepeats
+	// Sanitized names the columns the sanitizer changed.
+	Sanitized *Sanitized `json:"sanitized,omitempty"`
+	// Unencodable replaces metadata that could not be encoded as JSON: why.
+	Unencodable string `json:"unencodable_metadata,omitempty"`
+
+	// Extra holds every other key as it was returned or read: the agent's
+	// own metadata, and keys whose value does not fit their field.
+	Extra map[string]json.RawMessage `json:"-"`
+	read  map[string]json.RawMessage
+}
+
+// NotCalculatedKey is the response_metadata key of CaseMetadata.NotCalculated.
+//
+// A metric that was not calculated (no score and no error), for example an
+// LLM metric without a judge, gets no metric row: metric_results.passed is
+// NOT NULL, and a row with passed = false under a case whose status is
+// passed reads as a failure to anyone who counts failed rows (as a report
+// over the gem's tables may), while passed = true would claim a pass that
+// was never measured. So InsertRun writes rows for calculated metrics only
+// and keeps the others, with their position, threshold and reason, in this
+// list; the read queries put them back on the case as MetricResult records
+// that are not Calculated, so reports, the dashboard and the run's coverage
+// warnings still say what was not calculated and why. The invariant "a case
+// whose status is passed has no metric row with passed = false" then holds
+// for every reader. Runs saved before this rule keep their rows and read
+// the same.
+const NotCalculatedKey = "not_calculated"
+
+// NotCalculated is a metric that was not calculated, as listed under
+// NotCalculatedKey.
+type NotCalculated struct {
+	Name      string  `json:"name"`
+	Position  int     `json:"position"`
+	Threshold float64 `json:"threshold"`
+	Reason    *string `json:"reason"`
+}
+
+// OutputTruncation describes an answer cut to the answer cap: the first
+// KeptBytes of the answer were kept and scored; ReplyBytes and
+// ReplySHA256 describe the agent's whole reply.
+type OutputTruncation struct {
+	KeptBytes   *int64 `json:"kept_bytes"`
+	LimitBytes  *int64 `json:"limit_bytes"`
+	Note        string `json:"note"`
+	ReplyBytes  *int64 `json:"reply_bytes"`
+	ReplySHA256 string `json:"reply_sha256"`
+}
+
+// Sanitized lists the columns (and "metrics[i].reason") the sanitizer
+// repaired or redacted.
+type Sanitized struct {
+	Redacted []string `json:"redacted,omitempty"`
+	Repaired []string `json:"repaired,omitempty"`
+}
+
+// CaseRepeats is what a question answered K > 1 times keeps beside its one
+// row (whose metric rows hold the means over the repeats).
+type CaseRepeats struct {
+	// PassAtK says whether some repeat passed, PassHatK whether every one
+	// did; both are nil (JSON null) when no repeat was evaluated.
+	PassAtK  *bool `json:"pass_at_k"`
+	PassHatK *bool `json:"pass_hat_k"`
+	// RepeatScores are each metric's scores by repeat, nil where a repeat
+	// calculated none.
+	RepeatScores map[string][]*float64 `json:"repeat_scores"`
+	// Repeats are the K answers.
+	Repeats []RepeatAnswer `json:"repeats"`
+}
+
+// RepeatAnswer is one repeat of a question: its answer, usage, status,
+// agent error (Error) and metric results.
+type RepeatAnswer struct {
+	Actions          JSON           `json:"actions"`
+	Cost             *Decimal       `json:"cost"`
+	DurationMS       float64        `json:"duration_ms"`
+	Error            JSON           `json:"error"`
+	InputTokens      *int64         `json:"input_tokens"`
+	Metrics          []RepeatMetric `json:"metrics"`
+	Output           JSON           `json:"output"`
+	OutputTokens     *int64         `json:"output_tokens"`
+	ResponseMetadata JSON           `json:"response_metadata"`
+	Status           string         `json:"status"`
+}
+
+// RepeatMetric is one metric's result in one repeat.
+type RepeatMetric struct {
+	ErrorDetails JSON     `json:"error_details"`
+	Name         string   `json:"name"`
+	Passed       bool     `json:"passed"`
+	Reason       *string  `json:"reason"`
+	Score        *float64 `json:"score"`
+}
+
+// DecodeCaseMetadata reads a response_metadata column. Each key is read
+// into its field when its value fits; every other key is kept in Extra as
+// it was. SQL NULL and JSON null read as no metadata; a value that is not
+// an object is an error wrapping ErrNotJSONObject.
+func DecodeCaseMetadata(j JSON) (CaseMetadata, error) {
+	var m CaseMetadata
+	var err error
+	m.Extra, m.read, err = decodeObject(j, &m)
+	if err != nil {
+		return CaseMetadata{}, err
+	}
+	return m, nil
+}
+
+// Encode writes the metadata as a JSON object, keys sorted. A key of the
+// record wins over the same key in Extra; metadata read with
+// DecodeCaseMetadata is written back as it was read where it was not
+// changed.
+func (m CaseMetadata) Encode() (JSON, error) {
+	return encodeObject(&m, m.Extra, m.read)
+}
+
+// Repeated reports whether the case was answered more than once.
+func (m CaseMetadata) Repeated() bool {
+	return m.CaseRepeats != nil && len(m.Repeats) > 1
+}
+
+// AgentKey is the key CaseMetadata.Extra keeps an agent's own metadata key
+// k under: k, except that the agent's judge_usage and metric_details, the
+// keys of the runner's evidence, become agent_judge_usage and
+// agent_metric_details.
+func AgentKey(k string) string {
+	if k == "judge_usage" || k == "metric_details" {
+		return "agent_" + k
+	}
+	return k
+}
