@@ -1,10 +1,11 @@
 package agent
 
 import (
-	"agentevals/suite"
 	"context"
 	"path/filepath"
 	"testing"
+
+	"agentevals/suite"
 )
 
 // TestProcessAgents_WorkingDirectory: command and worker agents run in the

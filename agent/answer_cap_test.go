@@ -1,10 +1,11 @@
 package agent
 
 import (
-	"agentevals/suite"
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"agentevals/suite"
 )
 
 func TestAnswerBuffer(t *testing.T) {

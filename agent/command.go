@@ -1,8 +1,6 @@
 package agent
 
 import (
-	"agentevals/internal/proc"
-	"agentevals/suite"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -16,6 +14,9 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"agentevals/internal/proc"
+	"agentevals/suite"
 )
 
 // AgentError is a failed agent call. It becomes the case's error_details

@@ -1,13 +1,14 @@
 package agent
 
 import (
-	"agentevals/internal/proc"
-	"agentevals/suite"
 	"context"
 	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"agentevals/internal/proc"
+	"agentevals/suite"
 )
 
 // TestCommandAgent_BackgroundChildren: an agent that answers but leaves a

@@ -1,8 +1,6 @@
 package agent
 
 import (
-	"agentevals/internal/proc"
-	"agentevals/suite"
 	"bufio"
 	"context"
 	"encoding/json"
@@ -12,6 +10,9 @@ import (
 	"os/exec"
 	"sync"
 	"time"
+
+	"agentevals/internal/proc"
+	"agentevals/suite"
 )
 
 // workerAgent keeps N long-lived processes that read one JSON question per

@@ -1,8 +1,6 @@
 package llm
 
 import (
-	"agentevals/internal/atomicfile"
-	"agentevals/score"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -12,6 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+
+	"agentevals/internal/atomicfile"
+	"agentevals/score"
 )
 
 // cacheVersion changes whenever the key or entry format changes, so old

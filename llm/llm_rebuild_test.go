@@ -1,12 +1,13 @@
 package llm
 
 import (
-	"agentevals/score"
 	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"agentevals/score"
 )
 
 // sentMessages reads the system and user messages of an OpenAI-compatible

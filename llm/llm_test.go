@@ -1,12 +1,13 @@
 package llm
 
 import (
-	"agentevals/score"
 	"context"
 	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
+
+	"agentevals/score"
 )
 
 func TestAddLLMMetrics(t *testing.T) {

@@ -1,10 +1,11 @@
 package llm
 
 import (
-	"agentevals/models"
-	"agentevals/score"
 	"context"
 	"sync"
+
+	"agentevals/models"
+	"agentevals/score"
 )
 
 // UsageRecorder collects the accounts of the judge calls made under a

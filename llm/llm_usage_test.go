@@ -1,13 +1,14 @@
 package llm
 
 import (
-	"agentevals/models"
 	"context"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
 	"testing"
+
+	"agentevals/models"
 )
 
 // redirect sends every request to a local server, so a judge on the

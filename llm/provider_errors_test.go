@@ -1,13 +1,14 @@
 package llm
 
 import (
-	"agentevals/score"
 	"context"
 	"errors"
 	"net"
 	"strings"
 	"testing"
 	"time"
+
+	"agentevals/score"
 )
 
 // TestClient_404NamesEndpointAndHint: a base URL without /v1 makes an

@@ -1,7 +1,6 @@
 package llm
 
 import (
-	"agentevals/score"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"agentevals/score"
 )
 
 // TestLLMJudge_Assess drives the real langchaingo clients of every provider

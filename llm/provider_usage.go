@@ -1,8 +1,9 @@
 package llm
 
 import (
-	"agentevals/score"
 	"regexp"
+
+	"agentevals/score"
 )
 
 // Price is a model's list price in USD per million tokens.

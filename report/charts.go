@@ -1,10 +1,11 @@
 package report
 
 import (
-	"agentevals/compare"
 	"fmt"
 	"math"
 	"unicode/utf8"
+
+	"agentevals/compare"
 )
 
 // Chart geometry (SVG user units; the SVG scales to the page width).

@@ -1,10 +1,11 @@
 package report
 
 import (
-	"agentevals/compare"
 	"strings"
 	"testing"
 	"time"
+
+	"agentevals/compare"
 )
 
 // TestBuildCharts_DeltasOnlyChanged: the change chart draws only the

@@ -1,9 +1,10 @@
 package report
 
 import (
-	"agentevals/compare"
 	"testing"
 	"time"
+
+	"agentevals/compare"
 )
 
 func findKinds(c *compare.Comparison) map[compare.Kind]int {

@@ -1,12 +1,13 @@
 package report
 
 import (
-	"agentevals/compare"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"agentevals/compare"
 )
 
 func TestEscapeGitHub(t *testing.T) {

@@ -1,8 +1,6 @@
 package report
 
 import (
-	"agentevals/compare"
-	"agentevals/internal/atomicfile"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -11,6 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"agentevals/compare"
+	"agentevals/internal/atomicfile"
 )
 
 // Format names an output format of a report.

@@ -1,8 +1,9 @@
 package report
 
 import (
-	"agentevals/compare"
 	"testing"
+
+	"agentevals/compare"
 )
 
 // BenchmarkCompare_Gate measures what the ci gate's tests cost on 200

@@ -1,10 +1,11 @@
 package report
 
 import (
-	"agentevals/compare"
 	"bytes"
 	"strings"
 	"testing"
+
+	"agentevals/compare"
 )
 
 // TestRenderGitHub_Locations puts file= and line= on the annotations of a

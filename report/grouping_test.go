@@ -1,8 +1,9 @@
 package report
 
 import (
-	"agentevals/compare"
 	"testing"
+
+	"agentevals/compare"
 )
 
 func TestQuestionFindings_Text(t *testing.T) {

@@ -1,11 +1,12 @@
 package report
 
 import (
-	"agentevals/compare"
 	"crypto/sha256"
 	"encoding/base64"
 	htmltemplate "html/template"
 	"io"
+
+	"agentevals/compare"
 )
 
 // htmlPage is the data of the HTML template: the view plus the stylesheet

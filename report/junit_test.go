@@ -1,9 +1,10 @@
 package report
 
 import (
-	"agentevals/compare"
 	"encoding/xml"
 	"testing"
+
+	"agentevals/compare"
 )
 
 // junitDoc reads what TestJUnit_CaseNamesAreIDs checks, including the

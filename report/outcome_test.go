@@ -1,10 +1,11 @@
 package report
 
 import (
-	"agentevals/compare"
-	"agentevals/sanitize"
 	"strings"
 	"testing"
+
+	"agentevals/compare"
+	"agentevals/sanitize"
 )
 
 // TestRenderer_OutcomeBanner: the banner shows the run's own outcome apart

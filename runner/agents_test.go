@@ -1,8 +1,6 @@
 package runner
 
 import (
-	"agentevals/agent"
-	"agentevals/suite"
 	"context"
 	"encoding/json"
 	"io"
@@ -11,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"agentevals/agent"
+	"agentevals/suite"
 )
 
 var question = agent.Question{ID: "q1", Name: "n", Question: json.RawMessage(`"How long?"`)}

@@ -1,13 +1,14 @@
 package runner
 
 import (
-	"agentevals/agent"
-	"agentevals/internal/proc"
-	"agentevals/suite"
 	"context"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"agentevals/agent"
+	"agentevals/internal/proc"
+	"agentevals/suite"
 )
 
 // BenchmarkCommandVsXargs measures what process hygiene costs: 1,000 cases

@@ -1,13 +1,14 @@
 package runner
 
 import (
-	"agentevals/agent"
-	"agentevals/suite"
 	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
+
+	"agentevals/agent"
+	"agentevals/suite"
 )
 
 // benchSuites writes the same 500-question suite twice: each question's

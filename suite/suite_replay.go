@@ -1,10 +1,11 @@
 package suite
 
 import (
-	"agentevals/replay"
 	"encoding/json"
 	"errors"
 	"strings"
+
+	"agentevals/replay"
 )
 
 // loadReplay validates a question's api_interactions (path is the
