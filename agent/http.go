@@ -54,7 +54,7 @@ func newHTTPAgent(cfg suite.AgentConfig, timeout time.Duration, opts AgentOption
 
 // Answer posts the question. A 429 (or a 503 with Retry-After) is the
 // server pacing us: the request is repeated after the Retry-After it names
-// (else 1s, 2s, 4s, … up to 20s), at most judges.MaxRateLimitedAttempts
+// (else 1s, 2s, 4s, … up to 20s), at most llm.MaxRateLimitedAttempts
 // times in all and within the case's timeout, and the agent's shared
 // limiter (AgentOptions.Limiter) slows every worker down meanwhile.
 func (a *HttpAgent) Answer(ctx context.Context, q Question) (Response, error) {

@@ -76,7 +76,7 @@ func TestLLMAgent_Answer(t *testing.T) {
 	_, err = a.Answer(context.Background(), Question{ID: "warranty", Question: json.RawMessage(`{"topic":"warranty"}`)})
 	var je *score.Error
 	if !errors.As(err, &je) || je.Kind != score.KindProviderError {
-		t.Errorf("error = %v, want a provider_error *judges.Error", err)
+		t.Errorf("error = %v, want a provider_error *score.Error", err)
 	}
 }
 

@@ -24,7 +24,7 @@ type AgentOptions struct {
 	// LookupEnv reads evalrun's environment (default os.LookupEnv).
 	LookupEnv func(name string) (string, bool)
 	// Limiter, when set, paces the requests of http and llm agents across
-	// all workers and adapts them to the server's 429s (judges.Limiter).
+	// all workers and adapts them to the server's 429s (llm.Limiter).
 	Limiter *llm.Limiter
 	// MaxAnswerBytes overrides the suite's agent.max_answer_bytes when
 	// positive.

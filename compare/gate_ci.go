@@ -59,7 +59,7 @@ type MetricTest struct {
 }
 
 // judgedMetrics names the judge-backed metrics of the two runs: opts.Judged
-// when given; else the built-in evaluator types the judges registry marks
+// when given; else the built-in evaluator types the score registry marks
 // NeedsJudge, plus every metric a run's evidence shows a judge was asked
 // about (response_metadata.judge_usage), which covers suite-declared
 // evaluators of a judge type.

@@ -36,7 +36,7 @@ type Options struct {
 	// regression (nil: DefaultMinEffect; 0 gates on significance alone).
 	MinEffect *float64
 	// Judged says which metric names are judge-backed (noisy); nil derives
-	// it from the judges registry and the runs' judge usage evidence.
+	// it from the score registry and the runs' judge usage evidence.
 	Judged func(metric string) bool
 	// Flaky marks questions whose status flipped in recent compatible runs
 	// (see FlakyQuestions), by case id. Under the ci gate their findings

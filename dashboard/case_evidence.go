@@ -144,7 +144,7 @@ func newJudgeEvidence(details map[string]json.RawMessage, errorDetails models.JS
 
 // rebuildPrompts rebuilds, when no prompt was stored, the messages a
 // built-in judge metric sent for the case with this version's prompt
-// template (judges.RebuildPrompt, the code the judge itself uses). The type
+// template (score.RebuildPrompt, the code the judge itself uses). The type
 // is the stored metric_type, or, for rows saved before it was stored, the
 // metric's name when a judge scored it.
 func (ev *judgeEvidence) rebuildPrompts(metricName string, cr *models.CaseResult) {

@@ -37,7 +37,7 @@ type runPage struct {
 	Slices       []compare.Slice
 	Missing      []string
 	Metadata     string
-	// JudgeUsage is the judge usage line (reports.JudgeUsage.String), shown
+	// JudgeUsage is the judge usage line (report.JudgeUsage.String), shown
 	// next to the agent's tokens and cost.
 	JudgeUsage   string
 	JSONLink     string
@@ -99,7 +99,7 @@ func (s *Server) loadRun(ctx context.Context, raw string) (*models.Run, error) {
 
 // loadComparison reads a run (as loadRun) and compares it with its
 // automatic baseline, exactly as `evalrun report` does, flaky questions
-// (reports.FlakyQuestions) marked.
+// (compare.FlakyQuestions) marked.
 func (s *Server) loadComparison(ctx context.Context, raw string) (*models.Run, *compare.Comparison, error) {
 	run, err := s.loadRun(ctx, raw)
 	if err != nil {

@@ -57,13 +57,13 @@ func (st runStats) Has(outcome string) bool {
 func (st runStats) Evaluated() int { return st.Total - st.NotEvaluated }
 
 // statsFromCases recomputes the totals from case and metric rows with the
-// reports package's rules (docs/architecture.md, Semantics). Only the mean is needed here, so
+// package compare's rules (docs/architecture.md, Semantics). Only the mean is needed here, so
 // the bootstrap runs a single resample.
 func statsFromCases(cases []*models.CaseResult) runStats {
 	return statsFromTotals(compare.TotalsOf(cases, compare.Options{Resamples: 1}))
 }
 
-// statsFromTotals converts the reports package's totals.
+// statsFromTotals converts package compare's totals.
 func statsFromTotals(t compare.Totals) runStats {
 	return runStats{Total: t.Cases, Passed: t.Passed, Failed: t.Failed, Errors: t.Errored,
 		NotEvaluated: t.NotEvaluated, Quality: t.Quality.Mean, PassRate: t.PassRate,

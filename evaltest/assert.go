@@ -131,7 +131,7 @@ func MaxTokens(t TB, resp agent.Response, limit int64) bool {
 }
 
 // Check asserts that the answer passes the suite check of type typ (a
-// judges.Builtins type such as "is_url" or "starts_with") with params
+// score.Builtins type such as "is_url" or "starts_with") with params
 // (anything that encodes to the check's JSON params; nil for none), scored
 // as in a suite with threshold 1. Judge-backed types need a Judge: use its
 // methods.
@@ -155,7 +155,7 @@ func mustText(s string) json.RawMessage {
 	return b
 }
 
-// scoreWith builds the scorer of type typ from the judges registry, scores the
+// scoreWith builds the scorer of type typ from the score registry, scores the
 // sample and fails t with the score, threshold and reason when it misses
 // threshold or cannot be scored; it logs the reason when it passes.
 func scoreWith(t TB, judge score.Judge, typ string, params any, s score.Sample, threshold float64) bool {

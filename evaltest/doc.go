@@ -6,13 +6,13 @@
 // A suite, one subtest per question:
 //
 //	func TestSupport(t *testing.T) {
-//		evaltest.Run(t, "testdata/suite.json", runner.Func(agent.Answer))
+//		evaltest.Run(t, "testdata/suite.json", agent.Func(agent.Answer))
 //	}
 //
 // Run loads the suite with the runner package, asks the agent every
 // selected question through runner.Execute (the code path of evalrun run:
-// strict API replay from the suite's fixtures through runner.HTTPClient,
-// the judges registry's scorers, the same statuses) and reports each
+// strict API replay from the suite's fixtures through agent.HTTPClient,
+// the score registry's scorers, the same statuses) and reports each
 // question in a subtest named by its id, so
 //
 //	go test -run 'TestSupport/returns'
@@ -30,7 +30,7 @@
 //	j := evaltest.NewJudge(t)
 //	j.Faithful(t, answer, policyText)
 //
-// Every assertion but MaxTokens is built from the judges registry
+// Every assertion but MaxTokens is built from the score registry
 // (contains, matches, valid_json, json_schema, the LLM metrics, …), so it
 // means what the same check means in a suite file. MaxTokens reads the
 // output tokens the agent reported; tokens are never estimated.

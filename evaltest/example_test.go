@@ -75,9 +75,9 @@ func ExampleMaxTokens() {
 	// FAIL: evaltest.MaxTokens: the response reports no output_tokens, so its length in tokens is unknown (report usage from the agent, or bound the text with MaxWords); want at most 100
 }
 
-// keywordJudge is a scripted judges.Judge for the example: it fails
+// keywordJudge is a scripted score.Judge for the example: it fails
 // answers that mention 14 days. Real tests get a model from the
-// environment (EVAL_JUDGE_MODEL) or pass a judges.LLMJudge.
+// environment (EVAL_JUDGE_MODEL) or pass a llm.LLMJudge.
 type keywordJudge struct{}
 
 func (keywordJudge) Assess(_ context.Context, _, user string) (score.Assessment, error) {

@@ -9,7 +9,7 @@ import (
 
 // Judge runs the LLM-judge assertions. Create it once per test (or per
 // package, with WithJudge) and call its methods; they score with the
-// judge metrics of the judges registry, as a suite's faithfulness,
+// judge metrics of the score registry, as a suite's faithfulness,
 // correctness or llm_judge metric does.
 //
 // Without a judge (none configured, WithoutJudge, EVAL_NO_JUDGE) and under

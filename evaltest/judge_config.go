@@ -66,7 +66,7 @@ func (c *config) resolveJudge(st *suite.ModelConfig, short bool) (score.Judge, s
 }
 
 // judgeSettings merges the suite's judge section with the environment the
-// way evalrun merges it with its flags (runner.JudgeSettings): the
+// way evalrun merges it with its flags (suite.JudgeSettings): the
 // environment wins; without a suite judge only EVAL_JUDGE_MODEL configures
 // one; ok is false when none is configured.
 func judgeSettings(s *suite.ModelConfig, getenv func(string) string) (llm.Settings, bool, error) {

@@ -55,8 +55,8 @@ type outcomes struct {
 // every metric's score, threshold and reason. A question none of whose
 // metrics could be calculated is skipped with the reason.
 //
-// agent is the Go agent under test (runner.Func adapts a function); it must
-// make its HTTP requests with runner.HTTPClient(ctx), through which the
+// agent is the Go agent under test (agent.Func adapts a function); it must
+// make its HTTP requests with agent.HTTPClient(ctx), through which the
 // suite's api_interactions are replayed strictly, as by evalrun. A nil
 // agent runs the suite's own agent section (a command, worker, http or llm
 // agent).
@@ -168,7 +168,7 @@ func execute(t *testing.T, cfg *config, s *suite.Suite, ag agent.Agent, out *out
 }
 
 // judgeSummary adds which judge ran to the run summary, as evalrun does
-// (judges.LLMJudge.RunSummary); nil for other judges.
+// (llm.LLMJudge.RunSummary); nil for other judges.
 func judgeSummary(j score.Judge) func() map[string]any {
 	if llm, ok := j.(*llmpkg.LLMJudge); ok {
 		return llm.RunSummary

@@ -125,7 +125,7 @@ func checkJudgeError(t *testing.T, err error, kind string, attempts int, statuse
 	t.Helper()
 	var je *score.Error
 	if !errors.As(err, &je) {
-		t.Fatalf("error = %v (%T), want *judges.Error", err, err)
+		t.Fatalf("error = %v (%T), want *score.Error", err, err)
 	}
 	if je.Kind != kind {
 		t.Errorf("kind = %q (%s), want %q", je.Kind, je.Message, kind)

@@ -13,7 +13,7 @@ import (
 // Recording: a session made by NewRecorder declares nothing and forwards
 // every request to its real host (through the transport or proxy it is
 // used with), keeping each request and the host's reply, so they can be
-// written as fixtures (runner.WriteRecorded) that the next run replays
+// written as fixtures (suite.Recordings.Write) that the next run replays
 // strictly.
 
 // Recorded is one request a recorder forwarded and the reply it got.

@@ -13,7 +13,7 @@ import (
 	"agentevals/models"
 )
 
-// goWriter is runner.Writer: the summary.writer value of runs written by
+// goWriter is suite.GoWriter: the summary.writer value of runs written by
 // the Go runner.
 const goWriter = "agentevals-go"
 

@@ -232,7 +232,7 @@ func TestCompareAB_NoSignificantDifference(t *testing.T) {
 	}
 }
 
-// TestJudgedMetrics: the judges registry decides which built-in metric
+// TestJudgedMetrics: the score registry decides which built-in metric
 // names are judge-backed; a suite-declared name counts when the run's
 // evidence shows a judge scored it; Options.Judged overrides both.
 func TestJudgedMetrics(t *testing.T) {

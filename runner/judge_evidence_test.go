@@ -22,7 +22,7 @@ import (
 // TestExecute_JudgeEvidenceRebuildsThePrompt runs a judged suite against a
 // local OpenAI-compatible server that records every prompt, then checks on
 // the saved case rows that each judged metric keeps the raw reply and that
-// judges.RebuildPrompt, given only the row's question, expected answer,
+// score.RebuildPrompt, given only the row's question, expected answer,
 // output and metadata (which carries the retrieval context), returns the
 // exact messages the server received.
 func TestExecute_JudgeEvidenceRebuildsThePrompt(t *testing.T) {

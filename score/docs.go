@@ -3,7 +3,7 @@ package score
 import "encoding/json"
 
 // Doc documents an evaluator type for people and editors: the suite's
-// JSON Schema (runner.JSONSchema) and `evalrun checks` are generated from
+// JSON Schema (suite.JSONSchema) and `evalrun checks` are generated from
 // it, so what they say cannot drift from the registry.
 type Doc struct {
 	// Summary says in one sentence what passes.

@@ -77,7 +77,7 @@ func checkAgent(p Problems, cfg AgentConfig) {
 	}
 }
 
-// Settings converts the model section to the judges package's settings
+// Settings converts the model section to package llm's settings
 // (the judge section, an llm agent's model, or either after flags override it).
 func (m ModelConfig) Settings() llm.Settings {
 	return llm.Settings{

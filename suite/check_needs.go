@@ -21,7 +21,7 @@ type needSource struct {
 }
 
 // checkNeeds refuses every metric of c whose evaluator needs a question
-// field c lacks (judges.Definition.Needs, unless the evaluator's params
+// field c lacks (score.Definition.Needs, unless the evaluator's params
 // supply it): without it the metric could only be an error in this case at
 // run time. Unknown metrics are reported by parseScores.
 func (s *Suite) checkNeeds(p Problems, c *Case, src needSource) {

@@ -16,7 +16,7 @@ var suiteSchema []byte
 // JSONSchema returns the JSON Schema of suite files (a copy is committed as
 // docs/suite.schema.json for editors): the hand-written suite.schema.json
 // with the definitions of every built-in check type generated from
-// judges.Builtins() (see GenerateJSONSchema), so the types, params,
+// score.Builtins() (see GenerateJSONSchema), so the types, params,
 // descriptions and examples an editor offers cannot drift from what Load
 // accepts. It is self-contained: the schema of api_interactions
 // (replay.JSONSchema) is inlined under $defs, its root as api_interactions

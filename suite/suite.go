@@ -34,7 +34,7 @@ type Suite struct {
 	// Cases are the questions in suite order (inline questions, then the
 	// golden set's lines).
 	Cases []*Case
-	// Registry builds the scorers; Load uses judges.Builtins().
+	// Registry builds the scorers; Load uses score.Builtins().
 	Registry score.Registry
 	// Repeat is the suite's "repeat" key: how many times every question is
 	// answered and judged (1..MaxRepeat; 0 when the key is absent, which

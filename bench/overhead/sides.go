@@ -40,7 +40,7 @@ const workerReply = `{"output": "ok"}` + "\n"
 const commandScript = "cat >/dev/null; echo ok\n"
 
 // questionLines are the request lines evalrun writes for the suite's
-// cases (runner.Question: id, name, question), newline included.
+// cases (agent.Question: id, name, question), newline included.
 func questionLines(cases int) [][]byte {
 	lines := make([][]byte, cases)
 	for i := range lines {

@@ -106,7 +106,7 @@ func (f *RejudgeFlags) rejudge(ctx context.Context, g *Globals, run *models.Run)
 }
 
 // stabilityJSON is the --json shape of one metric: every figure of
-// judges.Stability plus its verdict.
+// calibrate.Stability plus its verdict.
 type stabilityJSON struct {
 	calibrate.Stability
 	MDERepeat3 *float64 `json:"minimum_detectable_effect_repeat_3"`

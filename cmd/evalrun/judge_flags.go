@@ -68,7 +68,7 @@ func (f *JudgeFlags) settings(cfg *suite.ModelConfig) (llm.Settings, bool, error
 }
 
 // judgeSummary adds which judge ran and the cache counters to the run
-// summary (runner.ExecOptions.ExtraSummary; see judges.LLMJudge.RunSummary).
+// summary (runner.ExecOptions.ExtraSummary; see llm.LLMJudge.RunSummary).
 // It returns nil when no judge was built.
 func (f *JudgeFlags) judgeSummary() map[string]any {
 	if f.built == nil {

@@ -291,7 +291,7 @@ func concurrencyRule() string {
 }
 
 // preflight probes the agent and, when one was built, the judge
-// (runner.Preflight) unless --no-preflight is given.
+// (agent.Preflight) unless --no-preflight is given.
 func (c *RunCmd) preflight(ctx context.Context, st *suite.Suite, withJudge bool) error {
 	if c.NoPreflight {
 		return nil

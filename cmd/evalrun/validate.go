@@ -18,7 +18,7 @@ type ValidateCmd struct {
 // Run loads the suite and reports every problem (exit 2) or a short
 // description (exit 0). It makes every check that run makes before calling
 // the agent and that needs neither the database nor a credential: the agent
-// section, the judge section and every metric's scorer (runner.Suite.Check).
+// section, the judge section and every metric's scorer (suite.Suite.Check).
 // Credentials and header values belong to the machine, not the suite: an
 // unset one is a note on stderr, not a failure.
 func (c *ValidateCmd) Run(g *Globals) error {

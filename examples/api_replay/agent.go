@@ -1,6 +1,6 @@
 // Package apireplay is the Go half of the strict API replay example: the
 // same shipping agent as agent.py, written as a Go function agent. Go
-// agents make their requests with runner.HTTPClient(ctx), which replays the
+// agents make their requests with agent.HTTPClient(ctx), which replays the
 // question's api_interactions in process (no proxy, no CA).
 package apireplay
 
