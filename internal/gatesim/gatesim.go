@@ -1,7 +1,7 @@
 // Package gatesim simulates judged evaluation runs to measure the
 // regression gates: a scripted OpenAI-compatible judge (a real HTTP server
-// on loopback, reached through the real langchaingo client of package llm
-// package) scores each answer with its true quality plus seeded noise, and
+// on loopback, reached through the real langchaingo client of package
+// llm) scores each answer with its true quality plus seeded noise, and
 // a Go agent answers every question with text that carries that quality.
 // Noise is a function of (seed, run, question, repeat) only, so results do
 // not depend on concurrency or scheduling. It backs the gate simulation
