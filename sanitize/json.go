@@ -3,6 +3,8 @@ package sanitize
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"unicode/utf8"
 )
 
@@ -19,10 +21,8 @@ func JSON(raw []byte) ([]byte, Report) {
 	}
 	var rep Report
 	rep.Repaired = needsRepair(raw)
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := decodeOne(raw)
+	if err != nil {
 		s, r := Text(string(raw))
 		b, _ := marshal(s)
 		r.Repaired = true
@@ -49,10 +49,8 @@ func RepairJSON(raw []byte) ([]byte, bool) {
 	if !needsRepair(raw) {
 		return raw, false
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := decodeOne(raw)
+	if err != nil {
 		return raw, false
 	}
 	var rep Report
@@ -62,6 +60,24 @@ func RepairJSON(raw []byte) ([]byte, bool) {
 	}
 	return b, true
 }
+
+// decodeOne decodes raw as exactly one JSON value (numbers kept as
+// written); anything after it but white space makes raw no JSON document.
+func decodeOne(raw []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errTrailing
+	}
+	return v, nil
+}
+
+// errTrailing is decodeOne's refusal of text after the value.
+var errTrailing = errors.New("text after the JSON value")
 
 // marshal encodes v without HTML escaping (<, >, & stay as they are).
 func marshal(v any) ([]byte, error) {

@@ -71,6 +71,8 @@ func TestJSON(t *testing.T) {
 		{"invalid utf8 bytes", "\"a\xffb\"", `"a` + "\uFFFD" + `b"`, true, false},
 		{"sensitive field", `{"api_key":"abc","max_tokens":100,"note":"token=sk-abcdefghijk"}`, `{"api_key":"[REDACTED]","max_tokens":100,"note":"token=[REDACTED]"}`, false, true},
 		{"not json", "half {", `"half {"`, true, false},
+		{"text after the value is not json", `{"output":""}0000"`, `"{\"output\":\"\"}0000\""`, true, false},
+		{"trailing white space is json", "{\"a\":1} \n", "{\"a\":1} \n", false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, rep := sanitize.JSON([]byte(tc.in))
