@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -90,7 +91,7 @@ func newWorkerComparison(root string, o options) (*comparison, error) {
 	}
 	reqs := questionLines(o.cases)
 	bare := &side{label: fmt.Sprintf("bare pipe, %d workers", o.workerJ),
-		run: func(int) (time.Duration, error) { return barePipe(dir, []string{python, "worker.py"}, reqs, o.workerJ) }}
+		run: func(int) (timing, error) { return barePipe(dir, []string{python, "worker.py"}, reqs, o.workerJ) }}
 	return newComparison("worker", root, suite, o.workerJ, o, bare), nil
 }
 
@@ -146,7 +147,7 @@ func newCommandComparison(root string, o options) (*comparison, error) {
 		return nil, err
 	}
 	xargs := &side{label: fmt.Sprintf("xargs -P%d", o.commandJ),
-		run: func(int) (time.Duration, error) { return runXargs(dir, args, o.commandJ, o.cases) }}
+		run: func(int) (timing, error) { return runXargs(dir, args, o.commandJ, o.cases) }}
 	return newComparison("command", root, suite, o.commandJ, o, xargs), nil
 }
 
@@ -178,11 +179,11 @@ func (e *evalrunSide) prepare(history int) error {
 }
 
 // round copies the warm-up's database and runs evalrun on the copy.
-func (e *evalrunSide) round(r int) (time.Duration, error) {
+func (e *evalrunSide) round(r int) (timing, error) {
 	db := strings.TrimSuffix(e.base, ".sqlite3") + fmt.Sprintf("-%s-round%d.sqlite3", e.tag, r+1)
 	if _, err := os.Stat(e.base); err == nil {
 		if err := copyFile(e.base, db); err != nil {
-			return 0, err
+			return timing{}, err
 		}
 	}
 	defer removeDB(db)
@@ -190,8 +191,9 @@ func (e *evalrunSide) round(r int) (time.Duration, error) {
 }
 
 // run times one evalrun run on db and checks that every case passed and
-// the run was saved (exit 0; 3 would be a failed save).
-func (e *evalrunSide) run(db string) (time.Duration, error) {
+// the run was saved (exit 0; 3 would be a failed save). Its CPU time
+// includes the agent processes and the guardian, which evalrun waits for.
+func (e *evalrunSide) run(db string) (timing, error) {
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(e.exe, "run", e.suite, "--database-url", "sqlite:"+db, "-j", fmt.Sprint(e.j))
 	cmd.Dir = filepath.Dir(e.suite)
@@ -200,27 +202,35 @@ func (e *evalrunSide) run(db string) (time.Duration, error) {
 	err := cmd.Run()
 	d := time.Since(start)
 	if err != nil {
-		return 0, fmt.Errorf("%s: %w\n%s", strings.Join(cmd.Args, " "), err, tail(stderr.Bytes(), stdout.Bytes()))
+		return timing{}, fmt.Errorf("%s: %w\n%s", strings.Join(cmd.Args, " "), err, tail(stderr.Bytes(), stdout.Bytes()))
 	}
 	if want := fmt.Sprintf("Passing questions: %d of %d", e.cases, e.cases); !bytes.Contains(stdout.Bytes(), []byte(want)) {
-		return 0, fmt.Errorf("evalrun output lacks %q:\n%s", want, tail(stdout.Bytes()))
+		return timing{}, fmt.Errorf("evalrun output lacks %q:\n%s", want, tail(stdout.Bytes()))
 	}
-	return d, nil
+	return timing{wall: d, cpu: cpuOf(cmd.ProcessState)}, nil
 }
 
 // barePipe starts workers copies of the worker command and feeds them the
 // request lines, one line and one reply at a time per worker, the way
-// evalrun's worker agent does, with nothing else: no scoring, no save.
-func barePipe(dir string, command []string, reqs [][]byte, workers int) (time.Duration, error) {
+// evalrun's worker agent does, with nothing else: no scoring, no save. Its
+// CPU time is the workers' plus this process's own over the run (the
+// driver; nothing else runs meanwhile).
+func barePipe(dir string, command []string, reqs [][]byte, workers int) (timing, error) {
+	self0 := selfCPU()
 	start := time.Now()
 	jobs := make(chan []byte)
-	errs := make(chan error, workers)
+	type result struct {
+		cpu time.Duration
+		err error
+	}
+	results := make(chan result, workers)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs <- feedWorker(dir, command, jobs)
+			cpu, err := feedWorker(dir, command, jobs)
+			results <- result{cpu, err}
 		}()
 	}
 	for _, r := range reqs {
@@ -228,19 +238,20 @@ func barePipe(dir string, command []string, reqs [][]byte, workers int) (time.Du
 	}
 	close(jobs)
 	wg.Wait()
-	d := time.Since(start)
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			return 0, err
+	t := timing{wall: time.Since(start), cpu: selfCPU() - self0}
+	close(results)
+	for r := range results {
+		if r.err != nil {
+			return timing{}, r.err
 		}
+		t.cpu += r.cpu
 	}
-	return d, nil
+	return t, nil
 }
 
-// feedWorker runs one worker process over the jobs. After a failure it
-// keeps draining jobs so the feeder never blocks.
-func feedWorker(dir string, command []string, jobs <-chan []byte) (err error) {
+// feedWorker runs one worker process over the jobs and returns its CPU
+// time. After a failure it keeps draining jobs so the feeder never blocks.
+func feedWorker(dir string, command []string, jobs <-chan []byte) (cpu time.Duration, err error) {
 	defer func() {
 		for range jobs {
 		}
@@ -252,14 +263,14 @@ func feedWorker(dir string, command []string, jobs <-chan []byte) (err error) {
 	cmd.Stderr = &stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		return err
+		return 0, err
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if err := cmd.Start(); err != nil {
-		return err
+		return 0, err
 	}
 	r := bufio.NewReader(stdout)
 	for req := range jobs {
@@ -280,14 +291,15 @@ func feedWorker(dir string, command []string, jobs <-chan []byte) (err error) {
 		err = werr
 	}
 	if err != nil {
-		return fmt.Errorf("bare pipe worker: %w\n%s", err, tail(stderr.Bytes()))
+		return 0, fmt.Errorf("bare pipe worker: %w\n%s", err, tail(stderr.Bytes()))
 	}
-	return nil
+	return cpuOf(cmd.ProcessState), nil
 }
 
 // runXargs runs `xargs -P<j> -n1 -d '\n' -a questions.txt sh agent.sh`
-// and checks that every run answered.
-func runXargs(dir, args string, j, cases int) (time.Duration, error) {
+// and checks that every run answered. Its CPU time includes the scripts,
+// which xargs waits for.
+func runXargs(dir, args string, j, cases int) (timing, error) {
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command("xargs", fmt.Sprintf("-P%d", j), "-n1", "-d", `\n`, "-a", args, "sh", "agent.sh")
 	cmd.Dir = dir
@@ -296,12 +308,30 @@ func runXargs(dir, args string, j, cases int) (time.Duration, error) {
 	err := cmd.Run()
 	d := time.Since(start)
 	if err != nil {
-		return 0, fmt.Errorf("xargs: %w\n%s", err, tail(stderr.Bytes()))
+		return timing{}, fmt.Errorf("xargs: %w\n%s", err, tail(stderr.Bytes()))
 	}
 	if n := bytes.Count(stdout.Bytes(), []byte("ok\n")); n != cases {
-		return 0, fmt.Errorf("xargs: %d answers, want %d", n, cases)
+		return timing{}, fmt.Errorf("xargs: %d answers, want %d", n, cases)
 	}
-	return d, nil
+	return timing{wall: d, cpu: cpuOf(cmd.ProcessState)}, nil
+}
+
+// cpuOf is a finished process's user and system time, its waited-for
+// descendants included (wait4's rusage).
+func cpuOf(ps *os.ProcessState) time.Duration {
+	if ps == nil {
+		return 0
+	}
+	return ps.UserTime() + ps.SystemTime()
+}
+
+// selfCPU is this process's user and system time so far.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func copyFile(from, to string) error {
