@@ -10,21 +10,9 @@ import (
 	"time"
 
 	"agentevals/compare"
+	"agentevals/internal/runfixture"
 	"agentevals/models"
 )
-
-func abRuns(shift float64) (a, b *models.Run) {
-	var ca, cb []cdef
-	for i := range 20 {
-		s := 0.6 + float64(i%5)*0.05
-		ca = append(ca, cdef{id: fmt.Sprintf("q%02d", i), metrics: []mdef{metric("judge", 0.5, sc(s))}})
-		cb = append(cb, cdef{id: fmt.Sprintf("q%02d", i), metrics: []mdef{metric("judge", 0.5, sc(min(1, s+shift)))}})
-	}
-	a = buildRun("01900000-0000-7000-8000-000000000301", 1, t0, ca...)
-	b = buildRun("01900000-0000-7000-8000-000000000302", 2, t0.Add(time.Hour), cb...)
-	b.Agent = "SupportAgentB" // an A/B of two agents of the same definition
-	return a, b
-}
 
 func TestCompareAB(t *testing.T) {
 	tests := []struct {
@@ -32,7 +20,7 @@ func TestCompareAB(t *testing.T) {
 		want  string
 	}{{0.2, compare.VerdictBBetter}, {-0.2, compare.VerdictBWorse}, {0, compare.VerdictNoDifference}}
 	for _, tt := range tests {
-		a, b := abRuns(tt.shift)
+		a, b := runfixture.ABRuns(tt.shift)
 		ab, err := compare.CompareAB(a, b, compare.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -44,7 +32,7 @@ func TestCompareAB(t *testing.T) {
 			t.Errorf("shift %v: %d paired questions, want 20", tt.shift, ab.Difference.N)
 		}
 	}
-	a, b := abRuns(0.1)
+	a, b := runfixture.ABRuns(0.1)
 	b.SuiteDigest = "other"
 	b.Cases[3].MinimumScores = models.JSON(`{"judge":0.7}`)
 	if _, err := compare.CompareAB(a, b, compare.Options{}); !errors.Is(err, compare.ErrIncompatible) {
@@ -53,7 +41,7 @@ func TestCompareAB(t *testing.T) {
 }
 
 func TestRenderer_RenderABGolden(t *testing.T) {
-	a, b := abRuns(0.1)
+	a, b := runfixture.ABRuns(0.1)
 	ab, err := compare.CompareAB(a, b, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -83,10 +71,10 @@ func TestRenderer_RenderABGolden(t *testing.T) {
 // TestCompareAB_VerdictAccountsForFindings: a question that goes from pass
 // to fail is never summed up as "no significant difference".
 func TestCompareAB_VerdictAccountsForFindings(t *testing.T) {
-	three := func(scores ...float64) []cdef {
-		var cs []cdef
+	three := func(scores ...float64) []runfixture.Case {
+		var cs []runfixture.Case
 		for i, s := range scores {
-			cs = append(cs, cdef{id: fmt.Sprintf("q%d", i), metrics: []mdef{metric("exact", 1, sc(s))}})
+			cs = append(cs, runfixture.Case{ID: fmt.Sprintf("q%d", i), Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(s))}})
 		}
 		return cs
 	}
@@ -111,8 +99,8 @@ func TestCompareAB_VerdictAccountsForFindings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := buildRun("01900000-0000-7000-8000-000000000401", 1, t0, three(tt.a...)...)
-			b := buildRun("01900000-0000-7000-8000-000000000402", 2, t0.Add(time.Hour), three(tt.b...)...)
+			a := runfixture.Build("01900000-0000-7000-8000-000000000401", 1, runfixture.T0, three(tt.a...)...)
+			b := runfixture.Build("01900000-0000-7000-8000-000000000402", 2, runfixture.T0.Add(time.Hour), three(tt.b...)...)
 			ab, err := compare.CompareAB(a, b, compare.Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -156,7 +144,7 @@ func TestABVerdict_Rules(t *testing.T) {
 // An errored metric has a NULL score: compare shows "—" as the dashboard
 // does and reports null with error_a, never 0.000.
 func TestCompareAB_ErroredScoreIsDash(t *testing.T) {
-	a, b := abRuns(0.1)
+	a, b := runfixture.ABRuns(0.1)
 	a.Cases[0].Metrics[0].Score = nil
 	a.Cases[0].Metrics[0].ErrorDetails = models.JSON(`{"message":"judge timed out"}`)
 	ab, err := compare.CompareAB(a, b, compare.Options{})

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"agentevals/compare"
+	"agentevals/internal/runfixture"
 	"agentevals/models"
 )
 
@@ -18,12 +19,12 @@ import (
 const goWriter = "agentevals-go"
 
 // returnsRun is a one-question run whose rows equal the Ruby-shaped run of
-// insertRubyRun (threshold 0.9), with the given digest and summary.
+// runfixture.InsertRubyRun (threshold 0.9), with the given digest and summary.
 func returnsRun(id string, started time.Time, digest, summary string) *models.Run {
-	r := buildRun(id, 0, started, cdef{id: "returns",
-		question: "How long do I have to return an item?", expected: "You can return it within 30 days.",
-		output: "Within 30 days.", meta: `{"failure_mode":"policy","tags":["returns"]}`,
-		metrics: []mdef{metric("semantic_accuracy", 0.9, sc(0.95))}})
+	r := runfixture.Build(id, 0, started, runfixture.Case{ID: "returns",
+		Question: "How long do I have to return an item?", Expected: "You can return it within 30 days.",
+		Output: "Within 30 days.", Meta: `{"failure_mode":"policy","tags":["returns"]}`,
+		Metrics: []runfixture.Metric{runfixture.NewMetric("semantic_accuracy", 0.9, runfixture.Score(0.95))}})
 	r.SuiteDigest = digest
 	r.Summary = models.JSON(summary)
 	return r
@@ -39,27 +40,27 @@ func TestSameDefinition_WriterMarker(t *testing.T) {
 		differentMetas bool
 	}{
 		{name: "both marked, digests differ", want: compare.ErrIncompatible, wantInMessage: "both runs were written by " + goWriter,
-			a: returnsRun("01900000-0000-7000-8000-000000000301", t0, "go-1", marked),
-			b: returnsRun("01900000-0000-7000-8000-000000000302", t0, "go-2", marked)},
+			a: returnsRun("01900000-0000-7000-8000-000000000301", runfixture.T0, "go-1", marked),
+			b: returnsRun("01900000-0000-7000-8000-000000000302", runfixture.T0, "go-2", marked)},
 		{name: "both marked, same digest",
-			a: returnsRun("01900000-0000-7000-8000-000000000303", t0, "go-1", marked),
-			b: returnsRun("01900000-0000-7000-8000-000000000304", t0, "go-1", marked)},
+			a: returnsRun("01900000-0000-7000-8000-000000000303", runfixture.T0, "go-1", marked),
+			b: returnsRun("01900000-0000-7000-8000-000000000304", runfixture.T0, "go-1", marked)},
 		{name: "marked and a Ruby-shaped run",
-			a: returnsRun("01900000-0000-7000-8000-000000000305", t0, "go-1", marked),
-			b: returnsRun("01900000-0000-7000-8000-000000000306", t0, "ruby-sha256-5f1c", `{"score":0.97}`)},
+			a: returnsRun("01900000-0000-7000-8000-000000000305", runfixture.T0, "go-1", marked),
+			b: returnsRun("01900000-0000-7000-8000-000000000306", runfixture.T0, "ruby-sha256-5f1c", `{"score":0.97}`)},
 		{name: "a Ruby-shaped run and a marked one",
-			a: returnsRun("01900000-0000-7000-8000-000000000307", t0, "ruby-sha256-5f1c", `{"score":0.97}`),
-			b: returnsRun("01900000-0000-7000-8000-000000000308", t0, "go-1", marked)},
+			a: returnsRun("01900000-0000-7000-8000-000000000307", runfixture.T0, "ruby-sha256-5f1c", `{"score":0.97}`),
+			b: returnsRun("01900000-0000-7000-8000-000000000308", runfixture.T0, "go-1", marked)},
 		{name: "another writer's marker",
-			a: returnsRun("01900000-0000-7000-8000-000000000309", t0, "go-1", marked),
-			b: returnsRun("01900000-0000-7000-8000-000000000310", t0, "py-1", `{"writer":"agentevals-py"}`)},
+			a: returnsRun("01900000-0000-7000-8000-000000000309", runfixture.T0, "go-1", marked),
+			b: returnsRun("01900000-0000-7000-8000-000000000310", runfixture.T0, "py-1", `{"writer":"agentevals-py"}`)},
 		{name: "neither marked (runs saved before the marker)",
-			a: returnsRun("01900000-0000-7000-8000-000000000311", t0, "go-1", `{}`),
-			b: returnsRun("01900000-0000-7000-8000-000000000312", t0, "go-2", `{"writer":null}`)},
+			a: returnsRun("01900000-0000-7000-8000-000000000311", runfixture.T0, "go-1", `{}`),
+			b: returnsRun("01900000-0000-7000-8000-000000000312", runfixture.T0, "go-2", `{"writer":null}`)},
 		{name: "marked and a Ruby-shaped run of another definition", want: compare.ErrIncompatible, wantInMessage: "metadata differs",
 			differentMetas: true,
-			a:              returnsRun("01900000-0000-7000-8000-000000000313", t0, "go-1", marked),
-			b:              returnsRun("01900000-0000-7000-8000-000000000314", t0, "ruby-sha256-5f1c", `{"score":0.97}`)},
+			a:              returnsRun("01900000-0000-7000-8000-000000000313", runfixture.T0, "go-1", marked),
+			b:              returnsRun("01900000-0000-7000-8000-000000000314", runfixture.T0, "ruby-sha256-5f1c", `{"score":0.97}`)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -89,10 +90,10 @@ func TestFindBaseline_WriterMarker(t *testing.T) {
 		ctx := context.Background()
 		marked := `{"writer":"` + goWriter + `"}`
 		rubyID := uuid.MustParse("5b3c2a10-0000-4000-8000-000000000301")
-		insertRubyRun(t, db, rubyID, t0, "0.9", 0.98)
-		fixturesV1 := saveRun(t, db, returnsRun("01900000-0000-7000-8000-000000000321", t0.Add(time.Hour), "go-fixtures-1", marked))
-		fixturesV2 := saveRun(t, db, returnsRun("01900000-0000-7000-8000-000000000322", t0.Add(2*time.Hour), "go-fixtures-2", marked))
-		againV2 := saveRun(t, db, returnsRun("01900000-0000-7000-8000-000000000323", t0.Add(3*time.Hour), "go-fixtures-2", marked))
+		runfixture.InsertRubyRun(t, db, rubyID, runfixture.T0, "0.9", 0.98)
+		fixturesV1 := runfixture.SaveRun(t, db, returnsRun("01900000-0000-7000-8000-000000000321", runfixture.T0.Add(time.Hour), "go-fixtures-1", marked))
+		fixturesV2 := runfixture.SaveRun(t, db, returnsRun("01900000-0000-7000-8000-000000000322", runfixture.T0.Add(2*time.Hour), "go-fixtures-2", marked))
+		againV2 := runfixture.SaveRun(t, db, returnsRun("01900000-0000-7000-8000-000000000323", runfixture.T0.Add(3*time.Hour), "go-fixtures-2", marked))
 
 		tests := []struct {
 			name string
@@ -108,8 +109,8 @@ func TestFindBaseline_WriterMarker(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if idOf(got) != tt.want {
-				t.Errorf("%s: baseline = %s, want %s", tt.name, idOf(got), tt.want)
+			if runfixture.IDOf(got) != tt.want {
+				t.Errorf("%s: baseline = %s, want %s", tt.name, runfixture.IDOf(got), tt.want)
 			}
 		}
 		if err := compare.CheckBaseline(fixturesV2, fixturesV1, nil); !errors.Is(err, compare.ErrIncompatible) {

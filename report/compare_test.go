@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"agentevals/compare"
+	"agentevals/internal/runfixture"
 )
 
 func findKinds(c *compare.Comparison) map[compare.Kind]int {
@@ -16,7 +17,7 @@ func findKinds(c *compare.Comparison) map[compare.Kind]int {
 }
 
 func TestCompare_WorkedExample(t *testing.T) {
-	previous, later := workedExample()
+	previous, later := runfixture.WorkedExample()
 	for _, run := range []*compare.Comparison{compare.Compare(previous, nil, compare.Options{}), compare.Compare(later, nil, compare.Options{})} {
 		if got, want := run.Totals.Passed, 1; got != want {
 			t.Fatalf("passed = %d, want %d: both runs pass the 0.9 minimum", got, want)
@@ -53,15 +54,15 @@ func TestCompare_WorkedExample(t *testing.T) {
 }
 
 func TestCompare_NewErrorsAndFailuresIgnoreTolerance(t *testing.T) {
-	base := buildRun("01900000-0000-7000-8000-000000000010", 1, t0,
-		cdef{id: "a", output: "x", metrics: []mdef{metric("exact", 0.5, sc(1))}},
-		cdef{id: "b", output: "x", metrics: []mdef{metric("exact", 0.5, sc(0.6))}},
-		cdef{id: "c", output: "x", metrics: []mdef{metric("exact", 0.5, sc(1))}},
+	base := runfixture.Build("01900000-0000-7000-8000-000000000010", 1, runfixture.T0,
+		runfixture.Case{ID: "a", Output: "x", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 0.5, runfixture.Score(1))}},
+		runfixture.Case{ID: "b", Output: "x", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 0.5, runfixture.Score(0.6))}},
+		runfixture.Case{ID: "c", Output: "x", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 0.5, runfixture.Score(1))}},
 	)
-	now := buildRun("01900000-0000-7000-8000-000000000011", 2, t0.Add(time.Minute),
-		cdef{id: "a", agentErr: "boom", metrics: []mdef{{name: "exact", threshold: 0.5}}},
-		cdef{id: "b", output: "x", metrics: []mdef{metric("exact", 0.5, sc(0.4))}},
-		cdef{id: "c", output: "x", metrics: []mdef{{name: "exact", threshold: 0.5, err: "judge reply was not JSON"}}},
+	now := runfixture.Build("01900000-0000-7000-8000-000000000011", 2, runfixture.T0.Add(time.Minute),
+		runfixture.Case{ID: "a", AgentErr: "boom", Metrics: []runfixture.Metric{{Name: "exact", Threshold: 0.5}}},
+		runfixture.Case{ID: "b", Output: "x", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 0.5, runfixture.Score(0.4))}},
+		runfixture.Case{ID: "c", Output: "x", Metrics: []runfixture.Metric{{Name: "exact", Threshold: 0.5, Err: "judge reply was not JSON"}}},
 	)
 	for _, gate := range []string{compare.GateStrict, compare.GateCI} {
 		for _, tol := range []float64{0, 0.5, 1} {
@@ -81,24 +82,24 @@ func TestCompare_NewErrorsAndFailuresIgnoreTolerance(t *testing.T) {
 }
 
 func TestCompare_GateCI(t *testing.T) {
-	var baseCases, smallDrop, bigDrop []cdef
+	var baseCases, smallDrop, bigDrop []runfixture.Case
 	for i := range 30 {
 		id := string(rune('a'+i%26)) + string(rune('0'+i/26))
 		s := 0.95
 		if i%2 == 0 {
 			s = 0.97
 		}
-		baseCases = append(baseCases, cdef{id: id, metrics: []mdef{metric("judge", 0.5, sc(s))}})
+		baseCases = append(baseCases, runfixture.Case{ID: id, Metrics: []runfixture.Metric{runfixture.NewMetric("judge", 0.5, runfixture.Score(s))}})
 		small := s
 		if i == 0 {
 			small = s - 0.1 // one noisy question
 		}
-		smallDrop = append(smallDrop, cdef{id: id, metrics: []mdef{metric("judge", 0.5, sc(small))}})
-		bigDrop = append(bigDrop, cdef{id: id, metrics: []mdef{metric("judge", 0.5, sc(s-0.15))}})
+		smallDrop = append(smallDrop, runfixture.Case{ID: id, Metrics: []runfixture.Metric{runfixture.NewMetric("judge", 0.5, runfixture.Score(small))}})
+		bigDrop = append(bigDrop, runfixture.Case{ID: id, Metrics: []runfixture.Metric{runfixture.NewMetric("judge", 0.5, runfixture.Score(s-0.15))}})
 	}
-	base := buildRun("01900000-0000-7000-8000-000000000020", 1, t0, baseCases...)
-	noisy := buildRun("01900000-0000-7000-8000-000000000021", 2, t0.Add(time.Minute), smallDrop...)
-	worse := buildRun("01900000-0000-7000-8000-000000000022", 3, t0.Add(2*time.Minute), bigDrop...)
+	base := runfixture.Build("01900000-0000-7000-8000-000000000020", 1, runfixture.T0, baseCases...)
+	noisy := runfixture.Build("01900000-0000-7000-8000-000000000021", 2, runfixture.T0.Add(time.Minute), smallDrop...)
+	worse := runfixture.Build("01900000-0000-7000-8000-000000000022", 3, runfixture.T0.Add(2*time.Minute), bigDrop...)
 
 	strict := compare.Compare(noisy, base, compare.Options{Tolerance: 0.02, Gate: compare.GateStrict})
 	if !strict.Regressed() {
@@ -121,10 +122,10 @@ func TestCompare_GateCI(t *testing.T) {
 }
 
 func TestSummarize_NullsAreNotZero(t *testing.T) {
-	run := buildRun("01900000-0000-7000-8000-000000000030", 1, t0,
-		cdef{id: "judged", metrics: []mdef{metric("exact", 0.5, sc(1)), {name: "semantic_accuracy", threshold: 0.9}}},
-		cdef{id: "skipped", metrics: []mdef{{name: "semantic_accuracy", threshold: 0.9}}},
-		cdef{id: "errored", metrics: []mdef{metric("exact", 0.5, sc(1)), {name: "judge", threshold: 0.5, err: "bad reply"}}},
+	run := runfixture.Build("01900000-0000-7000-8000-000000000030", 1, runfixture.T0,
+		runfixture.Case{ID: "judged", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 0.5, runfixture.Score(1)), {Name: "semantic_accuracy", Threshold: 0.9}}},
+		runfixture.Case{ID: "skipped", Metrics: []runfixture.Metric{{Name: "semantic_accuracy", Threshold: 0.9}}},
+		runfixture.Case{ID: "errored", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 0.5, runfixture.Score(1)), {Name: "judge", Threshold: 0.5, Err: "bad reply"}}},
 	)
 	tot := compare.TotalsOf(run.Cases, compare.Options{})
 	if got, want := [4]int{tot.Passed, tot.Failed, tot.Errored, tot.NotEvaluated}, [4]int{1, 0, 1, 1}; got != want {
@@ -171,7 +172,7 @@ func TestBootstrap_Reproducible(t *testing.T) {
 }
 
 func TestCompare_Slices(t *testing.T) {
-	ref, bad := supportRuns()
+	ref, bad := runfixture.SupportRuns()
 	cmp := compare.Compare(bad, ref, compare.Options{})
 	got := map[string]compare.Slice{}
 	for _, s := range cmp.Slices {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"agentevals/compare"
+	"agentevals/internal/runfixture"
 	"agentevals/models"
 )
 
@@ -21,12 +22,12 @@ func TestFlakyQuestions(t *testing.T) {
 	backends(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		save := func(i int, a string, wobbly, old, recent float64) *models.Run {
-			r := buildRun(fmt.Sprintf("01900000-0000-7000-8000-%012d", 500+i), 0, t0.Add(time.Duration(i)*time.Minute),
-				cdef{id: "wobbly", metrics: []mdef{metric("exact", 1, sc(wobbly))}},
-				cdef{id: "old", metrics: []mdef{metric("exact", 1, sc(old))}},
-				cdef{id: "recent", metrics: []mdef{metric("exact", 1, sc(recent))}})
+			r := runfixture.Build(fmt.Sprintf("01900000-0000-7000-8000-%012d", 500+i), 0, runfixture.T0.Add(time.Duration(i)*time.Minute),
+				runfixture.Case{ID: "wobbly", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(wobbly))}},
+				runfixture.Case{ID: "old", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(old))}},
+				runfixture.Case{ID: "recent", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(recent))}})
 			r.Agent = a
-			return saveRun(t, db, r)
+			return runfixture.SaveRun(t, db, r)
 		}
 		// Run 0: "old" fails once, then passes in the 12 runs after it, so
 		// its flip leaves the window of the last 10.
@@ -81,21 +82,21 @@ func TestFlakyQuestions_SkipsInfrastructureFailures(t *testing.T) {
 	backends(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		save := func(i int, score *float64, outage bool) *models.Run {
-			m := metric("exact", 1, score)
+			m := runfixture.NewMetric("exact", 1, score)
 			if outage {
-				m.err = "unreachable"
+				m.Err = "unreachable"
 			}
-			r := buildRun(fmt.Sprintf("01900000-0000-7000-8000-%012d", 600+i), 0, t0.Add(time.Duration(i)*time.Minute),
-				cdef{id: "steady", metrics: []mdef{m}})
+			r := runfixture.Build(fmt.Sprintf("01900000-0000-7000-8000-%012d", 600+i), 0, runfixture.T0.Add(time.Duration(i)*time.Minute),
+				runfixture.Case{ID: "steady", Metrics: []runfixture.Metric{m}})
 			if outage {
 				r.Summary = models.JSON(`{"` + models.InfrastructureFailureKey + `":{"judge":"unreachable (1 of 1 calls)"}}`)
 			}
-			return saveRun(t, db, r)
+			return runfixture.SaveRun(t, db, r)
 		}
-		save(0, sc(1), false)
+		save(0, runfixture.Score(1), false)
 		save(1, nil, true)
-		save(2, sc(1), false)
-		run := save(3, sc(1), false)
+		save(2, runfixture.Score(1), false)
+		run := save(3, runfixture.Score(1), false)
 		got, err := compare.FlakyQuestions(ctx, db, run, nil)
 		if err != nil {
 			t.Fatal(err)

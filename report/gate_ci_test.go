@@ -1,14 +1,13 @@
 package report
 
 import (
-	"fmt"
 	"math"
-	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
 
 	"agentevals/compare"
+	"agentevals/internal/runfixture"
 	"agentevals/models"
 )
 
@@ -70,27 +69,8 @@ func TestMcNemar(t *testing.T) {
 	}
 }
 
-// judgedRuns builds a baseline and a candidate of n questions scored by
-// semantic_accuracy (minimum 0.7) around 0.72, the candidate shifted by
-// drop plus seeded noise of sd 0.05, and an exact check on every question.
-func judgedRuns(n int, drop float64, seed uint64) (base, cand *models.Run) {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	var bc, cc []cdef
-	for i := range n {
-		id := fmt.Sprintf("q%03d", i)
-		truth := 0.6 + 0.25*float64(i%5)/4
-		clip := func(v float64) float64 { return math.Max(0, math.Min(1, v)) }
-		b := clip(truth + 0.05*rng.NormFloat64())
-		c := clip(truth - drop + 0.05*rng.NormFloat64())
-		bc = append(bc, cdef{id: id, metrics: []mdef{metric("semantic_accuracy", 0.7, sc(b)), metric("exact", 1, sc(1))}})
-		cc = append(cc, cdef{id: id, metrics: []mdef{metric("semantic_accuracy", 0.7, sc(c)), metric("exact", 1, sc(1))}})
-	}
-	return buildRun("01900000-0000-7000-8000-000000000030", 1, t0, bc...),
-		buildRun("01900000-0000-7000-8000-000000000031", 2, t0.Add(time.Minute), cc...)
-}
-
 func TestCompare_GateCI_JudgeNoise(t *testing.T) {
-	base, same := judgedRuns(200, 0, 7)
+	base, same := runfixture.JudgedRuns(200, 0, 7)
 	strict := compare.Compare(same, base, compare.Options{})
 	if !strict.Regressed() {
 		t.Fatal("strict gate: judge noise around the minimum must still gate (the gem's rule)")
@@ -119,7 +99,7 @@ func TestCompare_GateCI_JudgeNoise(t *testing.T) {
 		t.Fatalf("exact test %+v: want a deterministic metric without a drop", ex)
 	}
 
-	_, worse := judgedRuns(200, 0.05, 7)
+	_, worse := runfixture.JudgedRuns(200, 0.05, 7)
 	ci = compare.Compare(worse, base, compare.Options{Gate: compare.GateCI})
 	regs := ci.Regressions()
 	if !ci.Regressed() || regs[0].Kind != compare.MetricDrop && regs[0].Kind != compare.MetricFlips || !strings.Contains(regs[0].Message, "regressed: ") {
@@ -140,15 +120,15 @@ func TestCompare_GateCI_JudgeNoise(t *testing.T) {
 }
 
 func TestCompare_GateCI_DeterministicAndFlaky(t *testing.T) {
-	base := buildRun("01900000-0000-7000-8000-000000000040", 1, t0,
-		cdef{id: "a", metrics: []mdef{metric("exact", 1, sc(1))}},
-		cdef{id: "b", metrics: []mdef{metric("exact", 1, sc(1))}},
-		cdef{id: "c", metrics: []mdef{metric("exact", 1, sc(0))}},
+	base := runfixture.Build("01900000-0000-7000-8000-000000000040", 1, runfixture.T0,
+		runfixture.Case{ID: "a", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(1))}},
+		runfixture.Case{ID: "b", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(1))}},
+		runfixture.Case{ID: "c", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(0))}},
 	)
-	now := buildRun("01900000-0000-7000-8000-000000000041", 2, t0.Add(time.Minute),
-		cdef{id: "a", metrics: []mdef{metric("exact", 1, sc(0))}},
-		cdef{id: "b", metrics: []mdef{metric("exact", 1, sc(1))}},
-		cdef{id: "c", metrics: []mdef{metric("exact", 1, sc(0))}},
+	now := runfixture.Build("01900000-0000-7000-8000-000000000041", 2, runfixture.T0.Add(time.Minute),
+		runfixture.Case{ID: "a", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(0))}},
+		runfixture.Case{ID: "b", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(1))}},
+		runfixture.Case{ID: "c", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(0))}},
 	)
 	cmp := compare.Compare(now, base, compare.Options{Gate: compare.GateCI})
 	if !cmp.Regressed() {
@@ -171,7 +151,7 @@ func TestCompare_GateCI_DeterministicAndFlaky(t *testing.T) {
 }
 
 func TestCompare_GateCI_JudgeErrorsNotMeasurable(t *testing.T) {
-	base, cand := judgedRuns(40, 0, 3)
+	base, cand := runfixture.JudgedRuns(40, 0, 3)
 	for i := range 10 { // a judge outage on a quarter of the questions
 		m := cand.Cases[i].Metrics[0]
 		m.Score, m.Passed = nil, false
@@ -199,7 +179,7 @@ func TestCompare_GateCI_JudgeErrorsNotMeasurable(t *testing.T) {
 		t.Fatalf("baseline with a judge outage: %+v, want not measurable", c.Metrics[0].Test)
 	}
 	// One error in 40 is reported, not gating.
-	_, few := judgedRuns(40, 0, 3)
+	_, few := runfixture.JudgedRuns(40, 0, 3)
 	m := few.Cases[0].Metrics[0]
 	m.Score, m.Passed, m.ErrorDetails = nil, false, models.MustJSON(map[string]string{"message": "timeout"})
 	if c := compare.Compare(few, base, compare.Options{Gate: compare.GateCI}); c.Regressed() {
@@ -212,7 +192,7 @@ func TestCompare_GateCI_JudgeErrorsNotMeasurable(t *testing.T) {
 // per-question drops listed as within noise; a true 0.05 drop reads as
 // "B is worse".
 func TestCompareAB_NoSignificantDifference(t *testing.T) {
-	a, b := judgedRuns(200, 0, 11)
+	a, b := runfixture.JudgedRuns(200, 0, 11)
 	ab, err := compare.CompareAB(a, b, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -226,7 +206,7 @@ func TestCompareAB_NoSignificantDifference(t *testing.T) {
 			t.Fatalf("no change: %s gates: %s", q.Subject(), q.Text())
 		}
 	}
-	_, worse := judgedRuns(200, 0.05, 11)
+	_, worse := runfixture.JudgedRuns(200, 0.05, 11)
 	if ab, _ := compare.CompareAB(a, worse, compare.Options{}); ab.Verdict != compare.VerdictBWorse {
 		t.Fatalf("a true 0.05 drop: %q: %q", ab.Verdict, ab.VerdictDetail)
 	}
@@ -236,8 +216,8 @@ func TestCompareAB_NoSignificantDifference(t *testing.T) {
 // names are judge-backed; a suite-declared name counts when the run's
 // evidence shows a judge scored it; Options.Judged overrides both.
 func TestJudgedMetrics(t *testing.T) {
-	run := buildRun("01900000-0000-7000-8000-000000000050", 1, t0,
-		cdef{id: "a", metrics: []mdef{metric("polite", 0.5, sc(1)), metric("exact", 1, sc(1))}})
+	run := runfixture.Build("01900000-0000-7000-8000-000000000050", 1, runfixture.T0,
+		runfixture.Case{ID: "a", Metrics: []runfixture.Metric{runfixture.NewMetric("polite", 0.5, runfixture.Score(1)), runfixture.NewMetric("exact", 1, runfixture.Score(1))}})
 	run.Cases[0].ResponseMetadata = models.JSON(`{"judge_usage":{"polite":{"calls":1}}}`)
 	judged := compare.JudgedMetrics(run, nil, compare.Options{})
 	for name, want := range map[string]bool{

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"agentevals/compare"
+	"agentevals/internal/runfixture"
 	"agentevals/models"
 )
 
@@ -29,7 +30,7 @@ func TestReadableJSON(t *testing.T) {
 // TestRenderer_ActionsReadable: observed actions read "<script>" (escaped
 // by html/template), not "\u003cscript\u003e", and stay inert.
 func TestRenderer_ActionsReadable(t *testing.T) {
-	run := buildRun("01900000-0000-7000-8000-000000000701", 1, t0, cdef{id: "q", metrics: []mdef{metric("exact", 1, sc(1))}})
+	run := runfixture.Build("01900000-0000-7000-8000-000000000701", 1, runfixture.T0, runfixture.Case{ID: "q", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(1))}})
 	run.Cases[0].Actions = models.JSON(`[{"group":"g","name":"\u003cscript\u003ealert(1)\u003c/script\u003e","arguments":{"q":"a&b"}}]`)
 	r := mustRenderer(t)
 	for _, tt := range []struct {
