@@ -1,4 +1,4 @@
-package report
+package compare
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/compare"
 	"agentevals/internal/runfixture"
 	"agentevals/internal/testdb"
 	"agentevals/models"
@@ -91,7 +90,7 @@ func BenchmarkFindBaseline(b *testing.B) {
 	})
 	b.Run("equivalent", func(b *testing.B) {
 		for b.Loop() {
-			got, err := compare.FindBaseline(ctx, db, run, nil)
+			got, err := FindBaseline(ctx, db, run, nil)
 			if err != nil {
 				b.Fatal(err)
 			}

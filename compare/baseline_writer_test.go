@@ -1,4 +1,4 @@
-package report
+package compare
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/compare"
 	"agentevals/internal/runfixture"
 	"agentevals/models"
 )
@@ -39,7 +38,7 @@ func TestSameDefinition_WriterMarker(t *testing.T) {
 		wantInMessage  string
 		differentMetas bool
 	}{
-		{name: "both marked, digests differ", want: compare.ErrIncompatible, wantInMessage: "both runs were written by " + goWriter,
+		{name: "both marked, digests differ", want: ErrIncompatible, wantInMessage: "both runs were written by " + goWriter,
 			a: returnsRun("01900000-0000-7000-8000-000000000301", runfixture.T0, "go-1", marked),
 			b: returnsRun("01900000-0000-7000-8000-000000000302", runfixture.T0, "go-2", marked)},
 		{name: "both marked, same digest",
@@ -57,7 +56,7 @@ func TestSameDefinition_WriterMarker(t *testing.T) {
 		{name: "neither marked (runs saved before the marker)",
 			a: returnsRun("01900000-0000-7000-8000-000000000311", runfixture.T0, "go-1", `{}`),
 			b: returnsRun("01900000-0000-7000-8000-000000000312", runfixture.T0, "go-2", `{"writer":null}`)},
-		{name: "marked and a Ruby-shaped run of another definition", want: compare.ErrIncompatible, wantInMessage: "metadata differs",
+		{name: "marked and a Ruby-shaped run of another definition", want: ErrIncompatible, wantInMessage: "metadata differs",
 			differentMetas: true,
 			a:              returnsRun("01900000-0000-7000-8000-000000000313", runfixture.T0, "go-1", marked),
 			b:              returnsRun("01900000-0000-7000-8000-000000000314", runfixture.T0, "ruby-sha256-5f1c", `{"score":0.97}`)},
@@ -67,7 +66,7 @@ func TestSameDefinition_WriterMarker(t *testing.T) {
 			if tt.differentMetas {
 				tt.b.Cases[0].Metadata = models.JSON(`{"tags":["refunds"]}`)
 			}
-			err := compare.SameDefinition(tt.a, tt.b, nil, nil)
+			err := SameDefinition(tt.a, tt.b, nil, nil)
 			if tt.want == nil {
 				if err != nil {
 					t.Fatalf("SameDefinition = %v, want the same definition", err)
@@ -105,7 +104,7 @@ func TestFindBaseline_WriterMarker(t *testing.T) {
 			{"same fixtures again: the Go run of the same digest", againV2, fixturesV2.ID.String()},
 		}
 		for _, tt := range tests {
-			got, err := compare.FindBaseline(ctx, db, tt.run, nil)
+			got, err := FindBaseline(ctx, db, tt.run, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,14 +112,14 @@ func TestFindBaseline_WriterMarker(t *testing.T) {
 				t.Errorf("%s: baseline = %s, want %s", tt.name, runfixture.IDOf(got), tt.want)
 			}
 		}
-		if err := compare.CheckBaseline(fixturesV2, fixturesV1, nil); !errors.Is(err, compare.ErrIncompatible) {
+		if err := CheckBaseline(fixturesV2, fixturesV1, nil); !errors.Is(err, ErrIncompatible) {
 			t.Errorf("explicit baseline of another Go digest: CheckBaseline = %v, want ErrIncompatible", err)
 		}
 		ruby, err := db.GetRun(ctx, rubyID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := compare.CheckBaseline(fixturesV2, ruby, nil); err != nil {
+		if err := CheckBaseline(fixturesV2, ruby, nil); err != nil {
 			t.Errorf("explicit Ruby baseline: CheckBaseline = %v, want compatible", err)
 		}
 	})

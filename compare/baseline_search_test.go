@@ -1,4 +1,4 @@
-package report
+package compare
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/compare"
 	"agentevals/internal/runfixture"
 	"agentevals/models"
 )
@@ -49,7 +48,7 @@ func TestFindBaseline_NoSilentLimit(t *testing.T) {
 			runfixture.SaveRun(t, db, r)
 		}
 		run := returnsRun(uuid.NewString(), runfixture.T0.Add(time.Hour), "go-new", marked)
-		got, err := compare.FindBaseline(ctx, db, run, nil)
+		got, err := FindBaseline(ctx, db, run, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +73,7 @@ func TestFindBaseline_SkipsInfrastructureFailures(t *testing.T) {
 			r.Summary = models.JSON(`{"infrastructure_failure":"database timeout"}`)
 		}))
 		run := returnsRun(uuid.NewString(), runfixture.T0.Add(time.Hour), "go-1", marked)
-		got, err := compare.FindBaseline(ctx, db, run, nil)
+		got, err := FindBaseline(ctx, db, run, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +101,7 @@ func TestJSONEqual_ExactNumbers(t *testing.T) {
 		{`1e999999999`, `1e999999998`, false},
 	}
 	for _, tt := range tests {
-		got, err := compare.JsonEqual(models.JSON(tt.a), models.JSON(tt.b), false)
+		got, err := JsonEqual(models.JSON(tt.a), models.JSON(tt.b), false)
 		if err != nil || got != tt.want {
 			t.Errorf("jsonEqual(%s, %s) = %v, %v; want %v", tt.a, tt.b, got, err, tt.want)
 		}
