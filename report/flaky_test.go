@@ -17,7 +17,8 @@ import (
 // database: a question that passed and failed in the last FlakyWindow
 // earlier runs is flaky, one whose only flip is older than the window or
 // in an incompatible run (another agent) is not, and the run's own change
-// is never counted.
+// is never counted. Every report format then marks the flaky question, so
+// the test lives here, not in compare.
 func TestFlakyQuestions(t *testing.T) {
 	backends(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
@@ -69,40 +70,6 @@ func TestFlakyQuestions(t *testing.T) {
 			if !bytes.Contains(out, []byte("flaky")) {
 				t.Errorf("%s report does not mark the flaky question", f)
 			}
-		}
-	})
-}
-
-// TestFlakyQuestions_SkipsInfrastructureFailures: a run marked as an
-// infrastructure failure (every judge call failed) says nothing about the
-// questions, so its errors are no flips: otherwise one outage would make
-// every question "flaky", and under the ci gate none would gate one by one
-// for the next FlakyWindow runs.
-func TestFlakyQuestions_SkipsInfrastructureFailures(t *testing.T) {
-	backends(t, func(t *testing.T, db *models.DB) {
-		ctx := context.Background()
-		save := func(i int, score *float64, outage bool) *models.Run {
-			m := runfixture.NewMetric("exact", 1, score)
-			if outage {
-				m.Err = "unreachable"
-			}
-			r := runfixture.Build(fmt.Sprintf("01900000-0000-7000-8000-%012d", 600+i), 0, runfixture.T0.Add(time.Duration(i)*time.Minute),
-				runfixture.Case{ID: "steady", Metrics: []runfixture.Metric{m}})
-			if outage {
-				r.Summary = models.JSON(`{"` + models.InfrastructureFailureKey + `":{"judge":"unreachable (1 of 1 calls)"}}`)
-			}
-			return runfixture.SaveRun(t, db, r)
-		}
-		save(0, runfixture.Score(1), false)
-		save(1, nil, true)
-		save(2, runfixture.Score(1), false)
-		run := save(3, runfixture.Score(1), false)
-		got, err := compare.FlakyQuestions(ctx, db, run, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(got) != 0 {
-			t.Fatalf("flaky = %+v, want none: the only errors are an infrastructure failure's", got)
 		}
 	})
 }

@@ -9,24 +9,6 @@ import (
 	"agentevals/models"
 )
 
-func TestReadableJSON(t *testing.T) {
-	tests := []struct {
-		raw, indent, want string
-	}{
-		{`{"a": "\u003cscript\u003e \u0026 x"}`, "", `{"a":"<script> & x"}`},
-		{`{"a":"\u003C"}`, "", `{"a":"<"}`},
-		{`{"a":"\\u003c"}`, "", `{"a":"\\u003c"}`}, // an escaped backslash, then text
-		{`{"a":"\u001b[31m\n"}`, "", `{"a":"\u001b[31m\n"}`},
-		{`[1, 2]`, "  ", "[\n  1,\n  2\n]"},
-		{`not json`, "", `not json`},
-	}
-	for _, tt := range tests {
-		if got := compare.ReadableJSON([]byte(tt.raw), tt.indent); got != tt.want {
-			t.Errorf("ReadableJSON(%s) = %s, want %s", tt.raw, got, tt.want)
-		}
-	}
-}
-
 // TestRenderer_ActionsReadable: observed actions read "<script>" (escaped
 // by html/template), not "\u003cscript\u003e", and stay inert.
 func TestRenderer_ActionsReadable(t *testing.T) {
