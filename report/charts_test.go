@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"agentevals/compare"
+	"agentevals/internal/runfixture"
 )
 
 // TestBuildCharts_DeltasOnlyChanged: the change chart draws only the
 // metrics that changed; +0.000 rows and rows without a value on one side
 // are counted as left out, and a report without any change says so.
 func TestBuildCharts_DeltasOnlyChanged(t *testing.T) {
-	ref, bad := supportRuns()
+	ref, bad := runfixture.SupportRuns()
 	c := buildCharts(compare.Compare(bad, ref, compare.Options{}))
 	if c.Deltas == nil {
 		t.Fatal("no change chart against a baseline")
@@ -31,10 +32,10 @@ func TestBuildCharts_DeltasOnlyChanged(t *testing.T) {
 		t.Errorf("left out = %d, want %d", got, want)
 	}
 
-	prev, _ := workedExample()
-	same := buildRun("01900000-0000-7000-8000-000000000003", 3, t0.Add(2*time.Hour), cdef{id: "returns",
-		question: "How long do I have to return an item?", expected: "You can return it within 30 days.",
-		output: "Within 30 days.", metrics: []mdef{metric("semantic_accuracy", 0.9, sc(0.98))}})
+	prev, _ := runfixture.WorkedExample()
+	same := runfixture.Build("01900000-0000-7000-8000-000000000003", 3, runfixture.T0.Add(2*time.Hour), runfixture.Case{ID: "returns",
+		Question: "How long do I have to return an item?", Expected: "You can return it within 30 days.",
+		Output: "Within 30 days.", Metrics: []runfixture.Metric{runfixture.NewMetric("semantic_accuracy", 0.9, runfixture.Score(0.98))}})
 	cmp := compare.Compare(same, prev, compare.Options{})
 	c = buildCharts(cmp)
 	if len(c.Deltas.Rows) != 0 || c.Deltas.Unchanged != 2 {

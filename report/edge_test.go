@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"agentevals/compare"
+	"agentevals/internal/runfixture"
 	"agentevals/models"
 )
 
@@ -14,12 +15,12 @@ import (
 // on: no questions, nothing evaluated, an agent error without metrics, a
 // status and column values that another writer might store.
 func TestRenderer_EdgeCases(t *testing.T) {
-	empty := buildRun("01900000-0000-7000-8000-000000000401", 1, t0)
-	skipped := buildRun("01900000-0000-7000-8000-000000000402", 2, t0.Add(time.Minute),
-		cdef{id: "a", metrics: []mdef{{name: "semantic_accuracy", threshold: 0.9}}})
-	odd := buildRun("01900000-0000-7000-8000-000000000403", 3, t0.Add(2*time.Minute),
-		cdef{id: "a", agentErr: "timeout"},
-		cdef{id: "b", metrics: []mdef{metric("exact", 1, sc(1))}})
+	empty := runfixture.Build("01900000-0000-7000-8000-000000000401", 1, runfixture.T0)
+	skipped := runfixture.Build("01900000-0000-7000-8000-000000000402", 2, runfixture.T0.Add(time.Minute),
+		runfixture.Case{ID: "a", Metrics: []runfixture.Metric{{Name: "semantic_accuracy", Threshold: 0.9}}})
+	odd := runfixture.Build("01900000-0000-7000-8000-000000000403", 3, runfixture.T0.Add(2*time.Minute),
+		runfixture.Case{ID: "a", AgentErr: "timeout"},
+		runfixture.Case{ID: "b", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(1))}})
 	odd.Cases[1].Status = "weird"          // not one of ours: derived from rows
 	odd.Cases[1].Output = models.JSON("{") // not JSON: shown as a string
 	odd.Cases[1].Metadata = nil            // SQL NULL

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"agentevals/compare"
+	"agentevals/internal/runfixture"
 )
 
 func TestEscapeGitHub(t *testing.T) {
@@ -20,7 +21,7 @@ func TestEscapeGitHub(t *testing.T) {
 		t.Errorf("EscapeGitHubProperty = %q, want %q", got, want)
 	}
 	// A case id cannot start a workflow command of its own.
-	ref, bad := supportRuns()
+	ref, bad := runfixture.SupportRuns()
 	bad.Cases[0].CaseID = "x\n::error::forged"
 	b, err := mustRenderer(t).Bytes(FormatGitHub, compare.Compare(bad, ref, compare.Options{}))
 	if err != nil {
@@ -56,7 +57,7 @@ func TestFormatFromPath(t *testing.T) {
 
 func TestRenderer_WriteFile(t *testing.T) {
 	r := mustRenderer(t)
-	ref, bad := supportRuns()
+	ref, bad := runfixture.SupportRuns()
 	cmp := compare.Compare(bad, ref, compare.Options{})
 	dir := t.TempDir()
 	path := filepath.Join(dir, "report.json")

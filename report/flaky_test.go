@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"agentevals/compare"
+	"agentevals/internal/runfixture"
 	"agentevals/models"
 )
 
@@ -16,17 +17,18 @@ import (
 // database: a question that passed and failed in the last FlakyWindow
 // earlier runs is flaky, one whose only flip is older than the window or
 // in an incompatible run (another agent) is not, and the run's own change
-// is never counted.
+// is never counted. Every report format then marks the flaky question, so
+// the test lives here, not in compare.
 func TestFlakyQuestions(t *testing.T) {
 	backends(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		save := func(i int, a string, wobbly, old, recent float64) *models.Run {
-			r := buildRun(fmt.Sprintf("01900000-0000-7000-8000-%012d", 500+i), 0, t0.Add(time.Duration(i)*time.Minute),
-				cdef{id: "wobbly", metrics: []mdef{metric("exact", 1, sc(wobbly))}},
-				cdef{id: "old", metrics: []mdef{metric("exact", 1, sc(old))}},
-				cdef{id: "recent", metrics: []mdef{metric("exact", 1, sc(recent))}})
+			r := runfixture.Build(fmt.Sprintf("01900000-0000-7000-8000-%012d", 500+i), 0, runfixture.T0.Add(time.Duration(i)*time.Minute),
+				runfixture.Case{ID: "wobbly", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(wobbly))}},
+				runfixture.Case{ID: "old", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(old))}},
+				runfixture.Case{ID: "recent", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(recent))}})
 			r.Agent = a
-			return saveRun(t, db, r)
+			return runfixture.SaveRun(t, db, r)
 		}
 		// Run 0: "old" fails once, then passes in the 12 runs after it, so
 		// its flip leaves the window of the last 10.
@@ -68,40 +70,6 @@ func TestFlakyQuestions(t *testing.T) {
 			if !bytes.Contains(out, []byte("flaky")) {
 				t.Errorf("%s report does not mark the flaky question", f)
 			}
-		}
-	})
-}
-
-// TestFlakyQuestions_SkipsInfrastructureFailures: a run marked as an
-// infrastructure failure (every judge call failed) says nothing about the
-// questions, so its errors are no flips: otherwise one outage would make
-// every question "flaky", and under the ci gate none would gate one by one
-// for the next FlakyWindow runs.
-func TestFlakyQuestions_SkipsInfrastructureFailures(t *testing.T) {
-	backends(t, func(t *testing.T, db *models.DB) {
-		ctx := context.Background()
-		save := func(i int, score *float64, outage bool) *models.Run {
-			m := metric("exact", 1, score)
-			if outage {
-				m.err = "unreachable"
-			}
-			r := buildRun(fmt.Sprintf("01900000-0000-7000-8000-%012d", 600+i), 0, t0.Add(time.Duration(i)*time.Minute),
-				cdef{id: "steady", metrics: []mdef{m}})
-			if outage {
-				r.Summary = models.JSON(`{"` + models.InfrastructureFailureKey + `":{"judge":"unreachable (1 of 1 calls)"}}`)
-			}
-			return saveRun(t, db, r)
-		}
-		save(0, sc(1), false)
-		save(1, nil, true)
-		save(2, sc(1), false)
-		run := save(3, sc(1), false)
-		got, err := compare.FlakyQuestions(ctx, db, run, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(got) != 0 {
-			t.Fatalf("flaky = %+v, want none: the only errors are an infrastructure failure's", got)
 		}
 	})
 }

@@ -1,96 +1,18 @@
 package report
 
 import (
-	"fmt"
-	"math"
-	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
 
 	"agentevals/compare"
-	"agentevals/models"
+	"agentevals/internal/runfixture"
 )
 
-func TestPairedDropTest(t *testing.T) {
-	tests := []struct {
-		name   string
-		diffs  []float64
-		p      float64
-		method string
-	}{
-		// 3 drops of sizes 1,2,3: only the all-negative assignment sums to -6.
-		{"exact, all drops", []float64{-1, -2, -3}, 1.0 / 8, compare.MethodSignFlip},
-		{"exact, mixed", []float64{-3, -2, 1}, 2.0 / 8, compare.MethodSignFlip},
-		{"zeros only", []float64{0, 0, 0}, 1, compare.MethodSignFlip},
-		{"rise", []float64{0.1, 0.2}, 1, compare.MethodSignFlip},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := compare.PairedDropTest(tt.diffs)
-			if got.P == nil || math.Abs(*got.P-tt.p) > 1e-12 || got.Method != tt.method {
-				t.Fatalf("PairedDropTest(%v) = p %v method %q, want %v %q", tt.diffs, *got.P, got.Method, tt.p, tt.method)
-			}
-		})
-	}
-	if got := compare.PairedDropTest(nil); got.P != nil || got.MeanChange != nil {
-		t.Fatalf("no pairs: %+v, want nil p and mean", got)
-	}
-	// 20 differences: mean -0.05, sd 0.1 -> t = -2.236 with 19 df, one-sided p = 0.0188.
-	var d []float64
-	for i := range 20 {
-		d = append(d, -0.05+0.1*float64(1-2*(i%2))*math.Sqrt(19.0/20))
-	}
-	got := compare.PairedDropTest(d)
-	if got.Method != compare.MethodPairedT || math.Abs(*got.P-0.0188) > 0.0005 {
-		t.Fatalf("paired t: p = %v (%s), want 0.0188", *got.P, got.Method)
-	}
-}
-
-func TestStudentTCDF(t *testing.T) {
-	for _, tt := range []struct{ t, df, want float64 }{
-		{0, 5, 0.5}, {-2.0, 10, 0.03669}, {2.0, 10, 0.96331}, {-1.645, 1e6, 0.04999}, {-3, 2, 0.04773},
-	} {
-		if got := compare.StudentTCDF(tt.t, tt.df); math.Abs(got-tt.want) > 2e-5 {
-			t.Errorf("studentTCDF(%v, %v) = %v, want %v", tt.t, tt.df, got, tt.want)
-		}
-	}
-}
-
-func TestMcNemar(t *testing.T) {
-	got := compare.McNemar(10, 2)
-	if want := (66.0 + 12 + 1) / 4096; got.P == nil || math.Abs(*got.P-want) > 1e-12 {
-		t.Fatalf("McNemar(10, 2) = %v, want %v", got.P, want)
-	}
-	if got := compare.McNemar(3, 3); *got.P < 0.5 {
-		t.Fatalf("balanced flips: p = %v, want >= 0.5", *got.P)
-	}
-	if got := compare.McNemar(0, 0); got.P != nil {
-		t.Fatalf("no flips: p = %v, want nil", *got.P)
-	}
-}
-
-// judgedRuns builds a baseline and a candidate of n questions scored by
-// semantic_accuracy (minimum 0.7) around 0.72, the candidate shifted by
-// drop plus seeded noise of sd 0.05, and an exact check on every question.
-func judgedRuns(n int, drop float64, seed uint64) (base, cand *models.Run) {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	var bc, cc []cdef
-	for i := range n {
-		id := fmt.Sprintf("q%03d", i)
-		truth := 0.6 + 0.25*float64(i%5)/4
-		clip := func(v float64) float64 { return math.Max(0, math.Min(1, v)) }
-		b := clip(truth + 0.05*rng.NormFloat64())
-		c := clip(truth - drop + 0.05*rng.NormFloat64())
-		bc = append(bc, cdef{id: id, metrics: []mdef{metric("semantic_accuracy", 0.7, sc(b)), metric("exact", 1, sc(1))}})
-		cc = append(cc, cdef{id: id, metrics: []mdef{metric("semantic_accuracy", 0.7, sc(c)), metric("exact", 1, sc(1))}})
-	}
-	return buildRun("01900000-0000-7000-8000-000000000030", 1, t0, bc...),
-		buildRun("01900000-0000-7000-8000-000000000031", 2, t0.Add(time.Minute), cc...)
-}
-
+// TestCompare_GateCI_JudgeNoise: judge noise gates under the strict gate,
+// not under ci; a true 0.05 drop gates under ci, and the text report states
+// the ci settings (so the test lives here, not in compare).
 func TestCompare_GateCI_JudgeNoise(t *testing.T) {
-	base, same := judgedRuns(200, 0, 7)
+	base, same := runfixture.JudgedRuns(200, 0, 7)
 	strict := compare.Compare(same, base, compare.Options{})
 	if !strict.Regressed() {
 		t.Fatal("strict gate: judge noise around the minimum must still gate (the gem's rule)")
@@ -119,7 +41,7 @@ func TestCompare_GateCI_JudgeNoise(t *testing.T) {
 		t.Fatalf("exact test %+v: want a deterministic metric without a drop", ex)
 	}
 
-	_, worse := judgedRuns(200, 0.05, 7)
+	_, worse := runfixture.JudgedRuns(200, 0.05, 7)
 	ci = compare.Compare(worse, base, compare.Options{Gate: compare.GateCI})
 	regs := ci.Regressions()
 	if !ci.Regressed() || regs[0].Kind != compare.MetricDrop && regs[0].Kind != compare.MetricFlips || !strings.Contains(regs[0].Message, "regressed: ") {
@@ -136,121 +58,5 @@ func TestCompare_GateCI_JudgeNoise(t *testing.T) {
 	big := 0.2
 	if c := compare.Compare(worse, base, compare.Options{Gate: compare.GateCI, MinEffect: &big, Alpha: 1e-9}); c.Regressed() {
 		t.Fatalf("min effect 0.2 and alpha 1e-9: gated: %+v", c.Regressions())
-	}
-}
-
-func TestCompare_GateCI_DeterministicAndFlaky(t *testing.T) {
-	base := buildRun("01900000-0000-7000-8000-000000000040", 1, t0,
-		cdef{id: "a", metrics: []mdef{metric("exact", 1, sc(1))}},
-		cdef{id: "b", metrics: []mdef{metric("exact", 1, sc(1))}},
-		cdef{id: "c", metrics: []mdef{metric("exact", 1, sc(0))}},
-	)
-	now := buildRun("01900000-0000-7000-8000-000000000041", 2, t0.Add(time.Minute),
-		cdef{id: "a", metrics: []mdef{metric("exact", 1, sc(0))}},
-		cdef{id: "b", metrics: []mdef{metric("exact", 1, sc(1))}},
-		cdef{id: "c", metrics: []mdef{metric("exact", 1, sc(0))}},
-	)
-	cmp := compare.Compare(now, base, compare.Options{Gate: compare.GateCI})
-	if !cmp.Regressed() {
-		t.Fatalf("a newly failing deterministic check must gate under ci: %+v", cmp.Findings)
-	}
-	if f := cmp.Regressions()[0]; f.Kind != compare.NewFailure || f.CaseID != "a" || !strings.HasPrefix(f.Why, "gates: ") {
-		t.Fatalf("finding %+v: want a gating new failure of a that says why", f)
-	}
-	flaky := compare.Flaky([]*models.Run{now, base, now})
-	if _, ok := flaky["a"]; !ok || len(flaky) != 1 {
-		t.Fatalf("Flaky = %+v, want only a", flaky)
-	}
-	cmp = compare.Compare(now, base, compare.Options{Gate: compare.GateCI, Flaky: flaky})
-	if cmp.Regressed() || cmp.Cases[0].Flaky == nil || !strings.Contains(cmp.Regressions()[0].Why, "flaky question") {
-		t.Fatalf("flaky question under ci: %+v, want reported, not gating", cmp.Regressions())
-	}
-	if strict := compare.Compare(now, base, compare.Options{Flaky: flaky}); !strict.Regressed() {
-		t.Fatal("strict gate ignores flakiness: it must still gate")
-	}
-}
-
-func TestCompare_GateCI_JudgeErrorsNotMeasurable(t *testing.T) {
-	base, cand := judgedRuns(40, 0, 3)
-	for i := range 10 { // a judge outage on a quarter of the questions
-		m := cand.Cases[i].Metrics[0]
-		m.Score, m.Passed = nil, false
-		m.ErrorDetails = models.MustJSON(map[string]string{"message": "judge: 503 Service Unavailable"})
-		cand.Cases[i].Status = cand.Cases[i].DeriveStatus()
-	}
-	cmp := compare.Compare(cand, base, compare.Options{Gate: compare.GateCI})
-	var notMeasurable bool
-	for _, f := range cmp.Findings {
-		switch f.Kind {
-		case compare.NotMeasurable:
-			notMeasurable = f.Gating && strings.Contains(f.Message, "10 of 40 judge verdicts")
-		case compare.NewMetricError:
-			if f.Gating {
-				t.Fatalf("a judge error gated one by one: %+v", f)
-			}
-		}
-	}
-	if !notMeasurable {
-		t.Fatalf("findings %+v: want a gating not_measurable finding naming 10 of 40", cmp.Findings)
-	}
-	// A baseline whose judge failed is no reference either.
-	if c := compare.Compare(base, cand, compare.Options{Gate: compare.GateCI}); !c.Regressed() || c.Metrics[0].Test.Verdict != compare.TestNotMeasurable ||
-		!strings.Contains(c.Metrics[0].Test.Note, "in the baseline 10 of 40") {
-		t.Fatalf("baseline with a judge outage: %+v, want not measurable", c.Metrics[0].Test)
-	}
-	// One error in 40 is reported, not gating.
-	_, few := judgedRuns(40, 0, 3)
-	m := few.Cases[0].Metrics[0]
-	m.Score, m.Passed, m.ErrorDetails = nil, false, models.MustJSON(map[string]string{"message": "timeout"})
-	if c := compare.Compare(few, base, compare.Options{Gate: compare.GateCI}); c.Regressed() {
-		t.Fatalf("one judge error in 40 gated: %+v", c.Regressions())
-	}
-}
-
-// TestCompareAB_NoSignificantDifference: two runs with the same true
-// quality and judge noise read as "no significant difference", their
-// per-question drops listed as within noise; a true 0.05 drop reads as
-// "B is worse".
-func TestCompareAB_NoSignificantDifference(t *testing.T) {
-	a, b := judgedRuns(200, 0, 11)
-	ab, err := compare.CompareAB(a, b, compare.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ab.Verdict != compare.VerdictNoDifference || ab.Changes.WithinNoise == 0 || ab.Changes.Regressions != 0 ||
-		!strings.Contains(ab.VerdictDetail, "drop within noise") {
-		t.Fatalf("no change: %q: %q (%+v)", ab.Verdict, ab.VerdictDetail, ab.Changes)
-	}
-	for _, q := range ab.ByQuestion {
-		if q.Gating {
-			t.Fatalf("no change: %s gates: %s", q.Subject(), q.Text())
-		}
-	}
-	_, worse := judgedRuns(200, 0.05, 11)
-	if ab, _ := compare.CompareAB(a, worse, compare.Options{}); ab.Verdict != compare.VerdictBWorse {
-		t.Fatalf("a true 0.05 drop: %q: %q", ab.Verdict, ab.VerdictDetail)
-	}
-}
-
-// TestJudgedMetrics: the score registry decides which built-in metric
-// names are judge-backed; a suite-declared name counts when the run's
-// evidence shows a judge scored it; Options.Judged overrides both.
-func TestJudgedMetrics(t *testing.T) {
-	run := buildRun("01900000-0000-7000-8000-000000000050", 1, t0,
-		cdef{id: "a", metrics: []mdef{metric("polite", 0.5, sc(1)), metric("exact", 1, sc(1))}})
-	run.Cases[0].ResponseMetadata = models.JSON(`{"judge_usage":{"polite":{"calls":1}}}`)
-	judged := compare.JudgedMetrics(run, nil, compare.Options{})
-	for name, want := range map[string]bool{
-		"semantic_accuracy": true, "answer_relevancy": true, "llm_judge": true, "faithfulness": true,
-		"hallucination": true, "correctness": true, "bias": true, "toxicity": true,
-		"polite": true, "exact": false, "exact_match": false, "action_group": false,
-	} {
-		if got := judged(name); got != want {
-			t.Errorf("judged(%q) = %v, want %v", name, got, want)
-		}
-	}
-	none := compare.JudgedMetrics(run, nil, compare.Options{Judged: func(string) bool { return false }})
-	if none("semantic_accuracy") {
-		t.Error("Options.Judged does not override the registry")
 	}
 }

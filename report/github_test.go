@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"agentevals/compare"
+	"agentevals/internal/runfixture"
 )
 
 // TestRenderGitHub_Locations puts file= and line= on the annotations of a
 // located question (its failure and its regressions), escapes the file as a
 // property, and leaves unlocated questions and the notices without one.
 func TestRenderGitHub_Locations(t *testing.T) {
-	ref, bad := supportRuns()
+	ref, bad := runfixture.SupportRuns()
 	bad.Cases[1].Status = "not_evaluated" // shipping: an unlocated warning
 	cmp := compare.Compare(bad, ref, compare.Options{})
 	var buf bytes.Buffer

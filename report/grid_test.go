@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"agentevals/compare"
+	"agentevals/internal/runfixture"
 	"agentevals/models"
 )
 
@@ -21,7 +22,7 @@ func experimentRuns(id string, names []string, runs ...*models.Run) []*models.Ru
 }
 
 func TestBuildGrid(t *testing.T) {
-	ref, reg := supportRuns()
+	ref, reg := runfixture.SupportRuns()
 	// Given in reverse order: the grid follows the experiment's variant order.
 	runs := experimentRuns("e1", []string{"reference", "regressed"}, ref, reg)
 	g, err := BuildGrid([]*models.Run{runs[1], runs[0]}, compare.Options{})
@@ -72,7 +73,7 @@ func TestBuildGrid(t *testing.T) {
 }
 
 func TestBuildGrid_Refused(t *testing.T) {
-	ref, reg := supportRuns()
+	ref, reg := runfixture.SupportRuns()
 	if _, err := BuildGrid([]*models.Run{ref, reg}, compare.Options{}); !errors.Is(err, ErrNoExperiment) {
 		t.Errorf("runs without experiment metadata: %v", err)
 	}
@@ -81,7 +82,7 @@ func TestBuildGrid_Refused(t *testing.T) {
 	if _, err := BuildGrid(runs, compare.Options{}); !errors.Is(err, ErrNoExperiment) {
 		t.Errorf("runs of two experiments: %v", err)
 	}
-	ref, reg = supportRuns()
+	ref, reg = runfixture.SupportRuns()
 	reg.SuiteDigest, reg.Summary = "other", models.JSON(`{"writer":"agentevals-go"}`)
 	ref.Summary = reg.Summary
 	if _, err := BuildGrid(experimentRuns("e1", []string{"a", "b"}, ref, reg), compare.Options{}); !errors.Is(err, compare.ErrIncompatible) {
@@ -121,7 +122,7 @@ func TestMarkBest(t *testing.T) {
 // an answer: escaped in HTML and Markdown, control sequences stripped in
 // text, and JUnit refused.
 func TestRenderer_RenderGrid(t *testing.T) {
-	ref, reg := supportRuns()
+	ref, reg := runfixture.SupportRuns()
 	reg.Cases[1].Output = models.MustJSON("<script>alert(1)</script>\x1b[31m | pipe")
 	g, err := BuildGrid(experimentRuns("e1", []string{"reference", "regressed"}, ref, reg), compare.Options{})
 	if err != nil {

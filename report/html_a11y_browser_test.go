@@ -12,6 +12,7 @@ import (
 
 	"agentevals/compare"
 	"agentevals/internal/axe"
+	"agentevals/internal/runfixture"
 )
 
 // TestRenderer_HTMLAccessibleInChromium audits HTML reports with axe-core
@@ -21,8 +22,8 @@ import (
 // sideways, a wide region that the keyboard cannot reach, or an element
 // hidden behind the right edge without a scrolling wrapper.
 func TestRenderer_HTMLAccessibleInChromium(t *testing.T) {
-	ref, bad := supportRuns()
-	prev, later := workedExample()
+	ref, bad := runfixture.SupportRuns()
+	prev, later := runfixture.WorkedExample()
 	hostile, hostileBase := hostileRun("http://127.0.0.1:9")
 	reports := map[string]*compare.Comparison{
 		"support regressed": compare.Compare(bad, ref, compare.Options{Tolerance: 0.02}),
@@ -39,7 +40,7 @@ func TestRenderer_HTMLAccessibleInChromium(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	gref, gbad := supportRuns()
+	gref, gbad := runfixture.SupportRuns()
 	grid, err := BuildGrid(experimentRuns("e1", []string{"reference", "regressed"}, gref, gbad), compare.Options{})
 	if err != nil {
 		t.Fatal(err)

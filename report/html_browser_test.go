@@ -20,6 +20,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"agentevals/compare"
+	"agentevals/internal/runfixture"
 	"agentevals/models"
 )
 
@@ -57,22 +58,22 @@ func hostileRun(leak string) (run, baseline *models.Run) {
 	}
 	all := strings.Join(payloads, " ")
 	mk := func(id string, seq int64, at time.Time, score float64) *models.Run {
-		var cases []cdef
+		var cases []runfixture.Case
 		for i, p := range payloads {
-			cases = append(cases, cdef{id: "case-" + string(rune('a'+i)) + p, name: "name " + p,
-				question: "question " + p, expected: "expected " + p, output: "answer " + all,
-				meta: string(models.MustJSON(map[string]any{"failure_mode": p, "tags": []string{p, "x" + p}})),
-				metrics: []mdef{{name: "judge" + p, threshold: 0.5, score: sc(score), reason: "reason " + p},
-					{name: "exact", threshold: 0.5, err: "error " + p}}})
+			cases = append(cases, runfixture.Case{ID: "case-" + string(rune('a'+i)) + p, Name: "name " + p,
+				Question: "question " + p, Expected: "expected " + p, Output: "answer " + all,
+				Meta: string(models.MustJSON(map[string]any{"failure_mode": p, "tags": []string{p, "x" + p}})),
+				Metrics: []runfixture.Metric{{Name: "judge" + p, Threshold: 0.5, Score: runfixture.Score(score), Reason: "reason " + p},
+					{Name: "exact", Threshold: 0.5, Err: "error " + p}}})
 		}
-		cases = append(cases, cdef{id: "agent-error", agentErr: "agent " + all,
-			metrics: []mdef{{name: "exact", threshold: 0.5}}})
-		r := buildRun(id, seq, at, cases...)
+		cases = append(cases, runfixture.Case{ID: "agent-error", AgentErr: "agent " + all,
+			Metrics: []runfixture.Metric{{Name: "exact", Threshold: 0.5}}})
+		r := runfixture.Build(id, seq, at, cases...)
 		r.Suite, r.Agent, r.Version = "suite "+payloads[0], "agent "+payloads[1], "v"+payloads[3]
 		return r
 	}
-	baseline = mk("01900000-0000-7000-8000-0000000000b1", 1, t0, 0.9)
-	run = mk("01900000-0000-7000-8000-0000000000b2", 2, t0.Add(time.Hour), 0.4)
+	baseline = mk("01900000-0000-7000-8000-0000000000b1", 1, runfixture.T0, 0.9)
+	run = mk("01900000-0000-7000-8000-0000000000b2", 2, runfixture.T0.Add(time.Hour), 0.4)
 	return run, baseline
 }
 

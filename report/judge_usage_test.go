@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"agentevals/compare"
+	"agentevals/internal/runfixture"
 	"agentevals/models"
 )
 
@@ -13,10 +14,10 @@ import (
 // to the agent usage, with failed calls, retries and cache hits, and an
 // unknown price as "unknown", never as $0.
 func TestJudgeUsage_InEveryReport(t *testing.T) {
-	run := buildRun("01900000-0000-7000-8000-0000000c0001", 1, t0,
-		cdef{id: "a", question: "q", expected: "x", output: "x", metrics: []mdef{metric("semantic_accuracy", 0.5, sc(0.9))}},
-		cdef{id: "b", question: "q", expected: "x", output: "y", metrics: []mdef{{name: "semantic_accuracy", threshold: 0.5, err: "invalid_reply: not JSON"}}},
-		cdef{id: "c", question: "q", expected: "x", output: "x", metrics: []mdef{metric("semantic_accuracy", 0.5, sc(0.9))}},
+	run := runfixture.Build("01900000-0000-7000-8000-0000000c0001", 1, runfixture.T0,
+		runfixture.Case{ID: "a", Question: "q", Expected: "x", Output: "x", Metrics: []runfixture.Metric{runfixture.NewMetric("semantic_accuracy", 0.5, runfixture.Score(0.9))}},
+		runfixture.Case{ID: "b", Question: "q", Expected: "x", Output: "y", Metrics: []runfixture.Metric{{Name: "semantic_accuracy", Threshold: 0.5, Err: "invalid_reply: not JSON"}}},
+		runfixture.Case{ID: "c", Question: "q", Expected: "x", Output: "x", Metrics: []runfixture.Metric{runfixture.NewMetric("semantic_accuracy", 0.5, runfixture.Score(0.9))}},
 	)
 	meta := []string{
 		`{"judge_usage":{"semantic_accuracy":{"calls":1,"errors":0,"attempts":2,"cached":0,"input_tokens":120,"output_tokens":30,"cost":null}}}`,

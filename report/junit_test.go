@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"agentevals/compare"
+	"agentevals/internal/runfixture"
 )
 
 // junitDoc reads what TestJUnit_CaseNamesAreIDs checks, including the
@@ -37,18 +38,18 @@ func parseJUnit(t *testing.T, c *compare.Comparison) junitDoc {
 // the same display name and text stay two tests, rewording a question keeps
 // its test name (CI history), and the name and text move to properties.
 func TestJUnit_CaseNamesAreIDs(t *testing.T) {
-	same := func(text string) []cdef {
-		return []cdef{
-			{id: "returns-eu", name: "Return window", question: text, expected: "30 days", output: "30 days",
-				metrics: []mdef{metric("exact", 1, sc(1))}},
-			{id: "returns-us", name: "Return window", question: text, expected: "30 days", output: "30 days",
-				metrics: []mdef{metric("exact", 1, sc(1))}},
-			{id: "hours", question: "When are you open?", expected: "9 to 5", output: "9 to 5",
-				metrics: []mdef{metric("exact", 1, sc(1))}},
+	same := func(text string) []runfixture.Case {
+		return []runfixture.Case{
+			{ID: "returns-eu", Name: "Return window", Question: text, Expected: "30 days", Output: "30 days",
+				Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(1))}},
+			{ID: "returns-us", Name: "Return window", Question: text, Expected: "30 days", Output: "30 days",
+				Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(1))}},
+			{ID: "hours", Question: "When are you open?", Expected: "9 to 5", Output: "9 to 5",
+				Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(1))}},
 		}
 	}
-	before := parseJUnit(t, compare.Compare(buildRun("01900000-0000-7000-8000-0000000000b1", 1, t0, same("How long do I have to return an item?")...), nil, compare.Options{}))
-	after := parseJUnit(t, compare.Compare(buildRun("01900000-0000-7000-8000-0000000000b2", 2, t0, same("Until when can I return an item?")...), nil, compare.Options{}))
+	before := parseJUnit(t, compare.Compare(runfixture.Build("01900000-0000-7000-8000-0000000000b1", 1, runfixture.T0, same("How long do I have to return an item?")...), nil, compare.Options{}))
+	after := parseJUnit(t, compare.Compare(runfixture.Build("01900000-0000-7000-8000-0000000000b2", 2, runfixture.T0, same("Until when can I return an item?")...), nil, compare.Options{}))
 	for _, doc := range []junitDoc{before, after} {
 		if len(doc.Cases) != 3 {
 			t.Fatalf("testcases = %d, want 3", len(doc.Cases))
@@ -66,7 +67,7 @@ func TestJUnit_CaseNamesAreIDs(t *testing.T) {
 	if props["name"] != "Return window" || props["question"] != "Until when can I return an item?" {
 		t.Errorf("testcase properties = %v, want the display name and the question text", props)
 	}
-	// The name defaults to the id in buildRun; a question equal to its
+	// The name defaults to the id in runfixture.Build; a question equal to its
 	// name is not repeated.
 	if got := after.Cases[2].Properties; len(got) != 2 || got[0].Value != "hours" || got[1].Value != "When are you open?" {
 		t.Errorf("hours properties = %+v", got)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"agentevals/compare"
+	"agentevals/internal/runfixture"
 	"agentevals/sanitize"
 )
 
@@ -14,23 +15,23 @@ func TestRenderer_OutcomeBanner(t *testing.T) {
 	r := mustRenderer(t)
 	tests := []struct {
 		name    string
-		cases   []cdef
+		cases   []runfixture.Case
 		banner  string
 		outcome string
 	}{
-		{"first run, nothing passes", []cdef{{id: "q", metrics: []mdef{metric("exact", 1, sc(0))}}},
+		{"first run, nothing passes", []runfixture.Case{{ID: "q", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(0))}}},
 			"verdict bad", "FAILED: 0 of 1 evaluated question passed (1 failed)"},
-		{"first run, agent error", []cdef{{id: "q", agentErr: "boom", metrics: []mdef{metric("exact", 1, nil)}}},
+		{"first run, agent error", []runfixture.Case{{ID: "q", AgentErr: "boom", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, nil)}}},
 			"verdict bad", "FAILED: 0 of 1 evaluated question passed (1 error)"},
-		{"first run, nothing calculated", []cdef{{id: "q", metrics: []mdef{metric("judge", 0.5, nil)}}},
+		{"first run, nothing calculated", []runfixture.Case{{ID: "q", Metrics: []runfixture.Metric{runfixture.NewMetric("judge", 0.5, nil)}}},
 			"verdict warn", "NOT EVALUATED: no question had a calculated check (1 question)"},
-		{"first run, all pass", []cdef{{id: "q", metrics: []mdef{metric("exact", 1, sc(1))}},
-			{id: "r", metrics: []mdef{metric("exact", 1, sc(1))}}},
+		{"first run, all pass", []runfixture.Case{{ID: "q", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(1))}},
+			{ID: "r", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(1))}}},
 			"verdict ok", "PASSED: all 2 evaluated questions passed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := compare.Compare(buildRun("01900000-0000-7000-8000-000000000601", 1, t0, tt.cases...), nil, compare.Options{})
+			c := compare.Compare(runfixture.Build("01900000-0000-7000-8000-000000000601", 1, runfixture.T0, tt.cases...), nil, compare.Options{})
 			for _, f := range []Format{FormatHTML, FormatText, FormatMarkdown} {
 				b, err := r.Bytes(f, c)
 				if err != nil {

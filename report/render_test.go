@@ -12,6 +12,7 @@ import (
 	"github.com/jstemmer/go-junit-report/v2/junit"
 
 	"agentevals/compare"
+	"agentevals/internal/runfixture"
 	"agentevals/models"
 )
 
@@ -40,8 +41,8 @@ func goldenExt(f Format) string {
 // `go test ./reports -run Golden -update` after an intended change.
 func TestRenderer_Golden(t *testing.T) {
 	r := mustRenderer(t)
-	ref, bad := supportRuns()
-	prev, later := workedExample()
+	ref, bad := runfixture.SupportRuns()
+	prev, later := runfixture.WorkedExample()
 	cases := map[string]*compare.Comparison{
 		"support-reference": compare.Compare(ref, nil, compare.Options{}),
 		"support-regressed": compare.Compare(bad, ref, compare.Options{Tolerance: 0.02}),
@@ -75,7 +76,7 @@ func TestRenderer_Golden(t *testing.T) {
 // TestRenderer_JSONSnapshotKeys checks the snapshot key for key against the
 // gem's Run, CaseResult and MetricResult#snapshot, plus "comparison".
 func TestRenderer_JSONSnapshotKeys(t *testing.T) {
-	ref, bad := supportRuns()
+	ref, bad := runfixture.SupportRuns()
 	b, err := mustRenderer(t).Bytes(FormatJSON, compare.Compare(bad, ref, compare.Options{}))
 	if err != nil {
 		t.Fatal(err)
@@ -143,7 +144,7 @@ func topKeys(t *testing.T, b []byte) []string {
 // TestRenderer_JUnitConsumer parses the JUnit output with go-junit-report's
 // junit package, a real consumer of the format.
 func TestRenderer_JUnitConsumer(t *testing.T) {
-	ref, bad := supportRuns()
+	ref, bad := runfixture.SupportRuns()
 	bad.Cases[1].Output = models.MustJSON("bell \a escape \x1b[31m <tag> & \"quotes\" \x00")
 	b, err := mustRenderer(t).Bytes(FormatJUnit, compare.Compare(bad, ref, compare.Options{}))
 	if err != nil {
@@ -195,8 +196,8 @@ func TestFormat_Ext(t *testing.T) {
 // calculate stores "not calculated: <why>" as its reason; the text and
 // Markdown reports print the state once, then why.
 func TestRenderer_NotCalculatedSaysItOnce(t *testing.T) {
-	run := buildRun("01900000-0000-7000-8000-000000000009", 9, t0,
-		cdef{id: "q", question: "Q?", expected: "A", output: "A", metrics: []mdef{{name: "semantic_accuracy", threshold: 0.9}}})
+	run := runfixture.Build("01900000-0000-7000-8000-000000000009", 9, runfixture.T0,
+		runfixture.Case{ID: "q", Question: "Q?", Expected: "A", Output: "A", Metrics: []runfixture.Metric{{Name: "semantic_accuracy", Threshold: 0.9}}})
 	r := "not calculated: no judge configured"
 	run.Cases[0].Metrics[0].Reason = &r
 	run.Cases[0].Status = run.Cases[0].DeriveStatus()
@@ -216,7 +217,7 @@ func TestRenderer_NotCalculatedSaysItOnce(t *testing.T) {
 // not name the interval line's colour: it is the text colour, black in the
 // light scheme and near-white in the dark one.
 func TestRenderer_HTMLLegendFitsBothSchemes(t *testing.T) {
-	ref, bad := supportRuns()
+	ref, bad := runfixture.SupportRuns()
 	out, err := mustRenderer(t).Bytes(FormatHTML, compare.Compare(bad, ref, compare.Options{}))
 	if err != nil {
 		t.Fatal(err)

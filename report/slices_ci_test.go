@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"agentevals/compare"
+	"agentevals/internal/runfixture"
 	"agentevals/models"
 )
 
@@ -13,7 +14,7 @@ import (
 // slice values escaped so they cannot break out of a workflow command's
 // title or an XML attribute.
 func TestRenderer_SlicesInCIOutput(t *testing.T) {
-	ref, bad := supportRuns()
+	ref, bad := runfixture.SupportRuns()
 	hostile := "a:b,c 50%\n::error::forged \"<x>\" v1.2=3"
 	for _, run := range []*models.Run{ref, bad} {
 		run.Cases[2].Metadata = models.MustJSON(map[string]any{"failure_mode": hostile, "tags": []string{"hours"}})

@@ -1,11 +1,10 @@
-package report
+package compare
 
 import (
 	"fmt"
 	"math"
 	"testing"
 
-	"agentevals/compare"
 	"agentevals/models"
 )
 
@@ -31,7 +30,7 @@ func TestRepeats(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			st := compare.Repeats(&models.Run{Cases: tc.cases})
+			st := Repeats(&models.Run{Cases: tc.cases})
 			got := "<nil>"
 			if st != nil {
 				got = fmt.Sprintf("k=%d at=%s hat=%s cases=%d", st.K, f3(st.PassAtK), f3(st.PassHatK), st.Cases)
@@ -59,11 +58,11 @@ func f3(p *float64) string {
 
 func TestRepeatScores(t *testing.T) {
 	once := &models.CaseResult{ResponseMetadata: models.JSON(`{"judge_usage":{}}`)}
-	if got := compare.RepeatScores(once); got != nil {
+	if got := RepeatScores(once); got != nil {
 		t.Errorf("a case answered once: %v, want nil", got)
 	}
 	twice := &models.CaseResult{ResponseMetadata: models.JSON(`{"repeats":[{},{}],"repeat_scores":{"m":[0.5,null]}}`)}
-	got := compare.RepeatScores(twice)["m"]
+	got := RepeatScores(twice)["m"]
 	if len(got) != 2 || got[0] == nil || *got[0] != 0.5 || got[1] != nil {
 		t.Errorf("repeat scores = %v, want [0.5 nil]", got)
 	}

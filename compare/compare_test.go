@@ -1,14 +1,14 @@
-package report
+package compare
 
 import (
 	"testing"
 	"time"
 
-	"agentevals/compare"
+	"agentevals/internal/runfixture"
 )
 
-func findKinds(c *compare.Comparison) map[compare.Kind]int {
-	out := map[compare.Kind]int{}
+func findKinds(c *Comparison) map[Kind]int {
+	out := map[Kind]int{}
 	for _, f := range c.Findings {
 		out[f.Kind]++
 	}
@@ -16,8 +16,8 @@ func findKinds(c *compare.Comparison) map[compare.Kind]int {
 }
 
 func TestCompare_WorkedExample(t *testing.T) {
-	previous, later := workedExample()
-	for _, run := range []*compare.Comparison{compare.Compare(previous, nil, compare.Options{}), compare.Compare(later, nil, compare.Options{})} {
+	previous, later := runfixture.WorkedExample()
+	for _, run := range []*Comparison{Compare(previous, nil, Options{}), Compare(later, nil, Options{})} {
 		if got, want := run.Totals.Passed, 1; got != want {
 			t.Fatalf("passed = %d, want %d: both runs pass the 0.9 minimum", got, want)
 		}
@@ -25,7 +25,7 @@ func TestCompare_WorkedExample(t *testing.T) {
 			t.Fatalf("a run without baseline has findings: %+v", run.Findings)
 		}
 	}
-	cmp := compare.Compare(later, previous, compare.Options{Tolerance: 0.02})
+	cmp := Compare(later, previous, Options{Tolerance: 0.02})
 	if !cmp.Regressed() {
 		t.Fatal("0.98 -> 0.92 with tolerance 0.02 did not regress")
 	}
@@ -33,7 +33,7 @@ func TestCompare_WorkedExample(t *testing.T) {
 		t.Fatal("the later run passes its minimum; checks must not fail")
 	}
 	regs := cmp.Regressions()
-	if len(regs) != 1 || regs[0].Kind != compare.ScoreDrop || regs[0].Metric != "semantic_accuracy" {
+	if len(regs) != 1 || regs[0].Kind != ScoreDrop || regs[0].Metric != "semantic_accuracy" {
 		t.Fatalf("regressions = %+v, want one semantic_accuracy score drop", regs)
 	}
 	if got, want := *regs[0].Before-*regs[0].After, 0.06; got < want-1e-9 || got > want+1e-9 {
@@ -41,33 +41,33 @@ func TestCompare_WorkedExample(t *testing.T) {
 	}
 	// A tolerance of exactly the drop (or more) hides the score drop.
 	for _, tol := range []float64{0.06, 0.1} {
-		if c := compare.Compare(later, previous, compare.Options{Tolerance: tol}); c.Regressed() {
+		if c := Compare(later, previous, Options{Tolerance: tol}); c.Regressed() {
 			t.Fatalf("tolerance %v: regressed with %+v", tol, c.Findings)
 		}
 	}
 	// The reverse direction is an improvement, not a regression.
-	back := compare.Compare(previous, later, compare.Options{Tolerance: 0.02})
-	if back.Regressed() || findKinds(back)[compare.Improvement] != 1 {
+	back := Compare(previous, later, Options{Tolerance: 0.02})
+	if back.Regressed() || findKinds(back)[Improvement] != 1 {
 		t.Fatalf("0.92 -> 0.98: findings %+v, want one improvement", back.Findings)
 	}
 }
 
 func TestCompare_NewErrorsAndFailuresIgnoreTolerance(t *testing.T) {
-	base := buildRun("01900000-0000-7000-8000-000000000010", 1, t0,
-		cdef{id: "a", output: "x", metrics: []mdef{metric("exact", 0.5, sc(1))}},
-		cdef{id: "b", output: "x", metrics: []mdef{metric("exact", 0.5, sc(0.6))}},
-		cdef{id: "c", output: "x", metrics: []mdef{metric("exact", 0.5, sc(1))}},
+	base := runfixture.Build("01900000-0000-7000-8000-000000000010", 1, runfixture.T0,
+		runfixture.Case{ID: "a", Output: "x", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 0.5, runfixture.Score(1))}},
+		runfixture.Case{ID: "b", Output: "x", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 0.5, runfixture.Score(0.6))}},
+		runfixture.Case{ID: "c", Output: "x", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 0.5, runfixture.Score(1))}},
 	)
-	now := buildRun("01900000-0000-7000-8000-000000000011", 2, t0.Add(time.Minute),
-		cdef{id: "a", agentErr: "boom", metrics: []mdef{{name: "exact", threshold: 0.5}}},
-		cdef{id: "b", output: "x", metrics: []mdef{metric("exact", 0.5, sc(0.4))}},
-		cdef{id: "c", output: "x", metrics: []mdef{{name: "exact", threshold: 0.5, err: "judge reply was not JSON"}}},
+	now := runfixture.Build("01900000-0000-7000-8000-000000000011", 2, runfixture.T0.Add(time.Minute),
+		runfixture.Case{ID: "a", AgentErr: "boom", Metrics: []runfixture.Metric{{Name: "exact", Threshold: 0.5}}},
+		runfixture.Case{ID: "b", Output: "x", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 0.5, runfixture.Score(0.4))}},
+		runfixture.Case{ID: "c", Output: "x", Metrics: []runfixture.Metric{{Name: "exact", Threshold: 0.5, Err: "judge reply was not JSON"}}},
 	)
-	for _, gate := range []string{compare.GateStrict, compare.GateCI} {
+	for _, gate := range []string{GateStrict, GateCI} {
 		for _, tol := range []float64{0, 0.5, 1} {
-			cmp := compare.Compare(now, base, compare.Options{Tolerance: tol, Gate: gate})
+			cmp := Compare(now, base, Options{Tolerance: tol, Gate: gate})
 			k := findKinds(cmp)
-			if k[compare.NewAgentError] != 1 || k[compare.NewMetricError] != 1 || k[compare.NewFailure] != 1 {
+			if k[NewAgentError] != 1 || k[NewMetricError] != 1 || k[NewFailure] != 1 {
 				t.Fatalf("gate %s tolerance %v: findings %+v", gate, tol, cmp.Findings)
 			}
 			if !cmp.Regressed() {
@@ -75,44 +75,44 @@ func TestCompare_NewErrorsAndFailuresIgnoreTolerance(t *testing.T) {
 			}
 		}
 	}
-	if cmp := compare.Compare(now, base, compare.Options{Tolerance: 1}); findKinds(cmp)[compare.ScoreDrop] != 0 {
+	if cmp := Compare(now, base, Options{Tolerance: 1}); findKinds(cmp)[ScoreDrop] != 0 {
 		t.Fatalf("tolerance 1 still reports score drops: %+v", cmp.Findings)
 	}
 }
 
 func TestCompare_GateCI(t *testing.T) {
-	var baseCases, smallDrop, bigDrop []cdef
+	var baseCases, smallDrop, bigDrop []runfixture.Case
 	for i := range 30 {
 		id := string(rune('a'+i%26)) + string(rune('0'+i/26))
 		s := 0.95
 		if i%2 == 0 {
 			s = 0.97
 		}
-		baseCases = append(baseCases, cdef{id: id, metrics: []mdef{metric("judge", 0.5, sc(s))}})
+		baseCases = append(baseCases, runfixture.Case{ID: id, Metrics: []runfixture.Metric{runfixture.NewMetric("judge", 0.5, runfixture.Score(s))}})
 		small := s
 		if i == 0 {
 			small = s - 0.1 // one noisy question
 		}
-		smallDrop = append(smallDrop, cdef{id: id, metrics: []mdef{metric("judge", 0.5, sc(small))}})
-		bigDrop = append(bigDrop, cdef{id: id, metrics: []mdef{metric("judge", 0.5, sc(s-0.15))}})
+		smallDrop = append(smallDrop, runfixture.Case{ID: id, Metrics: []runfixture.Metric{runfixture.NewMetric("judge", 0.5, runfixture.Score(small))}})
+		bigDrop = append(bigDrop, runfixture.Case{ID: id, Metrics: []runfixture.Metric{runfixture.NewMetric("judge", 0.5, runfixture.Score(s-0.15))}})
 	}
-	base := buildRun("01900000-0000-7000-8000-000000000020", 1, t0, baseCases...)
-	noisy := buildRun("01900000-0000-7000-8000-000000000021", 2, t0.Add(time.Minute), smallDrop...)
-	worse := buildRun("01900000-0000-7000-8000-000000000022", 3, t0.Add(2*time.Minute), bigDrop...)
+	base := runfixture.Build("01900000-0000-7000-8000-000000000020", 1, runfixture.T0, baseCases...)
+	noisy := runfixture.Build("01900000-0000-7000-8000-000000000021", 2, runfixture.T0.Add(time.Minute), smallDrop...)
+	worse := runfixture.Build("01900000-0000-7000-8000-000000000022", 3, runfixture.T0.Add(2*time.Minute), bigDrop...)
 
-	strict := compare.Compare(noisy, base, compare.Options{Tolerance: 0.02, Gate: compare.GateStrict})
+	strict := Compare(noisy, base, Options{Tolerance: 0.02, Gate: GateStrict})
 	if !strict.Regressed() {
 		t.Fatal("strict gate: a 0.1 drop on one question must gate")
 	}
-	ci := compare.Compare(noisy, base, compare.Options{Tolerance: 0.02, Gate: compare.GateCI})
+	ci := Compare(noisy, base, Options{Tolerance: 0.02, Gate: GateCI})
 	if ci.Regressed() {
 		t.Fatalf("ci gate: one noisy question gated: %+v", ci.Findings)
 	}
-	if findKinds(ci)[compare.ScoreDrop] != 1 {
+	if findKinds(ci)[ScoreDrop] != 1 {
 		t.Fatalf("ci gate must still report the per-question drop: %+v", ci.Findings)
 	}
-	ciWorse := compare.Compare(worse, base, compare.Options{Tolerance: 0.02, Gate: compare.GateCI})
-	if !ciWorse.Regressed() || findKinds(ciWorse)[compare.MetricDrop] == 0 {
+	ciWorse := Compare(worse, base, Options{Tolerance: 0.02, Gate: GateCI})
+	if !ciWorse.Regressed() || findKinds(ciWorse)[MetricDrop] == 0 {
 		t.Fatalf("ci gate: a drop of the whole interval did not gate: %+v", ciWorse.Findings)
 	}
 	if m := ciWorse.Metrics[0]; !m.BelowBaseline || m.CI.High >= *m.BaselineMean {
@@ -121,12 +121,12 @@ func TestCompare_GateCI(t *testing.T) {
 }
 
 func TestSummarize_NullsAreNotZero(t *testing.T) {
-	run := buildRun("01900000-0000-7000-8000-000000000030", 1, t0,
-		cdef{id: "judged", metrics: []mdef{metric("exact", 0.5, sc(1)), {name: "semantic_accuracy", threshold: 0.9}}},
-		cdef{id: "skipped", metrics: []mdef{{name: "semantic_accuracy", threshold: 0.9}}},
-		cdef{id: "errored", metrics: []mdef{metric("exact", 0.5, sc(1)), {name: "judge", threshold: 0.5, err: "bad reply"}}},
+	run := runfixture.Build("01900000-0000-7000-8000-000000000030", 1, runfixture.T0,
+		runfixture.Case{ID: "judged", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 0.5, runfixture.Score(1)), {Name: "semantic_accuracy", Threshold: 0.9}}},
+		runfixture.Case{ID: "skipped", Metrics: []runfixture.Metric{{Name: "semantic_accuracy", Threshold: 0.9}}},
+		runfixture.Case{ID: "errored", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 0.5, runfixture.Score(1)), {Name: "judge", Threshold: 0.5, Err: "bad reply"}}},
 	)
-	tot := compare.TotalsOf(run.Cases, compare.Options{})
+	tot := TotalsOf(run.Cases, Options{})
 	if got, want := [4]int{tot.Passed, tot.Failed, tot.Errored, tot.NotEvaluated}, [4]int{1, 0, 1, 1}; got != want {
 		t.Fatalf("passed/failed/errored/not evaluated = %v, want %v", got, want)
 	}
@@ -137,13 +137,13 @@ func TestSummarize_NullsAreNotZero(t *testing.T) {
 	if got, want := *tot.PassRate, 0.5; got != want {
 		t.Fatalf("pass rate = %v, want %v", got, want)
 	}
-	stats := compare.MetricStats(run.Cases, compare.Options{})
+	stats := MetricStats(run.Cases, Options{})
 	for _, s := range stats {
 		if s.Name == "semantic_accuracy" && (s.Mean != nil || s.CI != nil || s.NotCalculated != 2) {
 			t.Fatalf("semantic_accuracy = %+v, want no mean and 2 not calculated", s)
 		}
 	}
-	none := compare.TotalsOf(run.Cases[1:2], compare.Options{})
+	none := TotalsOf(run.Cases[1:2], Options{})
 	if none.Quality.Mean != nil || none.PassRate != nil || none.Evaluated != 0 {
 		t.Fatalf("nothing evaluated: totals %+v, want null quality and pass rate", none)
 	}
@@ -151,29 +151,29 @@ func TestSummarize_NullsAreNotZero(t *testing.T) {
 
 func TestBootstrap_Reproducible(t *testing.T) {
 	vals := []float64{0.2, 0.9, 0.4, 1, 0.7, 0.65, 0.3}
-	a := compare.Bootstrap(vals, 1000, compare.DefaultSeed, "x")
-	b := compare.Bootstrap(vals, 1000, compare.DefaultSeed, "x")
+	a := Bootstrap(vals, 1000, DefaultSeed, "x")
+	b := Bootstrap(vals, 1000, DefaultSeed, "x")
 	if *a.CI != *b.CI {
 		t.Fatalf("same input, different intervals: %v %v", *a.CI, *b.CI)
 	}
 	if !(a.CI.Low <= *a.Mean && *a.Mean <= a.CI.High) || a.CI.Low >= a.CI.High {
 		t.Fatalf("interval %v does not bracket the mean %v", *a.CI, *a.Mean)
 	}
-	if c := compare.Bootstrap(vals, 1000, compare.DefaultSeed+1, "x"); *c.CI == *a.CI {
+	if c := Bootstrap(vals, 1000, DefaultSeed+1, "x"); *c.CI == *a.CI {
 		t.Fatalf("another seed gave the very same interval %v", *c.CI)
 	}
-	if e := compare.Bootstrap(nil, 1000, compare.DefaultSeed, "x"); e.Mean != nil || e.CI != nil {
+	if e := Bootstrap(nil, 1000, DefaultSeed, "x"); e.Mean != nil || e.CI != nil {
 		t.Fatalf("empty input: %+v, want no mean", e)
 	}
-	if one := compare.Bootstrap([]float64{0.4}, 1000, compare.DefaultSeed, "x"); one.CI.Low != 0.4 || one.CI.High != 0.4 {
+	if one := Bootstrap([]float64{0.4}, 1000, DefaultSeed, "x"); one.CI.Low != 0.4 || one.CI.High != 0.4 {
 		t.Fatalf("single value interval = %v", *one.CI)
 	}
 }
 
 func TestCompare_Slices(t *testing.T) {
-	ref, bad := supportRuns()
-	cmp := compare.Compare(bad, ref, compare.Options{})
-	got := map[string]compare.Slice{}
+	ref, bad := runfixture.SupportRuns()
+	cmp := Compare(bad, ref, Options{})
+	got := map[string]Slice{}
 	for _, s := range cmp.Slices {
 		got[s.Key+"="+s.Value] = s
 	}
@@ -184,7 +184,7 @@ func TestCompare_Slices(t *testing.T) {
 	if s, ok := got["tag=hours"]; !ok || s.Cases != 1 || s.Regressions != 0 {
 		t.Fatalf("tag=hours slice = %+v", s)
 	}
-	if cmp.Slices[0].Key != compare.SliceFailureMode {
+	if cmp.Slices[0].Key != SliceFailureMode {
 		t.Fatalf("failure modes must come first: %+v", cmp.Slices[0])
 	}
 }

@@ -1,4 +1,4 @@
-package report
+package compare
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/compare"
+	"agentevals/internal/runfixture"
 	"agentevals/internal/testdb"
 	"agentevals/models"
 )
@@ -46,7 +46,7 @@ func seedHistory(b *testing.B, db *models.DB) {
 		WHERE r.suite_digest LIKE 'bench-%'`,
 		`ANALYZE`,
 	}
-	args := [][]any{{t0, t0.Add(time.Second), benchHistory - 1}, nil, nil, nil}
+	args := [][]any{{runfixture.T0, runfixture.T0.Add(time.Second), benchHistory - 1}, nil, nil, nil}
 	for i, s := range stmts {
 		if _, err := db.ExecContext(ctx, s, args[i]...); err != nil {
 			b.Fatalf("seed history: %v", err)
@@ -63,13 +63,13 @@ func seedHistory(b *testing.B, db *models.DB) {
 func BenchmarkFindBaseline(b *testing.B) {
 	ctx := context.Background()
 	db := testdb.Postgres(b)
-	want := returnsRun(uuid.NewString(), t0, "ruby-sha256-5f1c", `{"score":0.97}`)
+	want := returnsRun(uuid.NewString(), runfixture.T0, "ruby-sha256-5f1c", `{"score":0.97}`)
 	want.Sequence = 0
 	if err := db.InsertRun(ctx, want); err != nil {
 		b.Fatal(err)
 	}
 	seedHistory(b, db)
-	run := returnsRun(uuid.NewString(), t0.Add(benchHistory*time.Second+time.Hour), "go-new", `{"writer":"`+goWriter+`"}`)
+	run := returnsRun(uuid.NewString(), runfixture.T0.Add(benchHistory*time.Second+time.Hour), "go-new", `{"writer":"`+goWriter+`"}`)
 	b.Run("previous", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := db.BaselineCandidates(ctx, models.BaselineQuery{Suite: run.Suite, Agent: run.Agent,
@@ -90,12 +90,12 @@ func BenchmarkFindBaseline(b *testing.B) {
 	})
 	b.Run("equivalent", func(b *testing.B) {
 		for b.Loop() {
-			got, err := compare.FindBaseline(ctx, db, run, nil)
+			got, err := FindBaseline(ctx, db, run, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
 			if got == nil || got.ID != want.ID {
-				b.Fatalf("baseline = %s, want %s", idOf(got), want.ID)
+				b.Fatalf("baseline = %s, want %s", runfixture.IDOf(got), want.ID)
 			}
 		}
 	})

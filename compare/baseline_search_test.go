@@ -1,4 +1,4 @@
-package report
+package compare
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/compare"
+	"agentevals/internal/runfixture"
 	"agentevals/models"
 )
 
@@ -30,10 +30,10 @@ func rubyShaped(started time.Time, mutate func(r *models.Run)) *models.Run {
 func TestFindBaseline_NoSilentLimit(t *testing.T) {
 	backends(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
-		want := saveRun(t, db, rubyShaped(t0, nil))
+		want := runfixture.SaveRun(t, db, rubyShaped(runfixture.T0, nil))
 		marked := `{"writer":"` + goWriter + `"}`
 		for i := range 2000 {
-			at := t0.Add(time.Duration(i+1) * time.Second)
+			at := runfixture.T0.Add(time.Duration(i+1) * time.Second)
 			var r *models.Run
 			switch i % 4 {
 			case 0: // a Go run of another definition
@@ -45,15 +45,15 @@ func TestFindBaseline_NoSilentLimit(t *testing.T) {
 			case 3:
 				r = rubyShaped(at, func(r *models.Run) { r.Cases[0].MinimumScores = models.JSON(`{"semantic_accuracy":0.8}`) })
 			}
-			saveRun(t, db, r)
+			runfixture.SaveRun(t, db, r)
 		}
-		run := returnsRun(uuid.NewString(), t0.Add(time.Hour), "go-new", marked)
-		got, err := compare.FindBaseline(ctx, db, run, nil)
+		run := returnsRun(uuid.NewString(), runfixture.T0.Add(time.Hour), "go-new", marked)
+		got, err := FindBaseline(ctx, db, run, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if idOf(got) != want.ID.String() {
-			t.Fatalf("baseline behind 2,000 newer runs = %s, want the equivalent Ruby run %s", idOf(got), want.ID)
+		if runfixture.IDOf(got) != want.ID.String() {
+			t.Fatalf("baseline behind 2,000 newer runs = %s, want the equivalent Ruby run %s", runfixture.IDOf(got), want.ID)
 		}
 	})
 }
@@ -66,19 +66,19 @@ func TestFindBaseline_SkipsInfrastructureFailures(t *testing.T) {
 	backends(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
 		marked := `{"writer":"` + goWriter + `"}`
-		good := saveRun(t, db, returnsRun(uuid.NewString(), t0, "go-1", `{"writer":"`+goWriter+`","infrastructure_failure":null}`))
-		saveRun(t, db, returnsRun(uuid.NewString(), t0.Add(time.Minute), "go-1",
+		good := runfixture.SaveRun(t, db, returnsRun(uuid.NewString(), runfixture.T0, "go-1", `{"writer":"`+goWriter+`","infrastructure_failure":null}`))
+		runfixture.SaveRun(t, db, returnsRun(uuid.NewString(), runfixture.T0.Add(time.Minute), "go-1",
 			`{"writer":"`+goWriter+`","infrastructure_failure":{"reason":"judge provider unreachable"}}`))
-		saveRun(t, db, rubyShaped(t0.Add(2*time.Minute), func(r *models.Run) {
+		runfixture.SaveRun(t, db, rubyShaped(runfixture.T0.Add(2*time.Minute), func(r *models.Run) {
 			r.Summary = models.JSON(`{"infrastructure_failure":"database timeout"}`)
 		}))
-		run := returnsRun(uuid.NewString(), t0.Add(time.Hour), "go-1", marked)
-		got, err := compare.FindBaseline(ctx, db, run, nil)
+		run := returnsRun(uuid.NewString(), runfixture.T0.Add(time.Hour), "go-1", marked)
+		got, err := FindBaseline(ctx, db, run, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if idOf(got) != good.ID.String() {
-			t.Fatalf("baseline = %s, want %s (the newer runs record infrastructure failures)", idOf(got), good.ID)
+		if runfixture.IDOf(got) != good.ID.String() {
+			t.Fatalf("baseline = %s, want %s (the newer runs record infrastructure failures)", runfixture.IDOf(got), good.ID)
 		}
 	})
 }
@@ -101,7 +101,7 @@ func TestJSONEqual_ExactNumbers(t *testing.T) {
 		{`1e999999999`, `1e999999998`, false},
 	}
 	for _, tt := range tests {
-		got, err := compare.JsonEqual(models.JSON(tt.a), models.JSON(tt.b), false)
+		got, err := JsonEqual(models.JSON(tt.a), models.JSON(tt.b), false)
 		if err != nil || got != tt.want {
 			t.Errorf("jsonEqual(%s, %s) = %v, %v; want %v", tt.a, tt.b, got, err, tt.want)
 		}

@@ -5,31 +5,14 @@ import (
 	"testing"
 
 	"agentevals/compare"
+	"agentevals/internal/runfixture"
 	"agentevals/models"
 )
-
-func TestReadableJSON(t *testing.T) {
-	tests := []struct {
-		raw, indent, want string
-	}{
-		{`{"a": "\u003cscript\u003e \u0026 x"}`, "", `{"a":"<script> & x"}`},
-		{`{"a":"\u003C"}`, "", `{"a":"<"}`},
-		{`{"a":"\\u003c"}`, "", `{"a":"\\u003c"}`}, // an escaped backslash, then text
-		{`{"a":"\u001b[31m\n"}`, "", `{"a":"\u001b[31m\n"}`},
-		{`[1, 2]`, "  ", "[\n  1,\n  2\n]"},
-		{`not json`, "", `not json`},
-	}
-	for _, tt := range tests {
-		if got := compare.ReadableJSON([]byte(tt.raw), tt.indent); got != tt.want {
-			t.Errorf("ReadableJSON(%s) = %s, want %s", tt.raw, got, tt.want)
-		}
-	}
-}
 
 // TestRenderer_ActionsReadable: observed actions read "<script>" (escaped
 // by html/template), not "\u003cscript\u003e", and stay inert.
 func TestRenderer_ActionsReadable(t *testing.T) {
-	run := buildRun("01900000-0000-7000-8000-000000000701", 1, t0, cdef{id: "q", metrics: []mdef{metric("exact", 1, sc(1))}})
+	run := runfixture.Build("01900000-0000-7000-8000-000000000701", 1, runfixture.T0, runfixture.Case{ID: "q", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(1))}})
 	run.Cases[0].Actions = models.JSON(`[{"group":"g","name":"\u003cscript\u003ealert(1)\u003c/script\u003e","arguments":{"q":"a&b"}}]`)
 	r := mustRenderer(t)
 	for _, tt := range []struct {
