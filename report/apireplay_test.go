@@ -230,7 +230,7 @@ func TestRenderer_APIReplayGolden(t *testing.T) {
 		}
 		want, err := os.ReadFile(path)
 		if err != nil {
-			t.Fatalf("%v (run go test ./reports -update to create it)", err)
+			t.Fatalf("%v (run go test ./report -update to create it)", err)
 		}
 		if !bytes.Equal(got, want) {
 			t.Errorf("%s differs from the golden file; run with -update and review the diff", path)

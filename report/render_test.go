@@ -38,7 +38,7 @@ func goldenExt(f Format) string {
 
 // TestRenderer_Golden renders every format of fixed runs (ids, timestamps
 // and scores are fixed in the test) and compares with testdata/*. Run
-// `go test ./reports -run Golden -update` after an intended change.
+// `go test ./report -run Golden -update` after an intended change.
 func TestRenderer_Golden(t *testing.T) {
 	r := mustRenderer(t)
 	ref, bad := runfixture.SupportRuns()
