@@ -227,23 +227,31 @@ func (p *workerProc) kill() {
 }
 
 // Close stops every worker: stdin is closed and a worker still running
-// after two seconds is killed.
+// after two seconds is killed. Every worker's stdin is closed before any is
+// waited for, so the interpreters shut down side by side, not one after
+// the other.
 func (a *WorkerAgent) Close() error {
 	a.mu.Lock()
 	a.closed = true
 	a.mu.Unlock()
+	var running []*workerProc
 	for range a.all {
 		s := <-a.slots
-		if s.proc == nil {
-			continue
+		if s.proc != nil {
+			_ = s.proc.stdin.Close()
+			running = append(running, s.proc)
+			s.proc = nil
 		}
-		_ = s.proc.stdin.Close()
+	}
+	expired := make(chan struct{}) // closed: ready for every worker after it
+	t := time.AfterFunc(2*time.Second, func() { close(expired) })
+	defer t.Stop()
+	for _, p := range running {
 		select {
-		case <-s.proc.done:
-		case <-time.After(2 * time.Second):
-			s.proc.kill()
+		case <-p.done:
+		case <-expired:
+			p.kill()
 		}
-		s.proc = nil
 	}
 	return nil
 }
