@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"sync"
 	"time"
@@ -46,7 +47,7 @@ type workerSlot struct {
 
 type workerProc struct {
 	cmd    *exec.Cmd
-	stdin  io.WriteCloser
+	stdin  *os.File           // written under a write deadline
 	lines  chan *answerBuffer // one reply line each; closed when stdout ends
 	stderr *lockedTail
 	done   chan struct{} // closed when the process has exited
@@ -122,9 +123,16 @@ func (a *WorkerAgent) start(n int) (*workerProc, error) {
 		cmd.Env = append(cmd.Env, a.EnvFor(n)...)
 	}
 	a.procs.Prepare(cmd) // its own group, dies with evalrun, tagged for the guardian
-	stdin, err := cmd.StdinPipe()
+	// A process that escaped the group with stderr open cannot hold Wait
+	// (and so kill, and the case) past the drain.
+	cmd.WaitDelay = PipeDrain
+	w, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
+	}
+	stdin, ok := w.(*os.File)
+	if !ok {
+		return nil, fmt.Errorf("start worker %d: stdin is not a pipe", n)
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -175,6 +183,10 @@ func (a *WorkerAgent) start(n int) (*workerProc, error) {
 	return p, nil
 }
 
+// ask writes the question and waits for the reply. It returns once ctx is
+// done, whatever the worker does (Answer is called on the executor's
+// goroutine): the write is under a deadline, the agent timeout or the case
+// deadline, which the end of ctx brings forward.
 func (a *WorkerAgent) ask(ctx context.Context, p *workerProc, q Question) (Response, error) {
 	in, err := json.Marshal(q)
 	if err != nil {
@@ -183,18 +195,33 @@ func (a *WorkerAgent) ask(ctx context.Context, p *workerProc, q Question) (Respo
 	details := func() map[string]any {
 		return map[string]any{"stderr": p.stderr.String(), "command": a.cfg.Command}
 	}
-	if _, err := p.stdin.Write(append(in, '\n')); err != nil {
-		return Response{}, &AgentError{Kind: "exit_status", Message: "worker stopped reading questions: " + err.Error(), Details: details()}
-	}
 	timer := time.NewTimer(a.timeout)
 	defer timer.Stop()
+	deadline := time.Now().Add(a.timeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	_ = p.stdin.SetWriteDeadline(deadline)
+	stop := context.AfterFunc(ctx, func() { _ = p.stdin.SetWriteDeadline(time.Now()) })
+	_, err = p.stdin.Write(append(in, '\n'))
+	stop()
+	if err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return Response{}, a.noAnswer(ctx, details())
+		}
+		return Response{}, &AgentError{Kind: "exit_status", Message: "worker stopped reading questions: " + err.Error(), Details: details()}
+	}
 	select {
 	case line, ok := <-p.lines:
 		if !ok {
-			<-p.done
+			select { // stdout ended: the exit status says why, once the worker has exited
+			case <-p.done:
+			case <-timer.C:
+			case <-ctx.Done():
+			}
 			d := details()
 			msg := "worker closed stdout without answering"
-			if p.err != nil {
+			if isDone(p.done) && p.err != nil {
 				msg = fmt.Sprintf("worker exited without answering: %v", p.err)
 			}
 			return Response{}, &AgentError{Kind: "exit_status", Message: msg, Details: d}
@@ -213,10 +240,31 @@ func (a *WorkerAgent) ask(ctx context.Context, p *workerProc, q Question) (Respo
 	case <-timer.C:
 		return Response{}, &AgentError{Kind: "timeout", Message: fmt.Sprintf("no answer within %s", a.timeout), Details: details()}
 	case <-ctx.Done():
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return Response{}, &AgentError{Kind: "timeout", Message: "no answer before the case deadline", Details: details()}
-		}
-		return Response{}, &AgentError{Kind: "interrupted", Message: "the run was interrupted", Details: details()}
+		return Response{}, a.noAnswer(ctx, details())
+	}
+}
+
+// noAnswer is the error of a question the worker did not answer in time:
+// the case deadline passed, the run was interrupted or, while ctx goes on,
+// the agent timeout passed.
+func (a *WorkerAgent) noAnswer(ctx context.Context, details map[string]any) *AgentError {
+	d, hasDeadline := ctx.Deadline()
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) || (hasDeadline && !time.Now().Before(d)):
+		return &AgentError{Kind: "timeout", Message: "no answer before the case deadline", Details: details}
+	case ctx.Err() != nil:
+		return &AgentError{Kind: "interrupted", Message: "the run was interrupted", Details: details}
+	}
+	return &AgentError{Kind: "timeout", Message: fmt.Sprintf("no answer within %s", a.timeout), Details: details}
+}
+
+// isDone reports whether ch is closed.
+func isDone(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
 	}
 }
 

@@ -216,6 +216,34 @@ func TestWorkerAgent_OneProcessPerUnitOfConcurrency(t *testing.T) {
 	}
 }
 
+// TestWorkerAgent_ReturnsWhateverTheWorkerDoes: Answer runs on the
+// executor's goroutine, so it must return even when the worker reads no
+// question (one larger than the pipe holds) or closes stdout and goes on
+// running: the agent timeout ends both, and the worker is replaced.
+func TestWorkerAgent_ReturnsWhateverTheWorkerDoes(t *testing.T) {
+	big := agent.Question{ID: "big", Name: "big", Question: json.RawMessage(`"` + strings.Repeat("x", 1<<20) + `"`)}
+	for _, tc := range []struct {
+		name, script string
+		q            agent.Question
+		kind         string
+	}{
+		{"reads nothing", `exec sleep 60`, big, "timeout"},
+		{"closes stdout", `exec >&-; exec sleep 60`, question, "exit_status"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := shAgent(t, suite.AgentWorker, tc.script)
+			cfg.Timeout = suite.Duration(300 * time.Millisecond)
+			a := mustAgent(t, cfg, agent.AgentOptions{Concurrency: 1})
+			for range 2 {
+				_, err := a.Answer(context.Background(), tc.q)
+				if ae := agentErr(t, err); ae.Kind != tc.kind {
+					t.Errorf("kind %s, want %s (%v)", ae.Kind, tc.kind, err)
+				}
+			}
+		})
+	}
+}
+
 // TestWorkerAgent_CloseStopsEveryWorker: Close ends every worker, the
 // ones that exit at the end of their stdin and the one that does not
 // (killed when the grace period is over).
