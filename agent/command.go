@@ -171,16 +171,16 @@ type pipedStreams struct {
 // evalrun owns: cmd.Wait then waits
 // for the process alone, never for a child still holding a pipe.
 func startPiped(cmd *exec.Cmd, input []byte, stdout, stderr io.Writer, buffers *sync.Pool) (*pipedStreams, error) {
-	inR, inW, err := os.Pipe()
+	inW, inR, err := proc.Pipe(false) // only evalrun's ends are polled
 	if err != nil {
 		return nil, err
 	}
-	outR, outW, err := os.Pipe()
+	outR, outW, err := proc.Pipe(true)
 	if err != nil {
 		proc.CloseAll(inR, inW)
 		return nil, err
 	}
-	errR, errW, err := os.Pipe()
+	errR, errW, err := proc.Pipe(true)
 	if err != nil {
 		proc.CloseAll(inR, inW, outR, outW)
 		return nil, err

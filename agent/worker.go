@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"sync"
 	"time"
@@ -46,8 +47,9 @@ type workerSlot struct {
 
 type workerProc struct {
 	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	lines  chan *answerBuffer // one reply line each; closed when stdout ends
+	stdin  *os.File      // written under a write deadline
+	stdout *os.File      // read by ask itself, under a read deadline
+	r      *bufio.Reader // buffers stdout across replies
 	stderr *lockedTail
 	done   chan struct{} // closed when the process has exited
 	err    error         // exit error, valid after done
@@ -122,52 +124,31 @@ func (a *WorkerAgent) start(n int) (*workerProc, error) {
 		cmd.Env = append(cmd.Env, a.EnvFor(n)...)
 	}
 	a.procs.Prepare(cmd) // its own group, dies with evalrun, tagged for the guardian
-	stdin, err := cmd.StdinPipe()
+	// A process that escaped the group with stderr open cannot hold Wait
+	// (and so kill, and the case) past the drain.
+	cmd.WaitDelay = PipeDrain
+	w, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
+	stdin, ok := w.(*os.File)
+	if !ok {
+		return nil, fmt.Errorf("start worker %d: stdin is not a pipe", n)
+	}
+	r, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
 	}
-	p := &workerProc{cmd: cmd, stdin: stdin, lines: make(chan *answerBuffer), stderr: &lockedTail{t: tailBuffer{max: MaxStderr}}, done: make(chan struct{})}
+	stdout, ok := r.(*os.File)
+	if !ok {
+		return nil, fmt.Errorf("start worker %d: stdout is not a pipe", n)
+	}
+	p := &workerProc{cmd: cmd, stdin: stdin, stdout: stdout, r: bufio.NewReaderSize(stdout, 64<<10),
+		stderr: &lockedTail{t: tailBuffer{max: MaxStderr}}, done: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start worker %d: %w", n, err)
 	}
-	go func() {
-		// each line is read through the answer cap, like a command's stdout
-		r := bufio.NewReaderSize(stdout, 64<<10)
-		line := NewAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
-		for {
-			chunk, err := r.ReadSlice('\n')
-			end := len(chunk) > 0 && chunk[len(chunk)-1] == '\n'
-			if end {
-				chunk = chunk[:len(chunk)-1]
-			}
-			line.Write(chunk)
-			if end {
-				select {
-				case p.lines <- line:
-				case <-p.done:
-					return
-				}
-				line = NewAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
-				continue
-			}
-			if err != nil && err != bufio.ErrBufferFull {
-				if line.total > 0 { // a last line without its newline
-					select {
-					case p.lines <- line:
-					case <-p.done:
-						return
-					}
-				}
-				break
-			}
-		}
-		close(p.lines)
-	}()
 	go func() {
 		p.err = cmd.Wait()
 		close(p.done)
@@ -175,6 +156,36 @@ func (a *WorkerAgent) start(n int) (*workerProc, error) {
 	return p, nil
 }
 
+// readLine reads one reply line through the answer cap, like a command's
+// stdout. It returns the line, or nil and the read error when no line came:
+// the deadline (os.ErrDeadlineExceeded) or the end of stdout. A last line
+// without its newline counts as a line.
+func (a *WorkerAgent) readLine(p *workerProc) (*answerBuffer, error) {
+	line := NewAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
+	for {
+		chunk, err := p.r.ReadSlice('\n')
+		end := len(chunk) > 0 && chunk[len(chunk)-1] == '\n'
+		if end {
+			chunk = chunk[:len(chunk)-1]
+		}
+		line.Write(chunk)
+		if end {
+			return line, nil
+		}
+		if err != nil && err != bufio.ErrBufferFull {
+			if line.total > 0 && !errors.Is(err, os.ErrDeadlineExceeded) {
+				return line, nil
+			}
+			return nil, err
+		}
+	}
+}
+
+// ask writes the question and reads the reply on the calling goroutine
+// (the executor's): the write and the read are under the pipes' deadlines,
+// the agent timeout or the case deadline, which the end of ctx brings
+// forward, so ask returns once ctx is done whatever the worker does, and no
+// reader goroutine hands every line over.
 func (a *WorkerAgent) ask(ctx context.Context, p *workerProc, q Question) (Response, error) {
 	in, err := json.Marshal(q)
 	if err != nil {
@@ -183,40 +194,75 @@ func (a *WorkerAgent) ask(ctx context.Context, p *workerProc, q Question) (Respo
 	details := func() map[string]any {
 		return map[string]any{"stderr": p.stderr.String(), "command": a.cfg.Command}
 	}
+	deadline := time.Now().Add(a.timeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	_ = p.stdin.SetWriteDeadline(deadline)
+	_ = p.stdout.SetReadDeadline(deadline)
+	stop := context.AfterFunc(ctx, func() {
+		now := time.Now()
+		_ = p.stdin.SetWriteDeadline(now)
+		_ = p.stdout.SetReadDeadline(now)
+	})
+	defer stop()
 	if _, err := p.stdin.Write(append(in, '\n')); err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return Response{}, a.noAnswer(ctx, details())
+		}
 		return Response{}, &AgentError{Kind: "exit_status", Message: "worker stopped reading questions: " + err.Error(), Details: details()}
 	}
-	timer := time.NewTimer(a.timeout)
-	defer timer.Stop()
+	line, err := a.readLine(p)
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return Response{}, a.noAnswer(ctx, details())
+	case err != nil: // stdout ended: the exit status says why, once the worker has exited
+		wait := time.NewTimer(time.Until(deadline))
+		defer wait.Stop()
+		select {
+		case <-p.done:
+		case <-wait.C:
+		case <-ctx.Done():
+		}
+		msg := "worker closed stdout without answering"
+		if isDone(p.done) && p.err != nil {
+			msg = fmt.Sprintf("worker exited without answering: %v", p.err)
+		}
+		return Response{}, &AgentError{Kind: "exit_status", Message: msg, Details: details()}
+	case line.over:
+		return Response{}, &AgentError{Kind: "bad_response", Message: fmt.Sprintf("reply line exceeds %d bytes besides the answer", maxStdout), Details: details()}
+	}
+	resp, err := ParseReply(line.Buf, false)
+	if err != nil {
+		d := details()
+		d["stdout"] = excerpt(line.Buf)
+		err = fmt.Errorf("worker protocol: each reply must be one JSON object on one line; %w", err)
+		return Response{}, &AgentError{Kind: "bad_response", Message: err.Error(), Details: d}
+	}
+	return withTruncation(resp, line), nil
+}
+
+// noAnswer is the error of a question the worker did not answer in time:
+// the case deadline passed, the run was interrupted or, while ctx goes on,
+// the agent timeout passed.
+func (a *WorkerAgent) noAnswer(ctx context.Context, details map[string]any) *AgentError {
+	d, hasDeadline := ctx.Deadline()
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) || (hasDeadline && !time.Now().Before(d)):
+		return &AgentError{Kind: "timeout", Message: "no answer before the case deadline", Details: details}
+	case ctx.Err() != nil:
+		return &AgentError{Kind: "interrupted", Message: "the run was interrupted", Details: details}
+	}
+	return &AgentError{Kind: "timeout", Message: fmt.Sprintf("no answer within %s", a.timeout), Details: details}
+}
+
+// isDone reports whether ch is closed.
+func isDone(ch <-chan struct{}) bool {
 	select {
-	case line, ok := <-p.lines:
-		if !ok {
-			<-p.done
-			d := details()
-			msg := "worker closed stdout without answering"
-			if p.err != nil {
-				msg = fmt.Sprintf("worker exited without answering: %v", p.err)
-			}
-			return Response{}, &AgentError{Kind: "exit_status", Message: msg, Details: d}
-		}
-		if line.over {
-			return Response{}, &AgentError{Kind: "bad_response", Message: fmt.Sprintf("reply line exceeds %d bytes besides the answer", maxStdout), Details: details()}
-		}
-		resp, err := ParseReply(line.Buf, false)
-		if err != nil {
-			d := details()
-			d["stdout"] = excerpt(line.Buf)
-			err = fmt.Errorf("worker protocol: each reply must be one JSON object on one line; %w", err)
-			return Response{}, &AgentError{Kind: "bad_response", Message: err.Error(), Details: d}
-		}
-		return withTruncation(resp, line), nil
-	case <-timer.C:
-		return Response{}, &AgentError{Kind: "timeout", Message: fmt.Sprintf("no answer within %s", a.timeout), Details: details()}
-	case <-ctx.Done():
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return Response{}, &AgentError{Kind: "timeout", Message: "no answer before the case deadline", Details: details()}
-		}
-		return Response{}, &AgentError{Kind: "interrupted", Message: "the run was interrupted", Details: details()}
+	case <-ch:
+		return true
+	default:
+		return false
 	}
 }
 
@@ -227,23 +273,31 @@ func (p *workerProc) kill() {
 }
 
 // Close stops every worker: stdin is closed and a worker still running
-// after two seconds is killed.
+// after two seconds is killed. Every worker's stdin is closed before any is
+// waited for, so the interpreters shut down side by side, not one after
+// the other.
 func (a *WorkerAgent) Close() error {
 	a.mu.Lock()
 	a.closed = true
 	a.mu.Unlock()
+	var running []*workerProc
 	for range a.all {
 		s := <-a.slots
-		if s.proc == nil {
-			continue
+		if s.proc != nil {
+			_ = s.proc.stdin.Close()
+			running = append(running, s.proc)
+			s.proc = nil
 		}
-		_ = s.proc.stdin.Close()
+	}
+	expired := make(chan struct{}) // closed: ready for every worker after it
+	t := time.AfterFunc(2*time.Second, func() { close(expired) })
+	defer t.Stop()
+	for _, p := range running {
 		select {
-		case <-s.proc.done:
-		case <-time.After(2 * time.Second):
-			s.proc.kill()
+		case <-p.done:
+		case <-expired:
+			p.kill()
 		}
-		s.proc = nil
 	}
 	return nil
 }

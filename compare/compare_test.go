@@ -1,6 +1,10 @@
 package compare
 
 import (
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -167,6 +171,45 @@ func TestBootstrap_Reproducible(t *testing.T) {
 	}
 	if one := Bootstrap([]float64{0.4}, 1000, DefaultSeed, "x"); one.CI.Low != 0.4 || one.CI.High != 0.4 {
 		t.Fatalf("single value interval = %v", *one.CI)
+	}
+}
+
+// TestBootstrap_EqualValues: an interval of equal values is the one the
+// resamples give, bit for bit (the mean of n copies of 0.1 is not 0.1).
+func TestBootstrap_EqualValues(t *testing.T) {
+	resampled := func(values []float64, resamples int, seed uint64, label string) Interval {
+		h := fnv.New64a()
+		h.Write([]byte(label))
+		rng := rand.New(rand.NewPCG(seed, h.Sum64()))
+		means := make([]float64, resamples)
+		for i := range means {
+			var sum float64
+			for range values {
+				sum += values[rng.IntN(len(values))]
+			}
+			means[i] = sum / float64(len(values))
+		}
+		slices.Sort(means)
+		return Interval{Low: means[int(0.025*float64(resamples))], High: means[min(int(0.975*float64(resamples)), resamples-1)]}
+	}
+	for _, tc := range []struct {
+		v float64
+		n int
+	}{{0.1, 7}, {0.7, 5000}, {1, 3}, {0, 10}, {math.Copysign(0, -1), 4}, {1.0 / 3, 999}} {
+		vals := make([]float64, tc.n)
+		for i := range vals {
+			vals[i] = tc.v
+		}
+		got := Bootstrap(vals, 1000, DefaultSeed, "x")
+		want := resampled(vals, 1000, DefaultSeed, "x")
+		if math.Float64bits(got.CI.Low) != math.Float64bits(want.Low) || math.Float64bits(got.CI.High) != math.Float64bits(want.High) ||
+			math.Float64bits(*got.Mean) != math.Float64bits(want.Low) {
+			t.Errorf("%d x %v: mean %v, interval %v, want %v from the resamples", tc.n, tc.v, *got.Mean, *got.CI, want)
+		}
+	}
+	mixed := []float64{0.2, 0.9, 0.4, 1, 0.7, 0.65, 0.3}
+	if got, want := Bootstrap(mixed, 1000, DefaultSeed, "x"), resampled(mixed, 1000, DefaultSeed, "x"); *got.CI != want {
+		t.Errorf("mixed values: interval %v, want %v", *got.CI, want)
 	}
 }
 

@@ -3,7 +3,10 @@ package compare
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/google/uuid"
 
 	"agentevals/models"
 )
@@ -54,26 +57,76 @@ func compatibleHistory(ctx context.Context, db *models.DB, run *models.Run, calc
 	if calculated == nil {
 		calculated = CalculatedMetrics(run)
 	}
-	cands, err := db.BaselineCandidates(ctx, models.BaselineQuery{
+	// The run rows first: a candidate with the run's digest shares its
+	// definition and one of the same writer with another digest does not
+	// (SameDefinition), so only runs of other writers with another digest
+	// are loaded in full to be compared; of the rest the history needs no
+	// more than each case's status.
+	heads, err := db.BaselineCandidateHeaders(ctx, models.BaselineQuery{
 		Suite: run.Suite, Agent: run.Agent, Before: models.Cursor{StartedAt: startOf(run), Sequence: run.Sequence},
 		Limit: flakyScanLimit,
 	})
 	if err != nil {
 		return nil, err
 	}
+	writer := WriterOf(run)
 	var out []*models.Run
-	for _, c := range cands {
+	var byStatus []uuid.UUID // the runs of out whose cases are still to read
+	for _, c := range heads {
 		if len(out) == FlakyWindow {
 			break
 		}
-		if c.ID != run.ID && !InfrastructureFailure(c) && CheckBaseline(run, c, calculated) == nil {
-			out = append(out, c)
+		if c.ID == run.ID || InfrastructureFailure(c) {
+			continue
+		}
+		header := c.SuiteDigest == run.SuiteDigest || (writer != "" && WriterOf(c) == writer)
+		if !header {
+			if c, err = loadRun(ctx, db, c.ID); err != nil {
+				return nil, err
+			}
+			if c == nil {
+				continue
+			}
+		}
+		if CheckBaseline(run, c, calculated) != nil {
+			continue
+		}
+		if header {
+			byStatus = append(byStatus, c.ID)
+		}
+		out = append(out, c)
+	}
+	statuses, needMetrics, err := db.CaseStatuses(ctx, byStatus)
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range out {
+		switch {
+		case needMetrics[c.ID]: // a status only the metric rows resolve
+			full, err := loadRun(ctx, db, c.ID)
+			if err != nil {
+				return nil, err
+			}
+			if full != nil {
+				out[i] = full
+			}
+		case slices.Contains(byStatus, c.ID):
+			c.Cases = statuses[c.ID]
 		}
 	}
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]
 	}
 	return out, nil
+}
+
+// loadRun reads one run with its cases and metrics; nil when it is gone.
+func loadRun(ctx context.Context, db *models.DB, id uuid.UUID) (*models.Run, error) {
+	runs, err := db.GetRuns(ctx, []uuid.UUID{id})
+	if err != nil || len(runs) == 0 {
+		return nil, err
+	}
+	return runs[0], nil
 }
 
 // Flaky reads runs (oldest first) and returns the questions whose outcome

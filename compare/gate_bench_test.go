@@ -19,3 +19,22 @@ func BenchmarkCompare_Gate(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBootstrap is one interval of 5,000 values: all equal (every
+// case passed with the same score), or mixed.
+func BenchmarkBootstrap(b *testing.B) {
+	equal, mixed := make([]float64, 5000), make([]float64, 5000)
+	for i := range equal {
+		equal[i], mixed[i] = 1, float64(i%10)/10
+	}
+	for _, tc := range []struct {
+		name   string
+		values []float64
+	}{{"equal", equal}, {"mixed", mixed}} {
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
+				Bootstrap(tc.values, DefaultResamples, DefaultSeed, "quality")
+			}
+		})
+	}
+}

@@ -42,6 +42,14 @@ func Bootstrap(values []float64, resamples int, seed uint64, label string) Stat 
 	}
 	m := mean(values)
 	st.Mean = &m
+	if constant(values) {
+		// A resample of n equal values adds n copies of the value in the
+		// order mean adds them and divides by n, so every resample mean
+		// is m, bit for bit: the interval is [m, m] without the resamples
+		// x n draws (5 million per interval at 5,000 cases).
+		st.CI = &Interval{Low: m, High: m}
+		return st
+	}
 	h := fnv.New64a()
 	h.Write([]byte(label))
 	rng := rand.New(rand.NewPCG(seed, h.Sum64()))
@@ -58,6 +66,17 @@ func Bootstrap(values []float64, resamples int, seed uint64, label string) Stat 
 	hi := means[min(int(0.975*float64(resamples)), resamples-1)]
 	st.CI = &Interval{Low: lo, High: hi}
 	return st
+}
+
+// constant reports whether every value equals the first (NaN equals
+// nothing, and +0 and -0 add up alike).
+func constant(values []float64) bool {
+	for _, v := range values {
+		if v != values[0] {
+			return false
+		}
+	}
+	return true
 }
 
 func mean(values []float64) float64 {

@@ -282,3 +282,49 @@ func (db *DB) CasesOf(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID][]*Ca
 	}
 	return out, nil
 }
+
+// BaselineCandidateHeaders is BaselineCandidates without the cases: the
+// run rows alone, newest first, for callers that decide from the digest
+// and the writer which runs they need in full.
+func (db *DB) BaselineCandidateHeaders(ctx context.Context, bq BaselineQuery) ([]*Run, error) {
+	limit := bq.Limit
+	if limit <= 0 {
+		limit = 20
+	}
+	var runs []*Run
+	q := db.baselineFilter(db.NewSelect().Model(&runs), bq).
+		OrderExpr("r.started_at DESC, r.sequence DESC").Limit(int64(limit))
+	if err := q.Scan(ctx); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("find baseline candidates: %w", err)
+	}
+	normalizeRuns(runs)
+	return runs, nil
+}
+
+// CaseStatuses returns, per run id, the runs' case rows with only run_id,
+// position, case_id and status read, in position order. A status outside
+// the four known ones needs the metric rows to be read (EffectiveStatus):
+// such a run is reported in needMetrics and left out of the map.
+func (db *DB) CaseStatuses(ctx context.Context, ids []uuid.UUID) (statuses map[uuid.UUID][]*CaseResult, needMetrics map[uuid.UUID]bool, err error) {
+	statuses, needMetrics = map[uuid.UUID][]*CaseResult{}, map[uuid.UUID]bool{}
+	if len(ids) == 0 {
+		return statuses, needMetrics, nil
+	}
+	var rows []*CaseResult
+	if err := db.NewSelect().Model(&rows).Column("c.run_id", "c.position", "c.case_id", "c.status").
+		Where("c.run_id IN (?)", bun.In(ids)).Order("c.run_id", "c.position").Scan(ctx); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, nil, fmt.Errorf("read case statuses: %w", err)
+	}
+	for _, c := range rows {
+		switch c.Status {
+		case StatusPassed, StatusFailed, StatusError, StatusNotEvaluated:
+		default:
+			needMetrics[c.RunID] = true
+		}
+		statuses[c.RunID] = append(statuses[c.RunID], c)
+	}
+	for id := range needMetrics {
+		delete(statuses, id)
+	}
+	return statuses, needMetrics, nil
+}

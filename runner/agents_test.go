@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -212,6 +213,67 @@ func TestWorkerAgent_OneProcessPerUnitOfConcurrency(t *testing.T) {
 	}
 	if len(pids) != 2 {
 		t.Errorf("%d worker processes served the run, want 2", len(pids))
+	}
+}
+
+// TestWorkerAgent_ReturnsWhateverTheWorkerDoes: Answer runs on the
+// executor's goroutine, so it must return even when the worker reads no
+// question (one larger than the pipe holds) or closes stdout and goes on
+// running: the agent timeout ends both, and the worker is replaced.
+func TestWorkerAgent_ReturnsWhateverTheWorkerDoes(t *testing.T) {
+	big := agent.Question{ID: "big", Name: "big", Question: json.RawMessage(`"` + strings.Repeat("x", 1<<20) + `"`)}
+	for _, tc := range []struct {
+		name, script string
+		q            agent.Question
+		kind         string
+	}{
+		{"reads nothing", `exec sleep 60`, big, "timeout"},
+		{"closes stdout", `exec >&-; exec sleep 60`, question, "exit_status"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := shAgent(t, suite.AgentWorker, tc.script)
+			cfg.Timeout = suite.Duration(300 * time.Millisecond)
+			a := mustAgent(t, cfg, agent.AgentOptions{Concurrency: 1})
+			for range 2 {
+				_, err := a.Answer(context.Background(), tc.q)
+				if ae := agentErr(t, err); ae.Kind != tc.kind {
+					t.Errorf("kind %s, want %s (%v)", ae.Kind, tc.kind, err)
+				}
+			}
+		})
+	}
+}
+
+// TestWorkerAgent_CloseStopsEveryWorker: Close ends every worker, the
+// ones that exit at the end of their stdin and the one that does not
+// (killed when the grace period is over).
+func TestWorkerAgent_CloseStopsEveryWorker(t *testing.T) {
+	cfg := shAgent(t, suite.AgentWorker, `while IFS= read -r line; do printf '{"output":"ok","metadata":{"pid":%s}}\n' "$$"; done
+[ "$WORKER_TAG" = w1 ] && exec sleep 60
+exit 0`)
+	a, err := agent.NewAgent(cfg, agent.AgentOptions{Concurrency: 3, WorkerEnv: func(n int) []string { return []string{"WORKER_TAG=w" + string(rune('0'+n))} }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[float64]bool{} // the free workers take turns: three questions start three
+	for range 3 {
+		resp, err := a.Answer(context.Background(), question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pid, _ := resp.Metadata["pid"].(json.Number).Float64()
+		seen[pid] = true
+	}
+	if len(seen) != 3 {
+		t.Fatalf("%d workers answered, want 3", len(seen))
+	}
+	if err := a.(io.Closer).Close(); err != nil {
+		t.Fatal(err)
+	}
+	for pid := range seen {
+		if err := syscall.Kill(int(pid), 0); err == nil {
+			t.Errorf("worker %v still runs after Close", pid)
+		}
 	}
 }
 

@@ -310,7 +310,13 @@ const graceAfterDeadline = time.Second
 // forever for an agent that ignores its context: graceAfterDeadline after
 // ctx ends it returns an *AgentError saying the agent did not return
 // (details.agent_returned false) and leaves the agent's goroutine behind.
+// The worker agent returns as soon as ctx ends, so it is called on the
+// caller's goroutine: a goroutine, a channel and a stack grown anew per
+// case would buy nothing.
 func call(ctx context.Context, a agent.Agent, q agent.Question) (agent.Response, error) {
+	if _, ok := a.(*agent.WorkerAgent); ok {
+		return callDirect(ctx, a, q)
+	}
 	type result struct {
 		resp agent.Response
 		err  error
@@ -343,6 +349,17 @@ func call(ctx context.Context, a agent.Agent, q agent.Question) (agent.Response,
 				"it may still be running, even after the run is saved: a Go agent must return when its ctx is done", graceAfterDeadline, ctx.Err()),
 			Details: map[string]any{"agent_returned": false}}
 	}
+}
+
+// callDirect is call for an agent that returns once ctx ends: the same
+// panic recovery, on the caller's goroutine.
+func callDirect(ctx context.Context, a agent.Agent, q agent.Question) (resp agent.Response, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			resp, err = agent.Response{}, &agent.AgentError{Kind: "panic", Message: fmt.Sprint(r), Details: map[string]any{"stack": string(debug.Stack())}}
+		}
+	}()
+	return a.Answer(ctx, q)
 }
 
 // agentErrorJSON is the case's error_details: {"kind","message","details"}.

@@ -89,11 +89,22 @@ func nullable(raw json.RawMessage) any {
 }
 
 // Digest computes the suite digest for the given set of calculated metric
-// names (see the algorithm above).
+// names (see the algorithm above). A loaded suite keeps the last digest it
+// computed (see digestMemo).
 func (s *Suite) Digest(calculated []string) (string, error) {
 	if s.whole != nil {
 		return s.whole.Digest(calculated)
 	}
+	doc, names := s.digestDocument(calculated)
+	if s.memo == nil {
+		return digestOf(doc)
+	}
+	return s.memo.digest(s, doc, names)
+}
+
+// digestDocument is the document the digest hashes (see the algorithm
+// above) and its sorted, de-duplicated calculated metric names.
+func (s *Suite) digestDocument(calculated []string) (map[string]any, []string) {
 	qs := make([]any, len(s.Cases))
 	for i, c := range s.Cases {
 		qs[i] = CaseDefinition(c)
@@ -111,6 +122,11 @@ func (s *Suite) Digest(calculated []string) (string, error) {
 	if len(evs) > 0 {
 		doc["evaluators"] = evs
 	}
+	return doc, names
+}
+
+// digestOf is the digest of a digest document.
+func digestOf(doc map[string]any) (string, error) {
 	b, err := CanonicalJSON(doc)
 	if err != nil {
 		return "", fmt.Errorf("digest suite: %w", err)

@@ -180,3 +180,58 @@ func TestSuite_Digest_Evaluators(t *testing.T) {
 		})
 	}
 }
+
+// TestSuite_Digest_Kept: a loaded suite keeps its last digest, but never
+// returns it for another calculated set, for a copy of the suite, or once
+// the definition changed: each of those digests equals the digest of a
+// suite loaded afresh in the same state.
+func TestSuite_Digest_Kept(t *testing.T) {
+	fresh := func(change func(*Suite), calc []string) string {
+		t.Helper()
+		s := mustLoad(t, digestSuite)
+		change(s)
+		d, err := s.Digest(calc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	s := mustLoad(t, digestSuite)
+	calc := s.Calculated(false)
+	first, _ := s.Digest(calc)
+	if again, _ := s.Digest(calc); again != first {
+		t.Fatalf("the same digest asked again: %s, then %s", first, again)
+	}
+	if both, _ := s.Digest(s.Calculated(true)); both == first || both != fresh(func(*Suite) {}, s.Calculated(true)) {
+		t.Errorf("another calculated set gets the kept digest")
+	}
+	changes := []struct {
+		name   string
+		change func(*Suite)
+	}{
+		{"question", func(s *Suite) { s.Cases[0].Question = json.RawMessage(`"Hello?"`) }},
+		{"question bytes in place", func(s *Suite) { s.Cases[0].Question[1] = 'h' }},
+		{"threshold", func(s *Suite) { s.Cases[0].Metrics[0].Threshold = 0.5 }},
+		{"context", func(s *Suite) { s.Cases[0].Context = []string{"passage"} }},
+		{"a new case", func(s *Suite) { c := *s.Cases[0]; c.ID = "q2"; s.Cases = append(s.Cases, &c) }},
+		{"version", func(s *Suite) { s.Version = "4" }},
+	}
+	for _, tc := range changes {
+		t.Run(tc.name, func(t *testing.T) {
+			s := mustLoad(t, digestSuite)
+			if _, err := s.Digest(calc); err != nil {
+				t.Fatal(err)
+			}
+			tc.change(s)
+			got, _ := s.Digest(calc)
+			if want := fresh(tc.change, calc); got != want || got == first {
+				t.Errorf("digest after the change = %s, want %s (before: %s)", got, want, first)
+			}
+			cp := *s
+			cp.Cases = []*Case{{ID: "other", Metadata: json.RawMessage(`{}`)}}
+			if d, _ := cp.Digest(calc); d == got {
+				t.Errorf("a copy of the suite with another question gets the kept digest")
+			}
+		})
+	}
+}

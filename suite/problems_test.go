@@ -3,6 +3,7 @@ package suite
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 )
 
@@ -46,5 +47,23 @@ func TestLoad_SyntaxErrorPosition(t *testing.T) {
 				t.Errorf("error = %q\nwant    %q", got, want)
 			}
 		})
+	}
+}
+
+// TestIsIdent: a key is written .key exactly when it matches
+// ^[A-Za-z_][A-Za-z0-9_]*$.
+func TestIsIdent(t *testing.T) {
+	re := regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	for _, k := range []string{"", "a", "_", "Z9", "9a", "a-b", "a b", "é", "aé", "a\n", "\na", "minimum_scores", "__", "a.b", "x\x00"} {
+		if got, want := isIdent(k), re.MatchString(k); got != want {
+			t.Errorf("isIdent(%q) = %v, want %v", k, got, want)
+		}
+	}
+	for b := range 256 {
+		for _, k := range []string{string(rune(b)), "a" + string([]byte{byte(b)}), string([]byte{byte(b)})} {
+			if got, want := isIdent(k), re.MatchString(k); got != want {
+				t.Errorf("isIdent(%q) = %v, want %v", k, got, want)
+			}
+		}
 	}
 }

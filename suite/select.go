@@ -55,6 +55,9 @@ func (s *Suite) Select(sel Selection) (*Suite, error) {
 	}
 	cp := *s
 	cp.Cases = nil
+	if s.memo != nil {
+		cp.memo = &digestMemo{} // its own: the copy has other cases
+	}
 	for _, c := range s.Cases {
 		keep := true
 		if len(sel.IDs) > 0 {

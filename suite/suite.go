@@ -47,6 +47,8 @@ type Suite struct {
 	// positions are the suite positions of a shard's cases.
 	whole     *Suite
 	positions []int
+	// memo keeps the last digest computed (Load sets it; nil: none kept).
+	memo *digestMemo
 }
 
 // Evaluator is a suite-level evaluator: a name bound to a registry type,
@@ -146,7 +148,7 @@ func LoadWithRegistry(path string, reg score.Registry) (*Suite, error) {
 		p.add("", "cannot resolve the suite path: %v", err)
 		return nil, &ValidationError{Problems: list}
 	}
-	s := &Suite{Path: path, Dir: filepath.Dir(abs), Registry: reg}
+	s := &Suite{Path: path, Dir: filepath.Dir(abs), Registry: reg, memo: &digestMemo{}}
 	s.parse(p, data)
 	if len(list) > 0 {
 		return nil, &ValidationError{Problems: list}

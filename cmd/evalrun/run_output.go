@@ -8,7 +8,9 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"text/tabwriter"
+	"time"
 	"unicode"
 
 	"github.com/google/uuid"
@@ -278,10 +280,62 @@ func questions(n int) string { return compare.Plural(n, "question", "questions")
 // showProgress shows the execution's progress on stderr: a bar on a
 // terminal, a line per question otherwise; rates, when not nil, adds the
 // request rates to it.
+//
+// Plain lines are written in batches (see lineBatch), and Finished, which
+// eval.Run calls before anything else is printed, writes the last of them.
 func showProgress(g *Globals, e *eval.Exec, total int, rates func() string) {
 	prog := newProgress(g.Stderr, total)
 	prog.rates = rates
-	e.Started, e.Progress, e.Finished = prog.start, prog.update, prog.finish
+	finish := prog.finish
+	if prog.cols == nil {
+		batch := &lineBatch{w: g.Stderr, every: progressDelay}
+		prog.w = batch
+		finish = func() {
+			batch.flush()
+			prog.finish()
+		}
+	}
+	e.Started, e.Progress, e.Finished = prog.start, prog.update, finish
+}
+
+// progressDelay is how late a plain progress line may be written.
+const progressDelay = 50 * time.Millisecond
+
+// lineBatch keeps the progress lines written to it and writes them to w
+// together, at most every long after the first of them (and on flush):
+// off a terminal a line per case was a write(2) per case, 5,000 writes at
+// 5,000 cases, each waking the CI log's reader.
+type lineBatch struct {
+	w     io.Writer
+	every time.Duration
+	mu    sync.Mutex
+	buf   []byte
+	timer *time.Timer // armed while buf holds lines
+}
+
+// Write keeps p and arms the flush.
+func (b *lineBatch) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	if b.timer == nil {
+		b.timer = time.AfterFunc(b.every, b.flush)
+	}
+	return len(p), nil
+}
+
+// flush writes what is kept.
+func (b *lineBatch) flush() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.timer != nil {
+		b.timer.Stop()
+		b.timer = nil
+	}
+	if len(b.buf) > 0 {
+		_, _ = b.w.Write(b.buf)
+		b.buf = b.buf[:0]
+	}
 }
 
 // inStage wraps the message of an error of eval.Run from stage with wrap,

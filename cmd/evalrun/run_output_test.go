@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"agentevals/eval"
+	"agentevals/models"
+	"agentevals/runner"
+)
+
+// syncBuffer is a bytes.Buffer safe for the batch's timer goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestProgress_PlainLinesInBatches: off a terminal the progress lines
+// reach stderr in batches, every one of them and in order by the time
+// Finished returns (before anything else is printed).
+func TestProgress_PlainLinesInBatches(t *testing.T) {
+	var stderr syncBuffer
+	var e eval.Exec
+	showProgress(&Globals{Stderr: &stderr}, &e, 3, nil)
+	e.Started()
+	var want strings.Builder
+	for i, id := range []string{"a", "b", "c"} {
+		e.Progress(runner.Progress{Done: i + 1, Total: 3, Case: &models.CaseResult{CaseID: id, Status: models.StatusPassed, DurationMS: 5}})
+		fmt.Fprintf(&want, "[%d/3] passed        %s (5 ms)\n", i+1, id)
+	}
+	e.Finished()
+	if got := stderr.String(); got != want.String() {
+		t.Errorf("stderr after Finished = %q, want %q", got, want.String())
+	}
+}
+
+// TestLineBatch: lines wait for flush or for the interval, whichever comes
+// first, and are written whole and in order.
+func TestLineBatch(t *testing.T) {
+	var held syncBuffer
+	b := &lineBatch{w: &held, every: time.Hour}
+	fmt.Fprint(b, "one\n")
+	fmt.Fprint(b, "two\n")
+	if got := held.String(); got != "" {
+		t.Errorf("before the interval and the flush: %q written", got)
+	}
+	b.flush()
+	b.flush()
+	if got := held.String(); got != "one\ntwo\n" {
+		t.Errorf("after flush: %q, want both lines once", got)
+	}
+
+	var timed syncBuffer
+	b = &lineBatch{w: &timed, every: time.Millisecond}
+	fmt.Fprint(b, "three\n")
+	for stop := time.Now().Add(10 * time.Second); timed.String() == "" && time.Now().Before(stop); {
+		time.Sleep(time.Millisecond)
+	}
+	fmt.Fprint(b, "four\n")
+	b.flush()
+	if got := timed.String(); got != "three\nfour\n" {
+		t.Errorf("after the interval and a flush: %q, want both lines", got)
+	}
+}
