@@ -1,4 +1,4 @@
-module agentevals
+module github.com/agentevals/agentevals
 
 go 1.26.0
 

@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
-	"agentevals/models"
-	"agentevals/score"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/score"
 )
 
 // Question is what an agent receives for one case: the question data and the

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // TestProcessAgents_WorkingDirectory: command and worker agents run in the

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/suite"
 )
 
 func TestAnswerBuffer(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/sanitize"
+	"github.com/agentevals/agentevals/sanitize"
 )
 
 // FuzzParseReply fuzzes the agent reply parser: it never panics, and an

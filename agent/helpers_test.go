@@ -12,8 +12,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"agentevals/score"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // writeFile writes a file under dir and returns its path.

@@ -10,9 +10,9 @@ import (
 	"net/http"
 	"time"
 
-	"agentevals/llm"
-	"agentevals/sanitize"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // httpAgent POSTs the question JSON to a URL and reads a Response JSON, or

@@ -11,9 +11,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"agentevals/llm"
-	"agentevals/score"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // countingTransport counts the requests of one case's HTTP client.

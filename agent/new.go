@@ -7,8 +7,8 @@ import (
 	"os"
 	"time"
 
-	"agentevals/llm"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // AgentOptions tune NewAgent.

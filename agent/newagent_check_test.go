@@ -3,7 +3,7 @@ package agent
 import (
 	"testing"
 
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // TestNewAgent_RefusesWhatCheckAgentRefuses keeps suite.CheckAgent, which

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"agentevals/llm"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // PreflightTimeout bounds each preflight probe.

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/internal/proc"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/internal/proc"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // TestCommandAgent_BackgroundChildren: an agent that answers but leaves a

@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
-	"agentevals/internal/proc"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/internal/proc"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // workerAgent keeps N long-lived processes that read one JSON question per

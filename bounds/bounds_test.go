@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/bounds"
+	"github.com/agentevals/agentevals/bounds"
 )
 
 func TestLimits_CheckJSON(t *testing.T) {

@@ -8,11 +8,11 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"agentevals/agent"
-	"agentevals/models"
-	"agentevals/runner"
-	"agentevals/score"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/runner"
+	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // mustLoad writes a suite file into a temp dir and loads it.

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"sync"
 
-	"agentevals/models"
-	"agentevals/runner"
-	"agentevals/score"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/runner"
+	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // RejudgeOptions tune Rejudge.

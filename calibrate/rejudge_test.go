@@ -16,9 +16,9 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/agent"
-	"agentevals/llm"
-	"agentevals/runner"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals/agentevals/runner"
 )
 
 // noisyJudgeServer is a local OpenAI-compatible judge whose score for the

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // ErrIncompatible is returned when a run cannot be compared with another:

@@ -7,9 +7,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/internal/runfixture"
-	"agentevals/internal/testdb"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/internal/runfixture"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
 )
 
 // benchHistory is the size of the seeded history of BenchmarkFindBaseline.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // candidatePage is how many candidate runs (with their rows) FindBaseline

@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/internal/runfixture"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/internal/runfixture"
+	"github.com/agentevals/agentevals/models"
 )
 
 // rubyShaped is a run as another implementation writes it: a summary

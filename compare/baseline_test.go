@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/internal/runfixture"
-	"agentevals/internal/testdb"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/internal/runfixture"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
 )
 
 // backends runs a test against a real PostgreSQL schema and a SQLite file.

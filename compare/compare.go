@@ -3,7 +3,7 @@ package compare
 import (
 	"fmt"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // Kind classifies a finding of the comparison.

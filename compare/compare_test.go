@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/internal/runfixture"
+	"github.com/agentevals/agentevals/internal/runfixture"
 )
 
 func findKinds(c *Comparison) map[Kind]int {

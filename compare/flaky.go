@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // FlakyWindow is how many earlier compatible runs FlakyQuestions looks at.

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/internal/runfixture"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/internal/runfixture"
+	"github.com/agentevals/agentevals/models"
 )
 
 // TestFlakyQuestions_SkipsInfrastructureFailures: a run marked as an

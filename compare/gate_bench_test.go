@@ -3,7 +3,7 @@ package compare
 import (
 	"testing"
 
-	"agentevals/internal/runfixture"
+	"github.com/agentevals/agentevals/internal/runfixture"
 )
 
 // BenchmarkCompare_Gate measures what the ci gate's tests cost on 200

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"agentevals/models"
-	"agentevals/score"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/score"
 )
 
 // Defaults of the ci gate's statistics.

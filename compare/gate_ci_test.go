@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/internal/runfixture"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/internal/runfixture"
+	"github.com/agentevals/agentevals/models"
 )
 
 func TestPairedDropTest(t *testing.T) {

@@ -3,7 +3,7 @@ package compare
 import (
 	"sort"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // InfrastructureFailure reports whether the run is marked as failed from

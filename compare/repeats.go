@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // RepeatStats describes a run whose questions were answered K > 1 times

@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 func TestRepeats(t *testing.T) {

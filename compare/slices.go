@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // Slice dimensions.

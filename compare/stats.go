@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // Bootstrap defaults: 1,000 resamples and a fixed seed, so that the same

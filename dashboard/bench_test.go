@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/internal/testdb"
-	"agentevals/models"
-	"agentevals/schema"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/schema"
 )
 
 // benchSizes are the history sizes compared: 1,000 runs against

@@ -24,7 +24,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 const chromiumPath = "/usr/bin/chromium"

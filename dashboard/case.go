@@ -7,10 +7,10 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"agentevals/compare"
-	"agentevals/internal/jsonvalue"
-	"agentevals/models"
-	"agentevals/report"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/internal/jsonvalue"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/report"
 )
 
 // metricView is one metric row of a case, with its state spelled out:

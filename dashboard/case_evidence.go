@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"agentevals/compare"
-	"agentevals/models"
-	"agentevals/score"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/score"
 )
 
 // caseMetadata is a case's response_metadata cut into the parts the case

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/models"
-	"agentevals/score"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/score"
 )
 
 // TestCasePage_RebuiltPromptAndRawReply: for a judge metric of a built-in

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // TestServer_ControlCharactersAndJSON: terminal control sequences in

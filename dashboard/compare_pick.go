@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"agentevals/models"
-	"agentevals/report"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/report"
 )
 
 // maxPickRuns bounds the runs offered by each run picker of the compare page.

@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/models"
-	"agentevals/report"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/report"
 )
 
 // experimentFixture inserts an experiment of the given variants over n

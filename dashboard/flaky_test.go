@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // TestServer_RunPageMarksFlakyQuestions: a question that passed, then

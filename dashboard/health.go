@@ -10,7 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // healthTimeout bounds the health check and the missing-tables probe.

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/internal/testdb"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
 )
 
 // TestServer_UnmigratedDatabase: on a PostgreSQL database without the

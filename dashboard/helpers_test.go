@@ -13,9 +13,9 @@ import (
 	"github.com/gin-gonic/gin"
 	"golang.org/x/net/html"
 
-	"agentevals/internal/testdb"
-	"agentevals/models"
-	"agentevals/schema"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/schema"
 )
 
 func TestMain(m *testing.M) {

@@ -13,9 +13,9 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
-	"agentevals/internal/suggest"
-	"agentevals/models"
-	"agentevals/report"
+	"github.com/agentevals/agentevals/internal/suggest"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/report"
 )
 
 // Input limits of the history filters.

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // TestHistory_FiltersIgnoreCaseAndSuggest: the suite filter matches

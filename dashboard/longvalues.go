@@ -11,8 +11,8 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"agentevals/compare"
-	"agentevals/report"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/report"
 )
 
 // maxShownBytes is how much of a long field (an agent's answer) a case

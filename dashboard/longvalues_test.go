@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/models"
-	"agentevals/report"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/report"
 )
 
 // TestLongOutput: a case page shows a long output shortened, with a link

@@ -8,8 +8,8 @@ import (
 
 	"golang.org/x/net/html"
 
-	"agentevals/compare"
-	"agentevals/report"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/report"
 )
 
 const mount = "/evaluations"

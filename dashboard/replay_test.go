@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // TestServer_CaseReplayEvidence: the case page shows API replay evidence

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // TestServer_LeadsWithTheDecision: the history marks the regressed run and

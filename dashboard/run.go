@@ -9,9 +9,9 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
-	"agentevals/compare"
-	"agentevals/models"
-	"agentevals/report"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/report"
 )
 
 // caseRow is one question in the run page's case table.

@@ -12,9 +12,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 
-	"agentevals/compare"
-	"agentevals/models"
-	"agentevals/report"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/report"
 )
 
 // Bounds of the free-text search. It reads the cases of the newest

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // Script payloads stored as untrusted answers, names and reasons.

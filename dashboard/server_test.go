@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 func TestServer_Methods(t *testing.T) {

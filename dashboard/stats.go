@@ -1,8 +1,8 @@
 package dashboard
 
 import (
-	"agentevals/compare"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/models"
 )
 
 // Run outcomes, the values of the history page's status filter. A run's

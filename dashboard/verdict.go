@@ -6,9 +6,9 @@ import (
 	"sort"
 	"strings"
 
-	"agentevals/compare"
-	"agentevals/models"
-	"agentevals/report"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/report"
 )
 
 // verdictBanner is what the run page leads with: did this run regress

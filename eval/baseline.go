@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/compare"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/models"
 )
 
 // FindBaseline is the baseline of run under the gate: the run named by

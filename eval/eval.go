@@ -8,12 +8,12 @@ import (
 	"errors"
 	"time"
 
-	"agentevals/agent"
-	"agentevals/compare"
-	"agentevals/models"
-	"agentevals/runner"
-	"agentevals/score"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/runner"
+	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // Task is one evaluation to run.

@@ -10,13 +10,13 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/agent"
-	"agentevals/compare"
-	"agentevals/eval"
-	"agentevals/internal/testdb"
-	"agentevals/models"
-	"agentevals/report"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/eval"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/report"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // loadSuite writes a suite of two exact_match questions, alpha and beta,

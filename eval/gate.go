@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"agentevals/compare"
+	"github.com/agentevals/agentevals/compare"
 )
 
 // Rules of Gate.FailOn: what makes a compared run exit 1.

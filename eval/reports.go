@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"agentevals/compare"
-	"agentevals/report"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/report"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // Report is one report written after the comparison: a file, or GitHub

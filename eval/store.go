@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"agentevals/evidence"
-	"agentevals/models"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/evidence"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // Store says where a finished run's evidence goes: the database (DB), an

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/agent"
-	"agentevals/sanitize"
-	"agentevals/score"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals/agentevals/score"
 )
 
 // TB is what the assertions need of a test: *testing.T and *testing.B

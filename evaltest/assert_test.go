@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/agent"
-	"agentevals/evaltest"
-	"agentevals/score"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/evaltest"
+	"github.com/agentevals/agentevals/score"
 )
 
 // recorder is an evaltest.TB that keeps what an assertion reports.

@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/agent"
-	"agentevals/evaltest"
-	"agentevals/runner"
-	"agentevals/score"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/evaltest"
+	"github.com/agentevals/agentevals/runner"
+	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // benchSuite is the offline support suite: three questions, each scored

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/agent"
-	"agentevals/evaltest"
-	"agentevals/score"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/evaltest"
+	"github.com/agentevals/agentevals/score"
 )
 
 // printT stands in for the *testing.T of a test in these examples: it

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"agentevals/eval"
+	"github.com/agentevals/agentevals/eval"
 )
 
 // readGateEnv sets the gate from the environment (EnvGate …), as evalrun

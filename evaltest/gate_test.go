@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/compare"
-	"agentevals/eval"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/eval"
 )
 
 // TestConfig_gate: the gate comes from the EVALTEST_* variables that match

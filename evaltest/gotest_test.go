@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/compare"
-	"agentevals/internal/testdb"
-	"agentevals/models"
-	"agentevals/schema"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/schema"
 )
 
 // example is the package of examples/gotest.

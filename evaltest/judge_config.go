@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strconv"
 
-	"agentevals/llm"
-	"agentevals/score"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // Environment variables of the judge, shared with evalrun (its

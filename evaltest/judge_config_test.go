@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/suite"
 )
 
 func TestJudgeSettings(t *testing.T) {

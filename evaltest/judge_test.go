@@ -9,8 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"agentevals/internal/testdb"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
 )
 
 // judgeServer is a local OpenAI-compatible chat server grading every

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"agentevals/compare"
-	"agentevals/eval"
-	"agentevals/score"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/eval"
+	"github.com/agentevals/agentevals/score"
 )
 
 // Environment variables read by Run and NewJudge (besides the judge's,

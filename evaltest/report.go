@@ -6,12 +6,12 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"agentevals/compare"
-	"agentevals/eval"
-	"agentevals/models"
-	"agentevals/report"
-	"agentevals/sanitize"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/eval"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/report"
+	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // answerPreview is how many characters of a failed question's answer the

@@ -6,15 +6,15 @@ import (
 	"sync"
 	"testing"
 
-	"agentevals/agent"
-	"agentevals/compare"
-	"agentevals/eval"
-	llmpkg "agentevals/llm"
-	"agentevals/models"
-	"agentevals/runner"
-	"agentevals/sanitize"
-	"agentevals/score"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/eval"
+	llmpkg "github.com/agentevals/agentevals/llm"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/runner"
+	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // Result is what one Run ran.

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"agentevals/models"
-	"agentevals/schema"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/schema"
 )
 
 // openStore opens the database runs are saved to, or returns nil when

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/internal/testdb"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
 )
 
 // benchRun is sampleRun with a third metric on every case: 2,500

@@ -34,8 +34,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"agentevals/internal/atomicfile"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/internal/atomicfile"
+	"github.com/agentevals/agentevals/models"
 )
 
 // Format and Version identify the file format.

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // Outcome says what Import did.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // mergeNamespace derives a merged run's id from its shards' ids, so merging

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // InvalidError says what is wrong with an evidence file (or a set of

@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"agentevals/internal/jsonvalue"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/internal/jsonvalue"
+	"github.com/agentevals/agentevals/models"
 )
 
 // Row is one table row as a JSON object keyed by column name.

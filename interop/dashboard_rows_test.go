@@ -14,9 +14,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/compare"
-	"agentevals/dashboard"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/dashboard"
+	"github.com/agentevals/agentevals/models"
 )
 
 // dashboard serves evaldash over the env's schema, read-only.

@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // schemas are the two ways Ruby creates the tables: the gem's style,

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // view renders Go records in the neutral shape interop.rb prints, so the

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"agentevals/internal/atomicfile"
-	"agentevals/score"
+	"github.com/agentevals/agentevals/internal/atomicfile"
+	"github.com/agentevals/agentevals/score"
 )
 
 // cacheVersion changes whenever the key or entry format changes, so old

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"sync"
 
-	"agentevals/bounds"
-	"agentevals/models"
-	"agentevals/score"
+	"github.com/agentevals/agentevals/bounds"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/score"
 )
 
 // LLMJudge is the langchaingo-backed Judge: every Assess is a fresh

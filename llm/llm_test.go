@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/score"
+	"github.com/agentevals/agentevals/score"
 )
 
 func TestAddLLMMetrics(t *testing.T) {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"sync"
 
-	"agentevals/models"
-	"agentevals/score"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/score"
 )
 
 // UsageRecorder collects the accounts of the judge calls made under a

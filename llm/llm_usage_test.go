@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"testing"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // redirect sends every request to a local server, so a judge on the

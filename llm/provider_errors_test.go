@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/score"
+	"github.com/agentevals/agentevals/score"
 )
 
 // TestClient_404NamesEndpointAndHint: a base URL without /v1 makes an

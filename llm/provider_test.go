@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/score"
+	"github.com/agentevals/agentevals/score"
 )
 
 // TestLLMJudge_Assess drives the real langchaingo clients of every provider

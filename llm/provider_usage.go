@@ -3,7 +3,7 @@ package llm
 import (
 	"regexp"
 
-	"agentevals/score"
+	"github.com/agentevals/agentevals/score"
 )
 
 // Price is a model's list price in USD per million tokens.

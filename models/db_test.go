@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // TestOpen_SQLitePathIsDirectory checks that a SQLite URL naming a

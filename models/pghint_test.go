@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/internal/testdb"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
 )
 
 // TestOpen_PostgresHints: a refused connection and a missing database get

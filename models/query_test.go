@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 func TestGetRunOrdersByPosition(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // asMap is how the writers encoded a column before the typed records: a

@@ -12,9 +12,9 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"agentevals/internal/testdb"
-	"agentevals/models"
-	"agentevals/schema"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/schema"
 )
 
 func TestTransient(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/replay"
+	"github.com/agentevals/agentevals/replay"
 )
 
 // BenchmarkReplay measures the latency of one replayed request, in process

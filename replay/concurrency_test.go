@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"agentevals/replay"
+	"github.com/agentevals/agentevals/replay"
 )
 
 // TestSession_Concurrent runs 100 cases at once, each with its own session

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/replay"
+	"github.com/agentevals/agentevals/replay"
 )
 
 // MustLoad loads fixtures or fails the test.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/replay"
+	"github.com/agentevals/agentevals/replay"
 )
 
 // MustCA creates a run CA removed at the end of the test.

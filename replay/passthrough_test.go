@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/replay"
+	"github.com/agentevals/agentevals/replay"
 )
 
 // TestProxy_DisarmedPassesThrough: a disarmed proxy behaves as if there

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/replay"
-	"agentevals/sanitize"
+	"github.com/agentevals/agentevals/replay"
+	"github.com/agentevals/agentevals/sanitize"
 )
 
 // TestEvidence_Redaction plants credentials in declared and observed

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/replay"
+	"github.com/agentevals/agentevals/replay"
 )
 
 func TestSession_Replies(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // Errors a transport returns (wrapped) for a request replay refused. The

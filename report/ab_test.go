@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"agentevals/compare"
-	"agentevals/internal/runfixture"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/internal/runfixture"
+	"github.com/agentevals/agentevals/models"
 )
 
 func TestRenderer_RenderABGolden(t *testing.T) {

@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"agentevals/compare"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/models"
 )
 
 // maxReplayRequests bounds the observed requests a report lists for one

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // TestNewReplayView_Shapes reads evidence that the replay package did not

@@ -13,11 +13,11 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/compare"
-	"agentevals/models"
-	"agentevals/replay"
-	"agentevals/report"
-	"agentevals/sanitize"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/replay"
+	"github.com/agentevals/agentevals/report"
+	"github.com/agentevals/agentevals/sanitize"
 )
 
 // hostile is planted in evidence: HTML, Markdown table syntax and an ANSI

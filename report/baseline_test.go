@@ -7,10 +7,10 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/compare"
-	"agentevals/internal/runfixture"
-	"agentevals/internal/testdb"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/internal/runfixture"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
 )
 
 // backends runs a test against a real PostgreSQL schema and a SQLite file.

@@ -5,7 +5,7 @@ import (
 	"math"
 	"unicode/utf8"
 
-	"agentevals/compare"
+	"github.com/agentevals/agentevals/compare"
 )
 
 // Chart geometry (SVG user units; the SVG scales to the page width).

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/compare"
-	"agentevals/internal/runfixture"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/internal/runfixture"
+	"github.com/agentevals/agentevals/models"
 )
 
 // TestRenderer_EdgeCases renders runs that a careless renderer would crash

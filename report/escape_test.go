@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/compare"
-	"agentevals/internal/runfixture"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/internal/runfixture"
 )
 
 func TestEscapeGitHub(t *testing.T) {

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/compare"
-	"agentevals/internal/runfixture"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/internal/runfixture"
+	"github.com/agentevals/agentevals/models"
 )
 
 // TestFlakyQuestions reads the compatible history of a run from the

@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"agentevals/compare"
-	"agentevals/internal/atomicfile"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/internal/atomicfile"
 )
 
 // Format names an output format of a report.

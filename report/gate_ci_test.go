@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/compare"
-	"agentevals/internal/runfixture"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/internal/runfixture"
 )
 
 // TestCompare_GateCI_JudgeNoise: judge noise gates under the strict gate,

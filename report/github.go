@@ -5,9 +5,9 @@ import (
 	"io"
 	"strings"
 
-	"agentevals/compare"
-	"agentevals/models"
-	"agentevals/sanitize"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/sanitize"
 )
 
 // GitHubOptions are the settings of GitHub Actions annotations.

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/compare"
-	"agentevals/internal/runfixture"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/internal/runfixture"
 )
 
 // TestRenderGitHub_Locations puts file= and line= on the annotations of a

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"sort"
 
-	"agentevals/compare"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/models"
 )
 
 // ExperimentKey is the run metadata key that ties the runs of one

@@ -10,7 +10,7 @@ import (
 	"io"
 	texttemplate "text/template"
 
-	"agentevals/sanitize"
+	"github.com/agentevals/agentevals/sanitize"
 )
 
 // gridTemplates are the parsed templates of the experiment grid.

@@ -6,7 +6,7 @@ import (
 	htmltemplate "html/template"
 	"io"
 
-	"agentevals/compare"
+	"github.com/agentevals/agentevals/compare"
 )
 
 // htmlPage is the data of the HTML template: the view plus the stylesheet

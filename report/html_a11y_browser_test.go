@@ -10,9 +10,9 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
-	"agentevals/compare"
-	"agentevals/internal/axe"
-	"agentevals/internal/runfixture"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/internal/axe"
+	"github.com/agentevals/agentevals/internal/runfixture"
 )
 
 // TestRenderer_HTMLAccessibleInChromium audits HTML reports with axe-core

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/compare"
-	"agentevals/internal/runfixture"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/internal/runfixture"
+	"github.com/agentevals/agentevals/models"
 )
 
 // TestJudgeUsage_InEveryReport: the text, Markdown (the GitHub job

@@ -6,9 +6,9 @@ import (
 	"io"
 	"strings"
 
-	"agentevals/compare"
-	"agentevals/models"
-	"agentevals/sanitize"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/sanitize"
 )
 
 // JUnit XML (the Ant/Jenkins dialect CI systems read): one testsuite per

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/compare"
-	"agentevals/internal/runfixture"
-	"agentevals/sanitize"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/internal/runfixture"
+	"github.com/agentevals/agentevals/sanitize"
 )
 
 // TestRenderer_OutcomeBanner: the banner shows the run's own outcome apart

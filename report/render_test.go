@@ -11,9 +11,9 @@ import (
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
 
-	"agentevals/compare"
-	"agentevals/internal/runfixture"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/internal/runfixture"
+	"github.com/agentevals/agentevals/models"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // RevisionKeys are the run-metadata keys read as the revision of the agent

@@ -3,7 +3,7 @@ package report
 import (
 	"testing"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 func TestRevision(t *testing.T) {

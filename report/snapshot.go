@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"time"
 
-	"agentevals/compare"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/models"
 )
 
 // TimeFormat is how snapshots write timestamps: ISO 8601 in UTC with six

@@ -6,7 +6,7 @@ import (
 	htmltemplate "html/template"
 	texttemplate "text/template"
 
-	"agentevals/sanitize"
+	"github.com/agentevals/agentevals/sanitize"
 )
 
 //go:embed templates

@@ -3,7 +3,7 @@ package report
 import (
 	"fmt"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // TruncationNote describes, from a case's response metadata, an answer

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"agentevals/compare"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/models"
 )
 
 type viewKind int

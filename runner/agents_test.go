@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/agent"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/suite"
 )
 
 var question = agent.Question{ID: "q1", Name: "n", Question: json.RawMessage(`"How long?"`)}

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/agent"
-	"agentevals/internal/proc"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/internal/proc"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // BenchmarkCommandVsXargs measures what process hygiene costs: 1,000 cases

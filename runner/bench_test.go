@@ -24,9 +24,9 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/agent"
-	"agentevals/internal/testdb"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/suite"
 )
 
 const benchCases = 1000

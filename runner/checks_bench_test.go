@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/agent"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // benchSuites writes the same 500-question suite twice: each question's

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/models"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // goldenTrapSuite is the golden-set scenario written without the

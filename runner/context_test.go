@@ -6,10 +6,10 @@ import (
 	"encoding/hex"
 	"testing"
 
-	"agentevals/compare"
-	"agentevals/internal/testdb"
-	"agentevals/models"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // contextSuite has retrieval context inline and in a golden set, a question

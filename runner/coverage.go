@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // Coverage says what a finished run did not check: questions where no

@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 func TestCoverageOf(t *testing.T) {

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"agentevals/agent"
-	"agentevals/runner"
-	"agentevals/score"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/runner"
+	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // A Go function agent answering the offline support suite.

@@ -10,10 +10,10 @@ import (
 	"sync"
 	"time"
 
-	"agentevals/agent"
-	"agentevals/models"
-	"agentevals/score"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // DefaultConcurrency is how many cases run at once unless told otherwise:

@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/agent"
-	"agentevals/models"
-	"agentevals/score"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 const threeQuestions = `{"suite": "S", "agent": {"name": "A", "command": ["true"]},

@@ -13,10 +13,10 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/agent"
-	"agentevals/models"
-	"agentevals/score"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // writeFile writes a file under dir and returns its path.

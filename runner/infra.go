@@ -5,9 +5,9 @@ import (
 	"strings"
 	"sync"
 
-	"agentevals/models"
-	"agentevals/score"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // Infrastructure error kinds. An agent call failed from infrastructure

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"testing"
 
-	"agentevals/agent"
-	"agentevals/models"
-	"agentevals/score"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/score"
 )
 
 func TestCallCounter_Failure(t *testing.T) {

@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/agent"
-	"agentevals/llm"
-	"agentevals/score"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // TestExecute_JudgeEvidenceRebuildsThePrompt runs a judged suite against a

@@ -14,11 +14,11 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/agent"
-	"agentevals/llm"
-	"agentevals/models"
-	"agentevals/score"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // judgeServer is a local OpenAI-compatible chat server that grades like a

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/llm"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals/agentevals/models"
 )
 
 // TestExecute_JudgeUsageAccount: the per-metric accounts in

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/agent"
-	"agentevals/models"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // weatherUpstream answers GET /weather?city=… and POST /notes (JSON in,

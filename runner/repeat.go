@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"agentevals/models"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // scoreEpsilon absorbs floating-point error when a mean of repeat scores is

@@ -10,13 +10,13 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"agentevals/agent"
-	"agentevals/compare"
-	"agentevals/internal/testdb"
-	"agentevals/models"
-	"agentevals/runner"
-	"agentevals/score"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/runner"
+	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // stepJudge scores 0.6, 0.8, 1.0, 0.6, … in call order.

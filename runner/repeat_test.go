@@ -10,10 +10,10 @@ import (
 	"sync"
 	"testing"
 
-	"agentevals/agent"
-	"agentevals/models"
-	"agentevals/score"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // answerJudge scores by the answer it finds in the prompt: each answer

@@ -45,11 +45,11 @@ import (
 	"net/http"
 	"sync"
 
-	"agentevals/agent"
-	"agentevals/models"
-	"agentevals/replay"
-	"agentevals/sanitize"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/replay"
+	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // replayMode is how a run's agent reaches replay.

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/agent"
-	"agentevals/llm"
-	"agentevals/models"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // TestExecute_ReplayJudgeBypassesReplay scores cases with fixtures with a

@@ -12,14 +12,14 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/agent"
-	"agentevals/compare"
-	"agentevals/internal/testdb"
-	"agentevals/models"
-	"agentevals/report"
-	"agentevals/runner"
-	"agentevals/schema"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/report"
+	"github.com/agentevals/agentevals/runner"
+	"github.com/agentevals/agentevals/schema"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // planted are the credentials the redaction test plants; none may survive.

@@ -11,11 +11,11 @@ import (
 	"sort"
 	"strings"
 
-	"agentevals/agent"
-	"agentevals/llm"
-	"agentevals/models"
-	"agentevals/score"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // storeReply keeps the agent's reply on the case: output, observed actions

@@ -3,8 +3,8 @@ package runner
 import (
 	"fmt"
 
-	"agentevals/score"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // scorerSet holds the scorers of a run: one per calculated suite-level

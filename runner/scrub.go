@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"agentevals/models"
-	"agentevals/sanitize"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // Every untrusted column of a case (the answer, actions, response metadata,

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/agent"
-	"agentevals/internal/testdb"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // TestExecute_NULCharactersAreSaved runs agents whose stderr and metadata

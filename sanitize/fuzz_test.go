@@ -7,8 +7,8 @@ import (
 	"reflect"
 	"testing"
 
-	"agentevals/internal/testdb"
-	"agentevals/sanitize"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/sanitize"
 )
 
 // FuzzJSON_PostgresJSONB is the sanitizer's property: whatever the text,

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/sanitize"
+	"github.com/agentevals/agentevals/sanitize"
 )
 
 func TestText(t *testing.T) {

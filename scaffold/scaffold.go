@@ -16,7 +16,7 @@ import (
 	"strings"
 	"text/template"
 
-	"agentevals/internal/atomicfile"
+	"github.com/agentevals/agentevals/internal/atomicfile"
 )
 
 //go:embed templates/*.tmpl

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/models"
-	"agentevals/schema"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/schema"
 )
 
 // catalogRows runs a query returning text columns and joins each row with

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // Problem names what kind of difference a check found.

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/internal/testdb"
-	"agentevals/schema"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/schema"
 )
 
 func TestCheckNamesIncompatibleColumns(t *testing.T) {

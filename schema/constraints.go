@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"agentevals/internal/jsonvalue"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/internal/jsonvalue"
+	"github.com/agentevals/agentevals/models"
 )
 
 // This file covers the two parts of the contract that are not column types:

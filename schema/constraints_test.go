@@ -9,9 +9,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/internal/testdb"
-	"agentevals/models"
-	"agentevals/schema"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/schema"
 )
 
 // constraintDiffs lists the default and foreign key differences of a

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // Kind is the logical type of a contract column. Live column types are

@@ -8,7 +8,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // LiveColumn is a column as the database reports it.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // RailsMigrationVersion is the ActiveRecord::Migration version the printed

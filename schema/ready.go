@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // Ready compares the live tables and their columns with the contract in a

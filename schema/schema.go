@@ -27,7 +27,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // LedgerTable records which migration steps have been applied.

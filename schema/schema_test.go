@@ -11,9 +11,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/internal/testdb"
-	"agentevals/models"
-	"agentevals/schema"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/schema"
 )
 
 type dialect struct {

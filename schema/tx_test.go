@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 func TestInImmediateTx_FailedCommitLeavesNoOpenTransaction(t *testing.T) {

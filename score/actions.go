@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"agentevals/internal/jsonvalue"
+	"github.com/agentevals/agentevals/internal/jsonvalue"
 )
 
 // addActionGroup registers the action_group scorer.

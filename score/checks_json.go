@@ -8,8 +8,8 @@ import (
 	"fmt"
 	"strings"
 
-	"agentevals/bounds"
-	"agentevals/internal/jsonvalue"
+	"github.com/agentevals/agentevals/bounds"
+	"github.com/agentevals/agentevals/internal/jsonvalue"
 )
 
 // Equals ("equals") passes when the answer equals a JSON value: types must

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"agentevals/sanitize"
+	"github.com/agentevals/agentevals/sanitize"
 )
 
 // Prompt is the two messages of one judge call: the rubric and reply

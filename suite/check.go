@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"agentevals/llm"
+	"github.com/agentevals/agentevals/llm"
 )
 
 // Validate reports every problem that would stop evalrun from running the

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"agentevals/score"
+	"github.com/agentevals/agentevals/score"
 )
 
 // needSource says where a case and its metrics come from, for checkNeeds.

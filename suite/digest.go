@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strconv"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // The suite digest (docs/architecture.md, the fingerprint) identifies a suite's definition so that only

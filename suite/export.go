@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"agentevals/models"
-	"agentevals/score"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/score"
 )
 
 // ExportOptions say how Export fills in what a persisted run does not keep.

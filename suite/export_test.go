@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/models"
-	"agentevals/score"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/score"
 )
 
 func TestExportSuite(t *testing.T) {

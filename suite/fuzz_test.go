@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/sanitize"
+	"github.com/agentevals/agentevals/sanitize"
 )
 
 // FuzzLoad fuzzes the suite loader with arbitrary suite files (JSON and

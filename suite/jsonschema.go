@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"agentevals/score"
+	"github.com/agentevals/agentevals/score"
 )
 
 //go:embed suite.schema.json

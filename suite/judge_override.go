@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"agentevals/llm"
+	"github.com/agentevals/agentevals/llm"
 )
 
 // JudgeOverride overrides a suite's judge section: evalrun's --judge-*

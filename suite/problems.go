@@ -12,8 +12,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"agentevals/bounds"
-	"agentevals/sanitize"
+	"github.com/agentevals/agentevals/bounds"
+	"github.com/agentevals/agentevals/sanitize"
 )
 
 // Problem is one thing wrong with a suite: the file, the JSON path inside it

@@ -13,7 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"agentevals/score"
+	"github.com/agentevals/agentevals/score"
 )
 
 // checkJudge stands in for the real judge while a suite is validated, so

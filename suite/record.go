@@ -12,8 +12,8 @@ import (
 	"strings"
 	"sync"
 
-	"agentevals/internal/atomicfile"
-	"agentevals/replay"
+	"github.com/agentevals/agentevals/internal/atomicfile"
+	"github.com/agentevals/agentevals/replay"
 )
 
 // Recording replay fixtures (evalrun run --record).

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"agentevals/internal/suggest"
+	"github.com/agentevals/agentevals/internal/suggest"
 )
 
 // Selection picks the questions a run covers. Every criterion given must

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"agentevals/bounds"
-	"agentevals/replay"
-	"agentevals/score"
+	"github.com/agentevals/agentevals/bounds"
+	"github.com/agentevals/agentevals/replay"
+	"github.com/agentevals/agentevals/score"
 )
 
 // Suite is a loaded, validated suite file.

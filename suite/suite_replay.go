@@ -5,7 +5,7 @@ import (
 	"errors"
 	"strings"
 
-	"agentevals/replay"
+	"github.com/agentevals/agentevals/replay"
 )
 
 // loadReplay validates a question's api_interactions (path is the

@@ -19,7 +19,7 @@ import (
 	"strings"
 	"time"
 
-	"agentevals/internal/gatesim"
+	"github.com/agentevals/agentevals/internal/gatesim"
 )
 
 func main() {

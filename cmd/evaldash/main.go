@@ -21,9 +21,9 @@ import (
 	"github.com/alecthomas/kong"
 	"github.com/gin-gonic/gin"
 
-	"agentevals/dashboard"
-	"agentevals/models"
-	"agentevals/schema"
+	"github.com/agentevals/agentevals/dashboard"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/schema"
 )
 
 // CLI is evaldash's command line.

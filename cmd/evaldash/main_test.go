@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/internal/testdb"
 )
 
 func TestRun_Refusals(t *testing.T) {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/calibrate"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/calibrate"
+	"github.com/agentevals/agentevals/models"
 )
 
 // CalibrateCmd measures a judge two ways. With --labels it compares a

@@ -9,13 +9,13 @@ import (
 	"strconv"
 	"strings"
 
-	"agentevals/agent"
-	"agentevals/calibrate"
-	"agentevals/compare"
-	"agentevals/llm"
-	"agentevals/models"
-	"agentevals/sanitize"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/calibrate"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // maxRejudge bounds --rejudge: beyond it the estimate barely improves and

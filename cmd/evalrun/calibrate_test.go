@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // TestCalibrateCmd stores a run in SQLite, labels it and checks the

@@ -7,9 +7,9 @@ import (
 	"io"
 	"strings"
 
-	"agentevals/internal/suggest"
-	"agentevals/sanitize"
-	"agentevals/score"
+	"github.com/agentevals/agentevals/internal/suggest"
+	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals/agentevals/score"
 )
 
 // CheckTypesCmd lists every check type with its params and an example.

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/score"
+	"github.com/agentevals/agentevals/score"
 )
 
 func TestChecksCmd(t *testing.T) {

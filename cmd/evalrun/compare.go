@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 
-	"agentevals/compare"
-	"agentevals/eval"
-	"agentevals/report"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/eval"
+	"github.com/agentevals/agentevals/report"
 )
 
 // CompareCmd compares two runs of the same definition side by side.

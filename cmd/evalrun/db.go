@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"agentevals/models"
-	"agentevals/schema"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/schema"
 )
 
 // errNoDatabase is matched (errors.Is) by the error Globals.open returns

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"agentevals/schema"
+	"github.com/agentevals/agentevals/schema"
 )
 
 // DBCheckCmd compares the live schema with the contract.

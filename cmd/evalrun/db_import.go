@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"agentevals/evidence"
-	"agentevals/models"
-	"agentevals/sanitize"
+	"github.com/agentevals/agentevals/evidence"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/sanitize"
 )
 
 // ImportCmd saves evidence files in the database.

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"agentevals/schema"
+	"github.com/agentevals/agentevals/schema"
 )
 
 // MigrateCmd creates or upgrades the evaluation tables.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"agentevals/schema"
+	"github.com/agentevals/agentevals/schema"
 )
 
 // RailsMigrationCmd prints a Rails migration creating or upgrading the contract.

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/internal/testdb"
-	"agentevals/models"
-	"agentevals/schema"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/schema"
 )
 
 func TestDBMigrateThenCheckOnPostgres(t *testing.T) {

@@ -12,16 +12,16 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/agent"
-	"agentevals/compare"
-	"agentevals/eval"
-	"agentevals/llm"
-	"agentevals/models"
-	"agentevals/report"
-	"agentevals/runner"
-	"agentevals/sanitize"
-	"agentevals/score"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/eval"
+	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/report"
+	"github.com/agentevals/agentevals/runner"
+	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // ExperimentCmd runs the questions of one suite against several variants

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/internal/testdb"
-	"agentevals/models"
-	"agentevals/report"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/report"
 )
 
 const supportExperiment = "../../examples/support/experiment.json"

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/internal/testdb"
 )
 
 // TestRunCmd_FailOnRegressions: a suite with a question that fails at the

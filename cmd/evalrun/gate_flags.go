@@ -5,8 +5,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"agentevals/eval"
-	"agentevals/report"
+	"github.com/agentevals/agentevals/eval"
+	"github.com/agentevals/agentevals/report"
 )
 
 // GateModeFlags choose the regression gate; run, report and experiment

@@ -5,9 +5,9 @@ import (
 	"io"
 	"strings"
 
-	"agentevals/compare"
-	"agentevals/report"
-	"agentevals/sanitize"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/report"
+	"github.com/agentevals/agentevals/sanitize"
 )
 
 // writeGateSummary prints the comparison in a few lines: the baseline, the

@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/compare"
-	"agentevals/report"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/report"
 )
 
 // GridCmd renders the grid of a stored experiment again.

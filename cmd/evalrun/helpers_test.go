@@ -11,8 +11,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"agentevals/internal/testdb"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
 )
 
 // evalrun runs the command line with args and returns its exit code and output.

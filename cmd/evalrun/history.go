@@ -9,9 +9,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/internal/suggest"
-	"agentevals/models"
-	"agentevals/sanitize"
+	"github.com/agentevals/agentevals/internal/suggest"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/sanitize"
 )
 
 // HistoryCmd lists recent runs, newest first.

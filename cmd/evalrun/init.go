@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"agentevals/scaffold"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/scaffold"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // InitCmd scaffolds a runnable suite.

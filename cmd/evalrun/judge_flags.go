@@ -7,9 +7,9 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"agentevals/llm"
-	"agentevals/score"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // JudgeFlags select and override the suite's judge. Flags win over their

@@ -8,8 +8,8 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"agentevals/llm"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals/agentevals/suite"
 )
 
 func TestJudgeFlags_Judge(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // TestRunCmd_JudgeCache runs the opt-in example suite through the CLI with a

@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"agentevals/compare"
-	"agentevals/eval"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/eval"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // record runs the suite in recording mode (RunCmd --record): the agent's

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/internal/testdb"
 )
 
 // TestRunCmd_RecordThenReplay records a curl agent against a local

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"os"
 
-	"agentevals/compare"
-	"agentevals/eval"
-	"agentevals/models"
-	"agentevals/report"
-	"agentevals/sanitize"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/eval"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/report"
+	"github.com/agentevals/agentevals/sanitize"
 )
 
 // ReportCmd renders a run's report, compared with its baseline, and exits

@@ -14,9 +14,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/compare"
-	"agentevals/models"
-	"agentevals/report"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/report"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite the support example's golden reports under report/testdata/")

@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/internal/testdb"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
 )
 
 // reorderKeys re-encodes a JSON value with every object's keys in reverse

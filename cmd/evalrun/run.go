@@ -12,14 +12,14 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"agentevals/agent"
-	"agentevals/eval"
-	"agentevals/llm"
-	"agentevals/models"
-	"agentevals/runner"
-	"agentevals/sanitize"
-	"agentevals/score"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/eval"
+	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/runner"
+	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // RunCmd runs a suite against its agent, saves the run in one transaction,

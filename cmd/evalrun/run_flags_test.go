@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/internal/testdb"
 )
 
 // TestRunCmd_TimeoutFlag shows that a positive --timeout bounds the agent

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/internal/testdb"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
 )
 
 // TestHistoryCmd_ShowsMetadata tells the reference and regressed runs of

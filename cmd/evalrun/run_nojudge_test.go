@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/internal/testdb"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
 )
 
 // TestRunCmd_NoJudgeWarning: --no-judge on a suite with a judge section is

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/internal/testdb"
 )
 
 // TestRunCmd_OnlyBaselineLine runs the whole example suite twice, then a

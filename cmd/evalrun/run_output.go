@@ -17,11 +17,11 @@ import (
 	"golang.org/x/term"
 	"golang.org/x/text/width"
 
-	"agentevals/compare"
-	"agentevals/eval"
-	"agentevals/models"
-	"agentevals/runner"
-	"agentevals/sanitize"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/eval"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/runner"
+	"github.com/agentevals/agentevals/sanitize"
 )
 
 // progress shows a bar on a terminal and plain lines otherwise.

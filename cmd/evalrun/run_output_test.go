@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/eval"
-	"agentevals/models"
-	"agentevals/runner"
+	"github.com/agentevals/agentevals/eval"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/runner"
 )
 
 // syncBuffer is a bytes.Buffer safe for the batch's timer goroutine.

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"agentevals/llm"
+	"github.com/agentevals/agentevals/llm"
 )
 
 func TestRateNote(t *testing.T) {

@@ -6,10 +6,10 @@ import (
 	"os"
 	"strings"
 
-	"agentevals/compare"
-	"agentevals/eval"
-	"agentevals/models"
-	"agentevals/sanitize"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/eval"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/sanitize"
 )
 
 // render shows a run of run: its table, what it did not check, an outage,

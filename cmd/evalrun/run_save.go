@@ -7,11 +7,11 @@ import (
 	"strings"
 	"time"
 
-	"agentevals/eval"
-	"agentevals/evidence"
-	"agentevals/models"
-	"agentevals/sanitize"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/eval"
+	"github.com/agentevals/agentevals/evidence"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // DefaultEvidenceDir is where run writes the evidence file of a run it

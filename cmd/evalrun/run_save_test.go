@@ -13,9 +13,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/evidence"
-	"agentevals/internal/testdb"
-	"agentevals/models"
+	"github.com/agentevals/agentevals/evidence"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
 )
 
 // writeSlowSuite writes a suite of n questions whose command agent marks

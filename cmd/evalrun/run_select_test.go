@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/internal/testdb"
 )
 
 // TestRunCmd_FailedIn reruns only the questions that failed in a run.

@@ -10,9 +10,9 @@ import (
 
 	"golang.org/x/term"
 
-	"agentevals/compare"
-	"agentevals/models"
-	"agentevals/sanitize"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/sanitize"
 )
 
 // style is how the run's table is presented on its writer.

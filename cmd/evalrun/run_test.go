@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/internal/testdb"
-	"agentevals/models"
-	"agentevals/runner"
+	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/runner"
 )
 
 var supportSuite = filepath.Join("..", "..", "examples", "support", "suite.json")

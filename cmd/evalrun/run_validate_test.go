@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"agentevals/internal/testdb"
+	"github.com/agentevals/agentevals/internal/testdb"
 )
 
 // TestValidateCmd_RejectsWhatRunRejects feeds suites that load but that

@@ -1,6 +1,6 @@
 package main
 
-import "agentevals/suite"
+import "github.com/agentevals/agentevals/suite"
 
 // SchemaCmd prints the JSON Schema of suite files (committed as
 // docs/suite.schema.json).

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"strings"
 
-	"agentevals/eval"
-	"agentevals/internal/atomicfile"
-	"agentevals/sanitize"
-	"agentevals/score"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/eval"
+	"github.com/agentevals/agentevals/internal/atomicfile"
+	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // SuiteCmd groups the commands that work on suite files.

@@ -6,8 +6,8 @@ import (
 	"os"
 	"strings"
 
-	"agentevals/sanitize"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // ValidateCmd checks a suite file without running it.

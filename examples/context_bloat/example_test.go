@@ -7,10 +7,10 @@ import (
 	"os/exec"
 	"testing"
 
-	"agentevals/agent"
-	"agentevals/models"
-	"agentevals/runner"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/runner"
+	"github.com/agentevals/agentevals/suite"
 )
 
 func mustPython(t *testing.T) string {

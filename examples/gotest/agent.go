@@ -29,8 +29,8 @@ import (
 	"strconv"
 	"strings"
 
-	"agentevals/agent"
-	"agentevals/score"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/score"
 )
 
 // OrdersAPI is the orders API the agent calls; replay answers for it.

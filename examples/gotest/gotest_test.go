@@ -5,9 +5,9 @@ import (
 	"os"
 	"testing"
 
-	"agentevals/agent"
-	"agentevals/evaltest"
-	"agentevals/examples/gotest"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/evaltest"
+	"github.com/agentevals/agentevals/examples/gotest"
 )
 
 // revision is the agent revision under test: AGENT_REVISION, else the

@@ -24,14 +24,14 @@ import (
 	"regexp"
 	"strconv"
 
-	"agentevals/agent"
-	"agentevals/compare"
-	"agentevals/eval"
-	"agentevals/llm"
-	"agentevals/models"
-	"agentevals/runner"
-	"agentevals/score"
-	"agentevals/suite"
+	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/eval"
+	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/runner"
+	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // Config describes the simulated suite and judge.

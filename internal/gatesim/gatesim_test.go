@@ -6,7 +6,7 @@ import (
 	"math"
 	"testing"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // TestGate_Simulation is the ci gate's acceptance test: 200 judged

@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // Metric describes a metric row of a test case: Score nil means not

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"agentevals/models"
+	"github.com/agentevals/agentevals/models"
 )
 
 // SaveRun inserts a built run (its sequence and row ids left to the

@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"agentevals/evaltest"
+	"github.com/agentevals/agentevals/evaltest"
 )
 
 // TestPipeline runs the suite of PIPELINE_SUITE with its own command agent
