@@ -9,6 +9,8 @@ func Builtins() Registry {
 	AddLLMMetrics(r)
 	declareLLMNeeds(r)
 	addToolResultBudget(r)
+	addTrajectoryChecks(r)
+	addTraceChecks(r)
 	attachDocs(r)
 	return r
 }
