@@ -105,6 +105,7 @@ func (a *HttpAgent) post(ctx context.Context, in []byte) (Response, int, time.Du
 	}
 	req.Header = a.headers.Clone()
 	addReplayHeaders(ctx, req.Header) // replay: the case's proxy (runner/replay.go)
+	addTraceHeader(ctx, req.Header)
 	details := map[string]any{"url": sanitize.URL(a.cfg.URL)}
 	res, err := a.client.Do(req)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentevals/agentevals/agent"
 	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/otlp"
 	"github.com/agentevals/agentevals/score"
 	"github.com/agentevals/agentevals/suite"
 )
@@ -67,6 +68,9 @@ type ExecOptions struct {
 	// Upstream carries recorded requests to their hosts (nil:
 	// http.DefaultTransport).
 	Upstream http.RoundTripper
+	// Traces, when set, gives every agent call its own trace on this
+	// receiver and reads the agent's spans (runner/trace.go).
+	Traces *otlp.Receiver
 }
 
 // caseHook prepares one case (a replay session): it returns the context for
@@ -233,7 +237,7 @@ func (e *executor) runCase(ctx context.Context, i int) {
 // answer asks the agent once and scores the reply into rec: output,
 // usage, duration, metrics, status and response metadata.
 func (e *executor) answer(ctx context.Context, c *suite.Case, rec *models.CaseResult) {
-	resp, ev, dur, answered, agentErr := e.ask(ctx, c)
+	resp, ev, tr, dur, answered, agentErr := e.ask(ctx, c)
 	e.calls.agent(agentErr)
 	rec.DurationMS = float64(dur.Microseconds()) / 1000
 	if agentErr != nil {
@@ -243,15 +247,19 @@ func (e *executor) answer(ctx context.Context, c *suite.Case, rec *models.CaseRe
 		if answered { // the agent answered but the case failed (e.g. strict replay): keep the answer as evidence
 			agentMeta = storeReply(rec, resp)
 		}
-		if agentMeta == nil && ev != nil { // replay evidence survives agent errors
+		meta := models.CaseMetadata{APIReplay: ev}
+		if tr != nil {
+			meta.Trace = tr.Record
+		}
+		if agentMeta == nil && (ev != nil || tr != nil) { // replay and trace evidence survive agent errors
 			agentMeta = map[string]any{}
 		}
-		setResponseMetadata(rec, agentMeta, models.CaseMetadata{APIReplay: ev})
+		setResponseMetadata(rec, agentMeta, meta)
 		for pos, m := range c.Metrics {
 			rec.Metrics = append(rec.Metrics, notCalculated(pos, m, reasonAgentError))
 		}
 	} else {
-		e.record(ctx, c, rec, resp, ev)
+		e.record(ctx, c, rec, resp, ev, tr)
 		e.calls.judged(rec, e.judgeMetrics)
 	}
 }
@@ -259,8 +267,10 @@ func (e *executor) answer(ctx context.Context, c *suite.Case, rec *models.CaseRe
 // ask calls the agent for one case with the case's deadline, a copy of the
 // question and the case hook, and checks the reply. answered says the agent
 // returned a valid reply, even if the case hook then failed the case; ev is
-// the case's replay evidence (nil without replay).
-func (e *executor) ask(ctx context.Context, c *suite.Case) (resp agent.Response, ev *models.APIReplay, dur time.Duration, answered bool, err error) {
+// the case's replay evidence (nil without replay), tr what its spans said
+// (nil without tracing).
+func (e *executor) ask(ctx context.Context, c *suite.Case) (resp agent.Response, ev *models.APIReplay, tr *otlp.Evidence, dur time.Duration, answered bool, err error) {
+	runCtx := ctx
 	if e.opts.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, e.opts.Timeout)
@@ -270,13 +280,15 @@ func (e *executor) ask(ctx context.Context, c *suite.Case) (resp agent.Response,
 	if e.hook != nil {
 		var err error
 		if ctx, after, err = e.hook(ctx, c); err != nil {
-			return agent.Response{}, nil, 0, false, &agent.AgentError{Kind: "setup", Message: err.Error()}
+			return agent.Response{}, nil, nil, 0, false, &agent.AgentError{Kind: "setup", Message: err.Error()}
 		}
 	}
 	q := agent.Question{ID: c.ID, Name: c.Name, Question: append(json.RawMessage(nil), c.Question...)}
+	tc, ctx := e.beginTrace(ctx)
 	start := time.Now()
 	resp, err = call(ctx, e.agent, q)
 	dur = time.Since(start)
+	tr = endTrace(runCtx, tc)
 	if err == nil {
 		if cerr := agent.CheckResponse(&resp); cerr != nil {
 			err = &agent.AgentError{Kind: "bad_response", Message: cerr.Error()}
@@ -293,7 +305,7 @@ func (e *executor) ask(ctx context.Context, c *suite.Case) (resp agent.Response,
 			err = &agent.AgentError{Kind: "interrupted", Message: err.Error()}
 		}
 	}
-	return resp, ev, dur, answered, err
+	return resp, ev, tr, dur, answered, err
 }
 
 func isAgentError(err error) bool {

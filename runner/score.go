@@ -14,6 +14,7 @@ import (
 	"github.com/agentevals/agentevals/agent"
 	"github.com/agentevals/agentevals/llm"
 	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/otlp"
 	"github.com/agentevals/agentevals/score"
 	"github.com/agentevals/agentevals/suite"
 )
@@ -87,12 +88,16 @@ func rawValues(m map[string]any, key func(string) string) (map[string]json.RawMe
 
 // record stores the agent's reply on the case and scores every metric;
 // ev is the case's API replay evidence (nil without replay).
-func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseResult, resp agent.Response, ev *models.APIReplay) {
+func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseResult, resp agent.Response, ev *models.APIReplay, tr *otlp.Evidence) {
+	applyTrace(&resp, tr) // runner/trace.go
 	agentMeta := storeReply(rec, resp)
 	sample := SampleOf(c)
 	sample.Output, sample.Actions, sample.ResponseMetadata = resp.Output, resp.Actions, resp.Metadata
 	sample.DurationMS, sample.InputTokens, sample.OutputTokens, sample.Cost = rec.DurationMS, resp.InputTokens, resp.OutputTokens, resp.Cost
 	meta := models.CaseMetadata{APIReplay: ev, JudgeUsage: models.JudgeUsage{}, MetricDetails: map[string]map[string]json.RawMessage{}}
+	if tr != nil {
+		sample.Trace, meta.Trace = tr.Trace, tr.Record
+	}
 	var detailsErr error
 	for pos, m := range c.Metrics {
 		sc, ok := e.scorers.Scorer(c, m.Name)
@@ -127,7 +132,7 @@ func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseRe
 		}
 		rec.Metrics = append(rec.Metrics, mr)
 	}
-	if agentMeta == nil && (ev != nil || len(meta.JudgeUsage) > 0 || len(meta.MetricDetails) > 0) {
+	if agentMeta == nil && (ev != nil || meta.Trace != nil || len(meta.JudgeUsage) > 0 || len(meta.MetricDetails) > 0) {
 		agentMeta = map[string]any{}
 	}
 	if detailsErr != nil {

@@ -42,6 +42,9 @@ type Suite struct {
 	// digest: the mean of K repeats estimates the same expected score
 	// whatever K is.
 	Repeat int
+	// Traces is the suite's "traces" key: receive the agent's spans during
+	// the run (evalrun run --traces). Not part of the digest.
+	Traces bool
 
 	// whole is the suite a shard was cut from (nil unless Shard made s);
 	// positions are the suite positions of a shard's cases.
@@ -157,7 +160,7 @@ func LoadWithRegistry(path string, reg score.Registry) (*Suite, error) {
 }
 
 // topKeys are the keys a suite file may have.
-var topKeys = []string{"$schema", "suite", "version", "agent", "judge", "evaluators", "defaults", "questions", "golden_set", "repeat"}
+var topKeys = []string{"$schema", "suite", "version", "agent", "judge", "evaluators", "defaults", "questions", "golden_set", "repeat", "traces"}
 
 func (s *Suite) parse(p Problems, data []byte) {
 	top := p.object("$", data, topKeys...)
@@ -180,6 +183,14 @@ func (s *Suite) parse(p Problems, data []byte) {
 	}
 	if raw, ok := top["repeat"]; ok {
 		s.Repeat, _ = p.repeat("$.repeat", raw)
+	}
+	if raw, ok := top["traces"]; ok {
+		switch string(raw) {
+		case "true", "false":
+			s.Traces = string(raw) == "true"
+		default:
+			p.add("$.traces", "want true or false, got %s", describe(raw))
+		}
 	}
 	if raw, ok := top["judge"]; ok && !isNull(raw) {
 		s.Judge = parseModel(p, "$.judge", raw)

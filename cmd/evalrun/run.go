@@ -44,6 +44,7 @@ type RunCmd struct {
 	JudgeFlags
 	GateFlags
 	SaveFlags
+	TraceFlags
 }
 
 // Run executes the suite: flags, then the task, then eval.Run, then what
@@ -83,6 +84,12 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	task := eval.Task{Suite: s, Agent: a, Judge: judge,
 		Exec: eval.Exec{Concurrency: conc, Timeout: c.timeout(), Metadata: meta,
 			ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge)}}
+	traces, stopTraces, err := c.startTraces(s, g.Stderr)
+	if err != nil {
+		return asInvalid(err)
+	}
+	defer stopTraces()
+	task.Exec.Traces = traces
 	if c.Record {
 		return c.record(ctx, g, task)
 	}
