@@ -27,8 +27,8 @@ type Case struct {
 	lastAt   time.Time
 	ended    bool
 	// attribute text kept: [0] mapped keys, [1] the others
-	kept         [2]int
-	overBudget   int // attributes left out for MaxTraceBytes
+	kept       [2]int
+	overBudget int // attributes left out for MaxTraceBytes
 }
 
 // span is a kept span: text already cut to the limits and sanitized.
