@@ -66,6 +66,8 @@ type casePage struct {
 	Baseline   *baselineAnswer
 	// JudgeUsage is response_metadata.judge_usage, one row per metric.
 	JudgeUsage []judgeUsageRow
+	// Trace is the agent's spans as a waterfall (nil without tracing).
+	Trace *traceView
 
 	RunLink, PrevLink, NextLink string
 }
@@ -109,7 +111,7 @@ func (s *Server) casePage(c *gin.Context) error {
 		page.NextLink = b.caseLink(id, run.Cases[idx+1].Position)
 	}
 	meta := splitCaseMetadata(cr.ResponseMetadata)
-	page.ReplayRaw, page.ResponseMetadata, page.JudgeUsage = meta.Replay, meta.Rest, meta.JudgeUsage
+	page.ReplayRaw, page.ResponseMetadata, page.JudgeUsage, page.Trace = meta.Replay, meta.Rest, meta.JudgeUsage, newTraceView(meta.Trace)
 	for _, m := range cr.Metrics {
 		mv := metricView{MetricResult: m, State: "not_calculated", Judge: newJudgeEvidence(meta.MetricDetails[m.Name], m.ErrorDetails)}
 		mv.Judge.rebuildPrompts(m.Name, cr)
