@@ -41,6 +41,8 @@ type view struct {
 	Improvements []compare.Finding
 	Cases        []caseView
 	HasReplay    bool // some case has API replay evidence
+	// HasTrajectory: some case was traced.
+	HasTrajectory bool
 	// JudgeUsage is the run's judge usage line (JudgeUsage.String), shown
 	// next to the agent usage.
 	JudgeUsage string
@@ -73,7 +75,9 @@ type caseView struct {
 	// Truncated says the stored answer is a prefix of a longer one.
 	Truncated string
 	Replay    *ReplayView // nil without API replay evidence
-	Metrics   []metricView
+	// Trajectory is the traced path in one line ("" without tracing).
+	Trajectory string
+	Metrics    []metricView
 }
 
 type metricView struct {
@@ -135,8 +139,9 @@ func newView(c *compare.Comparison, kind viewKind) *view {
 			Question: jsonText(cc.Case.Question), Expected: jsonText(cc.Case.ExpectedAnswer),
 			Output: jsonText(cc.Case.Output), Actions: jsonText(cc.Case.Actions),
 			Error: compare.ErrorSummary(cc.Case.ErrorDetails), Truncated: TruncationNote(cc.Case.ResponseMetadata),
-			Replay: NewReplayView(cc.Case.ResponseMetadata)}
+			Replay: NewReplayView(cc.Case.ResponseMetadata), Trajectory: TrajectoryLine(cc.Case.ResponseMetadata, cc.Case.Actions)}
 		v.HasReplay = v.HasReplay || cv.Replay != nil
+		v.HasTrajectory = v.HasTrajectory || cv.Trajectory != ""
 		for _, md := range cc.Metrics {
 			m := md.Current
 			mv := metricView{MetricDelta: md, Threshold: m.Threshold, State: metricState(m),
