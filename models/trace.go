@@ -22,6 +22,9 @@ type CaseTrace struct {
 	// input), one line each.
 	Notes        []string `json:"notes,omitempty"`
 	OutputTokens *int64   `json:"output_tokens,omitempty"`
+	// ParentSpanID is the span id the case's traceparent named: the
+	// agent's root spans are its children, and exported scores too.
+	ParentSpanID string `json:"parent_span_id,omitempty"`
 	// SpanActions are the tool calls read from spans, in start order.
 	SpanActions JSON `json:"span_actions,omitempty"`
 	// Spans are the kept spans in start order.

@@ -161,7 +161,7 @@ wait:
 	defer r.mu.Unlock()
 	c.ended = true
 	delete(r.cases, c.traceID)
-	out := Collected{TraceID: hex.EncodeToString(c.traceID[:]), Received: c.received, spans: c.spans}
+	out := Collected{TraceID: hex.EncodeToString(c.traceID[:]), ParentID: hex.EncodeToString(c.parentID[:]), Received: c.received, spans: c.spans}
 	out.Dropped = c.received - len(c.spans)
 	if out.Dropped > 0 {
 		out.Notes = append(out.Notes, fmt.Sprintf("kept the first %d of %d spans (the span cap)", len(c.spans), c.received))
@@ -218,6 +218,7 @@ func (r *Receiver) pruneRefusals() {
 // Collected is what one case received.
 type Collected struct {
 	TraceID  string
+	ParentID string // the traceparent's span id
 	Received int // spans received for the trace
 	Dropped  int // spans received but not kept
 	Notes    []string

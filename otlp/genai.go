@@ -76,7 +76,7 @@ type Evidence struct {
 
 // Evidence maps the collected spans.
 func (c Collected) Evidence() Evidence {
-	rec := &models.CaseTrace{TraceID: c.TraceID, SpansReceived: c.Received, SpansDropped: c.Dropped, Notes: c.Notes, Spans: []models.TraceSpan{}}
+	rec := &models.CaseTrace{TraceID: c.TraceID, ParentSpanID: c.ParentID, SpansReceived: c.Received, SpansDropped: c.Dropped, Notes: c.Notes, Spans: []models.TraceSpan{}}
 	ev := Evidence{Record: rec, Trace: &score.Trace{Dropped: c.Dropped}}
 	if len(c.spans) > 0 {
 		ev.Actions = []score.Action{}

@@ -53,6 +53,9 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if err := c.checkNumbers(); err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
+	if err := c.checkExport(); err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
 	shard, err := c.SaveFlags.check()
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
@@ -118,6 +121,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if res == nil || res.Comparison == nil {
 		return asFailed(keptAnyway(g, res, err))
 	}
+	c.exportScores(ctx, g.Stderr, res.Run)
 	c.render(g, res, db != nil)
 	if err != nil {
 		return asInvalid(err)
