@@ -219,8 +219,8 @@ func (r *Receiver) pruneRefusals() {
 type Collected struct {
 	TraceID  string
 	ParentID string // the traceparent's span id
-	Received int // spans received for the trace
-	Dropped  int // spans received but not kept
+	Received int    // spans received for the trace
+	Dropped  int    // spans received but not kept
 	Notes    []string
 	// LastSpanMS is when the last span arrived, in ms after Begin.
 	LastSpanMS float64

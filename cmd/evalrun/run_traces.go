@@ -13,7 +13,7 @@ import (
 
 // TraceFlags turn on the run's OTLP receiver.
 type TraceFlags struct {
-	Traces bool `name:"traces" help:"Receive the agent's OpenTelemetry spans during the run: an OTLP/HTTP receiver (protobuf and JSON, /v1/traces) listens on 127.0.0.1 for the length of the run, every agent call gets its own trace (TRACEPARENT and OTEL_EXPORTER_OTLP_ENDPOINT for command and worker agents, a traceparent header for http agents, the context for Go agents), tool calls are read from the spans when the agent reports none, and the trace checks (span_count, span_duration, error_spans) can run. The suite key \"traces\": true does the same. See docs/traces.md."`
+	Traces     bool   `name:"traces" help:"Receive the agent's OpenTelemetry spans during the run: an OTLP/HTTP receiver (protobuf and JSON, /v1/traces) listens on 127.0.0.1 for the length of the run, every agent call gets its own trace (TRACEPARENT and OTEL_EXPORTER_OTLP_ENDPOINT for command and worker agents, a traceparent header for http agents, the context for Go agents), tool calls are read from the spans when the agent reports none, and the trace checks (span_count, span_duration, error_spans) can run. The suite key \"traces\": true does the same. See docs/traces.md."`
 	ExportOTLP string `name:"export-otlp" placeholder:"URL" help:"After the run, send its results to this OTLP/HTTP traces endpoint (e.g. http://localhost:4318/v1/traces): one span per question with a gen_ai.evaluation.result event per metric (name, score value, pass/fail label, explanation); a traced question's span joins the agent's own trace. A failed export is reported on stderr and does not change the exit code."`
 }
 
