@@ -104,9 +104,12 @@ func valueText(v pcommon.Value, n int) string {
 	return text(v.AsString(), n)
 }
 
-// text cuts s to n bytes and repairs and redacts it like all stored text.
+// text cuts s to n bytes and repairs it (NUL, invalid UTF-8). Redaction
+// of credentials happens once for the whole case, when the runner
+// sanitizes every column it stores (runner/scrub.go): the response
+// metadata holding the spans, the actions and the metric reasons.
 func text(s string, n int) string {
-	out, _ := sanitize.Text(clipText(s, n))
+	out, _ := sanitize.Repair(clipText(s, n))
 	return out
 }
 

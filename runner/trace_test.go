@@ -241,3 +241,41 @@ func TestExecute_tracesNoSpans(t *testing.T) {
 		}
 	}
 }
+
+// A credential in a span (a tool's arguments, a span attribute) is
+// redacted in every stored column: the actions and the stored trace.
+func TestExecute_tracesRedacted(t *testing.T) {
+	recv := startTraces(t)
+	const key = "sk-live-0123456789abcdefXYZ"
+	a := agent.Func(func(ctx context.Context, q agent.Question) (agent.Response, error) {
+		tc, _ := agent.TraceOf(ctx)
+		exp, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(tc.Endpoint+otlp.TracesPath))
+		if err != nil {
+			return agent.Response{}, err
+		}
+		tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+		defer tp.Shutdown(context.Background())
+		_, sp := tp.Tracer("t").Start(ctx, "execute_tool lookup_order", trace.WithAttributes(attribute.String("gen_ai.operation.name", "execute_tool"),
+			attribute.String("gen_ai.tool.name", "lookup_order"), attribute.String("gen_ai.tool.call.arguments", `{"id": 42, "token": "`+key+`"}`),
+			attribute.String("http.request.header.authorization", "Bearer "+key)))
+		sp.End()
+		return agent.Response{Output: json.RawMessage(`"done"`)}, nil
+	})
+	s := mustLoad(t, fmt.Sprintf(traceSuite, `{"name": "Leaky"}`))
+	run := mustExecute(t, s, a, ExecOptions{Traces: recv})
+	for _, c := range run.Cases {
+		for col, v := range map[string]models.JSON{"actions": c.Actions, "response_metadata": c.ResponseMetadata} {
+			if strings.Contains(string(v), key) {
+				t.Errorf("case %s: %s keeps the credential: %s", c.CaseID, col, v)
+			}
+		}
+		if !strings.Contains(string(c.ResponseMetadata), `"redacted"`) {
+			t.Errorf("case %s: the redaction is not noted: %s", c.CaseID, c.ResponseMetadata)
+		}
+		for _, m := range c.Metrics {
+			if m.Reason != nil && strings.Contains(*m.Reason, key) {
+				t.Errorf("case %s metric %s: reason keeps the credential", c.CaseID, m.Name)
+			}
+		}
+	}
+}
