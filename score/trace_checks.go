@@ -97,20 +97,12 @@ func newSpanCount(raw json.RawMessage) (*SpanCount, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &SpanCount{min: 1}
+	c := &SpanCount{}
 	if c.re, c.glob, err = globPattern(p); err != nil {
 		return nil, err
 	}
-	if n, ok, err := p.optionalCount("min"); err != nil {
+	if c.min, c.max, c.hasMax, err = p.countRange(); err != nil {
 		return nil, err
-	} else if ok {
-		c.min = n
-	}
-	if c.max, c.hasMax, err = p.optionalCount("max"); err != nil {
-		return nil, err
-	}
-	if c.hasMax && c.max < c.min {
-		return nil, fmt.Errorf("%w: param \"max\" (%d) is below \"min\" (%d)", ErrInvalidParams, c.max, c.min)
 	}
 	return c, nil
 }

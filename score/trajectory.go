@@ -259,8 +259,9 @@ func (r trajectoryRule) score(m trajectoryMatch, n, k int) float64 {
 	return float64(len(m.pairs)) / float64(den)
 }
 
-// lcsPairs is a longest common subsequence under a match predicate.
-func lcsPairs(exp, obs []call, eq func(a, b call) bool) []callPair {
+// lcsTable is the longest-common-subsequence table of two traces under a
+// match predicate: lcs[i][j] is the LCS length of exp[i:] and obs[j:].
+func lcsTable(exp, obs []call, eq func(a, b call) bool) [][]int32 {
 	n, m := len(exp), len(obs)
 	lcs := make([][]int32, n+1)
 	for i := range lcs {
@@ -275,6 +276,13 @@ func lcsPairs(exp, obs []call, eq func(a, b call) bool) []callPair {
 			}
 		}
 	}
+	return lcs
+}
+
+// lcsPairs is a longest common subsequence under a match predicate.
+func lcsPairs(exp, obs []call, eq func(a, b call) bool) []callPair {
+	n, m := len(exp), len(obs)
+	lcs := lcsTable(exp, obs, eq)
 	var pairs []callPair
 	for i, j := 0, 0; i < n && j < m; {
 		switch {

@@ -34,6 +34,24 @@ func observedCalls(check string, s Sample) ([]Action, error) {
 	return s.Actions, nil
 }
 
+// countRange reads the optional "min" (default 1) and "max" (absent: no
+// limit) of a count check; max may not be below min.
+func (p params) countRange() (lo, hi int, hasMax bool, err error) {
+	lo = 1
+	if n, ok, err := p.optionalCount("min"); err != nil {
+		return 0, 0, false, err
+	} else if ok {
+		lo = n
+	}
+	if hi, hasMax, err = p.optionalCount("max"); err != nil {
+		return 0, 0, false, err
+	}
+	if hasMax && hi < lo {
+		return 0, 0, false, fmt.Errorf("%w: param \"max\" (%d) is below \"min\" (%d)", ErrInvalidParams, hi, lo)
+	}
+	return lo, hi, hasMax, nil
+}
+
 // optionalCount reads an optional non-negative integer.
 func (p params) optionalCount(name string) (int, bool, error) {
 	if !p.has(name) {
@@ -57,23 +75,15 @@ func newToolUsed(raw json.RawMessage) (*ToolUsed, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &ToolUsed{min: 1}
+	t := &ToolUsed{}
 	var ok bool
 	if t.tools, ok, err = p.texts("tools"); err != nil {
 		return nil, err
 	} else if !ok {
 		return nil, missingParam("tools", "a non-empty array of tool names")
 	}
-	if n, ok, err := p.optionalCount("min"); err != nil {
+	if t.min, t.max, t.hasMax, err = p.countRange(); err != nil {
 		return nil, err
-	} else if ok {
-		t.min = n
-	}
-	if t.max, t.hasMax, err = p.optionalCount("max"); err != nil {
-		return nil, err
-	}
-	if t.hasMax && t.max < t.min {
-		return nil, fmt.Errorf("%w: param \"max\" (%d) is below \"min\" (%d)", ErrInvalidParams, t.max, t.min)
 	}
 	return t, nil
 }
