@@ -30,7 +30,8 @@ func seedTraced(t *testing.T, rw *models.DB) *models.Run {
 	}
 	run := &models.Run{Suite: "Traced", Agent: "A", Version: "1", SuiteDigest: "t", StartedAt: t0, FinishedAt: t0.Add(1e9)}
 	run.Cases = []*models.CaseResult{{Position: 0, CaseID: "q1", Name: "Q1", Status: models.StatusPassed, DurationMS: 100,
-		Question: models.JSON(`"Where is order 42?"`), ResponseMetadata: rm, Actions: models.JSON(`[{"name":"lookup_order","arguments":{"id":42},"status":"error"}]`),
+		Question: models.JSON(`"Where is order 42?"`), ResponseMetadata: rm, Actions: models.JSON(`[{"name":"lookup_order","arguments":{"id":42},"status":"error","duration_ms":30}]`),
+		ExpectedActions: models.JSON(`[{"group":"orders","name":"lookup_order","arguments":{"id":42}}]`),
 		Metrics: []*models.MetricResult{metric(0, "exact_match", 1, nil, false, "")}}}
 	if err := rw.InsertRun(context.Background(), run); err != nil {
 		t.Fatal(err)
@@ -71,6 +72,12 @@ func TestServer_CaseTraceWaterfall(t *testing.T) {
 	}
 	if !strings.Contains(text(mustSelect(t, r.Doc, "ul.trace-notes")[0]), "refused 1 OTLP requests") {
 		t.Error("the trace's notes are not shown")
+	}
+	// A call read from spans has no group: it matches the expected call by
+	// name, and shows its outcome.
+	row := strings.Join(strings.Fields(text(mustSelect(t, r.Doc, "table.actions tbody tr")[0])), " ")
+	if !strings.Contains(row, `lookup_order {"id":42} — error, 30.0 ms`) || !strings.HasSuffix(row, "match") {
+		t.Errorf("actions row = %q", row)
 	}
 }
 
