@@ -131,14 +131,23 @@ func kindName(k ptrace.SpanKind) string {
 	return ""
 }
 
-// End waits for late spans (Limits.Quiet after the last one, at most
-// Limits.MaxWait in all, less if ctx ends), stops collecting and returns
-// what the case received.
+// End waits for late spans, stops collecting and returns what the case
+// received. It waits Limits.Quiet after the answer and after each span
+// that arrives, at most Limits.MaxWait in all, less if ctx ends; once the
+// trace is complete (a span that continues the case's traceparent has
+// arrived and every kept span's parent has too, as when the agent's root
+// span ended) it waits only settleWait more.
 func (c *Case) End(ctx context.Context) Collected {
 	l := c.r.limits
 	deadline := time.NewTimer(l.MaxWait)
 	defer deadline.Stop()
-	quiet := time.NewTimer(l.Quiet)
+	wait := func() time.Duration {
+		if c.complete() {
+			return min(settleWait, l.Quiet)
+		}
+		return l.Quiet
+	}
+	quiet := time.NewTimer(wait())
 	defer quiet.Stop()
 wait:
 	for {
@@ -150,7 +159,7 @@ wait:
 				default:
 				}
 			}
-			quiet.Reset(l.Quiet)
+			quiet.Reset(wait())
 		case <-quiet.C:
 			break wait
 		case <-deadline.C:
@@ -198,6 +207,35 @@ wait:
 	sort.SliceStable(out.spans, func(i, j int) bool { return out.spans[i].start < out.spans[j].start })
 	r.pruneRefusals()
 	return out
+}
+
+// settleWait is how long End still waits once the trace is complete: a
+// request in flight from the same flush has time to land.
+const settleWait = 5 * time.Millisecond
+
+// complete reports whether every kept span's parent is known and one of
+// them continues the case's traceparent.
+func (c *Case) complete() bool {
+	c.r.mu.Lock()
+	defer c.r.mu.Unlock()
+	if len(c.spans) == 0 || len(c.spans) < c.received {
+		return false
+	}
+	parent := hex.EncodeToString(c.parentID[:])
+	ids := make(map[string]bool, len(c.spans))
+	for _, s := range c.spans {
+		ids[s.id] = true
+	}
+	rooted := false
+	for _, s := range c.spans {
+		switch {
+		case s.parent == parent:
+			rooted = true
+		case !ids[s.parent]:
+			return false
+		}
+	}
+	return rooted
 }
 
 // pruneRefusals forgets refusals older than every running case; r.mu is

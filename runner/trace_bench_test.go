@@ -21,9 +21,9 @@ import (
 // tracing off (the agent reports its actions) and on (it sends the same
 // calls as Go SDK spans and reports none), alternating within one
 // benchmark, and reports ms per case for each and their ratio. With
-// tracing on, each case also waits Quiet (here the default 100 ms) after
-// the answer for late spans; "on-wait" is that run with a 5 ms wait, to
-// separate the receiver's cost from the wait's.
+// tracing on, each case also waits for late spans (the default limits:
+// 5 ms once the trace is complete); "on-wait5ms" is the same with a 5 ms
+// quiet wait whatever the trace, for comparison.
 func BenchmarkExecute_tracingOverhead(b *testing.B) {
 	questions := ""
 	for i := range 8 {
