@@ -32,7 +32,7 @@ func seedTraced(t *testing.T, rw *models.DB) *models.Run {
 	run.Cases = []*models.CaseResult{{Position: 0, CaseID: "q1", Name: "Q1", Status: models.StatusPassed, DurationMS: 100,
 		Question: models.JSON(`"Where is order 42?"`), ResponseMetadata: rm, Actions: models.JSON(`[{"name":"lookup_order","arguments":{"id":42},"status":"error","duration_ms":30}]`),
 		ExpectedActions: models.JSON(`[{"group":"orders","name":"lookup_order","arguments":{"id":42}}]`),
-		Metrics: []*models.MetricResult{metric(0, "exact_match", 1, nil, false, "")}}}
+		Metrics:         []*models.MetricResult{metric(0, "exact_match", 1, nil, false, "")}}}
 	if err := rw.InsertRun(context.Background(), run); err != nil {
 		t.Fatal(err)
 	}
