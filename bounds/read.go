@@ -1,0 +1,127 @@
+package bounds
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+	"unicode/utf8"
+)
+
+// ReadAll reads r to its end, but never more than limit bytes: a stream
+// that goes on (/dev/zero, a FIFO fed forever) is an *Error naming the
+// limit once limit+1 bytes have arrived, so memory stays bounded by limit
+// whatever the source.
+func ReadAll(r io.Reader, limit int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, sizeError(limit, "input is larger than %d bytes", limit)
+	}
+	return data, nil
+}
+
+// Open opens path for reading. A FIFO is opened without waiting for a
+// writer (a FIFO nobody writes to reads as empty instead of hanging the
+// command); everything else opens as os.Open does.
+func Open(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+}
+
+// ReadFile reads the file (or device, or FIFO) at path with ReadAll's
+// bound. A regular file larger than limit is refused from its size,
+// before a byte is read.
+func ReadFile(path string, limit int64) ([]byte, error) {
+	f, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > limit {
+		return nil, sizeError(limit, "%d bytes is too large", st.Size())
+	}
+	return ReadAll(f, limit)
+}
+
+// ReadJSON reads path with ReadFile's bound at MaxBytes and checks the
+// bytes with CheckJSON and CheckEncoding, so what it returns is at most
+// MaxBytes, nested at most MaxDepth deep and UTF-8.
+func (l Limits) ReadJSON(path string) ([]byte, error) {
+	data, err := ReadFile(path, l.max())
+	if err != nil {
+		return nil, err
+	}
+	if err := l.CheckJSON(data); err != nil {
+		return nil, err
+	}
+	if err := CheckEncoding(data); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// NewReader wraps r so that reading more than limit bytes from it fails
+// with an *Error naming the limit (for line-by-line readers of JSONL
+// files, whose lines are bounded by the scanner but whose count is not).
+func NewReader(r io.Reader, limit int64) io.Reader {
+	return &limitedReader{r: r, left: limit, limit: limit}
+}
+
+type limitedReader struct {
+	r           io.Reader
+	left, limit int64
+}
+
+func (l *limitedReader) Read(p []byte) (int, error) {
+	if l.left < 0 {
+		return 0, sizeError(l.limit, "input is larger than %d bytes", l.limit)
+	}
+	if int64(len(p)) > l.left+1 {
+		p = p[:l.left+1]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	if l.left < 0 {
+		return n - int(-l.left), sizeError(l.limit, "input is larger than %d bytes", l.limit)
+	}
+	return n, err
+}
+
+// CheckEncoding returns an *Error when data is not UTF-8, naming the
+// offset of the first invalid byte.
+func CheckEncoding(data []byte) error {
+	if utf8.Valid(data) {
+		return nil
+	}
+	off := 0
+	for off < len(data) {
+		r, n := utf8.DecodeRune(data[off:])
+		if r == utf8.RuneError && n <= 1 {
+			break
+		}
+		off += n
+	}
+	return &Error{Path: fmt.Sprintf("byte %d", off), Limit: "encoding UTF-8",
+		Message: fmt.Sprintf("invalid UTF-8 byte 0x%02x", data[off])}
+}
+
+// IsLimit reports whether err is (or wraps) an *Error: the input broke a
+// limit, a permanent problem of the input rather than of the machine.
+func IsLimit(err error) bool {
+	var e *Error
+	return errors.As(err, &e)
+}
+
+func (l Limits) max() int64 {
+	if l.MaxBytes > 0 {
+		return l.MaxBytes
+	}
+	return DefaultMaxBytes
+}
+
+func sizeError(limit int64, format string, args ...any) error {
+	return &Error{Limit: fmt.Sprintf("size %d bytes", limit), Message: fmt.Sprintf(format, args...)}
+}
