@@ -99,13 +99,21 @@ func (o Options) checkTimes(r *models.Run, bad func(p, format string, args ...an
 // PostgreSQL refuses), and the columns a live run redacts (the run's
 // metadata, the answer, actions, response metadata, error details, metric
 // reasons) are redacted too. Changed case columns are listed under
-// response_metadata.sanitized, as a live run lists them.
-func scrub(r *models.Run) {
-	for _, s := range []*string{&r.Suite, &r.Agent, &r.Version, &r.SuiteDigest, &r.Status} {
-		*s, _ = sanitize.Repair(*s)
+// response_metadata.sanitized, as a live run lists them. It reports
+// whether it changed anything.
+func scrub(r *models.Run) bool {
+	var changed sanitize.Report
+	repair := func(s *string) {
+		var fixed bool
+		*s, fixed = sanitize.Repair(*s)
+		changed.Repaired = changed.Repaired || fixed
 	}
-	r.Metadata = redactJSON(r.Metadata, nil, "")
-	r.Summary = repairJSON(r.Summary, nil, "")
+	for _, s := range []*string{&r.Suite, &r.Agent, &r.Version, &r.SuiteDigest, &r.Status} {
+		repair(s)
+	}
+	runNote := func(_ string, rep sanitize.Report) { changed.Merge(rep) }
+	r.Metadata = redactJSON(r.Metadata, runNote, "")
+	r.Summary = repairJSON(r.Summary, runNote, "")
 	for _, c := range r.Cases {
 		var touched sanitize.Report
 		var repaired, redacted []string
@@ -119,7 +127,7 @@ func scrub(r *models.Run) {
 			touched.Merge(rep)
 		}
 		for _, s := range []*string{&c.CaseID, &c.Name, &c.Status} {
-			*s, _ = sanitize.Repair(*s)
+			repair(s)
 		}
 		for _, col := range []struct {
 			name string
@@ -135,7 +143,7 @@ func scrub(r *models.Run) {
 			*col.j = redactJSON(*col.j, note, col.name)
 		}
 		for i, m := range c.Metrics {
-			m.Name, _ = sanitize.Repair(m.Name)
+			repair(&m.Name)
 			m.ErrorDetails = redactJSON(m.ErrorDetails, note, fmt.Sprintf("metrics[%d].error_details", i))
 			if m.Reason != nil {
 				s, rep := sanitize.Text(*m.Reason)
@@ -146,7 +154,9 @@ func scrub(r *models.Run) {
 		if touched.Changed() {
 			noteSanitized(c, repaired, redacted)
 		}
+		changed.Merge(touched)
 	}
+	return changed.Changed()
 }
 
 func redactJSON(j models.JSON, note func(string, sanitize.Report), col string) models.JSON {
@@ -200,8 +210,9 @@ func union(a, b []string) []string {
 // capAnswers cuts every answer longer than limit bytes as a live run does:
 // at the first character boundary at or after the limit, recording the cut
 // under response_metadata.output_truncated (the whole answer's length and
-// SHA-256 as reply_bytes and reply_sha256).
-func capAnswers(r *models.Run, limit int) {
+// SHA-256 as reply_bytes and reply_sha256). It reports whether it cut one.
+func capAnswers(r *models.Run, limit int) bool {
+	cut := false
 	for _, c := range r.Cases {
 		var answer string
 		if c.Output == nil || json.Unmarshal(c.Output, &answer) != nil || len(answer) <= limit {
@@ -229,7 +240,9 @@ func capAnswers(r *models.Run, limit int) {
 			continue
 		}
 		c.Output, c.ResponseMetadata = models.JSON(out), j
+		cut = true
 	}
+	return cut
 }
 
 // uniqueIDs refuses a definition that names a question twice: rows,
@@ -297,4 +310,21 @@ func clip(raw json.RawMessage) string {
 		return string(raw[:40]) + "…"
 	}
 	return string(raw)
+}
+
+// cloneRun copies the run's records (the values they point to are
+// replaced, never changed in place, by scrub and capAnswers).
+func cloneRun(r *models.Run) *models.Run {
+	cp := *r
+	cp.Cases = make([]*models.CaseResult, len(r.Cases))
+	for i, c := range r.Cases {
+		cc := *c
+		cc.Metrics = make([]*models.MetricResult, len(c.Metrics))
+		for j, m := range c.Metrics {
+			mc := *m
+			cc.Metrics[j] = &mc
+		}
+		cp.Cases[i] = &cc
+	}
+	return &cp
 }

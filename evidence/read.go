@@ -130,9 +130,11 @@ func ParseWith(name string, data []byte, o Options) (*File, error) {
 	if err := o.checkTimes(run, bad); err != nil {
 		return nil, err
 	}
-	scrub(run)
-	capAnswers(run, o.answerCap())
-	f := &File{Run: run, Definition: d.Definition, Shard: d.Shard, Reason: d.Reason, metricRows: metricRows}
+	written := cloneRun(run)
+	if changed := scrub(run); !capAnswers(run, o.answerCap()) && !changed {
+		written = nil // nothing to compare but the rows themselves
+	}
+	f := &File{Run: run, Definition: d.Definition, Shard: d.Shard, Reason: d.Reason, metricRows: metricRows, asWritten: written}
 	if err := f.validate(name); err != nil {
 		return nil, err
 	}
