@@ -3,8 +3,8 @@ package evidence
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"errors"
+	"fmt"
 	"math"
 	"sort"
 
