@@ -40,10 +40,32 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > limit {
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return ReadAll(f, limit)
+	}
+	if st.Size() > limit {
 		return nil, sizeError(limit, "%d bytes is too large", st.Size())
 	}
-	return ReadAll(f, limit)
+	// A regular file is read into a buffer of its size (ReadAll's doubling
+	// would hold up to twice that); one that grows meanwhile still stops at
+	// the limit.
+	buf := make([]byte, st.Size()+1)
+	n, err := io.ReadFull(f, buf)
+	switch {
+	case err == io.ErrUnexpectedEOF || err == io.EOF: // shorter than its size, or exactly it
+		return buf[:n], nil
+	case err != nil:
+		return nil, err
+	}
+	rest, err := ReadAll(f, limit-int64(n))
+	if err != nil {
+		if IsLimit(err) {
+			return nil, sizeError(limit, "input is larger than %d bytes", limit)
+		}
+		return nil, err
+	}
+	return append(buf, rest...), nil
 }
 
 // ReadJSON reads path with ReadFile's bound at MaxBytes and checks the

@@ -257,6 +257,9 @@ func parseMetadata(s string) (map[string]any, error) {
 	if err := bounds.CheckEncoding([]byte(s)); err != nil {
 		return nil, fmt.Errorf("--metadata: %w", err)
 	}
+	if off := sanitize.BadEscape([]byte(s)); off >= 0 {
+		return nil, fmt.Errorf("--metadata: byte %d: %s is NUL or a lone surrogate, which PostgreSQL refuses (limit: encoding UTF-8 without NUL)", off, s[off:min(len(s), off+6)])
+	}
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber() // numbers keep every digit: a 20-digit build id stays itself
 	if err := dec.Decode(&meta); err != nil || meta == nil || dec.More() {
