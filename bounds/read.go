@@ -1,6 +1,7 @@
 package bounds
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -13,15 +14,35 @@ import (
 // that goes on (/dev/zero, a FIFO fed forever) is an *Error naming the
 // limit once limit+1 bytes have arrived, so memory stays bounded by limit
 // whatever the source.
+//
+// The bytes are read in chunks (doubling up to 1 MiB) that are joined
+// once the end is reached, so a source that breaks the limit costs at most
+// limit bytes of memory, and one that keeps to it twice its size at the
+// join (a growing slice would copy itself over and over).
 func ReadAll(r io.Reader, limit int64) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, err
+	var chunks [][]byte
+	var total int64
+	size := int64(512)
+	for {
+		buf := make([]byte, min(size, limit-total+1))
+		n, err := io.ReadFull(r, buf)
+		total += int64(n)
+		if total > limit {
+			return nil, sizeError(limit, "input is larger than %d bytes", limit)
+		}
+		chunks = append(chunks, buf[:n])
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		size = min(2*size, 1<<20)
 	}
-	if int64(len(data)) > limit {
-		return nil, sizeError(limit, "input is larger than %d bytes", limit)
+	if len(chunks) == 1 {
+		return chunks[0], nil
 	}
-	return data, nil
+	return bytes.Join(chunks, nil), nil
 }
 
 // Open opens path for reading. A FIFO is opened without waiting for a
