@@ -131,7 +131,7 @@ func ParseWith(name string, data []byte, o Options) (*File, error) {
 		return nil, err
 	}
 	written := cloneRun(run)
-	if changed := scrub(run); !capAnswers(run, o.answerCap()) && !changed {
+	if cut := capAnswers(run, o.answerCap()); !scrub(run) && !cut { // the live run's order: cut, then sanitize
 		written = nil // nothing to compare but the rows themselves
 	}
 	f := &File{Run: run, Definition: d.Definition, Shard: d.Shard, Reason: d.Reason, metricRows: metricRows, asWritten: written}
