@@ -85,10 +85,14 @@ func retryable(kind string) bool {
 // supports that (OpenAI, Ollama; Anthropic ignores it). Failures are *Error
 // values whose Details hold the provider, model and every attempt.
 func (c *Client) Generate(ctx context.Context, system, user string, jsonMode bool) (Reply, error) {
-	msgs := []llms.MessageContent{
-		llms.TextParts(llms.ChatMessageTypeSystem, system),
-		llms.TextParts(llms.ChatMessageTypeHuman, user),
-	}
+	return c.Chat(ctx, system, []ChatMessage{{Role: RoleUser, Content: user}}, jsonMode)
+}
+
+// Chat is Generate with a conversation: the system message, then history
+// (user and assistant messages, oldest first) as the provider's chat
+// messages (llm/chat.go).
+func (c *Client) Chat(ctx context.Context, system string, history []ChatMessage, jsonMode bool) (Reply, error) {
+	msgs := chatMessages(system, history)
 	opts := []llms.CallOption{llms.WithTemperature(0)}
 	if t := c.settings.Temperature; t != nil {
 		opts[0] = llms.WithTemperature(*t)

@@ -8,6 +8,7 @@ func Builtins() Registry {
 	addActionGroup(r)
 	AddLLMMetrics(r)
 	declareLLMNeeds(r)
+	addConversationMetrics(r)
 	addToolResultBudget(r)
 	attachDocs(r)
 	return r
