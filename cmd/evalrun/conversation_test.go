@@ -88,7 +88,7 @@ func TestConversation_Protocols(t *testing.T) {
 			return
 		}
 		out, _ := json.Marshal(map[string]any{"output": fmt.Sprintf("turn %d: %d messages; first: %s; session %s", q.Turn, len(q.Messages), q.Messages[0].Content, q.SessionID),
-			"actions": []any{map[string]any{"group": "probe", "name": "turn", "arguments": map[string]any{"turn": q.Turn}}},
+			"actions":      []any{map[string]any{"group": "probe", "name": "turn", "arguments": map[string]any{"turn": q.Turn}}},
 			"input_tokens": 10, "output_tokens": 2, "cost": 0.001})
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(out)
