@@ -1,6 +1,10 @@
 package llm
 
-import "github.com/tmc/langchaingo/llms"
+import (
+	"context"
+
+	"github.com/tmc/langchaingo/llms"
+)
 
 // Roles of a ChatMessage.
 const (
@@ -28,4 +32,12 @@ func chatMessages(system string, history []ChatMessage) []llms.MessageContent {
 		msgs = append(msgs, llms.TextParts(role, m.Content))
 	}
 	return msgs
+}
+
+// Generate sends a system and a user message as a new conversation and
+// returns the text. jsonMode asks the provider for a JSON object where it
+// supports that (OpenAI, Ollama; Anthropic ignores it). Failures are *Error
+// values whose Details hold the provider, model and every attempt.
+func (c *Client) Generate(ctx context.Context, system, user string, jsonMode bool) (Reply, error) {
+	return c.Chat(ctx, system, []ChatMessage{{Role: RoleUser, Content: user}}, jsonMode)
 }

@@ -81,14 +81,6 @@ func retryable(kind string) bool {
 	return kind == score.KindRateLimited || kind == score.KindServerError || kind == score.KindTimeout || kind == score.KindUnreachable
 }
 
-// Generate sends a system and a user message as a new conversation and
-// returns the text. jsonMode asks the provider for a JSON object where it
-// supports that (OpenAI, Ollama; Anthropic ignores it). Failures are *Error
-// values whose Details hold the provider, model and every attempt.
-func (c *Client) Generate(ctx context.Context, system, user string, jsonMode bool) (Reply, error) {
-	return c.Chat(ctx, system, []ChatMessage{{Role: RoleUser, Content: user}}, jsonMode)
-}
-
 // Chat is Generate with a conversation: the system message, then history
 // (user and assistant messages, oldest first) as the provider's chat
 // messages (llm/chat.go).
