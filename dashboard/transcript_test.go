@@ -30,7 +30,7 @@ func conversationCase(tb testing.TB) *models.CaseResult {
 	return &models.CaseResult{Position: 0, CaseID: "order", Name: "order", Status: models.StatusFailed, DurationMS: 30,
 		Question: models.JSON(`"My order is A-1042"`), Metadata: models.JSON(`{}`), Output: models.JSON(`"What is your <b>order</b> number?"`),
 		ResponseMetadata: meta,
-		Metrics: []*models.MetricResult{metric(0, "turn1.contains", 1, f64(1), true, "ok"), metric(1, "turn2.contains", 1, f64(0), false, reason)}}
+		Metrics:          []*models.MetricResult{metric(0, "turn1.contains", 1, f64(1), true, "ok"), metric(1, "turn2.contains", 1, f64(0), false, reason)}}
 }
 
 // TestCasePage_Transcript: the case page shows a conversation as a chat,

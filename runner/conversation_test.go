@@ -209,3 +209,48 @@ func caseByID(t *testing.T, run *models.Run, id string) *models.CaseResult {
 	t.Fatalf("no case %q", id)
 	return nil
 }
+
+// TestConverse_Repeat: a conversation answered K times keeps one row whose
+// metric is the mean, every repeat's transcript in the repeats' evidence,
+// each repeat with its own session.
+func TestConverse_Repeat(t *testing.T) {
+	s := mustLoad(t, `{"suite": "S", "version": "1", "agent": {"name": "Bot", "command": ["true"]},
+  "questions": [{"id": "q", "turns": ["a", {"content": "b", "checks": [{"type": "contains", "value": "even"}]}]}]}`)
+	var mu sync.Mutex
+	n := 0
+	bot := agent.Func(func(_ context.Context, q agent.Question) (agent.Response, error) {
+		mu.Lock()
+		n++
+		k := n
+		mu.Unlock()
+		text := "odd"
+		if k == 4 { // the second turn of the second conversation only
+			text = "even"
+		}
+		out, _ := json.Marshal(text + " " + q.SessionID)
+		return agent.Response{Output: out}, nil
+	})
+	run, err := Execute(context.Background(), s, bot, ExecOptions{Repeat: 3, Concurrency: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := run.Cases[0]
+	meta, err := models.DecodeCaseMetadata(c.ResponseMetadata)
+	if err != nil || !meta.Repeated() || len(meta.Repeats) != 3 {
+		t.Fatalf("repeats: %v %s", err, c.ResponseMetadata)
+	}
+	if m := c.Metrics[0]; m.Score == nil || *m.Score < 0.33 || *m.Score > 0.34 || m.Passed {
+		t.Errorf("turn2.contains over 3 repeats = %+v, want the mean 1/3, failed", m)
+	}
+	sessions := map[string]bool{}
+	for i, r := range meta.Repeats {
+		rm, err := models.DecodeCaseMetadata(r.ResponseMetadata)
+		if err != nil || rm.Transcript == nil || len(rm.Transcript.Turns) != 2 {
+			t.Fatalf("repeat %d has no transcript: %s", i+1, r.ResponseMetadata)
+		}
+		sessions[rm.Transcript.ConversationID] = true
+	}
+	if len(sessions) != 3 {
+		t.Errorf("%d sessions over 3 repeats, want a fresh one each", len(sessions))
+	}
+}
