@@ -42,7 +42,10 @@ const (
 // (Output; null when the agent failed), what it did and spent, its agent
 // error, its own metadata and the results of the turn's checks.
 type TranscriptTurn struct {
-	Actions      JSON        `json:"actions"`
+	Actions JSON `json:"actions"`
+	// APIReplay is what the turn's own strict API replay session saw (nil
+	// unless the turn declares api_interactions).
+	APIReplay    *APIReplay  `json:"api_replay,omitempty"`
 	Checks       []TurnCheck `json:"checks,omitempty"`
 	Cost         *Decimal    `json:"cost"`
 	DurationMS   float64     `json:"duration_ms"`

@@ -96,8 +96,9 @@ func (e *executor) talk(ctx context.Context, cv *conversationRun) error {
 		history = append(history, agent.Message{Role: agent.RoleUser, Content: user})
 		q := agent.Question{ID: cv.c.ID, Name: cv.c.Name, Question: jsonString(user),
 			Conversation: agent.Conversation{SessionID: cv.tr.ConversationID, Turn: turn + 1, Messages: append([]agent.Message(nil), history...)}}
-		resp, dur, err := e.askTurn(ctx, q)
+		resp, dur, ev, err := e.askScoped(ctx, cv, turn, q)
 		cv.add(user, resp, dur, err)
+		cv.tr.Turns[len(cv.tr.Turns)-1].APIReplay = ev
 		if err != nil {
 			cv.tr.StopReason = models.StopAgentError
 			cv.failAt(turn + 1)
@@ -114,6 +115,26 @@ func (e *executor) talk(ctx context.Context, cv *conversationRun) error {
 			return nil
 		}
 	}
+}
+
+// askScoped is askTurn inside the turn's own replay session when the turn
+// declares fixtures (not while recording: the conversation's session
+// records every turn); ev is that session's evidence.
+func (e *executor) askScoped(ctx context.Context, cv *conversationRun, turn int, q agent.Question) (agent.Response, time.Duration, *models.APIReplay, error) {
+	turns := cv.c.Conversation.Turns
+	if e.hook == nil || e.opts.Record != nil || turn >= len(turns) || turns[turn].Replay == nil {
+		resp, dur, err := e.askTurn(ctx, q)
+		return resp, dur, nil, err
+	}
+	scoped := *cv.c
+	scoped.Replay = turns[turn].Replay
+	tctx, after, err := e.hook(ctx, &scoped)
+	if err != nil {
+		return agent.Response{}, 0, nil, &agent.AgentError{Kind: "setup", Message: err.Error()}
+	}
+	resp, dur, err := e.askTurn(tctx, q)
+	resp, ev, err := after(resp, err)
+	return resp, dur, ev, err
 }
 
 // askTurn is one agent call of a conversation: the case timeout, the

@@ -3,10 +3,12 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/models"
 	"github.com/agentevals/agentevals/score"
 )
 
@@ -46,5 +48,49 @@ func TestStoredMetricSample(t *testing.T) {
 	turn := StoredMetricSample(c, row.ResponseMetadata, "turn2.contains", base)
 	if string(turn.Output) != `"It is 7."` || string(turn.Question) != `"What is it?"` || len(turn.Actions) != 1 || turn.Conversation != nil {
 		t.Errorf("turn 2 sample: %+v", turn)
+	}
+}
+
+// TestConverse_TurnReplay: a turn's own api_interactions are a strict
+// replay session of that turn alone: a turn that makes its declared
+// request passes with the evidence beside the turn; one that calls
+// something else ends the conversation with an api_replay error at that
+// turn.
+func TestConverse_TurnReplay(t *testing.T) {
+	fixture := `[{"expect_request": {"method": "GET", "url": "https://orders.example/orders/A-1"}, "respond_with": {"status": 200, "json": {"eta": "Friday"}}}]`
+	s := mustLoad(t, `{"suite": "S", "version": "1", "agent": {"name": "Bot", "command": ["true"]},
+  "questions": [
+    {"id": "ok", "turns": ["Order A-1.", {"content": "When?", "api_interactions": `+fixture+`, "checks": [{"type": "contains", "value": "Friday"}]}]},
+    {"id": "bad", "turns": ["Order A-1.", {"content": "When?", "api_interactions": `+fixture+`}], "checks": [{"type": "contains", "value": "Friday"}]}
+  ]}`)
+	bot := agent.Func(func(ctx context.Context, q agent.Question) (agent.Response, error) {
+		if q.Turn == 1 {
+			return agent.Response{Output: json.RawMessage(`"Noted."`)}, nil
+		}
+		url := "https://orders.example/orders/A-1"
+		if q.ID == "bad" {
+			url = "https://orders.example/orders/B-2"
+		}
+		res, err := agent.HTTPClient(ctx).Get(url)
+		if err != nil {
+			return agent.Response{}, err
+		}
+		defer res.Body.Close()
+		var body struct{ ETA string }
+		_ = json.NewDecoder(res.Body).Decode(&body)
+		out, _ := json.Marshal("It arrives " + body.ETA + ".")
+		return agent.Response{Output: out}, nil
+	})
+	run := mustExecute(t, s, bot, ExecOptions{Concurrency: 1})
+	ok, bad := caseByID(t, run, "ok"), caseByID(t, run, "bad")
+	okMeta, _ := models.DecodeCaseMetadata(ok.ResponseMetadata)
+	if ok.Status != models.StatusPassed || okMeta.Transcript == nil || okMeta.Transcript.Turns[1].APIReplay == nil ||
+		!okMeta.Transcript.Turns[1].APIReplay.Passed || okMeta.Transcript.Turns[0].APIReplay != nil {
+		t.Errorf("ok: status %s, metadata %s", ok.Status, ok.ResponseMetadata)
+	}
+	badMeta, _ := models.DecodeCaseMetadata(bad.ResponseMetadata)
+	if bad.Status != models.StatusError || !strings.Contains(string(bad.ErrorDetails), "api_replay") ||
+		badMeta.Transcript == nil || *badMeta.Transcript.FailingTurn != 2 || badMeta.Transcript.Turns[1].APIReplay == nil {
+		t.Errorf("bad: status %s, error %s, metadata %s", bad.Status, bad.ErrorDetails, bad.ResponseMetadata)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentevals/agentevals/replay"
 	"github.com/agentevals/agentevals/score"
 )
 
@@ -51,6 +52,9 @@ type Turn struct {
 	Content string
 	// Expected is the turn's expected answer (nil when absent).
 	Expected json.RawMessage
+	// Replay is the turn's own strict API replay fixtures (nil when
+	// absent): a session of this turn alone.
+	Replay *replay.Fixtures
 }
 
 // Scenario is a simulated user: what it wants, who it is, what should come
@@ -74,7 +78,7 @@ func (cv *Conversation) TurnOf(metric string) (int, bool) {
 // TurnMetric is the metric name of the check called name on turn (0-based).
 func TurnMetric(turn int, name string) string { return "turn" + strconv.Itoa(turn+1) + "." + name }
 
-var turnKeys = []string{"content", "expected", "checks"}
+var turnKeys = []string{"content", "expected", "checks", "api_interactions"}
 
 var scenarioKeys = []string{"goal", "user_description", "expected_outcome", "opening_message", "max_turns"}
 
@@ -102,7 +106,7 @@ func (s *Suite) parseConversation(p Problems, path string, obj map[string]json.R
 	cv := &Conversation{checkTurn: map[string]int{}}
 	first := ""
 	if hasTurns {
-		cv.Turns = parseTurns(p, child(path, "turns"), rawTurns)
+		cv.Turns = s.parseTurns(p, child(path, "turns"), rawTurns)
 		if cv.Turns == nil {
 			return false
 		}
@@ -114,10 +118,28 @@ func (s *Suite) parseConversation(p Problems, path string, obj map[string]json.R
 		}
 		first = cmpOr(cv.Scenario.OpeningMessage, cv.Scenario.Goal)
 	}
+	if _, whole := obj["api_interactions"]; whole && cv.hasTurnReplay() {
+		p.add(child(path, "api_interactions"), "declare api_interactions for the whole conversation or on its turns, not both")
+		return false
+	}
 	c.Question, _ = json.Marshal(first)
 	c.Conversation = cv
 	return true
 }
+
+// hasTurnReplay reports whether a turn declares its own fixtures.
+func (cv *Conversation) hasTurnReplay() bool {
+	for _, t := range cv.Turns {
+		if t.Replay != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// HasTurnReplay reports whether c is a conversation with a turn that
+// declares its own fixtures.
+func (c *Case) HasTurnReplay() bool { return c.Conversation != nil && c.Conversation.hasTurnReplay() }
 
 func cmpOr(a, b string) string {
 	if a != "" {
@@ -127,7 +149,7 @@ func cmpOr(a, b string) string {
 }
 
 // parseTurns reads the scripted turns; nil after a problem.
-func parseTurns(p Problems, path string, raw json.RawMessage) []Turn {
+func (s *Suite) parseTurns(p Problems, path string, raw json.RawMessage) []Turn {
 	var items []json.RawMessage
 	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &items) != nil {
 		p.add(path, "want an array of user turns (a string, or an object with \"content\"), got %s", describe(raw))
@@ -163,6 +185,9 @@ func parseTurns(p Problems, path string, raw json.RawMessage) []Turn {
 			}
 			if raw, has := obj["expected"]; has && !isNull(raw) {
 				t.Expected = compact(raw)
+			}
+			if raw, has := obj["api_interactions"]; has && !isNull(raw) {
+				t.Replay = loadReplay(p, child(ip, "api_interactions"), raw, s.Dir) // runner/replay.go
 			}
 			out = append(out, t)
 		default:
@@ -316,7 +341,11 @@ func conversationDefinition(cv *Conversation) (string, any) {
 	}
 	turns := make([]any, len(cv.Turns))
 	for i, t := range cv.Turns {
-		turns[i] = map[string]any{"content": t.Content, "expected": nullable(t.Expected)}
+		def := map[string]any{"content": t.Content, "expected": nullable(t.Expected)}
+		if t.Replay != nil {
+			def["api_interactions"] = t.Replay.Definition()
+		}
+		turns[i] = def
 	}
 	return "turns", turns
 }
