@@ -3,6 +3,8 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +12,7 @@ import (
 	"github.com/agentevals/agentevals/agent"
 	"github.com/agentevals/agentevals/models"
 	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals/agentevals/suite"
 )
 
 // promptJudge keeps the user prompts it is sent and scores 0.9.
@@ -92,5 +95,47 @@ func TestConverse_TurnReplay(t *testing.T) {
 	if bad.Status != models.StatusError || !strings.Contains(string(bad.ErrorDetails), "api_replay") ||
 		badMeta.Transcript == nil || *badMeta.Transcript.FailingTurn != 2 || badMeta.Transcript.Turns[1].APIReplay == nil {
 		t.Errorf("bad: status %s, error %s, metadata %s", bad.Status, bad.ErrorDetails, bad.ResponseMetadata)
+	}
+}
+
+// TestConverse_Record: recording a conversation keeps every turn's
+// requests, in order, as the question's api_interactions, and the
+// recorded suite replays strictly with the upstream gone.
+func TestConverse_Record(t *testing.T) {
+	up := httptest.NewServer(weatherUpstream())
+	dir := t.TempDir()
+	path := writeFile(t, dir, "suite.json", `{"suite": "S", "version": "1", "agent": {"name": "Bot", "command": ["true"]},
+  "questions": [{"id": "weather", "turns": ["Paris?", "Oslo?"], "checks": [{"type": "contains", "value": "Oslo"}]}]}`)
+	s, err := suite.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bot := agent.Func(func(ctx context.Context, q agent.Question) (agent.Response, error) {
+		city := strings.TrimSuffix(q.Messages[len(q.Messages)-1].Content, "?")
+		res, err := agent.HTTPClient(ctx).Get(up.URL + "/weather?city=" + city)
+		if err != nil {
+			return agent.Response{}, err
+		}
+		defer res.Body.Close()
+		var w struct{ City string }
+		_ = json.NewDecoder(res.Body).Decode(&w)
+		out, _ := json.Marshal("Weather in " + w.City)
+		return agent.Response{Output: out}, nil
+	})
+	recs := suite.NewRecordings()
+	if run := mustExecute(t, s, bot, ExecOptions{Record: recs}); run.Cases[0].Status != models.StatusPassed {
+		t.Fatalf("recording run: %s %s", run.Cases[0].Status, run.Cases[0].ErrorDetails)
+	}
+	res, err := recs.Write(s, filepath.Join(dir, "recorded.json"))
+	if err != nil || res.Requests != 2 {
+		t.Fatalf("Write: %v (%+v)", err, res)
+	}
+	up.Close()
+	replayed, err := suite.Load(res.Suite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run := mustExecute(t, replayed, bot, ExecOptions{}); run.Cases[0].Status != models.StatusPassed {
+		t.Errorf("replay of the recorded conversation: %s %s", run.Cases[0].Status, run.Cases[0].ErrorDetails)
 	}
 }
