@@ -134,3 +134,21 @@ func summaryLine(tr *models.Transcript, failing int) string {
 	}
 	return fmt.Sprintf("failing turn %d of %d (%q); %s", failing, len(tr.Turns), string(user), stop)
 }
+
+// Exchanges are the turns as "user → agent" lines (the failing one marked
+// "✗"), for side-by-side comparison.
+func (v *TranscriptView) Exchanges() []string {
+	out := make([]string, 0, len(v.Turns))
+	for _, t := range v.Turns {
+		agent := t.Agent
+		if t.Error != "" {
+			agent = "error: " + t.Error
+		}
+		mark := ""
+		if t.Failing {
+			mark = "✗ "
+		}
+		out = append(out, fmt.Sprintf("%s%d. %s → %s", mark, t.Turn, t.User, agent))
+	}
+	return out
+}

@@ -117,3 +117,42 @@ func nodeText(n *html.Node) string {
 	f(n)
 	return b.String()
 }
+
+// TestGrid_ComparesTranscripts: an experiment's grid puts each variant's
+// transcript beside the others', the failing turn marked.
+func TestGrid_ComparesTranscripts(t *testing.T) {
+	a, b := conversationRun(t), conversationRun(t)
+	b.ID = uuid.MustParse("01900000-0000-7000-8000-0000000c0002")
+	for i, r := range []*models.Run{a, b} {
+		name := []string{"reference", "candidate"}[i]
+		r.Agent = "Agent [" + name + "]"
+		r.Metadata = models.MustJSON(map[string]any{report.ExperimentKey: report.ExperimentInfo{ID: "e", Name: "E",
+			Variant: name, Variants: []string{"reference", "candidate"}, StartedAt: "2026-12-01T12:00:00Z"}})
+	}
+	g, err := report.BuildGrid([]*models.Run{a, b}, compare.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cell := g.Rows[0].Cells[1]
+	if !strings.HasPrefix(cell.Conversation, "failing turn 2 of 2") || len(cell.Turns) != 2 ||
+		cell.Turns[1] != "✗ 2. When will it arrive? → What is your order number?" {
+		t.Errorf("grid cell: %q %q", cell.Conversation, cell.Turns)
+	}
+	r, err := report.NewRenderer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var txt, page strings.Builder
+	if err := r.RenderGrid(&txt, report.FormatText, g); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.RenderGrid(&page, report.FormatHTML, g); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(txt.String(), "conversation: failing turn 2 of 2"); n != 2 {
+		t.Errorf("text grid names the failing turn %d times, want once per variant:\n%s", n, txt.String())
+	}
+	if strings.Contains(page.String(), "<script>alert(1)") || !strings.Contains(page.String(), "&lt;script&gt;alert(1)") {
+		t.Error("the HTML grid does not escape the transcript")
+	}
+}
