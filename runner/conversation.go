@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -154,20 +155,24 @@ func (e *executor) askTurn(ctx context.Context, q agent.Question) (agent.Respons
 		}
 	}
 	if err != nil && ctx.Err() != nil && !isAgentError(err) {
-		err = &agent.AgentError{Kind: "timeout", Message: fmt.Sprintf("no answer within %s: %v", e.opts.Timeout, err)}
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			err = &agent.AgentError{Kind: "timeout", Message: fmt.Sprintf("no answer within %s: %v", e.opts.Timeout, err)}
+		} else {
+			err = &agent.AgentError{Kind: "interrupted", Message: err.Error()}
+		}
 	}
 	return resp, dur, err
 }
 
 func agentErrorKind(err error) string {
-	if ae, ok := err.(*agent.AgentError); ok {
+	if ae := (*agent.AgentError)(nil); errors.As(err, &ae) {
 		return ae.Kind
 	}
 	return "agent_error"
 }
 
 func agentErrorMessage(err error) string {
-	if ae, ok := err.(*agent.AgentError); ok {
+	if ae := (*agent.AgentError)(nil); errors.As(err, &ae) {
 		return ae.Message
 	}
 	return err.Error()

@@ -3,6 +3,7 @@ package score
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -113,7 +114,7 @@ func (m *conversationMetric) Score(ctx context.Context, s Sample) (Assessment, e
 	p := ConversationPrompt(m.name, m.role, s)
 	a, err := m.judge.Assess(ctx, p.System, p.User)
 	if err != nil {
-		if je, ok := err.(*Error); ok {
+		if je := (*Error)(nil); errors.As(err, &je) {
 			if je.Details == nil {
 				je.Details = map[string]any{}
 			}
