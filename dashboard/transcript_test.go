@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/agentevals/agentevals/models"
 )
 
@@ -66,5 +68,44 @@ func TestCasePage_Transcript(t *testing.T) {
 	links := mustSelect(t, r.Doc, `p.conversation-stop a`)
 	if href, _ := attr(links[0], "href"); href != "#turn-2" {
 		t.Errorf("the failing turn links to %q, want #turn-2", href)
+	}
+}
+
+// TestBrowser_Transcript opens a conversation's case page in headless
+// Chromium: the chat renders with the failing turn visibly marked, its
+// checks beside its messages on a wide screen, a user's markup stays text
+// (no dialog, no console error), and the failing-turn link scrolls to it.
+func TestBrowser_Transcript(t *testing.T) {
+	rw, ro := MustOpenDBs(t, "sqlite")
+	run := &models.Run{Suite: "Conversations", Agent: "A", Version: "1", SuiteDigest: "dc",
+		StartedAt: t0.Add(7 * time.Hour), FinishedAt: t0.Add(7*time.Hour + time.Second), Cases: []*models.CaseResult{conversationCase(t)}}
+	if err := rw.InsertRun(context.Background(), run); err != nil {
+		t.Fatal(err)
+	}
+	srv := MustServe(t, ro, mount)
+	ctx, bl := newBrowser(t)
+	step, eval := browserSteps(t, ctx)
+	step("wide viewport", chromedp.EmulateViewport(1280, 900))
+	step("case page", chromedp.Navigate(srv.URL+mount+"/runs/"+run.ID.String()+"/cases/0"), chromedp.WaitVisible("ol.chat"))
+	if got := eval(`document.querySelector("li.chat-failing").id`); got != "turn-2" {
+		t.Errorf("the failing turn is %v, want turn-2", got)
+	}
+	if got := eval(`getComputedStyle(document.querySelector("li.chat-failing")).borderLeftColor !== getComputedStyle(document.querySelector("#turn-1")).borderLeftColor`); got != true {
+		t.Error("the failing turn does not look different from a passing one")
+	}
+	if got := eval(`(() => { const m = document.querySelector("#turn-2 .chat-messages").getBoundingClientRect(), c = document.querySelector("#turn-2 .chat-checks").getBoundingClientRect(); return c.left >= m.right - 1 })()`); got != true {
+		t.Error("turn 2's checks are not beside its messages on a wide screen")
+	}
+	if got := eval(`document.querySelector("#turn-1 .chat-user pre").textContent`); got != "My order is A-1042 <script>alert(1)</script>" {
+		t.Errorf("turn 1's message reads %v", got)
+	}
+	step("follow the failing-turn link", chromedp.Click("p.conversation-stop a"))
+	if got := eval(`location.hash`); got != "#turn-2" {
+		t.Errorf("the link went to %v", got)
+	}
+	bl.mu.Lock()
+	defer bl.mu.Unlock()
+	if p := bl.problems; len(p) > 0 {
+		t.Errorf("the page reported problems: %v", p)
 	}
 }
