@@ -9,6 +9,7 @@ func Builtins() Registry {
 	AddLLMMetrics(r)
 	declareLLMNeeds(r)
 	addConversationMetrics(r)
+	addTokenBudget(r)
 	addToolResultBudget(r)
 	attachDocs(r)
 	return r
