@@ -17,6 +17,8 @@ type Question struct {
 	// Traceparent is the W3C trace context of this call, sent to worker
 	// agents with each question when the run has tracing on.
 	Traceparent string `json:"traceparent,omitempty"`
+	// Conversation fields (agent/history.go), absent for a single question.
+	Conversation
 }
 
 // Response is what an agent returns for one case.

@@ -77,6 +77,9 @@ type caseView struct {
 	Replay    *ReplayView // nil without API replay evidence
 	// Trajectory is the traced path in one line ("" without tracing).
 	Trajectory string
+	// Transcript is the conversation (report/transcript.go); nil for a
+	// single question.
+	Transcript *TranscriptView
 	Metrics    []metricView
 }
 
@@ -139,7 +142,8 @@ func newView(c *compare.Comparison, kind viewKind) *view {
 			Question: jsonText(cc.Case.Question), Expected: jsonText(cc.Case.ExpectedAnswer),
 			Output: jsonText(cc.Case.Output), Actions: jsonText(cc.Case.Actions),
 			Error: compare.ErrorSummary(cc.Case.ErrorDetails), Truncated: TruncationNote(cc.Case.ResponseMetadata),
-			Replay: NewReplayView(cc.Case.ResponseMetadata), Trajectory: TrajectoryLine(cc.Case.ResponseMetadata, cc.Case.Actions)}
+			Replay: NewReplayView(cc.Case.ResponseMetadata), Trajectory: TrajectoryLine(cc.Case.ResponseMetadata, cc.Case.Actions),
+			Transcript: NewTranscriptView(cc.Case.ResponseMetadata)}
 		v.HasReplay = v.HasReplay || cv.Replay != nil
 		v.HasTrajectory = v.HasTrajectory || cv.Trajectory != ""
 		for _, md := range cc.Metrics {

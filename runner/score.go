@@ -87,8 +87,10 @@ func rawValues(m map[string]any, key func(string) string) (map[string]json.RawMe
 }
 
 // record stores the agent's reply on the case and scores every metric;
-// ev is the case's API replay evidence (nil without replay).
-func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseResult, resp agent.Response, ev *models.APIReplay, tr *otlp.Evidence) {
+// ev is the case's API replay evidence (nil without replay), cv the
+// conversation when the case is one (nil otherwise), tr what its spans
+// said (nil without tracing).
+func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseResult, resp agent.Response, ev *models.APIReplay, cv *conversationRun, tr *otlp.Evidence) {
 	applyTrace(&resp, tr) // runner/trace.go
 	agentMeta := storeReply(rec, resp)
 	sample := SampleOf(c)
@@ -109,9 +111,13 @@ func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseRe
 			rec.Metrics = append(rec.Metrics, notCalculated(pos, m, reason))
 			continue
 		}
-		sample.Metadata = DecodeObject(c.Metadata) // a fresh copy per scorer
+		s := sample
+		if cv != nil {
+			s = cv.sample(m.Name, sample)
+		}
+		s.Metadata = DecodeObject(c.Metadata) // a fresh copy per scorer
 		var used llm.UsageRecorder
-		a, err := Assess(llm.WithUsageRecorder(ctx, &used), sc, sample)
+		a, err := Assess(llm.WithUsageRecorder(ctx, &used), sc, s)
 		mr := &models.MetricResult{Position: pos, Name: m.Name, Threshold: m.Threshold}
 		if err != nil {
 			mr.ErrorDetails = metricErrorJSON(err)
@@ -131,8 +137,14 @@ func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseRe
 			meta.JudgeUsage[m.Name] = acc
 		}
 		rec.Metrics = append(rec.Metrics, mr)
+		if cv != nil {
+			cv.noteCheck(mr)
+		}
 	}
-	if agentMeta == nil && (ev != nil || meta.Trace != nil || len(meta.JudgeUsage) > 0 || len(meta.MetricDetails) > 0) {
+	if cv != nil {
+		meta.Transcript = cv.transcript()
+	}
+	if agentMeta == nil && (ev != nil || len(meta.JudgeUsage) > 0 || len(meta.MetricDetails) > 0 || meta.Transcript != nil || meta.Trace != nil) {
 		agentMeta = map[string]any{}
 	}
 	if detailsErr != nil {
