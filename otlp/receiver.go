@@ -218,12 +218,13 @@ func (r *Receiver) readBody(req *http.Request) ([]byte, error) {
 }
 
 func readAtMost(rd io.Reader, limit int64) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(rd, limit+1))
+	b, err := bounds.ReadAll(rd, limit)
+	var be *bounds.Error
+	if errors.As(err, &be) {
+		return nil, fmt.Errorf("%w: more than %d bytes", errTooLarge, limit)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read body: %w", err)
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%w: more than %d bytes", errTooLarge, limit)
 	}
 	return b, nil
 }

@@ -218,3 +218,22 @@ func metricErrorJSON(err error) models.JSON {
 	}
 	return j
 }
+
+// agentErrorJSON is the case's error_details: {"kind","message","details"}.
+func agentErrorJSON(err error) models.JSON {
+	kind, msg, details := "agent_error", err.Error(), map[string]any(nil)
+	var ae *agent.AgentError
+	if errors.As(err, &ae) {
+		kind, msg, details = ae.Kind, ae.Message, ae.Details
+	}
+	j, jerr := models.NewJSON(map[string]any{"kind": kind, "message": msg, "details": details})
+	if jerr != nil {
+		return models.MustJSON(map[string]any{"kind": kind, "message": msg, "details": nil})
+	}
+	return j
+}
+
+func notCalculated(pos int, m suite.Metric, reason string) *models.MetricResult {
+	r := reason
+	return &models.MetricResult{Position: pos, Name: m.Name, Threshold: m.Threshold, Reason: &r}
+}
