@@ -279,3 +279,41 @@ func TestExecute_tracesRedacted(t *testing.T) {
 		}
 	}
 }
+
+// Each turn of a conversation is its own agent call with its own trace,
+// and a turn that reports no actions gets the calls from its spans.
+func TestConverse_tracesPerTurn(t *testing.T) {
+	recv := startTraces(t)
+	s := mustLoad(t, `{"suite": "S", "version": "1", "agent": {"name": "Bot"}, "questions": [{"id": "q", "turns": ["where is 1?", "and 2?"], "checks": [{"type": "contains", "value": "ok"}]}]}`)
+	var mu sync.Mutex
+	traces := map[int]string{}
+	bot := agent.Func(func(ctx context.Context, q agent.Question) (agent.Response, error) {
+		tc, _ := agent.TraceOf(ctx)
+		exp, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(tc.Endpoint+otlp.TracesPath))
+		if err != nil {
+			return agent.Response{}, err
+		}
+		tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+		defer tp.Shutdown(context.Background())
+		_, sp := tp.Tracer("bot").Start(ctx, "execute_tool lookup_order", trace.WithAttributes(attribute.String("gen_ai.operation.name", "execute_tool"),
+			attribute.String("gen_ai.tool.name", "lookup_order"), attribute.String("gen_ai.tool.call.arguments", fmt.Sprintf(`{"id": %d}`, q.Turn))))
+		sp.End()
+		mu.Lock()
+		traces[q.Turn] = agent.SpanContext(ctx).TraceID().String()
+		mu.Unlock()
+		return agent.Response{Output: json.RawMessage(`"ok"`)}, nil
+	})
+	run := mustExecute(t, s, bot, ExecOptions{Traces: recv})
+	if len(traces) != 2 || traces[1] == traces[2] || traces[1] == "" {
+		t.Fatalf("turn traces = %v, want two different ones", traces)
+	}
+	meta, err := models.DecodeCaseMetadata(run.Cases[0].ResponseMetadata)
+	if err != nil || meta.Transcript == nil || len(meta.Transcript.Turns) != 2 {
+		t.Fatalf("transcript: %v %s", err, run.Cases[0].ResponseMetadata)
+	}
+	for i, turn := range meta.Transcript.Turns {
+		if want := fmt.Sprintf(`"arguments":{"id":%d}`, i+1); !strings.Contains(string(turn.Actions), want) {
+			t.Errorf("turn %d actions = %s, want the span's call with %s", i+1, turn.Actions, want)
+		}
+	}
+}
