@@ -112,3 +112,37 @@ func winnerWord(w string) string {
 	}
 	return w
 }
+
+// GridPairwise is the pairwise judgement of variant B against variant A
+// that B's run carries.
+type GridPairwise struct {
+	A string `json:"a"`
+	B string `json:"b"`
+	*Pairwise
+}
+
+// Line is the sums in one line (PairwiseLine).
+func (p GridPairwise) Line() string { return PairwiseLine(&p.PairwiseStats) }
+
+// gridPairwise reads the pairwise records of the variants' runs, in
+// variant order. A summary whose record cannot be read (another writer's
+// key of the same name) shows none rather than a guess.
+func gridPairwise(vs []GridVariant) []GridPairwise {
+	names := make(map[string]string, len(vs))
+	for _, v := range vs {
+		names[v.RunID] = v.Name
+	}
+	var out []GridPairwise
+	for _, v := range vs {
+		rec, err := models.PairwiseOf(v.Run.Summary)
+		if err != nil || rec == nil {
+			continue
+		}
+		a := rec.VariantA
+		if n, ok := names[rec.RunA]; ok {
+			a = n
+		}
+		out = append(out, GridPairwise{A: a, B: v.Name, Pairwise: NewPairwise(*rec)})
+	}
+	return out
+}

@@ -19,10 +19,10 @@ import (
 )
 
 // pairJudge is a local OpenAI-compatible judge for pairwise prompts:
-// prefer(first, second) is the score it gives (1 first slot better, 0
-// second, 0.5 equal; "" answers 503), read from the two answers in the
-// prompt.
-func pairJudge(t *testing.T, prefer func(first, second string) string) *httptest.Server {
+// prefer(first, second, expected) is the score it gives (1 first slot
+// better, 0 second, 0.5 equal; "" answers 503), read from the prompt's
+// two answers and expected answer (JSON-encoded, as the prompt has them).
+func pairJudge(t *testing.T, prefer func(first, second, expected string) string) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
@@ -34,7 +34,8 @@ func pairJudge(t *testing.T, prefer func(first, second string) string) *httptest
 			return
 		}
 		user := req.Messages[len(req.Messages)-1].Content
-		s := prefer(section(user, "[first answer (untrusted)]"), section(user, "[second answer (untrusted)]"))
+		s := prefer(section(user, "[first answer (untrusted)]"), section(user, "[second answer (untrusted)]"),
+			section(user, "[expected_answer (untrusted reference)]"))
 		if s == "" {
 			http.Error(w, "upstream unavailable", http.StatusServiceUnavailable)
 			return
@@ -100,7 +101,7 @@ func rank(answer string) int {
 }
 
 // consistentPreference prefers the better-ranked answer whatever its slot.
-func consistentPreference(first, second string) string {
+func consistentPreference(first, second, _ string) string {
 	switch r1, r2 := rank(first), rank(second); {
 	case r1 > r2:
 		return "1"
@@ -130,25 +131,25 @@ func TestCompareCmd_Pairwise(t *testing.T) {
 	tests := []struct {
 		name   string
 		worseB map[int]bool
-		prefer func(first, second string) string
+		prefer func(first, second, expected string) string
 		code   int
 		// wins, losses, ties, errors; sign test p (-1: null); consistency (-1: null)
 		w, l, ties, errs int
 		p, cons          float64
 		verdict          string
 	}{
-		{"always the first slot", nil, func(string, string) string { return "1" }, exitOK, 0, 0, 10, 0, -1, 0, "no significant preference"},
+		{"always the first slot", nil, func(string, string, string) string { return "1" }, exitOK, 0, 0, 10, 0, -1, 0, "no significant preference"},
 		{"consistent, B better everywhere", nil, consistentPreference, exitOK, 10, 0, 0, 0, 2.0 / 1024, 1, "B is preferred"},
 		// wins 8, losses 2: p = 2 (C(10,0) + C(10,1) + C(10,2)) / 2^10 = 112/1024.
 		{"consistent, A better on two", map[int]bool{4: true, 9: true}, consistentPreference, exitOK, 8, 2, 0, 0, 112.0 / 1024, 1, "no significant preference"},
 		// q1..q3 flip with the slots: 7 consistent wins, p = 2/2^7.
-		{"flips on 3 of 10", nil, func(first, second string) string {
+		{"flips on 3 of 10", nil, func(first, second, expected string) string {
 			if flips[first] {
 				return "1"
 			}
-			return consistentPreference(first, second)
+			return consistentPreference(first, second, expected)
 		}, exitOK, 7, 0, 3, 0, 2.0 / 128, 0.7, "B is preferred"},
-		{"judge down", nil, func(string, string) string { return "" }, exitFailed, 0, 0, 0, 10, -1, -1, "no pair judged"},
+		{"judge down", nil, func(string, string, string) string { return "" }, exitFailed, 0, 0, 0, 10, -1, -1, "no pair judged"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
