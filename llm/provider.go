@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentevals/agentevals/prices"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/anthropic"
 	"github.com/tmc/langchaingo/llms/ollama"
@@ -58,6 +59,9 @@ type Settings struct {
 	Timeout time.Duration
 	// Retry bounds the retries of rate limits, server errors and timeouts.
 	Retry Retry
+	// prices prices the calls (Options.Prices); nil means the vendored
+	// catalog alone.
+	prices *prices.Catalog
 }
 
 // Retry is a bounded exponential backoff: attempt n waits Backoff*2^(n-1),
@@ -179,6 +183,9 @@ type Options struct {
 	// Limiter, when set, paces the client's requests together with every
 	// other client sharing it (one limiter per provider endpoint).
 	Limiter *Limiter
+	// Prices, when set, prices the client's calls: the user's own prices
+	// over the vendored catalog (prices.Load). nil means the catalog alone.
+	Prices *prices.Catalog
 }
 
 // newModel validates s and builds the langchaingo model with every option
