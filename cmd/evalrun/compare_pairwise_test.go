@@ -177,6 +177,16 @@ func TestCompareCmd_Pairwise(t *testing.T) {
 					t.Errorf("%s: a failed judge call must be an error without a verdict: %+v", v.CaseID, v)
 				}
 			}
+			if tt.cons == 0.7 {
+				code, stdout, stderr := evalrun(t, "--database-url", url, "compare", a, b, "--pairwise",
+					"--judge-provider", "openai", "--judge-model", "judge", "--judge-base-url", srv.URL+"/v1", "--pairwise-out", out+".2")
+				for _, want := range []string{"Pairwise by openai/judge, each pair judged twice with the slots swapped: B wins 7, loses 0, ties 3; sign test p = 0.01562; position consistency 70%: B is preferred",
+					"  q1                       tie  A first: A, B first: B  (orders disagree)", "  q4                       B    A first: B, B first: B\n"} {
+					if code != exitOK || !strings.Contains(stdout, want) {
+						t.Errorf("text: exit %d, lacks %q\n%s%s", code, want, stdout, stderr)
+					}
+				}
+			}
 			data, err := os.ReadFile(out)
 			if err != nil || !strings.Contains(string(data), `"format": "agentevals-pairwise"`) || !strings.Contains(string(data), `"run_b": "`+b+`"`) {
 				t.Errorf("verdicts file: %v\n%s", err, data)
