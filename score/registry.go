@@ -9,6 +9,7 @@ func Builtins() Registry {
 	AddLLMMetrics(r)
 	declareLLMNeeds(r)
 	addToolResultBudget(r)
+	addDAG(r)
 	attachDocs(r)
 	return r
 }
