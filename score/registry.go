@@ -10,6 +10,8 @@ func Builtins() Registry {
 	declareLLMNeeds(r)
 	addToolResultBudget(r)
 	addDAG(r)
+	addRetrieval(r)
+	addContextual(r)
 	attachDocs(r)
 	return r
 }
