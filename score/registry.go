@@ -12,6 +12,7 @@ func Builtins() Registry {
 	addDAG(r)
 	addRetrieval(r)
 	addContextual(r)
+	addTaskCompletion(r)
 	attachDocs(r)
 	return r
 }
