@@ -79,3 +79,24 @@ func TestTaskCompletion_Prompt(t *testing.T) {
 		t.Errorf("judge error = %v", err)
 	}
 }
+
+// TestRubricJudge_IgnoreLength: ignore_length adds the instruction to the
+// system prompt; without it the prompt is as it was.
+func TestRubricJudge_IgnoreLength(t *testing.T) {
+	for _, tt := range []struct {
+		params string
+		want   bool
+	}{{`{"rubric": "Polite?", "ignore_length": true}`, true}, {`{"rubric": "Polite?"}`, false}} {
+		j := &promptJudge{score: 1}
+		sc, err := Builtins()["llm_judge"].New(json.RawMessage(tt.params), j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := sc.Score(context.Background(), Sample{Output: json.RawMessage(`"Yes."`)}); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(j.system, "Ignore length:"); got != tt.want {
+			t.Errorf("%s: instruction present = %v, want %v", tt.params, got, tt.want)
+		}
+	}
+}

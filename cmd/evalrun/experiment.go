@@ -108,6 +108,9 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 		}
 	}
 	c.JudgeFlags = rc.JudgeFlags // the judge built, whose summary every variant's run carries
+	for i, v := range exp.Variants {
+		warnSameFamily(g.Stderr, suites[i].Agent.LLM, c.built, fmt.Sprintf("variant %q: ", sanitize.EscapeText(v.Name)))
+	}
 	if c.Pairwise && judge == nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--pairwise needs a judge: the suite names none (give --judge-model) or --no-judge is set")}
 	}

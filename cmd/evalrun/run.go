@@ -68,6 +68,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return asInvalid(err)
 	}
+	warnSameFamily(g.Stderr, s.Agent.LLM, c.built, "")
 	conc := runner.Concurrency(int(c.Concurrency), len(s.Cases))
 	catalog, err := c.catalog()
 	if err != nil {
