@@ -186,7 +186,7 @@ type MetricAgreement struct {
 	// three pairs, or a constant).
 	LengthJudge, LengthHuman *float64
 	Disagreements            []Disagreement
-	Skipped        []Skipped
+	Skipped                  []Skipped
 }
 
 // Calibrate compares human labels with the judge's verdicts, per metric in

@@ -91,7 +91,9 @@ func TestLabelCmd_Terminal(t *testing.T) {
 		}
 	}()
 	done := make(chan int)
-	go func() { done <- run([]string{"--database-url", url, "label", id, "--suite", suitePath, "--rater", "ana", "--limit", "25"}, tty, tty) }()
+	go func() {
+		done <- run([]string{"--database-url", url, "label", id, "--suite", suitePath, "--rater", "ana", "--limit", "25"}, tty, tty)
+	}()
 
 	header := regexp.MustCompile(`\[(\d+)/20\] (q\d\d) · semantic_accuracy`)
 	for n := 1; n <= 20; n++ {
