@@ -12,8 +12,11 @@ import (
 // InputTokens/OutputTokens) and prices the call when the price is known.
 func usageFrom(s Settings, info map[string]any) score.Usage {
 	in, out := intInfo(info, "PromptTokens"), intInfo(info, "CompletionTokens")
-	if s.Provider == ProviderAnthropic {
+	switch s.Provider {
+	case ProviderAnthropic:
 		in, out = intInfo(info, "InputTokens"), intInfo(info, "OutputTokens")
+	case ProviderBedrock:
+		in, out = intInfo(info, "input_tokens"), intInfo(info, "output_tokens")
 	}
 	u := score.Usage{InputTokens: in, OutputTokens: out}
 	if cost, ok := s.cost(in, out); ok {
@@ -34,7 +37,7 @@ func (s Settings) cost(in, out int64) (float64, bool) {
 			return 0, false
 		}
 	}
-	p, ok := c.Lookup(prices.Call{Provider: s.Provider, BaseURL: s.BaseURL, Model: s.Model, At: time.Now()})
+	p, ok := c.Lookup(prices.Call{Provider: catalogProvider(s.Provider), BaseURL: s.BaseURL, Model: s.Model, At: time.Now()})
 	if !ok {
 		return 0, false
 	}
@@ -45,10 +48,23 @@ func intInfo(info map[string]any, key string) int64 {
 	switch v := info[key].(type) {
 	case int:
 		return int64(v)
+	case int32:
+		return int64(v)
 	case int64:
 		return v
 	case float64:
 		return int64(v)
 	}
 	return 0
+}
+
+// catalogProvider is the price catalog's id of a provider.
+func catalogProvider(provider string) string {
+	switch provider {
+	case ProviderGemini:
+		return "google"
+	case ProviderBedrock:
+		return "aws"
+	}
+	return provider
 }

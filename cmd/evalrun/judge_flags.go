@@ -18,7 +18,7 @@ import (
 // Credentials come only from the provider's usual environment variables
 // (OPENAI_API_KEY, ANTHROPIC_API_KEY; none for Ollama).
 type JudgeFlags struct {
-	JudgeProvider string  `name:"judge-provider" env:"EVAL_JUDGE_PROVIDER" placeholder:"NAME" help:"Judge provider: openai (also any OpenAI-compatible server), anthropic or ollama. Default: the suite's, else openai."`
+	JudgeProvider string  `name:"judge-provider" env:"EVAL_JUDGE_PROVIDER" placeholder:"NAME" help:"Judge provider: openai (also any OpenAI-compatible server), anthropic, ollama, azure (Azure OpenAI; --judge-base-url is the resource, --judge-model the deployment; AZURE_OPENAI_API_KEY), gemini (GEMINI_API_KEY) or bedrock (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION). Default: the suite's, else openai."`
 	JudgeModel    string  `name:"judge-model" env:"EVAL_JUDGE_MODEL" placeholder:"MODEL" help:"Judge model; configures a judge even when the suite names none."`
 	JudgeBaseURL  string  `name:"judge-base-url" env:"EVAL_JUDGE_BASE_URL" placeholder:"URL" help:"Judge endpoint, e.g. http://127.0.0.1:11434 for Ollama or https://host/v1 for an OpenAI-compatible server."`
 	NoJudge       envBool `name:"no-judge" env:"EVAL_NO_JUDGE" help:"Run without a judge: LLM metrics are not calculated (null) and the run's fingerprint says so."`
