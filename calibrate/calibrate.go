@@ -23,6 +23,8 @@ type Label struct {
 	Pass   *bool    // the human's pass/fail
 	Score  *float64 // the human's score in [0,1]; passes at the metric's threshold
 	Line   int      // line in the labels file
+	// RunID is the run the label was given on ("" when the line names none).
+	RunID string
 }
 
 // labelLine is the JSONL shape: {"case_id", "metric", and one of "pass"
@@ -101,6 +103,9 @@ func parseLabel(line []byte) (Label, error) {
 		return Label{}, errors.New("metric is required")
 	}
 	l := Label{CaseID: *ll.CaseID, Metric: *ll.Metric}
+	if id, ok := ll.RunID.(string); ok {
+		l.RunID = id
+	}
 	given := 0
 	if ll.Pass != nil {
 		given++
