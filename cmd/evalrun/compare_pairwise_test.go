@@ -18,11 +18,9 @@ import (
 	"github.com/agentevals/agentevals/models"
 )
 
-// pairJudge is a local OpenAI-compatible judge for pairwise prompts:
-// prefer(first, second, expected) is the score it gives (1 first slot
-// better, 0 second, 0.5 equal; "" answers 503), read from the prompt's
-// two answers and expected answer (JSON-encoded, as the prompt has them).
-func pairJudge(t *testing.T, prefer func(first, second, expected string) string) *httptest.Server {
+// chatJudge is a local OpenAI-compatible judge whose verdict's score is
+// verdict(system, user) for the request's two messages ("" answers 503).
+func chatJudge(t *testing.T, verdict func(system, user string) string) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
@@ -33,9 +31,7 @@ func pairJudge(t *testing.T, prefer func(first, second, expected string) string)
 			http.Error(w, "bad request", http.StatusBadRequest)
 			return
 		}
-		user := req.Messages[len(req.Messages)-1].Content
-		s := prefer(section(user, "[first answer (untrusted)]"), section(user, "[second answer (untrusted)]"),
-			section(user, "[expected_answer (untrusted reference)]"))
+		s := verdict(req.Messages[0].Content, req.Messages[len(req.Messages)-1].Content)
 		if s == "" {
 			http.Error(w, "upstream unavailable", http.StatusServiceUnavailable)
 			return
@@ -47,6 +43,17 @@ func pairJudge(t *testing.T, prefer func(first, second, expected string) string)
 	}))
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// pairJudge is a chatJudge for pairwise prompts: prefer(first, second,
+// expected) is the score it gives (1 first slot better, 0 second, 0.5
+// equal; "" answers 503), read from the prompt's two answers and expected
+// answer (JSON-encoded, as the prompt has them).
+func pairJudge(t *testing.T, prefer func(first, second, expected string) string) *httptest.Server {
+	return chatJudge(t, func(_, user string) string {
+		return prefer(section(user, "[first answer (untrusted)]"), section(user, "[second answer (untrusted)]"),
+			section(user, "[expected_answer (untrusted reference)]"))
+	})
 }
 
 // section is the line after label in a prompt.

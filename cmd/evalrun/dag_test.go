@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -16,33 +13,18 @@ import (
 	"github.com/agentevals/agentevals/score"
 )
 
-// questionJudge is a local OpenAI-compatible judge that answers a
-// decision graph's yes/no questions: yes when the question (found in the
-// system message) is in yes, no otherwise.
+// questionJudge is a chatJudge for a decision graph's yes/no questions:
+// yes when the question (in the system message) is in yes and the answer
+// thanks the user, no otherwise.
 func questionJudge(t *testing.T, yes ...string) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			Messages []struct{ Content string } `json:"messages"`
-		}
-		body, _ := io.ReadAll(r.Body)
-		if json.Unmarshal(body, &req) != nil || len(req.Messages) < 2 {
-			http.Error(w, "bad request", http.StatusBadRequest)
-			return
-		}
-		verdict := "0"
+	return chatJudge(t, func(system, user string) string {
 		for _, q := range yes {
-			if strings.Contains(req.Messages[0].Content, q) && strings.Contains(req.Messages[1].Content, "thanks") {
-				verdict = "1"
+			if strings.Contains(system, q) && strings.Contains(user, "thanks") {
+				return "1"
 			}
 		}
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"id":"1","object":"chat.completion","model":"judge","choices":[{"index":0,`+
-			`"message":{"role":"assistant","content":"{\"reason\":\"Scripted verdict.\",\"score\":%s}"},"finish_reason":"stop"}],`+
-			`"usage":{"prompt_tokens":20,"completion_tokens":5,"total_tokens":25}}`, verdict)
-	}))
-	t.Cleanup(srv.Close)
-	return srv
+		return "0"
+	})
 }
 
 // dagSuite writes a suite scored by a decision graph: the deadline check

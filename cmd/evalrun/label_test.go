@@ -78,7 +78,9 @@ func TestLabelCmd_Terminal(t *testing.T) {
 
 	var mu sync.Mutex
 	var screen bytes.Buffer
+	drained := make(chan struct{})
 	go func() {
+		defer close(drained)
 		buf := make([]byte, 4096)
 		for {
 			n, err := master.Read(buf)
@@ -128,6 +130,11 @@ func TestLabelCmd_Terminal(t *testing.T) {
 		t.Fatal("label did not finish")
 	}
 	tty.Close()
+	select { // everything written is read before the screen is checked
+	case <-drained:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the pseudo-terminal was not drained")
+	}
 	mu.Lock()
 	shown := screen.String()
 	mu.Unlock()
