@@ -107,6 +107,19 @@ func TestRunCmd_DecisionGraph(t *testing.T) {
 		t.Errorf("the HTML report does not show the decision path (%v)", err)
 	}
 
+	// Re-judging the stored answers walks the same graph again: the
+	// scripted verdicts never change, so the metric is perfectly stable.
+	suitePath := dagSuite(t, srv.URL+"/v1", deadlineGraph)
+	code, out, stderr = evalrun(t, "--database-url", url, "calibrate", run.ID.String(), "--rejudge", "2", "--suite", suitePath, "--json")
+	if code != exitOK || !strings.Contains(out, `"metric": "rules"`) || !strings.Contains(out, `"errors": 0`) || !strings.Contains(out, `"agreement": 1,`) {
+		t.Errorf("rejudge: exit %d\n%s%s", code, out, stderr)
+	}
+	// --repeat 2: the same scores, each repeat's path kept.
+	code, out, stderr = evalrun(t, "--database-url", url, "run", suitePath, "--repeat", "2")
+	if code != exitFailed || !strings.Contains(out, "q1") {
+		t.Errorf("--repeat 2: exit %d\n%s%s", code, out, stderr)
+	}
+
 	bad := strings.Replace(deadlineGraph, `"no": {"score": 0.5}`, `"no": "deadline"`, 1)
 	code, _, stderr = evalrun(t, "--database-url", url, "run", dagSuite(t, srv.URL+"/v1", bad))
 	if code != exitInvalid || !strings.Contains(stderr, `evaluators.rules.params`) || !strings.Contains(stderr, `nodes.polite.no: leads back to "deadline"`) {
