@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,21 +117,12 @@ func AppendLabel(path string, rec LabelRecord) error {
 // ReadLabelsFile reads the labels already given in path; a missing file
 // holds none.
 func ReadLabelsFile(path string) ([]Label, error) {
-	f, err := os.Open(path)
+	data, err := bounds.ReadFile(path, bounds.DefaultMaxBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("labels file: %w", err)
-	}
-	defer f.Close()
-	max := bounds.Defaults().MaxBytes
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
 		return nil, fmt.Errorf("labels file %s: %w", path, err)
-	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("labels file %s: larger than %d bytes", path, max)
 	}
 	labels, err := ParseLabels(bytes.NewReader(data))
 	if err != nil && !bytes.Contains(data, []byte(`"case_id"`)) {
