@@ -13,6 +13,10 @@ func Builtins() Registry {
 	addToolResultBudget(r)
 	addTrajectoryChecks(r)
 	addTraceChecks(r)
+	addDAG(r)
+	addRetrieval(r)
+	addContextual(r)
+	addTaskCompletion(r)
 	attachDocs(r)
 	return r
 }

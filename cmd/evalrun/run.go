@@ -45,6 +45,7 @@ type RunCmd struct {
 	GateFlags
 	SaveFlags
 	TraceFlags
+	CalibrationGateFlags
 }
 
 // Run executes the suite: flags, then the task, then eval.Run, then what
@@ -72,6 +73,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return asInvalid(err)
 	}
+	warnSameFamily(g.Stderr, s.Agent.LLM, c.built, "")
 	conc := runner.Concurrency(int(c.Concurrency), len(s.Cases))
 	catalog, err := c.catalog()
 	if err != nil {
@@ -114,6 +116,9 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 		return err
 	}
 	task.Store, task.Gate = c.SaveFlags.store(g, db, shard), c.gate()
+	if task.Gate.Uncalibrated, err = c.uncalibrated(ctx, g, db, s, task.Gate.Mode); err != nil {
+		return err
+	}
 	task.Preflight = func(ctx context.Context) error { return c.preflight(ctx, s, judge != nil) }
 	task.Exec.Repeat = c.repeat(s)
 	showProgress(g, &task.Exec, len(s.Cases), func() string { return rateNote(agentLimiter, c.JudgeFlags.limiter) })
