@@ -53,6 +53,8 @@ type MetricTest struct {
 	Verdict        string `json:"verdict"`
 	// ByFlips is true when the flip test, not the score test, regressed.
 	ByFlips bool `json:"by_flips,omitempty"`
+	// baselineMeasured: some baseline row of the metric had a score.
+	baselineMeasured bool
 	// Note says why the metric gates or does not, e.g. "within noise: p =
 	// 0.41, mean change -0.006".
 	Note string `json:"note"`
@@ -158,6 +160,7 @@ func metricTests(run *models.Run, base map[string]*models.CaseResult, judged fun
 			f := McNemar(a.p2f, a.f2p)
 			t.Flips = &f
 		}
+		t.baselineMeasured = a.baselineMeasured
 		t.Verdict, t.Note = t.decide(opts, a.baselineMeasured)
 		out[name] = t
 	}
