@@ -208,6 +208,9 @@ func Compare(run, baseline *models.Run, opts Options) *Comparison {
 		var sliceFindings []Finding
 		var byCase map[string][]Finding
 		cmp.Localized, sliceFindings, byCase = localize(cmp.Cases, tests, opts, order, pairs, agg, aq, as)
+		if aq == 0 && as == 0 {
+			cmp.Localized = nil // no localized family ran: the aggregate tests are the whole gate
+		}
 		regressions = append(sliceFindings, mergeQuestionDrops(cmp.Cases, byCase)...)
 	}
 	cmp.Metrics, regressions = compareMetrics(run, baseline, opts, tests, regressions)

@@ -26,17 +26,19 @@ type caseRow struct {
 // runPage is the run page's data.
 type runPage struct {
 	BasePage
-	Run          *models.Run
-	Totals       compare.Totals
-	Baseline     *models.Run
-	BaseTotals   *compare.Totals
-	Metrics      []compare.MetricComparison
-	Regressions  []findingView
-	Improvements []findingView
-	Cases        []caseRow
-	Slices       []compare.Slice
-	Missing      []string
-	Metadata     string
+	Run         *models.Run
+	Totals      compare.Totals
+	Baseline    *models.Run
+	BaseTotals  *compare.Totals
+	Metrics     []compare.MetricComparison
+	Regressions []findingView
+	// RegressedQuestions counts the questions with a regression, each once.
+	RegressedQuestions int
+	Improvements       []findingView
+	Cases              []caseRow
+	Slices             []compare.Slice
+	Missing            []string
+	Metadata           string
 	// JudgeUsage is the judge usage line (report.JudgeUsage.String), shown
 	// next to the agent's tokens and cost.
 	JudgeUsage   string
@@ -128,6 +130,7 @@ func (s *Server) runPage(c *gin.Context) error {
 		Metadata: prettyJSON(run.Metadata), JudgeUsage: report.JudgeUsageOf(run.Cases).String(),
 		JSONLink: b.Path("runs", id, "report.json")}
 	page.Regressions, page.Improvements = findingViews(b, run, cmp.Findings)
+	page.RegressedQuestions, _ = cmp.RegressedQuestions()
 	page.Verdict = newVerdictBanner(cmp)
 	page.Revision, page.KeyMeta = report.Revision(run), keyMetadata(run)
 	if d := run.FinishedAt.Sub(run.StartedAt); d >= 0 {
