@@ -219,3 +219,19 @@ func flagged(candidate, baseline *models.Run, mode string) (bool, *compare.Compa
 	cmp := compare.Compare(candidate, baseline, g.Options())
 	return g.Decide(cmp).Code == eval.ExitFailed, cmp
 }
+
+// tableResamples is the bootstrap size of GateCI's comparison: the gate's
+// decision rests on its paired tests, never on a bootstrap interval (those
+// are shown, not gated on), so a small one decides the same and keeps the
+// simulation table's thousands of comparisons fast.
+const tableResamples = 20
+
+// GateCI is whether the ci gate (evalrun run --gate ci --fail-on
+// regressions) flags candidate against baseline, with the comparison.
+func GateCI(candidate, baseline *models.Run) (bool, *compare.Comparison) {
+	g := eval.Gate{Mode: compare.GateCI, FailOn: eval.FailOnRegressions}
+	opts := g.Options()
+	opts.Resamples = tableResamples
+	cmp := compare.Compare(candidate, baseline, opts)
+	return g.Decide(cmp).Code == eval.ExitFailed, cmp
+}
