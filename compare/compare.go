@@ -211,7 +211,7 @@ func Compare(run, baseline *models.Run, opts Options) *Comparison {
 		if aq == 0 && as == 0 {
 			cmp.Localized = nil // no localized family ran: the aggregate tests are the whole gate
 		}
-		regressions = append(sliceFindings, mergeQuestionDrops(cmp.Cases, byCase)...)
+		regressions = append(sliceFindings, mergeQuestionDrops(cmp.Cases, byCase, aq > 0)...)
 	}
 	cmp.Metrics, regressions = compareMetrics(run, baseline, opts, tests, regressions)
 	cmp.Findings = append(regressions, others...)

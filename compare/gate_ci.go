@@ -258,6 +258,10 @@ func ciMetricFindings(names []string, tests map[string]*MetricTest) []Finding {
 	return out
 }
 
+// judgedAggregateWhy leads the reason of a judge metric's finding that
+// does not gate one by one.
+const judgedAggregateWhy = "not gating: judge metrics gate in aggregate"
+
 // ciWhy decides whether a per-question finding gates under the ci gate and
 // says why in a few words.
 func ciWhy(f Finding, tests map[string]*MetricTest, flaky *Flakiness) (bool, string) {
@@ -269,7 +273,7 @@ func ciWhy(f Finding, tests map[string]*MetricTest, flaky *Flakiness) (bool, str
 	case f.Kind == NewAgentError:
 		return true, "gates: a new agent error regresses by itself"
 	case t != nil && t.Judged:
-		return false, "not gating: judge metrics gate in aggregate; " + f.Metric + " " + t.Note
+		return false, judgedAggregateWhy + "; " + f.Metric + " " + t.Note
 	case f.Kind == ScoreDrop:
 		note := ""
 		if t != nil {

@@ -190,7 +190,7 @@ func (l *Localization) Headline() string {
 // judged score drop of the same metric is dropped (the finding says it
 // with its test), and a newly failed minimum of that metric gates with
 // it. It returns every case's regression findings, in case order.
-func mergeQuestionDrops(cases []CaseComparison, byCase map[string][]Finding) []Finding {
+func mergeQuestionDrops(cases []CaseComparison, byCase map[string][]Finding, questionsTested bool) []Finding {
 	var regs []Finding
 	for i := range cases {
 		cc := &cases[i]
@@ -211,7 +211,11 @@ func mergeQuestionDrops(cases []CaseComparison, byCase map[string][]Finding) []F
 			}
 			cc.Findings = kept
 		}
-		for _, f := range cc.Findings {
+		for j, f := range cc.Findings {
+			if questionsTested && !f.Gating && strings.HasPrefix(f.Why, judgedAggregateWhy) {
+				f.Why = "not gating: within this question's judge noise, and judge metrics also gate in aggregate" + strings.TrimPrefix(f.Why, judgedAggregateWhy)
+				cc.Findings[j] = f
+			}
 			if f.Kind.Regression() {
 				regs = append(regs, f)
 			}
