@@ -213,7 +213,7 @@ func mergeQuestionDrops(cases []CaseComparison, byCase map[string][]Finding, que
 		}
 		for j, f := range cc.Findings {
 			if questionsTested && !f.Gating && strings.HasPrefix(f.Why, judgedAggregateWhy) {
-				f.Why = "not gating: within this question's judge noise, and judge metrics also gate in aggregate" + strings.TrimPrefix(f.Why, judgedAggregateWhy)
+				f.Why = "not gating: within this question's judge noise; judge metrics gate in aggregate or one question beyond noise" + strings.TrimPrefix(f.Why, judgedAggregateWhy)
 				cc.Findings[j] = f
 			}
 			if f.Kind.Regression() {
