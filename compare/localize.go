@@ -333,7 +333,7 @@ func moderated(s repeatSide, s0 float64) float64 {
 
 // sliceTests runs the paired drop test of one metric on each slice with
 // enough pairs (a slice holding every pair is the aggregate test).
-func sliceTests(key, metric string, ps []pair, seed uint64) []SliceDrop {
+func sliceTests(key, metric string, ps []pair, seed uint64, alpha float64) []SliceDrop {
 	groups := map[string][]float64{}
 	for _, p := range ps {
 		if p.slice != "" {
@@ -351,24 +351,29 @@ func sliceTests(key, metric string, ps []pair, seed uint64) []SliceDrop {
 	for _, v := range values {
 		t := PairedDropTest(groups[v])
 		p, method := *t.P, t.Method
-		if t.Method == MethodPairedT {
+		if t.Method == MethodPairedT && p <= 2*alpha {
 			// A slice's tests sit far in the tail (Holm over every slice),
 			// where the t-test is too generous for the mixed spreads of a
 			// slice's questions; random sign flips are exact under "no
-			// change" whatever the spread.
-			p, method = signFlipMC(groups[v], sliceFlips, seed^uint64(len(out)+1), metric+"\x00"+v), MethodSignFlipMC
+			// change" whatever the spread. A t-test p above twice the
+			// family's α cannot come near rejection: the flips are spared.
+			flips := sliceFlips(len(values), alpha)
+			p = signFlipMC(groups[v], flips, seed^uint64(len(out)+1), metric+"\x00"+v)
+			method = fmt.Sprintf("sign-flip test (%d random flips)", flips)
 		}
 		out = append(out, SliceDrop{Key: key, Value: v, Metric: metric, Size: t.N, MeanChange: *t.MeanChange, P: p, Method: method})
 	}
 	return out
 }
 
-// sliceFlips is the number of random sign assignments of a slice's test:
-// enough to resolve p-values near the slice family's Holm thresholds.
-const sliceFlips = 20000
-
-// MethodSignFlipMC names the random sign-flip test of a slice.
-const MethodSignFlipMC = "sign-flip test (20,000 random flips)"
+// sliceFlips is the number of random sign assignments of a slice's test
+// among m slices at family level alpha: four times what resolves the
+// strictest Holm threshold alpha/m, from 2,000 to 20,000. The count is
+// fixed before any flip, so (1 + #{sum ≤ observed}) / (flips + 1) stays a
+// valid p-value.
+func sliceFlips(m int, alpha float64) int {
+	return int(min(20000, max(2000, math.Ceil(4*float64(m)/alpha))))
+}
 
 // signFlipMC is the one-sided sign-flip p-value of the sum of d from
 // flips random sign assignments, (1 + #{sum ≤ observed}) / (flips + 1), on

@@ -60,7 +60,7 @@ func localize(cases []CaseComparison, tests map[string]*MetricTest, opts Options
 	if as > 0 {
 		var all []SliceDrop
 		for _, name := range order {
-			all = append(all, sliceTests(key, name, pairs[name], opts.Seed)...)
+			all = append(all, sliceTests(key, name, pairs[name], opts.Seed, as)...)
 		}
 		ps := make([]float64, len(all))
 		for i, s := range all {
