@@ -79,4 +79,3 @@ func signFlipMC(d []float64, flips int, seed uint64, label string) float64 {
 	}
 	return float64(1+atMost) / float64(flips+1)
 }
-
