@@ -1,10 +1,14 @@
-package gatesim
+// Package localized_test holds the ci gate's localized acceptance table,
+// apart from package gatesim so that each fits its own test timeout.
+package localized_test
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/agentevals/agentevals/internal/gatesim"
 )
 
 // scenario is one kind of candidate of the localized simulation.
@@ -71,7 +75,7 @@ func TestGate_Localized(t *testing.T) {
 		name   string
 		levels int
 	}{{"gaussian", 0}, {"coarse 5-level", 5}} {
-		h, err := New(Config{Questions: questions, Threshold: 0.7, SD: 0.10, Seed: 20261202, Levels: judge.levels, SliceSize: slice}, t.TempDir())
+		h, err := gatesim.New(gatesim.Config{Questions: questions, Threshold: 0.7, SD: 0.10, Seed: 20261202, Levels: judge.levels, SliceSize: slice}, t.TempDir())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +91,7 @@ func TestGate_Localized(t *testing.T) {
 					run := 100000*(ji+1) + 10000*repeats + 1000*si + 2*tr
 					base := h.Synth(run, func(int) float64 { return 0 }, repeats)
 					cand := h.Synth(run+1, sc.drop(tr), repeats)
-					ci, cmp := GateCI(cand, base)
+					ci, cmp := gatesim.GateCI(cand, base)
 					flagged += b2i(ci)
 					if l := cmp.Localized; l != nil && l.Headline() != "" {
 						localized++
@@ -119,4 +123,11 @@ func TestGate_Localized(t *testing.T) {
 // The gate says so (the power line) and --repeat 3 finds them.
 func coarseLimit(levels, repeats int, scenario string) bool {
 	return levels > 1 && repeats == 1 && scenario == "9 questions -0.4"
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
