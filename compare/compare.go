@@ -204,17 +204,18 @@ func Compare(run, baseline *models.Run, opts Options) *Comparison {
 			}
 		}
 	}
+	var sliceFindings []Finding
 	if baseline != nil && opts.Gate == GateCI {
-		var sliceFindings []Finding
 		var byCase map[string][]Finding
 		cmp.Localized, sliceFindings, byCase = localize(cmp.Cases, tests, opts, order, pairs, agg, aq, as)
 		if aq == 0 && as == 0 {
 			cmp.Localized = nil // no localized family ran: the aggregate tests are the whole gate
 		}
-		regressions = append(sliceFindings, mergeQuestionDrops(cmp.Cases, byCase, aq > 0)...)
+		regressions = mergeQuestionDrops(cmp.Cases, byCase, aq > 0)
 	}
 	cmp.Metrics, regressions = compareMetrics(run, baseline, opts, tests, regressions)
-	cmp.Findings = append(regressions, others...)
+	// Localized findings first: slices, then the metrics, then questions.
+	cmp.Findings = append(append(sliceFindings, regressions...), others...)
 	cmp.Slices = buildSlices(cmp, opts)
 	return cmp
 }

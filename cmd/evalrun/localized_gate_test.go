@@ -118,7 +118,7 @@ esac
 		}
 	}
 	for _, want := range []string{"Localized: 10 questions in slice failure_mode=refunds regressed", "::error title=Slices / A%3A slice failure_mode=refunds regressed on semantic_accuracy::",
-		"Regressed: 10 regressions, semantic_accuracy regressed overall, slice failure_mode=refunds regressed on semantic_accuracy (! fails the gate)"} {
+		"Regressed: 10 regressions, slice failure_mode=refunds regressed on semantic_accuracy, semantic_accuracy regressed overall (! fails the gate)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}
