@@ -39,6 +39,9 @@ type Gate struct {
 	// SliceBy is the case metadata key the ci gate's slice tests group by
 	// ("": failure_mode).
 	SliceBy string
+	// Uncalibrated names judge metrics the gate must not gate on, with
+	// why (run --min-kappa): their findings are kept, never gating.
+	Uncalibrated map[string]string
 }
 
 // Options are the comparison options of the gate.

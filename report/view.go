@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentevals/agentevals/compare"
 	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/score"
 )
 
 type viewKind int
@@ -77,7 +78,10 @@ type caseView struct {
 	// Truncated says the stored answer is a prefix of a longer one.
 	Truncated string
 	Replay    *ReplayView // nil without API replay evidence
-	Metrics   []metricView
+	// Transcript is the conversation (report/transcript.go); nil for a
+	// single question.
+	Transcript *TranscriptView
+	Metrics    []metricView
 }
 
 type metricView struct {
@@ -86,6 +90,8 @@ type metricView struct {
 	State     string // pass, fail, error, not calculated
 	Reason    string
 	Error     string
+	// Path is a decision graph metric's walk, node by node (nil otherwise).
+	Path []score.DAGStep
 }
 
 // gateVerdict says in a few words how the run compares with its baseline.
@@ -142,12 +148,12 @@ func newView(c *compare.Comparison, kind viewKind) *view {
 			Question: jsonText(cc.Case.Question), Expected: jsonText(cc.Case.ExpectedAnswer),
 			Output: jsonText(cc.Case.Output), Actions: jsonText(cc.Case.Actions),
 			Error: compare.ErrorSummary(cc.Case.ErrorDetails), Truncated: TruncationNote(cc.Case.ResponseMetadata),
-			Replay: NewReplayView(cc.Case.ResponseMetadata)}
+			Replay: NewReplayView(cc.Case.ResponseMetadata), Transcript: NewTranscriptView(cc.Case.ResponseMetadata)}
 		v.HasReplay = v.HasReplay || cv.Replay != nil
 		for _, md := range cc.Metrics {
 			m := md.Current
 			mv := metricView{MetricDelta: md, Threshold: m.Threshold, State: metricState(m),
-				Error: compare.ErrorSummary(m.ErrorDetails)}
+				Error: compare.ErrorSummary(m.ErrorDetails), Path: dagPath(cc.Case, m)}
 			if m.Reason != nil {
 				mv.Reason = *m.Reason
 				if mv.State == "not calculated" { // the state already says it

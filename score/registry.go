@@ -8,7 +8,13 @@ func Builtins() Registry {
 	addActionGroup(r)
 	AddLLMMetrics(r)
 	declareLLMNeeds(r)
+	addConversationMetrics(r)
+	addTokenBudget(r)
 	addToolResultBudget(r)
+	addDAG(r)
+	addRetrieval(r)
+	addContextual(r)
+	addTaskCompletion(r)
 	attachDocs(r)
 	return r
 }

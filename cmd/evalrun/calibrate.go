@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 
+	"github.com/agentevals/agentevals/bounds"
 	"github.com/agentevals/agentevals/calibrate"
 	"github.com/agentevals/agentevals/models"
 )
@@ -123,12 +124,12 @@ func checkKappa(ms []calibrate.MetricAgreement, bar float64) error {
 }
 
 func readLabels(path string) ([]calibrate.Label, error) {
-	f, err := os.Open(path)
+	f, err := bounds.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("--labels: %w", err)
 	}
 	defer f.Close()
-	labels, err := calibrate.ParseLabels(f)
+	labels, err := calibrate.ParseLabels(bounds.NewReader(f, bounds.DefaultMaxBytes))
 	if err != nil {
 		return nil, fmt.Errorf("--labels %s: %w", path, err)
 	}
@@ -144,6 +145,7 @@ func judgedMetrics(run *models.Run) []calibrate.JudgedMetric {
 			out = append(out, calibrate.JudgedMetric{
 				CaseID: cr.CaseID, Metric: m.Name, Threshold: m.Threshold,
 				Score: m.Score, Passed: m.Passed, Errored: m.Errored(),
+				AnswerLength: utf8.RuneCountInString(textOf(cr.Output)),
 			})
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/bounds"
 	"github.com/agentevals/agentevals/compare"
 	"github.com/agentevals/agentevals/eval"
 	"github.com/agentevals/agentevals/llm"
@@ -38,7 +39,10 @@ type ExperimentCmd struct {
 	FailOnRegression bool   `name:"fail-on-regression" help:"As run --fail-on-regression: --fail-on failures becomes both; alone, it means --fail-on both."`
 
 	JudgeFlags
+	Pairwise bool `name:"pairwise" help:"Judge every later variant's answers against the first variant's, question by question and twice with the slots swapped (as compare --pairwise); the verdicts are stored in the later variant's run summary and shown in the grid. Needs a judge."`
 
+	// reference is the first variant's run once it ran (--pairwise).
+	reference *models.Run
 	// notSaved counts the variants whose save failed (their evidence files
 	// were written instead); failed those whose gate decided exit 1.
 	notSaved, failed int
@@ -98,7 +102,19 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return asInvalid(err)
 	}
+	if c.Pairwise && judge == nil && !bool(rc.NoJudge) {
+		// No metric needs a judge, the pairwise verdicts do.
+		if judge, err = rc.judge(ctx, exp.Suite.Judge); err != nil {
+			return asInvalid(err)
+		}
+	}
 	c.JudgeFlags = rc.JudgeFlags // the judge built, whose summary every variant's run carries
+	for i, v := range exp.Variants {
+		warnSameFamily(g.Stderr, suites[i].Agent.LLM, c.built, fmt.Sprintf("variant %q: ", sanitize.EscapeText(v.Name)))
+	}
+	if c.Pairwise && judge == nil {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--pairwise needs a judge: the suite names none (give --judge-model) or --no-judge is set")}
+	}
 	db, err := g.open(ctx, false)
 	if err != nil {
 		return asInvalid(err)
@@ -119,6 +135,9 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 			return err
 		}
 		runs = append(runs, run)
+		if i == 0 {
+			c.reference = run
+		}
 	}
 	if err := writeGrid(g, runs, targets); err != nil {
 		return err
@@ -202,6 +221,7 @@ func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.D
 		Store: eval.Store{DB: db, EvidenceDir: DefaultEvidenceDir, Save: g.saveOptions(g.announceRetry)},
 		Exec:  eval.Exec{Concurrency: conc, Metadata: meta, ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge)}}
 	showProgress(g, &task.Exec, len(s.Cases), nil)
+	c.pairwiseHooks(ctx, g, &task.Exec, judge, v)
 	res, err := eval.Run(ctx, task)
 	if err != nil {
 		err = inStage(err, eval.StageExecute, func(err error) error { return fmt.Errorf("variant %q: %w", v.Name, err) })
@@ -241,11 +261,27 @@ func variantMetadata(base map[string]any, v suite.Variant, info report.Experimen
 	return out
 }
 
-// parseMetadata reads a --metadata JSON object ("" is an empty one).
+// metadataLimits bound --metadata: a suite's depth, and 1 MiB (a command
+// line holds far less).
+func metadataLimits() bounds.Limits {
+	return bounds.Limits{MaxDepth: bounds.DefaultMaxDepth, MaxBytes: 1 << 20}
+}
+
+// parseMetadata reads a --metadata JSON object ("" is an empty one),
+// within metadataLimits and UTF-8.
 func parseMetadata(s string) (map[string]any, error) {
 	meta := map[string]any{}
 	if s == "" {
 		return meta, nil
+	}
+	if err := metadataLimits().CheckJSON([]byte(s)); err != nil {
+		return nil, fmt.Errorf("--metadata: %w", err)
+	}
+	if err := bounds.CheckEncoding([]byte(s)); err != nil {
+		return nil, fmt.Errorf("--metadata: %w", err)
+	}
+	if off := sanitize.BadEscape([]byte(s)); off >= 0 {
+		return nil, fmt.Errorf("--metadata: byte %d: %s is NUL or a lone surrogate, which PostgreSQL refuses (limit: encoding UTF-8 without NUL)", off, s[off:min(len(s), off+6)])
 	}
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber() // numbers keep every digit: a 20-digit build id stays itself
