@@ -22,7 +22,8 @@ type Block struct {
 }
 
 // Marker is the parsed `<!-- docstest: … -->` comment above a fence.
-// Directives are separated by ";":
+// Directives are separated by ";"; skip takes the rest of the comment as
+// its reason, so it comes last:
 //
 //	skip REASON   the block is not run; the test lists it with the reason
 //	exit N        the sh block must exit with status N (default 0)
@@ -109,16 +110,19 @@ func parseMarker(line string) (Marker, error) {
 	if !ok {
 		return m, fmt.Errorf("marker %q does not end with -->", line)
 	}
-	for _, d := range strings.Split(rest, ";") {
-		d = strings.TrimSpace(d)
-		word, arg, _ := strings.Cut(d, " ")
+	for rest = strings.TrimSpace(rest); rest != ""; {
+		d, next, _ := strings.Cut(rest, ";")
+		word, arg, _ := strings.Cut(strings.TrimSpace(d), " ")
 		arg = strings.TrimSpace(arg)
+		rest = strings.TrimSpace(next)
 		switch word {
 		case "skip":
-			if len(arg) < 10 {
+			reason := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(d+";"+next), "skip"))
+			reason = strings.TrimSuffix(reason, ";")
+			if len(reason) < 10 {
 				return m, fmt.Errorf("marker %q: skip needs a reason of at least a few words", line)
 			}
-			m.Skip = arg
+			m.Skip, rest = reason, ""
 		case "exit":
 			n, err := strconv.Atoi(arg)
 			if err != nil || n < 0 || n > 255 {
