@@ -9,8 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -58,18 +60,27 @@ func parseDoc(t *testing.T, rel string) []Block {
 // json, jsonl and yaml blocks parsed (suites also validated by evalrun),
 // go blocks written where their file marker says (TestDocs_GoBlocksCompile
 // compiles them); output blocks are listed as shown. The log lists every
-// block and what was done with it (go test -v). Documents run one after
-// the other in one place (workRoot), so a go command in a block compiles
-// the module there once and finds it in the build cache afterwards.
+// block and what was done with it (go test -v).
 func TestDocs(t *testing.T) {
 	judge := scriptedJudge(t)
 	root := workRoot(t)
+	var compiling sync.Mutex
+	slug := regexp.MustCompile(`[^a-zA-Z0-9]+`)
 	for _, rel := range documents(t) {
 		t.Run(rel, func(t *testing.T) {
+			t.Parallel()
 			blocks := parseDoc(t, rel)
 			// The copy is named agentevals, as a clone is, so blocks can
 			// refer to it from a sibling directory (../agentevals).
-			base := filepath.Join(root, "doc")
+			// Documents whose blocks run the go command take turns in one
+			// place, so the module compiles there once and stays in the
+			// build cache; the others run in parallel, each in its own.
+			base := filepath.Join(root, slug.ReplaceAllString(rel, "_"))
+			if runsGo(blocks) {
+				compiling.Lock()
+				defer compiling.Unlock()
+				base = filepath.Join(root, "go")
+			}
 			if err := os.RemoveAll(base); err != nil {
 				t.Fatal(err)
 			}
@@ -101,6 +112,19 @@ func TestDocs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// goCommand finds the go command at the start of a shell command.
+var goCommand = regexp.MustCompile(`(^|[\n;&|(]|\s)go\s+(run|test|build|install|mod|get|vet)\b`)
+
+// runsGo reports whether a sh block of the document runs the go command.
+func runsGo(blocks []Block) bool {
+	for _, b := range blocks {
+		if (b.Lang == "sh" || b.Lang == "bash" || b.Lang == "shell") && b.Marker.Skip == "" && goCommand.MatchString(b.Body) {
+			return true
+		}
+	}
+	return false
 }
 
 // handle does with one block what its language and marker say and returns
