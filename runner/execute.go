@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentevals/agentevals/agent"
 	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/sanitize"
 	"github.com/agentevals/agentevals/score"
 	"github.com/agentevals/agentevals/suite"
 )
@@ -128,6 +129,11 @@ func Execute(ctx context.Context, s *suite.Suite, a agent.Agent, opts ExecOption
 	var err error
 	if run.Metadata, err = models.NewJSON(meta); err != nil {
 		return nil, fmt.Errorf("execute suite: run metadata: %w", err)
+	}
+	// --metadata and experiment variant metadata are operator text: stored
+	// and shown redacted like every other string.
+	if out, _ := sanitize.JSON(run.Metadata); out != nil {
+		run.Metadata = models.JSON(out)
 	}
 	scorers, err := BuildScorers(s, calculated, opts.Judge)
 	if err != nil {

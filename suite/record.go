@@ -95,7 +95,7 @@ func (r *Recordings) Write(s *Suite, out string) (*RecordResult, error) {
 		stem := uniqueStem(slug(c.ID, i), usedNames)
 		var items []any
 		for n, rec := range recs {
-			where := fmt.Sprintf("%s: request %d (%s %s)", c.path, n+1, rec.Method, rec.URL)
+			where := fmt.Sprintf("%s: request %d (%s %s)", c.path, n+1, rec.Method, rec.ShownURL())
 			file := filepath.ToSlash(filepath.Join("fixtures", "recorded", fmt.Sprintf("%s-%d.json", stem, n+1)))
 			item, body, why := fixture(rec, file)
 			if why != "" {
@@ -168,6 +168,8 @@ func fixture(rec replay.Recorded, bodyFile string) (item map[string]any, body []
 		return nil, nil, rec.Err
 	case len(rec.Body) > 0 && !json.Valid(rec.Body):
 		return nil, nil, "the request body is not JSON (api_interactions compare typed JSON bodies)"
+	case len(rec.SensitivePath()) > 0:
+		return nil, nil, fmt.Sprintf("the URL path holds a credential (%s), which a strict fixture would have to store; send it in a header", strings.Join(rec.SensitivePath(), ", "))
 	case len(rec.SensitiveQuery()) > 0:
 		return nil, nil, fmt.Sprintf("query parameter %s holds a credential, which a strict fixture would have to store; send it in a header", strings.Join(rec.SensitiveQuery(), ", "))
 	case rec.SensitiveBody():
