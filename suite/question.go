@@ -7,12 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentevals/agentevals/bounds"
 	"github.com/agentevals/agentevals/score"
 )
 
@@ -262,14 +262,14 @@ func (s *Suite) loadGolden(p Problems, rel string) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(s.Dir, rel)
 	}
-	f, err := os.Open(path)
+	f, err := bounds.Open(path)
 	if err != nil {
 		p.add("$.golden_set", "cannot read the golden set: %v", err)
 		return
 	}
 	defer f.Close()
 	gp := Problems{File: rel, List: p.List}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bounds.NewReader(f, bounds.DefaultMaxBytes))
 	sc.Buffer(make([]byte, 64<<10), maxGoldenLine)
 	for line := 1; sc.Scan(); line++ {
 		raw := sc.Bytes()

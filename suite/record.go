@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentevals/agentevals/bounds"
 	"github.com/agentevals/agentevals/internal/atomicfile"
 	"github.com/agentevals/agentevals/replay"
 )
@@ -235,7 +236,7 @@ func uniqueStem(stem string, used map[string]bool) string {
 // recordedSuite is the suite file's JSON with api_interactions set on the
 // given questions, keys in file order, indented.
 func recordedSuite(s *Suite, decls map[int]json.RawMessage) ([]byte, error) {
-	data, err := os.ReadFile(s.Path)
+	data, err := bounds.ReadFile(s.Path, bounds.DefaultMaxBytes)
 	if err != nil {
 		return nil, fmt.Errorf("record: read suite: %w", err)
 	}
