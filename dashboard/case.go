@@ -57,8 +57,10 @@ type casePage struct {
 	// Replay is the readable strict API replay evidence, as the reports
 	// show it (nil without evidence); ReplayRaw is the same evidence as
 	// indented JSON, for completeness.
-	Replay           *report.ReplayView
-	ReplayRaw        string
+	Replay    *report.ReplayView
+	ReplayRaw string
+	// Transcript is the conversation as a chat (nil for a single question).
+	Transcript       *report.TranscriptView
 	ResponseMetadata string
 	AgentError       string
 	AgentErrorText   string
@@ -135,6 +137,7 @@ func (s *Server) casePage(c *gin.Context) error {
 	}
 	page.Actions = sideBySide(cr.ExpectedActions, cr.Actions)
 	page.Replay = report.NewReplayView(cr.ResponseMetadata)
+	page.Transcript = report.NewTranscriptView(cr.ResponseMetadata)
 	// A shortened output is not diffed: a diff of its first bytes would
 	// mislead, and a diff of the whole would put it back on the page.
 	if page.ExpectedAnswer != "" && page.Output != "" && !cut {

@@ -71,6 +71,10 @@ func CaseDefinition(c *Case) map[string]any {
 	if len(c.Context) > 0 {
 		def["context"] = c.Context
 	}
+	if c.Conversation != nil { // "turns" or "scenario" (suite/conversation.go)
+		key, v := conversationDefinition(c.Conversation)
+		def[key] = v
+	}
 	if len(c.Checks) > 0 { // inline checks: what each one checks (runner/checks.go)
 		def["checks"] = checkDefinitions(c)
 	}
