@@ -61,6 +61,10 @@ type view struct {
 	Revision, BaselineRevision string
 	Metadata                   string
 	NotEvaluatedWhy            string
+	// Localized is the ci gate's localized findings in one sentence and
+	// Power its lines on what the gate cannot see (both untrusted, raw).
+	Localized string
+	Power     []string
 }
 
 type caseView struct {
@@ -136,6 +140,9 @@ func newView(c *compare.Comparison, kind viewKind) *view {
 		}
 	}
 	v.ByQuestion = c.RegressionsByQuestion()
+	if l := c.Localized; l != nil {
+		v.Localized, v.Power = l.Headline(), l.Power
+	}
 	for _, cc := range c.Cases {
 		cv := caseView{CaseComparison: cc, Name: cc.Case.Name,
 			Question: jsonText(cc.Case.Question), Expected: jsonText(cc.Case.ExpectedAnswer),
