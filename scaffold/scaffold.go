@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"text/template"
@@ -99,7 +101,7 @@ func Write(opts Options) (*Result, error) {
 	}
 	workflowDir, suiteRel := workflowPlace(dir)
 	data := map[string]any{"Name": name, "AgentName": name + "-agent", "Command": command, "Worker": opts.Worker,
-		"SuitePath": suiteRel}
+		"SuitePath": suiteRel, "ActionRef": actionRef()}
 	files := []file{
 		{path: filepath.Join(dir, "suite.json"), tmpl: "suite.json.tmpl", mode: 0o644},
 		{path: filepath.Join(dir, "golden.jsonl"), tmpl: "golden.jsonl.tmpl", mode: 0o644},
@@ -155,6 +157,20 @@ func workflowPlace(dir string) (root, s string) {
 		rel = "suite.json"
 	}
 	return root, filepath.ToSlash(rel)
+}
+
+// releaseVersion matches a released module version (no pre-release or
+// pseudo-version suffix).
+var releaseVersion = regexp.MustCompile(`^v[0-9]+\.[0-9]+\.[0-9]+$`)
+
+// actionRef is the ref of the agentevals GitHub Action the workflow uses:
+// the release this evalrun was installed from (go install …@vX.Y.Z), else
+// main.
+func actionRef() string {
+	if info, ok := debug.ReadBuildInfo(); ok && releaseVersion.MatchString(info.Main.Version) {
+		return info.Main.Version
+	}
+	return "main"
 }
 
 func render(name string, data any) ([]byte, error) {

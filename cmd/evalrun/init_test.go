@@ -59,7 +59,8 @@ func TestInitCmd_ScaffoldRuns(t *testing.T) {
 }
 
 // checkWorkflow parses the CI workflow and checks that it gates pull
-// requests by running the suite.
+// requests by running the suite through the repository's GitHub Action
+// (internal/actiontest runs the action's scripts).
 func checkWorkflow(t *testing.T, path string) {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -70,7 +71,8 @@ func checkWorkflow(t *testing.T, path string) {
 		On   map[string]any `yaml:"on"`
 		Jobs map[string]struct {
 			Steps []struct {
-				Run string `yaml:"run"`
+				Uses string            `yaml:"uses"`
+				With map[string]string `yaml:"with"`
 			} `yaml:"steps"`
 		} `yaml:"jobs"`
 	}
@@ -82,12 +84,12 @@ func checkWorkflow(t *testing.T, path string) {
 	}
 	var gate bool
 	for _, s := range wf.Jobs["evals"].Steps {
-		if strings.HasPrefix(s.Run, "evalrun run suite.json") && strings.Contains(s.Run, "--fail-on-regression") {
+		if strings.HasPrefix(s.Uses, "agentevals/agentevals@") && s.With["suite"] == "suite.json" && s.With["fail-on"] == "both" {
 			gate = true
 		}
 	}
 	if !gate {
-		t.Errorf("%s has no step running evalrun run suite.json --fail-on-regression:\n%s", path, b)
+		t.Errorf("%s has no step running the agentevals action on suite.json with fail-on both:\n%s", path, b)
 	}
 }
 
