@@ -18,6 +18,7 @@ import (
 func (c *RunCmd) render(g *Globals, res *eval.Result, database bool) {
 	writeRunTable(g.Stdout, res.Run, where(res.Evidence, "not saved (--no-save: dry run)"), styleFor(g.Stdout, os.Getenv))
 	writeCoverageWarnings(g.Stderr, res.Run)
+	writeReplyWarnings(g.Stderr, res.Run)
 	writeInfrastructureFailure(g.Stderr, res.Outage)
 	for _, n := range res.Notes {
 		fmt.Fprintf(g.Stderr, "note: %s\n", sanitize.EscapeText(n))

@@ -117,6 +117,9 @@ func writeRunTable(w io.Writer, run *models.Run, where string, st style) {
 			st.paint(verdictColor(c.Status), pad(c.Status, statusW)), pad(fmtScore(c.Quality()), qualityW))
 		writeMetricParts(w, metricParts(c), prefixW, st)
 		writeReasons(w, c, st)
+		if note := replyNoteLine(c); note != "" {
+			fmt.Fprintln(w, "  -> "+st.paint(ansiYellow, "note")+": "+note)
+		}
 	}
 	t := models.TotalsOf(run.Cases)
 	fmt.Fprintf(w, "Passing questions: %d of %d   Quality: %s   Errors: %d   Not evaluated: %d   Time: %s\n",
