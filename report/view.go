@@ -293,10 +293,10 @@ func jsonText(j models.JSON) string {
 // control characters: html/template then escapes by context).
 func funcs(esc func(string) string) map[string]any {
 	return map[string]any{
-		"esc":   esc,
-		"short": func(s string, n int) string { return esc(truncate(s, n)) },
+		"esc":    esc,
+		"short":  func(s string, n int) string { return esc(truncate(s, n)) },
 		"reason": func(s string) string { return esc(wholeReason(s)) },
-		"score": compare.FmtScore,
+		"score":  compare.FmtScore,
 		// scoreOrDash shows a metric score as the dashboard does: "—" for
 		// a NULL score (errored or not calculated).
 		"scoreOrDash": func(v *float64) string {
