@@ -232,7 +232,7 @@ func (s *Suite) parseEvaluators(p Problems, raw json.RawMessage) {
 			p.add(path, "want a non-empty evaluator name")
 			continue
 		}
-		obj := p.object(path, m.value, "type", "params", "threshold")
+		obj := p.objectHint(path, m.value, `: an evaluator's options go under "params", as in {"type": "contains", "params": {"value": "Paris"}}; an inline check takes them flat`, "type", "params", "threshold")
 		if obj == nil {
 			continue
 		}
