@@ -58,7 +58,10 @@ type view struct {
 	// Revision); Metadata is the run's metadata as indented JSON ("" when
 	// empty); NotEvaluatedWhy is Headline.NotEvaluatedWhy.
 	Revision, BaselineRevision string
-	Metadata                   string
+	// Source and BaselineSource say where the runs were made
+	// (ProvenanceLine); Elsewhere is BaselineElsewhere.
+	Source, BaselineSource, Elsewhere string
+	Metadata                          string
 	NotEvaluatedWhy            string
 }
 
@@ -103,9 +106,10 @@ func newView(c *compare.Comparison, kind viewKind) *view {
 	v := &view{C: c, Run: c.Run, Baseline: c.Baseline, Regressed: h.Regressed,
 		Title:   fmt.Sprintf("%s · %s · %s", c.Run.Suite, c.Run.Agent, c.Run.StartedAt.UTC().Format("2006-01-02 15:04:05 UTC")),
 		Verdict: h.Verdict, Outcome: h.Outcome, Banner: h.Tone, NotEvaluatedWhy: h.NotEvaluatedWhy,
-		Revision: Revision(c.Run)}
+		Revision: Revision(c.Run), Source: ProvenanceLine(ProvenanceOf(c.Run))}
 	if c.Baseline != nil {
 		v.BaselineRevision = Revision(c.Baseline)
+		v.BaselineSource, v.Elsewhere = ProvenanceLine(ProvenanceOf(c.Baseline)), BaselineElsewhere(c.Run, c.Baseline)
 	}
 	if st := compare.Repeats(c.Run); st != nil {
 		v.Repeats, v.RepeatNoise = st.Line(), st.NoiseLine()

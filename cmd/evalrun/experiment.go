@@ -194,9 +194,10 @@ func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.D
 	if cl, ok := a.(io.Closer); ok {
 		defer cl.Close()
 	}
+	prov, meta := collectProvenance(ctx, s.Dir, meta)
 	task := eval.Task{Suite: s, Agent: a, Judge: judge, Gate: c.gate(),
 		Store: eval.Store{DB: db, EvidenceDir: DefaultEvidenceDir, Save: g.saveOptions(g.announceRetry)},
-		Exec:  eval.Exec{Concurrency: conc, Metadata: meta, ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge)}}
+		Exec:  eval.Exec{Concurrency: conc, Metadata: meta, ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge), Provenance: prov}}
 	showProgress(g, &task.Exec, len(s.Cases), nil)
 	res, err := eval.Run(ctx, task)
 	if err != nil {

@@ -25,6 +25,7 @@ func (c *RunCmd) render(g *Globals, res *eval.Result, database bool) {
 	}
 	if database {
 		writeGateSummary(g.Stdout, res.Comparison, c.noBaselineWhy(res))
+		writeBaselineElsewhere(g.Stdout, res.Run, res.Baseline)
 	} else {
 		fmt.Fprintln(g.Stdout, "Baseline: not looked up (--save-to and --no-save open no database); thresholds only")
 	}
