@@ -62,7 +62,7 @@ type view struct {
 	// (ProvenanceLine); Elsewhere is BaselineElsewhere.
 	Source, BaselineSource, Elsewhere string
 	Metadata                          string
-	NotEvaluatedWhy            string
+	NotEvaluatedWhy                   string
 }
 
 type caseView struct {
