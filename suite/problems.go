@@ -112,6 +112,12 @@ func (p Problems) object(path string, raw json.RawMessage, allowed ...string) ma
 // objectHint is object whose unknown-key problems end with hint (when not
 // "").
 func (p Problems) objectHint(path string, raw json.RawMessage, hint string, allowed ...string) map[string]json.RawMessage {
+	return p.objectKeyHint(path, raw, func(string) string { return hint }, allowed...)
+}
+
+// objectKeyHint is object whose problem about an unknown key ends with
+// hint(key).
+func (p Problems) objectKeyHint(path string, raw json.RawMessage, hint func(key string) string, allowed ...string) map[string]json.RawMessage {
 	ms, ok := members(raw)
 	if !ok {
 		p.add(path, "want an object, got %s", describe(raw))
@@ -120,7 +126,7 @@ func (p Problems) objectHint(path string, raw json.RawMessage, hint string, allo
 	out := make(map[string]json.RawMessage, len(ms))
 	for _, m := range ms {
 		if !contains(allowed, m.key) {
-			p.add(child(path, m.key), "unknown key (want one of %s)%s", strings.Join(allowed, ", "), hint)
+			p.add(child(path, m.key), "unknown key (want one of %s)%s", strings.Join(allowed, ", "), hint(m.key))
 			continue
 		}
 		out[m.key] = m.value
