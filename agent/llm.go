@@ -23,10 +23,12 @@ type llmAgent struct {
 
 var _ Agent = (*llmAgent)(nil)
 
-// newLLMAgent validates the model section and builds the client. The
+// NewLLMAgent validates the model section and builds the client. The
 // provider's credential comes from its usual environment variable.
-func NewLLMAgent(cfg suite.ModelConfig, limiter *llm.Limiter) (Agent, error) {
-	c, err := llm.NewClient(cfg.Settings(), llm.Options{HTTPClient: &http.Client{Transport: caseTransport{}}, Limiter: limiter})
+// o's Limiter and Prices apply; its HTTP client is the agent's own.
+func NewLLMAgent(cfg suite.ModelConfig, o llm.Options) (Agent, error) {
+	o.HTTPClient = &http.Client{Transport: caseTransport{}}
+	c, err := llm.NewClient(cfg.Settings(), o)
 	if err != nil {
 		return nil, fmt.Errorf("new llm agent: %w", err)
 	}

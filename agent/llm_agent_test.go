@@ -87,7 +87,7 @@ func TestLLMAgent_InvalidConfig(t *testing.T) {
 		{Provider: "ollama", Model: "m", BaseURL: "http://[::1"},
 		{Provider: "vertex", Model: "m"},
 	} {
-		if _, err := NewLLMAgent(cfg, nil); !errors.Is(err, llm.ErrInvalidSettings) {
+		if _, err := NewLLMAgent(cfg, llm.Options{}); !errors.Is(err, llm.ErrInvalidSettings) {
 			t.Errorf("%+v: err = %v, want ErrInvalidSettings", cfg, err)
 		}
 	}

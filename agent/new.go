@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals/agentevals/prices"
 	"github.com/agentevals/agentevals/suite"
 )
 
@@ -26,6 +27,9 @@ type AgentOptions struct {
 	// Limiter, when set, paces the requests of http and llm agents across
 	// all workers and adapts them to the server's 429s (llm.Limiter).
 	Limiter *llm.Limiter
+	// Prices prices llm agents' calls (llm.Options.Prices); nil means the
+	// vendored catalog alone.
+	Prices *prices.Catalog
 	// MaxAnswerBytes overrides the suite's agent.max_answer_bytes when
 	// positive.
 	MaxAnswerBytes int
@@ -68,7 +72,7 @@ func NewAgent(cfg suite.AgentConfig, opts AgentOptions) (Agent, error) {
 	case suite.AgentHTTP:
 		return newHTTPAgent(cfg, timeout, opts)
 	case suite.AgentLLM:
-		return NewLLMAgent(*cfg.LLM, opts.Limiter)
+		return NewLLMAgent(*cfg.LLM, llm.Options{Limiter: opts.Limiter, Prices: opts.Prices})
 	default: // refused by agentConfigError
 		return nil, fmt.Errorf("new agent %q: $.agent: %w", cfg.Name, suite.ErrNoAgentType)
 	}

@@ -54,8 +54,7 @@ func callAccount(s Settings, u score.Usage, attempts int, failed bool) models.Ca
 		a.Errors = 1
 	}
 	if a.Cost == nil {
-		if p, ok := s.price(); ok {
-			c := (float64(u.InputTokens)*p.InputPerMTok + float64(u.OutputTokens)*p.OutputPerMTok) / 1e6
+		if c, ok := s.cost(u.InputTokens, u.OutputTokens); ok {
 			a.Cost = &c
 		}
 	}

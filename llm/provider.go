@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentevals/agentevals/prices"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/anthropic"
 	"github.com/tmc/langchaingo/llms/ollama"
@@ -21,7 +22,13 @@ const (
 	ProviderOpenAI    = "openai"    // OpenAI and any OpenAI-compatible server
 	ProviderAnthropic = "anthropic" // Anthropic Messages API
 	ProviderOllama    = "ollama"    // Ollama's /api/chat
+	ProviderAzure     = "azure"     // Azure OpenAI: BaseURL is the resource, Model the deployment
+	ProviderGemini    = "gemini"    // Google's Gemini API (generativelanguage)
+	ProviderBedrock   = "bedrock"   // AWS Bedrock runtime (InvokeModel)
 )
+
+// ProviderNames lists the providers for messages and help.
+const ProviderNames = "openai, anthropic, ollama, azure, gemini or bedrock"
 
 // Defaults applied by Settings.withDefaults.
 const (
@@ -39,7 +46,7 @@ var ErrInvalidSettings = errors.New("invalid model settings")
 // Settings name a model behind a provider and how to call it. They are the
 // judges-side twin of the suite's judge/llm-agent configuration.
 type Settings struct {
-	// Provider is openai, anthropic or ollama.
+	// Provider is one of ProviderNames.
 	Provider string
 	// Model is the provider's model name; required.
 	Model string
@@ -58,6 +65,9 @@ type Settings struct {
 	Timeout time.Duration
 	// Retry bounds the retries of rate limits, server errors and timeouts.
 	Retry Retry
+	// prices prices the calls (Options.Prices); nil means the vendored
+	// catalog alone.
+	prices *prices.Catalog
 }
 
 // Retry is a bounded exponential backoff: attempt n waits Backoff*2^(n-1),
@@ -75,11 +85,15 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("%w: %s", ErrInvalidSettings, fmt.Sprintf(format, args...))
 	}
 	switch s.Provider {
-	case ProviderOpenAI, ProviderAnthropic, ProviderOllama:
+	case ProviderOpenAI, ProviderAnthropic, ProviderOllama, ProviderGemini, ProviderBedrock:
+	case ProviderAzure:
+		if s.BaseURL == "" {
+			return bad("the azure provider needs a base URL: the resource endpoint, https://RESOURCE.openai.azure.com")
+		}
 	case "":
-		return bad("provider is required (openai, anthropic or ollama)")
+		return bad("provider is required (%s)", ProviderNames)
 	default:
-		return bad("unknown provider %q (want openai, anthropic or ollama)", s.Provider)
+		return bad("unknown provider %q (want %s)", s.Provider, ProviderNames)
 	}
 	if strings.TrimSpace(s.Model) == "" {
 		return bad("model is required")
@@ -162,6 +176,12 @@ func CredentialEnv(provider string) string {
 		return "OPENAI_API_KEY"
 	case ProviderAnthropic:
 		return "ANTHROPIC_API_KEY"
+	case ProviderAzure:
+		return "AZURE_OPENAI_API_KEY"
+	case ProviderGemini:
+		return "GEMINI_API_KEY"
+	case ProviderBedrock:
+		return "AWS_ACCESS_KEY_ID"
 	}
 	return ""
 }
@@ -179,6 +199,9 @@ type Options struct {
 	// Limiter, when set, paces the client's requests together with every
 	// other client sharing it (one limiter per provider endpoint).
 	Limiter *Limiter
+	// Prices, when set, prices the client's calls: the user's own prices
+	// over the vendored catalog (prices.Load). nil means the catalog alone.
+	Prices *prices.Catalog
 }
 
 // newModel validates s and builds the langchaingo model with every option
@@ -204,7 +227,10 @@ func newModel(s Settings, o Options) (llms.Model, string, error) {
 	env := CredentialEnv(s.Provider)
 	token := strings.TrimSpace(getenv(env))
 	if token == "" && env != "" {
-		if s.BaseURL == "" {
+		// Only OpenAI- and Anthropic-compatible servers are self-hosted;
+		// Azure, Gemini and Bedrock always authenticate.
+		selfHosted := s.BaseURL != "" && (s.Provider == ProviderOpenAI || s.Provider == ProviderAnthropic)
+		if !selfHosted {
 			return nil, "", fmt.Errorf("%w: %s is not set (the %s provider needs an API key from the environment)",
 				ErrInvalidSettings, env, s.Provider)
 		}
@@ -228,6 +254,15 @@ func newModel(s Settings, o Options) (llms.Model, string, error) {
 	case ProviderOllama:
 		m, err = ollama.New(ollama.WithModel(s.Model), ollama.WithHTTPClient(hc),
 			ollama.WithServerURL(s.Endpoint()))
+	case ProviderAzure:
+		m, err = openai.New(openai.WithToken(token), openai.WithModel(s.Model), openai.WithHTTPClient(hc),
+			openai.WithBaseURL(s.Endpoint()), openai.WithAPIType(openai.APITypeAzure), openai.WithAPIVersion(AzureAPIVersion))
+	case ProviderGemini:
+		m, err = newGemini(s, token, hc)
+	case ProviderBedrock:
+		var secret string
+		m, secret, err = newBedrock(s, token, getenv, hc)
+		token = secret
 	}
 	if err != nil {
 		return nil, "", fmt.Errorf("%w: %s client: %s", ErrInvalidSettings, s.Provider, redact(err.Error(), token))
@@ -248,6 +283,10 @@ func (s Settings) Endpoint() string {
 		return "https://api.anthropic.com/v1"
 	case s.Provider == ProviderOllama:
 		return "http://127.0.0.1:11434"
+	case s.Provider == ProviderGemini:
+		return "https://generativelanguage.googleapis.com"
+	case s.Provider == ProviderBedrock:
+		return bedrockEndpoint()
 	}
 	return "https://api.openai.com/v1"
 }

@@ -40,6 +40,7 @@ func NewClient(s Settings, o Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.prices = o.Prices
 	return &Client{settings: s.withDefaults(), model: m, secret: secret, sleep: sleepCtx, limiter: o.Limiter}, nil
 }
 

@@ -17,7 +17,7 @@ func TestSettings_Validate(t *testing.T) {
 		{"openai", Settings{Provider: "openai", Model: "gpt-4o-mini"}, ""},
 		{"ollama with url", Settings{Provider: "ollama", Model: "llama3", BaseURL: "http://127.0.0.1:11434"}, ""},
 		{"no provider", Settings{Model: "m"}, "provider is required"},
-		{"unknown provider", Settings{Provider: "gemini", Model: "m"}, "unknown provider"},
+		{"unknown provider", Settings{Provider: "vertex", Model: "m"}, "unknown provider"},
 		{"no model", Settings{Provider: "openai"}, "model is required"},
 		{"unparsable url", Settings{Provider: "ollama", Model: "m", BaseURL: "http://[::1"}, "not a valid URL"},
 		{"no scheme", Settings{Provider: "ollama", Model: "m", BaseURL: "localhost:11434"}, "http://"},

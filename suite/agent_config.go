@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/agentevals/agentevals/llm"
 )
 
 // Agent types of the suite file's "agent.type".
@@ -206,7 +208,7 @@ func parseModel(p Problems, path string, raw json.RawMessage) *ModelConfig {
 		return nil
 	}
 	if strings.TrimSpace(m.Provider) == "" {
-		p.add(child(path, "provider"), "missing: want openai, anthropic or ollama")
+		p.add(child(path, "provider"), "missing: want %s", llm.ProviderNames)
 	}
 	if strings.TrimSpace(m.Model) == "" {
 		p.add(child(path, "model"), "missing: want the model's name")

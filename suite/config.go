@@ -9,7 +9,7 @@ import (
 // ModelConfig names a model behind a provider: the suite's "judge" section
 // and the "llm" agent type share it.
 type ModelConfig struct {
-	// Provider is openai (and any OpenAI-compatible server), anthropic or ollama.
+	// Provider is openai (and any OpenAI-compatible server), anthropic, ollama, azure (Azure OpenAI), gemini or bedrock.
 	Provider string `json:"provider"`
 	Model    string `json:"model"`
 	// BaseURL overrides the provider's default endpoint.

@@ -184,7 +184,11 @@ func writeGrid(g *Globals, runs []*models.Run, targets []eval.Report) error {
 func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.DB, s *suite.Suite, v suite.Variant,
 	judge score.Judge, meta map[string]any) (*models.Run, error) {
 	conc := runner.Concurrency(int(c.Concurrency), len(s.Cases))
-	agentOpts := agent.AgentOptions{Concurrency: conc, LookupEnv: v.LookupEnv(os.LookupEnv), Limiter: llm.NewLimiter()}
+	catalog, err := c.catalog()
+	if err != nil {
+		return nil, err
+	}
+	agentOpts := agent.AgentOptions{Concurrency: conc, LookupEnv: v.LookupEnv(os.LookupEnv), Limiter: llm.NewLimiter(), Prices: catalog}
 	stop := g.guardAgent(s.Agent, &agentOpts)
 	defer stop()
 	a, err := agent.NewAgent(s.Agent, agentOpts)

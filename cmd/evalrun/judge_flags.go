@@ -8,6 +8,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals/agentevals/prices"
 	"github.com/agentevals/agentevals/score"
 	"github.com/agentevals/agentevals/suite"
 )
@@ -17,15 +18,18 @@ import (
 // Credentials come only from the provider's usual environment variables
 // (OPENAI_API_KEY, ANTHROPIC_API_KEY; none for Ollama).
 type JudgeFlags struct {
-	JudgeProvider string  `name:"judge-provider" env:"EVAL_JUDGE_PROVIDER" placeholder:"NAME" help:"Judge provider: openai (also any OpenAI-compatible server), anthropic or ollama. Default: the suite's, else openai."`
+	JudgeProvider string  `name:"judge-provider" env:"EVAL_JUDGE_PROVIDER" placeholder:"NAME" help:"Judge provider: openai (also any OpenAI-compatible server), anthropic, ollama, azure (Azure OpenAI; --judge-base-url is the resource, --judge-model the deployment; AZURE_OPENAI_API_KEY), gemini (GEMINI_API_KEY) or bedrock (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION). Default: the suite's, else openai."`
 	JudgeModel    string  `name:"judge-model" env:"EVAL_JUDGE_MODEL" placeholder:"MODEL" help:"Judge model; configures a judge even when the suite names none."`
 	JudgeBaseURL  string  `name:"judge-base-url" env:"EVAL_JUDGE_BASE_URL" placeholder:"URL" help:"Judge endpoint, e.g. http://127.0.0.1:11434 for Ollama or https://host/v1 for an OpenAI-compatible server."`
 	NoJudge       envBool `name:"no-judge" env:"EVAL_NO_JUDGE" help:"Run without a judge: LLM metrics are not calculated (null) and the run's fingerprint says so."`
+	Prices        string  `name:"prices" env:"EVALRUN_PRICES" type:"path" placeholder:"FILE" help:"Your own model prices, over the vendored catalog of public list prices: {\"prices\": [{\"provider\": \"openai\", \"model\": \"M\", \"input_mtok\": USD, \"output_mtok\": USD}]} per million tokens; an entry without provider applies on any endpoint (a local or compatible server). Unpriced models keep an unknown (null) cost."`
 	JudgeCache    string  `name:"judge-cache" env:"EVAL_JUDGE_CACHE" placeholder:"DIR" help:"Reuse successful judge verdicts stored in DIR (keyed on provider, model, settings and the full prompt); errors are never cached."`
 
 	built *llm.LLMJudge `kong:"-"`
 	// limiter paces the judge's calls (the progress line shows its rate).
 	limiter *llm.Limiter `kong:"-"`
+	// prices is the catalog read from Prices (see catalog).
+	prices *prices.Catalog `kong:"-"`
 }
 
 // judge returns the judge configured by the suite and flags, or nil when
@@ -43,13 +47,30 @@ func (f *JudgeFlags) judge(ctx context.Context, cfg *suite.ModelConfig) (score.J
 			return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("--judge-cache: %w", err)}
 		}
 	}
+	catalog, err := f.catalog()
+	if err != nil {
+		return nil, err
+	}
 	f.limiter = llm.NewLimiter()
-	j, err := llm.NewLLMJudge(s, llm.Options{Limiter: f.limiter}, cache)
+	j, err := llm.NewLLMJudge(s, llm.Options{Limiter: f.limiter, Prices: catalog}, cache)
 	if err != nil {
 		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("judge: %w", err)}
 	}
 	f.built = j
 	return j, nil
+}
+
+// catalog is the price catalog under the --prices file, read once; a bad
+// file is an exit-2 error.
+func (f *JudgeFlags) catalog() (*prices.Catalog, error) {
+	if f.prices == nil {
+		c, err := prices.Load(f.Prices)
+		if err != nil {
+			return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("--prices: %w", err)}
+		}
+		f.prices = c
+	}
+	return f.prices, nil
 }
 
 // settings merges the suite's judge section with the flags; ok is false

@@ -32,7 +32,7 @@ func TestJudgeFlags_Judge(t *testing.T) {
 		{"provider without model", JudgeFlags{JudgeProvider: "ollama"}, nil, "exit2:give --judge-model"},
 		{"missing key", JudgeFlags{JudgeModel: "gpt-4o-mini"}, nil, "exit2:OPENAI_API_KEY is not set"},
 		{"bad url", JudgeFlags{JudgeBaseURL: "http://[::1"}, st, "exit2:not a valid URL"},
-		{"unknown provider", JudgeFlags{JudgeProvider: "gemini", JudgeModel: "g"}, nil, "exit2:unknown provider"},
+		{"unknown provider", JudgeFlags{JudgeProvider: "vertex", JudgeModel: "g"}, nil, "exit2:unknown provider"},
 		{"cache is a file", JudgeFlags{JudgeCache: "/dev/null/x"}, st, "exit2:--judge-cache"},
 	}
 	for _, tc := range cases {

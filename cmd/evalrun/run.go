@@ -69,8 +69,12 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 		return asInvalid(err)
 	}
 	conc := runner.Concurrency(int(c.Concurrency), len(s.Cases))
+	catalog, err := c.catalog()
+	if err != nil {
+		return err
+	}
 	agentLimiter := llm.NewLimiter()
-	agentOpts := agent.AgentOptions{Concurrency: conc, Timeout: c.timeout(), Limiter: agentLimiter, MaxAnswerBytes: c.MaxAnswerBytes}
+	agentOpts := agent.AgentOptions{Concurrency: conc, Timeout: c.timeout(), Limiter: agentLimiter, MaxAnswerBytes: c.MaxAnswerBytes, Prices: catalog}
 	stop := g.guardAgent(s.Agent, &agentOpts)
 	defer stop()
 	a, err := agent.NewAgent(s.Agent, agentOpts)
