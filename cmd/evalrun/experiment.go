@@ -135,14 +135,7 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 }
 
 // checkGate validates the gate flags before anything runs.
-func (c *ExperimentCmd) checkGate() error {
-	switch c.FailOn {
-	case "", eval.FailOnFailures, eval.FailOnRegressions, eval.FailOnBoth:
-	default:
-		return fmt.Errorf("--fail-on must be one of %q, %q or %q but got %q", eval.FailOnFailures, eval.FailOnRegressions, eval.FailOnBoth, c.FailOn)
-	}
-	return c.GateModeFlags.validate()
-}
+func (c *ExperimentCmd) checkGate() error { return checkFailOn(c.FailOn, &c.GateModeFlags) }
 
 // gated reports whether --fail-on or --fail-on-regression asks the
 // variants' gates to decide the exit code.

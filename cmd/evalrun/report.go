@@ -52,14 +52,7 @@ func (c *ReportCmd) gate() eval.Gate {
 }
 
 // validate checks the flags before anything is read.
-func (c *ReportCmd) validate() error {
-	switch c.FailOn {
-	case "", eval.FailOnFailures, eval.FailOnRegressions, eval.FailOnBoth:
-	default:
-		return fmt.Errorf("--fail-on must be one of %q, %q or %q but got %q", eval.FailOnFailures, eval.FailOnRegressions, eval.FailOnBoth, c.FailOn)
-	}
-	return c.GateModeFlags.validate()
-}
+func (c *ReportCmd) validate() error { return checkFailOn(c.FailOn, &c.GateModeFlags) }
 
 // format picks the output format before anything is read or written.
 func (c *ReportCmd) format() (report.Format, error) {

@@ -24,6 +24,13 @@ import (
 type Handler struct {
 	Noise float64
 	Seed  uint64
+	// Reply, when set, writes the judge's message for a metric and answer
+	// instead of Verdict (a test's own verdicts; Noise is then unused).
+	Reply func(metric, answer string) string
+	// ID is the completion's id (default "chatcmpl-scripted").
+	ID string
+	// Seen, when set, is called with every valid request's body.
+	Seen  func(body []byte)
 	calls atomic.Uint64
 }
 
@@ -89,16 +96,28 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if m := answerRe.FindStringSubmatch(prompt.String()); m != nil {
 		answer = m[1]
 	}
-	score, reason := Verdict(metric, answer)
-	score = h.jitter(score, raw)
-	content, _ := json.Marshal(map[string]any{"reason": reason, "score": score})
+	var content string
+	if h.Reply != nil {
+		content = h.Reply(metric, answer)
+	} else {
+		score, reason := Verdict(metric, answer)
+		b, _ := json.Marshal(map[string]any{"reason": reason, "score": h.jitter(score, raw)})
+		content = string(b)
+	}
+	id := h.ID
+	if id == "" {
+		id = "chatcmpl-scripted"
+	}
 	in, out := utf8.RuneCountInString(prompt.String())/4, len(content)/4
 	body, _ := json.Marshal(map[string]any{
-		"id": "chatcmpl-scripted", "object": "chat.completion", "created": 1700000000, "model": req.Model,
+		"id": id, "object": "chat.completion", "created": 1700000000, "model": req.Model,
 		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
-			"message": map[string]any{"role": "assistant", "content": string(content)}}},
+			"message": map[string]any{"role": "assistant", "content": content}}},
 		"usage": map[string]any{"prompt_tokens": in, "completion_tokens": out, "total_tokens": in + out},
 	})
+	if h.Seen != nil {
+		h.Seen(raw)
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(body)
 }
