@@ -26,7 +26,7 @@ type ReportCmd struct {
 	FailOn           string `name:"fail-on" placeholder:"RULE" help:"Exit 1 as run does: failures (a failed or errored check), regressions (a gated regression against the baseline) or both. Omitted, and without --fail-on-regression: the report is written and the exit is 0 whatever the run's outcome."`
 	FailOnRegression bool   `name:"fail-on-regression" help:"Exit 1 on a failed check or a gated regression (--fail-on both; with --fail-on regressions, regressions only)."`
 	Format           string `name:"format" short:"f" placeholder:"FORMAT" help:"text, markdown, html, json, junit or github (default: from the --output extension, else text)."`
-	Output string `name:"output" short:"o" placeholder:"PATH" help:"Write the report to PATH (atomically) instead of stdout."`
+	Output           string `name:"output" short:"o" placeholder:"PATH" help:"Write the report to PATH (atomically) instead of stdout."`
 }
 
 // Help is the detail under "evalrun report --help".
