@@ -14,6 +14,8 @@ type Question struct {
 	ID       string          `json:"id"`
 	Name     string          `json:"name"`
 	Question json.RawMessage `json:"question"`
+	// Conversation fields (agent/history.go), absent for a single question.
+	Conversation
 }
 
 // Response is what an agent returns for one case.

@@ -9,8 +9,9 @@
 //
 //	{"id": "returns", "name": "How long…?", "question": "How long…?"}
 //
-// ("question" is the suite's string or object) and answers with a Response
-// JSON object:
+// ("question" is the suite's string or object; a turn of a conversation
+// adds "session_id", "turn" and the "messages" so far: agent/history.go)
+// and answers with a Response JSON object:
 //
 //	{"output": "You can return it within 30 days.",
 //	 "actions": [{"group": "policies", "name": "lookup_policy", "arguments": {"topic": "returns"}}],

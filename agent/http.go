@@ -68,7 +68,7 @@ func (a *HttpAgent) Answer(ctx context.Context, q Question) (Response, error) {
 		if err := a.limiter.Wait(ctx); err != nil {
 			return Response{}, a.ctxError(ctx, map[string]any{"url": a.cfg.URL})
 		}
-		resp, status, retryAfter, err := a.post(ctx, in)
+		resp, status, retryAfter, err := a.post(ctx, in, q.SessionID)
 		limited := status == http.StatusTooManyRequests || (status == http.StatusServiceUnavailable && retryAfter > 0)
 		a.limiter.Observe(status == http.StatusTooManyRequests, retryAfter, err == nil)
 		if !limited || attempt >= llm.MaxRateLimitedAttempts {
@@ -98,13 +98,16 @@ func (a *HttpAgent) ctxError(ctx context.Context, details map[string]any) error 
 
 // post makes one request; status is the HTTP status (0 without a reply)
 // and retryAfter the server's Retry-After.
-func (a *HttpAgent) post(ctx context.Context, in []byte) (Response, int, time.Duration, error) {
+func (a *HttpAgent) post(ctx context.Context, in []byte, session string) (Response, int, time.Duration, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.cfg.URL, bytes.NewReader(in))
 	if err != nil {
 		return Response{}, 0, 0, &AgentError{Kind: "start", Message: err.Error()}
 	}
 	req.Header = a.headers.Clone()
 	addReplayHeaders(ctx, req.Header) // replay: the case's proxy (runner/replay.go)
+	if session != "" {                // a turn of a conversation (agent/history.go)
+		req.Header.Set(SessionHeader, session)
+	}
 	details := map[string]any{"url": sanitize.URL(a.cfg.URL)}
 	res, err := a.client.Do(req)
 	if err != nil {

@@ -37,7 +37,17 @@ func NewLLMAgent(cfg suite.ModelConfig, o llm.Options) (Agent, error) {
 
 // Answer asks the model the question.
 func (a *llmAgent) Answer(ctx context.Context, q Question) (Response, error) {
-	reply, err := a.client.Generate(ctx, a.system, questionText(q.Question), false)
+	var reply llm.Reply
+	var err error
+	if q.InConversation() { // the provider's chat history (agent/history.go)
+		history := make([]llm.ChatMessage, len(q.Messages))
+		for i, m := range q.Messages {
+			history[i] = llm.ChatMessage{Role: m.Role, Content: m.Content}
+		}
+		reply, err = a.client.Chat(ctx, a.system, history, false)
+	} else {
+		reply, err = a.client.Generate(ctx, a.system, questionText(q.Question), false)
+	}
 	if err != nil {
 		return Response{}, fmt.Errorf("llm agent: %w", err)
 	}

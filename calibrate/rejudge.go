@@ -78,7 +78,8 @@ func Rejudge(ctx context.Context, s *suite.Suite, run *models.Run, judge score.J
 			items = append(items, Rejudged{CaseID: c.ID, Metric: m.Name, Threshold: m.Threshold,
 				Scores: make([]*float64, opts.Times)})
 			for r := range opts.Times {
-				jobs = append(jobs, job{item: len(items) - 1, rep: r, sc: sc, sample: sample})
+				jobs = append(jobs, job{item: len(items) - 1, rep: r, sc: sc,
+					sample: runner.StoredMetricSample(c, row.ResponseMetadata, m.Name, sample)})
 			}
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/agentevals/agentevals/internal/jsonindent"
 )
 
 // ReadableJSON shows a JSON value to people: compact when indent is "",
@@ -18,7 +20,7 @@ func ReadableJSON(raw []byte, indent string) string {
 	if indent == "" {
 		err = json.Compact(&b, raw)
 	} else {
-		err = json.Indent(&b, raw, "", indent)
+		err = jsonindent.Indent(&b, raw, "", indent)
 	}
 	if err != nil {
 		return string(raw)

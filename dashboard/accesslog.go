@@ -18,12 +18,25 @@ const maxLoggedQueryKeys = 16
 // secrets or personal data), the status, the duration and the client
 // address. The client is gin's ClientIP, which believes X-Forwarded-For
 // only when the connection comes from one of Config.TrustedProxies.
+//
+// A request that failed on the server's side is logged once, on this line,
+// as "request failed" at error level with its cause: a page cut off by the
+// time budget after its status was sent says so on the same line.
 func (s *Server) accessLog(c *gin.Context) {
 	start := time.Now()
 	c.Next()
-	s.log.Info("request", "method", c.Request.Method, "path", logPath(c.Request.URL),
-		"status", c.Writer.Status(), "duration", time.Since(start), "client", c.ClientIP())
+	attrs := []any{"method", c.Request.Method, "path", logPath(c.Request.URL),
+		"status", c.Writer.Status(), "duration", time.Since(start), "client", c.ClientIP()}
+	if cause, failed := c.Get(failureKey); failed {
+		s.log.Error("request failed", append(attrs, "cause", cause)...)
+		return
+	}
+	s.log.Info("request", attrs...)
 }
+
+// failureKey holds, in the gin context, the cause of a server-side failure
+// for the access line.
+const failureKey = "dashboard.failure"
 
 // readOnly refuses every method but GET and HEAD with a 405 page.
 func (s *Server) readOnly(c *gin.Context) {

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 )
 
 // logLine is one JSON line of the captured log.
@@ -146,4 +147,25 @@ func TestAccessLog_ErrorNamesClient(t *testing.T) {
 func toJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// TestAccessLog_BudgetExceededLoggedOnce: a search stopped by the request
+// budget answers 503 and is logged on one line, never as a failure and
+// again as a success.
+func TestAccessLog_BudgetExceededLoggedOnce(t *testing.T) {
+	var buf bytes.Buffer
+	rw, ro := MustOpenDBs(t, "sqlite")
+	seedFixture(t, rw)
+	s, err := New(Config{DB: ro, MountPath: mount, RequestBudget: time.Nanosecond,
+		Logger: slog.New(slog.NewJSONHandler(&buf, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code := serve(s, http.MethodGet, mount+"/search?q=days", "192.0.2.1:1", ""); code != http.StatusServiceUnavailable {
+		t.Fatalf("status %d, want 503", code)
+	}
+	ls := lines(t, &buf)
+	if len(ls) != 1 || ls[0]["msg"] != "request failed" || ls[0]["status"] != float64(503) || ls[0]["cause"] == nil {
+		t.Errorf("log lines = %v, want one failure line with status 503 and its cause", ls)
+	}
 }

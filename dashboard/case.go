@@ -44,8 +44,12 @@ type casePage struct {
 
 	Question, ExpectedAnswer, Output string
 	// OutputLink is the whole output's download when Output was shortened.
-	OutputLink                  string
-	MinimumScores, CaseMetadata string
+	OutputLink string
+	// The other long values are shortened the same way (…Cut says so);
+	// WholeLink, the run's JSON download, holds them whole.
+	QuestionCut, ExpectedCut, CaseMetadataCut, ResponseMetadataCut bool
+	WholeLink                                                      string
+	MinimumScores, CaseMetadata                                    string
 	// Instrumented is false when actions is SQL NULL or JSON null.
 	Instrumented    bool
 	ExpectedActions bool
@@ -53,8 +57,10 @@ type casePage struct {
 	// Replay is the readable strict API replay evidence, as the reports
 	// show it (nil without evidence); ReplayRaw is the same evidence as
 	// indented JSON, for completeness.
-	Replay           *report.ReplayView
-	ReplayRaw        string
+	Replay    *report.ReplayView
+	ReplayRaw string
+	// Transcript is the conversation as a chat (nil for a single question).
+	Transcript       *report.TranscriptView
 	ResponseMetadata string
 	AgentError       string
 	AgentErrorText   string
@@ -102,6 +108,10 @@ func (s *Server) casePage(c *gin.Context) error {
 	if cut {
 		page.Output, page.OutputLink = out, b.Path("runs", id, "cases", strconv.Itoa(pos), "output.json")
 	}
+	page.WholeLink = b.Path("runs", id, "report.json")
+	page.Question, page.QuestionCut = shortened(page.Question)
+	page.ExpectedAnswer, page.ExpectedCut = shortened(page.ExpectedAnswer)
+	page.CaseMetadata, page.CaseMetadataCut = shortened(page.CaseMetadata)
 	if idx > 0 {
 		page.PrevLink = b.caseLink(id, run.Cases[idx-1].Position)
 	}
@@ -110,6 +120,7 @@ func (s *Server) casePage(c *gin.Context) error {
 	}
 	meta := splitCaseMetadata(cr.ResponseMetadata)
 	page.ReplayRaw, page.ResponseMetadata, page.JudgeUsage = meta.Replay, meta.Rest, meta.JudgeUsage
+	page.ResponseMetadata, page.ResponseMetadataCut = shortened(page.ResponseMetadata)
 	for _, m := range cr.Metrics {
 		mv := metricView{MetricResult: m, State: "not_calculated", Judge: newJudgeEvidence(meta.MetricDetails[m.Name], m.ErrorDetails)}
 		mv.Judge.rebuildPrompts(m.Name, cr)
@@ -126,6 +137,7 @@ func (s *Server) casePage(c *gin.Context) error {
 	}
 	page.Actions = sideBySide(cr.ExpectedActions, cr.Actions)
 	page.Replay = report.NewReplayView(cr.ResponseMetadata)
+	page.Transcript = report.NewTranscriptView(cr.ResponseMetadata)
 	// A shortened output is not diffed: a diff of its first bytes would
 	// mislead, and a diff of the whole would put it back on the page.
 	if page.ExpectedAnswer != "" && page.Output != "" && !cut {

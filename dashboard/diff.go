@@ -31,8 +31,15 @@ type wordDiff struct {
 
 // diffWords compares old and new word by word.
 func diffWords(old, new string) wordDiff {
+	d, _ := diffWordsWithin(old, new, maxDiffCells)
+	return d
+}
+
+// diffWordsWithin is diffWords with at most cells table cells (a page
+// comparing many answers shares one budget); it returns the cells used.
+func diffWordsWithin(old, new string, cells int) (wordDiff, int) {
 	if old == new {
-		return wordDiff{Same: true, Parts: []diffPart{{"=", new}}}
+		return wordDiff{Same: true, Parts: []diffPart{{"=", new}}}, 0
 	}
 	a, b := splitWords(old), splitWords(new)
 	pre := 0
@@ -46,16 +53,18 @@ func diffWords(old, new string) wordDiff {
 	var d wordDiff
 	d.add("=", a[:pre])
 	am, bm := a[pre:len(a)-suf], b[pre:len(b)-suf]
-	if len(am)*len(bm) > maxDiffCells {
+	used := 0
+	if len(am)*len(bm) > min(cells, maxDiffCells) {
 		d.Coarse = true
 		d.add("-", am)
 		d.add("+", bm)
 	} else {
+		used = len(am) * len(bm)
 		d.lcs(am, bm)
 	}
 	d.add("=", a[len(a)-suf:])
 	d.Parts = joinChanges(d.Parts)
-	return d
+	return d, used
 }
 
 // joinChanges reads better than word-by-word alternation: whitespace kept

@@ -48,6 +48,16 @@ type gridCellView struct {
 	Diff *wordDiff
 }
 
+// experimentAnswerChars is how much of each answer the grid page reads
+// and compares: the page shows answers side by side, each cell links to
+// the case page with the whole answer.
+const experimentAnswerChars = 4 << 10
+
+// experimentDiffCells is the word-diff budget of one grid page, shared by
+// all its cells: once spent, the remaining answers are shown as a whole
+// removal and addition (marked coarse), not compared word by word.
+const experimentDiffCells = 4_000_000
+
 // experimentLink is the address of an experiment's grid page; from (the
 // experiment's start, from the runs' metadata) lets the page read only the
 // runs started after it.
@@ -74,7 +84,7 @@ func (s *Server) experiment(c *gin.Context) error {
 		}
 		from = t
 	}
-	runs, err := s.db.ExperimentRuns(c.Request.Context(), id, from)
+	runs, err := s.db.ExperimentRunsShort(c.Request.Context(), id, from, experimentAnswerChars)
 	if err != nil {
 		return unavailable(err)
 	}
@@ -93,7 +103,11 @@ func (s *Server) experiment(c *gin.Context) error {
 	for _, v := range grid.Variants {
 		page.Variants = append(page.Variants, variantView{GridVariant: v, Link: b.Path("runs", v.RunID)})
 	}
+	cells := experimentDiffCells
 	for _, r := range grid.Rows {
+		if err := c.Request.Context().Err(); err != nil {
+			return err
+		}
 		row := gridRowView{GridRow: r}
 		for i, cell := range r.Cells {
 			cv := gridCellView{GridCell: cell}
@@ -101,7 +115,8 @@ func (s *Server) experiment(c *gin.Context) error {
 				cv.Link = b.caseLink(grid.Variants[i].RunID, cell.Position)
 			}
 			if ref := r.Cells[0].Output; i > 0 && ref != "" && cell.Output != "" && cell.Output != ref {
-				d := diffWords(ref, cell.Output)
+				d, used := diffWordsWithin(ref, cell.Output, cells)
+				cells -= used
 				cv.Diff = &d
 			}
 			row.Cells = append(row.Cells, cv)

@@ -3,7 +3,6 @@ package dashboard
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/internal/jsonindent"
 	"github.com/agentevals/agentevals/report"
 )
 
@@ -74,10 +74,11 @@ func writeReportJSON(w http.ResponseWriter, cmp *compare.Comparison) error {
 	doc := report.NewDocument(cmp)
 	cases := doc.Cases
 	doc.Cases = nil
-	head, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
+	var headBuf bytes.Buffer
+	if err := jsonindent.EncodeFrom(&headBuf, doc, "", "  ", 0); err != nil {
 		return fmt.Errorf("run json: %w", err)
 	}
+	head := headBuf.Bytes()
 	const hole = `"cases": null`
 	at := bytes.Index(head, []byte(hole)) // the run's cases come before the comparison's
 	if at < 0 {
@@ -91,11 +92,11 @@ func writeReportJSON(w http.ResponseWriter, cmp *compare.Comparison) error {
 			bw.WriteString(",")
 		}
 		bw.WriteString("\n    ")
-		b, err := json.MarshalIndent(cs, "    ", "  ")
-		if err != nil {
+		var b bytes.Buffer
+		if err := jsonindent.EncodeFrom(&b, cs, "    ", "  ", 2); err != nil {
 			return fmt.Errorf("run json: case %d: %w", i, err)
 		}
-		bw.Write(b)
+		bw.Write(b.Bytes())
 	}
 	if len(cases) > 0 {
 		bw.WriteString("\n  ")

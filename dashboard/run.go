@@ -37,6 +37,8 @@ type runPage struct {
 	Slices       []compare.Slice
 	Missing      []string
 	Metadata     string
+	// MetadataCut: Metadata was shortened (the JSON download has it whole).
+	MetadataCut bool
 	// JudgeUsage is the judge usage line (report.JudgeUsage.String), shown
 	// next to the agent's tokens and cost.
 	JudgeUsage   string
@@ -130,6 +132,7 @@ func (s *Server) runPage(c *gin.Context) error {
 		Metrics: cmp.Metrics, Slices: cmp.Slices, Missing: cmp.Missing,
 		Metadata: prettyJSON(run.Metadata), JudgeUsage: report.JudgeUsageOf(run.Cases).String(),
 		JSONLink: b.Path("runs", id, "report.json")}
+	page.Metadata, page.MetadataCut = shortened(page.Metadata)
 	page.Regressions, page.Improvements = findingViews(b, run, cmp.Findings)
 	page.Verdict = newVerdictBanner(cmp)
 	page.Revision, page.KeyMeta = report.Revision(run), keyMetadata(run)

@@ -7,7 +7,9 @@ package dashboard
 
 import (
 	"bytes"
+	"context"
 	"embed"
+	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -15,6 +17,7 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -40,6 +43,8 @@ type Config struct {
 	// keys only, status, duration, client) and request failures with their
 	// causes and client (default: discard).
 	Logger *slog.Logger
+	// RequestBudget bounds each request's work (default DefaultRequestBudget).
+	RequestBudget time.Duration
 }
 
 // Server is the dashboard's http.Handler.
@@ -52,6 +57,7 @@ type Server struct {
 	engine *gin.Engine
 	// renderer renders the JSON download exactly as `evalrun report`.
 	renderer *report.Renderer
+	budget   time.Duration
 }
 
 var _ http.Handler = (*Server)(nil)
@@ -88,7 +94,10 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("new dashboard: %w", err)
 	}
-	s := &Server{db: cfg.DB, mount: mount, log: logger, pages: pages, static: static, renderer: renderer}
+	s := &Server{db: cfg.DB, mount: mount, log: logger, pages: pages, static: static, renderer: renderer, budget: cfg.RequestBudget}
+	if s.budget <= 0 {
+		s.budget = DefaultRequestBudget
+	}
 
 	e := gin.New()
 	e.RedirectTrailingSlash = false
@@ -148,7 +157,8 @@ func CleanMountPath(p string) (string, error) {
 // MaxHeaderBytes bounds a request's line and headers. The dashboard
 // refuses larger requests itself (431, with its security headers), so the
 // http.Server in front of it should allow more: ServerMaxHeaderBytes.
-// Go's own limit answers with a bare 431 that no handler sees.
+// Go's own limit answers with a 431 that no handler sees; served through
+// Listener, that reply carries the security headers too.
 const (
 	MaxHeaderBytes       = 64 << 10
 	ServerMaxHeaderBytes = 1 << 20
@@ -158,11 +168,9 @@ const (
 // whose middlewares log it and refuse every method but GET and HEAD.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	h.Set("Content-Security-Policy", contentSecurityPolicy)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	for _, kv := range securityHeaders {
+		h.Set(kv[0], kv[1])
+	}
 	if headerBytes(r) > MaxHeaderBytes {
 		h.Set("Content-Type", "text/plain; charset=utf-8")
 		h.Set("Cache-Control", "no-store")
@@ -170,8 +178,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "Request header fields too large: the request line and headers may hold at most %d bytes.\n", MaxHeaderBytes)
 		return
 	}
-	s.engine.ServeHTTP(w, r)
+	ctx, cancel := context.WithTimeout(r.Context(), s.budget)
+	defer cancel()
+	s.engine.ServeHTTP(w, r.WithContext(ctx))
 }
+
+// DefaultRequestBudget bounds the work of one request: its context ends
+// then, so database queries and the loops over rows stop, well before
+// evaldash's write timeout (60 s) would drop the connection under a page
+// still being built.
+const DefaultRequestBudget = 20 * time.Second
 
 // headerBytes is the size of r's request line and headers as sent.
 func headerBytes(r *http.Request) int {
@@ -200,8 +216,12 @@ func (s *Server) handle(h handlerFunc) gin.HandlerFunc {
 // failure is first told apart from a database whose evaluation tables do
 // not exist yet, which gets its own page.
 func (s *Server) fail(c *gin.Context, err error) {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		err = &serverError{status: http.StatusServiceUnavailable, cause: err,
+			public: fmt.Sprintf("This page needed more than its time budget of %s. Narrow it (a suite, an agent, a longer search text) and try again.", s.budget)}
+	}
 	se := asServerError(err)
-	if se.status == http.StatusServiceUnavailable {
+	if se.status == http.StatusServiceUnavailable && c.Request.Context().Err() == nil {
 		if schema := s.schemaError(c.Request.Context(), se.cause); schema != nil {
 			se = schema
 		}
@@ -215,8 +235,10 @@ func (s *Server) fail(c *gin.Context, err error) {
 func (s *Server) writeError(c *gin.Context, se *serverError) {
 	w, r := c.Writer, c.Request
 	if se.status >= 500 {
-		s.log.Error("request failed", "method", r.Method, "path", logPath(r.URL), "status", se.status,
-			"client", c.ClientIP(), "cause", se.cause)
+		c.Set(failureKey, fmt.Sprint(se.cause))
+	}
+	if w.Written() { // the page was cut off after its status went out
+		return
 	}
 	data := &errorPage{BasePage: s.base(r, http.StatusText(se.status), ""), Status: se.status, Message: se.public}
 	var buf bytes.Buffer

@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/agentevals/agentevals/evidence"
@@ -81,14 +82,16 @@ func (s Store) keep(ctx context.Context, run *models.Run, st *suite.Suite, calcu
 	case s.DB == nil:
 		return Evidence{Kept: NotSaved}, nil
 	}
+	path := filepath.Join(s.EvidenceDir, run.ID.String()+".json")
+	undo := s.writeAhead(file, path)
 	saveErr := s.DB.SaveRun(ctx, run, s.Save)
 	if saveErr == nil {
+		undo()
 		return Evidence{Kept: Saved, URL: s.DB.URL}, nil
 	}
 	if s.EvidenceDir == "" {
 		return Evidence{}, failure(StageSave, ExitFailed, saveErr)
 	}
-	path := filepath.Join(s.EvidenceDir, run.ID.String()+".json")
 	file.Reason = "the save to " + s.DB.URL + " failed: " + saveErr.Error()
 	if ctx.Err() != nil {
 		file.Reason = "interrupted while saving to " + s.DB.URL
@@ -111,4 +114,30 @@ func allCases(n int) string {
 		return "the 1 case"
 	}
 	return fmt.Sprintf("all %d cases", n)
+}
+
+// writeAhead writes the run's evidence file before the first save attempt,
+// so a process killed during the save (SIGKILL, the OOM killer, a CI
+// runner's last resort) leaves a file that db:import accepts; importing it
+// after a save that did commit finds the run there and inserts nothing. The
+// returned func removes the file (and the directory, when it made it and
+// it is empty) once the save has committed. Without an EvidenceDir, or when
+// the file cannot be written, the save goes ahead as before: the file is a
+// safety net, not a condition.
+func (s Store) writeAhead(file *evidence.File, path string) (undo func()) {
+	if s.EvidenceDir == "" {
+		return func() {}
+	}
+	_, statErr := os.Stat(s.EvidenceDir)
+	made := os.IsNotExist(statErr)
+	file.Reason = "written before the save to " + s.DB.URL + " and removed once it commits: the process stopped during the save; " +
+		"db:import this file (a run that did commit is reported as already imported)"
+	if err := file.Write(path); err != nil {
+		return func() {}
+	}
+	return func() {
+		if os.Remove(path) == nil && made {
+			_ = os.Remove(s.EvidenceDir) // only when empty
+		}
+	}
 }

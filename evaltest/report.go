@@ -63,6 +63,7 @@ func (o *outcomes) report(t *testing.T, id string) {
 		if !c.Output.IsNull() {
 			t.Logf("answer: %s", preview(c.Output))
 		}
+		logConversation(t, report.NewTranscriptView(c.ResponseMetadata))
 		if p, ok := locate(o.path, id); ok {
 			t.Logf("question %q is at %s:%d", id, sanitize.EscapeText(p.File), p.Line)
 		}

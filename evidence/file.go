@@ -58,6 +58,9 @@ type File struct {
 	// metricRows is each metric's index in the file's metric_results, for
 	// error paths (set by Parse; empty for a File built in memory).
 	metricRows map[*models.MetricResult]int
+	// asWritten is Run as the file held it, before repair, redaction and
+	// the answer cap (set by Parse).
+	asWritten *models.Run
 }
 
 // Definition identifies the suite definition a run executed.

@@ -39,21 +39,65 @@ func (e *ConflictError) Error() string {
 // validated (Read does that); a shard is refused, since only merged runs
 // are whole.
 func Import(ctx context.Context, db *models.DB, f *File, opts models.SaveOptions) (Outcome, error) {
-	if f.Shard != nil {
-		return 0, fmt.Errorf("import evidence: the file holds shard %d of %d: merge the shards (db:import --merge) instead", f.Shard.Index, f.Shard.Count)
+	out, err := ImportAll(ctx, db, []*File{f}, opts)
+	if err != nil {
+		return 0, err
 	}
-	existing, err := db.GetRun(ctx, f.Run.ID)
-	switch {
-	case err == nil:
-		if same, diff := Equal(existing, f.Run); !same {
-			return 0, &ConflictError{ID: f.Run.ID.String(), Difference: diff}
+	return out[0], nil
+}
+
+// ImportAll imports several validated files in one transaction: every run
+// not yet in the database is inserted, or none is. Runs already there with
+// equal content are AlreadyImported; one with different content is a
+// *ConflictError before anything is written. Another importer committing
+// the same run meanwhile (a unique-key violation) is not an error: the
+// runs are looked at again and the equal ones reported AlreadyImported,
+// so parallel imports of one file all succeed.
+func ImportAll(ctx context.Context, db *models.DB, files []*File, opts models.SaveOptions) ([]Outcome, error) {
+	for _, f := range files {
+		if f.Shard != nil {
+			return nil, fmt.Errorf("import evidence: a file holds shard %d of %d: merge the shards (db:import --merge) instead", f.Shard.Index, f.Shard.Count)
 		}
-		return AlreadyImported, nil
-	case !errors.Is(err, models.ErrNotFound):
-		return 0, fmt.Errorf("import evidence: %w", err)
 	}
-	if err := db.SaveRun(ctx, f.Run, opts); err != nil {
-		return 0, fmt.Errorf("import evidence: %w", err)
+	const rounds = 5 // each lost race means another importer committed: it ends quickly
+	var err error
+	for range rounds {
+		outcomes := make([]Outcome, len(files))
+		var pending []*models.Run
+		for i, f := range files {
+			switch existing, gerr := db.GetRun(ctx, f.Run.ID); {
+			case gerr == nil:
+				if same, diff := sameEvidence(existing, f); !same {
+					return nil, &ConflictError{ID: f.Run.ID.String(), Difference: diff}
+				}
+				outcomes[i] = AlreadyImported
+			case errors.Is(gerr, models.ErrNotFound):
+				outcomes[i] = Inserted
+				pending = append(pending, f.Run)
+			default:
+				return nil, fmt.Errorf("import evidence: %w", gerr)
+			}
+		}
+		if err = db.SaveRuns(ctx, pending, opts); err == nil {
+			return outcomes, nil
+		}
+		if !models.UniqueViolation(err) {
+			return nil, fmt.Errorf("import evidence: %w", err)
+		}
 	}
-	return Inserted, nil
+	return nil, fmt.Errorf("import evidence: other writers kept inserting the same runs (%d rounds): %w", rounds, err)
+}
+
+// sameEvidence compares a stored run with a file's: equal to the rows the
+// file imports (repaired, redacted, cut), or to the file as written (the
+// run that wrote it saved those rows itself before it was stopped).
+func sameEvidence(stored *models.Run, f *File) (bool, string) {
+	same, diff := Equal(stored, f.Run)
+	if same || f.asWritten == nil {
+		return same, diff
+	}
+	if ok, _ := Equal(stored, f.asWritten); ok {
+		return true, ""
+	}
+	return false, diff
 }

@@ -44,6 +44,9 @@ func Merge(files []*File, names []string) (*File, error) {
 		return nil, bad(0, "$.shard", "not a shard: the file holds a whole run (import it without --merge)")
 	}
 	n := first.Shard.Count
+	if n < 1 || n > MaxShards {
+		return nil, bad(0, "$.shard.count", "want a shard count from 1 to %d, got %d", MaxShards, n)
+	}
 	byIndex := make([]int, n+1) // shard index -> file number + 1
 	for i, f := range files {
 		switch {
@@ -51,6 +54,8 @@ func Merge(files []*File, names []string) (*File, error) {
 			return nil, bad(i, "$.shard", "not a shard: the file holds a whole run")
 		case f.Shard.Count != n:
 			return nil, bad(i, "$.shard.count", "shard of %d, but %s is a shard of %d", f.Shard.Count, names[0], n)
+		case f.Shard.Index < 1 || f.Shard.Index > n:
+			return nil, bad(i, "$.shard.index", "want an index from 1 to %d, got %d", n, f.Shard.Index)
 		case byIndex[f.Shard.Index] != 0:
 			return nil, bad(i, "$.shard.index", "shard %d of %d is also in %s (duplicated shard)", f.Shard.Index, n, names[byIndex[f.Shard.Index]-1])
 		}

@@ -3,13 +3,14 @@ package evidence
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
-	"os"
 	"sort"
 
 	"github.com/google/uuid"
 
+	"github.com/agentevals/agentevals/bounds"
 	"github.com/agentevals/agentevals/models"
 )
 
@@ -28,20 +29,41 @@ func (e *InvalidError) Error() string {
 	return fmt.Sprintf("%s: %s: %s", e.File, e.Path, e.Message)
 }
 
-// Read reads and validates an evidence file (see Validate).
-func Read(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+// Read reads and validates an evidence file (see Validate) with the
+// default Options.
+func Read(path string) (*File, error) { return ReadWith(path, Options{}) }
+
+// ReadWith reads an evidence file of at most MaxFileBytes (a device or a
+// FIFO that goes on is refused there) and parses it with ParseWith.
+func ReadWith(path string, o Options) (*File, error) {
+	data, err := bounds.ReadFile(path, MaxFileBytes)
+	if bounds.IsLimit(err) {
+		return nil, &InvalidError{File: path, Message: err.Error()}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read evidence: %w", err)
 	}
-	return Parse(path, data)
+	return ParseWith(path, data, o)
 }
 
-// Parse decodes and validates an evidence file's bytes; name is used in
-// messages.
-func Parse(name string, data []byte) (*File, error) {
+// Parse is ParseWith with the default Options.
+func Parse(name string, data []byte) (*File, error) { return ParseWith(name, data, Options{}) }
+
+// ParseWith decodes and validates an evidence file's bytes; name is used
+// in messages. Before validation the run's times are normalized to UTC
+// microseconds and checked against the window around now, its strings
+// repaired and redacted as a live run's, and its answers cut to the answer
+// cap.
+func ParseWith(name string, data []byte, o Options) (*File, error) {
 	bad := func(p, format string, args ...any) error {
 		return &InvalidError{File: name, Path: p, Message: fmt.Sprintf(format, args...)}
+	}
+	if err := fileLimits().CheckJSON(data); err != nil {
+		var be *bounds.Error
+		if errors.As(err, &be) && be.Path != "" {
+			return nil, bad(be.Path, "%s (limit: %s)", be.Message, be.Limit)
+		}
+		return nil, bad("", "%v", err)
 	}
 	var head struct {
 		Format  string `json:"format"`
@@ -104,7 +126,15 @@ func Parse(name string, data []byte) (*File, error) {
 		c.Metrics = append(c.Metrics, m)
 		metricRows[m] = i
 	}
-	f := &File{Run: run, Definition: d.Definition, Shard: d.Shard, Reason: d.Reason, metricRows: metricRows}
+	normalizeTimes(run)
+	if err := o.checkTimes(run, bad); err != nil {
+		return nil, err
+	}
+	written := cloneRun(run)
+	if cut := capAnswers(run, o.answerCap()); !scrub(run) && !cut { // the live run's order: cut, then sanitize
+		written = nil // nothing to compare but the rows themselves
+	}
+	f := &File{Run: run, Definition: d.Definition, Shard: d.Shard, Reason: d.Reason, metricRows: metricRows, asWritten: written}
 	if err := f.validate(name); err != nil {
 		return nil, err
 	}
@@ -140,6 +170,9 @@ func (f *File) validate(name string) error {
 			return bad("$.run."+col, "want a JSON object")
 		}
 	}
+	if err := uniqueIDs(def, bad); err != nil {
+		return err
+	}
 	if !sort.StringsAreSorted(def.CalculatedMetrics) {
 		return bad("$.definition.calculated_metrics", "want the names sorted")
 	}
@@ -147,8 +180,11 @@ func (f *File) validate(name string) error {
 	for _, n := range def.CalculatedMetrics {
 		calculated[n] = true
 	}
-	if s := f.Shard; s != nil && (s.Count < 1 || s.Index < 1 || s.Index > s.Count) {
-		return bad("$.shard", "want 1 <= index <= count, got index %d of %d", s.Index, s.Count)
+	if s := f.Shard; s != nil && (s.Count < 1 || s.Count > MaxShards || s.Index < 1 || s.Index > s.Count) {
+		return bad("$.shard", "want 1 <= index <= count <= %d, got index %d of %d", MaxShards, s.Index, s.Count)
+	}
+	if err := checkSummaryNumbers(r.Summary, bad); err != nil {
+		return err
 	}
 	want := 0 // the next position the rows must hold
 	for i, c := range r.Cases {
@@ -238,6 +274,8 @@ func checkMetrics(c *models.CaseResult, calculated map[string]bool, bad func(int
 			return bad(j, "%q passed without a score", m.Name)
 		case m.Passed && *m.Score < m.Threshold-passEpsilon:
 			return bad(j, "%q passed with score %v below its threshold %v", m.Name, *m.Score, m.Threshold)
+		case !m.Passed && m.Score != nil && !m.Errored() && *m.Score >= m.Threshold && !repeated(c):
+			return bad(j, "%q failed with score %v at or above its threshold %v (thresholds are inclusive: that score passes)", m.Name, *m.Score, m.Threshold)
 		}
 	}
 	return nil

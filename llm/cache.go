@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/agentevals/agentevals/bounds"
 	"github.com/agentevals/agentevals/internal/atomicfile"
 	"github.com/agentevals/agentevals/score"
 )
@@ -95,7 +96,7 @@ func (c *Cache) path(key string) string { return filepath.Join(c.dir, key+".json
 // get returns the cached verdict and counts a hit or a miss. An unreadable
 // or invalid entry is a miss (and is overwritten by the next put).
 func (c *Cache) get(key string) (score.Assessment, bool) {
-	b, err := os.ReadFile(c.path(key))
+	b, err := bounds.ReadFile(c.path(key), bounds.DefaultMaxBytes)
 	var e cacheEntry
 	if err != nil || json.Unmarshal(b, &e) != nil || e.Version != cacheVersion ||
 		math.IsNaN(e.Score) || e.Score < 0 || e.Score > 1 || strings.TrimSpace(e.Reason) == "" {

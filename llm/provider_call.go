@@ -81,15 +81,11 @@ func retryable(kind string) bool {
 	return kind == score.KindRateLimited || kind == score.KindServerError || kind == score.KindTimeout || kind == score.KindUnreachable
 }
 
-// Generate sends a system and a user message as a new conversation and
-// returns the text. jsonMode asks the provider for a JSON object where it
-// supports that (OpenAI, Ollama; Anthropic ignores it). Failures are *Error
-// values whose Details hold the provider, model and every attempt.
-func (c *Client) Generate(ctx context.Context, system, user string, jsonMode bool) (Reply, error) {
-	msgs := []llms.MessageContent{
-		llms.TextParts(llms.ChatMessageTypeSystem, system),
-		llms.TextParts(llms.ChatMessageTypeHuman, user),
-	}
+// Chat is Generate with a conversation: the system message, then history
+// (user and assistant messages, oldest first) as the provider's chat
+// messages (llm/chat.go).
+func (c *Client) Chat(ctx context.Context, system string, history []ChatMessage, jsonMode bool) (Reply, error) {
+	msgs := chatMessages(system, history)
 	opts := []llms.CallOption{llms.WithTemperature(0)}
 	if t := c.settings.Temperature; t != nil {
 		opts[0] = llms.WithTemperature(*t)

@@ -30,6 +30,8 @@ type CaseMetadata struct {
 	ReplyNote *ReplyNote `json:"reply_note,omitempty"`
 	// Sanitized names the columns the sanitizer changed.
 	Sanitized *Sanitized `json:"sanitized,omitempty"`
+	// Transcript is the conversation of a question asked over several turns.
+	Transcript *Transcript `json:"transcript,omitempty"`
 	// Unencodable replaces metadata that could not be encoded as JSON: why.
 	Unencodable string `json:"unencodable_metadata,omitempty"`
 

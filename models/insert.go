@@ -28,20 +28,22 @@ func (db *DB) InsertRun(ctx context.Context, run *Run) error {
 	if err := prepareRun(run, time.Now()); err != nil {
 		return err
 	}
-	now := run.CreatedAt
-	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if _, err := tx.NewInsert().Model(run).ExcludeColumn("sequence").Returning("sequence").Exec(ctx); err != nil {
-			return fmt.Errorf("insert run: %w", err)
-		}
-		if db.Dialect == PostgreSQL {
-			return insertChildrenPostgres(ctx, tx, run, now)
-		}
-		return insertChildrenBatched(ctx, tx, run)
-	})
+	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error { return db.insertInTx(ctx, tx, run) })
 	if err != nil {
 		return fmt.Errorf("save run %s: %w", run.ID, err)
 	}
 	return nil
+}
+
+// insertInTx writes a prepared run's rows in tx.
+func (db *DB) insertInTx(ctx context.Context, tx bun.Tx, run *Run) error {
+	if _, err := tx.NewInsert().Model(run).ExcludeColumn("sequence").Returning("sequence").Exec(ctx); err != nil {
+		return fmt.Errorf("insert run: %w", err)
+	}
+	if db.Dialect == PostgreSQL {
+		return insertChildrenPostgres(ctx, tx, run, run.CreatedAt)
+	}
+	return insertChildrenBatched(ctx, tx, run)
 }
 
 // insertChildrenBatched writes cases and metrics with multi-row INSERTs of

@@ -44,14 +44,21 @@ type SaveOptions struct {
 // twice. Permanent errors (a constraint, a full disk, a missing table)
 // return at once.
 func (db *DB) SaveRun(ctx context.Context, run *Run, opts SaveOptions) error {
+	return db.retrySave(ctx, opts, func(retry bool) error { return db.saveAttempt(ctx, run, retry) })
+}
+
+// retrySave calls attempt until it succeeds, fails for good or MaxWait
+// has passed (SaveRun's loop; retry tells attempt that an earlier one may
+// have committed).
+func (db *DB) retrySave(ctx context.Context, opts SaveOptions, attempt func(retry bool) error) error {
 	maxWait := opts.MaxWait
 	if maxWait == 0 {
 		maxWait = DefaultSaveWait
 	}
 	deadline := time.Now().Add(maxWait)
 	wait := saveFirstBackoff
-	for attempt := 1; ; attempt++ {
-		err := db.saveAttempt(ctx, run, attempt > 1)
+	for n := 1; ; n++ {
+		err := attempt(n > 1)
 		if err == nil || ctx.Err() != nil || !Transient(err) {
 			return err
 		}
@@ -60,11 +67,11 @@ func (db *DB) SaveRun(ctx context.Context, run *Run, opts SaveOptions) error {
 			return fmt.Errorf("%w (one attempt: retries are off)", err)
 		}
 		if left <= 0 {
-			return fmt.Errorf("%w (gave up after %d attempt(s) in %s)", err, attempt, maxWait.Round(time.Millisecond))
+			return fmt.Errorf("%w (gave up after %d attempt(s) in %s)", err, n, maxWait.Round(time.Millisecond))
 		}
 		w := min(wait, left)
 		if opts.OnRetry != nil {
-			opts.OnRetry(attempt, w, err)
+			opts.OnRetry(n, w, err)
 		}
 		t := time.NewTimer(w)
 		select {

@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/agentevals/agentevals/bounds"
 )
 
 // CA is an ephemeral certificate authority for one run: the proxy signs a
@@ -157,7 +159,7 @@ func trustStore() []byte {
 		files = []string{f}
 	}
 	for _, f := range files {
-		raw, err := os.ReadFile(f)
+		raw, err := bounds.ReadFile(f, bounds.DefaultMaxBytes)
 		if err != nil {
 			continue
 		}

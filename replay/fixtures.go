@@ -7,12 +7,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentevals/agentevals/bounds"
 )
 
 // Fixtures are one question's replay declarations, validated and with every
@@ -273,7 +274,7 @@ func reply(raw json.RawMessage, path, suiteDir string) (Reply, error) {
 		if !filepath.IsAbs(name) {
 			name = filepath.Join(suiteDir, name)
 		}
-		b, err := os.ReadFile(name)
+		b, err := bounds.ReadFile(name, bounds.DefaultMaxBytes)
 		if err != nil {
 			return r, &FixtureError{Path: path + ".body_file", Expected: "a readable file", Err: err}
 		}

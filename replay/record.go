@@ -2,12 +2,13 @@ package replay
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"mime"
 	"net/http"
 	"net/url"
 	"sort"
+
+	"github.com/agentevals/agentevals/sanitize"
 )
 
 // Recording: a session made by NewRecorder declares nothing and forwards
@@ -107,13 +108,14 @@ func (s *Session) noteRecorded(rec *Recorded, resp *http.Response, err error) *h
 }
 
 // SensitiveQuery lists, sorted, the query parameters of r whose names or
-// values look like credentials: a fixture would have to store them.
+// values look like credentials (by the recording's stricter rules): a
+// fixture would have to store them.
 func (r Recorded) SensitiveQuery() []string {
 	var out []string
 	for k, vs := range r.Query {
 		for _, v := range vs {
-			if redactString(k, v) == Redacted {
-				out = append(out, k)
+			if recordSensitiveName(k) || recordSecretValue(k) || recordSecretValue(v) {
+				out = append(out, sanitize.String(k))
 				break
 			}
 		}
@@ -125,21 +127,20 @@ func (r Recorded) SensitiveQuery() []string {
 // SensitiveBody reports whether the request's JSON body holds a field or
 // value that looks like a credential.
 func (r Recorded) SensitiveBody() bool {
-	return len(r.Body) > 0 && redacts(r.Body)
+	if len(r.Body) == 0 {
+		return false
+	}
+	_, changed := recordRedactedJSON(r.Body)
+	return changed
 }
 
 // RedactedReply is the reply (which must be JSON) unchanged, or, when it
-// holds credential-like fields or values, re-encoded with them replaced by
-// Redacted.
+// holds credential-like fields, keys or values, re-encoded with them
+// redacted, each value keeping its JSON type.
 func (r Recorded) RedactedReply() []byte {
-	if !redacts(r.Reply) {
+	red, changed := recordRedactedJSON(r.Reply)
+	if !changed {
 		return r.Reply
 	}
-	return redactedJSON(r.Reply)
-}
-
-// redacts reports whether redaction changes the JSON document raw.
-func redacts(raw []byte) bool {
-	plain, err := json.Marshal(decodeJSON(raw))
-	return err != nil || !bytes.Equal(plain, redactedJSON(raw))
+	return red
 }

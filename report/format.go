@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/agentevals/agentevals/compare"
 	"github.com/agentevals/agentevals/internal/atomicfile"
+	"github.com/agentevals/agentevals/internal/jsonindent"
 )
 
 // Format names an output format of a report.
@@ -141,9 +141,7 @@ func (r *Renderer) Bytes(f Format, c *compare.Comparison) ([]byte, error) {
 	var err error
 	switch f {
 	case FormatJSON:
-		enc := json.NewEncoder(&buf)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(NewDocument(c))
+		err = jsonindent.Encode(&buf, NewDocument(c), "", "  ")
 	case FormatText:
 		err = r.tmpl.text.Execute(&buf, newView(c, viewText))
 	case FormatMarkdown:
@@ -211,13 +209,11 @@ func (r *Renderer) RenderAB(w io.Writer, f Format, ab *compare.ABComparison) err
 	case FormatText:
 		err = r.tmpl.ab.Execute(&buf, ab)
 	case FormatJSON:
-		enc := json.NewEncoder(&buf)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(struct {
+		err = jsonindent.Encode(&buf, struct {
 			A string `json:"a"`
 			B string `json:"b"`
 			*compare.ABComparison
-		}{ab.A.ID.String(), ab.B.ID.String(), ab})
+		}{ab.A.ID.String(), ab.B.ID.String(), ab}, "", "  ")
 	default:
 		return fmt.Errorf("render comparison: %w %q (want text or json)", ErrUnknownFormat, f)
 	}

@@ -91,6 +91,11 @@ type GridCell struct {
 	// Best marks the highest quality of the row (ties share it; a row on
 	// which every variant has the same quality marks none).
 	Best bool `json:"best"`
+	// Conversation says how a conversation went (report/transcript.go),
+	// Turns are its exchanges as "user → agent", so variants' transcripts
+	// compare side by side; both empty for a single question.
+	Conversation string   `json:"conversation,omitempty"`
+	Turns        []string `json:"turns,omitempty"`
 }
 
 // GridMetric is one metric of one answer; Score is nil when the metric was
@@ -208,6 +213,9 @@ func gridCell(variant string, c *models.CaseResult) GridCell {
 	cell := GridCell{Variant: variant, Position: c.Position, Status: compare.CaseStatus(c), Output: jsonText(c.Output)}
 	if cell.Status != models.StatusNotEvaluated {
 		cell.Quality = c.Quality()
+	}
+	if tv := NewTranscriptView(c.ResponseMetadata); tv != nil {
+		cell.Conversation, cell.Turns = tv.Summary, tv.Exchanges()
 	}
 	for _, m := range c.Metrics {
 		gm := GridMetric{Name: m.Name, Passed: m.Passed, State: metricState(m)}

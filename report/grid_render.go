@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	htmltemplate "html/template"
 	"io"
 	texttemplate "text/template"
 
+	"github.com/agentevals/agentevals/internal/jsonindent"
 	"github.com/agentevals/agentevals/sanitize"
 )
 
@@ -76,9 +76,7 @@ func (r *Renderer) RenderGrid(w io.Writer, f Format, g *Grid) error {
 			CSP: "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) +
 				"'; img-src 'none'; base-uri 'none'; form-action 'none'"})
 	case FormatJSON:
-		enc := json.NewEncoder(&buf)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(g)
+		err = jsonindent.Encode(&buf, g, "", "  ")
 	default:
 		return fmt.Errorf("render grid: %w %q (want text, markdown, html or json)", ErrUnknownFormat, f)
 	}

@@ -76,7 +76,10 @@ type caseView struct {
 	// Truncated says the stored answer is a prefix of a longer one.
 	Truncated string
 	Replay    *ReplayView // nil without API replay evidence
-	Metrics   []metricView
+	// Transcript is the conversation (report/transcript.go); nil for a
+	// single question.
+	Transcript *TranscriptView
+	Metrics    []metricView
 }
 
 type metricView struct {
@@ -139,7 +142,7 @@ func newView(c *compare.Comparison, kind viewKind) *view {
 			Question: jsonText(cc.Case.Question), Expected: jsonText(cc.Case.ExpectedAnswer),
 			Output: jsonText(cc.Case.Output), Actions: jsonText(cc.Case.Actions),
 			Error: compare.ErrorSummary(cc.Case.ErrorDetails), Truncated: TruncationNote(cc.Case.ResponseMetadata),
-			Replay: NewReplayView(cc.Case.ResponseMetadata)}
+			Replay: NewReplayView(cc.Case.ResponseMetadata), Transcript: NewTranscriptView(cc.Case.ResponseMetadata)}
 		v.HasReplay = v.HasReplay || cv.Replay != nil
 		for _, md := range cc.Metrics {
 			m := md.Current

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentevals/agentevals/agent"
 	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/sanitize"
 	"github.com/agentevals/agentevals/score"
 	"github.com/agentevals/agentevals/suite"
 )
@@ -66,6 +67,9 @@ type ExecOptions struct {
 	// go to their real hosts (through Upstream) and are kept in Record,
 	// declared api_interactions are not used (runner/record.go).
 	Record *suite.Recordings
+	// Simulator plays the user of scenario questions; nil: the judge, when
+	// it can (runner/simulate.go).
+	Simulator UserSimulator
 	// Upstream carries recorded requests to their hosts (nil:
 	// http.DefaultTransport).
 	Upstream http.RoundTripper
@@ -130,6 +134,11 @@ func Execute(ctx context.Context, s *suite.Suite, a agent.Agent, opts ExecOption
 	var err error
 	if run.Metadata, err = models.NewJSON(meta); err != nil {
 		return nil, fmt.Errorf("execute suite: run metadata: %w", err)
+	}
+	// --metadata and experiment variant metadata are operator text: stored
+	// and shown redacted like every other string.
+	if out, _ := sanitize.JSON(run.Metadata); out != nil {
+		run.Metadata = models.JSON(out)
 	}
 	scorers, err := BuildScorers(s, calculated, opts.Judge)
 	if err != nil {
@@ -236,6 +245,10 @@ func (e *executor) runCase(ctx context.Context, i int) {
 // answer asks the agent once and scores the reply into rec: output,
 // usage, duration, metrics, status and response metadata.
 func (e *executor) answer(ctx context.Context, c *suite.Case, rec *models.CaseResult) {
+	if c.Conversation != nil { // runner/conversation.go
+		e.converse(ctx, c, rec)
+		return
+	}
 	resp, ev, dur, answered, agentErr := e.ask(ctx, c)
 	e.calls.agent(agentErr)
 	rec.DurationMS = float64(dur.Microseconds()) / 1000
@@ -254,7 +267,7 @@ func (e *executor) answer(ctx context.Context, c *suite.Case, rec *models.CaseRe
 			rec.Metrics = append(rec.Metrics, notCalculated(pos, m, reasonAgentError))
 		}
 	} else {
-		e.record(ctx, c, rec, resp, ev)
+		e.record(ctx, c, rec, resp, ev, nil)
 		e.calls.judged(rec, e.judgeMetrics)
 	}
 }

@@ -86,7 +86,7 @@ type replayRun struct {
 func installReplay(s *suite.Suite, ag agent.Agent, opts ExecOptions) (caseHook, func(), error) {
 	uses := opts.Record != nil
 	for _, c := range s.Cases {
-		uses = uses || c.Replay != nil
+		uses = uses || c.Replay != nil || c.HasTurnReplay()
 	}
 	if !uses {
 		return nil, func() {}, nil

@@ -86,8 +86,9 @@ func rawValues(m map[string]any, key func(string) string) (map[string]json.RawMe
 }
 
 // record stores the agent's reply on the case and scores every metric;
-// ev is the case's API replay evidence (nil without replay).
-func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseResult, resp agent.Response, ev *models.APIReplay) {
+// ev is the case's API replay evidence (nil without replay), cv the
+// conversation when the case is one (nil otherwise).
+func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseResult, resp agent.Response, ev *models.APIReplay, cv *conversationRun) {
 	agentMeta := storeReply(rec, resp)
 	sample := SampleOf(c)
 	sample.Output, sample.Actions, sample.ResponseMetadata = resp.Output, resp.Actions, resp.Metadata
@@ -104,9 +105,13 @@ func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseRe
 			rec.Metrics = append(rec.Metrics, notCalculated(pos, m, reason))
 			continue
 		}
-		sample.Metadata = DecodeObject(c.Metadata) // a fresh copy per scorer
+		s := sample
+		if cv != nil {
+			s = cv.sample(m.Name, sample)
+		}
+		s.Metadata = DecodeObject(c.Metadata) // a fresh copy per scorer
 		var used llm.UsageRecorder
-		a, err := Assess(llm.WithUsageRecorder(ctx, &used), sc, sample)
+		a, err := Assess(llm.WithUsageRecorder(ctx, &used), sc, s)
 		mr := &models.MetricResult{Position: pos, Name: m.Name, Threshold: m.Threshold}
 		if err != nil {
 			mr.ErrorDetails = metricErrorJSON(err)
@@ -126,8 +131,14 @@ func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseRe
 			meta.JudgeUsage[m.Name] = acc
 		}
 		rec.Metrics = append(rec.Metrics, mr)
+		if cv != nil {
+			cv.noteCheck(mr)
+		}
 	}
-	if agentMeta == nil && (ev != nil || len(meta.JudgeUsage) > 0 || len(meta.MetricDetails) > 0) {
+	if cv != nil {
+		meta.Transcript = cv.transcript()
+	}
+	if agentMeta == nil && (ev != nil || len(meta.JudgeUsage) > 0 || len(meta.MetricDetails) > 0 || meta.Transcript != nil) {
 		agentMeta = map[string]any{}
 	}
 	if detailsErr != nil {

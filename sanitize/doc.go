@@ -12,9 +12,10 @@
 //   - Redaction: credentials become [REDACTED]: values of sensitive
 //     headers (Authorization, Cookie, X-Api-Key, …), of sensitive query
 //     parameters and key=value pairs (api_key, token, secret, password, …),
-//     URL passwords, the word after Bearer/Basic/Token/Digest, and words
-//     shaped like well-known keys (sk-…, ghp_…, github_pat_…, xox…-,
-//     glpat-…, AKIA…, AIza…, JWTs).
+//     URL passwords, the credential-shaped word after Bearer/Basic/Token/
+//     Digest (also as a value: NAME=Bearer …), PEM private-key blocks, and
+//     words shaped like well-known keys (sk-…, ghp_…, github_pat_…, xox…-,
+//     glpat-…, npm_…, hf_…, AKIA…, AIza…, JWTs).
 //
 // The repairing and redacting functions report what they changed in a
 // Report, so callers can record in the evidence that a value was repaired

@@ -8,6 +8,8 @@ func Builtins() Registry {
 	addActionGroup(r)
 	AddLLMMetrics(r)
 	declareLLMNeeds(r)
+	addConversationMetrics(r)
+	addTokenBudget(r)
 	addToolResultBudget(r)
 	attachDocs(r)
 	return r

@@ -64,6 +64,9 @@ type Sample struct {
 	InputTokens      *int64
 	OutputTokens     *int64
 	Cost             *float64
+	// Conversation is every turn of a conversation (score/conversation.go);
+	// nil for a single question.
+	Conversation *Conversation
 }
 
 // OutputText is the answer as text: a JSON string's value, any other JSON
@@ -195,6 +198,8 @@ func (s Sample) Has(need string) bool {
 		return false
 	case NeedExpectedActions:
 		return s.ExpectedActions != nil
+	case NeedConversation:
+		return s.hasConversation()
 	default:
 		return false
 	}

@@ -26,7 +26,13 @@ type needSource struct {
 // run time. Unknown metrics are reported by parseScores.
 func (s *Suite) checkNeeds(p Problems, c *Case, src needSource) {
 	sample := score.Sample{ExpectedAnswer: c.ExpectedAnswer, ExpectedActions: c.ExpectedActionList, Context: c.Context}
+	if c.Conversation != nil {
+		sample.Conversation = &score.Conversation{}
+	}
 	for _, m := range c.Metrics {
+		if _, turn := c.Conversation.TurnOf(m.Name); turn {
+			continue // checkTurnNeeds
+		}
 		typ, params, ok := s.definitionFor(c, m.Name)
 		if !ok {
 			continue

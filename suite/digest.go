@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/sanitize"
 )
 
 // The suite digest (docs/architecture.md, the fingerprint) identifies a suite's definition so that only
@@ -69,6 +70,10 @@ func CaseDefinition(c *Case) map[string]any {
 	}
 	if len(c.Context) > 0 {
 		def["context"] = c.Context
+	}
+	if c.Conversation != nil { // "turns" or "scenario" (suite/conversation.go)
+		key, v := conversationDefinition(c.Conversation)
+		def[key] = v
 	}
 	if len(c.Checks) > 0 { // inline checks: what each one checks (runner/checks.go)
 		def["checks"] = checkDefinitions(c)
@@ -299,15 +304,29 @@ func (s *Suite) Plan(calculated []string) *models.Run {
 		run.Cases = append(run.Cases, &models.CaseResult{
 			Position:        s.position(i),
 			CaseID:          c.ID,
-			Name:            c.Name,
-			Question:        jsonColumn(c.Question),
-			ExpectedAnswer:  jsonColumn(c.ExpectedAnswer),
-			ExpectedActions: jsonColumn(c.ExpectedActions),
+			Name:            sanitize.String(c.Name),
+			Question:        shownColumn(jsonColumn(c.Question)),
+			ExpectedAnswer:  shownColumn(jsonColumn(c.ExpectedAnswer)),
+			ExpectedActions: shownColumn(jsonColumn(c.ExpectedActions)),
 			MinimumScores:   scoresColumn(c.Metrics),
-			Metadata:        savedMetadata(c),
+			Metadata:        shownColumn(savedMetadata(c)),
 		})
 	}
 	return run
+}
+
+// shownColumn is a definition column as the case row stores it: repaired
+// and with credentials redacted, like every stored string. The suite text
+// the author wrote is what the agent is asked and what the scorers compare
+// against (suite.Case keeps it as written), and the digest is computed
+// from the Case, not from these columns, so redaction never changes a
+// suite's fingerprint; a planned run and a saved one hold the same rows.
+func shownColumn(j models.JSON) models.JSON {
+	if j == nil {
+		return nil
+	}
+	out, _ := sanitize.JSON(j)
+	return models.JSON(out)
 }
 
 // savedMetadata is the case row's metadata column: the question's metadata

@@ -3,10 +3,11 @@ package suite
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/agentevals/agentevals/bounds"
 )
 
 // Experiment evaluates the questions of one suite against several variants
@@ -79,12 +80,16 @@ func LoadExperiment(path string) (*Experiment, error) {
 	var list []Problem
 	p := Problems{File: path, List: &list}
 	fail := func() error { return &ValidationError{Problems: list, What: "experiment"} }
-	data, err := os.ReadFile(path)
+	data, err := bounds.ReadFile(path, bounds.DefaultMaxBytes)
 	if err != nil {
 		p.add("", "cannot read the experiment file: %v", err)
 		return nil, fail()
 	}
-	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
+	isYAML := strings.ToLower(filepath.Ext(path)) == ".yaml" || strings.ToLower(filepath.Ext(path)) == ".yml"
+	if !p.bounded(data, isYAML) { // variant metadata nests no deeper than a suite
+		return nil, fail()
+	}
+	if isYAML {
 		var ok bool
 		if data, ok = yamlToJSON(p, data); !ok {
 			return nil, fail()

@@ -33,7 +33,7 @@ func TestJSONSchema_AgreesWithLoad(t *testing.T) {
 	}
 	// The examples cover api_interactions as a list and as an object with
 	// allow_hosts, inline replies and body files.
-	for _, name := range []string{"support", "api_replay", "context_bloat"} {
+	for _, name := range []string{"support", "api_replay", "context_bloat", "conversation"} {
 		good := filepath.Join("..", "examples", name, "suite.json")
 		if _, err := Load(good); err != nil {
 			t.Fatal(err)

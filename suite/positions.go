@@ -6,13 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 	"sigs.k8s.io/yaml"
+
+	"github.com/agentevals/agentevals/bounds"
 )
 
 // Position is where a question is declared: a file and the 1-based line on
@@ -40,7 +41,7 @@ type Position struct {
 // line numbers, and their ids are read from the same YAML-to-JSON
 // conversion Load uses, so both agree on every scalar.
 func Positions(path string) (map[string]Position, error) {
-	data, err := os.ReadFile(path)
+	data, err := bounds.ReadFile(path, bounds.DefaultMaxBytes)
 	if err != nil {
 		return nil, fmt.Errorf("question positions of %s: %w", path, err)
 	}
@@ -202,12 +203,12 @@ func unwrapYAML(n ast.Node) ast.Node {
 // set file, reading its lines as Load does; first is the number of inline
 // questions before it.
 func goldenPositions(file string, first int, out map[string]Position) error {
-	f, err := os.Open(file)
+	f, err := bounds.Open(file)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bounds.NewReader(f, bounds.DefaultMaxBytes))
 	sc.Buffer(make([]byte, 64<<10), maxGoldenLine)
 	position := first
 	for line := 1; sc.Scan(); line++ {

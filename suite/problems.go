@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -371,20 +370,9 @@ func (p Problems) bounded(data []byte, yaml bool) bool {
 	return true
 }
 
-// readBounded reads a file of at most max bytes; a larger one is an error
-// before it is read into memory.
+// readBounded reads a file of at most max bytes (bounds.ReadFile: a
+// larger file, a device or a FIFO that goes on is an error naming the
+// limit, before it is read into memory).
 func readBounded(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("larger than the %d-byte limit", max)
-	}
-	return data, nil
+	return bounds.ReadFile(path, max)
 }

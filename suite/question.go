@@ -7,12 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentevals/agentevals/bounds"
 	"github.com/agentevals/agentevals/score"
 )
 
@@ -28,7 +28,8 @@ func (checkJudge) Assess(context.Context, string, string) (score.Assessment, err
 }
 
 var questionKeys = []string{"id", "name", "question", "expected_answer", "expected_actions",
-	"minimum_scores", "checks", "metadata", "context", "api_interactions"}
+	"minimum_scores", "checks", "metadata", "context", "api_interactions",
+	"turns", "scenario"} // a conversation: suite/conversation.go
 
 // parseQuestion reads one inline question.
 func (s *Suite) parseQuestion(p Problems, path string, raw json.RawMessage) *Case {
@@ -37,12 +38,14 @@ func (s *Suite) parseQuestion(p Problems, path string, raw json.RawMessage) *Cas
 		return nil
 	}
 	c := &Case{Source: p.File + ": " + path, file: p.File, path: path}
-	q, ok := obj["question"]
-	if !ok {
-		p.add(child(path, "question"), "missing: want the question text or object sent to the agent")
+	if isConversation(obj) {
+		if !s.parseConversation(p, path, obj, c) {
+			return nil
+		}
+	} else if q, ok := obj["question"]; !ok {
+		p.add(child(path, "question"), "missing: want the question text or object sent to the agent, or the turns or scenario of a conversation")
 		return nil
-	}
-	if !s.questionData(p, child(path, "question"), q, c) {
+	} else if !s.questionData(p, child(path, "question"), q, c) {
 		return nil
 	}
 	if raw, ok := obj["name"]; ok {
@@ -56,7 +59,11 @@ func (s *Suite) parseQuestion(p Problems, path string, raw json.RawMessage) *Cas
 		c.ExpectedActions = compact(raw)
 		c.ExpectedActionList = parseActions(p, child(path, "expected_actions"), raw)
 	}
-	s.caseMetrics(p, path, obj["minimum_scores"], obj["checks"], c)
+	if c.Conversation != nil {
+		s.conversationMetrics(p, path, obj, c)
+	} else {
+		s.caseMetrics(p, path, obj["minimum_scores"], obj["checks"], c)
+	}
 	c.Metadata = parseMetadata(p, child(path, "metadata"), obj["metadata"])
 	if raw, ok := obj["context"]; ok {
 		c.Context = parseContext(p, child(path, "context"), raw)
@@ -67,6 +74,7 @@ func (s *Suite) parseQuestion(p Problems, path string, raw json.RawMessage) *Cas
 	}
 	s.defaults(c, len(s.Cases))
 	s.checkNeeds(p, c, needSource{path: path, explicit: obj["minimum_scores"] != nil && !isNull(obj["minimum_scores"])})
+	s.checkTurnNeeds(p, path, c)
 	return c
 }
 
@@ -269,14 +277,14 @@ func (s *Suite) loadGolden(p Problems, rel string) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(s.Dir, rel)
 	}
-	f, err := os.Open(path)
+	f, err := bounds.Open(path)
 	if err != nil {
 		p.add("$.golden_set", "cannot read the golden set: %v", err)
 		return
 	}
 	defer f.Close()
 	gp := Problems{File: rel, List: p.List}
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bounds.NewReader(f, bounds.DefaultMaxBytes))
 	sc.Buffer(make([]byte, 64<<10), maxGoldenLine)
 	for line := 1; sc.Scan(); line++ {
 		raw := sc.Bytes()

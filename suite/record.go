@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentevals/agentevals/bounds"
 	"github.com/agentevals/agentevals/internal/atomicfile"
 	"github.com/agentevals/agentevals/replay"
 )
@@ -95,7 +96,7 @@ func (r *Recordings) Write(s *Suite, out string) (*RecordResult, error) {
 		stem := uniqueStem(slug(c.ID, i), usedNames)
 		var items []any
 		for n, rec := range recs {
-			where := fmt.Sprintf("%s: request %d (%s %s)", c.path, n+1, rec.Method, rec.URL)
+			where := fmt.Sprintf("%s: request %d (%s %s)", c.path, n+1, rec.Method, rec.ShownURL())
 			file := filepath.ToSlash(filepath.Join("fixtures", "recorded", fmt.Sprintf("%s-%d.json", stem, n+1)))
 			item, body, why := fixture(rec, file)
 			if why != "" {
@@ -168,6 +169,8 @@ func fixture(rec replay.Recorded, bodyFile string) (item map[string]any, body []
 		return nil, nil, rec.Err
 	case len(rec.Body) > 0 && !json.Valid(rec.Body):
 		return nil, nil, "the request body is not JSON (api_interactions compare typed JSON bodies)"
+	case len(rec.SensitivePath()) > 0:
+		return nil, nil, fmt.Sprintf("the URL path holds a credential (%s), which a strict fixture would have to store; send it in a header", strings.Join(rec.SensitivePath(), ", "))
 	case len(rec.SensitiveQuery()) > 0:
 		return nil, nil, fmt.Sprintf("query parameter %s holds a credential, which a strict fixture would have to store; send it in a header", strings.Join(rec.SensitiveQuery(), ", "))
 	case rec.SensitiveBody():
@@ -233,7 +236,7 @@ func uniqueStem(stem string, used map[string]bool) string {
 // recordedSuite is the suite file's JSON with api_interactions set on the
 // given questions, keys in file order, indented.
 func recordedSuite(s *Suite, decls map[int]json.RawMessage) ([]byte, error) {
-	data, err := os.ReadFile(s.Path)
+	data, err := bounds.ReadFile(s.Path, bounds.DefaultMaxBytes)
 	if err != nil {
 		return nil, fmt.Errorf("record: read suite: %w", err)
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/agentevals/agentevals/internal/suggest"
+
+	"github.com/agentevals/agentevals/sanitize"
 )
 
 // Selection picks the questions a run covers. Every criterion given must
@@ -155,7 +157,7 @@ func knownTags(s *Suite) string {
 		out = append(out, t)
 	}
 	sort.Strings(out)
-	return strings.Join(out, ", ")
+	return sanitize.String(strings.Join(out, ", "))
 }
 
 // closeIDs suggests up to three ids close to want: " (did you mean …?)".

@@ -97,6 +97,9 @@ type Case struct {
 	// response bodies snapshotted; Definition folds it into the digest
 	// (runner/replay.go).
 	Replay *replay.Fixtures
+	// Conversation is set when the question is asked over several turns
+	// (suite/conversation.go); nil for a single question.
+	Conversation *Conversation
 	// Source is where the case was declared, for messages: "file: $.questions[2]".
 	Source     string
 	file, path string

@@ -180,7 +180,7 @@ func serve(ctx context.Context, cli CLI, logger *slog.Logger) error {
 	logger.Info("evaldash listening", "url", "http://"+ln.Addr().String()+mount+"/", "database", db.URL,
 		"read_only", true)
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(dashboard.Listener(ln)) }()
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)

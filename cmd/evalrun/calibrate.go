@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 
 	"github.com/google/uuid"
 
+	"github.com/agentevals/agentevals/bounds"
 	"github.com/agentevals/agentevals/calibrate"
 	"github.com/agentevals/agentevals/models"
 )
@@ -123,12 +123,12 @@ func checkKappa(ms []calibrate.MetricAgreement, bar float64) error {
 }
 
 func readLabels(path string) ([]calibrate.Label, error) {
-	f, err := os.Open(path)
+	f, err := bounds.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("--labels: %w", err)
 	}
 	defer f.Close()
-	labels, err := calibrate.ParseLabels(f)
+	labels, err := calibrate.ParseLabels(bounds.NewReader(f, bounds.DefaultMaxBytes))
 	if err != nil {
 		return nil, fmt.Errorf("--labels %s: %w", path, err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals/agentevals/bounds"
 	"github.com/agentevals/agentevals/compare"
 	"github.com/agentevals/agentevals/eval"
 	"github.com/agentevals/agentevals/llm"
@@ -235,11 +236,27 @@ func variantMetadata(base map[string]any, v suite.Variant, info report.Experimen
 	return out
 }
 
-// parseMetadata reads a --metadata JSON object ("" is an empty one).
+// metadataLimits bound --metadata: a suite's depth, and 1 MiB (a command
+// line holds far less).
+func metadataLimits() bounds.Limits {
+	return bounds.Limits{MaxDepth: bounds.DefaultMaxDepth, MaxBytes: 1 << 20}
+}
+
+// parseMetadata reads a --metadata JSON object ("" is an empty one),
+// within metadataLimits and UTF-8.
 func parseMetadata(s string) (map[string]any, error) {
 	meta := map[string]any{}
 	if s == "" {
 		return meta, nil
+	}
+	if err := metadataLimits().CheckJSON([]byte(s)); err != nil {
+		return nil, fmt.Errorf("--metadata: %w", err)
+	}
+	if err := bounds.CheckEncoding([]byte(s)); err != nil {
+		return nil, fmt.Errorf("--metadata: %w", err)
+	}
+	if off := sanitize.BadEscape([]byte(s)); off >= 0 {
+		return nil, fmt.Errorf("--metadata: byte %d: %s is NUL or a lone surrogate, which PostgreSQL refuses (limit: encoding UTF-8 without NUL)", off, s[off:min(len(s), off+6)])
 	}
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber() // numbers keep every digit: a 20-digit build id stays itself

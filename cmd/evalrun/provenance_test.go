@@ -121,18 +121,3 @@ func TestRun_RecordsProvenance(t *testing.T) {
 		t.Errorf("first run: %+v, want passed without baseline", r)
 	}
 }
-
-// newestRun loads the newest run of the database in full.
-func newestRun(t *testing.T, url string) *models.Run {
-	t.Helper()
-	db, err := (&Globals{DatabaseURL: url}).open(t.Context(), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	runs, _, err := db.ListRuns(t.Context(), models.RunFilter{Limit: 1})
-	if err != nil || len(runs) == 0 {
-		t.Fatalf("newest run: %v", err)
-	}
-	return runs[0]
-}

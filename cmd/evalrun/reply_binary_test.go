@@ -1,15 +1,12 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/google/uuid"
 
 	"github.com/agentevals/agentevals/internal/testdb"
 	"github.com/agentevals/agentevals/models"
@@ -71,14 +68,9 @@ echo '{"output": "The capital is Kyoto", "actions": [{"group": "geo", "name": "l
 		return code, out.String(), errOut.String()
 	}
 	caseOf := func() *models.CaseResult {
-		db, err := (&Globals{DatabaseURL: url}).open(context.Background(), true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		r, err := db.GetRun(context.Background(), uuid.MustParse(latestRunID(t, url)))
-		if err != nil || len(r.Cases) != 1 {
-			t.Fatalf("newest run: %v", err)
+		r := newestRun(t, url)
+		if len(r.Cases) != 1 {
+			t.Fatalf("newest run has %d cases, want 1", len(r.Cases))
 		}
 		return r.Cases[0]
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/agentevals/agentevals/compare"
 	"github.com/agentevals/agentevals/eval"
@@ -20,7 +21,7 @@ import (
 // written. 2 for invalid input. A line on stderr says how the run went and
 // which rule produced the code.
 type ReportCmd struct {
-	RunID    string `arg:"" optional:"" name:"run-id" help:"Run to report: its id or a unique prefix of it (default: the latest run)."`
+	RunID    string `arg:"" optional:"" name:"run-id" help:"Run to report: its id or a unique prefix of it (default: the latest run: the newest started_at that is not after now, ties broken by the order the database saved them; a run dated in the future is never the latest)."`
 	Baseline string `name:"baseline" placeholder:"RUN_ID" help:"Compare with this run (an id or a unique prefix) instead of the automatic baseline. It must be an earlier run of the same suite, agent and definition; otherwise nothing is written (exit 2)."`
 	GateModeFlags
 	FailOn           string `name:"fail-on" placeholder:"RULE" help:"Exit 1 as run does: failures (a failed or errored check), regressions (a gated regression against the baseline) or both. Omitted, and without --fail-on-regression: the report is written and the exit is 0 whatever the run's outcome."`
@@ -131,12 +132,25 @@ func (c *ReportCmd) run(ctx context.Context, db *models.DB) (*models.Run, error)
 	if c.RunID != "" {
 		return eval.LoadRun(ctx, db, c.RunID, "run")
 	}
-	runs, _, err := db.ListRuns(ctx, models.RunFilter{Limit: 1})
+	run, err := latestRun(ctx, db, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	return eval.LoadRun(ctx, db, run.ID.String(), "run")
+}
+
+// latestRun is the run a command without a run id means: the newest
+// started_at at or before now, ties broken by sequence (the order the
+// database saved them). A run dated after now (a wrong clock, or a forged
+// file) is never the latest, so it cannot stand in for the run CI has just
+// saved.
+func latestRun(ctx context.Context, db *models.DB, now time.Time) (*models.Run, error) {
+	runs, _, err := db.ListRuns(ctx, models.RunFilter{Limit: 1, To: now.Add(time.Microsecond)})
 	if err != nil {
 		return nil, &exitError{Code: exitInvalid, Err: err}
 	}
 	if len(runs) == 0 {
-		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("no runs in %s yet (evalrun run SUITE saves one)", db.URL)}
+		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("no runs in %s started before now yet (evalrun run SUITE saves one)", db.URL)}
 	}
-	return eval.LoadRun(ctx, db, runs[0].ID.String(), "run")
+	return runs[0], nil
 }

@@ -312,8 +312,8 @@ func (c *RunCmd) preflight(ctx context.Context, st *suite.Suite, withJudge bool)
 		}
 	}
 	if err := agent.Preflight(ctx, st.Agent, js); err != nil {
-		return fmt.Errorf("%w\nNothing was run or saved. Start or fix what is unreachable, or pass --no-preflight to run anyway "+
-			"(every question would then record the failure)", err)
+		return fmt.Errorf("%s: %w\nNothing was run or saved. Start or fix what is unreachable, or pass --no-preflight to run anyway "+
+			"(every question would then record the failure)", st.Path, err)
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentevals/agentevals/compare"
 	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/report"
 	"github.com/agentevals/agentevals/sanitize"
 )
 
@@ -210,6 +211,13 @@ func writeReasons(w io.Writer, c *models.CaseResult, st style) {
 			reason = *m.Reason
 		}
 		line(m.Name, v, reason)
+	}
+	if tv := report.NewTranscriptView(c.ResponseMetadata); tv != nil && c.Status != models.StatusPassed {
+		verdict := "FAIL"
+		if c.Status == models.StatusError {
+			verdict = "ERROR"
+		}
+		line("conversation", verdict, tv.Summary)
 	}
 	if !c.ErrorDetails.IsNull() {
 		var e struct {

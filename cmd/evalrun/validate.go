@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
+	"github.com/agentevals/agentevals/agent"
 	"github.com/agentevals/agentevals/sanitize"
 	"github.com/agentevals/agentevals/suite"
 )
@@ -27,6 +29,9 @@ func (c *ValidateCmd) Run(g *Globals) error {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
 	if err := s.Validate(); err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
+	if err := checkProgram(g.Stderr, c.Suite, s.Agent); err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
 	writeSuiteWarnings(g.Stderr, s)
@@ -52,4 +57,21 @@ func writeSuiteWarnings(w io.Writer, s *suite.Suite) {
 	for _, p := range s.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", sanitize.EscapeText(p.String()))
 	}
+}
+
+// checkProgram refuses a command or worker agent whose program is named by
+// a path (./agent.sh, bin/agent) that is missing or not executable: the
+// suite is wrong wherever it runs. A bare name not on PATH here may be on
+// the machine that runs the suite, so it is a note, as an unset variable is.
+func checkProgram(w io.Writer, path string, cfg suite.AgentConfig) error {
+	err := agent.FindProgram(cfg)
+	if err == nil {
+		return nil
+	}
+	if !strings.ContainsRune(cfg.Command[0], filepath.Separator) {
+		fmt.Fprintf(w, "note: %s: agent %q: %s; run's preflight will refuse it on a machine without it\n",
+			path, sanitize.EscapeText(cfg.Name), sanitize.EscapeText(err.Error()))
+		return nil
+	}
+	return fmt.Errorf("%s: $.agent.command[0]: %w (the program is resolved as run resolves it: relative to agent.dir, else to the working directory)", path, err)
 }

@@ -54,7 +54,7 @@ var (
 	junitTimeRe = regexp.MustCompile(`\btime="\d+(?:\.\d+)?"`)
 	// rateNoteRe is the request-rate note ending a progress line once a
 	// provider made a request ("· judge 7.0 req/s (avg 462.6)").
-	rateNoteRe = regexp.MustCompile(` · (?:(?:agent|judge) \d+\.\d req/s \(avg \d+\.\d(?:; \d+ rate-limited, paced at \d+\.\d/s)?\)(?:, |$))+$`)
+	rateNoteRe = regexp.MustCompile(` · (?:(?:agent|judge) \d+\.\d req/s \(avg \d+\.\d(?:; \d+ rate-limited, (?:paced at \d+\.\d/s|paced at one request per \d+ s|not paced yet))?\)(?:, |$))+$`)
 	// pythonUARe is the agent's HTTP client version, the machine's Python.
 	pythonUARe = regexp.MustCompile(`Python-urllib/\d+\.\d+`)
 	// provenanceRe is the provenance object of a run summary (in a JSON
