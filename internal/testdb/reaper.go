@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/agentevals/agentevals/bounds"
 )
 
 // reapTiming is how often the reaper looks for leases and after how many
@@ -80,7 +82,7 @@ done`
 // binary and go test does not wait for it.
 func ensureReaper(dir string, reap reapTiming) error {
 	pidFile := filepath.Join(dir, "reaper.pid")
-	if b, err := os.ReadFile(pidFile); err == nil {
+	if b, err := bounds.ReadFile(pidFile, 64); err == nil {
 		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && syscall.Kill(pid, 0) == nil {
 			return nil
 		}
