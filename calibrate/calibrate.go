@@ -23,6 +23,8 @@ type Label struct {
 	Pass   *bool    // the human's pass/fail
 	Score  *float64 // the human's score in [0,1]; passes at the metric's threshold
 	Line   int      // line in the labels file
+	// RunID is the run the label was given on ("" when the line names none).
+	RunID string
 }
 
 // labelLine is the JSONL shape: {"case_id", "metric", and one of "pass"
@@ -36,6 +38,11 @@ type labelLine struct {
 	Score  *json.RawMessage `json:"score"`
 	Note   any              `json:"note"`
 	Rater  any              `json:"rater"`
+	// Written by evalrun label: when, from which run, and the context a
+	// person saw (all ignored here).
+	At    any `json:"at"`
+	RunID any `json:"run_id"`
+	labelContext
 }
 
 // ParseLabels reads a JSONL labels file. Blank lines are skipped; unknown
@@ -51,7 +58,16 @@ func ParseLabels(r io.Reader) ([]Label, error) {
 		if len(line) == 0 {
 			continue
 		}
+		if header, err := labelsHeader(line); header || err != nil {
+			if err != nil {
+				return nil, fmt.Errorf("%w: line %d: %v", ErrInvalidLabels, n, err)
+			}
+			continue
+		}
 		l, err := parseLabel(line)
+		if errors.Is(err, errUnlabelled) {
+			continue // a row of a file to fill in that nobody filled
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: line %d: %v", ErrInvalidLabels, n, err)
 		}
@@ -87,6 +103,9 @@ func parseLabel(line []byte) (Label, error) {
 		return Label{}, errors.New("metric is required")
 	}
 	l := Label{CaseID: *ll.CaseID, Metric: *ll.Metric}
+	if id, ok := ll.RunID.(string); ok {
+		l.RunID = id
+	}
 	given := 0
 	if ll.Pass != nil {
 		given++
@@ -112,6 +131,9 @@ func parseLabel(line []byte) (Label, error) {
 		}
 		l.Score = &s
 	}
+	if given == 0 && ll.Question != nil {
+		return Label{}, errUnlabelled
+	}
 	if given != 1 {
 		return Label{}, errors.New(`give exactly one of "pass", "label" or "score"`)
 	}
@@ -126,6 +148,9 @@ type JudgedMetric struct {
 	Score     *float64 // nil: not calculated or errored
 	Passed    bool
 	Errored   bool
+	// AnswerLength is the answer's length in characters (for the length
+	// bias check).
+	AnswerLength int
 }
 
 // Disagreement is a case where human and judge differ on pass/fail.
@@ -156,8 +181,17 @@ type MetricAgreement struct {
 	// KappaUndefined says that every pair has one and the same label on both
 	// sides (all pass or all fail): chance agreement is 1 and kappa is 0/0.
 	KappaUndefined bool
-	Disagreements  []Disagreement
-	Skipped        []Skipped
+	// TPR is the share of the human passes the judge passed too, TNR the
+	// share of the human fails it failed; nil without such a label.
+	TPR, TNR *float64
+	// LengthJudge is the correlation (Pearson) of the judge's score with
+	// the answer's length over the compared pairs, LengthHuman that of
+	// the human's pass (1) or fail (0): a judge that tracks length much
+	// more than people do rewards length. Nil when undefined (fewer than
+	// three pairs, or a constant).
+	LengthJudge, LengthHuman *float64
+	Disagreements            []Disagreement
+	Skipped                  []Skipped
 }
 
 // Calibrate compares human labels with the judge's verdicts, per metric in
@@ -171,6 +205,7 @@ func Calibrate(labels []Label, judged []JudgedMetric) []MetricAgreement {
 	}
 	per := map[string]*MetricAgreement{}
 	var human, judge = map[string][]bool{}, map[string][]bool{}
+	lengths, judgeScores := map[string][]float64{}, map[string][]float64{}
 	for _, l := range labels {
 		m := per[l.Metric]
 		if m == nil {
@@ -196,6 +231,8 @@ func Calibrate(labels []Label, judged []JudgedMetric) []MetricAgreement {
 		m.Pairs++
 		human[l.Metric] = append(human[l.Metric], hp)
 		judge[l.Metric] = append(judge[l.Metric], j.Passed)
+		lengths[l.Metric] = append(lengths[l.Metric], float64(j.AnswerLength))
+		judgeScores[l.Metric] = append(judgeScores[l.Metric], *j.Score)
 		if hp == j.Passed {
 			m.Agreements++
 			continue
@@ -212,6 +249,9 @@ func Calibrate(labels []Label, judged []JudgedMetric) []MetricAgreement {
 			} else {
 				m.KappaUndefined = true
 			}
+			m.TPR, m.TNR = rates(human[name], judge[name])
+			m.LengthJudge = Pearson(judgeScores[name], lengths[name])
+			m.LengthHuman = Pearson(asFloats(human[name]), lengths[name])
 		}
 		out = append(out, *m)
 	}

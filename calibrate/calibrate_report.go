@@ -14,7 +14,7 @@ const kappaUndefinedText = "undefined (only one label on both sides)"
 // where human and judge disagree and the labels that could not be compared.
 func WriteCalibration(w io.Writer, ms []MetricAgreement) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "metric\tpairs\tagree\traw agreement\tCohen's kappa\tskipped")
+	fmt.Fprintln(tw, "metric\tpairs\tagree\traw agreement\tCohen's kappa\tTPR\tTNR\tskipped")
 	for _, m := range ms {
 		raw, kappa := "-", "-"
 		if m.Pairs > 0 {
@@ -26,12 +26,16 @@ func WriteCalibration(w io.Writer, ms []MetricAgreement) error {
 		case m.KappaUndefined:
 			kappa = kappaUndefinedText
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%d\n", m.Metric, m.Pairs, m.Agreements, raw, kappa, len(m.Skipped))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%d\n", m.Metric, m.Pairs, m.Agreements, raw, kappa, rate(m.TPR), rate(m.TNR), len(m.Skipped))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	for _, m := range ms {
+		if m.LengthJudge != nil {
+			fmt.Fprintf(w, "\n%s: length bias check: correlation with the answer's length %s for the judge's score, %s for the human labels\n",
+				m.Metric, rate(m.LengthJudge), rate(m.LengthHuman))
+		}
 		if len(m.Disagreements) > 0 {
 			fmt.Fprintf(w, "\n%s: %d disagreement(s)\n", m.Metric, len(m.Disagreements))
 			for _, d := range m.Disagreements {
@@ -66,4 +70,12 @@ func num(f float64) string {
 		return "0"
 	}
 	return s
+}
+
+// rate is a share or a correlation with three decimals, "-" when undefined.
+func rate(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", *v)
 }

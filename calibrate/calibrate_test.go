@@ -162,7 +162,7 @@ func TestCalibrate_UndefinedKappa(t *testing.T) {
 	if err := WriteCalibration(&out, got); err != nil {
 		t.Fatal(err)
 	}
-	if want := "1.000          undefined (only one label on both sides)  0"; !strings.Contains(out.String(), want) {
+	if want := "1.000          undefined (only one label on both sides)  1.000  -    0"; !strings.Contains(out.String(), want) {
 		t.Errorf("report lacks %q:\n%s", want, out.String())
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/agentevals/agentevals/internal/jsonvalue"
 	"github.com/agentevals/agentevals/models"
 	"github.com/agentevals/agentevals/report"
+	"github.com/agentevals/agentevals/score"
 )
 
 // metricView is one metric row of a case, with its state spelled out:
@@ -22,6 +23,8 @@ type metricView struct {
 	Error  string
 	// Judge is what the metric's judge left (nil for checks without one).
 	Judge *judgeEvidence
+	// Path is a decision graph metric's walk, node by node (nil otherwise).
+	Path []score.DAGStep
 }
 
 // actionRow puts the expected and the observed call at the same position
@@ -124,6 +127,7 @@ func (s *Server) casePage(c *gin.Context) error {
 	for _, m := range cr.Metrics {
 		mv := metricView{MetricResult: m, State: "not_calculated", Judge: newJudgeEvidence(meta.MetricDetails[m.Name], m.ErrorDetails)}
 		mv.Judge.rebuildPrompts(m.Name, cr)
+		mv.Path = score.DAGPathOf(meta.MetricDetails[m.Name], json.RawMessage(m.ErrorDetails))
 		switch {
 		case m.Errored():
 			mv.State, mv.Error = "errored", prettyJSON(m.ErrorDetails)

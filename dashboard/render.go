@@ -83,7 +83,7 @@ func parsePages(fsys fs.FS) (map[string]*template.Template, error) {
 	pages := make(map[string]*template.Template, len(pageNames))
 	for _, name := range pageNames {
 		t, err := template.New(name).Funcs(templateFuncs()).ParseFS(fsys,
-			"templates/base.tmpl", "templates/partials.tmpl", "templates/transcript.tmpl", "templates/"+name+".tmpl")
+			"templates/base.tmpl", "templates/partials.tmpl", "templates/transcript.tmpl", "templates/judging.tmpl", "templates/"+name+".tmpl")
 		if err != nil {
 			return nil, fmt.Errorf("parse %s page: %w", name, err)
 		}

@@ -142,6 +142,7 @@ func Run(ctx context.Context, t Task) (*Result, error) {
 		}
 	}
 	res.Comparison = compare.Compare(run, res.Baseline, opts)
+	res.Comparison.Ungate(t.Gate.Uncalibrated)
 	if db != nil && res.Baseline == nil && t.Gate.Baseline == "" {
 		res.NoBaseline = noBaselineWhy(ctx, db, run, res.Calculated)
 	}

@@ -35,6 +35,9 @@ type Gate struct {
 	Baseline string
 	// FailOn is FailOnFailures ("" too), FailOnRegressions or FailOnBoth.
 	FailOn string
+	// Uncalibrated names judge metrics the gate must not gate on, with
+	// why (run --min-kappa): their findings are kept, never gating.
+	Uncalibrated map[string]string
 }
 
 // Options are the comparison options of the gate.

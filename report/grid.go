@@ -55,6 +55,9 @@ type Grid struct {
 	Variants []GridVariant `json:"variants"`
 	Rows     []GridRow     `json:"questions"`
 	Pairs    []GridPair    `json:"pairs"`
+	// Pairwise are the pairwise verdicts stored with the variants' runs
+	// (experiment --pairwise); absent when none was judged.
+	Pairwise []GridPairwise `json:"pairwise,omitempty"`
 }
 
 // GridVariant is one variant's run and totals.
@@ -148,6 +151,7 @@ func BuildGrid(runs []*models.Run, opts compare.Options) (*Grid, error) {
 		return nil, err
 	}
 	g.Pairs = pairs
+	g.Pairwise = gridPairwise(g.Variants)
 	return g, nil
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentevals/agentevals/compare"
 	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/score"
 )
 
 type viewKind int
@@ -88,6 +89,8 @@ type metricView struct {
 	State     string // pass, fail, error, not calculated
 	Reason    string
 	Error     string
+	// Path is a decision graph metric's walk, node by node (nil otherwise).
+	Path []score.DAGStep
 }
 
 // gateVerdict says in a few words how the run compares with its baseline.
@@ -147,7 +150,7 @@ func newView(c *compare.Comparison, kind viewKind) *view {
 		for _, md := range cc.Metrics {
 			m := md.Current
 			mv := metricView{MetricDelta: md, Threshold: m.Threshold, State: metricState(m),
-				Error: compare.ErrorSummary(m.ErrorDetails)}
+				Error: compare.ErrorSummary(m.ErrorDetails), Path: dagPath(cc.Case, m)}
 			if m.Reason != nil {
 				mv.Reason = *m.Reason
 				if mv.State == "not calculated" { // the state already says it

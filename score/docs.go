@@ -115,7 +115,8 @@ func builtinDocs() map[string]Doc {
 			Params:  []Param{{Name: "limit", Schema: count, Required: true, Description: "Bytes."}, {Name: "key", Schema: nonEmptyString, Description: "Response-metadata key holding the sizes (default \"tool_result_bytes\")."}},
 			Example: json.RawMessage(`{"limit": 4096}`)},
 		"llm_judge": {Summary: "An LLM judge scores the answer against your rubric (needs a judge).",
-			Params:  []Param{{Name: "rubric", Schema: nonEmptyString, Required: true, Description: "What the judge checks and how it scores."}, positionSwap()},
+			Params: []Param{{Name: "rubric", Schema: nonEmptyString, Required: true, Description: "What the judge checks and how it scores."}, positionSwap(),
+				{Name: "ignore_length", Schema: boolean, Description: "Tell the judge that length is no merit: a short answer that meets the rubric scores as high as a long one (default false)."}},
 			Example: json.RawMessage(`{"rubric": "Does the answer refuse politely and point to the help page?"}`)},
 	}
 	llm := map[string]string{

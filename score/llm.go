@@ -60,15 +60,24 @@ func newRubricMetric(params json.RawMessage, judge Judge) (Scorer, error) {
 	var p struct {
 		Rubric       string `json:"rubric"`
 		PositionSwap bool   `json:"position_swap"`
+		IgnoreLength bool   `json:"ignore_length"`
 	}
 	if err := decodeParams(params, &p, true); err != nil {
-		return nil, fmt.Errorf(`%w: llm_judge wants {"rubric": "..."}`, ErrInvalidParams)
+		return nil, fmt.Errorf(`%w: llm_judge wants {"rubric": "...", "ignore_length": true|false}`, ErrInvalidParams)
 	}
 	if strings.TrimSpace(p.Rubric) == "" {
 		return nil, fmt.Errorf("%w: llm_judge needs a non-empty rubric", ErrInvalidParams)
 	}
-	return newLLMMetric(metricSpec{name: "llm_judge", rubric: customRubric(p.Rubric)}, judge, p.PositionSwap)
+	rubric := customRubric(p.Rubric)
+	if p.IgnoreLength {
+		rubric += "\n\n" + ignoreLengthNote
+	}
+	return newLLMMetric(metricSpec{name: "llm_judge", rubric: rubric}, judge, p.PositionSwap)
 }
+
+// ignoreLengthNote is what llm_judge's ignore_length adds to the rubric:
+// judges favour longer answers unless told not to.
+const ignoreLengthNote = "Ignore length: do not reward an answer for being longer or more detailed, nor penalise it for being short. A short answer that fully meets the criterion scores as high as a long one; padding, repetition and restating the question add nothing."
 
 func newLLMMetric(spec metricSpec, judge Judge, swap bool) (*LLMMetric, error) {
 	if judge == nil {

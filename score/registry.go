@@ -11,6 +11,10 @@ func Builtins() Registry {
 	addConversationMetrics(r)
 	addTokenBudget(r)
 	addToolResultBudget(r)
+	addDAG(r)
+	addRetrieval(r)
+	addContextual(r)
+	addTaskCompletion(r)
 	attachDocs(r)
 	return r
 }

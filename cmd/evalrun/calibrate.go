@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -144,6 +145,7 @@ func judgedMetrics(run *models.Run) []calibrate.JudgedMetric {
 			out = append(out, calibrate.JudgedMetric{
 				CaseID: cr.CaseID, Metric: m.Name, Threshold: m.Threshold,
 				Score: m.Score, Passed: m.Passed, Errored: m.Errored(),
+				AnswerLength: utf8.RuneCountInString(textOf(cr.Output)),
 			})
 		}
 	}

@@ -15,6 +15,8 @@ type CompareCmd struct {
 	RunA   string `arg:"" name:"run-a" help:"The reference run (A)."`
 	RunB   string `arg:"" name:"run-b" help:"The candidate run (B)."`
 	Format string `name:"format" short:"f" default:"text" enum:"text,json" help:"text or json."`
+
+	PairwiseFlags
 }
 
 // Help is the detail under "evalrun compare --help".
@@ -23,7 +25,7 @@ func (c *CompareCmd) Help() string {
 		"the verdict is \"B is worse\" or \"B is better\" only when a one-sided paired test of the per-question quality differences " +
 		"is significant at alpha 0.05 and the mean change is at least 0.02; \"B regressed\" when a deterministic check or agent call newly fails " +
 		"or a judge metric regresses in aggregate; otherwise \"no significant difference\", with the questions that dropped within the judge's noise listed as such. " +
-		"Exits 0 whatever the verdict; 2 for runs of different definitions or unknown ids."
+		"Exits 0 whatever the verdict; 2 for runs of different definitions or unknown ids.\n\n" + pairwiseHelp
 }
 
 // Run prints per-question deltas, the bootstrap interval of the quality
@@ -60,6 +62,9 @@ func (c *CompareCmd) Run(ctx context.Context, g *Globals) error {
 	r, err := report.NewRenderer()
 	if err != nil {
 		return err
+	}
+	if c.Pairwise {
+		return c.renderPairwise(ctx, g, r, format, ab)
 	}
 	return r.RenderAB(g.Stdout, format, ab)
 }

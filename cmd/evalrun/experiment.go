@@ -39,7 +39,10 @@ type ExperimentCmd struct {
 	FailOnRegression bool   `name:"fail-on-regression" help:"As run --fail-on-regression: --fail-on failures becomes both; alone, it means --fail-on both."`
 
 	JudgeFlags
+	Pairwise bool `name:"pairwise" help:"Judge every later variant's answers against the first variant's, question by question and twice with the slots swapped (as compare --pairwise); the verdicts are stored in the later variant's run summary and shown in the grid. Needs a judge."`
 
+	// reference is the first variant's run once it ran (--pairwise).
+	reference *models.Run
 	// notSaved counts the variants whose save failed (their evidence files
 	// were written instead); failed those whose gate decided exit 1.
 	notSaved, failed int
@@ -99,7 +102,19 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return asInvalid(err)
 	}
+	if c.Pairwise && judge == nil && !bool(rc.NoJudge) {
+		// No metric needs a judge, the pairwise verdicts do.
+		if judge, err = rc.judge(ctx, exp.Suite.Judge); err != nil {
+			return asInvalid(err)
+		}
+	}
 	c.JudgeFlags = rc.JudgeFlags // the judge built, whose summary every variant's run carries
+	for i, v := range exp.Variants {
+		warnSameFamily(g.Stderr, suites[i].Agent.LLM, c.built, fmt.Sprintf("variant %q: ", sanitize.EscapeText(v.Name)))
+	}
+	if c.Pairwise && judge == nil {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--pairwise needs a judge: the suite names none (give --judge-model) or --no-judge is set")}
+	}
 	db, err := g.open(ctx, false)
 	if err != nil {
 		return asInvalid(err)
@@ -120,6 +135,9 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 			return err
 		}
 		runs = append(runs, run)
+		if i == 0 {
+			c.reference = run
+		}
 	}
 	if err := writeGrid(g, runs, targets); err != nil {
 		return err
@@ -197,6 +215,7 @@ func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.D
 		Store: eval.Store{DB: db, EvidenceDir: DefaultEvidenceDir, Save: g.saveOptions(g.announceRetry)},
 		Exec:  eval.Exec{Concurrency: conc, Metadata: meta, ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge), Provenance: prov}}
 	showProgress(g, &task.Exec, len(s.Cases), nil)
+	c.pairwiseHooks(ctx, g, &task.Exec, judge, v)
 	res, err := eval.Run(ctx, task)
 	if err != nil {
 		err = inStage(err, eval.StageExecute, func(err error) error { return fmt.Errorf("variant %q: %w", v.Name, err) })

@@ -62,6 +62,7 @@ type CLI struct {
 	Compare        CompareCmd        `cmd:"" help:"Compare two runs of the same definition side by side."`
 	Experiment     ExperimentCmd     `cmd:"" help:"Run a suite against several agent variants (one run each) and show the answers side by side."`
 	Grid           GridCmd           `cmd:"" help:"Render the grid of an experiment's runs again (text, Markdown, HTML or JSON)."`
+	Label          LabelCmd          `cmd:"" help:"Label a run's judge verdicts by hand, the cases worth a person's time first, into a labels file next to the suite (calibrate --labels reads it)."`
 	Calibrate      CalibrateCmd      `cmd:"" help:"Measure a judge: agreement with human labels (--labels, Cohen's kappa) or stability when the same answers are judged again (--rejudge N)."`
 	Migrate        MigrateCmd        `cmd:"" name:"db:migrate" help:"Create or upgrade the evaluation tables."`
 	Import         ImportCmd         `cmd:"" name:"db:import" help:"Save evidence files (from run --save-to, --shard or a failed save) in the database; --merge joins shards."`

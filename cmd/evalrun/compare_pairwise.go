@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/eval"
+	"github.com/agentevals/agentevals/internal/atomicfile"
+	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/report"
+	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals/agentevals/score"
+)
+
+// PairwiseFlags ask evalrun compare for a pairwise judgement of the two
+// runs' answers.
+type PairwiseFlags struct {
+	Pairwise    bool   `name:"pairwise" help:"Also ask the judge, question by question, which run's answer is better against the expected answer, twice with the answers' slots swapped (see below). Needs a judge: --judge-model (and --judge-provider, --judge-base-url) or their EVAL_JUDGE_* variables."`
+	PairwiseOut string `name:"pairwise-out" placeholder:"PATH" help:"With --pairwise, write the verdicts to PATH (a new file; default ./evalrun-evidence/pairwise-A-B-TIME.json)."`
+
+	JudgeFlags
+}
+
+const pairwiseHelp = `With --pairwise the judge reads each question answered by both runs with the expected answer and both answers, twice: once with A's answer in the first slot, once with B's. A question is a win for the side both readings prefer; a judge that changes its mind when the slots change records a tie. The result is B's wins, losses and ties, the exact two-sided sign test over the wins and losses (ties left out; a side is preferred when p < 0.05), and the judge's position consistency: the share of pairs whose two readings agreed. A pair whose judge call failed is an error, never a tie. The verdicts are written to a file of their own (--pairwise-out): both runs are already stored and evidence is never changed.`
+
+// renderPairwise judges the pairs of ab, writes the verdicts file and
+// renders the comparison with its pairwise section.
+func (c *CompareCmd) renderPairwise(ctx context.Context, g *Globals, r *report.Renderer, format report.Format, ab *compare.ABComparison) error {
+	j, err := c.judge(ctx, nil)
+	if err != nil {
+		return asInvalid(err)
+	}
+	if j == nil {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--pairwise needs a judge: give --judge-model (or EVAL_JUDGE_MODEL), with --judge-provider and --judge-base-url as needed")}
+	}
+	rec, err := pairwiseRecord(ctx, g, j, c.built, ab.A, ab.B)
+	if err != nil {
+		return err
+	}
+	path := c.PairwiseOut
+	if path == "" {
+		path = filepath.Join(DefaultEvidenceDir, fmt.Sprintf("pairwise-%s-%s-%s.json",
+			ab.A.ID.String()[:8], ab.B.ID.String()[:8], time.Now().UTC().Format("20060102T150405")))
+	}
+	if err := writePairwiseFile(path, rec); err != nil {
+		return err
+	}
+	fmt.Fprintf(g.Stderr, "wrote the pairwise verdicts to %s\n", sanitize.EscapeText(path))
+	p := report.NewPairwise(rec)
+	if err := r.RenderABPairwise(g.Stdout, format, ab, p); err != nil {
+		return err
+	}
+	if p.Errors > 0 {
+		return &exitError{Code: exitFailed, Err: fmt.Errorf("--pairwise: %d of %d pairs could not be judged (see the errors above); they count neither as ties nor as wins", p.Errors, p.Pairs)}
+	}
+	return nil
+}
+
+// pairwiseRecord judges b's answers against a's, with progress on stderr.
+func pairwiseRecord(ctx context.Context, g *Globals, j score.Judge, built *llm.LLMJudge, a, b *models.Run) (models.PairwiseRecord, error) {
+	rec := models.PairwiseRecord{RunA: a.ID.String(), RunB: b.ID.String()}
+	if built != nil {
+		t := built.Totals()
+		rec.Judge = map[string]string{"provider": t.Provider, "model": t.Model}
+	}
+	verdicts, err := eval.JudgePairs(ctx, j, a.Cases, b.Cases, eval.PairwiseOptions{Progress: func(done, total int) {
+		fmt.Fprintf(g.Stderr, "\rpairwise: %d/%d pairs judged", done, total)
+		if done == total {
+			fmt.Fprintln(g.Stderr)
+		}
+	}})
+	if err != nil {
+		return rec, &exitError{Code: exitFailed, Err: err}
+	}
+	rec.Verdicts = verdicts
+	return rec, nil
+}
+
+// writePairwiseFile writes rec as indented JSON to a new file.
+func writePairwiseFile(path string, rec models.PairwiseRecord) error {
+	data, err := json.MarshalIndent(struct {
+		Format  string `json:"format"`
+		Version int    `json:"version"`
+		models.PairwiseRecord
+	}{"agentevals-pairwise", 1, rec}, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--pairwise-out: %w", err)}
+	}
+	if err := atomicfile.CreateNew(path, append(data, '\n'), 0o644); err != nil {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--pairwise-out: %w", err)}
+	}
+	return nil
+}
