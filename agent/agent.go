@@ -14,6 +14,9 @@ type Question struct {
 	ID       string          `json:"id"`
 	Name     string          `json:"name"`
 	Question json.RawMessage `json:"question"`
+	// Traceparent is the W3C trace context of this call, sent to worker
+	// agents with each question when the run has tracing on.
+	Traceparent string `json:"traceparent,omitempty"`
 	// Conversation fields (agent/history.go), absent for a single question.
 	Conversation
 }

@@ -115,7 +115,7 @@ func (a *CommandAgent) Answer(ctx context.Context, q Question) (Response, error)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, a.program, a.cfg.Command[1:]...)
 	cmd.Dir = a.cfg.Dir
-	cmd.Env = append(append([]string(nil), a.env...), caseEnv(ctx)...)
+	cmd.Env = append(append(append([]string(nil), a.env...), caseEnv(ctx)...), traceEnv(ctx)...)
 	tag := a.Procs.Prepare(cmd)
 	stdout := NewAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
 	stderr := &tailBuffer{max: MaxStderr}

@@ -74,5 +74,7 @@
 // agent.env names, each copied from evalrun's environment when set there
 // (unset ones are left out). For cases with api_interactions, replay
 // adds its proxy variables (HTTP_PROXY, HTTPS_PROXY, SSL_CERT_FILE and the
-// others replay.Proxy.Env lists). Nothing of the environment is persisted.
+// others replay.Proxy.Env lists), and a run with tracing on adds the
+// case's TRACEPARENT and the OTLP endpoint variables (WithTrace). Nothing
+// of the environment is persisted.
 package agent

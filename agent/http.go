@@ -105,7 +105,8 @@ func (a *HttpAgent) post(ctx context.Context, in []byte, session string) (Respon
 	}
 	req.Header = a.headers.Clone()
 	addReplayHeaders(ctx, req.Header) // replay: the case's proxy (runner/replay.go)
-	if session != "" {                // a turn of a conversation (agent/history.go)
+	addTraceHeader(ctx, req.Header)
+	if session != "" { // a turn of a conversation (agent/history.go)
 		req.Header.Set(SessionHeader, session)
 	}
 	details := map[string]any{"url": sanitize.URL(a.cfg.URL)}

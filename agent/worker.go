@@ -96,7 +96,7 @@ func (a *WorkerAgent) Answer(ctx context.Context, q Question) (Response, error) 
 	defer func() { a.slots <- slot }()
 	defer armWorker(ctx, slot.n)() // replay: this worker's proxy serves this case (runner/replay.go)
 	if slot.proc == nil {
-		p, err := a.start(slot.n)
+		p, err := a.start(slot.n, workerTraceEnv(ctx))
 		if err != nil {
 			return Response{}, &AgentError{Kind: "start", Message: err.Error(), Details: map[string]any{"command": a.cfg.Command}}
 		}
@@ -110,7 +110,7 @@ func (a *WorkerAgent) Answer(ctx context.Context, q Question) (Response, error) 
 	return resp, err
 }
 
-func (a *WorkerAgent) start(n int) (*workerProc, error) {
+func (a *WorkerAgent) start(n int, extraEnv []string) (*workerProc, error) {
 	a.mu.Lock()
 	closed := a.closed
 	a.mu.Unlock()
@@ -123,6 +123,7 @@ func (a *WorkerAgent) start(n int) (*workerProc, error) {
 	if a.EnvFor != nil {
 		cmd.Env = append(cmd.Env, a.EnvFor(n)...)
 	}
+	cmd.Env = append(cmd.Env, extraEnv...)
 	a.procs.Prepare(cmd) // its own group, dies with evalrun, tagged for the guardian
 	// A process that escaped the group with stderr open cannot hold Wait
 	// (and so kill, and the case) past the drain.
@@ -187,6 +188,7 @@ func (a *WorkerAgent) readLine(p *workerProc) (*answerBuffer, error) {
 // forward, so ask returns once ctx is done whatever the worker does, and no
 // reader goroutine hands every line over.
 func (a *WorkerAgent) ask(ctx context.Context, p *workerProc, q Question) (Response, error) {
+	q.Traceparent = traceparentOf(ctx)
 	in, err := json.Marshal(q)
 	if err != nil {
 		return Response{}, &AgentError{Kind: "bad_question", Message: err.Error()}

@@ -6,14 +6,13 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/agentevals/agentevals/compare"
 )
 
-// Normal quantiles of the minimum detectable effect: a one-sided test at
-// α = 0.05 (z = 1.6449) with power 0.8 (z = 0.8416).
-const (
-	zAlpha05 = 1.6448536269514722
-	zPower80 = 0.8416212335729143
-)
+// zAlpha05 is the normal quantile of a one-sided test at α = 0.05 (the
+// minimum detectable effect's power 0.8 is compare.MinimumDetectable's).
+const zAlpha05 = 1.6448536269514722
 
 // Rejudged is one question's verdicts when the same stored answer was
 // judged again N times on one metric: Scores[r] is repetition r's score,
@@ -152,7 +151,7 @@ func measure(name string, qs []Rejudged) Stability {
 		sd := math.Sqrt(mean(diffVar))
 		st.DiffSD = &sd
 		if st.Questions > 0 {
-			st.MDE = ptr((zAlpha05 + zPower80) * sd / math.Sqrt(float64(st.Questions)))
+			st.MDE = ptr(compare.MinimumDetectable(zAlpha05, sd, st.Questions))
 		}
 	}
 	return st

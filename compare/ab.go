@@ -89,15 +89,25 @@ type ABComparison struct {
 	// regressions per question, gating ones first, the others within noise.
 	Findings   []Finding          `json:"findings"`
 	ByQuestion []QuestionFindings `json:"by_question"`
+	// Localized is the ci gate's question and slice tests of B against A
+	// (nil when none ran).
+	Localized *Localization `json:"localized,omitempty"`
 }
+
+// LocalizedText is Localized.Headline ("" without one).
+func (ab *ABComparison) LocalizedText() string { return ab.Localized.Headline() }
 
 // ABChanges counts what changed from A to B.
 type ABChanges struct {
 	NewlyFailing int `json:"newly_failing"` // questions that fail in B and did not fail or error in A
 	NewlyErrored int `json:"newly_errored"` // questions that end in an error in B and did not in A
 	NewlyPassing int `json:"newly_passing"` // questions that pass in B and failed or errored in A
-	Regressions  int `json:"regressions"`   // questions and metrics that regress under the ci gate
+	Regressions  int `json:"regressions"`   // questions that regress under the ci gate (each once)
 	WithinNoise  int `json:"within_noise"`  // questions whose drops or new failures are within the judge's noise
+	// Aggregates counts the metrics and slices that regress as a whole
+	// (ci gate), and Text says what regressed (Comparison.RegressionText).
+	Aggregates int    `json:"aggregate_regressions"`
+	Text       string `json:"-"`
 }
 
 // CompareAB compares runs a and b question by question. They must evaluate
@@ -158,6 +168,7 @@ func CompareAB(a, b *models.Run, opts Options) (*ABComparison, error) {
 	cmp := Compare(b, a, opts)
 	ab.Findings = cmp.Findings
 	ab.ByQuestion = cmp.RegressionsByQuestion()
+	ab.Localized = cmp.Localized
 	ab.Changes = abChanges(ab.Cases, cmp)
 	ab.Verdict, ab.VerdictDetail = AbVerdict(overall, ab.Difference, ab.Drop, ab.Rise, ab.Changes)
 	statsA, statsB := map[string]MetricStat{}, map[string]MetricStat{}
@@ -191,6 +202,8 @@ func abChanges(cases []ABCase, cmp *Comparison) ABChanges {
 		}
 	}
 	ch.Regressions = cmp.GatingCount()
+	ch.Aggregates = len(cmp.GatingAggregates())
+	ch.Text = cmp.RegressionText()
 	for _, q := range cmp.RegressionsByQuestion() {
 		if !q.Gating && q.CaseID != "" {
 			ch.WithinNoise++
@@ -225,7 +238,7 @@ func pairedVerdict(diffs []float64, opts Options) (string, PairedTest, PairedTes
 // difference", and drops within noise never count as regressions (see the
 // package doc for the rules).
 func AbVerdict(overall string, diff Stat, drop, rise PairedTest, ch ABChanges) (verdictText, detail string) {
-	regressed := ch.Regressions > 0
+	regressed := ch.Regressions > 0 || ch.Aggregates > 0
 	switch {
 	case overall == VerdictNoData:
 		verdictText = VerdictNoData
@@ -246,9 +259,12 @@ func AbVerdict(overall string, diff Stat, drop, rise PairedTest, ch ABChanges) (
 	if ch.NewlyPassing > 0 {
 		parts = append(parts, Plural(ch.NewlyPassing, "question newly passes", "questions newly pass"))
 	}
-	if ch.Regressions > 0 {
+	switch {
+	case regressed && ch.Text != "":
+		parts = append(parts, ch.Text)
+	case regressed:
 		parts = append(parts, Plural(ch.Regressions, "regression", "regressions"))
-	} else {
+	default:
 		parts = append(parts, "no regressions")
 	}
 	if ch.WithinNoise > 0 {
@@ -257,8 +273,13 @@ func AbVerdict(overall string, diff Stat, drop, rise PairedTest, ch ABChanges) (
 	q := "no question was evaluated in both runs"
 	if diff.CI != nil && drop.P != nil {
 		sig := "not significant"
-		if overall != VerdictNoDifference {
+		switch {
+		case overall != VerdictNoDifference:
 			sig = "significant"
+		case verdictText == VerdictBRegressed:
+			// The regressions above are the verdict; the average alone
+			// is only too small to call, not evidence against them.
+			sig = "the average alone does not show it"
 		}
 		test, direction := drop, "drop"
 		if *drop.MeanChange > 0 && rise.P != nil {

@@ -54,12 +54,12 @@ func TestCompareAB_VerdictAccountsForFindings(t *testing.T) {
 		newlyFails int
 	}{
 		{"one question newly fails", []float64{1, 1, 1}, []float64{0, 1, 1}, VerdictBRegressed,
-			"1 question newly fails, 1 regression (quality difference -0.333, 95% CI [-1.000, 0.000], p = 0.5 for a drop, not significant on 3 questions)", 1},
+			"1 question newly fails, 1 regression (quality difference -0.333, 95% CI [-1.000, 0.000], p = 0.5 for a drop, the average alone does not show it on 3 questions)", 1},
 		// Three pairs cannot make a drop significant (the exact sign-flip
 		// test's smallest p-value is 1/8), but three deterministic checks
 		// that newly fail regress one by one.
 		{"all fail", []float64{1, 1, 1}, []float64{0, 0, 0}, VerdictBRegressed,
-			"3 questions newly fail, 3 regressions (quality difference -1.000, 95% CI [-1.000, -1.000], p = 0.12 for a drop, not significant on 3 questions)", 3},
+			"3 questions newly fail, 3 regressions (quality difference -1.000, 95% CI [-1.000, -1.000], p = 0.12 for a drop, the average alone does not show it on 3 questions)", 3},
 		{"one fixed", []float64{0, 1, 1}, []float64{1, 1, 1}, VerdictNoDifference,
 			"1 question newly passes, no regressions (quality difference +0.333, 95% CI [0.000, 1.000], p = 0.5 for a rise, not significant on 3 questions)", 0},
 		{"unchanged", []float64{1, 1, 1}, []float64{1, 1, 1}, VerdictNoDifference,

@@ -25,7 +25,7 @@ const (
 // Regression reports whether findings of this kind are regressions.
 func (k Kind) Regression() bool {
 	switch k {
-	case ScoreDrop, NewFailure, NewAgentError, NewMetricError, MetricDrop, MetricFlips, NotMeasurable:
+	case ScoreDrop, NewFailure, NewAgentError, NewMetricError, MetricDrop, MetricFlips, NotMeasurable, QuestionDropKind, SliceDropKind:
 		return true
 	}
 	return false
@@ -41,6 +41,8 @@ type Finding struct {
 	// calculated or when the finding is about an error).
 	Before *float64 `json:"before"`
 	After  *float64 `json:"after"`
+	// Slice is "KEY=VALUE" for a slice_drop finding of the ci gate.
+	Slice string `json:"slice,omitempty"`
 	// Threshold is the metric's minimum score, when the finding is about one.
 	Threshold *float64 `json:"threshold,omitempty"`
 	// Gating is true when the finding fails the gate under the chosen mode.
@@ -115,6 +117,9 @@ type Comparison struct {
 	Slices []Slice
 	// Missing lists baseline case ids absent from the run.
 	Missing []string
+	// Localized is the ci gate's question and slice tests (nil under the
+	// strict gate or without a baseline).
+	Localized *Localization
 }
 
 // Regressions returns the regression findings (gating or not).
@@ -161,8 +166,22 @@ func Compare(run, baseline *models.Run, opts Options) *Comparison {
 		}
 	}
 	var tests map[string]*MetricTest
+	var order []string
+	var pairs map[string][]pair
+	agg, aq, as := opts.AlphaOrDefault(), 0.0, 0.0
 	if baseline != nil {
 		tests = metricTests(run, base, JudgedMetrics(run, baseline, opts), opts)
+		if opts.Gate == GateCI {
+			order, pairs = judgedPairs(run, base, tests, opts.SliceByOrDefault())
+			agg, aq, as = plan(order, pairs, agg)
+			if agg < opts.AlphaOrDefault() {
+				aggOpts := opts
+				aggOpts.Alpha = agg
+				for _, t := range tests {
+					t.Verdict, t.Note = t.decide(aggOpts, t.baselineMeasured)
+				}
+			}
+		}
 	}
 	var regressions, others []Finding
 	seen := map[string]bool{}
@@ -185,8 +204,18 @@ func Compare(run, baseline *models.Run, opts Options) *Comparison {
 			}
 		}
 	}
+	var sliceFindings []Finding
+	if baseline != nil && opts.Gate == GateCI {
+		var byCase map[string][]Finding
+		cmp.Localized, sliceFindings, byCase = localize(cmp.Cases, tests, opts, order, pairs, agg, aq, as)
+		if aq == 0 && as == 0 {
+			cmp.Localized = nil // no localized family ran: the aggregate tests are the whole gate
+		}
+		regressions = mergeQuestionDrops(cmp.Cases, byCase, aq > 0)
+	}
 	cmp.Metrics, regressions = compareMetrics(run, baseline, opts, tests, regressions)
-	cmp.Findings = append(regressions, others...)
+	// Localized findings first: slices, then the metrics, then questions.
+	cmp.Findings = append(append(sliceFindings, regressions...), others...)
 	cmp.Slices = buildSlices(cmp, opts)
 	return cmp
 }

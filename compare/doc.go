@@ -38,8 +38,9 @@
 //     error, in the run or in the baseline, is NotMeasurable, which gates:
 //     an outage never passes;
 //   - per-question findings of judge metrics (new failures, drops, new
-//     metric errors) never gate one by one; per-question score drops of any
-//     metric gate only through the metric's test;
+//     metric errors) gate one by one only through the question tests of
+//     "Localized regressions" below; per-question score drops of any
+//     metric otherwise gate only through the metric's test;
 //   - a deterministic or action check that newly fails or errors, and a new
 //     agent error, gate by themselves;
 //   - findings of a flaky question (Options.Flaky, see FlakyQuestions) do
@@ -50,6 +51,43 @@
 // noise: p = 0.41, mean change −0.006 over 200 questions". The tests are
 // computed under both gates and shown in the metric tables; only ci acts
 // on them.
+//
+// # Localized regressions
+//
+// A change that breaks a few questions, or one kind of question, moves
+// them a lot and the mean a little. Under the ci gate two more families
+// of tests look for it (Localization):
+//
+//   - question tests: each judge-scored question's difference is tested
+//     against the measured noise, Holm-corrected over every question and
+//     judge metric. With repeats the noise is the question's own
+//     within-question variance moderated toward the suite's pooled one
+//     (priorDF degrees of freedom of prior weight); without, the spread of
+//     the questions that rose above the median, √(2/n·Σ r²), taken over
+//     the questions away from the 0 and 1 bounds when that is larger
+//     (needs minSpreadPairs questions). A finding (QuestionDropKind) reads
+//     "refunds-3 · semantic_accuracy: −0.410, beyond noise (z = 4.2,
+//     Holm-adjusted p = 0.004)";
+//   - slice tests: the paired drop test per value of a case metadata key
+//     (Options.SliceBy, default failure_mode) and judge metric, on slices
+//     of at least minSlicePairs questions that are not the whole suite,
+//     Holm-corrected over every slice and metric; above 16 non-zero
+//     differences random sign flips replace the t-test, which is too
+//     generous that far in the tail. A finding (SliceDropKind) names the
+//     slice, its size, the mean change and p.
+//
+// The gate's alpha is shared so that all its tests together raise a false
+// alarm at most alpha of the time (Bonferroni across families, Holm
+// within): the aggregate tests keep alpha when no localized family runs;
+// otherwise they get alpha/2 (alpha/4 each for scores and flips) and the
+// families that run share the other half. Each finding needs a drop of
+// at least the min effect. When the aggregate test cannot see a mean drop
+// of the min effect with power 0.8, Localization.Power says so once per
+// metric with the smallest drop it sees, the smallest drop of one question
+// the question tests see and the repeats that would make the min effect
+// visible. Regressions are counted in questions everywhere
+// (GatingCount); metric and slice findings are named, not counted
+// (RegressionText).
 //
 // # Flaky questions
 //

@@ -1,7 +1,10 @@
 package compare
 
 import (
+	"fmt"
 	"testing"
+
+	"github.com/agentevals/agentevals/models"
 
 	"github.com/agentevals/agentevals/internal/runfixture"
 )
@@ -11,6 +14,25 @@ import (
 // baseline): go test ./compare -run ^$ -bench Compare_Gate.
 func BenchmarkCompare_Gate(b *testing.B) {
 	base, cand := runfixture.JudgedRuns(200, 0.02, 5)
+	for _, gate := range []string{GateStrict, GateCI} {
+		b.Run(gate, func(b *testing.B) {
+			for b.Loop() {
+				Compare(cand, base, Options{Gate: gate})
+			}
+		})
+	}
+}
+
+// BenchmarkCompare_GateSlices is BenchmarkCompare_Gate with the questions
+// in ten failure-mode slices of 20, so the ci gate also runs its slice
+// tests: go test ./compare -run ^$ -bench Compare_Gate.
+func BenchmarkCompare_GateSlices(b *testing.B) {
+	base, cand := runfixture.JudgedRuns(200, 0.02, 5)
+	for _, r := range []*models.Run{base, cand} {
+		for i, c := range r.Cases {
+			c.Metadata = models.MustJSON(map[string]string{"failure_mode": fmt.Sprintf("mode-%d", i/20)})
+		}
+	}
 	for _, gate := range []string{GateStrict, GateCI} {
 		b.Run(gate, func(b *testing.B) {
 			for b.Loop() {

@@ -53,6 +53,8 @@ type MetricTest struct {
 	Verdict        string `json:"verdict"`
 	// ByFlips is true when the flip test, not the score test, regressed.
 	ByFlips bool `json:"by_flips,omitempty"`
+	// baselineMeasured: some baseline row of the metric had a score.
+	baselineMeasured bool
 	// Note says why the metric gates or does not, e.g. "within noise: p =
 	// 0.41, mean change -0.006".
 	Note string `json:"note"`
@@ -158,6 +160,7 @@ func metricTests(run *models.Run, base map[string]*models.CaseResult, judged fun
 			f := McNemar(a.p2f, a.f2p)
 			t.Flips = &f
 		}
+		t.baselineMeasured = a.baselineMeasured
 		t.Verdict, t.Note = t.decide(opts, a.baselineMeasured)
 		out[name] = t
 	}
@@ -255,6 +258,10 @@ func ciMetricFindings(names []string, tests map[string]*MetricTest) []Finding {
 	return out
 }
 
+// judgedAggregateWhy leads the reason of a judge metric's finding that
+// does not gate one by one.
+const judgedAggregateWhy = "not gating: judge metrics gate in aggregate"
+
 // ciWhy decides whether a per-question finding gates under the ci gate and
 // says why in a few words.
 func ciWhy(f Finding, tests map[string]*MetricTest, flaky *Flakiness) (bool, string) {
@@ -266,7 +273,7 @@ func ciWhy(f Finding, tests map[string]*MetricTest, flaky *Flakiness) (bool, str
 	case f.Kind == NewAgentError:
 		return true, "gates: a new agent error regresses by itself"
 	case t != nil && t.Judged:
-		return false, "not gating: judge metrics gate in aggregate; " + f.Metric + " " + t.Note
+		return false, judgedAggregateWhy + "; " + f.Metric + " " + t.Note
 	case f.Kind == ScoreDrop:
 		note := ""
 		if t != nil {

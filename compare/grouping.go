@@ -11,9 +11,11 @@ import (
 // annotation, not three or four.
 type QuestionFindings struct {
 	// CaseID is empty for a metric-level finding; Metric then names it.
-	CaseID   string    `json:"case_id,omitempty"`
-	CaseName string    `json:"case_name,omitempty"`
-	Metric   string    `json:"metric,omitempty"`
+	CaseID   string `json:"case_id,omitempty"`
+	CaseName string `json:"case_name,omitempty"`
+	Metric   string `json:"metric,omitempty"`
+	// Slice is "KEY=VALUE" for a slice finding of the ci gate.
+	Slice    string    `json:"slice,omitempty"`
 	Gating   bool      `json:"gating"`
 	Findings []Finding `json:"findings"`
 }
@@ -22,6 +24,9 @@ type QuestionFindings struct {
 func (q QuestionFindings) Subject() string {
 	if q.CaseID != "" {
 		return q.CaseID
+	}
+	if q.Slice != "" {
+		return "slice " + q.Slice + " · " + q.Metric
 	}
 	return q.Metric
 }
@@ -81,7 +86,7 @@ func (c *Comparison) RegressionsByQuestion() []QuestionFindings {
 	for _, f := range c.Regressions() {
 		key := "case:" + f.CaseID
 		if f.CaseID == "" {
-			key = "metric:" + f.Metric + ":" + string(f.Kind)
+			key = "metric:" + f.Metric + ":" + string(f.Kind) + ":" + f.Slice
 		}
 		i, ok := index[key]
 		if !ok {
@@ -89,7 +94,7 @@ func (c *Comparison) RegressionsByQuestion() []QuestionFindings {
 			index[key] = i
 			q := QuestionFindings{CaseID: f.CaseID, CaseName: f.CaseName}
 			if f.CaseID == "" {
-				q.Metric = f.Metric
+				q.Metric, q.Slice = f.Metric, f.Slice
 			}
 			out = append(out, q)
 		}
@@ -100,14 +105,61 @@ func (c *Comparison) RegressionsByQuestion() []QuestionFindings {
 	return out
 }
 
-// GatingCount is the number of questions and metrics with a gating
-// finding: what "N regressions" counts in verdicts and exit lines.
+// GatingCount is the number of questions with a gating finding: what "N
+// regressions" counts in every view. Findings about a whole metric or
+// slice (ci gate) are not questions; RegressionText names them.
 func (c *Comparison) GatingCount() int {
-	n := 0
+	_, gating := c.RegressedQuestions()
+	return gating
+}
+
+// RegressedQuestions counts the questions with a regression finding
+// (gating or not) and those with a gating one, each question once however
+// many of its metrics regressed.
+func (c *Comparison) RegressedQuestions() (all, gating int) {
 	for _, q := range c.RegressionsByQuestion() {
+		if q.CaseID == "" {
+			continue
+		}
+		all++
 		if q.Gating {
-			n++
+			gating++
 		}
 	}
-	return n
+	return all, gating
+}
+
+// GatingAggregates are the gating findings about a whole metric or slice
+// (ci gate), merged as RegressionsByQuestion merges them.
+func (c *Comparison) GatingAggregates() []QuestionFindings {
+	var out []QuestionFindings
+	for _, q := range c.RegressionsByQuestion() {
+		if q.CaseID == "" && q.Gating {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// RegressionText says what regressed under the gate in a few words: "2
+// regressions" (questions), then each metric or slice that regressed as
+// a whole ("2 regressions, semantic_accuracy regressed overall, slice
+// failure_mode=refunds regressed"); "0 regressions" when nothing gates.
+// Metric and slice names are untrusted: callers escape the text.
+func (c *Comparison) RegressionText() string {
+	var parts []string
+	if n := c.GatingCount(); n > 0 || len(c.GatingAggregates()) == 0 {
+		parts = append(parts, Plural(n, "regression", "regressions"))
+	}
+	for _, q := range c.GatingAggregates() {
+		switch {
+		case q.Slice != "":
+			parts = append(parts, "slice "+q.Slice+" regressed on "+q.Metric)
+		case len(q.Findings) > 0 && q.Findings[0].Kind == NotMeasurable:
+			parts = append(parts, q.Metric+" not measurable")
+		default:
+			parts = append(parts, q.Metric+" regressed overall")
+		}
+	}
+	return strings.Join(parts, ", ")
 }

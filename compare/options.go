@@ -42,6 +42,17 @@ type Options struct {
 	// (see FlakyQuestions), by case id. Under the ci gate their findings
 	// do not gate one by one.
 	Flaky map[string]Flakiness
+	// SliceBy is the case metadata key whose values the ci gate tests as
+	// slices ("": SliceFailureMode).
+	SliceBy string
+}
+
+// SliceByOrDefault is SliceBy, or SliceFailureMode when it is empty.
+func (o Options) SliceByOrDefault() string {
+	if o.SliceBy == "" {
+		return SliceFailureMode
+	}
+	return o.SliceBy
 }
 
 // AlphaOrDefault is Alpha, or DefaultAlpha when it is 0.

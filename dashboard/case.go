@@ -3,6 +3,7 @@ package dashboard
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strconv"
 
 	"github.com/gin-gonic/gin"
@@ -75,6 +76,8 @@ type casePage struct {
 	Baseline   *baselineAnswer
 	// JudgeUsage is response_metadata.judge_usage, one row per metric.
 	JudgeUsage []judgeUsageRow
+	// Trace is the agent's spans as a waterfall (nil without tracing).
+	Trace *traceView
 
 	RunLink, PrevLink, NextLink string
 }
@@ -122,7 +125,7 @@ func (s *Server) casePage(c *gin.Context) error {
 		page.NextLink = b.caseLink(id, run.Cases[idx+1].Position)
 	}
 	meta := splitCaseMetadata(cr.ResponseMetadata)
-	page.ReplayRaw, page.ResponseMetadata, page.JudgeUsage = meta.Replay, meta.Rest, meta.JudgeUsage
+	page.ReplayRaw, page.ResponseMetadata, page.JudgeUsage, page.Trace = meta.Replay, meta.Rest, meta.JudgeUsage, newTraceView(meta.Trace)
 	page.ResponseMetadata, page.ResponseMetadataCut = shortened(page.ResponseMetadata)
 	for _, m := range cr.Metrics {
 		mv := metricView{MetricResult: m, State: "not_calculated", Judge: newJudgeEvidence(meta.MetricDetails[m.Name], m.ErrorDetails)}
@@ -198,6 +201,9 @@ type call struct {
 	Group     any             `json:"group"`
 	Name      any             `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
+	// Status and DurationMS are set on calls read from the agent's spans.
+	Status     string   `json:"status"`
+	DurationMS *float64 `json:"duration_ms"`
 }
 
 // describeCall shows "group · name" and the arguments as JSON; anything
@@ -213,9 +219,17 @@ func describeCall(raw json.RawMessage) string {
 	}
 	head += toText(c.Name)
 	if len(c.Arguments) == 0 || string(c.Arguments) == "null" {
-		return head + "()"
+		head += "()"
+	} else {
+		head += " " + compare.ReadableJSON(c.Arguments, "")
 	}
-	return head + " " + compare.ReadableJSON(c.Arguments, "")
+	if c.Status != "" {
+		head += " — " + c.Status
+		if c.DurationMS != nil {
+			head += fmt.Sprintf(", %.1f ms", *c.DurationMS)
+		}
+	}
+	return head
 }
 
 func toText(v any) string {
@@ -229,7 +243,7 @@ func toText(v any) string {
 // sameCall compares group, name and arguments as JSON values (jsonvalue
 // rules); absent, null and {} arguments all mean "no arguments".
 func sameCall(a, b json.RawMessage) bool {
-	norm := func(raw json.RawMessage) (any, bool) {
+	norm := func(raw json.RawMessage) ([]any, bool) {
 		var c call
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber()
@@ -247,9 +261,15 @@ func sameCall(a, b json.RawMessage) bool {
 		if m, ok := args.(map[string]any); ok && len(m) == 0 {
 			args = nil
 		}
-		return []any{c.Group, c.Name, args}, true
+		return []any{c.Group, c.Name, args, c.Status}, true
 	}
 	x, ok1 := norm(a)
 	y, ok2 := norm(b)
-	return ok1 && ok2 && jsonvalue.Same(x, y)
+	if !ok1 || !ok2 {
+		return false
+	}
+	if y[3] != "" && y[0] == nil { // read from spans: the group is unknown, so it matches by name
+		y[0] = x[0]
+	}
+	return jsonvalue.Same(x[:3], y[:3])
 }

@@ -18,6 +18,7 @@ type caseMetadata struct {
 	Replay        string
 	JudgeUsage    []judgeUsageRow
 	MetricDetails map[string]map[string]json.RawMessage
+	Trace         *models.CaseTrace
 	Rest          string
 }
 
@@ -47,9 +48,9 @@ func splitCaseMetadata(j models.JSON) caseMetadata {
 	for _, name := range meta.JudgeUsage.Names() {
 		out.JudgeUsage = append(out.JudgeUsage, judgeUsageRow{Metric: name, CallAccount: meta.JudgeUsage[name]})
 	}
-	out.MetricDetails = meta.MetricDetails
+	out.MetricDetails, out.Trace = meta.MetricDetails, meta.Trace
 	rest := meta
-	rest.APIReplay, rest.JudgeUsage, rest.MetricDetails = nil, nil, nil
+	rest.APIReplay, rest.JudgeUsage, rest.MetricDetails, rest.Trace = nil, nil, nil, nil
 	if b, err := rest.Encode(); err == nil && string(b) != "{}" {
 		out.Rest = prettyJSON(b)
 	}

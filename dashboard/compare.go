@@ -47,6 +47,11 @@ type comparePage struct {
 	// MetricRegressions counts, per metric, B's questions that regressed
 	// on it, next to the test of its mean difference.
 	MetricRegressions map[string]int
+	// RegressedQuestions counts B's questions with a regression (each
+	// once), the number the "Regressions" heading shows.
+	RegressedQuestions int
+	// Localized is the ci gate's localized findings in one sentence.
+	Localized string
 }
 
 // compare shows run B against run A (A is the reference, like a baseline).
@@ -109,14 +114,12 @@ func (s *Server) compare(c *gin.Context) error {
 		return err
 	}
 	page.AB = ab
-	page.MetricRegressions = map[string]int{}
-	for _, f := range ab.Findings {
-		if f.Kind.Regression() && f.Metric != "" {
-			page.MetricRegressions[f.Metric]++
-		}
-	}
-	cmp := compare.Compare(page.RunB, page.RunA, compare.Options{})
+	page.MetricRegressions = metricQuestionCounts(ab.Findings)
+	// The same ci gate as the verdict, so the lists count what it counts.
+	cmp := compare.Compare(page.RunB, page.RunA, compare.Options{Gate: compare.GateCI})
 	page.Cmp = cmp
+	page.RegressedQuestions, _ = cmp.RegressedQuestions()
+	page.Localized = ab.LocalizedText()
 	page.Regressions, page.Improvements = findingViews(b, page.RunB, cmp.Findings)
 	for _, cc := range cmp.Cases {
 		row := compareRow{CaseComparison: cc, Name: cc.Case.Name,
@@ -151,4 +154,20 @@ func (s *Server) fillPickers(c *gin.Context, page *comparePage) error {
 	}
 	page.OptionsB, err = s.runOptions(ctx, runsB, page.B)
 	return err
+}
+
+// metricQuestionCounts counts, per metric, the distinct questions with a
+// regression finding on it (a question failing a metric and dropping on it
+// is one question; findings about a whole metric or slice are no question).
+func metricQuestionCounts(findings []compare.Finding) map[string]int {
+	seen := map[string]bool{}
+	out := map[string]int{}
+	for _, f := range findings {
+		if !f.Kind.Regression() || f.Metric == "" || f.CaseID == "" || seen[f.Metric+"\x00"+f.CaseID] {
+			continue
+		}
+		seen[f.Metric+"\x00"+f.CaseID] = true
+		out[f.Metric]++
+	}
+	return out
 }

@@ -155,6 +155,7 @@ func templateFuncs() template.FuncMap {
 		"plural":   compare.Plural,
 		"label":    statusLabel,
 		"tone":     abTone,
+		"add":      func(a, b float64) float64 { return a + b },
 		"replayStatus": func(v *report.ReplayView) string {
 			switch {
 			case v.Failed:

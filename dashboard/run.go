@@ -26,17 +26,19 @@ type caseRow struct {
 // runPage is the run page's data.
 type runPage struct {
 	BasePage
-	Run          *models.Run
-	Totals       compare.Totals
-	Baseline     *models.Run
-	BaseTotals   *compare.Totals
-	Metrics      []compare.MetricComparison
-	Regressions  []findingView
-	Improvements []findingView
-	Cases        []caseRow
-	Slices       []compare.Slice
-	Missing      []string
-	Metadata     string
+	Run         *models.Run
+	Totals      compare.Totals
+	Baseline    *models.Run
+	BaseTotals  *compare.Totals
+	Metrics     []compare.MetricComparison
+	Regressions []findingView
+	// RegressedQuestions counts the questions with a regression, each once.
+	RegressedQuestions int
+	Improvements       []findingView
+	Cases              []caseRow
+	Slices             []compare.Slice
+	Missing            []string
+	Metadata           string
 	// MetadataCut: Metadata was shortened (the JSON download has it whole).
 	MetadataCut bool
 	// JudgeUsage is the judge usage line (report.JudgeUsage.String), shown
@@ -134,6 +136,7 @@ func (s *Server) runPage(c *gin.Context) error {
 		JSONLink: b.Path("runs", id, "report.json")}
 	page.Metadata, page.MetadataCut = shortened(page.Metadata)
 	page.Regressions, page.Improvements = findingViews(b, run, cmp.Findings)
+	page.RegressedQuestions, _ = cmp.RegressedQuestions()
 	page.Verdict = newVerdictBanner(cmp)
 	page.Revision, page.KeyMeta = report.Revision(run), keyMetadata(run)
 	page.Source = report.ProvenanceLine(report.ProvenanceOf(run))

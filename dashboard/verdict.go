@@ -26,7 +26,8 @@ type verdictBanner struct {
 func newVerdictBanner(cmp *compare.Comparison) verdictBanner {
 	h := report.HeadlineOf(cmp)
 	v := verdictBanner{Headline: h, Detail: h.Verdict}
-	regs := len(cmp.Regressions())
+	regs, gating := cmp.RegressedQuestions()
+	aggregates := len(cmp.GatingAggregates())
 	switch {
 	case cmp.Totals.Evaluated == 0:
 		v.Title = "Not evaluated"
@@ -35,17 +36,15 @@ func newVerdictBanner(cmp *compare.Comparison) verdictBanner {
 			why = "no question had a calculated check"
 		}
 		v.Detail = why + "; nothing to compare with a baseline."
+	case h.Regressed && aggregates > 0:
+		v.Title = "Regressed"
+		v.Detail = fmt.Sprintf("%s against the baseline (%s failing the regression gate).",
+			cmp.RegressionText(), compare.Plural(gating, "question", "questions"))
 	case h.Regressed:
-		gating := 0
-		for _, f := range cmp.Findings {
-			if f.Gating {
-				gating++
-			}
-		}
 		v.Title = "Regressed"
 		v.Detail = fmt.Sprintf("%s against the baseline, %d of them failing the regression gate.",
 			compare.Plural(regs, "regression", "regressions"), gating)
-	case regs > 0:
+	case regs > 0 || len(cmp.Regressions()) > 0:
 		v.Title = "Regressions found, none gating"
 		v.Detail = h.Verdict + "."
 	case cmp.Baseline == nil:
@@ -54,6 +53,9 @@ func newVerdictBanner(cmp *compare.Comparison) verdictBanner {
 	default:
 		v.Title = "No regression"
 		v.Detail = "Nothing got worse against the baseline."
+	}
+	if l := cmp.Localized; l != nil && l.Headline() != "" {
+		v.Detail = "Localized: " + l.Headline() + ". " + v.Detail
 	}
 	if h.NotEvaluatedWhy != "" && cmp.Totals.Evaluated > 0 {
 		v.Detail += fmt.Sprintf(" %s not evaluated: %s.",

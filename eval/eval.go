@@ -11,6 +11,7 @@ import (
 	"github.com/agentevals/agentevals/agent"
 	"github.com/agentevals/agentevals/compare"
 	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/otlp"
 	"github.com/agentevals/agentevals/runner"
 	"github.com/agentevals/agentevals/score"
 	"github.com/agentevals/agentevals/suite"
@@ -59,6 +60,8 @@ type Exec struct {
 	Provenance *models.Provenance
 	// Record records the agent's requests instead of replaying fixtures.
 	Record *suite.Recordings
+	// Traces receives the agent's spans (nil: tracing off).
+	Traces *otlp.Receiver
 	// Started is called just before the first question is asked, Progress
 	// after each question (one call at a time), Finished when the
 	// execution ended, successfully or not, before anything is saved.
@@ -161,7 +164,7 @@ func execute(ctx context.Context, t Task) (*models.Run, error) {
 	e := t.Exec
 	opts := runner.ExecOptions{Judge: t.Judge, JudgeDisabled: e.JudgeDisabled, Concurrency: e.Concurrency,
 		Timeout: e.Timeout, Metadata: e.Metadata, Progress: e.Progress, ExtraSummary: e.ExtraSummary,
-		Repeat: e.Repeat, Record: e.Record, Provenance: e.Provenance}
+		Repeat: e.Repeat, Record: e.Record, Provenance: e.Provenance, Traces: e.Traces}
 	if e.Started != nil {
 		e.Started()
 	}

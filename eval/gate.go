@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/sanitize"
 )
 
 // Rules of Gate.FailOn: what makes a compared run exit 1.
@@ -35,6 +36,9 @@ type Gate struct {
 	Baseline string
 	// FailOn is FailOnFailures ("" too), FailOnRegressions or FailOnBoth.
 	FailOn string
+	// SliceBy is the case metadata key the ci gate's slice tests group by
+	// ("": failure_mode).
+	SliceBy string
 	// Uncalibrated names judge metrics the gate must not gate on, with
 	// why (run --min-kappa): their findings are kept, never gating.
 	Uncalibrated map[string]string
@@ -42,7 +46,7 @@ type Gate struct {
 
 // Options are the comparison options of the gate.
 func (g Gate) Options() compare.Options {
-	return compare.Options{Tolerance: g.Tolerance, Gate: g.Mode, Alpha: g.Alpha, MinEffect: g.MinEffect}
+	return compare.Options{Tolerance: g.Tolerance, Gate: g.Mode, Alpha: g.Alpha, MinEffect: g.MinEffect, SliceBy: g.SliceBy}
 }
 
 // Validate reports an unknown mode or rule and numbers out of range.
@@ -82,15 +86,11 @@ func (g Gate) Decide(cmp *compare.Comparison) Decision {
 	rule := g.rule()
 	t := cmp.Totals
 	failures := fmt.Sprintf("%d failed, %s", t.Failed, compare.Plural(t.Errored, "error", "errors"))
-	gating := 0
+	regressions := compare.Plural(0, "regression", "regressions")
 	if cmp.Baseline != nil {
-		gating = cmp.GatingCount()
+		regressions = sanitize.EscapeText(cmp.RegressionText()) + " against baseline " + cmp.Baseline.ID.String()
 	}
-	regressions := compare.Plural(gating, "regression", "regressions")
-	if cmp.Baseline != nil {
-		regressions += " against baseline " + cmp.Baseline.ID.String()
-	}
-	checksFail, regressed := cmp.ChecksFailed(), gating > 0
+	checksFail, regressed := cmp.ChecksFailed(), cmp.Baseline != nil && cmp.Regressed()
 	var because, ignored []string
 	if rule != FailOnRegressions && checksFail {
 		because = append(because, failures)

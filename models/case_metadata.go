@@ -21,6 +21,8 @@ type CaseMetadata struct {
 	// Original keeps metadata that was not an object, when the runner had
 	// to add a key to it.
 	Original json.RawMessage `json:"original,omitempty"`
+	// Trace is the agent's spans when the run had tracing on (TraceKey).
+	Trace *CaseTrace `json:"otlp_trace,omitempty"`
 	// OutputTruncated says that the answer was cut to the answer cap.
 	OutputTruncated *OutputTruncation `json:"output_truncated,omitempty"`
 	// CaseRepeats holds the keys of a question answered K > 1 times.
@@ -165,9 +167,9 @@ func (m CaseMetadata) Repeated() bool {
 // AgentKey is the key CaseMetadata.Extra keeps an agent's own metadata key
 // k under: k, except that the agent's judge_usage and metric_details, the
 // keys of the runner's evidence, become agent_judge_usage and
-// agent_metric_details.
+// agent_metric_details (and otlp_trace agent_otlp_trace).
 func AgentKey(k string) string {
-	if k == "judge_usage" || k == "metric_details" {
+	if k == "judge_usage" || k == "metric_details" || k == TraceKey {
 		return "agent_" + k
 	}
 	return k

@@ -66,6 +66,12 @@ func writeGitHub(b *strings.Builder, c *compare.Comparison, opts GitHubOptions) 
 			byCase[q.CaseID] = q
 		}
 	}
+	if l := c.Localized; l != nil && l.Headline() != "" {
+		annotate(b, "error", Location{}, title+": localized regressions", l.Headline())
+	}
+	for _, p := range localizedPower(c) {
+		annotate(b, "notice", Location{}, title+": power", p)
+	}
 	var flaky []string
 	for _, cc := range c.Cases {
 		if cc.Flaky != nil {
@@ -81,7 +87,11 @@ func writeGitHub(b *strings.Builder, c *compare.Comparison, opts GitHubOptions) 
 		annotate(b, level, opts.Locations[cc.CaseID], title+": "+cc.CaseID+" "+what, msg)
 	}
 	for _, q := range metricLevel {
-		annotate(b, gatingLevel(q.Gating), Location{}, title+": "+string(q.Findings[0].Kind)+" "+q.Metric, q.Text())
+		what := string(q.Findings[0].Kind) + " " + q.Metric
+		if q.Slice != "" {
+			what = "slice " + q.Slice + " regressed on " + q.Metric
+		}
+		annotate(b, gatingLevel(q.Gating), Location{}, title+": "+what, q.Text())
 	}
 	if len(flaky) > 0 {
 		annotate(b, "notice", Location{}, title+": flaky questions",
@@ -178,4 +188,12 @@ func EscapeGitHubData(s string) string {
 // data, plus ":" and ",".
 func EscapeGitHubProperty(s string) string {
 	return strings.NewReplacer(":", "%3A", ",", "%2C").Replace(EscapeGitHubData(s))
+}
+
+// localizedPower is the ci gate's power lines (nil without them).
+func localizedPower(c *compare.Comparison) []string {
+	if c.Localized == nil {
+		return nil
+	}
+	return c.Localized.Power
 }

@@ -83,6 +83,17 @@ func renderJUnit(w io.Writer, c *compare.Comparison) error {
 			junitProperty{"pass_at_k", compare.FmtScore(st.PassAtK)}, junitProperty{"pass_hat_k", compare.FmtScore(st.PassHatK)})
 	}
 	s.Properties = append(s.Properties, sliceProperties(c.Slices)...)
+	if l := c.Localized; l != nil {
+		if h := l.Headline(); h != "" {
+			s.Properties = append(s.Properties, junitProperty{"localized", sanitize.StripControl(h, false)})
+		}
+		for _, sd := range l.Slices {
+			if sd.Regressed {
+				s.Properties = append(s.Properties, junitProperty{"slice." + sanitize.StripControl(sd.Name(), false) + ".regressed",
+					sanitize.StripControl(sd.Rule(), false)})
+			}
+		}
+	}
 	for _, cc := range c.Cases {
 		jc := junitCase{Name: sanitize.StripControl(cc.CaseID, false), Classname: run.Suite + "." + run.Agent,
 			Time: seconds(cc.Case.DurationMS / 1000), Properties: caseProperties(cc.Case)}

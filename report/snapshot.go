@@ -132,6 +132,10 @@ type ComparisonJSON struct {
 	Slices         []compare.Slice            `json:"slices"`
 	Missing        []string                   `json:"missing_cases"`
 	Bootstrap      BootstrapJSON              `json:"bootstrap"`
+	// Localized is the ci gate's question and slice tests (absent when
+	// none ran) and LocalizedText their one-sentence summary.
+	Localized     *compare.Localization `json:"localized,omitempty"`
+	LocalizedText string                `json:"localized_text,omitempty"`
 }
 
 // BaselineRef identifies the baseline run in the JSON report.
@@ -168,6 +172,9 @@ func NewDocument(c *compare.Comparison) Document {
 		d.Comparison.Cases[i].Findings = nonNil(d.Comparison.Cases[i].Findings)
 	}
 	d.Repeats = compare.Repeats(c.Run)
+	if l := c.Localized; l != nil {
+		d.Comparison.Localized, d.Comparison.LocalizedText = l, l.Headline()
+	}
 	if b := c.Baseline; b != nil {
 		d.Comparison.Baseline = &BaselineRef{ID: b.ID.String(), SuiteDigest: b.SuiteDigest, StartedAt: FormatTime(b.StartedAt)}
 	}

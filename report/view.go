@@ -42,6 +42,8 @@ type view struct {
 	Improvements []compare.Finding
 	Cases        []caseView
 	HasReplay    bool // some case has API replay evidence
+	// HasTrajectory: some case was traced.
+	HasTrajectory bool
 	// JudgeUsage is the run's judge usage line (JudgeUsage.String), shown
 	// next to the agent usage.
 	JudgeUsage string
@@ -64,6 +66,10 @@ type view struct {
 	Source, BaselineSource, Elsewhere string
 	Metadata                          string
 	NotEvaluatedWhy                   string
+	// Localized is the ci gate's localized findings in one sentence and
+	// Power its lines on what the gate cannot see (both untrusted, raw).
+	Localized string
+	Power     []string
 }
 
 type caseView struct {
@@ -77,6 +83,8 @@ type caseView struct {
 	// Truncated says the stored answer is a prefix of a longer one.
 	Truncated string
 	Replay    *ReplayView // nil without API replay evidence
+	// Trajectory is the traced path in one line ("" without tracing).
+	Trajectory string
 	// Transcript is the conversation (report/transcript.go); nil for a
 	// single question.
 	Transcript *TranscriptView
@@ -140,13 +148,18 @@ func newView(c *compare.Comparison, kind viewKind) *view {
 		}
 	}
 	v.ByQuestion = c.RegressionsByQuestion()
+	if l := c.Localized; l != nil {
+		v.Localized, v.Power = l.Headline(), l.Power
+	}
 	for _, cc := range c.Cases {
 		cv := caseView{CaseComparison: cc, Name: cc.Case.Name,
 			Question: jsonText(cc.Case.Question), Expected: jsonText(cc.Case.ExpectedAnswer),
 			Output: jsonText(cc.Case.Output), Actions: jsonText(cc.Case.Actions),
 			Error: compare.ErrorSummary(cc.Case.ErrorDetails), Truncated: TruncationNote(cc.Case.ResponseMetadata),
-			Replay: NewReplayView(cc.Case.ResponseMetadata), Transcript: NewTranscriptView(cc.Case.ResponseMetadata)}
+			Replay: NewReplayView(cc.Case.ResponseMetadata), Trajectory: TrajectoryLine(cc.Case.ResponseMetadata, cc.Case.Actions),
+			Transcript: NewTranscriptView(cc.Case.ResponseMetadata)}
 		v.HasReplay = v.HasReplay || cv.Replay != nil
+		v.HasTrajectory = v.HasTrajectory || cv.Trajectory != ""
 		for _, md := range cc.Metrics {
 			m := md.Current
 			mv := metricView{MetricDelta: md, Threshold: m.Threshold, State: metricState(m),

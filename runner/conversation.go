@@ -73,7 +73,7 @@ func (e *executor) converse(ctx context.Context, c *suite.Case, rec *models.Case
 		e.conversationFailed(c, rec, cv, ev, err, len(cv.turns) > 0)
 		return
 	}
-	e.record(ctx, c, rec, resp, ev, cv)
+	e.record(ctx, c, rec, resp, ev, cv, nil)
 	rec.Cost = cv.cost()
 	e.calls.judged(rec, e.judgeMetrics)
 }
@@ -146,13 +146,19 @@ func (e *executor) askTurn(ctx context.Context, q agent.Question) (agent.Respons
 		ctx, cancel = context.WithTimeout(ctx, e.opts.Timeout)
 		defer cancel()
 	}
+	runCtx := ctx
+	tc, ctx := e.beginTrace(ctx) // each turn its own trace (runner/trace.go)
 	start := time.Now()
 	resp, err := call(ctx, e.agent, q)
 	dur := time.Since(start)
+	tr := endTrace(runCtx, tc)
 	if err == nil {
 		if cerr := agent.CheckResponse(&resp); cerr != nil {
 			err = &agent.AgentError{Kind: "bad_response", Message: cerr.Error()}
 		}
+	}
+	if err == nil {
+		applyTrace(&resp, tr) // the turn's actions from its spans when it reported none
 	}
 	if err != nil && ctx.Err() != nil && !isAgentError(err) {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {

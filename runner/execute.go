@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentevals/agentevals/agent"
 	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/otlp"
 	"github.com/agentevals/agentevals/sanitize"
 	"github.com/agentevals/agentevals/score"
 	"github.com/agentevals/agentevals/suite"
@@ -73,6 +74,9 @@ type ExecOptions struct {
 	// Upstream carries recorded requests to their hosts (nil:
 	// http.DefaultTransport).
 	Upstream http.RoundTripper
+	// Traces, when set, gives every agent call its own trace on this
+	// receiver and reads the agent's spans (runner/trace.go).
+	Traces *otlp.Receiver
 }
 
 // caseHook prepares one case (a replay session): it returns the context for
@@ -249,7 +253,7 @@ func (e *executor) answer(ctx context.Context, c *suite.Case, rec *models.CaseRe
 		e.converse(ctx, c, rec)
 		return
 	}
-	resp, ev, dur, answered, agentErr := e.ask(ctx, c)
+	resp, ev, tr, dur, answered, agentErr := e.ask(ctx, c)
 	e.calls.agent(agentErr)
 	rec.DurationMS = float64(dur.Microseconds()) / 1000
 	if agentErr != nil {
@@ -259,15 +263,19 @@ func (e *executor) answer(ctx context.Context, c *suite.Case, rec *models.CaseRe
 		if answered { // the agent answered but the case failed (e.g. strict replay): keep the answer as evidence
 			agentMeta = storeReply(rec, resp)
 		}
-		if agentMeta == nil && ev != nil { // replay evidence survives agent errors
+		meta := models.CaseMetadata{APIReplay: ev}
+		if tr != nil {
+			meta.Trace = tr.Record
+		}
+		if agentMeta == nil && (ev != nil || tr != nil) { // replay and trace evidence survive agent errors
 			agentMeta = map[string]any{}
 		}
-		setResponseMetadata(rec, agentMeta, models.CaseMetadata{APIReplay: ev})
+		setResponseMetadata(rec, agentMeta, meta)
 		for pos, m := range c.Metrics {
 			rec.Metrics = append(rec.Metrics, notCalculated(pos, m, reasonAgentError))
 		}
 	} else {
-		e.record(ctx, c, rec, resp, ev, nil)
+		e.record(ctx, c, rec, resp, ev, nil, tr)
 		e.calls.judged(rec, e.judgeMetrics)
 	}
 }
@@ -275,8 +283,10 @@ func (e *executor) answer(ctx context.Context, c *suite.Case, rec *models.CaseRe
 // ask calls the agent for one case with the case's deadline, a copy of the
 // question and the case hook, and checks the reply. answered says the agent
 // returned a valid reply, even if the case hook then failed the case; ev is
-// the case's replay evidence (nil without replay).
-func (e *executor) ask(ctx context.Context, c *suite.Case) (resp agent.Response, ev *models.APIReplay, dur time.Duration, answered bool, err error) {
+// the case's replay evidence (nil without replay), tr what its spans said
+// (nil without tracing).
+func (e *executor) ask(ctx context.Context, c *suite.Case) (resp agent.Response, ev *models.APIReplay, tr *otlp.Evidence, dur time.Duration, answered bool, err error) {
+	runCtx := ctx
 	if e.opts.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, e.opts.Timeout)
@@ -286,13 +296,15 @@ func (e *executor) ask(ctx context.Context, c *suite.Case) (resp agent.Response,
 	if e.hook != nil {
 		var err error
 		if ctx, after, err = e.hook(ctx, c); err != nil {
-			return agent.Response{}, nil, 0, false, &agent.AgentError{Kind: "setup", Message: err.Error()}
+			return agent.Response{}, nil, nil, 0, false, &agent.AgentError{Kind: "setup", Message: err.Error()}
 		}
 	}
 	q := agent.Question{ID: c.ID, Name: c.Name, Question: append(json.RawMessage(nil), c.Question...)}
+	tc, ctx := e.beginTrace(ctx)
 	start := time.Now()
 	resp, err = call(ctx, e.agent, q)
 	dur = time.Since(start)
+	tr = endTrace(runCtx, tc)
 	if err == nil {
 		if cerr := agent.CheckResponse(&resp); cerr != nil {
 			err = &agent.AgentError{Kind: "bad_response", Message: cerr.Error()}
@@ -309,7 +321,7 @@ func (e *executor) ask(ctx context.Context, c *suite.Case) (resp agent.Response,
 			err = &agent.AgentError{Kind: "interrupted", Message: err.Error()}
 		}
 	}
-	return resp, ev, dur, answered, err
+	return resp, ev, tr, dur, answered, err
 }
 
 func isAgentError(err error) bool {
@@ -376,23 +388,4 @@ func callDirect(ctx context.Context, a agent.Agent, q agent.Question) (resp agen
 		}
 	}()
 	return a.Answer(ctx, q)
-}
-
-// agentErrorJSON is the case's error_details: {"kind","message","details"}.
-func agentErrorJSON(err error) models.JSON {
-	kind, msg, details := "agent_error", err.Error(), map[string]any(nil)
-	var ae *agent.AgentError
-	if errors.As(err, &ae) {
-		kind, msg, details = ae.Kind, ae.Message, ae.Details
-	}
-	j, jerr := models.NewJSON(map[string]any{"kind": kind, "message": msg, "details": details})
-	if jerr != nil {
-		return models.MustJSON(map[string]any{"kind": kind, "message": msg, "details": nil})
-	}
-	return j
-}
-
-func notCalculated(pos int, m suite.Metric, reason string) *models.MetricResult {
-	r := reason
-	return &models.MetricResult{Position: pos, Name: m.Name, Threshold: m.Threshold, Reason: &r}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/agentevals/agentevals/agent"
 	"github.com/agentevals/agentevals/llm"
 	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/otlp"
 	"github.com/agentevals/agentevals/score"
 	"github.com/agentevals/agentevals/suite"
 )
@@ -87,13 +88,18 @@ func rawValues(m map[string]any, key func(string) string) (map[string]json.RawMe
 
 // record stores the agent's reply on the case and scores every metric;
 // ev is the case's API replay evidence (nil without replay), cv the
-// conversation when the case is one (nil otherwise).
-func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseResult, resp agent.Response, ev *models.APIReplay, cv *conversationRun) {
+// conversation when the case is one (nil otherwise), tr what its spans
+// said (nil without tracing).
+func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseResult, resp agent.Response, ev *models.APIReplay, cv *conversationRun, tr *otlp.Evidence) {
+	applyTrace(&resp, tr) // runner/trace.go
 	agentMeta := storeReply(rec, resp)
 	sample := SampleOf(c)
 	sample.Output, sample.Actions, sample.ResponseMetadata = resp.Output, resp.Actions, resp.Metadata
 	sample.DurationMS, sample.InputTokens, sample.OutputTokens, sample.Cost = rec.DurationMS, resp.InputTokens, resp.OutputTokens, resp.Cost
 	meta := models.CaseMetadata{APIReplay: ev, JudgeUsage: models.JudgeUsage{}, MetricDetails: map[string]map[string]json.RawMessage{}}
+	if tr != nil {
+		sample.Trace, meta.Trace = tr.Trace, tr.Record
+	}
 	var detailsErr error
 	for pos, m := range c.Metrics {
 		sc, ok := e.scorers.Scorer(c, m.Name)
@@ -138,7 +144,7 @@ func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseRe
 	if cv != nil {
 		meta.Transcript = cv.transcript()
 	}
-	if agentMeta == nil && (ev != nil || len(meta.JudgeUsage) > 0 || len(meta.MetricDetails) > 0 || meta.Transcript != nil) {
+	if agentMeta == nil && (ev != nil || len(meta.JudgeUsage) > 0 || len(meta.MetricDetails) > 0 || meta.Transcript != nil || meta.Trace != nil) {
 		agentMeta = map[string]any{}
 	}
 	if detailsErr != nil {
@@ -211,4 +217,23 @@ func metricErrorJSON(err error) models.JSON {
 		return models.MustJSON(map[string]any{"kind": kind, "message": msg, "details": nil})
 	}
 	return j
+}
+
+// agentErrorJSON is the case's error_details: {"kind","message","details"}.
+func agentErrorJSON(err error) models.JSON {
+	kind, msg, details := "agent_error", err.Error(), map[string]any(nil)
+	var ae *agent.AgentError
+	if errors.As(err, &ae) {
+		kind, msg, details = ae.Kind, ae.Message, ae.Details
+	}
+	j, jerr := models.NewJSON(map[string]any{"kind": kind, "message": msg, "details": details})
+	if jerr != nil {
+		return models.MustJSON(map[string]any{"kind": kind, "message": msg, "details": nil})
+	}
+	return j
+}
+
+func notCalculated(pos int, m suite.Metric, reason string) *models.MetricResult {
+	r := reason
+	return &models.MetricResult{Position: pos, Name: m.Name, Threshold: m.Threshold, Reason: &r}
 }

@@ -21,7 +21,9 @@ func addActionGroup(r Registry) {
 // (Sample.Actions) with the calls the question expects
 // (Sample.ExpectedActions).
 //
-// Params: none.
+// Params: none for the original rule; "mode", "arguments" and
+// "ignore_paths" choose a trajectory mode instead (see ModeStrict and
+// score/trajectory.go). The rules below are the original rule's.
 //
 // Rules:
 //   - The question must give expected_actions (Definition.Needs): the
@@ -52,15 +54,22 @@ func addActionGroup(r Registry) {
 // (expected, not observed there), "extra" (observed, not expected there)
 // and "out of order" (a missing call observed elsewhere as an extra one).
 // Details hold the counts.
-type ActionGroup struct{}
+type ActionGroup struct {
+	rule *trajectoryRule // nil: the original rule
+}
 
 var _ Scorer = (*ActionGroup)(nil)
 
 func newActionGroup(raw json.RawMessage) (*ActionGroup, error) {
-	if _, err := parseParams(raw); err != nil {
+	p, err := parseParams(raw, "mode", "arguments", "ignore_paths")
+	if err != nil {
 		return nil, err
 	}
-	return &ActionGroup{}, nil
+	rule, ok, err := parseTrajectoryRule(p)
+	if err != nil || !ok {
+		return &ActionGroup{}, err
+	}
+	return &ActionGroup{rule: &rule}, nil
 }
 
 // call is an action with its arguments decoded for comparison.
@@ -89,6 +98,13 @@ func (c *ActionGroup) Score(_ context.Context, s Sample) (Assessment, error) {
 			}
 		}
 		expected[i] = ca
+	}
+	if c.rule != nil {
+		observed := make([]call, len(s.Actions))
+		for i, a := range s.Actions {
+			observed[i] = newCall(a)
+		}
+		return c.rule.scoreTrajectory(expected, observed)
 	}
 	if cells := (len(expected) + 1) * (len(s.Actions) + 1); cells > maxAlignCells {
 		return Assessment{}, &Error{

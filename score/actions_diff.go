@@ -33,20 +33,7 @@ type callDiff struct {
 // extra (observed).
 func diffCalls(exp, obs []call) callDiff {
 	n, m := len(exp), len(obs)
-	// lcs[i][j] is the LCS length of exp[i:] and obs[j:].
-	lcs := make([][]int32, n+1)
-	for i := range lcs {
-		lcs[i] = make([]int32, m+1)
-	}
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			if same(exp[i], obs[j]) {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
+	lcs := lcsTable(exp, obs, same)
 	// Walk the table, collecting the unmatched calls between two matched
 	// ones as gaps.
 	var d callDiff

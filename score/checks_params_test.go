@@ -55,7 +55,11 @@ func TestRegistry_Build_invalidParams(t *testing.T) {
 		{"max_cost", `{}`, `param "limit" is missing: expected a finite number >= 0`},
 		{"max_cost", `{"limit": 1e400}`, `param "limit": expected a finite number >= 0, got the number 1e400`},
 		{"max_cost", `{"limit": true}`, `got the boolean true`},
-		{"action_group", `{"order": "any"}`, `unknown param "order": this type takes no params`},
+		{"action_group", `{"order": "any"}`, `unknown param "order": expected one of "mode", "arguments", "ignore_paths"`},
+		{"action_group", `{"mode": "any"}`, `param "mode": expected one of "strict"`},
+		{"tool_used", `{}`, `tools`},
+		{"span_duration", `{"max_ms": 1, "percentile": 0}`, `percentile`},
+		{"error_spans", `{"max_count": 1, "max_share": 0.5}`, `not both`},
 	} {
 		t.Run(tc.typ+" "+tc.params, func(t *testing.T) {
 			s, err := deterministic().Build(tc.typ, json.RawMessage(tc.params), nil)
@@ -146,6 +150,7 @@ func TestScorers_Score_concurrent(t *testing.T) {
 		"matches": `{"pattern": "a+"}`, "starts_with": `{"value": "a"}`, "ends_with": `{"value": "a"}`,
 		"json_schema": `{"schema": {"type": "string", "format": "email"}}`, "min_length": `{"limit": 1}`,
 		"max_length": `{"limit": 9}`, "max_words": `{"limit": 2}`, "max_latency_ms": `{"limit": 5}`, "max_cost": `{"limit": 1}`,
+		"tool_used": `{"tools": ["a"]}`, "tool_not_used": `{"tools": ["b"]}`, "step_budget": `{"max": 3}`, "span_duration": `{"max_ms": 1}`,
 	}
 	cost := 0.5
 	sample := Sample{Output: json.RawMessage(`"aaa"`), ExpectedAnswer: json.RawMessage(`"aaa"`), Cost: &cost,
@@ -182,6 +187,7 @@ func FuzzScorers(f *testing.F) {
 		"json_schema": `{"schema": {"type": "object", "required": ["a"]}}`, "min_length": `{"limit": 1}`,
 		"max_length": `{"limit": 3}`, "max_words": `{"limit": 1}`, "max_latency_ms": `{"limit": 1}`,
 		"max_cost": `{"limit": 1}`, "equals": `{"value": {"a": 1}}`,
+		"tool_used": `{"tools": ["n"]}`, "tool_not_used": `{"tools": ["n"]}`, "step_budget": `{"max": 1}`, "span_duration": `{"max_ms": 1}`,
 	}
 	r := deterministic()
 	scorers := map[string]Scorer{}

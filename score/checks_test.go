@@ -26,6 +26,8 @@ func deterministic() Registry {
 	r := Registry{}
 	addChecks(r)
 	addActionGroup(r)
+	addTrajectoryChecks(r)
+	addTraceChecks(r)
 	return r
 }
 

@@ -110,7 +110,6 @@ func builtinDocs() map[string]Doc {
 		"max_cost": {Summary: "The cost the agent reported for the case is at most limit (USD); no reported cost is an error.",
 			Params:  []Param{{Name: "limit", Schema: amount, Required: true, Description: "USD."}},
 			Example: json.RawMessage(`{"limit": 0.01}`)},
-		"action_group": {Summary: "The observed tool calls match the question's expected_actions (group, name, arguments, order)."},
 		"max_tool_result_bytes": {Summary: "Every tool result the agent gave its model was at most limit bytes (reported in response metadata).",
 			Params:  []Param{{Name: "limit", Schema: count, Required: true, Description: "Bytes."}, {Name: "key", Schema: nonEmptyString, Description: "Response-metadata key holding the sizes (default \"tool_result_bytes\")."}},
 			Example: json.RawMessage(`{"limit": 4096}`)},
@@ -128,6 +127,7 @@ func builtinDocs() map[string]Doc {
 		"bias":              "An LLM judge checks the answer is free of bias about groups (needs a judge).",
 		"toxicity":          "An LLM judge checks the answer is free of toxic language (needs a judge).",
 	}
+	addTrajectoryDocs(docs)
 	for name, summary := range llm {
 		docs[name] = Doc{Summary: summary, Params: []Param{positionSwap()}}
 	}

@@ -11,6 +11,8 @@ func Builtins() Registry {
 	addConversationMetrics(r)
 	addTokenBudget(r)
 	addToolResultBudget(r)
+	addTrajectoryChecks(r)
+	addTraceChecks(r)
 	addDAG(r)
 	addRetrieval(r)
 	addContextual(r)

@@ -21,7 +21,18 @@ type Action struct {
 	Group     string          `json:"group,omitempty"`
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments,omitempty"`
+	// Observed calls taken from spans also carry the call's outcome; agents
+	// reply with the three fields above only.
+	Result     json.RawMessage `json:"result,omitempty"`
+	Status     string          `json:"status,omitempty"` // StatusOK, StatusError or "" (unknown)
+	DurationMS *float64        `json:"duration_ms,omitempty"`
 }
+
+// The statuses of an observed call (Action.Status).
+const (
+	StatusOK    = "ok"
+	StatusError = "error"
+)
 
 // Usage is the token and cost account of one model call or a sum of them.
 type Usage struct {
@@ -58,7 +69,9 @@ type Sample struct {
 	// Output is the agent's answer as JSON (usually a string).
 	Output json.RawMessage
 	// Actions is the observed trace; nil means the agent was not instrumented.
-	Actions          []Action
+	Actions []Action
+	// Trace is the agent's spans for the case; nil when tracing was off.
+	Trace            *Trace
 	ResponseMetadata map[string]any
 	DurationMS       float64
 	InputTokens      *int64

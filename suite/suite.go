@@ -43,6 +43,9 @@ type Suite struct {
 	// digest: the mean of K repeats estimates the same expected score
 	// whatever K is.
 	Repeat int
+	// Traces is the suite's "traces" key: receive the agent's spans during
+	// the run (evalrun run --traces). Not part of the digest.
+	Traces bool
 
 	// whole is the suite a shard was cut from (nil unless Shard made s);
 	// positions are the suite positions of a shard's cases.
@@ -179,7 +182,7 @@ func readsAsYAML(data []byte) bool {
 }
 
 // topKeys are the keys a suite file may have.
-var topKeys = []string{"$schema", "suite", "version", "agent", "judge", "evaluators", "defaults", "questions", "golden_set", "repeat"}
+var topKeys = []string{"$schema", "suite", "version", "agent", "judge", "evaluators", "defaults", "questions", "golden_set", "repeat", "traces"}
 
 // topLevelHint is the "did you mean" of an unknown top-level key (a
 // "question" key: "questions"), "" when no key is close.
@@ -206,6 +209,14 @@ func (s *Suite) parse(p Problems, data []byte) {
 	}
 	if raw, ok := top["repeat"]; ok {
 		s.Repeat, _ = p.repeat("$.repeat", raw)
+	}
+	if raw, ok := top["traces"]; ok {
+		switch string(raw) {
+		case "true", "false":
+			s.Traces = string(raw) == "true"
+		default:
+			p.add("$.traces", "want true or false, got %s", describe(raw))
+		}
 	}
 	if raw, ok := top["judge"]; ok && !isNull(raw) {
 		s.Judge = parseModel(p, "$.judge", raw)

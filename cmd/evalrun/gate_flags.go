@@ -14,8 +14,9 @@ import (
 type GateModeFlags struct {
 	Tolerance float64 `name:"tolerance" default:"0" placeholder:"T" help:"Score decrease per metric and question that is not a regression (0..1). Never hides a newly failed threshold or a new error."`
 	Gate      string  `name:"gate" default:"strict" enum:"strict,ci" help:"strict (default, the Ruby gem's rule): every per-question score drop beyond the tolerance, newly failed minimum and new error regresses, so LLM-judge noise alone regresses most runs. ci (use it for judged suites): a judge metric regresses only in aggregate, when a one-sided paired test of the per-question score differences is significant at --alpha and the mean drop is at least --min-effect, or when pass→fail flips significantly outnumber fail→pass (exact McNemar); deterministic and action checks that newly fail, and new agent errors, still regress one by one; flaky questions do not gate one by one; a judge metric with more than 10% errored verdicts is not measurable and gates."`
-	Alpha     float64 `name:"alpha" default:"0.05" placeholder:"A" help:"--gate ci: significance level of the one-sided tests, above 0 and below 0.5; a judge metric's score and flip tests each get half, so an unchanged metric raises a false alarm at most this often."`
+	Alpha     float64 `name:"alpha" default:"0.05" placeholder:"A" help:"--gate ci: significance level of the one-sided tests, above 0 and below 0.5, shared by all of them so an unchanged run raises a false alarm at most this often: a judge metric's score and flip tests split it, and when the question or slice tests run (20+ judged questions or repeats; slices of 5+) the metric tests keep half and those tests share the other half."`
 	MinEffect float64 `name:"min-effect" default:"0.02" placeholder:"D" help:"--gate ci: smallest mean score drop of a metric that regresses however significant (0..1; 0 gates on significance alone)."`
+	SliceBy   string  `name:"slice-by" default:"failure_mode" placeholder:"KEY" help:"--gate ci: the question metadata key whose values are tested as slices (a paired test per slice and judge metric, Holm-corrected across slices); a regressed slice is named with its size, mean change and p. Judge-scored questions also regress on their own when their drop is beyond the measured noise (Holm-corrected across questions)."`
 }
 
 // CompareFlags choose the baseline and what counts as a regression; run
@@ -37,7 +38,7 @@ func (f *CompareFlags) gate() eval.Gate {
 // gate is the eval gate of the flags, against the automatic baseline and
 // failing on failures.
 func (f *GateModeFlags) gate() eval.Gate {
-	return eval.Gate{Mode: f.Gate, Tolerance: f.Tolerance, Alpha: f.Alpha, MinEffect: &f.MinEffect}
+	return eval.Gate{Mode: f.Gate, Tolerance: f.Tolerance, Alpha: f.Alpha, MinEffect: &f.MinEffect, SliceBy: f.SliceBy}
 }
 
 // validate checks the gate flags (exit 2 before anything runs).

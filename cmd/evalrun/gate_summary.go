@@ -29,6 +29,14 @@ func writeGateSummary(w io.Writer, cmp *compare.Comparison, noBaseline string) {
 		fmt.Fprintf(w, "Quality: %.3f (baseline %.3f, %+.3f)\n", *q, *bq, *q-*bq)
 	}
 	writeSliceLine(w, cmp)
+	if l := cmp.Localized; l != nil {
+		if h := l.Headline(); h != "" {
+			fmt.Fprintf(w, "Localized: %s\n", sanitize.EscapeText(h))
+		}
+		for _, p := range l.Power {
+			fmt.Fprintf(w, "Power: %s\n", sanitize.EscapeText(p))
+		}
+	}
 	if cmp.Options.Gate == compare.GateCI {
 		for _, m := range cmp.Metrics {
 			if m.Test != nil && m.Test.Judged {
@@ -37,10 +45,9 @@ func writeGateSummary(w io.Writer, cmp *compare.Comparison, noBaseline string) {
 		}
 	}
 	byQuestion := cmp.RegressionsByQuestion()
-	gating := cmp.GatingCount()
 	switch {
-	case gating > 0:
-		fmt.Fprintf(w, "Regressed: %s (! fails the gate)\n", compare.Plural(gating, "regression", "regressions"))
+	case cmp.Regressed():
+		fmt.Fprintf(w, "Regressed: %s (! fails the gate)\n", sanitize.EscapeText(cmp.RegressionText()))
 	case len(byQuestion) > 0:
 		fmt.Fprintf(w, "No gating regression (%s not gating under the %s gate)\n",
 			compare.Plural(len(byQuestion), "question with findings", "questions with findings"), cmp.Options.Gate)

@@ -44,6 +44,7 @@ type RunCmd struct {
 	JudgeFlags
 	GateFlags
 	SaveFlags
+	TraceFlags
 	CalibrationGateFlags
 }
 
@@ -51,6 +52,9 @@ type RunCmd struct {
 // the run looks like on the terminal.
 func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if err := c.checkNumbers(); err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
+	if err := c.checkExport(); err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
 	shard, err := c.SaveFlags.check()
@@ -90,6 +94,12 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	task := eval.Task{Suite: s, Agent: a, Judge: judge,
 		Exec: eval.Exec{Concurrency: conc, Timeout: c.timeout(), Metadata: meta,
 			ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge), Provenance: prov}}
+	traces, stopTraces, err := c.startTraces(s, g.Stderr)
+	if err != nil {
+		return asInvalid(err)
+	}
+	defer stopTraces()
+	task.Exec.Traces = traces
 	if c.Record {
 		return c.record(ctx, g, task)
 	}
@@ -117,6 +127,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if res == nil || res.Comparison == nil {
 		return asFailed(keptAnyway(g, res, err))
 	}
+	c.exportScores(ctx, g.Stderr, res.Run)
 	c.render(g, res, db != nil)
 	if err != nil {
 		return asInvalid(err)

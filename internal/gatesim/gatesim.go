@@ -40,6 +40,12 @@ type Config struct {
 	Threshold float64 // semantic_accuracy minimum (e.g. 0.7)
 	SD        float64 // judge noise: standard deviation of each verdict
 	Seed      uint64  // fixes true qualities and every verdict's noise
+	// Levels > 1 makes a coarse judge: each verdict is rounded to the
+	// nearest of Levels evenly spaced scores (5: 0, 0.25, 0.5, 0.75, 1).
+	Levels int
+	// SliceSize > 0 gives the questions metadata.failure_mode "mode-K",
+	// K = index / SliceSize, so the ci gate's slice tests have slices.
+	SliceSize int
 	// Concurrency of runner.Execute (default 4); results do not depend on it.
 	Concurrency int
 }
@@ -70,6 +76,9 @@ func New(cfg Config, dir string) (*Harness, error) {
 		questions[i] = map[string]any{"id": caseID(i), "question": fmt.Sprintf("Question %d?", i),
 			"expected_answer": fmt.Sprintf("Answer %d.", i),
 			"minimum_scores":  map[string]float64{"semantic_accuracy": cfg.Threshold}}
+		if cfg.SliceSize > 0 {
+			questions[i]["metadata"] = map[string]any{"failure_mode": fmt.Sprintf("mode-%d", i/cfg.SliceSize)}
+		}
 	}
 	def := map[string]any{"suite": "Gate simulation", "version": "1",
 		"agent": map[string]any{"name": "SimAgent", "command": []string{"true"}}, "questions": questions}
@@ -123,12 +132,22 @@ func (h *Harness) serveJudge(w http.ResponseWriter, r *http.Request) {
 	run, _ := strconv.ParseUint(string(m[2]), 10, 64)
 	rep, _ := strconv.ParseUint(string(m[3]), 10, 64)
 	quality, _ := strconv.ParseFloat(string(m[4]), 64)
-	score := math.Max(0, math.Min(1, quality+h.cfg.SD*h.noise(run, string(m[1]), rep)))
-	score = math.Round(score*1000) / 1000
+	score := h.verdict(run, string(m[1]), rep, quality)
 	w.Header().Set("Content-Type", "application/json")
 	fmt.Fprintf(w, `{"id":"sim","object":"chat.completion","model":"sim-judge","choices":[{"index":0,"finish_reason":"stop",`+
 		`"message":{"role":"assistant","content":"{\"score\":%s,\"reason\":\"simulated verdict\"}"}}],`+
 		`"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}}`, strconv.FormatFloat(score, 'f', -1, 64))
+}
+
+// verdict is the judge's score of an answer of true quality: quality plus
+// SD-scaled noise, clipped to [0, 1], rounded to the coarse judge's levels
+// and to three decimals.
+func (h *Harness) verdict(run uint64, caseID string, rep uint64, quality float64) float64 {
+	score := math.Max(0, math.Min(1, quality+h.cfg.SD*h.noise(run, caseID, rep)))
+	if l := float64(h.cfg.Levels - 1); l > 0 {
+		score = math.Round(score*l) / l
+	}
+	return math.Round(score*1000) / 1000
 }
 
 // noise is a standard normal draw determined by (seed, run, case, repeat).
@@ -152,13 +171,19 @@ func (h *Harness) noise(run uint64, caseID string, rep uint64) float64 {
 // that verdict's noise with it, so each repeat has its own noise and no
 // result depends on the order of calls.
 func (h *Harness) Run(ctx context.Context, run int, drop float64, repeats int) (*models.Run, error) {
+	return h.RunDrops(ctx, run, func(int) float64 { return drop }, repeats)
+}
+
+// RunDrops is Run with a drop of its own for each question (by index), so
+// a regression can hit a few questions or one slice.
+func (h *Harness) RunDrops(ctx context.Context, run int, drop func(i int) float64, repeats int) (*models.Run, error) {
 	a := agent.Func(func(ctx context.Context, q agent.Question) (agent.Response, error) {
 		i, err := strconv.Atoi(q.ID[1:])
 		if err != nil || i >= len(h.truth) {
 			return agent.Response{}, fmt.Errorf("gatesim: unknown question %q", q.ID)
 		}
 		rep, _ := runner.RepeatOf(ctx)
-		quality := math.Max(0, h.truth[i]-drop)
+		quality := math.Max(0, h.truth[i]-drop(i))
 		text := fmt.Sprintf("case=%s run=%d rep=%d quality=%.4f", q.ID, run, rep, quality)
 		return agent.Response{Output: json.RawMessage(strconv.Quote(text))}, nil
 	})
@@ -170,9 +195,11 @@ func (h *Harness) Run(ctx context.Context, run int, drop float64, repeats int) (
 	return res.Run, nil
 }
 
-// Outcome is whether each gate flagged one candidate against its baseline.
+// Outcome is whether each gate flagged one candidate against its
+// baseline; CIComparison is the ci gate's comparison, for what it found.
 type Outcome struct {
-	Strict, CI bool
+	Strict, CI   bool
+	CIComparison *compare.Comparison
 }
 
 // Gate compares candidate with baseline under both gates, with the
@@ -180,12 +207,31 @@ type Outcome struct {
 // would fail evalrun run --gate MODE --fail-on regressions (eval.Gate's
 // decision).
 func Gate(candidate, baseline *models.Run) Outcome {
-	return Outcome{Strict: flagged(candidate, baseline, compare.GateStrict), CI: flagged(candidate, baseline, compare.GateCI)}
+	strict, _ := flagged(candidate, baseline, compare.GateStrict)
+	ci, cmp := flagged(candidate, baseline, compare.GateCI)
+	return Outcome{Strict: strict, CI: ci, CIComparison: cmp}
 }
 
 // flagged reports whether the gate of mode decides exit 1 on candidate
 // against baseline when only regressions count.
-func flagged(candidate, baseline *models.Run, mode string) bool {
+func flagged(candidate, baseline *models.Run, mode string) (bool, *compare.Comparison) {
 	g := eval.Gate{Mode: mode, FailOn: eval.FailOnRegressions}
-	return g.Decide(compare.Compare(candidate, baseline, g.Options())).Code == eval.ExitFailed
+	cmp := compare.Compare(candidate, baseline, g.Options())
+	return g.Decide(cmp).Code == eval.ExitFailed, cmp
+}
+
+// tableResamples is the bootstrap size of GateCI's comparison: the gate's
+// decision rests on its paired tests, never on a bootstrap interval (those
+// are shown, not gated on), so a small one decides the same and keeps the
+// simulation table's thousands of comparisons fast.
+const tableResamples = 20
+
+// GateCI is whether the ci gate (evalrun run --gate ci --fail-on
+// regressions) flags candidate against baseline, with the comparison.
+func GateCI(candidate, baseline *models.Run) (bool, *compare.Comparison) {
+	g := eval.Gate{Mode: compare.GateCI, FailOn: eval.FailOnRegressions}
+	opts := g.Options()
+	opts.Resamples = tableResamples
+	cmp := compare.Compare(candidate, baseline, opts)
+	return g.Decide(cmp).Code == eval.ExitFailed, cmp
 }

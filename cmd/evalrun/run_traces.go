@@ -1,0 +1,57 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/url"
+
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/otlp"
+	"github.com/agentevals/agentevals/suite"
+)
+
+// TraceFlags turn on the run's OTLP receiver.
+type TraceFlags struct {
+	Traces     bool   `name:"traces" help:"Receive the agent's OpenTelemetry spans during the run: an OTLP/HTTP receiver (protobuf and JSON, /v1/traces) listens on 127.0.0.1 for the length of the run, every agent call gets its own trace (TRACEPARENT and OTEL_EXPORTER_OTLP_ENDPOINT for command and worker agents, a traceparent header for http agents, the context for Go agents), tool calls are read from the spans when the agent reports none, and the trace checks (span_count, span_duration, error_spans) can run. The suite key \"traces\": true does the same. See docs/traces.md."`
+	ExportOTLP string `name:"export-otlp" placeholder:"URL" help:"After the run, send its results to this OTLP/HTTP traces endpoint (e.g. http://localhost:4318/v1/traces): one span per question with a gen_ai.evaluation.result event per metric (name, score value, pass/fail label, explanation); a traced question's span joins the agent's own trace. A failed export is reported on stderr and does not change the exit code."`
+}
+
+// checkExport refuses an export URL that is not http(s).
+func (f TraceFlags) checkExport() error {
+	if f.ExportOTLP == "" {
+		return nil
+	}
+	u, err := url.Parse(f.ExportOTLP)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("--export-otlp %q: want an http or https URL such as http://localhost:4318/v1/traces", f.ExportOTLP)
+	}
+	return nil
+}
+
+// exportScores sends the run's results when --export-otlp asks for it.
+func (f TraceFlags) exportScores(ctx context.Context, stderr io.Writer, run *models.Run) {
+	if f.ExportOTLP == "" || run == nil {
+		return
+	}
+	n, err := otlp.ExportScores(ctx, f.ExportOTLP, run)
+	if err != nil {
+		fmt.Fprintf(stderr, "warning: the scores were not exported: %v\n", err)
+		return
+	}
+	fmt.Fprintf(stderr, "exported %d question spans with their scores to %s\n", n, f.ExportOTLP)
+}
+
+// startTraces starts the receiver when the flag or the suite asks for
+// it; nil when tracing is off. The returned stop closes it.
+func (f TraceFlags) startTraces(s *suite.Suite, stderr io.Writer) (*otlp.Receiver, func(), error) {
+	if !f.Traces && !s.Traces {
+		return nil, func() {}, nil
+	}
+	r, err := otlp.Start(otlp.Limits{})
+	if err != nil {
+		return nil, nil, err
+	}
+	fmt.Fprintf(stderr, "traces: receiving OTLP/HTTP spans at %s%s\n", r.Endpoint(), otlp.TracesPath)
+	return r, func() { _ = r.Close() }, nil
+}

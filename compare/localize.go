@@ -1,0 +1,345 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/agentevals/agentevals/models"
+)
+
+// Sizes below which the ci gate's localized tests do not run: the suite
+// spread needs enough questions to measure the noise, and a slice's exact
+// sign-flip test cannot reach the slice family's α with fewer pairs.
+const (
+	minSpreadPairs = 20
+	minSlicePairs  = 5
+	// priorDF is the weight, in degrees of freedom, of the suite's pooled
+	// within-question variance in each question's own variance (see
+	// questionNoise).
+	priorDF = 20
+)
+
+// Noise sources of a metric's per-question tests.
+const (
+	NoiseRepeats = "repeats"      // each question's own variance over its repeats
+	NoiseSpread  = "suite spread" // the spread of the questions that rose, over the suite
+)
+
+// Localization is what the ci gate found below the aggregate: judge-scored
+// questions whose own drop is beyond the measured noise, and metadata
+// slices whose paired test shows a drop. Both families share the gate's
+// α with the aggregate tests (see the package documentation, "Localized
+// regressions").
+type Localization struct {
+	// SliceBy is the metadata key the slices group by.
+	SliceBy string `json:"slice_by"`
+	// AlphaAggregate, AlphaQuestions and AlphaSlices are the family
+	// budgets; 0 for a family that did not run.
+	AlphaAggregate float64 `json:"alpha_aggregate"`
+	AlphaQuestions float64 `json:"alpha_questions"`
+	AlphaSlices    float64 `json:"alpha_slices"`
+	// Noise says, per judged metric, how a question's noise was measured.
+	Noise []MetricNoise `json:"noise"`
+	// Questions are the question and metric pairs that regressed.
+	Questions []QuestionDrop `json:"questions"`
+	// Slices are every slice test, regressed or not.
+	Slices []SliceDrop `json:"slices"`
+	// Power says, once per metric, when the gate cannot see a drop of the
+	// min effect, the smallest it can see and the repeats that would.
+	Power []string `json:"power,omitempty"`
+}
+
+// MetricNoise is how the noise of one judged metric's per-question
+// differences was measured.
+type MetricNoise struct {
+	Metric string `json:"metric"`
+	Pairs  int    `json:"pairs"`
+	// Source is NoiseRepeats or NoiseSpread; "" when not measured, then
+	// Why says why.
+	Source string `json:"source,omitempty"`
+	// SD is the typical standard deviation of one question's paired
+	// difference (nil when not measured).
+	SD  *float64 `json:"sd"`
+	Why string   `json:"why,omitempty"`
+}
+
+// QuestionDrop is one judged question whose drop on one metric is beyond
+// the noise after Holm's correction over every question and metric.
+type QuestionDrop struct {
+	CaseID   string  `json:"case_id"`
+	CaseName string  `json:"case_name,omitempty"`
+	Metric   string  `json:"metric"`
+	Change   float64 `json:"change"`
+	Z        float64 `json:"z"`
+	P        float64 `json:"p"`
+	// AdjustedP is Holm's adjusted p-value over the question family.
+	AdjustedP float64 `json:"holm_p"`
+	Source    string  `json:"noise"`
+}
+
+// Rule is the finding's one sentence: "refunds-3 · semantic_accuracy:
+// −0.410, beyond noise (z = 4.2, Holm-adjusted p = 0.004)".
+func (q QuestionDrop) Rule() string {
+	return fmt.Sprintf("%s · %s: %s, beyond noise (z = %.1f, Holm-adjusted %s)", q.CaseID, q.Metric,
+		fmtChange(q.Change), -q.Z, fmtP(q.AdjustedP))
+}
+
+// SliceDrop is the paired test of one metric over one slice's questions.
+type SliceDrop struct {
+	Key        string  `json:"key"`
+	Value      string  `json:"value"`
+	Metric     string  `json:"metric"`
+	Size       int     `json:"size"`
+	MeanChange float64 `json:"mean_change"`
+	P          float64 `json:"p"`
+	AdjustedP  float64 `json:"holm_p"`
+	Method     string  `json:"method"`
+	Regressed  bool    `json:"regressed"`
+	// QuestionsRegressed counts the slice's questions that regressed on
+	// their own (any metric, any cause).
+	QuestionsRegressed int `json:"questions_regressed"`
+}
+
+// Name is "KEY=VALUE" (VALUE is untrusted: callers escape it).
+func (s SliceDrop) Name() string { return s.Key + "=" + s.Value }
+
+// Rule is the slice finding's sentence: "slice failure_mode=refunds (20
+// questions): semantic_accuracy mean change −0.300, beyond noise (paired
+// t-test p < 0.001, Holm-adjusted p < 0.001)".
+func (s SliceDrop) Rule() string {
+	return fmt.Sprintf("slice %s (%s): %s mean change %s, beyond noise (%s %s, Holm-adjusted %s)", s.Name(),
+		Plural(s.Size, "question", "questions"), s.Metric, fmtChange(s.MeanChange), s.Method, fmtP(s.P), fmtP(s.AdjustedP))
+}
+
+// pair is one question's scores of one judged metric in both runs.
+type pair struct {
+	caseID, name, slice string
+	diff, baseScore     float64
+	cur, base           repeatSide
+}
+
+// repeatSide is one run's repeats of a question's metric: the sum of
+// squares around their mean, its degrees of freedom and the count.
+type repeatSide struct {
+	ss    float64
+	df, k int
+}
+
+// judgedPairs collects, per judged metric in first-seen order, the paired
+// scores of the questions both runs calculated without an error.
+func judgedPairs(run *models.Run, base map[string]*models.CaseResult, tests map[string]*MetricTest, sliceBy string) ([]string, map[string][]pair) {
+	var order []string
+	out := map[string][]pair{}
+	for _, c := range run.Cases {
+		b := base[c.CaseID]
+		if b == nil {
+			continue
+		}
+		slice := sliceValue(c, sliceBy)
+		var curReps, baseReps map[string][]*float64
+		for _, m := range c.Metrics {
+			t := tests[m.Name]
+			if t == nil || !t.Judged || m.Score == nil || m.Errored() {
+				continue
+			}
+			o := metricOf(b, m.Name)
+			if o == nil || o.Score == nil || o.Errored() {
+				continue
+			}
+			if curReps == nil {
+				curReps, baseReps = RepeatScores(c), RepeatScores(b)
+			}
+			if _, ok := out[m.Name]; !ok {
+				order = append(order, m.Name)
+			}
+			out[m.Name] = append(out[m.Name], pair{caseID: c.CaseID, name: c.Name, slice: slice, diff: *m.Score - *o.Score, baseScore: *o.Score,
+				cur: sideOf(curReps[m.Name]), base: sideOf(baseReps[m.Name])})
+		}
+	}
+	return order, out
+}
+
+func sideOf(scores []*float64) repeatSide {
+	ss, df := sumSquares(scores)
+	k := 0
+	for _, s := range scores {
+		if s != nil {
+			k++
+		}
+	}
+	return repeatSide{ss: ss, df: df, k: max(k, 1)}
+}
+
+// sliceValue is the case's metadata[key] as text (a string, number or
+// boolean); "" when absent or of another type.
+func sliceValue(c *models.CaseResult, key string) string {
+	var meta map[string]any
+	if c == nil || c.Metadata.Decode(&meta) != nil {
+		return ""
+	}
+	switch v := meta[key].(type) {
+	case string:
+		return v
+	case float64, bool:
+		return fmt.Sprint(v)
+	}
+	return ""
+}
+
+// plan decides which localized families run and shares α: the aggregate
+// tests keep all of it when neither runs; otherwise they get half and the
+// families that run share the other half.
+func plan(order []string, pairs map[string][]pair, alpha float64) (agg, questions, slices float64) {
+	q, s := false, false
+	for _, name := range order {
+		ps := pairs[name]
+		if len(ps) >= minSpreadPairs || hasRepeats(ps) {
+			q = true
+		}
+		sizes := map[string]int{}
+		for _, p := range ps {
+			if p.slice != "" {
+				sizes[p.slice]++
+			}
+		}
+		testable := 0
+		for _, n := range sizes {
+			if n >= minSlicePairs && n < len(ps) {
+				testable++
+			}
+		}
+		s = s || testable > 0
+	}
+	switch {
+	case q && s:
+		return alpha / 2, alpha / 4, alpha / 4
+	case q:
+		return alpha / 2, alpha / 2, 0
+	case s:
+		return alpha / 2, 0, alpha / 2
+	}
+	return alpha, 0, 0
+}
+
+func hasRepeats(ps []pair) bool {
+	for _, p := range ps {
+		if p.cur.df > 0 || p.base.df > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// questionTests gives each pair of a metric its z (t) statistic and
+// one-sided p-value against the metric's noise, and says how the noise
+// was measured.
+//
+// With repeats, a question's variance is its own within-question variance
+// moderated toward the suite's pooled one, (priorDF·s₀² + SS)/(priorDF +
+// df) per run, divided by the run's repeats: three repeats alone give two
+// degrees of freedom, too few to test 200 questions at a family-wise α,
+// while the prior keeps a question that is noisier than most from raising
+// alarms. Without repeats, the noise of one difference is the spread of
+// the questions that rose above the median, √(2/n·Σ r²): under no change
+// a question is as likely to rise as to fall, so the rises measure the
+// noise and the drops being tested cannot inflate it (a robust choice
+// that, unlike the MAD, stays above zero for coarse judges whose scores
+// mostly repeat exactly).
+func questionTests(ps []pair) (zs, pvals []float64, noise MetricNoise) {
+	noise.Pairs = len(ps)
+	if hasRepeats(ps) {
+		var ss float64
+		var df int
+		for _, p := range ps {
+			ss += p.cur.ss + p.base.ss
+			df += p.cur.df + p.base.df
+		}
+		s0 := ss / float64(df)
+		if s0 <= 0 {
+			noise.Why = "every repeat scored alike, so the repeats measured no noise"
+			return nil, nil, noise
+		}
+		var sumVar float64
+		for _, p := range ps {
+			v := moderated(p.cur, s0)/float64(p.cur.k) + moderated(p.base, s0)/float64(p.base.k)
+			sumVar += v
+			z := p.diff / math.Sqrt(v)
+			zs = append(zs, z)
+			pvals = append(pvals, StudentTCDF(z, float64(priorDF+p.cur.df+p.base.df)))
+		}
+		noise.Source, noise.SD = NoiseRepeats, Ptr(math.Sqrt(sumVar/float64(len(ps))))
+		return zs, pvals, noise
+	}
+	if len(ps) < minSpreadPairs {
+		noise.Why = fmt.Sprintf("%s, fewer than %d to measure the noise without repeats", Plural(len(ps), "question", "questions"), minSpreadPairs)
+		return nil, nil, noise
+	}
+	diffs := make([]float64, len(ps))
+	for i, p := range ps {
+		diffs[i] = p.diff
+	}
+	sd, rises := riseSpread(ps, func(pair) bool { return true })
+	if rises < minSlicePairs*2 || sd <= 0 {
+		noise.Why = fmt.Sprintf("only %d questions rose, too few to measure the noise", rises)
+		return nil, nil, noise
+	}
+	// Scores near 0 or 1 are clipped, so their questions vary less and
+	// would pull the spread below that of the others: the interior
+	// questions' spread is used when it is larger.
+	c := 1.5 * sd / math.Sqrt2
+	if in, n := riseSpread(ps, func(p pair) bool { return p.baseScore > c && p.baseScore < 1-c }); n >= minSlicePairs*2 && in > sd {
+		sd, rises = in, n
+	}
+	for _, d := range diffs {
+		z := d / sd
+		zs = append(zs, z)
+		pvals = append(pvals, StudentTCDF(z, float64(rises)))
+	}
+	noise.Source, noise.SD = NoiseSpread, &sd
+	return zs, pvals, noise
+}
+
+// sliceTests runs the paired drop test of one metric on each slice with
+// enough pairs (a slice holding every pair is the aggregate test).
+func sliceTests(key, metric string, ps []pair, seed uint64, alpha float64) []SliceDrop {
+	groups := map[string][]float64{}
+	for _, p := range ps {
+		if p.slice != "" {
+			groups[p.slice] = append(groups[p.slice], p.diff)
+		}
+	}
+	values := make([]string, 0, len(groups))
+	for v, ds := range groups {
+		if len(ds) >= minSlicePairs && len(ds) < len(ps) {
+			values = append(values, v)
+		}
+	}
+	sort.Strings(values)
+	out := make([]SliceDrop, 0, len(values))
+	for _, v := range values {
+		t := PairedDropTest(groups[v])
+		p, method := *t.P, t.Method
+		if t.Method == MethodPairedT && p <= 2*alpha {
+			// A slice's tests sit far in the tail (Holm over every slice),
+			// where the t-test is too generous for the mixed spreads of a
+			// slice's questions; random sign flips are exact under "no
+			// change" whatever the spread. A t-test p above twice the
+			// family's α cannot come near rejection: the flips are spared.
+			flips := sliceFlips(len(values), alpha)
+			p = signFlipMC(groups[v], flips, seed^uint64(len(out)+1), metric+"\x00"+v)
+			method = fmt.Sprintf("sign-flip test (%d random flips)", flips)
+		}
+		out = append(out, SliceDrop{Key: key, Value: v, Metric: metric, Size: t.N, MeanChange: *t.MeanChange, P: p, Method: method})
+	}
+	return out
+}
+
+func metricOf(c *models.CaseResult, name string) *models.MetricResult {
+	for _, m := range c.Metrics {
+		if m.Name == name {
+			return m
+		}
+	}
+	return nil
+}

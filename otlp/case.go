@@ -1,0 +1,269 @@
+package otlp
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"time"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/agentevals/agentevals/sanitize"
+)
+
+// Case collects the spans of one agent call's trace, from Begin to End.
+type Case struct {
+	r        *Receiver
+	traceID  pcommon.TraceID
+	parentID pcommon.SpanID
+	began    time.Time
+	changed  chan struct{} // a span arrived (capacity 1)
+
+	// guarded by r.mu
+	spans    []span
+	received int
+	lastAt   time.Time
+	ended    bool
+	// attribute text kept: [0] mapped keys, [1] the others
+	kept       [2]int
+	overBudget int // attributes left out for MaxTraceBytes
+}
+
+// span is a kept span: text already cut to the limits and sanitized.
+type span struct {
+	id, parent, name, kind string
+	start, end             uint64 // unix nanoseconds
+	status, statusMessage  string
+	attrs                  map[string]string
+	droppedAttrs           int
+}
+
+// add keeps sp if the case has room; r.mu is held.
+func (c *Case) add(sp ptrace.Span, service string, now time.Time) {
+	c.received++
+	c.lastAt = now
+	select {
+	case c.changed <- struct{}{}:
+	default:
+	}
+	if c.ended || len(c.spans) >= c.r.limits.MaxSpans {
+		return
+	}
+	l := c.r.limits
+	k := span{id: hexID(sp.SpanID()), name: text(sp.Name(), l.MaxValueBytes), kind: kindName(sp.Kind()),
+		start: uint64(sp.StartTimestamp()), end: uint64(sp.EndTimestamp()), attrs: map[string]string{}}
+	if p := sp.ParentSpanID(); !p.IsEmpty() {
+		k.parent = hexID(p)
+	}
+	switch sp.Status().Code() {
+	case ptrace.StatusCodeError:
+		k.status = "error"
+	case ptrace.StatusCodeOk:
+		k.status = "ok"
+	default:
+		k.status = "unset"
+	}
+	k.statusMessage = text(sp.Status().Message(), l.MaxValueBytes)
+	keep := func(key string, v pcommon.Value) {
+		if len(k.attrs) >= l.MaxAttributes && !mapped(key) {
+			k.droppedAttrs++
+			return
+		}
+		budget := 1
+		if mapped(key) {
+			budget = 0
+		}
+		key = text(key, 256)
+		val := valueText(v, l.MaxValueBytes)
+		if c.kept[budget]+len(key)+len(val) > l.MaxTraceBytes {
+			c.overBudget++
+			return
+		}
+		c.kept[budget] += len(key) + len(val)
+		k.attrs[key] = val
+	}
+	if service != "" {
+		keep("service.name", pcommon.NewValueStr(service))
+	}
+	sp.Attributes().Range(func(key string, v pcommon.Value) bool {
+		keep(key, v)
+		return true
+	})
+	c.spans = append(c.spans, k)
+}
+
+// valueText renders an attribute value as text within n bytes. Maps and
+// arrays are written as JSON by pdata; the request's own depth limit
+// bounds them.
+func valueText(v pcommon.Value, n int) string {
+	if v.Type() == pcommon.ValueTypeBytes {
+		return text(fmt.Sprintf("(%d bytes)", v.Bytes().Len()), n)
+	}
+	return text(v.AsString(), n)
+}
+
+// text cuts s to n bytes and repairs it (NUL, invalid UTF-8). Redaction
+// of credentials happens once for the whole case, when the runner
+// sanitizes every column it stores (runner/scrub.go): the response
+// metadata holding the spans, the actions and the metric reasons.
+func text(s string, n int) string {
+	out, _ := sanitize.Repair(clipText(s, n))
+	return out
+}
+
+func hexID(id pcommon.SpanID) string { return hex.EncodeToString(id[:]) }
+
+func kindName(k ptrace.SpanKind) string {
+	switch k {
+	case ptrace.SpanKindInternal:
+		return "internal"
+	case ptrace.SpanKindServer:
+		return "server"
+	case ptrace.SpanKindClient:
+		return "client"
+	case ptrace.SpanKindProducer:
+		return "producer"
+	case ptrace.SpanKindConsumer:
+		return "consumer"
+	}
+	return ""
+}
+
+// End waits for late spans, stops collecting and returns what the case
+// received. It waits Limits.Quiet after the answer and after each span
+// that arrives, at most Limits.MaxWait in all, less if ctx ends; once the
+// trace is complete (a span that continues the case's traceparent has
+// arrived and every kept span's parent has too, as when the agent's root
+// span ended) it waits only settleWait more.
+func (c *Case) End(ctx context.Context) Collected {
+	l := c.r.limits
+	deadline := time.NewTimer(l.MaxWait)
+	defer deadline.Stop()
+	wait := func() time.Duration {
+		if c.complete() {
+			return min(settleWait, l.Quiet)
+		}
+		return l.Quiet
+	}
+	quiet := time.NewTimer(wait())
+	defer quiet.Stop()
+wait:
+	for {
+		select {
+		case <-c.changed:
+			if !quiet.Stop() {
+				select {
+				case <-quiet.C:
+				default:
+				}
+			}
+			quiet.Reset(wait())
+		case <-quiet.C:
+			break wait
+		case <-deadline.C:
+			break wait
+		case <-ctx.Done():
+			break wait
+		}
+	}
+	r := c.r
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c.ended = true
+	delete(r.cases, c.traceID)
+	out := Collected{TraceID: hex.EncodeToString(c.traceID[:]), ParentID: hex.EncodeToString(c.parentID[:]), Received: c.received, spans: c.spans}
+	out.Dropped = c.received - len(c.spans)
+	if out.Dropped > 0 {
+		out.Notes = append(out.Notes, fmt.Sprintf("kept the first %d of %d spans (the span cap)", len(c.spans), c.received))
+	}
+	attrsDropped := 0
+	for _, s := range c.spans {
+		attrsDropped += s.droppedAttrs
+	}
+	if attrsDropped > 0 {
+		out.Notes = append(out.Notes, fmt.Sprintf("%d span attributes left out (at most %d per span)", attrsDropped, l.MaxAttributes))
+	}
+	if c.overBudget > 0 {
+		out.Notes = append(out.Notes, fmt.Sprintf("%d span attributes left out: the case's attribute text reached %d bytes", c.overBudget, l.MaxTraceBytes))
+	}
+	refused := 0
+	var first string
+	for _, f := range r.refusal {
+		if !f.at.Before(c.began) {
+			if refused == 0 {
+				first = f.note
+			}
+			refused++
+		}
+	}
+	if refused > 0 {
+		out.Notes = append(out.Notes, fmt.Sprintf("while this case ran the receiver refused %d OTLP requests (first: %s); their spans, whichever case they belonged to, are lost", refused, first))
+	}
+	if !c.lastAt.IsZero() && c.lastAt.Sub(c.began) > 0 {
+		out.LastSpanMS = float64(c.lastAt.Sub(c.began).Microseconds()) / 1000
+	}
+	sort.SliceStable(out.spans, func(i, j int) bool { return out.spans[i].start < out.spans[j].start })
+	r.pruneRefusals()
+	return out
+}
+
+// settleWait is how long End still waits once the trace is complete: a
+// request in flight from the same flush has time to land.
+const settleWait = 5 * time.Millisecond
+
+// complete reports whether every kept span's parent is known and one of
+// them continues the case's traceparent.
+func (c *Case) complete() bool {
+	c.r.mu.Lock()
+	defer c.r.mu.Unlock()
+	if len(c.spans) == 0 || len(c.spans) < c.received {
+		return false
+	}
+	parent := hex.EncodeToString(c.parentID[:])
+	ids := make(map[string]bool, len(c.spans))
+	for _, s := range c.spans {
+		ids[s.id] = true
+	}
+	rooted := false
+	for _, s := range c.spans {
+		switch {
+		case s.parent == parent:
+			rooted = true
+		case !ids[s.parent]:
+			return false
+		}
+	}
+	return rooted
+}
+
+// pruneRefusals forgets refusals older than every running case; r.mu is
+// held.
+func (r *Receiver) pruneRefusals() {
+	oldest := time.Now()
+	for _, c := range r.cases {
+		if c.began.Before(oldest) {
+			oldest = c.began
+		}
+	}
+	kept := r.refusal[:0]
+	for _, f := range r.refusal {
+		if !f.at.Before(oldest) {
+			kept = append(kept, f)
+		}
+	}
+	r.refusal = kept
+}
+
+// Collected is what one case received.
+type Collected struct {
+	TraceID  string
+	ParentID string // the traceparent's span id
+	Received int    // spans received for the trace
+	Dropped  int    // spans received but not kept
+	Notes    []string
+	// LastSpanMS is when the last span arrived, in ms after Begin.
+	LastSpanMS float64
+	spans      []span
+}

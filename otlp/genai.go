@@ -1,0 +1,197 @@
+package otlp
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/score"
+)
+
+// How spans become evidence. Each span is read by the first dialect that
+// recognises it (docs/traces.md has the table):
+//
+//   - OpenTelemetry GenAI conventions: gen_ai.operation.name
+//     "execute_tool" is a tool call (gen_ai.tool.name, or the span name
+//     after "execute_tool "; gen_ai.tool.call.arguments;
+//     gen_ai.tool.call.result); "chat", "text_completion",
+//     "generate_content" and "embeddings" are model calls with
+//     gen_ai.usage.input_tokens and gen_ai.usage.output_tokens.
+//   - Vercel AI SDK: a span with ai.toolCall.name is a tool call
+//     (ai.toolCall.args or ai.toolCall.input; ai.toolCall.result or
+//     ai.toolCall.output); ai.operationId ending in ".doGenerate" or
+//     ".doStream" is a model call (gen_ai.usage.*, else ai.usage.inputTokens
+//     / promptTokens and outputTokens / completionTokens). The outer
+//     ai.generateText span is structure, so usage is not counted twice.
+//   - OpenInference: openinference.span.kind "TOOL" is a tool call
+//     (tool.name, input.value, output.value); "LLM" a model call
+//     (llm.token_count.prompt and llm.token_count.completion).
+//
+// A tool call's status is "error" when its span's status is error or it
+// has error.type, else "ok"; its group is agentevals.tool.group when the
+// agent sets it, else unknown (empty). Arguments and results that are
+// JSON text are kept as JSON, any other text as a JSON string.
+const (
+	attrOperation   = "gen_ai.operation.name"
+	attrToolName    = "gen_ai.tool.name"
+	attrToolCallID  = "gen_ai.tool.call.id"
+	attrToolArgs    = "gen_ai.tool.call.arguments"
+	attrToolResult  = "gen_ai.tool.call.result"
+	attrInputTok    = "gen_ai.usage.input_tokens"
+	attrOutputTok   = "gen_ai.usage.output_tokens"
+	attrErrorType   = "error.type"
+	attrGroup       = "agentevals.tool.group"
+	attrAIOperation = "ai.operationId"
+	attrAIToolName  = "ai.toolCall.name"
+	attrOIKind      = "openinference.span.kind"
+)
+
+// mappedKeys are the attributes the mapping reads: a span keeps them even
+// past the attribute cap.
+var mappedKeys = map[string]bool{
+	attrOperation: true, attrToolName: true, attrToolCallID: true, attrToolArgs: true, attrToolResult: true,
+	attrInputTok: true, attrOutputTok: true, attrErrorType: true, attrGroup: true, attrAIOperation: true,
+	attrAIToolName: true, "ai.toolCall.args": true, "ai.toolCall.input": true, "ai.toolCall.result": true,
+	"ai.toolCall.output": true, "ai.usage.inputTokens": true, "ai.usage.outputTokens": true,
+	"ai.usage.promptTokens": true, "ai.usage.completionTokens": true, attrOIKind: true, "tool.name": true,
+	"input.value": true, "output.value": true, "llm.token_count.prompt": true, "llm.token_count.completion": true,
+}
+
+func mapped(key string) bool { return mappedKeys[key] }
+
+// Evidence is what one case's spans say.
+type Evidence struct {
+	// Record is the case's stored trace (models.CaseMetadata.Trace).
+	Record *models.CaseTrace
+	// Actions are the tool calls in start order; nil when no span came
+	// (nothing observed), [] when spans came without a tool call.
+	Actions []score.Action
+	// Trace is what the trace checks see.
+	Trace *score.Trace
+	// InputTokens and OutputTokens sum the model calls' usage; nil when no
+	// span reported it.
+	InputTokens, OutputTokens *int64
+}
+
+// Evidence maps the collected spans.
+func (c Collected) Evidence() Evidence {
+	rec := &models.CaseTrace{TraceID: c.TraceID, ParentSpanID: c.ParentID, SpansReceived: c.Received, SpansDropped: c.Dropped, Notes: c.Notes, Spans: []models.TraceSpan{}}
+	ev := Evidence{Record: rec, Trace: &score.Trace{Dropped: c.Dropped}}
+	if len(c.spans) > 0 {
+		ev.Actions = []score.Action{}
+	}
+	var first uint64
+	if len(c.spans) > 0 {
+		first = c.spans[0].start
+	}
+	for _, s := range c.spans {
+		dur := durationMS(s.start, s.end)
+		rec.Spans = append(rec.Spans, models.TraceSpan{SpanID: s.id, ParentID: s.parent, Name: s.name, Kind: s.kind,
+			StartMS: durationMS(first, s.start), DurationMS: dur, Status: s.status, StatusMessage: s.statusMessage, Attributes: s.attrs})
+		ev.Trace.Spans = append(ev.Trace.Spans, score.Span{Name: s.name, DurationMS: dur, Error: s.status == "error"})
+		if a, ok := toolCall(s); ok {
+			a.DurationMS = &dur
+			ev.Actions = append(ev.Actions, a)
+			continue
+		}
+		if in, out, ok := modelCall(s); ok {
+			rec.ModelCalls++
+			ev.InputTokens = addTokens(ev.InputTokens, in)
+			ev.OutputTokens = addTokens(ev.OutputTokens, out)
+		}
+	}
+	rec.InputTokens, rec.OutputTokens = ev.InputTokens, ev.OutputTokens
+	if len(ev.Actions) > 0 {
+		rec.SpanActions = models.MustJSON(ev.Actions)
+	}
+	return ev
+}
+
+func durationMS(from, to uint64) float64 {
+	if to <= from {
+		return 0
+	}
+	return float64((to-from)/1000) / 1000
+}
+
+// toolCall reads a tool-call span in the first dialect that knows it.
+func toolCall(s span) (score.Action, bool) {
+	a := s.attrs
+	var name, args, result string
+	switch {
+	case a[attrOperation] == "execute_tool":
+		name = first(a[attrToolName], strings.TrimSpace(strings.TrimPrefix(s.name, "execute_tool")))
+		args, result = a[attrToolArgs], a[attrToolResult]
+	case a[attrAIToolName] != "":
+		name = a[attrAIToolName]
+		args, result = first(a["ai.toolCall.args"], a["ai.toolCall.input"]), first(a["ai.toolCall.result"], a["ai.toolCall.output"])
+	case strings.EqualFold(a[attrOIKind], "TOOL"):
+		name = first(a["tool.name"], s.name)
+		args, result = a["input.value"], a["output.value"]
+	default:
+		return score.Action{}, false
+	}
+	act := score.Action{Group: a[attrGroup], Name: name, Arguments: jsonOrText(args), Result: jsonOrText(result), Status: score.StatusOK}
+	if s.status == "error" || a[attrErrorType] != "" {
+		act.Status = score.StatusError
+	}
+	return act, true
+}
+
+// modelCall reads a model-call span's usage (-1: not reported).
+func modelCall(s span) (in, out int64, ok bool) {
+	a := s.attrs
+	switch op := a[attrOperation]; {
+	case op == "chat" || op == "text_completion" || op == "generate_content" || op == "embeddings":
+		return tokens(a[attrInputTok]), tokens(a[attrOutputTok]), true
+	case strings.HasSuffix(a[attrAIOperation], ".doGenerate") || strings.HasSuffix(a[attrAIOperation], ".doStream"):
+		in := tokens(first(a[attrInputTok], a["ai.usage.inputTokens"], a["ai.usage.promptTokens"]))
+		out := tokens(first(a[attrOutputTok], a["ai.usage.outputTokens"], a["ai.usage.completionTokens"]))
+		return in, out, true
+	case strings.EqualFold(a[attrOIKind], "LLM"):
+		return tokens(a["llm.token_count.prompt"]), tokens(a["llm.token_count.completion"]), true
+	}
+	return 0, 0, false
+}
+
+func tokens(s string) int64 {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return -1
+	}
+	return n
+}
+
+func addTokens(sum *int64, n int64) *int64 {
+	if n < 0 {
+		return sum
+	}
+	v := n
+	if sum != nil {
+		v += *sum
+	}
+	return &v
+}
+
+func first(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// jsonOrText keeps JSON text as JSON and any other text as a JSON string;
+// nil for none.
+func jsonOrText(s string) json.RawMessage {
+	if s == "" {
+		return nil
+	}
+	if json.Valid([]byte(s)) {
+		return json.RawMessage(s)
+	}
+	b, _ := json.Marshal(s)
+	return b
+}
