@@ -151,7 +151,7 @@ func (a *CommandAgent) Answer(ctx context.Context, q Question) (Response, error)
 	case stdout.over:
 		return Response{}, &AgentError{Kind: "bad_response", Message: fmt.Sprintf("stdout exceeds %d bytes besides the answer", maxStdout), Details: details}
 	}
-	resp, err := ParseReply(stdout.Buf, true)
+	resp, err := ParseReplyAs(stdout.Buf, a.cfg.Reply)
 	if err != nil {
 		details["stdout"] = excerpt(stdout.Buf)
 		return Response{}, &AgentError{Kind: "bad_response", Message: err.Error(), Details: details}

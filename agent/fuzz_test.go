@@ -22,6 +22,9 @@ func FuzzParseReply(f *testing.F) {
 	f.Add([]byte(`{"output": "x"}`), false)
 	f.Fuzz(func(t *testing.T, b []byte, plainOK bool) {
 		r, err := ParseReply(b, plainOK)
+		if plainOK {
+			r, err = ParseReplyAs(b, "") // a stray line before the object is read too
+		}
 		if err != nil {
 			return
 		}

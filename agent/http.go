@@ -137,7 +137,7 @@ func (a *HttpAgent) post(ctx context.Context, in []byte, session string) (Respon
 	// Like a command agent's stdout: a JSON object is a Response, whatever
 	// the Content-Type (servers often label JSON text/plain); anything else
 	// is plain text, the output with actions null.
-	resp, err := ParseReply(body.Buf, true)
+	resp, err := ParseReplyAs(body.Buf, a.cfg.Reply)
 	if err != nil {
 		details["body"] = excerpt(body.Buf)
 		return Response{}, res.StatusCode, 0, &AgentError{Kind: "bad_response", Message: err.Error(), Details: details}

@@ -59,6 +59,9 @@ type runPage struct {
 	BaselineRevision string
 	KeyMeta          []metaItem
 	Duration         string
+	// Source says where the run was made (report.ProvenanceLine);
+	// Elsewhere that its baseline was made in another project.
+	Source, Elsewhere string
 
 	// Gem is set for a run written by another implementation (the Ruby
 	// gem): the baseline the gem's own Run#previous picks (same digest
@@ -136,11 +139,13 @@ func (s *Server) runPage(c *gin.Context) error {
 	page.RegressedQuestions, _ = cmp.RegressedQuestions()
 	page.Verdict = newVerdictBanner(cmp)
 	page.Revision, page.KeyMeta = report.Revision(run), keyMetadata(run)
+	page.Source = report.ProvenanceLine(report.ProvenanceOf(run))
 	if d := run.FinishedAt.Sub(run.StartedAt); d >= 0 {
 		page.Duration = formatDuration(float64(d.Milliseconds()))
 	}
 	if cmp.Baseline != nil {
 		page.BaselineRevision = report.Revision(cmp.Baseline)
+		page.Elsewhere = report.BaselineElsewhere(run, cmp.Baseline)
 		bid := cmp.Baseline.ID.String()
 		page.BaselineLink = b.Path("runs", bid)
 		page.CompareLink = b.Path("compare") + "?a=" + bid + "&b=" + id

@@ -36,7 +36,7 @@ func TestServer_Headers(t *testing.T) {
 	for _, p := range []string{mount + "/", mount + "/assets/style.css", mount + "/runs/x", mount + "/?limit=0"} {
 		r := fetch(t, http.MethodGet, ts.URL+p)
 		csp := r.Header.Get("Content-Security-Policy")
-		for _, want := range []string{"default-src 'none'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'", "base-uri 'none'"} {
+		for _, want := range []string{"default-src 'none'", "script-src 'none'", "style-src 'self'", "frame-ancestors 'none'", "base-uri 'none'"} {
 			if !strings.Contains(csp, want) {
 				t.Errorf("%s: CSP %q lacks %s", p, csp, want)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/google/uuid"
 
@@ -36,12 +37,17 @@ func (g Gate) FindBaseline(ctx context.Context, db *models.DB, run *models.Run, 
 	return base, nil
 }
 
-// LoadRun reads the run with the given id; a malformed or unknown id is an
-// ExitInvalid Error naming what (a flag or argument, e.g. "--baseline").
+// LoadRun reads the run with the given id, or with the one id that starts
+// with the given prefix (at least minPrefix characters, as git takes a
+// commit prefix); a malformed, unknown or ambiguous id is an ExitInvalid
+// Error naming what (a flag or argument, e.g. "--baseline") and, for an
+// ambiguous prefix, the runs it matches.
 func LoadRun(ctx context.Context, db *models.DB, id, what string) (*models.Run, error) {
 	uid, err := uuid.Parse(id)
 	if err != nil {
-		return nil, &Error{Code: ExitInvalid, Err: fmt.Errorf("%s %q: not a run id (want a UUID from evalrun history)", what, id)}
+		if uid, err = resolvePrefix(ctx, db, id, what); err != nil {
+			return nil, err
+		}
 	}
 	run, err := db.GetRun(ctx, uid)
 	if errors.Is(err, models.ErrNotFound) {
@@ -51,6 +57,36 @@ func LoadRun(ctx context.Context, db *models.DB, id, what string) (*models.Run, 
 		return nil, &Error{Code: ExitInvalid, Err: err}
 	}
 	return run, nil
+}
+
+// minPrefix is the shortest run id prefix LoadRun resolves.
+const minPrefix = 4
+
+// resolvePrefix finds the one run whose id starts with prefix.
+func resolvePrefix(ctx context.Context, db *models.DB, prefix, what string) (uuid.UUID, error) {
+	const show = 5
+	if len(prefix) < minPrefix || strings.Trim(strings.ToLower(prefix), "0123456789abcdef-") != "" {
+		return uuid.Nil, &Error{Code: ExitInvalid, Err: fmt.Errorf("%s %q: not a run id (want a UUID from evalrun history, or at least its first %d characters)", what, prefix, minPrefix)}
+	}
+	ids, err := db.RunIDsByPrefix(ctx, prefix, show+1)
+	if err != nil {
+		return uuid.Nil, &Error{Code: ExitInvalid, Err: err}
+	}
+	switch len(ids) {
+	case 0:
+		return uuid.Nil, &Error{Code: ExitInvalid, Err: fmt.Errorf("%s %s: no run id starts with it in %s", what, prefix, db.URL)}
+	case 1:
+		return ids[0], nil
+	}
+	count := fmt.Sprintf("%d runs' ids", len(ids))
+	if len(ids) > show {
+		ids, count = ids[:show], fmt.Sprintf("more than %d runs' ids, among them", show)
+	}
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		names[i] = id.String()
+	}
+	return uuid.Nil, &Error{Code: ExitInvalid, Err: fmt.Errorf("%s %s: ambiguous, it starts %s %s; give more of the id", what, prefix, count, strings.Join(names, ", "))}
 }
 
 // noBaselineWhy says why run has no automatic baseline when the reason is

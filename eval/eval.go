@@ -55,6 +55,9 @@ type Exec struct {
 	JudgeDisabled bool
 	// ExtraSummary adds keys to the run summary after the last question.
 	ExtraSummary func() map[string]any
+	// Provenance is where the run is made (provenance.Collect); nil
+	// records none.
+	Provenance *models.Provenance
 	// Record records the agent's requests instead of replaying fixtures.
 	Record *suite.Recordings
 	// Traces receives the agent's spans (nil: tracing off).
@@ -161,7 +164,7 @@ func execute(ctx context.Context, t Task) (*models.Run, error) {
 	e := t.Exec
 	opts := runner.ExecOptions{Judge: t.Judge, JudgeDisabled: e.JudgeDisabled, Concurrency: e.Concurrency,
 		Timeout: e.Timeout, Metadata: e.Metadata, Progress: e.Progress, ExtraSummary: e.ExtraSummary,
-		Repeat: e.Repeat, Record: e.Record, Traces: e.Traces}
+		Repeat: e.Repeat, Record: e.Record, Provenance: e.Provenance, Traces: e.Traces}
 	if e.Started != nil {
 		e.Started()
 	}

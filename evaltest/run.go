@@ -3,6 +3,7 @@ package evaltest
 import (
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"testing"
 
@@ -11,6 +12,8 @@ import (
 	"github.com/agentevals/agentevals/eval"
 	llmpkg "github.com/agentevals/agentevals/llm"
 	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/provenance"
+	"github.com/agentevals/agentevals/report"
 	"github.com/agentevals/agentevals/runner"
 	"github.com/agentevals/agentevals/sanitize"
 	"github.com/agentevals/agentevals/score"
@@ -144,11 +147,13 @@ func execute(t *testing.T, cfg *config, s *suite.Suite, ag agent.Agent, out *out
 	for k, v := range cfg.metadata {
 		meta[k] = v
 	}
+	prov := provenance.Collect(ctx, s.Dir, os.Getenv)
+	meta = provenance.WithRevision(meta, prov, report.RevisionKeys)
 	// One attempt: a test fails at once when its database is down.
 	res, err := eval.Run(ctx, eval.Task{Suite: s, Agent: ag, Judge: judge, Gate: gate,
 		Store: eval.Store{DB: db, Save: models.SaveOptions{MaxWait: -1}},
 		Exec: eval.Exec{Concurrency: cfg.concurrency, Timeout: cfg.timeout, Metadata: meta,
-			JudgeDisabled: judge == nil && why != reasonNoJudge, ExtraSummary: judgeSummary(judge)}})
+			JudgeDisabled: judge == nil && why != reasonNoJudge, ExtraSummary: judgeSummary(judge), Provenance: prov}})
 	if err != nil {
 		return nil, err
 	}

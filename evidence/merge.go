@@ -22,7 +22,9 @@ var mergeNamespace = uuid.MustParse("8f6a3c52-5d0e-4c2b-9a51-3b7d2f0c9e11")
 // the summary recomputed with models.SummaryOf (concurrency is the sum of
 // the shards', duration_ms the merged wall time, repeats the shards' K with
 // pass_at_k and pass_hat_k over the whole run, an infrastructure failure
-// the first shard's for each side; keys SummaryOf does not produce, such
+// the first shard's for each side, the provenance the first shard's (the
+// shards of one run share a commit; each ran on its own host and job);
+// keys SummaryOf does not produce, such
 // as the judge's provider and cache counts, are taken from the shards,
 // numbers summed), and the definition's digest, so the
 // unsharded history baselines it. names are the files' names for
@@ -169,6 +171,9 @@ func join(files []*File, n int) (*File, error) {
 	}
 	if len(infra) > 0 {
 		summary.InfrastructureFailure = infra
+	}
+	if fs, err := models.DecodeRunSummary(first.Run.Summary); err == nil {
+		summary.Provenance = fs.Provenance
 	}
 	var err error
 	if summary.Extra, err = encodeValues(extras); err != nil {

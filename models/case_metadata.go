@@ -27,6 +27,9 @@ type CaseMetadata struct {
 	OutputTruncated *OutputTruncation `json:"output_truncated,omitempty"`
 	// CaseRepeats holds the keys of a question answered K > 1 times.
 	*CaseRepeats
+	// ReplyNote says how a reply that was not one Response object as a
+	// whole was read (agent.reply auto).
+	ReplyNote *ReplyNote `json:"reply_note,omitempty"`
 	// Sanitized names the columns the sanitizer changed.
 	Sanitized *Sanitized `json:"sanitized,omitempty"`
 	// Transcript is the conversation of a question asked over several turns.
@@ -75,6 +78,18 @@ type OutputTruncation struct {
 	Note        string `json:"note"`
 	ReplyBytes  *int64 `json:"reply_bytes"`
 	ReplySHA256 string `json:"reply_sha256"`
+}
+
+// ReplyNote is how a command or http agent's reply was read when it was
+// not one Response object as a whole: ReadAs "json" when its last line was
+// the Response (TextBefore the text printed before it, not scored), "text"
+// when it was scored as plain text although it holds a JSON object
+// (ObjectError why its last line is not a Response, when it is an object).
+type ReplyNote struct {
+	Note        string `json:"note"`
+	ObjectError string `json:"object_error,omitempty"`
+	ReadAs      string `json:"read_as"`
+	TextBefore  string `json:"text_before,omitempty"`
 }
 
 // Sanitized lists the columns (and "metrics[i].reason") the sanitizer

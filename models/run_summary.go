@@ -46,7 +46,9 @@ type RunSummary struct {
 	// quality over them; nil when none was evaluated.
 	PassRate *float64 `json:"pass_rate"`
 	Passed   *int     `json:"passed"`
-	Quality  *float64 `json:"quality"`
+	// Provenance is where the run was made; nil when not recorded.
+	Provenance *Provenance `json:"provenance,omitempty"`
+	Quality    *float64    `json:"quality"`
 	// Writer names the implementation that wrote the run (GoWriter); ""
 	// for a summary without one, as the gem writes.
 	Writer string `json:"writer"`

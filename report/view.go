@@ -61,8 +61,11 @@ type view struct {
 	// Revision); Metadata is the run's metadata as indented JSON ("" when
 	// empty); NotEvaluatedWhy is Headline.NotEvaluatedWhy.
 	Revision, BaselineRevision string
-	Metadata                   string
-	NotEvaluatedWhy            string
+	// Source and BaselineSource say where the runs were made
+	// (ProvenanceLine); Elsewhere is BaselineElsewhere.
+	Source, BaselineSource, Elsewhere string
+	Metadata                          string
+	NotEvaluatedWhy                   string
 	// Localized is the ci gate's localized findings in one sentence and
 	// Power its lines on what the gate cannot see (both untrusted, raw).
 	Localized string
@@ -117,9 +120,10 @@ func newView(c *compare.Comparison, kind viewKind) *view {
 	v := &view{C: c, Run: c.Run, Baseline: c.Baseline, Regressed: h.Regressed,
 		Title:   fmt.Sprintf("%s · %s · %s", c.Run.Suite, c.Run.Agent, c.Run.StartedAt.UTC().Format("2006-01-02 15:04:05 UTC")),
 		Verdict: h.Verdict, Outcome: h.Outcome, Banner: h.Tone, NotEvaluatedWhy: h.NotEvaluatedWhy,
-		Revision: Revision(c.Run)}
+		Revision: Revision(c.Run), Source: ProvenanceLine(ProvenanceOf(c.Run))}
 	if c.Baseline != nil {
 		v.BaselineRevision = Revision(c.Baseline)
+		v.BaselineSource, v.Elsewhere = ProvenanceLine(ProvenanceOf(c.Baseline)), BaselineElsewhere(c.Run, c.Baseline)
 	}
 	if st := compare.Repeats(c.Run); st != nil {
 		v.Repeats, v.RepeatNoise = st.Line(), st.NoiseLine()
@@ -312,9 +316,10 @@ func jsonText(j models.JSON) string {
 // control characters: html/template then escapes by context).
 func funcs(esc func(string) string) map[string]any {
 	return map[string]any{
-		"esc":   esc,
-		"short": func(s string, n int) string { return esc(truncate(s, n)) },
-		"score": compare.FmtScore,
+		"esc":    esc,
+		"short":  func(s string, n int) string { return esc(truncate(s, n)) },
+		"reason": func(s string) string { return esc(wholeReason(s)) },
+		"score":  compare.FmtScore,
 		// scoreOrDash shows a metric score as the dashboard does: "—" for
 		// a NULL score (errored or not calculated).
 		"scoreOrDash": func(v *float64) string {

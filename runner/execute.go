@@ -57,6 +57,8 @@ type ExecOptions struct {
 	// are added to the run summary (e.g. judge cache hits). It never
 	// replaces a key the runner computes.
 	ExtraSummary func() map[string]any
+	// Provenance, when set, is saved as the summary's provenance.
+	Provenance *models.Provenance
 	// Repeat is how many times every question is answered and judged
 	// (1..MaxRepeat); 0 means the suite's "repeat" key, else 1. With more
 	// than one the case row holds the mean of the repeats (see
@@ -189,6 +191,7 @@ feed:
 		summary.RepeatSummary = models.RepeatSummaryOf(run, repeat)
 	}
 	summary.InfrastructureFailure = e.calls.failure()
+	summary.Provenance = opts.Provenance
 	if opts.ExtraSummary != nil {
 		if summary.Extra, err = rawValues(opts.ExtraSummary(), keepKey); err != nil {
 			return nil, fmt.Errorf("execute suite: summary: %w", err)

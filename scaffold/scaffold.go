@@ -94,12 +94,12 @@ func Write(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("scaffold: %w", err)
 	}
-	name := filepath.Base(dir)
 	command := append([]string{}, lang.command...)
 	if opts.Worker {
 		command = append(command, lang.worker)
 	}
 	workflowDir, suiteRel := workflowPlace(dir)
+	name := suiteName(dir, workflowDir)
 	data := map[string]any{"Name": name, "AgentName": name + "-agent", "Command": command, "Worker": opts.Worker,
 		"SuitePath": suiteRel, "ActionRef": actionRef()}
 	files := []file{
@@ -136,6 +136,26 @@ func Write(opts Options) (*Result, error) {
 		res.Files = append(res.Files, f.path)
 	}
 	return res, nil
+}
+
+// suiteName names a scaffolded suite after its project, so that two
+// projects scaffolded the same way ("evalrun init evals") never share a
+// suite and agent name, and therefore never a baseline, in the one
+// default database: "<project>-<dir>" where the project is the git work
+// tree's root (root) or, outside one, dir's parent; just dir's name when
+// dir is that root.
+func suiteName(dir, root string) string {
+	project := filepath.Base(root)
+	if root == dir {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return filepath.Base(dir)
+		}
+		project = filepath.Base(filepath.Dir(dir))
+	}
+	if project == "" || project == "/" || project == "." {
+		return filepath.Base(dir)
+	}
+	return project + "-" + filepath.Base(dir)
 }
 
 // workflowPlace returns where .github goes (the root of the git work tree

@@ -52,9 +52,26 @@ type AgentConfig struct {
 	// MaxAnswerBytes caps what is kept (and scored) of each answer of a
 	// command, worker or http agent (default DefaultMaxAnswerBytes; see answerBuffer).
 	MaxAnswerBytes int `json:"max_answer_bytes,omitempty"`
+	// Reply is how a command or http agent's reply is read: ReplyAuto
+	// (default), ReplyJSON or ReplyText.
+	Reply string `json:"reply,omitempty"`
 }
 
-var agentKeys = []string{"name", "type", "command", "dir", "env", "url", "headers", "header_env", "timeout", "llm", "max_answer_bytes"}
+// Reply modes of the suite file's "agent.reply".
+const (
+	// ReplyAuto reads a reply starting with "{" as a Response object, a
+	// reply whose last line is one as that Response (the text before it is
+	// kept as a note), anything else as plain text (noted when it holds a
+	// JSON object).
+	ReplyAuto = "auto"
+	// ReplyJSON requires the whole reply to be one Response object: text
+	// is a case error.
+	ReplyJSON = "json"
+	// ReplyText reads every reply as plain text, even one that is JSON.
+	ReplyText = "text"
+)
+
+var agentKeys = []string{"name", "type", "command", "dir", "env", "url", "headers", "header_env", "timeout", "llm", "max_answer_bytes", "reply"}
 
 var modelKeys = []string{"provider", "model", "base_url", "temperature", "max_tokens", "timeout", "system_prompt"}
 
@@ -128,6 +145,15 @@ func parseAgent(p Problems, path string, raw json.RawMessage, dir string) AgentC
 			p.add(child(path, "max_answer_bytes"), "want a whole number of bytes >= 1, got %s", describe(m))
 		}
 	}
+	if r, ok := obj["reply"]; ok {
+		if cfg.Reply, ok = p.str(child(path, "reply"), r); ok {
+			switch cfg.Reply {
+			case ReplyAuto, ReplyJSON, ReplyText:
+			default:
+				p.add(child(path, "reply"), "want one of auto, json, text, got %q", cfg.Reply)
+			}
+		}
+	}
 	if len(*p.List) > before {
 		return cfg
 	}
@@ -154,6 +180,9 @@ func parseAgent(p Problems, path string, raw json.RawMessage, dir string) AgentC
 		if cfg.LLM == nil {
 			p.add(child(path, "llm"), "missing: an llm agent needs an llm section (provider, model)")
 		}
+	}
+	if cfg.Reply != "" && cfg.Reply != ReplyJSON && (cfg.Type == AgentWorker || cfg.Type == AgentLLM) {
+		p.add(child(path, "reply"), "a %s agent's replies are always read as Response JSON objects; reply applies to command and http agents", cfg.Type)
 	}
 	if cfg.Dir != "" && !filepath.IsAbs(cfg.Dir) {
 		cfg.Dir = filepath.Join(dir, cfg.Dir)

@@ -76,7 +76,7 @@ func needText(need string, golden bool, c *Case, unless string) string {
 	case need == score.NeedContext && len(c.Context) > 0:
 		why = "only blank passages given"
 	case need == score.NeedExpectedActions:
-		why = "none given; [] expects no call"
+		why = "none given: write \"expected_actions\": " + actionsExample + "; [] expects no call"
 	}
 	if unless != "" {
 		why += fmt.Sprintf(", and no %q param", unless)

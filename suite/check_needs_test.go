@@ -29,7 +29,7 @@ func TestLoad_RefusesMetricsMissingTheirInputs(t *testing.T) {
 		{"suite evaluator without expected answer", `{"question": "q", "minimum_scores": {"exact": 1}}`,
 			`$.questions[0].minimum_scores.exact: needs the question's expected_answer`},
 		{"action_group without expected actions", `{"question": "q", "minimum_scores": {"calls": 1}}`,
-			`$.questions[0].minimum_scores.calls: needs the question's expected_actions (none given; [] expects no call)`},
+			`$.questions[0].minimum_scores.calls: needs the question's expected_actions (none given: write "expected_actions": [{"group": "policies", "name": "lookup_policy", "arguments": {"topic": "returns"}}]; [] expects no call)`},
 		{"defaults without expected answer", `{"question": "q"}`,
 			`$.questions[0]: default metric "exact" needs the question's expected_answer (none given, and no "value" param); give it, or list the metrics in minimum_scores`},
 		{"value params supply the answer", `{"question": "q", "minimum_scores": {"fixed": 1, "null": 1}}`, ""},

@@ -79,7 +79,7 @@ func (s *Suite) parseCheck(p Problems, path string, raw json.RawMessage) (Evalua
 	}
 	var ev Evaluator
 	params := map[string]json.RawMessage{}
-	var typ, name, threshold json.RawMessage
+	var typ, name, threshold, nested json.RawMessage
 	for _, m := range ms {
 		switch m.key {
 		case "type":
@@ -88,9 +88,14 @@ func (s *Suite) parseCheck(p Problems, path string, raw json.RawMessage) (Evalua
 			name = m.value
 		case "threshold":
 			threshold = m.value
+		case "params":
+			nested = m.value
 		default:
 			params[m.key] = m.value
 		}
+	}
+	if nested != nil && !mergeNested(p, child(path, "params"), nested, params) {
+		return ev, false
 	}
 	if typ == nil {
 		p.add(child(path, "type"), "missing: want one of %s", strings.Join(s.Registry.Names(), ", "))
@@ -140,6 +145,28 @@ func (s *Suite) parseCheck(p Problems, path string, raw json.RawMessage) (Evalua
 		return ev, false
 	}
 	return ev, true
+}
+
+// mergeNested accepts a check written like an evaluator, its options under
+// "params": they join the flat ones (the same check, the same digest). A
+// key given both ways, or params that are not an object, is a problem.
+func mergeNested(p Problems, path string, raw json.RawMessage, params map[string]json.RawMessage) bool {
+	if isNull(raw) {
+		return true
+	}
+	ms, ok := members(raw)
+	if !ok {
+		p.add(path, `want an object of the check's options (or write them flat in an inline check: {"type": "contains", "value": "Paris"}), got %s`, describe(raw))
+		return false
+	}
+	for _, m := range ms {
+		if _, dup := params[m.key]; dup {
+			p.add(child(path, m.key), "given both flat and under \"params\": write the options flat in an inline check")
+			return false
+		}
+		params[m.key] = m.value
+	}
+	return true
 }
 
 // parseDefaults reads the suite's "defaults": an array of metric names or

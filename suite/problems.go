@@ -105,6 +105,18 @@ func members(raw json.RawMessage) ([]member, bool) {
 // object reads a JSON object whose keys must come from allowed; unknown keys
 // are problems. It returns nil (and records a problem) when raw is not an object.
 func (p Problems) object(path string, raw json.RawMessage, allowed ...string) map[string]json.RawMessage {
+	return p.objectHint(path, raw, "", allowed...)
+}
+
+// objectHint is object whose unknown-key problems end with hint (when not
+// "").
+func (p Problems) objectHint(path string, raw json.RawMessage, hint string, allowed ...string) map[string]json.RawMessage {
+	return p.objectKeyHint(path, raw, func(string) string { return hint }, allowed...)
+}
+
+// objectKeyHint is object whose problem about an unknown key ends with
+// hint(key).
+func (p Problems) objectKeyHint(path string, raw json.RawMessage, hint func(key string) string, allowed ...string) map[string]json.RawMessage {
 	ms, ok := members(raw)
 	if !ok {
 		p.add(path, "want an object, got %s", describe(raw))
@@ -113,7 +125,7 @@ func (p Problems) object(path string, raw json.RawMessage, allowed ...string) ma
 	out := make(map[string]json.RawMessage, len(ms))
 	for _, m := range ms {
 		if !contains(allowed, m.key) {
-			p.add(child(path, m.key), "unknown key (want one of %s)", strings.Join(allowed, ", "))
+			p.add(child(path, m.key), "unknown key (want one of %s)%s", strings.Join(allowed, ", "), hint(m.key))
 			continue
 		}
 		out[m.key] = m.value

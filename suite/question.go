@@ -194,13 +194,13 @@ func (s *Suite) usableTypes() string {
 func parseActions(p Problems, path string, raw json.RawMessage) []score.Action {
 	var items []json.RawMessage
 	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &items) != nil {
-		p.add(path, "want an array of actions {group, name, arguments}, got %s", describe(raw))
+		p.add(path, "want an array of actions such as %s (arguments optional; [] expects no call), got %s", actionsExample, describe(raw))
 		return nil
 	}
 	out := make([]score.Action, 0, len(items))
 	for i, it := range items {
 		ip := Index(path, i)
-		obj := p.object(ip, it, "group", "name", "arguments")
+		obj := p.objectHint(ip, it, ": an expected action is "+actionExample, "group", "name", "arguments")
 		if obj == nil {
 			continue
 		}
@@ -222,6 +222,13 @@ func parseActions(p Problems, path string, raw json.RawMessage) []score.Action {
 	}
 	return out
 }
+
+// actionExample and actionsExample show the shape of expected_actions in
+// problems.
+const (
+	actionExample  = `{"group": "policies", "name": "lookup_policy", "arguments": {"topic": "returns"}}`
+	actionsExample = "[" + actionExample + "]"
+)
 
 // parseMetadata reads a metadata object ({} when absent).
 func parseMetadata(p Problems, path string, raw json.RawMessage) json.RawMessage {

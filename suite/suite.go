@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentevals/agentevals/bounds"
+	"github.com/agentevals/agentevals/internal/suggest"
 	"github.com/agentevals/agentevals/replay"
 	"github.com/agentevals/agentevals/score"
 )
@@ -146,6 +147,11 @@ func LoadWithRegistry(path string, reg score.Registry) (*Suite, error) {
 			return nil, &ValidationError{Problems: list}
 		}
 	}
+	if !yamlFile && readsAsYAML(data) {
+		p.add("$", "want valid JSON, but this file is YAML: rename it to %s.yaml (or .yml) to load it as YAML, or write it as JSON",
+			strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
+		return nil, &ValidationError{Problems: list}
+	}
 	if !p.Portable(data) {
 		return nil, &ValidationError{Problems: list}
 	}
@@ -162,11 +168,28 @@ func LoadWithRegistry(path string, reg score.Registry) (*Suite, error) {
 	return s, nil
 }
 
+// readsAsYAML reports whether data, which does not parse as JSON and does
+// not start like JSON ("{" or "[": a JSON file with a typo), is a YAML
+// mapping: a suite written in YAML but saved as .json.
+func readsAsYAML(data []byte) bool {
+	t := bytes.TrimSpace(data)
+	if len(t) == 0 || t[0] == '{' || t[0] == '[' || json.Valid(t) {
+		return false
+	}
+	var scratch []Problem
+	out, ok := yamlToJSON(Problems{File: "", List: &scratch}, data)
+	return ok && len(out) > 0 && out[0] == '{'
+}
+
 // topKeys are the keys a suite file may have.
 var topKeys = []string{"$schema", "suite", "version", "agent", "judge", "evaluators", "defaults", "questions", "golden_set", "repeat", "traces"}
 
+// topLevelHint is the "did you mean" of an unknown top-level key (a
+// "question" key: "questions"), "" when no key is close.
+func topLevelHint(key string) string { return suggest.Hint(key, topKeys, 1) }
+
 func (s *Suite) parse(p Problems, data []byte) {
-	top := p.object("$", data, topKeys...)
+	top := p.objectKeyHint("$", data, topLevelHint, topKeys...)
 	if top == nil {
 		return
 	}
@@ -246,7 +269,7 @@ func (s *Suite) parseEvaluators(p Problems, raw json.RawMessage) {
 			p.add(path, "want a non-empty evaluator name")
 			continue
 		}
-		obj := p.object(path, m.value, "type", "params", "threshold")
+		obj := p.objectHint(path, m.value, `: an evaluator's options go under "params", as in {"type": "contains", "params": {"value": "Paris"}}; an inline check takes them flat`, "type", "params", "threshold")
 		if obj == nil {
 			continue
 		}

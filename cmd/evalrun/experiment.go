@@ -154,14 +154,7 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 }
 
 // checkGate validates the gate flags before anything runs.
-func (c *ExperimentCmd) checkGate() error {
-	switch c.FailOn {
-	case "", eval.FailOnFailures, eval.FailOnRegressions, eval.FailOnBoth:
-	default:
-		return fmt.Errorf("--fail-on must be one of %q, %q or %q but got %q", eval.FailOnFailures, eval.FailOnRegressions, eval.FailOnBoth, c.FailOn)
-	}
-	return c.GateModeFlags.validate()
-}
+func (c *ExperimentCmd) checkGate() error { return checkFailOn(c.FailOn, &c.GateModeFlags) }
 
 // gated reports whether --fail-on or --fail-on-regression asks the
 // variants' gates to decide the exit code.
@@ -217,9 +210,10 @@ func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.D
 	if cl, ok := a.(io.Closer); ok {
 		defer cl.Close()
 	}
+	prov, meta := collectProvenance(ctx, s.Dir, meta)
 	task := eval.Task{Suite: s, Agent: a, Judge: judge, Gate: c.gate(),
 		Store: eval.Store{DB: db, EvidenceDir: DefaultEvidenceDir, Save: g.saveOptions(g.announceRetry)},
-		Exec:  eval.Exec{Concurrency: conc, Metadata: meta, ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge)}}
+		Exec:  eval.Exec{Concurrency: conc, Metadata: meta, ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge), Provenance: prov}}
 	showProgress(g, &task.Exec, len(s.Cases), nil)
 	c.pairwiseHooks(ctx, g, &task.Exec, judge, v)
 	res, err := eval.Run(ctx, task)

@@ -57,6 +57,17 @@ func (f *GateModeFlags) validate() error {
 	return nil
 }
 
+// checkFailOn validates an optional --fail-on rule ("" for none) and the
+// gate mode flags.
+func checkFailOn(rule string, f *GateModeFlags) error {
+	switch rule {
+	case "", eval.FailOnFailures, eval.FailOnRegressions, eval.FailOnBoth:
+	default:
+		return fmt.Errorf("--fail-on must be one of %q, %q or %q but got %q", eval.FailOnFailures, eval.FailOnRegressions, eval.FailOnBoth, rule)
+	}
+	return f.validate()
+}
+
 // failOn is the effective exit rule: --fail-on, with --fail-on-regression
 // adding regressions to it.
 func failOn(rule string, regression bool) string {

@@ -19,6 +19,7 @@ type HistoryCmd struct {
 	Suite string `name:"suite" help:"Only runs of this suite (ignoring case; close names are suggested when none matches)."`
 	Agent string `name:"agent" help:"Only runs of this agent (ignoring case; close names are suggested when none matches)."`
 	Limit int    `name:"limit" default:"20" help:"How many runs to list."`
+	JSON  bool   `name:"json" help:"Write the runs as a JSON array (id, times, names, outcome, totals, baseline, quality change, regressed questions, revision, provenance, metadata) instead of a table."`
 }
 
 // Run prints the runs.
@@ -28,6 +29,9 @@ func (c *HistoryCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	db, err := g.open(ctx, true)
 	if path, ok := missingDefault(err); ok {
+		if c.JSON {
+			return writeHistoryJSON(g.Stdout, nil)
+		}
 		fmt.Fprintf(g.Stdout, "No runs yet (no database at %s).\n", path)
 		return nil
 	}
@@ -38,6 +42,9 @@ func (c *HistoryCmd) Run(ctx context.Context, g *Globals) error {
 	runs, _, err := db.ListRuns(ctx, models.RunFilter{Suite: c.Suite, Agent: c.Agent, Limit: c.Limit})
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
+	}
+	if len(runs) == 0 && c.JSON {
+		return writeHistoryJSON(g.Stdout, nil)
 	}
 	if len(runs) == 0 && (c.Suite != "" || c.Agent != "") {
 		return writeNoMatch(ctx, g.Stdout, db, c.Suite, c.Agent)
@@ -54,7 +61,14 @@ func (c *HistoryCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("history: %w", err)}
 	}
-	writeHistory(g.Stdout, runs, cases)
+	rows, err := historyRows(ctx, db, runs, cases)
+	if err != nil {
+		return &exitError{Code: exitInvalid, Err: err}
+	}
+	if c.JSON {
+		return writeHistoryJSON(g.Stdout, rows)
+	}
+	writeHistoryRows(g.Stdout, rows)
 	return nil
 }
 

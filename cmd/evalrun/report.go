@@ -13,26 +13,47 @@ import (
 	"github.com/agentevals/agentevals/sanitize"
 )
 
-// ReportCmd renders a run's report, compared with its baseline, and exits
-// like run does (docs/architecture.md, Semantics) under --fail-on: 1 for failed or errored
-// calculated checks (failures), a gated regression (regressions) or
-// either (both), after the report is written; 2 for invalid input;
-// otherwise 0. A line on stderr says which rule produced the code.
+// ReportCmd renders a run's report, compared with its baseline. Rendering
+// is not gating: it exits 0 whatever the run's outcome, unless --fail-on
+// or --fail-on-regression asks it to exit like run does (docs/architecture.md,
+// Semantics): 1 for failed or errored calculated checks (failures), a
+// gated regression (regressions) or either (both), after the report is
+// written. 2 for invalid input. A line on stderr says how the run went and
+// which rule produced the code.
 type ReportCmd struct {
-	RunID string `arg:"" optional:"" name:"run-id" help:"Run to report (default: the latest run: the newest started_at that is not after now, ties broken by the order the database saved them; a run dated in the future is never the latest)."`
-	CompareFlags
-	Format string `name:"format" short:"f" placeholder:"FORMAT" help:"text, markdown, html, json, junit or github (default: from the --output extension, else text)."`
-	Output string `name:"output" short:"o" placeholder:"PATH" help:"Write the report to PATH (atomically) instead of stdout."`
+	RunID    string `arg:"" optional:"" name:"run-id" help:"Run to report: its id or a unique prefix of it (default: the latest run: the newest started_at that is not after now, ties broken by the order the database saved them; a run dated in the future is never the latest)."`
+	Baseline string `name:"baseline" placeholder:"RUN_ID" help:"Compare with this run (an id or a unique prefix) instead of the automatic baseline. It must be an earlier run of the same suite, agent and definition; otherwise nothing is written (exit 2)."`
+	GateModeFlags
+	FailOn           string `name:"fail-on" placeholder:"RULE" help:"Exit 1 as run does: failures (a failed or errored check), regressions (a gated regression against the baseline) or both. Omitted, and without --fail-on-regression: the report is written and the exit is 0 whatever the run's outcome."`
+	FailOnRegression bool   `name:"fail-on-regression" help:"Exit 1 on a failed check or a gated regression (--fail-on both; with --fail-on regressions, regressions only)."`
+	Format           string `name:"format" short:"f" placeholder:"FORMAT" help:"text, markdown, html, json, junit or github (default: from the --output extension, else text)."`
+	Output           string `name:"output" short:"o" placeholder:"PATH" help:"Write the report to PATH (atomically) instead of stdout."`
 }
 
 // Help is the detail under "evalrun report --help".
 func (c *ReportCmd) Help() string {
-	return "Exit codes follow --fail-on, as for run, and a line on stderr says which rule produced it: " +
-		"1 under --fail-on failures (default) when the reported run has failed or errored checks, under --fail-on regressions when it regressed " +
-		"against its baseline under the chosen --gate, under both for either (the report is written first); 0 otherwise; " +
+	return "Rendering a report exits 0, whatever the run's outcome; a line on stderr says how the run went. " +
+		"To gate on a report (say, after evalrun db:import in CI), give --fail-on as for run: " +
+		"1 under --fail-on failures when the reported run has failed or errored checks, under --fail-on regressions when it regressed " +
+		"against its baseline under the chosen --gate, under both (or --fail-on-regression) for either; the report is written first. " +
 		"2 for an unknown format, run or baseline, or an unwritable output (nothing is written). " +
+		"Runs are named by their id or a unique prefix of it, as git names commits. " +
 		"For judged suites use --gate ci (see evalrun run --help)."
 }
+
+// gated reports whether a gate flag asks report to exit like run.
+func (c *ReportCmd) gated() bool { return c.FailOn != "" || c.FailOnRegression }
+
+// gate is the report's gate: the gate flags against the automatic (or the
+// --baseline) run.
+func (c *ReportCmd) gate() eval.Gate {
+	g := c.GateModeFlags.gate()
+	g.Baseline, g.FailOn = c.Baseline, failOn(c.FailOn, c.FailOnRegression)
+	return g
+}
+
+// validate checks the flags before anything is read.
+func (c *ReportCmd) validate() error { return checkFailOn(c.FailOn, &c.GateModeFlags) }
 
 // format picks the output format before anything is read or written.
 func (c *ReportCmd) format() (report.Format, error) {
@@ -92,6 +113,11 @@ func (c *ReportCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	if err != nil {
 		return asInvalid(fmt.Errorf("report: %w", err))
+	}
+	if !c.gated() {
+		fmt.Fprintf(g.Stderr, "evalrun: report: run %s: %s; report written, exit 0 (add --fail-on failures or --fail-on-regression to exit 1 as run does)\n",
+			cmp.Run.ID, sanitize.EscapeText(report.HeadlineOf(cmp).Outcome))
+		return nil
 	}
 	d := gate.Decide(cmp)
 	if d.Code != exitOK {

@@ -90,9 +90,10 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if cl, ok := a.(io.Closer); ok {
 		defer cl.Close()
 	}
+	prov, meta := collectProvenance(ctx, s.Dir, meta)
 	task := eval.Task{Suite: s, Agent: a, Judge: judge,
 		Exec: eval.Exec{Concurrency: conc, Timeout: c.timeout(), Metadata: meta,
-			ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge)}}
+			ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge), Provenance: prov}}
 	traces, stopTraces, err := c.startTraces(s, g.Stderr)
 	if err != nil {
 		return asInvalid(err)

@@ -39,7 +39,7 @@ func TestRunCmd_GitHubAnnotationsLocated(t *testing.T) {
 	if !strings.Contains(out, "::notice title=Customer support / SupportAgent::") {
 		t.Errorf("the totals notice should stay unlocated:\n%s", out)
 	}
-	code, out, stderr := evalrun(t, "--database-url", db, "report", "--format", "github")
+	code, out, stderr := evalrun(t, "--database-url", db, "report", "--format", "github", "--fail-on", "failures")
 	if code != exitFailed || !strings.Contains(out, "::error title=") || strings.Contains(out, "file=") {
 		t.Errorf("report --format github: exit %d, want unlocated annotations\n%s%s", code, out, stderr)
 	}

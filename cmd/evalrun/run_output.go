@@ -9,11 +9,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"text/tabwriter"
 	"time"
 	"unicode"
 
-	"github.com/google/uuid"
 	"golang.org/x/term"
 	"golang.org/x/text/width"
 
@@ -162,31 +160,6 @@ func fmtScore(f *float64) string {
 func floatOf(v any) float64 {
 	f, _ := v.(float64)
 	return f
-}
-
-// writeHistory prints runs newest first with totals computed from their
-// rows (models.TotalsOf, as report, compare and the dashboard do), never
-// read from a summary, which another implementation may have written with
-// other keys or other numbers. PASSED is passed/all questions; QUALITY is
-// "-" when no question was evaluated.
-func writeHistory(w io.Writer, runs []*models.Run, cases map[uuid.UUID][]*models.CaseResult) {
-	if len(runs) == 0 {
-		fmt.Fprintln(w, "No runs.")
-		return
-	}
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "STARTED (UTC)\tSUITE\tAGENT\tVERSION\tPASSED\tQUALITY\tRUN\tMETADATA")
-	for _, r := range runs {
-		t := models.TotalsOf(cases[r.ID])
-		passed := fmt.Sprintf("%d/%d", t.Passed, t.Cases)
-		if compare.InfrastructureFailure(r) {
-			passed += " outage" // marked infrastructure_failure: never an automatic baseline
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.StartedAt.UTC().Format("2006-01-02 15:04:05"),
-			clip(sanitize.EscapeText(r.Suite), 30), clip(sanitize.EscapeText(r.Agent), 24), clip(sanitize.EscapeText(r.Version), 12), passed, fmtScore(t.Quality), r.ID,
-			metadataCell(r.Metadata))
-	}
-	tw.Flush()
 }
 
 // metadataWidth bounds history's metadata column, in runes.

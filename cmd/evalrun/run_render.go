@@ -18,12 +18,14 @@ import (
 func (c *RunCmd) render(g *Globals, res *eval.Result, database bool) {
 	writeRunTable(g.Stdout, res.Run, where(res.Evidence, "not saved (--no-save: dry run)"), styleFor(g.Stdout, os.Getenv))
 	writeCoverageWarnings(g.Stderr, res.Run)
+	writeReplyWarnings(g.Stderr, res.Run)
 	writeInfrastructureFailure(g.Stderr, res.Outage)
 	for _, n := range res.Notes {
 		fmt.Fprintf(g.Stderr, "note: %s\n", sanitize.EscapeText(n))
 	}
 	if database {
 		writeGateSummary(g.Stdout, res.Comparison, c.noBaselineWhy(res))
+		writeBaselineElsewhere(g.Stdout, res.Run, res.Baseline)
 	} else {
 		fmt.Fprintln(g.Stdout, "Baseline: not looked up (--save-to and --no-save open no database); thresholds only")
 	}

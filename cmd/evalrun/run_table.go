@@ -22,12 +22,9 @@ type style struct {
 	// or TERM=dumb.
 	color bool
 	// cols is the terminal's width; 0 when the writer is not a terminal
-	// (then rows are not wrapped and reasons are cut at reasonRunes).
+	// (then rows are not wrapped and reasons stay on one line).
 	cols int
 }
-
-// reasonRunes bounds a reason line off a terminal.
-const reasonRunes = 200
 
 // styleFor detects the presentation for w from the terminal and env.
 func styleFor(w io.Writer, env func(string) string) style {
@@ -118,6 +115,9 @@ func writeRunTable(w io.Writer, run *models.Run, where string, st style) {
 			st.paint(verdictColor(c.Status), pad(c.Status, statusW)), pad(fmtScore(c.Quality()), qualityW))
 		writeMetricParts(w, metricParts(c), prefixW, st)
 		writeReasons(w, c, st)
+		if note := replyNoteLine(c); note != "" {
+			fmt.Fprintln(w, "  -> "+st.paint(ansiYellow, "note")+": "+note)
+		}
 	}
 	t := models.TotalsOf(run.Cases)
 	fmt.Fprintf(w, "Passing questions: %d of %d   Quality: %s   Errors: %d   Not evaluated: %d   Time: %s\n",
@@ -188,20 +188,18 @@ func writeMetricParts(w io.Writer, parts []metricPart, prefixW int, st style) {
 	fmt.Fprintln(w, b.String())
 }
 
-// writeReasons writes, under a case's row, one line per failed or errored
+// writeReasons writes, under a case's row, one entry per failed or errored
 // metric with its reason, and the agent's error: untrusted text, escaped
-// and cut to the terminal's width (reasonRunes off a terminal).
+// and shown whole (see reasonLines).
 func writeReasons(w io.Writer, c *models.CaseResult, st style) {
 	line := func(label, verdict, reason string) {
 		label = clip(sanitize.EscapeText(label), 30)
 		head := "  -> " + label + " " + verdict + ": "
-		text := strings.Join(strings.Fields(sanitize.EscapeText(reason)), " ")
-		room := reasonRunes
-		if st.cols > 0 {
-			room = max(8, st.cols-1-displayWidth(head))
+		lines := reasonLines(sanitize.EscapeText(reason), displayWidth(head), st.cols)
+		fmt.Fprintln(w, "  -> "+label+" "+st.paint(verdictColor(verdict), verdict)+": "+st.paint(ansiDim, lines[0]))
+		for _, l := range lines[1:] {
+			fmt.Fprintln(w, reasonIndent+st.paint(ansiDim, l))
 		}
-		text = clipMiddle(text, room)
-		fmt.Fprintln(w, "  -> "+label+" "+st.paint(verdictColor(verdict), verdict)+": "+st.paint(ansiDim, text))
 	}
 	for _, m := range c.Metrics {
 		v := verdictOf(m)
@@ -241,29 +239,6 @@ func writeReasons(w io.Writer, c *models.CaseResult, st style) {
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return strings.TrimSpace(lines[len(lines)-1])
-}
-
-// clipMiddle shortens s to at most n terminal columns by cutting its
-// middle ("…"), so both the start of a reason and its end (usually the
-// verdict: `does not contain "100"`) stay visible.
-func clipMiddle(s string, n int) string {
-	if displayWidth(s) <= n {
-		return s
-	}
-	tail := (n - 1) * 2 / 5
-	head := clipWidth(s, n-tail) // ends in "…"
-	runes := []rune(s)
-	var end []rune
-	used := 0
-	for i := len(runes) - 1; i >= 0; i-- {
-		w := runeWidth(runes[i])
-		if used+w > tail {
-			break
-		}
-		end = append([]rune{runes[i]}, end...)
-		used += w
-	}
-	return head + string(end)
 }
 
 // pad right-pads s with spaces to n terminal columns.

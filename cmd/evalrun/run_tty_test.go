@@ -40,12 +40,18 @@ esac
 // 80x24 and returns what each showed (CRLF turned back into LF).
 func ttyRun(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return ttyRunCols(t, 80, args...)
+}
+
+// ttyRunCols is ttyRun on terminals of cols columns.
+func ttyRunCols(t *testing.T, cols uint16, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	open := func() (master, tty *os.File, out *bytes.Buffer, done chan struct{}) {
 		master, tty, err := pty.Open()
 		if err != nil {
 			t.Fatalf("open a pseudo-terminal: %v", err)
 		}
-		if err := pty.Setsize(master, &pty.Winsize{Rows: 24, Cols: 80}); err != nil {
+		if err := pty.Setsize(master, &pty.Winsize{Rows: 24, Cols: cols}); err != nil {
 			t.Fatal(err)
 		}
 		out, done = &bytes.Buffer{}, make(chan struct{})
@@ -139,7 +145,7 @@ func TestRunCmd_TerminalGolden(t *testing.T) {
 
 // TestRunCmd_CILogGolden is the same run as a CI log sees it: stdout and
 // stderr are pipes and CI=true, so no colour, no wrapping, plain progress
-// lines, and the reasons cut at a fixed length.
+// lines, and each reason whole on one line.
 func TestRunCmd_CILogGolden(t *testing.T) {
 	dir := t.TempDir()
 	writeTestFile(t, filepath.Join(dir, "agent.sh"), whyAgent)

@@ -31,9 +31,9 @@ var _ agent.Agent = Agent("reference")
 func Agent(revision string) agent.Func {
 	regressed := revision == "regressed"
 	return func(ctx context.Context, q agent.Question) (agent.Response, error) {
-		var text string
-		if err := json.Unmarshal(q.Question, &text); err != nil {
-			return agent.Response{}, fmt.Errorf("shipping agent: want a text question: %w", err)
+		text, ok := q.Text()
+		if !ok {
+			return agent.Response{}, fmt.Errorf("shipping agent: want a text question, got %s", text)
 		}
 		m := regexp.MustCompile(`\d+`).FindString(text)
 		order, err := strconv.Atoi(m)

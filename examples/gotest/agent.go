@@ -50,9 +50,9 @@ var _ agent.Agent = Agent("reference")
 // "drifted"; anything else is the reference).
 func Agent(revision string) agent.Func {
 	return func(ctx context.Context, q agent.Question) (agent.Response, error) {
-		var text string
-		if err := json.Unmarshal(q.Question, &text); err != nil {
-			return agent.Response{}, fmt.Errorf("support agent: want a text question: %w", err)
+		text, ok := q.Text()
+		if !ok {
+			return agent.Response{}, fmt.Errorf("support agent: want a text question, got %s", text)
 		}
 		answer, action, err := respond(ctx, text, revision)
 		if err != nil {

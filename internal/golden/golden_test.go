@@ -110,6 +110,17 @@ func moduleRoot(t *testing.T) string {
 	}
 }
 
+// headCommit is the commit of the checkout at root, "" outside a git
+// work tree.
+func headCommit(t *testing.T, root string) string {
+	out, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Logf("no git commit at %s (%v): runs get no revision from git", root, err)
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
 func buildEvalrun(t *testing.T, root string) string {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
@@ -149,6 +160,11 @@ func runScenario(t *testing.T, root, bin string, sc scenario) map[string]string 
 	n := newNormalizer()
 	n.literal(tmp, "<tmp>")
 	n.literal(root, "<root>")
+	// evalrun fills a run's revision from the checkout's commit when
+	// --metadata gives none (see revisionRe).
+	if commit := headCommit(t, root); commit != "" {
+		n.literal(commit[:12], "<commit12>")
+	}
 	var judge *scriptedJudge
 	extraEnv := []string{}
 	if sc.judge {

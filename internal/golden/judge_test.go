@@ -3,15 +3,13 @@ package golden
 import (
 	"bytes"
 	"encoding/json"
-	"io"
-	"net/http"
 	"net/http/httptest"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"unicode/utf8"
+
+	"github.com/agentevals/agentevals/examples/scriptedjudge/judge"
 )
 
 // scriptedJudge is an OpenAI-compatible chat completions server whose
@@ -25,7 +23,7 @@ type scriptedJudge struct {
 
 func startJudge(t *testing.T) *scriptedJudge {
 	j := &scriptedJudge{}
-	j.Server = httptest.NewServer(http.HandlerFunc(j.serve))
+	j.Server = httptest.NewServer(&judge.Handler{Reply: reply, ID: "chatcmpl-golden", Seen: j.record})
 	t.Cleanup(j.Close)
 	return j
 }
@@ -40,11 +38,6 @@ func (j *scriptedJudge) take() string {
 	slices.Sort(bodies)
 	return strings.Join(bodies, "\n")
 }
-
-var (
-	metricRe = regexp.MustCompile(`Grade the answer with the rubric \(([^)]*)\)`)
-	answerRe = regexp.MustCompile(`\[answer \(untrusted; the answer under evaluation\)\]\n(.*)\n`)
-)
 
 // reply is the scripted judge's message: semantic_accuracy sees the
 // regressed agent's 14-day deadline, an answer starting with GARBLE gets a
@@ -70,66 +63,14 @@ func reply(metric, answer string) string {
 	return string(content)
 }
 
-func (j *scriptedJudge) serve(w http.ResponseWriter, r *http.Request) {
-	raw, err := io.ReadAll(r.Body)
-	if err != nil || r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
-		http.Error(w, "scripted judge: want POST /v1/chat/completions", http.StatusBadRequest)
-		return
-	}
-	var req struct {
-		Model    string `json:"model"`
-		Messages []struct {
-			Content json.RawMessage `json:"content"`
-		} `json:"messages"`
-	}
-	if err := json.Unmarshal(raw, &req); err != nil {
-		http.Error(w, "scripted judge: "+err.Error(), http.StatusBadRequest)
-		return
-	}
-	var prompt strings.Builder
-	for _, m := range req.Messages {
-		prompt.WriteString(messageText(m.Content))
-	}
-	metric, answer := "", ""
-	if m := metricRe.FindStringSubmatch(prompt.String()); m != nil {
-		metric = m[1]
-	}
-	if m := answerRe.FindStringSubmatch(prompt.String()); m != nil {
-		answer = m[1]
-	}
-	content := reply(metric, answer)
-	in, out := utf8.RuneCountInString(prompt.String())/4, len(content)/4
-	resp, _ := json.Marshal(map[string]any{
-		"id": "chatcmpl-golden", "object": "chat.completion", "created": 1700000000, "model": req.Model,
-		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
-			"message": map[string]any{"role": "assistant", "content": content}}},
-		"usage": map[string]any{"prompt_tokens": in, "completion_tokens": out, "total_tokens": in + out},
-	})
+// record keeps a request body, pretty-printed.
+func (j *scriptedJudge) record(raw []byte) {
 	var pretty bytes.Buffer
 	if json.Indent(&pretty, raw, "", "  ") != nil {
 		pretty.Reset()
 		pretty.Write(raw)
 	}
 	j.mu.Lock()
-	j.bodies = append(j.bodies, r.Method+" "+r.URL.Path+"\n"+pretty.String()+"\n")
+	j.bodies = append(j.bodies, "POST /v1/chat/completions\n"+pretty.String()+"\n")
 	j.mu.Unlock()
-	w.Header().Set("Content-Type", "application/json")
-	w.Write(resp)
-}
-
-// messageText is a message's content, a string or an array of text parts.
-func messageText(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	var parts []struct {
-		Text string `json:"text"`
-	}
-	json.Unmarshal(raw, &parts)
-	var b strings.Builder
-	for _, p := range parts {
-		b.WriteString(p.Text)
-	}
-	return b.String()
 }

@@ -57,6 +57,18 @@ var (
 	rateNoteRe = regexp.MustCompile(` · (?:(?:agent|judge) \d+\.\d req/s \(avg \d+\.\d(?:; \d+ rate-limited, (?:paced at \d+\.\d/s|paced at one request per \d+ s|not paced yet))?\)(?:, |$))+$`)
 	// pythonUARe is the agent's HTTP client version, the machine's Python.
 	pythonUARe = regexp.MustCompile(`Python-urllib/\d+\.\d+`)
+	// provenanceRe is the provenance object of a run summary (in a JSON
+	// report, or escaped inside the summary column of the rows): where the
+	// checkout is, its commit, branch, remote and dirty flag, the host and
+	// the CI all depend on the machine and the checkout the test runs in,
+	// even which keys are present (no remote, a detached HEAD).
+	provenanceRe = regexp.MustCompile(`(\\?"provenance\\?"\s*:\s*)\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}`)
+	// sourceLineRe is the same provenance as a report shows it.
+	sourceLineRe = regexp.MustCompile(`(?m)^(Source    |- Source: )[^\n]*|(<dd id="source">).*?</dd>`)
+	// revisionRe is the revision filled from git (the commit, with
+	// "-dirty" when the checkout had changes) once the commit literal is
+	// replaced.
+	revisionRe = regexp.MustCompile(`<commit12>(?:-dirty)?`)
 )
 
 // text normalizes free text: report files, outputs and JSON columns,
@@ -72,6 +84,14 @@ func (n *normalizer) text(s string) string {
 	s = msKeyRe.ReplaceAllString(s, "${1}<ms>")
 	s = runTimeRe.ReplaceAllString(s, "Time: <duration>")
 	s = junitTimeRe.ReplaceAllString(s, `time="<s>"`)
+	s = provenanceRe.ReplaceAllString(s, "${1}<provenance>")
+	s = sourceLineRe.ReplaceAllStringFunc(s, func(m string) string {
+		if strings.HasPrefix(m, "<dd") {
+			return `<dd id="source"><source></dd>`
+		}
+		return sourceLineRe.ReplaceAllString(m, "${1}<source>")
+	})
+	s = revisionRe.ReplaceAllString(s, "<revision>")
 	return pythonUARe.ReplaceAllString(s, "Python-urllib/<version>")
 }
 

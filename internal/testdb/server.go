@@ -21,23 +21,24 @@ import (
 
 // ServerURL returns the URL of a PostgreSQL server for tests:
 // TEST_DATABASE_URL when set, else a throwaway server in
-// $TMPDIR/agentevals-pgtest shared by every test process on the machine
-// (started on first use under a file lock, left running for the next
-// package; `pg_ctl -D $TMPDIR/agentevals-pgtest/data stop` stops it).
+// $TMPDIR/agentevals-pgshared shared by the test processes on the machine
+// (started on first use under a file lock). Every process that uses it
+// holds a lease on it until it exits, and a reaper started with the
+// server stops it once no process has held a lease for a few seconds, so
+// `go test ./...` leaves no server running (see reaperScript).
 func ServerURL(tb testing.TB) string {
 	tb.Helper()
 	if u := os.Getenv("TEST_DATABASE_URL"); u != "" {
 		return u
 	}
-	u, err := sharedServer()
+	u, err := sharedServer(filepath.Join(os.TempDir(), "agentevals-pgshared"), defaultReap)
 	if err != nil {
 		fail(tb, "%v", err)
 	}
 	return u
 }
 
-func sharedServer() (string, error) {
-	dir := filepath.Join(os.TempDir(), "agentevals-pgtest")
+func sharedServer(dir string, reap reapTiming) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("start test server: %w", err)
 	}
@@ -51,13 +52,26 @@ func sharedServer() (string, error) {
 	}
 	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
 
+	u := ""
 	if b, err := os.ReadFile(filepath.Join(dir, "port")); err == nil {
-		u := serverURL(strings.TrimSpace(string(b)))
-		if ping(u) == nil {
-			return u, nil
+		if u = serverURL(strings.TrimSpace(string(b))); ping(u) != nil {
+			u = ""
 		}
 	}
-	return startServer(dir)
+	if u == "" {
+		if u, err = startServer(dir); err != nil {
+			return "", err
+		}
+	}
+	// Under the lock: the reaper stops the server only under it too, and
+	// only when no lease is held.
+	if err := holdLease(dir); err != nil {
+		return "", err
+	}
+	if err := ensureReaper(dir, reap); err != nil {
+		return "", err
+	}
+	return u, nil
 }
 
 func serverURL(port string) string {

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/google/uuid"
+
+	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals/agentevals/report"
+	"github.com/agentevals/agentevals/sanitize"
+)
+
+// historyRow is one run of history, as printed and as --json writes it.
+// Totals are computed from the rows; Change and Regressions compare the
+// run with its own baseline (the run evalrun run would have compared it
+// with, strict gate, tolerance 0), nil when it has none.
+type historyRow struct {
+	ID        uuid.UUID `json:"id"`
+	StartedAt string    `json:"started_at"`
+	Suite     string    `json:"suite"`
+	Agent     string    `json:"agent"`
+	Version   string    `json:"version"`
+	// Outcome is passed, failed, error or not_evaluated: how the run's
+	// own checks went.
+	Outcome      string             `json:"outcome"`
+	Questions    int                `json:"questions"`
+	Passed       int                `json:"passed"`
+	Quality      *float64           `json:"quality"`
+	Outage       bool               `json:"infrastructure_failure"`
+	BaselineID   *string            `json:"baseline_id"`
+	Change       *float64           `json:"quality_change"`
+	Regressions  *int               `json:"regressed_questions"`
+	Revision     string             `json:"revision,omitempty"`
+	Provenance   *models.Provenance `json:"provenance"`
+	Metadata     json.RawMessage    `json:"metadata"`
+	metadataCell string
+}
+
+// historyRows builds the rows of runs (newest first) with their cases,
+// finding each run's baseline.
+func historyRows(ctx context.Context, db *models.DB, runs []*models.Run, cases map[uuid.UUID][]*models.CaseResult) ([]historyRow, error) {
+	rows := make([]historyRow, 0, len(runs))
+	for _, r := range runs {
+		r.Cases = cases[r.ID]
+		t := models.TotalsOf(r.Cases)
+		row := historyRow{ID: r.ID, StartedAt: r.StartedAt.UTC().Format("2006-01-02 15:04:05"),
+			Suite: r.Suite, Agent: r.Agent, Version: r.Version, Outcome: outcomeOf(t),
+			Questions: t.Cases, Passed: t.Passed, Quality: t.Quality, Outage: compare.InfrastructureFailure(r),
+			Revision: report.Revision(r), Provenance: report.ProvenanceOf(r), Metadata: json.RawMessage(r.Metadata),
+			metadataCell: metadataCell(r.Metadata)}
+		if r.Metadata.IsNull() {
+			row.Metadata = json.RawMessage("{}")
+		}
+		base, err := compare.FindBaseline(ctx, db, r, nil)
+		if err != nil {
+			return nil, fmt.Errorf("history: baseline of run %s: %w", r.ID, err)
+		}
+		if base != nil {
+			id := base.ID.String()
+			cmp := compare.Compare(r, base, compare.Options{Resamples: 1})
+			n := len(cmp.RegressionsByQuestion())
+			row.BaselineID, row.Regressions = &id, &n
+			if bq := models.TotalsOf(base.Cases).Quality; bq != nil && t.Quality != nil {
+				d := *t.Quality - *bq
+				row.Change = &d
+			}
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// outcomeOf names how a run's own checks went.
+func outcomeOf(t models.Totals) string {
+	switch {
+	case t.Errored > 0:
+		return models.StatusError
+	case t.Failed > 0:
+		return models.StatusFailed
+	case t.Cases == t.NotEvaluated:
+		return models.StatusNotEvaluated
+	}
+	return models.StatusPassed
+}
+
+// writeHistoryRows prints the rows as a table: OUTCOME, PASSED
+// (passed/all questions, "outage" for a run marked infrastructure_failure,
+// never an automatic baseline), QUALITY ("-" when no question was
+// evaluated), CHANGE (quality against the run's baseline, "-" without
+// one), REGRESSED (questions that regressed against it), SOURCE (branch
+// and commit it was made from).
+func writeHistoryRows(w io.Writer, rows []historyRow) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "STARTED (UTC)\tSUITE\tAGENT\tVERSION\tOUTCOME\tPASSED\tQUALITY\tCHANGE\tREGRESSED\tRUN\tSOURCE\tMETADATA")
+	for _, r := range rows {
+		passed := fmt.Sprintf("%d/%d", r.Passed, r.Questions)
+		if r.Outage {
+			passed += " outage"
+		}
+		change, regressed := "-", "-"
+		if r.Change != nil {
+			change = fmt.Sprintf("%+.3f", *r.Change)
+		}
+		if r.Regressions != nil {
+			regressed = fmt.Sprint(*r.Regressions)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.StartedAt,
+			clip(sanitize.EscapeText(r.Suite), 30), clip(sanitize.EscapeText(r.Agent), 24), clip(sanitize.EscapeText(r.Version), 12),
+			r.Outcome, passed, fmtScore(r.Quality), change, regressed, r.ID, sourceCell(r.Provenance), r.metadataCell)
+	}
+	tw.Flush()
+}
+
+// sourceCell is history's SOURCE column: "branch@commit12" with "-dirty"
+// when tracked files had changes, "-" when nothing was recorded.
+func sourceCell(p *models.Provenance) string {
+	if p == nil || (p.Commit == "" && p.Branch == "") {
+		return "-"
+	}
+	commit := p.Commit
+	if len(commit) > 12 {
+		commit = commit[:12]
+	}
+	if p.Dirty != nil && *p.Dirty {
+		commit += "-dirty"
+	}
+	s := commit
+	if p.Branch != "" {
+		s = p.Branch + "@" + commit
+	}
+	return clip(sanitize.EscapeText(s), 40)
+}
+
+// writeHistoryJSON writes the rows as a JSON array (strings as stored,
+// which the sanitizer passed when they were saved; the encoder escapes
+// control characters).
+func writeHistoryJSON(w io.Writer, rows []historyRow) error {
+	if rows == nil {
+		rows = []historyRow{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rows)
+}
