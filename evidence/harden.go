@@ -130,18 +130,11 @@ func scrub(r *models.Run) bool {
 		for _, s := range []*string{&c.CaseID, &c.Name, &c.Status} {
 			repair(s)
 		}
-		for _, col := range []struct {
-			name string
-			j    *models.JSON
-		}{{"question", &c.Question}, {"expected_answer", &c.ExpectedAnswer}, {"expected_actions", &c.ExpectedActions},
-			{"minimum_scores", &c.MinimumScores}, {"metadata", &c.Metadata}} {
-			*col.j = repairJSON(*col.j, note, col.name)
+		for _, col := range c.DefinitionColumns() {
+			*col.Value = repairJSON(*col.Value, note, col.Name)
 		}
-		for _, col := range []struct {
-			name string
-			j    *models.JSON
-		}{{"output", &c.Output}, {"actions", &c.Actions}, {"response_metadata", &c.ResponseMetadata}, {"error_details", &c.ErrorDetails}} {
-			*col.j = redactJSON(*col.j, note, col.name)
+		for _, col := range c.AgentColumns() {
+			*col.Value = redactJSON(*col.Value, note, col.Name)
 		}
 		for i, m := range c.Metrics {
 			repair(&m.Name)

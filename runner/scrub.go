@@ -32,15 +32,10 @@ func scrubCase(c *models.CaseResult) {
 			redacted = append(redacted, column)
 		}
 	}
-	for _, col := range []struct {
-		name string
-		j    *models.JSON
-	}{
-		{"output", &c.Output}, {"actions", &c.Actions}, {"response_metadata", &c.ResponseMetadata}, {"error_details", &c.ErrorDetails},
-	} {
-		out, rep := sanitize.JSON(*col.j)
-		*col.j = models.JSON(out)
-		note(col.name, rep)
+	for _, col := range c.AgentColumns() {
+		out, rep := sanitize.JSON(*col.Value)
+		*col.Value = models.JSON(out)
+		note(col.Name, rep)
 	}
 	for i, m := range c.Metrics {
 		out, rep := sanitize.JSON(m.ErrorDetails)
