@@ -23,6 +23,9 @@ trap cleanup EXIT INT TERM
 
 go build -o "$tmp/scriptedjudge" ./examples/scriptedjudge
 go build -o "$tmp/evalrun" ./cmd/evalrun
+# The file exists before the judge starts: the background shell opens its
+# redirection only when it gets scheduled, and the loop below may read first.
+: >"$tmp/judge.out"
 "$tmp/scriptedjudge" -addr 127.0.0.1:0 >"$tmp/judge.out" &
 judge=$!
 url=
