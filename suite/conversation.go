@@ -240,36 +240,6 @@ func parseScenario(p Problems, path string, raw json.RawMessage) *Scenario {
 	return sc
 }
 
-// conversationMetrics is caseMetrics for a conversation: the question's
-// metrics score the whole conversation, each turn's checks that turn. A
-// conversation with turn checks and no metrics of its own gets no
-// defaults, as a question with checks gets none.
-func (s *Suite) conversationMetrics(p Problems, path string, obj map[string]json.RawMessage, c *Case) {
-	scores, checks := obj["minimum_scores"], obj["checks"]
-	turnChecks := s.parseTurnChecks(p, child(path, "turns"), obj["turns"])
-	switch {
-	case scores != nil && !isNull(scores):
-		c.Metrics = s.parseScores(p, child(path, "minimum_scores"), scores)
-	case (checks == nil || isNull(checks)) && len(turnChecks) == 0 || s.DefaultsStated:
-		c.Metrics = s.parseScores(p, child(path, "minimum_scores"), nil)
-		for _, m := range c.Metrics {
-			c.defaulted = append(c.defaulted, m.Name)
-		}
-	}
-	c.Checks = s.parseChecks(p, child(path, "checks"), checks, c.Metrics)
-	for _, ev := range c.Checks {
-		c.Metrics = append(c.Metrics, Metric{Name: ev.Name, Threshold: ev.Threshold})
-	}
-	for _, tc := range turnChecks {
-		c.Checks = append(c.Checks, tc.ev)
-		c.Metrics = append(c.Metrics, Metric{Name: tc.ev.Name, Threshold: tc.ev.Threshold})
-		c.Conversation.checkTurn[tc.ev.Name] = tc.turn
-	}
-	if len(c.Metrics) == 0 && len(*p.List) == 0 {
-		p.add(path, "no metric: the suite's defaults are [] and the conversation has neither minimum_scores, checks nor turn checks")
-	}
-}
-
 // turnCheck is one turn's check, named for its turn.
 type turnCheck struct {
 	ev   Evaluator

@@ -59,11 +59,11 @@ func (s *Suite) parseQuestion(p Problems, path string, raw json.RawMessage) *Cas
 		c.ExpectedActions = compact(raw)
 		c.ExpectedActionList = parseActions(p, child(path, "expected_actions"), raw)
 	}
+	var turnChecks []turnCheck
 	if c.Conversation != nil {
-		s.conversationMetrics(p, path, obj, c)
-	} else {
-		s.caseMetrics(p, path, obj["minimum_scores"], obj["checks"], c)
+		turnChecks = s.parseTurnChecks(p, child(path, "turns"), obj["turns"])
 	}
+	s.caseMetrics(p, path, obj["minimum_scores"], obj["checks"], turnChecks, c)
 	c.Metadata = parseMetadata(p, child(path, "metadata"), obj["metadata"])
 	if raw, ok := obj["context"]; ok {
 		c.Context = parseContext(p, child(path, "context"), raw)
@@ -113,11 +113,13 @@ func (s *Suite) defaults(c *Case, position int) {
 }
 
 // caseMetrics sets the case's metrics and inline checks from its
-// minimum_scores and checks (either may be nil), applying the defaults as
-// runner/checks.go describes. path is the question's JSON path.
-func (s *Suite) caseMetrics(p Problems, path string, scores, checks json.RawMessage, c *Case) {
+// minimum_scores and checks (either may be nil) and, for a conversation,
+// its turns' checks, applying the defaults as runner/checks.go describes:
+// a question with checks of its own or on its turns gets no defaults.
+// path is the question's JSON path.
+func (s *Suite) caseMetrics(p Problems, path string, scores, checks json.RawMessage, turnChecks []turnCheck, c *Case) {
 	explicit := scores != nil && !isNull(scores)
-	hasChecks := checks != nil && !isNull(checks)
+	hasChecks := checks != nil && !isNull(checks) || len(turnChecks) > 0
 	switch {
 	case explicit:
 		c.Metrics = s.parseScores(p, child(path, "minimum_scores"), scores)
@@ -128,11 +130,19 @@ func (s *Suite) caseMetrics(p Problems, path string, scores, checks json.RawMess
 		}
 	}
 	c.Checks = s.parseChecks(p, child(path, "checks"), checks, c.Metrics)
+	for _, tc := range turnChecks {
+		c.Checks = append(c.Checks, tc.ev)
+		c.Conversation.checkTurn[tc.ev.Name] = tc.turn
+	}
 	for _, ev := range c.Checks {
 		c.Metrics = append(c.Metrics, Metric{Name: ev.Name, Threshold: ev.Threshold})
 	}
 	if len(c.Metrics) == 0 && len(*p.List) == 0 {
-		p.add(path, "no metric: the suite's defaults are [] and the question has neither minimum_scores nor checks")
+		what := "the question has neither minimum_scores nor checks"
+		if c.Conversation != nil {
+			what = "the conversation has neither minimum_scores, checks nor turn checks"
+		}
+		p.add(path, "no metric: the suite's defaults are [] and %s", what)
 	}
 }
 
@@ -318,7 +328,7 @@ func (s *Suite) loadGolden(p Problems, rel string) {
 		if raw, ok := obj["context"]; ok {
 			c.Context = parseContext(lp, "$.context", raw)
 		}
-		s.caseMetrics(lp, "$", obj["minimum_scores"], obj["checks"], c)
+		s.caseMetrics(lp, "$", obj["minimum_scores"], obj["checks"], nil, c)
 		s.defaults(c, len(s.Cases))
 		s.checkNeeds(lp, c, needSource{path: "$", golden: true, explicit: obj["minimum_scores"] != nil && !isNull(obj["minimum_scores"])})
 		s.Cases = append(s.Cases, c)
