@@ -131,15 +131,9 @@ func expectedDocuments(s Sample) ([]string, error) {
 // its first rank only. Recall and nDCG are undefined without a relevant
 // document (an error); hit, precision and MRR are 0 then.
 func RetrievalScore(name string, ranked, relevant []string, k int) (float64, error) {
-	rel := make(map[string]bool, len(relevant))
-	for _, id := range relevant {
-		rel[strings.TrimSpace(id)] = true
-	}
-	top := dedupe(ranked)
-	if k > 0 && len(top) > k {
-		top = top[:k]
-	}
-	hits := countRelevant(top, relevant, 0)
+	rel := idSet(relevant)
+	top := firstK(ranked, k)
+	hits := countIn(top, rel)
 	switch name {
 	case "hit_at_k":
 		return boolScore(hits > 0), nil
@@ -207,17 +201,32 @@ func dedupe(ids []string) []string {
 // countRelevant counts the distinct relevant ids among the first k
 // (0: all) of ranked.
 func countRelevant(ranked, relevant []string, k int) int {
-	rel := make(map[string]bool, len(relevant))
-	for _, id := range relevant {
-		rel[strings.TrimSpace(id)] = true
+	return countIn(firstK(ranked, k), idSet(relevant))
+}
+
+// idSet is the set of ids, trimmed.
+func idSet(ids []string) map[string]bool {
+	set := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		set[strings.TrimSpace(id)] = true
 	}
+	return set
+}
+
+// firstK is ranked without repeats, cut at k (0: all).
+func firstK(ranked []string, k int) []string {
 	top := dedupe(ranked)
 	if k > 0 && len(top) > k {
 		top = top[:k]
 	}
+	return top
+}
+
+// countIn counts the ids of top that are in set.
+func countIn(top []string, set map[string]bool) int {
 	n := 0
 	for _, id := range top {
-		if rel[id] {
+		if set[id] {
 			n++
 		}
 	}
