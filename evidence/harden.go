@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 	"unicode/utf8"
 
@@ -117,14 +116,9 @@ func scrub(r *models.Run) bool {
 	r.Summary = repairJSON(r.Summary, runNote, "")
 	for _, c := range r.Cases {
 		var touched sanitize.Report
-		var repaired, redacted []string
+		var listed models.Sanitized
 		note := func(col string, rep sanitize.Report) {
-			if rep.Repaired {
-				repaired = append(repaired, col)
-			}
-			if rep.Redacted {
-				redacted = append(redacted, col)
-			}
+			listed.Note(col, rep)
 			touched.Merge(rep)
 		}
 		for _, s := range []*string{&c.CaseID, &c.Name, &c.Status} {
@@ -145,9 +139,7 @@ func scrub(r *models.Run) bool {
 				note(fmt.Sprintf("metrics[%d].reason", i), rep)
 			}
 		}
-		if touched.Changed() {
-			noteSanitized(c, repaired, redacted)
-		}
+		c.NoteSanitized(listed)
 		changed.Merge(touched)
 	}
 	return changed.Changed()
@@ -173,32 +165,6 @@ func repairJSON(j models.JSON, note func(string, sanitize.Report), col string) m
 		note(col, sanitize.Report{Repaired: fixed})
 	}
 	return models.JSON(out)
-}
-
-// noteSanitized adds the changed columns to the case's
-// response_metadata.sanitized (keeping what a live run listed there).
-func noteSanitized(c *models.CaseResult, repaired, redacted []string) {
-	meta, err := models.DecodeCaseMetadata(c.ResponseMetadata)
-	if err != nil {
-		meta = models.CaseMetadata{Original: json.RawMessage(c.ResponseMetadata)}
-	}
-	if meta.Sanitized == nil {
-		meta.Sanitized = &models.Sanitized{}
-	}
-	meta.Sanitized.Repaired = union(meta.Sanitized.Repaired, repaired)
-	meta.Sanitized.Redacted = union(meta.Sanitized.Redacted, redacted)
-	if j, err := meta.Encode(); err == nil {
-		c.ResponseMetadata = j
-	}
-}
-
-func union(a, b []string) []string {
-	for _, s := range b {
-		if !slices.Contains(a, s) {
-			a = append(a, s)
-		}
-	}
-	return a
 }
 
 // capAnswers cuts every answer longer than limit bytes as a live run does:
