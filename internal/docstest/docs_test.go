@@ -203,7 +203,7 @@ func runShell(b Block, work, home string, extra []string) (string, error) {
 		return "", err
 	}
 	if code != b.Marker.Exit {
-		return "", fmt.Errorf("exit %d, want %d\n%s\n--- output:\n%s", code, b.Marker.Exit, b.Body, tail(out.Bytes(), 4000))
+		return "", fmt.Errorf("exit %d, want %d\n%s\n--- output:\n%s%s", code, b.Marker.Exit, b.Body, tail(out.Bytes(), 4000), offlineHint(out.Bytes()))
 	}
 	judge := ""
 	if len(extra) > 0 {

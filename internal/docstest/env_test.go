@@ -36,7 +36,12 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// setup builds evalrun and evaldash and reads the Go settings.
+// setup builds evalrun and evaldash, reads the Go settings and fills the
+// module cache with what tidying the checkout reads: the blocks run
+// offline, and a user's module built from the docs (go mod tidy) reads
+// go.mod files and dependencies' test imports a plain build of the
+// checkout never needs. A go.mod that is not tidy fails here, with the
+// diff.
 func setup() error {
 	root, err := moduleRoot()
 	if err != nil {
@@ -49,6 +54,13 @@ func setup() error {
 			return fmt.Errorf("go env %s: %w (is Go on PATH?)", k, err)
 		}
 		*dst = strings.TrimSpace(string(out))
+	}
+	for _, args := range [][]string{{"mod", "download"}, {"mod", "tidy", "-diff"}} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("go %s (filling the module cache for the offline blocks): %w\n%s", strings.Join(args, " "), err, tail(out, 4000))
+		}
 	}
 	if env.bin, err = os.MkdirTemp("", "docstest-bin-"); err != nil {
 		return err
@@ -76,6 +88,16 @@ func moduleRoot() (string, error) {
 		}
 		dir = parent
 	}
+}
+
+// offlineHint says how to fill the module cache when an offline go
+// command failed for want of a module: the blocks never fetch, so the
+// checkout's whole module graph must be downloaded once beforehand.
+func offlineHint(out []byte) string {
+	if !bytes.Contains(out, []byte("module lookup disabled by GOPROXY=off")) {
+		return ""
+	}
+	return "\n(the module cache lacks part of the module graph: run `go mod download && go mod tidy -diff` in the checkout once, online)"
 }
 
 // environ is the whole environment of a block: built from nothing (the

@@ -74,7 +74,7 @@ func TestDocs_GoBlocksCompile(t *testing.T) {
 		cmd.Dir = mod
 		cmd.Env = environ(home, "GOFLAGS=-mod=mod")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go %s in the blocks' module: %v\n%s\nwhere the packages come from:\n%s", strings.Join(args, " "), err, out, where.String())
+			t.Fatalf("go %s in the blocks' module: %v\n%s%s\nwhere the packages come from:\n%s", strings.Join(args, " "), err, out, offlineHint(out), where.String())
 		}
 	}
 }

@@ -78,7 +78,7 @@ func TestCapital(t *testing.T) {
 		cmd.Env = environ(home, "GOBIN="+gobin, "GOFLAGS=-mod=mod")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
-			t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+			t.Fatalf("%s: %v\n%s%s", strings.Join(args, " "), err, out, offlineHint(out))
 		}
 		return string(out)
 	}
