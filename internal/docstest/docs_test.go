@@ -164,12 +164,33 @@ func handle(b Block, work, home string, judge []string) (string, error) {
 		if b.Marker.Judge || b.Marker.Exit != 0 {
 			return "", errors.New("an exit or judge marker on a block that is not run")
 		}
+		if cmd := typedCommand(b); cmd != "" {
+			return "", fmt.Errorf("a %s block holds a command a reader types (%q): make it an sh block the test runs, or say why it cannot run with <!-- docstest: skip REASON -->; a transcript shows commands after \"$ \"", b.Lang, cmd)
+		}
 		if b.Marker.File != "" {
 			return "a file, written to " + b.Marker.File + ", not run by itself", nil
 		}
 		return "shown, not run (" + b.Lang + " is output or another program's code or configuration)", nil
 	}
 	return "", fmt.Errorf("unknown block language %q: use sh, go, json, jsonl, yaml, or text for output", b.Lang)
+}
+
+// userCommand is a line that starts one of the project's commands as a
+// reader would type it (a transcript's "$ " prompt marks shown output).
+var userCommand = regexp.MustCompile(`^\s*([A-Z_]+=\S*\s+)*(evalrun|evaldash|go (run|test|build|install))\s`)
+
+// typedCommand returns the first line of a text block that is a command,
+// or "".
+func typedCommand(b Block) string {
+	if b.Lang != "text" && b.Lang != "console" && b.Lang != "output" {
+		return ""
+	}
+	for _, line := range strings.Split(b.Body, "\n") {
+		if userCommand.MatchString(line) {
+			return strings.TrimSpace(line)
+		}
+	}
+	return ""
 }
 
 func fileNote(b Block) string {
