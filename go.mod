@@ -1,4 +1,4 @@
-module github.com/agentevals/agentevals
+module github.com/agentevals-go/agentevals
 
 go 1.26.0
 

@@ -12,7 +12,7 @@ if [ -z "${INPUT_VERSION:-}" ]; then
 	src="${GITHUB_ACTION_PATH:?GITHUB_ACTION_PATH is not set: run this script from the action}"
 	(cd "$src" && GOBIN="$bin" go install ./cmd/evalrun)
 else
-	GOBIN="$bin" go install "github.com/agentevals/agentevals/cmd/evalrun@${INPUT_VERSION}"
+	GOBIN="$bin" go install "github.com/agentevals-go/agentevals/cmd/evalrun@${INPUT_VERSION}"
 fi
 "$bin/evalrun" --version
 if [ -n "${GITHUB_PATH:-}" ]; then

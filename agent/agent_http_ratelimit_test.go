@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/llm"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // TestHTTPAgent_RetryAfter: an http agent that answers 429 is asked again

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // TestProcessAgents_WorkingDirectory: command and worker agents run in the

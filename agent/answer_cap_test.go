@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 func TestAnswerBuffer(t *testing.T) {

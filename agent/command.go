@@ -15,8 +15,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/agentevals/agentevals/internal/proc"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/internal/proc"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // AgentError is a failed agent call. It becomes the case's error_details

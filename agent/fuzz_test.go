@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 // FuzzParseReply fuzzes the agent reply parser: it never panics, and an

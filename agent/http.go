@@ -10,9 +10,9 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/agentevals/agentevals/llm"
-	"github.com/agentevals/agentevals/sanitize"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // httpAgent POSTs the question JSON to a URL and reads a Response JSON, or

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/agentevals/agentevals/llm"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // llmAgent is the "llm" agent type: it evaluates a provider, model and

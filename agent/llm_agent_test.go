@@ -11,9 +11,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/agentevals/agentevals/llm"
-	"github.com/agentevals/agentevals/score"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/score"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // countingTransport counts the requests of one case's HTTP client.

@@ -7,9 +7,9 @@ import (
 	"os"
 	"time"
 
-	"github.com/agentevals/agentevals/llm"
-	"github.com/agentevals/agentevals/prices"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/prices"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // AgentOptions tune NewAgent.

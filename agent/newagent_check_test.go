@@ -3,7 +3,7 @@ package agent
 import (
 	"testing"
 
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // TestNewAgent_RefusesWhatCheckAgentRefuses keeps suite.CheckAgent, which

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentevals/agentevals/llm"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // PreflightTimeout bounds each preflight probe.

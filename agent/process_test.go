@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/internal/proc"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/internal/proc"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // TestCommandAgent_BackgroundChildren: an agent that answers but leaves a

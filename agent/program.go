@@ -1,6 +1,6 @@
 package agent
 
-import "github.com/agentevals/agentevals/suite"
+import "github.com/agentevals-go/agentevals/suite"
 
 // FindProgram makes the preflight's check of a command or worker agent's
 // program (found on PATH, or the file it names exists and is executable)

@@ -7,7 +7,7 @@ import (
 	"maps"
 	"unicode/utf8"
 
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // ReplyNoteKey is the response-metadata key under which a reply that was

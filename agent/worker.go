@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentevals/agentevals/internal/proc"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/internal/proc"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // workerAgent keeps N long-lived processes that read one JSON question per

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/bounds"
+	"github.com/agentevals-go/agentevals/bounds"
 )
 
 func TestLimits_CheckJSON(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/agentevals/agentevals/bounds"
+	"github.com/agentevals-go/agentevals/bounds"
 )
 
 // zeros is an endless stream, as /dev/zero is.

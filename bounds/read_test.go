@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/agentevals/agentevals/bounds"
+	"github.com/agentevals-go/agentevals/bounds"
 )
 
 func TestReadFile(t *testing.T) {

@@ -8,11 +8,11 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/runner"
-	"github.com/agentevals/agentevals/score"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/runner"
+	"github.com/agentevals-go/agentevals/score"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // mustLoad writes a suite file into a temp dir and loads it.

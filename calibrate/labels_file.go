@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentevals/agentevals/bounds"
+	"github.com/agentevals-go/agentevals/bounds"
 )
 
 // LabelsFormat and LabelsVersion are the header line of a labels file

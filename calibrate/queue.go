@@ -4,7 +4,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // Why a case is worth a person's time, most useful first.

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals-go/agentevals/compare"
 )
 
 // zAlpha05 is the normal quantile of a one-sided test at α = 0.05 (the

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // ErrIncompatible is returned when a run cannot be compared with another:

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/internal/runfixture"
-	"github.com/agentevals/agentevals/internal/testdb"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // backends runs a test against a real PostgreSQL schema and a SQLite file.

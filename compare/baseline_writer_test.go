@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/agentevals/agentevals/internal/runfixture"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // goWriter is suite.GoWriter: the summary.writer value of runs written by

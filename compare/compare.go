@@ -3,7 +3,7 @@ package compare
 import (
 	"fmt"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // Kind classifies a finding of the comparison.

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/internal/runfixture"
 )
 
 func findKinds(c *Comparison) map[Kind]int {

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/internal/runfixture"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // TestFlakyQuestions_SkipsInfrastructureFailures: a run marked as an

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 
-	"github.com/agentevals/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/internal/runfixture"
 )
 
 // BenchmarkCompare_Gate measures what the ci gate's tests cost on 200

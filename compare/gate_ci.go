@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // Defaults of the ci gate's statistics.

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/internal/runfixture"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 func TestPairedDropTest(t *testing.T) {

@@ -3,7 +3,7 @@ package compare
 import (
 	"sort"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // InfrastructureFailure reports whether the run is marked as failed from

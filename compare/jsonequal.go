@@ -3,8 +3,8 @@ package compare
 import (
 	"encoding/json"
 
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // JsonEqual compares two JSON column values as JSON values (score.JSONEqual,

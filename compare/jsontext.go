@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/agentevals/agentevals/internal/jsonindent"
+	"github.com/agentevals-go/agentevals/internal/jsonindent"
 )
 
 // ReadableJSON shows a JSON value to people: compact when indent is "",

@@ -5,7 +5,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // Sizes below which the ci gate's localized tests do not run: the suite

@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/big"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // PairwiseStats sums the pairwise verdicts of a candidate B against a

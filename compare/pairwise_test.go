@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // TestSignTest compares the exact sign test with hand computations:

@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 func TestRepeats(t *testing.T) {

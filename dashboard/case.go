@@ -8,11 +8,11 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/internal/jsonvalue"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/report"
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/internal/jsonvalue"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/report"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // metricView is one metric row of a case, with its state spelled out:

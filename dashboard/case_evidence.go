@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // caseMetadata is a case's response_metadata cut into the parts the case

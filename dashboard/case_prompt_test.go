@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // TestCasePage_RebuiltPromptAndRawReply: for a judge metric of a built-in

@@ -8,8 +8,8 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // changeEpsilon ignores float noise when quality values are compared.

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/report"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/report"
 )
 
 // maxPickRuns bounds the runs offered by each run picker of the compare page.

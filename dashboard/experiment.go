@@ -8,8 +8,8 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/report"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/report"
 )
 
 // experimentPage is the grid page's data: an experiment's questions ×

@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/report"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/report"
 )
 
 // TestServer_ExperimentPageReadsShortAnswers: an experiment whose answers

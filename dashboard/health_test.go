@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/internal/testdb"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // TestServer_UnmigratedDatabase: on a PostgreSQL database without the

@@ -13,9 +13,9 @@ import (
 	"github.com/gin-gonic/gin"
 	"golang.org/x/net/html"
 
-	"github.com/agentevals/agentevals/internal/testdb"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/schema"
+	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/schema"
 )
 
 func TestMain(m *testing.M) {

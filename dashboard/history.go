@@ -13,9 +13,9 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
-	"github.com/agentevals/agentevals/internal/suggest"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/report"
+	"github.com/agentevals-go/agentevals/internal/suggest"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/report"
 )
 
 // Input limits of the history filters.

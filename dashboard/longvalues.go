@@ -10,9 +10,9 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/internal/jsonindent"
-	"github.com/agentevals/agentevals/report"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/internal/jsonindent"
+	"github.com/agentevals-go/agentevals/report"
 )
 
 // maxShownBytes is how much of a long field (an agent's answer) a case

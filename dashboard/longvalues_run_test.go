@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // TestServer_HugeValuesAreShortened: a run whose metadata, question,

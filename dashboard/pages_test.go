@@ -8,8 +8,8 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/report"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/report"
 )
 
 const mount = "/evaluations"

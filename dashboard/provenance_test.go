@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // TestRunPage_Provenance: the run page says where the run was made (commit,

@@ -13,10 +13,10 @@ import (
 	"text/template/parse"
 	"time"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/report"
-	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/report"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 // pageNames are the pages; each gets its own template set made of the base

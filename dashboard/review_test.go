@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // TestServer_LeadsWithTheDecision: the history marks the regressed run and

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // TestServer_RubyShapes shows values as the Ruby gem writes them: a nil

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // Script payloads stored as untrusted answers, names and reasons.

@@ -1,8 +1,8 @@
 package dashboard
 
 import (
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // Run outcomes, the values of the history page's status filter. A run's

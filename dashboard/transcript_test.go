@@ -9,7 +9,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // conversationCase is a failed 2-turn conversation whose messages carry

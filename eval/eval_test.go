@@ -10,13 +10,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/eval"
-	"github.com/agentevals/agentevals/internal/testdb"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/report"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/eval"
+	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/report"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // loadSuite writes a suite of two exact_match questions, alpha and beta,

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 // Rules of Gate.FailOn: what makes a compared run exit 1.

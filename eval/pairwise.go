@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/sanitize"
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // PairwiseOptions tune JudgePairs.

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/report"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/report"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // Report is one report written after the comparison: a file, or GitHub

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/sanitize"
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // TB is what the assertions need of a test: *testing.T and *testing.B

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/evaltest"
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/evaltest"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // recorder is an evaltest.TB that keeps what an assertion reports.

@@ -3,8 +3,8 @@ package evaltest
 import (
 	"testing"
 
-	"github.com/agentevals/agentevals/report"
-	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/report"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 // logConversation logs, for a conversation that failed, the failing turn

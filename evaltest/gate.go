@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentevals/agentevals/eval"
+	"github.com/agentevals-go/agentevals/eval"
 )
 
 // readGateEnv sets the gate from the environment (EnvGate …), as evalrun

@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/internal/testdb"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/schema"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/schema"
 )
 
 // example is the package of examples/gotest.

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // Judge runs the LLM-judge assertions. Create it once per test (or per

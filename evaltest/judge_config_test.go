@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 func TestJudgeSettings(t *testing.T) {

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/eval"
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/eval"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // Environment variables read by Run and NewJudge (besides the judge's,

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/agentevals/agentevals/internal/testdb"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // benchRun is sampleRun with a third metric on every case: 2,500

@@ -34,8 +34,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/agentevals/agentevals/internal/atomicfile"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/internal/atomicfile"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // Format and Version identify the file format.

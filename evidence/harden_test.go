@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // parseEdited parses the sample file after edit, with now as the clock.

@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/agentevals/agentevals/bounds"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/bounds"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // InvalidError says what is wrong with an evidence file (or a set of

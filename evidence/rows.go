@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agentevals/agentevals/internal/jsonvalue"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/internal/jsonvalue"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // Row is one table row as a JSON object keyed by column name.

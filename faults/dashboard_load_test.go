@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // seedLongAnswers stores one run of n questions whose answers are 1 MiB of
@@ -52,7 +52,7 @@ func seedLongAnswers(t *testing.T, dbURL string, n int) {
 func startEvaldash(t *testing.T, dbURL string) (string, *os.Process) {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "evaldash")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/agentevals/agentevals/cmd/evaldash").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/agentevals-go/agentevals/cmd/evaldash").CombinedOutput(); err != nil {
 		t.Fatalf("go build ./cmd/evaldash: %v\n%s", err, out)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

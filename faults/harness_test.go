@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/internal/testdb"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // evalrunBin is the evalrun binary built once for the package's tests.
@@ -25,10 +25,10 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	evalrunBin = filepath.Join(dir, "evalrun")
-	build := exec.Command("go", "build", "-o", evalrunBin, "github.com/agentevals/agentevals/cmd/evalrun")
+	build := exec.Command("go", "build", "-o", evalrunBin, "github.com/agentevals-go/agentevals/cmd/evalrun")
 	if out, err := build.CombinedOutput(); err != nil {
 		os.Stderr.Write(out)
-		os.Stderr.WriteString("faults: go build github.com/agentevals/agentevals/cmd/evalrun failed: " + err.Error() + "\n")
+		os.Stderr.WriteString("faults: go build github.com/agentevals-go/agentevals/cmd/evalrun failed: " + err.Error() + "\n")
 		os.Exit(2)
 	}
 	code := m.Run()

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // countRuns is the number of runs stored in dbURL (with id, when given).

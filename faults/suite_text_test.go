@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // TestSuiteAndOperatorTextIsRedacted plants credentials in what the suite

@@ -14,9 +14,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/dashboard"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/dashboard"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // dashboard serves evaldash over the env's schema, read-only.

@@ -15,8 +15,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/agentevals/agentevals/internal/testdb"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // evalrunBin is the evalrun binary built once for the whole test binary.
@@ -36,7 +36,7 @@ func TestMain(m *testing.M) {
 func runWithEvalrun(m *testing.M, dir string) int {
 	defer os.RemoveAll(dir)
 	evalrunBin = filepath.Join(dir, "evalrun")
-	if out, err := exec.Command("go", "build", "-o", evalrunBin, "github.com/agentevals/agentevals/cmd/evalrun").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", evalrunBin, "github.com/agentevals-go/agentevals/cmd/evalrun").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "build evalrun: %v\n%s", err, out)
 		return 1
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // view renders Go records in the neutral shape interop.rb prints, so the

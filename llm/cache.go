@@ -11,9 +11,9 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/agentevals/agentevals/bounds"
-	"github.com/agentevals/agentevals/internal/atomicfile"
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/bounds"
+	"github.com/agentevals-go/agentevals/internal/atomicfile"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // cacheVersion changes whenever the key or entry format changes, so old

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agentevals/agentevals/bounds"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/bounds"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // LLMJudge is the langchaingo-backed Judge: every Assess is a fresh

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 func TestAddLLMMetrics(t *testing.T) {

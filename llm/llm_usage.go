@@ -4,8 +4,8 @@ import (
 	"context"
 	"sync"
 
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // UsageRecorder collects the accounts of the judge calls made under a

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // redirect sends every request to a local server, so a judge on the

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentevals/agentevals/prices"
+	"github.com/agentevals-go/agentevals/prices"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/anthropic"
 	"github.com/tmc/langchaingo/llms/ollama"

@@ -14,8 +14,8 @@ import (
 
 	"github.com/tmc/langchaingo/llms"
 
-	"github.com/agentevals/agentevals/sanitize"
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // Client calls one model through langchaingo with per-attempt timeouts and

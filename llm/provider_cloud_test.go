@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // cloudServer is a local server speaking the wire format of Azure OpenAI,

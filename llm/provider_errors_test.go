@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // TestClient_404NamesEndpointAndHint: a base URL without /v1 makes an

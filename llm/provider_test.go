@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // TestLLMJudge_Assess drives the real langchaingo clients of every provider

@@ -3,8 +3,8 @@ package llm
 import (
 	"time"
 
-	"github.com/agentevals/agentevals/prices"
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/prices"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // usageFrom normalises langchaingo's per-provider GenerationInfo keys

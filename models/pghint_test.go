@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/internal/testdb"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // TestOpen_PostgresHints: a refused connection and a missing database get

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // asMap is how the writers encoded a column before the typed records: a

@@ -13,7 +13,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // ExportScores sends a run's results to an OTLP/HTTP collector (url is
@@ -32,7 +32,7 @@ func ExportScores(ctx context.Context, url string, run *models.Run) (int, error)
 	}
 	res := resource.NewSchemaless(attribute.String("service.name", "agentevals"))
 	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
-	tracer := tp.Tracer("github.com/agentevals/agentevals")
+	tracer := tp.Tracer("github.com/agentevals-go/agentevals")
 	n := 0
 	for _, c := range run.Cases {
 		caseSpan(ctx, tracer, run, c)

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // How spans become evidence. Each span is read by the first dialect that

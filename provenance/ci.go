@@ -3,7 +3,7 @@ package provenance
 import (
 	"strings"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // ciInfo is what a CI service's environment says about the job.

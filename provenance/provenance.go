@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 // gitTimeout bounds each git command: provenance never holds a run up.

@@ -16,7 +16,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentevals/agentevals/bounds"
+	"github.com/agentevals-go/agentevals/bounds"
 )
 
 // CA is an ephemeral certificate authority for one run: the proxy signs a

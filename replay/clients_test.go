@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/replay"
+	"github.com/agentevals-go/agentevals/replay"
 )
 
 // MustTool finds an external client the tests need; CI installs it from

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/agentevals/agentevals/replay"
+	"github.com/agentevals-go/agentevals/replay"
 )
 
 // TestSession_Concurrent runs 100 cases at once, each with its own session

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentevals/agentevals/bounds"
-	"github.com/agentevals/agentevals/internal/jsonvalue"
+	"github.com/agentevals-go/agentevals/bounds"
+	"github.com/agentevals-go/agentevals/internal/jsonvalue"
 )
 
 // maxDiffs bounds the differences listed for one request.

@@ -10,8 +10,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 // Evidence is what a session saw, for response_metadata.api_replay (the

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/agentevals/agentevals/bounds"
+	"github.com/agentevals-go/agentevals/bounds"
 )
 
 // Fixtures are one question's replay declarations, validated and with every

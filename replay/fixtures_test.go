@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/replay"
+	"github.com/agentevals-go/agentevals/replay"
 )
 
 // MustLoad loads fixtures or fails the test.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/replay"
+	"github.com/agentevals-go/agentevals/replay"
 )
 
 // MustCA creates a run CA removed at the end of the test.

@@ -8,7 +8,7 @@ import (
 	"net/url"
 	"sort"
 
-	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 // Recording: a session made by NewRecorder declares nothing and forwards

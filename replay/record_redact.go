@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 // What a recording keeps is stricter than evidence: a recorded suite is a

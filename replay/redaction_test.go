@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/replay"
-	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/replay"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 // TestEvidence_Redaction plants credentials in declared and observed

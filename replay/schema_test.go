@@ -8,7 +8,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/agentevals/agentevals/replay"
+	"github.com/agentevals-go/agentevals/replay"
 )
 
 // TestJSONSchema_AgreesWithLoad: declarations Load accepts validate, and

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/internal/runfixture"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 func TestRenderer_RenderABGolden(t *testing.T) {

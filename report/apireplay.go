@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // maxReplayRequests bounds the observed requests a report lists for one

@@ -13,11 +13,11 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/replay"
-	"github.com/agentevals/agentevals/report"
-	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/replay"
+	"github.com/agentevals-go/agentevals/report"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 // hostile is planted in evidence: HTML, Markdown table syntax and an ANSI

@@ -5,7 +5,7 @@ import (
 	"math"
 	"unicode/utf8"
 
-	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals-go/agentevals/compare"
 )
 
 // Chart geometry (SVG user units; the SVG scales to the page width).

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/internal/runfixture"
 )
 
 // TestBuildCharts_DeltasOnlyChanged: the change chart draws only the

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // dagPath is the decision path a dag metric stored with the case (nil for

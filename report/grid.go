@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // ExperimentKey is the run metadata key that ties the runs of one

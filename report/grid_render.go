@@ -9,8 +9,8 @@ import (
 	"io"
 	texttemplate "text/template"
 
-	"github.com/agentevals/agentevals/internal/jsonindent"
-	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/internal/jsonindent"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 // gridTemplates are the parsed templates of the experiment grid.

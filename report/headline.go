@@ -3,8 +3,8 @@ package report
 import (
 	"strings"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // Headline is a run's verdict in one place, as the HTML report's banner and

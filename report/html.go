@@ -6,7 +6,7 @@ import (
 	htmltemplate "html/template"
 	"io"
 
-	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals-go/agentevals/compare"
 )
 
 // htmlPage is the data of the HTML template: the view plus the stylesheet

@@ -10,9 +10,9 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/internal/axe"
-	"github.com/agentevals/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/internal/axe"
+	"github.com/agentevals-go/agentevals/internal/runfixture"
 )
 
 // TestRenderer_HTMLAccessibleInChromium audits HTML reports with axe-core

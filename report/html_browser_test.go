@@ -19,9 +19,9 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/internal/runfixture"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // browser starts a real headless Chromium for the test. A missing browser

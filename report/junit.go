@@ -6,9 +6,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 // JUnit XML (the Ant/Jenkins dialect CI systems read): one testsuite per

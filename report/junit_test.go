@@ -4,8 +4,8 @@ import (
 	"encoding/xml"
 	"testing"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/internal/runfixture"
 )
 
 // junitDoc reads what TestJUnit_CaseNamesAreIDs checks, including the

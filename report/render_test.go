@@ -11,9 +11,9 @@ import (
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/internal/runfixture"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")

@@ -3,7 +3,7 @@ package report
 import (
 	"testing"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 func TestRevision(t *testing.T) {

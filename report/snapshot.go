@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // TimeFormat is how snapshots write timestamps: ISO 8601 in UTC with six

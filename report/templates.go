@@ -6,7 +6,7 @@ import (
 	htmltemplate "html/template"
 	texttemplate "text/template"
 
-	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 //go:embed templates

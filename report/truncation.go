@@ -3,7 +3,7 @@ package report
 import (
 	"fmt"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // TruncationNote describes, from a case's response metadata, an answer

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/internal/runfixture"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // TestRenderer_ActionsReadable: observed actions read "<script>" (escaped

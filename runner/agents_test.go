@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 var question = agent.Question{ID: "q1", Name: "n", Question: json.RawMessage(`"How long?"`)}

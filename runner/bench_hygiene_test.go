@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/internal/proc"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/internal/proc"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // BenchmarkCommandVsXargs measures what process hygiene costs: 1,000 cases

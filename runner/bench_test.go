@@ -24,9 +24,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/internal/testdb"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 const benchCases = 1000

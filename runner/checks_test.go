@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // goldenTrapSuite is the golden-set scenario written without the

@@ -9,11 +9,11 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/llm"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/score"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/score"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // A conversation (suite/conversation.go) is one case: the agent is asked

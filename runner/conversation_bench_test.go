@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals-go/agentevals/agent"
 )
 
 // BenchmarkConversation_PerTurn measures the framework's overhead per

@@ -3,9 +3,9 @@ package runner
 import (
 	"encoding/json"
 
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/score"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/score"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // StoredMetricSample is the scorer input of metric name for a saved case

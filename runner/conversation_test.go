@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/llm"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // simServer is a local OpenAI-compatible server that plays the simulated

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/score"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/score"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // Infrastructure error kinds. An agent call failed from infrastructure

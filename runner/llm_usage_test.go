@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/llm"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // TestExecute_JudgeUsageAccount: the per-metric accounts in

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // scoreEpsilon absorbs floating-point error when a mean of repeat scores is

@@ -45,11 +45,11 @@ import (
 	"net/http"
 	"sync"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/replay"
-	"github.com/agentevals/agentevals/sanitize"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/replay"
+	"github.com/agentevals-go/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // replayMode is how a run's agent reaches replay.

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/llm"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // TestExecute_ReplayJudgeBypassesReplay scores cases with fixtures with a

@@ -12,14 +12,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/internal/testdb"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/report"
-	"github.com/agentevals/agentevals/runner"
-	"github.com/agentevals/agentevals/schema"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/report"
+	"github.com/agentevals-go/agentevals/runner"
+	"github.com/agentevals-go/agentevals/schema"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // planted are the credentials the redaction test plants; none may survive.

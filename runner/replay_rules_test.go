@@ -14,9 +14,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // rule is a row of ../replay/testdata/rules.json (the table the replay

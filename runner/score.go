@@ -11,12 +11,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/llm"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/otlp"
-	"github.com/agentevals/agentevals/score"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/otlp"
+	"github.com/agentevals-go/agentevals/score"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // storeReply keeps the agent's reply on the case: output, observed actions

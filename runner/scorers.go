@@ -3,8 +3,8 @@ package runner
 import (
 	"fmt"
 
-	"github.com/agentevals/agentevals/score"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/score"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // scorerSet holds the scorers of a run: one per calculated suite-level

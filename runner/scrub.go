@@ -1,9 +1,9 @@
 package runner
 
 import (
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/sanitize"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // Every untrusted column of a case (the answer, actions, response metadata,

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/internal/testdb"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // TestExecute_NULCharactersAreSaved runs agents whose stderr and metadata

@@ -3,8 +3,8 @@ package runner
 import (
 	"context"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/otlp"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/otlp"
 )
 
 // Tracing (ExecOptions.Traces): every agent call gets its own trace from

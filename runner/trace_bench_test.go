@@ -12,9 +12,9 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/otlp"
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/otlp"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // BenchmarkExecute_tracingOverhead runs the same 8-question suite with

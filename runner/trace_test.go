@@ -20,9 +20,9 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/otlp"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/otlp"
 )
 
 // traceSuite scores the path only: the agent reports no actions.

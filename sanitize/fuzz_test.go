@@ -7,8 +7,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/agentevals/agentevals/internal/testdb"
-	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 // FuzzJSON_PostgresJSONB is the sanitizer's property: whatever the text,

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 func TestText(t *testing.T) {

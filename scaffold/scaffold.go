@@ -18,7 +18,7 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/agentevals/agentevals/internal/atomicfile"
+	"github.com/agentevals-go/agentevals/internal/atomicfile"
 )
 
 //go:embed templates/*.tmpl

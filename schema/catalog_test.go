@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/schema"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/schema"
 )
 
 // catalogRows runs a query returning text columns and joins each row with

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // Problem names what kind of difference a check found.

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/internal/testdb"
-	"github.com/agentevals/agentevals/schema"
+	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/schema"
 )
 
 func TestCheckNamesIncompatibleColumns(t *testing.T) {

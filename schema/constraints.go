@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentevals/agentevals/internal/jsonvalue"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/internal/jsonvalue"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // This file covers the two parts of the contract that are not column types:

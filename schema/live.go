@@ -8,7 +8,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // LiveColumn is a column as the database reports it.

@@ -27,7 +27,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // LedgerTable records which migration steps have been applied.

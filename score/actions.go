@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentevals/agentevals/internal/jsonvalue"
+	"github.com/agentevals-go/agentevals/internal/jsonvalue"
 )
 
 // addActionGroup registers the action_group scorer.

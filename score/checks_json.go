@@ -8,8 +8,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentevals/agentevals/bounds"
-	"github.com/agentevals/agentevals/internal/jsonvalue"
+	"github.com/agentevals-go/agentevals/bounds"
+	"github.com/agentevals-go/agentevals/internal/jsonvalue"
 )
 
 // Equals ("equals") passes when the answer equals a JSON value: types must

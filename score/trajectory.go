@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentevals/agentevals/internal/jsonvalue"
+	"github.com/agentevals-go/agentevals/internal/jsonvalue"
 )
 
 // The trajectory modes of action_group. Without a "mode" (or "arguments",

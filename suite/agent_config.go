@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals-go/agentevals/llm"
 )
 
 // Agent types of the suite file's "agent.type".

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals-go/agentevals/llm"
 )
 
 // Validate reports every problem that would stop evalrun from running the

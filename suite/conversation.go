@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentevals/agentevals/replay"
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/replay"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // Conversations: a question asked over several turns.

@@ -10,8 +10,8 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 // The suite digest (docs/architecture.md, the fingerprint) identifies a suite's definition so that only

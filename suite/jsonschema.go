@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 //go:embed suite.schema.json

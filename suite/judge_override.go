@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals-go/agentevals/llm"
 )
 
 // JudgeOverride overrides a suite's judge section: evalrun's --judge-*

@@ -13,7 +13,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 	"sigs.k8s.io/yaml"
 
-	"github.com/agentevals/agentevals/bounds"
+	"github.com/agentevals-go/agentevals/bounds"
 )
 
 // Position is where a question is declared: a file and the 1-based line on

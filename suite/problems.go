@@ -11,8 +11,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/agentevals/agentevals/bounds"
-	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/bounds"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 // Problem is one thing wrong with a suite: the file, the JSON path inside it

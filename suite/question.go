@@ -12,8 +12,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/agentevals/agentevals/bounds"
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/bounds"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // checkJudge stands in for the real judge while a suite is validated, so

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agentevals/agentevals/bounds"
-	"github.com/agentevals/agentevals/internal/atomicfile"
-	"github.com/agentevals/agentevals/replay"
+	"github.com/agentevals-go/agentevals/bounds"
+	"github.com/agentevals-go/agentevals/internal/atomicfile"
+	"github.com/agentevals-go/agentevals/replay"
 )
 
 // Recording replay fixtures (evalrun run --record).

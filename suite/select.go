@@ -7,9 +7,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agentevals/agentevals/internal/suggest"
+	"github.com/agentevals-go/agentevals/internal/suggest"
 
-	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 // Selection picks the questions a run covers. Every criterion given must

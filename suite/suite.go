@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agentevals/agentevals/bounds"
-	"github.com/agentevals/agentevals/internal/suggest"
-	"github.com/agentevals/agentevals/replay"
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/bounds"
+	"github.com/agentevals-go/agentevals/internal/suggest"
+	"github.com/agentevals-go/agentevals/replay"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // Suite is a loaded, validated suite file.

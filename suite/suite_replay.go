@@ -5,7 +5,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/agentevals/agentevals/replay"
+	"github.com/agentevals-go/agentevals/replay"
 )
 
 // loadReplay validates a question's api_interactions (path is the

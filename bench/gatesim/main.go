@@ -19,7 +19,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentevals/agentevals/internal/gatesim"
+	"github.com/agentevals-go/agentevals/internal/gatesim"
 )
 
 func main() {

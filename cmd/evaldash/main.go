@@ -21,9 +21,9 @@ import (
 	"github.com/alecthomas/kong"
 	"github.com/gin-gonic/gin"
 
-	"github.com/agentevals/agentevals/dashboard"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/schema"
+	"github.com/agentevals-go/agentevals/dashboard"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/schema"
 )
 
 // CLI is evaldash's command line.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/internal/testdb"
 )
 
 func TestRun_Refusals(t *testing.T) {

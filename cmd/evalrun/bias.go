@@ -5,9 +5,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/agentevals/agentevals/llm"
-	"github.com/agentevals/agentevals/sanitize"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // modelFamilies map a model name's first word to its family: a judge of

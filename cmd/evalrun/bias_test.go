@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/llm"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 func TestModelFamily(t *testing.T) {

@@ -10,9 +10,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/agentevals/agentevals/bounds"
-	"github.com/agentevals/agentevals/calibrate"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/bounds"
+	"github.com/agentevals-go/agentevals/calibrate"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // CalibrateCmd measures a judge two ways. With --labels it compares a

@@ -9,13 +9,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/calibrate"
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/llm"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/sanitize"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/calibrate"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // maxRejudge bounds --rejudge: beyond it the estimate barely improves and

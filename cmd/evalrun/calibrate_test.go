@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // TestCalibrateCmd stores a run in SQLite, labels it and checks the

@@ -7,9 +7,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/agentevals/agentevals/internal/suggest"
-	"github.com/agentevals/agentevals/sanitize"
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/internal/suggest"
+	"github.com/agentevals-go/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // CheckTypesCmd lists every check type with its params and an example.

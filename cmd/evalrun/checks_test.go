@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 func TestChecksCmd(t *testing.T) {

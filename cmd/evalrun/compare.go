@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/eval"
-	"github.com/agentevals/agentevals/report"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/eval"
+	"github.com/agentevals-go/agentevals/report"
 )
 
 // CompareCmd compares two runs of the same definition side by side.

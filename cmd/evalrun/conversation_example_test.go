@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/examples/conversation/scripted"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/examples/conversation/scripted"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // TestConversation_Example runs examples/conversation as its README does,

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // newestRun reads the newest run in dbURL with its cases.

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/schema"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/schema"
 )
 
 // errNoDatabase is matched (errors.Is) by the error Globals.open returns

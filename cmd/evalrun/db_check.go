@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentevals/agentevals/schema"
+	"github.com/agentevals-go/agentevals/schema"
 )
 
 // DBCheckCmd compares the live schema with the contract.

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentevals/agentevals/evidence"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/evidence"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 // ImportCmd saves evidence files in the database.

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/agentevals/agentevals/schema"
+	"github.com/agentevals-go/agentevals/schema"
 )
 
 // MigrateCmd creates or upgrades the evaluation tables.

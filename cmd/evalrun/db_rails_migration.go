@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/agentevals/agentevals/schema"
+	"github.com/agentevals-go/agentevals/schema"
 )
 
 // RailsMigrationCmd prints a Rails migration creating or upgrading the contract.

@@ -5,8 +5,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/agentevals/agentevals/eval"
-	"github.com/agentevals/agentevals/report"
+	"github.com/agentevals-go/agentevals/eval"
+	"github.com/agentevals-go/agentevals/report"
 )
 
 // GateModeFlags choose the regression gate; run, report and experiment

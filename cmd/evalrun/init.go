@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agentevals/agentevals/scaffold"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/scaffold"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // InitCmd scaffolds a runnable suite.

@@ -84,7 +84,7 @@ func checkWorkflow(t *testing.T, path string) {
 	}
 	var gate bool
 	for _, s := range wf.Jobs["evals"].Steps {
-		if strings.HasPrefix(s.Uses, "agentevals/agentevals@") && s.With["suite"] == "suite.json" && s.With["fail-on"] == "both" {
+		if strings.HasPrefix(s.Uses, "agentevals-go/agentevals@") && s.With["suite"] == "suite.json" && s.With["fail-on"] == "both" {
 			gate = true
 		}
 	}

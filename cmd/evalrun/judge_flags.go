@@ -7,10 +7,10 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/agentevals/agentevals/llm"
-	"github.com/agentevals/agentevals/prices"
-	"github.com/agentevals/agentevals/score"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/prices"
+	"github.com/agentevals-go/agentevals/score"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // JudgeFlags select and override the suite's judge. Flags win over their

@@ -8,8 +8,8 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/agentevals/agentevals/llm"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 func TestJudgeFlags_Judge(t *testing.T) {

@@ -15,10 +15,10 @@ import (
 	"github.com/google/uuid"
 	"golang.org/x/term"
 
-	"github.com/agentevals/agentevals/calibrate"
-	"github.com/agentevals/agentevals/internal/atomicfile"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/calibrate"
+	"github.com/agentevals-go/agentevals/internal/atomicfile"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 // LabelCmd lets a person label a run's judge verdicts, the cases worth

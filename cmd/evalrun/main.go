@@ -16,8 +16,8 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/agentevals/agentevals/eval"
-	"github.com/agentevals/agentevals/internal/proc"
+	"github.com/agentevals-go/agentevals/eval"
+	"github.com/agentevals-go/agentevals/internal/proc"
 )
 
 // Exit codes (docs/architecture.md, Semantics), the pipeline's.

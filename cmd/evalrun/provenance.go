@@ -6,10 +6,10 @@ import (
 	"io"
 	"os"
 
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/provenance"
-	"github.com/agentevals/agentevals/report"
-	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/provenance"
+	"github.com/agentevals-go/agentevals/report"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 // collectProvenance reads where a run of a suite in dir is made (its

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/internal/testdb"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/report"
+	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/report"
 )
 
 // gitProject writes a suite of one question and its agent into a new git

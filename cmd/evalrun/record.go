@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/eval"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/eval"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // record runs the suite in recording mode (RunCmd --record): the agent's

@@ -6,11 +6,11 @@ import (
 	"os"
 	"time"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/eval"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/report"
-	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/eval"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/report"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 // ReportCmd renders a run's report, compared with its baseline. Rendering

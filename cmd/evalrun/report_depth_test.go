@@ -12,9 +12,9 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/agentevals/agentevals/dashboard"
-	"github.com/agentevals/agentevals/internal/testdb"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/dashboard"
+	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // TestRunCmd_DeepMetadataRendersLinearly runs a suite with --metadata

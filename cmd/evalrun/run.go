@@ -12,14 +12,14 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/eval"
-	"github.com/agentevals/agentevals/llm"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/runner"
-	"github.com/agentevals/agentevals/sanitize"
-	"github.com/agentevals/agentevals/score"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/eval"
+	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/runner"
+	"github.com/agentevals-go/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/score"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // RunCmd runs a suite against its agent, saves the run in one transaction,

@@ -8,11 +8,11 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/agentevals/agentevals/calibrate"
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/sanitize"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/calibrate"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // CalibrationGateFlags make the ci gate refuse to gate on judge metrics

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/internal/testdb"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // TestHistoryCmd_ShowsMetadata tells the reference and regressed runs of

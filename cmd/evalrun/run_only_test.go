@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/internal/testdb"
 )
 
 // TestRunCmd_OnlyBaselineLine runs the whole example suite twice, then a

@@ -15,11 +15,11 @@ import (
 	"golang.org/x/term"
 	"golang.org/x/text/width"
 
-	"github.com/agentevals/agentevals/compare"
-	"github.com/agentevals/agentevals/eval"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/runner"
-	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/eval"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/runner"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 // progress shows a bar on a terminal and plain lines otherwise.

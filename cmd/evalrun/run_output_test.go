@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/eval"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/runner"
+	"github.com/agentevals-go/agentevals/eval"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/runner"
 )
 
 // syncBuffer is a bytes.Buffer safe for the batch's timer goroutine.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals-go/agentevals/llm"
 )
 
 // rateNote describes the effective request rates of the agent's and the

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/llm"
+	"github.com/agentevals-go/agentevals/llm"
 )
 
 func TestRateNote(t *testing.T) {

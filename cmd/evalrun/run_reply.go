@@ -5,10 +5,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals-go/agentevals/compare"
 
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 // replyNoteLine is the run table's line under a case whose reply was not

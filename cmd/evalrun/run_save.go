@@ -7,11 +7,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentevals/agentevals/eval"
-	"github.com/agentevals/agentevals/evidence"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/sanitize"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/eval"
+	"github.com/agentevals-go/agentevals/evidence"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // DefaultEvidenceDir is where run writes the evidence file of a run it

@@ -6,9 +6,9 @@ import (
 	"io"
 	"net/url"
 
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/otlp"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/otlp"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // TraceFlags turn on the run's OTLP receiver.

@@ -1,6 +1,6 @@
 package main
 
-import "github.com/agentevals/agentevals/suite"
+import "github.com/agentevals-go/agentevals/suite"
 
 // SchemaCmd prints the JSON Schema of suite files (committed as
 // docs/suite.schema.json).

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/evidence"
-	"github.com/agentevals/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/evidence"
+	"github.com/agentevals-go/agentevals/internal/testdb"
 )
 
 // writeHTTPSuite writes a suite of n questions answered by an HTTP agent

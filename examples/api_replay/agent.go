@@ -16,8 +16,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // API is the shipping API the agent calls; it never exists: replay answers.

@@ -11,11 +11,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/examples/api_replay"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/runner"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/examples/api_replay"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/runner"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // execute runs suite.json with agent (nil: the suite's python3 agent).
@@ -98,7 +98,7 @@ func TestEvalrunGate(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the go command is needed to build evalrun: %v", err)
 	}
-	build := exec.Command(goBin, "build", "-o", bin, "github.com/agentevals/agentevals/cmd/evalrun")
+	build := exec.Command(goBin, "build", "-o", bin, "github.com/agentevals-go/agentevals/cmd/evalrun")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build evalrun: %v\n%s", err, out)
 	}

@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/evaltest"
-	"github.com/agentevals/agentevals/examples/conversation/scripted"
-	"github.com/agentevals/agentevals/llm"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/evaltest"
+	"github.com/agentevals-go/agentevals/examples/conversation/scripted"
+	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // TestConversations runs suite.json with go test: one subtest per

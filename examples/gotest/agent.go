@@ -29,8 +29,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/score"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // OrdersAPI is the orders API the agent calls; replay answers for it.

@@ -5,9 +5,9 @@ import (
 	"os"
 	"testing"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/evaltest"
-	"github.com/agentevals/agentevals/examples/gotest"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/evaltest"
+	"github.com/agentevals-go/agentevals/examples/gotest"
 )
 
 // revision is the agent revision under test: AGENT_REVISION, else the

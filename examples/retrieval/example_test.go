@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/llm"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/runner"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/runner"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // scriptedJudge is a local OpenAI-compatible judge that applies the

@@ -21,7 +21,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/agentevals/agentevals/examples/scriptedjudge/judge"
+	"github.com/agentevals-go/agentevals/examples/scriptedjudge/judge"
 )
 
 func main() {

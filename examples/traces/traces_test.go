@@ -5,11 +5,11 @@ import (
 	"io"
 	"testing"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/models"
-	"github.com/agentevals/agentevals/otlp"
-	"github.com/agentevals/agentevals/runner"
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/otlp"
+	"github.com/agentevals-go/agentevals/runner"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // TestSuite runs suite.json as evalrun run --traces does: the worker

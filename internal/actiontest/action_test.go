@@ -10,7 +10,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 
-	"github.com/agentevals/agentevals/scaffold"
+	"github.com/agentevals-go/agentevals/scaffold"
 )
 
 // action is the part of action.yml the tests read.
@@ -109,7 +109,7 @@ func TestAction_Definition(t *testing.T) {
 	}
 	used := false
 	for _, s := range wf.Jobs["evals"].Steps {
-		if !strings.HasPrefix(s.Uses, "agentevals/agentevals@") {
+		if !strings.HasPrefix(s.Uses, "agentevals-go/agentevals@") {
 			continue
 		}
 		used = true

@@ -18,7 +18,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 
-	"github.com/agentevals/agentevals/suite"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // blockTimeout bounds one block; a block that hangs fails with its output.

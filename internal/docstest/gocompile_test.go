@@ -12,7 +12,7 @@ import (
 )
 
 // TestDocs_GoBlocksCompile compiles every go block of the documents in a
-// module of its own that requires github.com/agentevals/agentevals with a
+// module of its own that requires github.com/agentevals-go/agentevals with a
 // replace pointing at this checkout, as a user's module would: go build
 // and go vet (which type-checks test files too). A block is a package of
 // its own; blocks whose file markers name the same directory of one
@@ -24,8 +24,8 @@ func TestDocs_GoBlocksCompile(t *testing.T) {
 		t.Fatal(err)
 	}
 	gomod := "module example.com/docblocks\n\ngo 1.26.0\n\n" +
-		"require github.com/agentevals/agentevals v0.0.0-00010101000000-000000000000\n\n" +
-		"replace github.com/agentevals/agentevals => " + env.root + "\n"
+		"require github.com/agentevals-go/agentevals v0.0.0-00010101000000-000000000000\n\n" +
+		"replace github.com/agentevals-go/agentevals => " + env.root + "\n"
 	if err := os.WriteFile(filepath.Join(mod, "go.mod"), []byte(gomod), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 
 // TestModule_UsableFromOutside uses the module from a module of its own,
 // as a team's service would: a replace directive points
-// github.com/agentevals/agentevals at this checkout (the documented way to
+// github.com/agentevals-go/agentevals at this checkout (the documented way to
 // try an unreleased checkout; a release is fetched by go get as usual),
 // go mod tidy resolves it, a test importing evaltest runs a suite against a
 // Go agent and passes, and go install builds evalrun from the same
@@ -33,7 +33,7 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/agentevals/agentevals/agent"
+	"github.com/agentevals-go/agentevals/agent"
 )
 
 // Answer is the service's agent as evaltest calls it.
@@ -47,8 +47,8 @@ func Answer(_ context.Context, q agent.Question) (agent.Response, error) {
 import (
 	"testing"
 
-	"github.com/agentevals/agentevals/agent"
-	"github.com/agentevals/agentevals/evaltest"
+	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/evaltest"
 )
 
 func TestCapital(t *testing.T) {
@@ -83,20 +83,20 @@ func TestCapital(t *testing.T) {
 		return string(out)
 	}
 	run("go", "mod", "init", "example.com/mysvc")
-	run("go", "mod", "edit", "-replace", "github.com/agentevals/agentevals="+env.root)
+	run("go", "mod", "edit", "-replace", "github.com/agentevals-go/agentevals="+env.root)
 	run("go", "mod", "tidy")
 	gomod, err := os.ReadFile(filepath.Join(svc, "go.mod"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(gomod), "require github.com/agentevals/agentevals v0.0.0-") {
+	if !strings.Contains(string(gomod), "require github.com/agentevals-go/agentevals v0.0.0-") {
 		t.Errorf("go mod tidy did not require the module:\n%s", gomod)
 	}
 	out := run("go", "test", "-count=1", "-v", "./...")
 	if !strings.Contains(out, "--- PASS: TestCapital/capital") {
 		t.Errorf("evaltest did not pass the question from outside the checkout:\n%s", out)
 	}
-	run("go", "install", "github.com/agentevals/agentevals/cmd/evalrun")
+	run("go", "install", "github.com/agentevals-go/agentevals/cmd/evalrun")
 	out = run(filepath.Join(gobin, "evalrun"), "checks", "contains")
 	if !strings.Contains(out, `Example check: {"type": "contains"`) {
 		t.Errorf("the installed evalrun does not list the contains check: %s", out)

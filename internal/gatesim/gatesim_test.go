@@ -6,7 +6,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // TestGate_Simulation is the ci gate's acceptance test: 200 judged

@@ -5,8 +5,8 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/agentevals/agentevals/internal/runfixture"
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // Synth builds the rows Run would store for the same run number, drops and

@@ -6,7 +6,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/agentevals/agentevals/compare"
+	"github.com/agentevals-go/agentevals/compare"
 )
 
 // TestSynth_MatchesPipeline holds Synth to the real pipeline: the same run

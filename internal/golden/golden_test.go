@@ -92,19 +92,19 @@ func TestGolden(t *testing.T) {
 }
 
 // moduleRoot is the nearest directory up from the test's working
-// directory whose go.mod declares module github.com/agentevals/agentevals.
+// directory whose go.mod declares module github.com/agentevals-go/agentevals.
 func moduleRoot(t *testing.T) string {
 	dir, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for {
-		if mod, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && bytes.HasPrefix(mod, []byte("module github.com/agentevals/agentevals\n")) {
+		if mod, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && bytes.HasPrefix(mod, []byte("module github.com/agentevals-go/agentevals\n")) {
 			return dir
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			t.Fatalf("no go.mod of module github.com/agentevals/agentevals above %s: run go test ./internal/golden/ inside the checkout", dir)
+			t.Fatalf("no go.mod of module github.com/agentevals-go/agentevals above %s: run go test ./internal/golden/ inside the checkout", dir)
 		}
 		dir = parent
 	}

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/agentevals/agentevals/examples/scriptedjudge/judge"
+	"github.com/agentevals-go/agentevals/examples/scriptedjudge/judge"
 )
 
 // scriptedJudge is an OpenAI-compatible chat completions server whose

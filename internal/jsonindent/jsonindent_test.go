@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/internal/jsonindent"
+	"github.com/agentevals-go/agentevals/internal/jsonindent"
 )
 
 // TestIndent_SameAsEncodingJSON: up to MaxDepth the bytes are json.Indent's.

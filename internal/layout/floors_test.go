@@ -17,7 +17,7 @@ var floorRow = regexp.MustCompile("^\\| (\\d+) \\| (`[^|]+`) \\|")
 // the floor it says, one above the highest package it imports, so the map
 // of the code stays true as imports change.
 func TestLayout_Floors(t *testing.T) {
-	const module = "github.com/agentevals/agentevals/"
+	const module = "github.com/agentevals-go/agentevals/"
 	imports := map[string][]string{}
 	for _, p := range list(t, "./...") {
 		name := strings.TrimPrefix(p.path, module)

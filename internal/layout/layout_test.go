@@ -93,16 +93,16 @@ func TestLayout_Sizes(t *testing.T) {
 func TestLayout_Dependencies(t *testing.T) {
 	for _, p := range list(t, "./...") {
 		for _, d := range p.deps {
-			if strings.HasPrefix(d, "github.com/tmc/langchaingo") && (p.path == "github.com/agentevals/agentevals/cmd/evaldash" || p.path == "github.com/agentevals/agentevals/dashboard") {
+			if strings.HasPrefix(d, "github.com/tmc/langchaingo") && (p.path == "github.com/agentevals-go/agentevals/cmd/evaldash" || p.path == "github.com/agentevals-go/agentevals/dashboard") {
 				t.Errorf("%s links %s: the dashboard must not link langchaingo", p.path, d)
 				break
 			}
 		}
 		for _, im := range p.imports {
-			if strings.HasPrefix(im, "github.com/tmc/langchaingo") && p.path != "github.com/agentevals/agentevals/llm" {
+			if strings.HasPrefix(im, "github.com/tmc/langchaingo") && p.path != "github.com/agentevals-go/agentevals/llm" {
 				t.Errorf("%s imports %s: only agentevals/llm may", p.path, im)
 			}
-			if p.path == "github.com/agentevals/agentevals/evidence" && (im == "github.com/agentevals/agentevals/runner" || im == "github.com/agentevals/agentevals/agent") {
+			if p.path == "github.com/agentevals-go/agentevals/evidence" && (im == "github.com/agentevals-go/agentevals/runner" || im == "github.com/agentevals-go/agentevals/agent") {
 				t.Errorf("evidence imports %s: importing a file must not need the agent stack", im)
 			}
 		}

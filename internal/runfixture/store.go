@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/agentevals/agentevals/models"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // SaveRun inserts a built run (its sequence and row ids left to the

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/agentevals/agentevals/bounds"
+	"github.com/agentevals-go/agentevals/bounds"
 )
 
 // reapTiming is how often the reaper looks for leases and after how many

@@ -9,7 +9,7 @@ import (
 	"net/http"
 	"os"
 
-	"github.com/agentevals/agentevals/examples/conversation/scripted"
+	"github.com/agentevals-go/agentevals/examples/conversation/scripted"
 )
 
 func main() {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals/agentevals/internal/gatesim"
+	"github.com/agentevals-go/agentevals/internal/gatesim"
 )
 
 // scenario is one kind of candidate of the localized simulation.

@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/agentevals/agentevals/evaltest"
+	"github.com/agentevals-go/agentevals/evaltest"
 )
 
 // TestPipeline runs the suite of PIPELINE_SUITE with its own command agent
