@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/runner"
@@ -131,7 +132,7 @@ func TestRejudge_SkipsUnansweredAndChecksTimes(t *testing.T) {
 	j := &scriptedJudge{score: 0.7}
 	a := agent.Func(func(_ context.Context, q agent.Question) (agent.Response, error) {
 		if q.ID == "q1" {
-			return agent.Response{}, &agent.AgentError{Kind: "exit_status", Message: "failed"}
+			return agent.Response{}, &adapter.Error{Kind: "exit_status", Message: "failed"}
 		}
 		return agent.Response{Output: json.RawMessage(`"x"`)}, nil
 	})

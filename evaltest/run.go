@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/eval"
@@ -134,7 +135,7 @@ func execute(t *testing.T, cfg *config, s *suite.Suite, ag agent.Agent, out *out
 		return nil, err
 	}
 	if ag == nil {
-		a, err := agent.NewAgent(s.Agent, agent.AgentOptions{Concurrency: runner.Concurrency(cfg.concurrency, len(s.Cases)), Timeout: cfg.timeout})
+		a, err := adapter.New(s.Agent, adapter.Options{Concurrency: runner.Concurrency(cfg.concurrency, len(s.Cases)), Timeout: cfg.timeout})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Path, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/models"
@@ -47,7 +48,7 @@ func TestExecute_ReplayJudgeBypassesReplay(t *testing.T) {
 			}
 			var a agent.Agent = goShippingAgent(0)
 			if kind == "command" {
-				a = mustAgent(t, s.Agent, agent.AgentOptions{Concurrency: 3})
+				a = mustAgent(t, s.Agent, adapter.Options{Concurrency: 3})
 			}
 			run := mustExecute(t, s, a, ExecOptions{Judge: judge, Concurrency: 3})
 			if got := calls.Load(); got != 3 {

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/models"
@@ -222,7 +223,7 @@ func metricErrorJSON(err error) models.JSON {
 // agentErrorJSON is the case's error_details: {"kind","message","details"}.
 func agentErrorJSON(err error) models.JSON {
 	kind, msg, details := "agent_error", err.Error(), map[string]any(nil)
-	var ae *agent.AgentError
+	var ae *adapter.Error
 	if errors.As(err, &ae) {
 		kind, msg, details = ae.Kind, ae.Message, ae.Details
 	}

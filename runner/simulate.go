@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/models"
@@ -57,16 +58,16 @@ func (s simulation) next(ctx context.Context, turn int, history []agent.Message)
 	}
 	sim := s.simulator()
 	if sim == nil {
-		return "", "", &agent.AgentError{Kind: "simulator_error",
+		return "", "", &adapter.Error{Kind: "simulator_error",
 			Message: "a scenario needs a simulated user: configure a judge (its model plays the user)"}
 	}
 	reply, err := sim.SimulateUser(llm.WithUsageRecorder(ctx, &s.cv.simUsage), s.system(), []llm.ChatMessage{{Role: llm.RoleUser, Content: simulatorPrompt(history)}})
 	if err != nil {
-		return "", "", &agent.AgentError{Kind: "simulator_error", Message: fmt.Sprintf("turn %d: the simulated user failed: %v", turn+1, err)}
+		return "", "", &adapter.Error{Kind: "simulator_error", Message: fmt.Sprintf("turn %d: the simulated user failed: %v", turn+1, err)}
 	}
 	msg, done, perr := parseSimulatorReply(reply.Text)
 	if perr != nil {
-		return "", "", &agent.AgentError{Kind: "simulator_error", Message: fmt.Sprintf("turn %d: the simulated user's reply is unusable: %v", turn+1, perr),
+		return "", "", &adapter.Error{Kind: "simulator_error", Message: fmt.Sprintf("turn %d: the simulated user's reply is unusable: %v", turn+1, perr),
 			Details: map[string]any{"reply": score.RawReply(reply.Text)}}
 	}
 	if done {
@@ -144,7 +145,7 @@ func (s simulation) reached(ctx context.Context, cv *conversationRun) (bool, err
 	p := score.ConversationPrompt(score.GoalCompletion, "", sample)
 	a, err := s.e.opts.Judge.Assess(llm.WithUsageRecorder(ctx, &cv.simUsage), goalSystem(), p.User)
 	if err != nil {
-		return false, &agent.AgentError{Kind: "simulator_error", Message: fmt.Sprintf("turn %d: the goal judge failed: %v", len(cv.turns), err)}
+		return false, &adapter.Error{Kind: "simulator_error", Message: fmt.Sprintf("turn %d: the goal judge failed: %v", len(cv.turns), err)}
 	}
 	return a.Score >= 0.5, nil
 }

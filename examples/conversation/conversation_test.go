@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/evaltest"
 	"github.com/agentevals-go/agentevals/examples/conversation/scripted"
 	"github.com/agentevals-go/agentevals/llm"
@@ -23,7 +23,7 @@ func TestConversations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := agent.NewAgent(s.Agent, agent.AgentOptions{})
+	a, err := adapter.New(s.Agent, adapter.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

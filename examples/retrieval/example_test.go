@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/runner"
@@ -99,7 +99,7 @@ func execute(t *testing.T) *models.Run {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := agent.NewAgent(s.Agent, agent.AgentOptions{Concurrency: 2})
+	a, err := adapter.New(s.Agent, adapter.Options{Concurrency: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

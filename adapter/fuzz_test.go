@@ -1,4 +1,4 @@
-package agent
+package adapter
 
 import (
 	"encoding/json"
@@ -23,7 +23,7 @@ func FuzzParseReply(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte, plainOK bool) {
 		r, err := ParseReply(b, plainOK)
 		if plainOK {
-			r, err = ParseReplyAs(b, "") // a stray line before the object is read too
+			r, err = parseReplyAs(b, "") // a stray line before the object is read too
 		}
 		if err != nil {
 			return

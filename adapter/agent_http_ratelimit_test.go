@@ -1,4 +1,4 @@
-package agent
+package adapter
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -36,11 +37,11 @@ func TestHTTPAgent_RetryAfter(t *testing.T) {
 	defer srv.Close()
 	limiter := llm.NewLimiter()
 	cfg := suite.AgentConfig{Name: "A", Type: suite.AgentHTTP, URL: srv.URL, Timeout: suite.Duration(10 * time.Second)}
-	a, err := NewAgent(cfg, AgentOptions{Concurrency: 1, Limiter: limiter})
+	a, err := New(cfg, Options{Concurrency: 1, Limiter: limiter})
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := a.Answer(context.Background(), Question{ID: "q", Question: []byte(`"hi"`)})
+	resp, err := a.Answer(context.Background(), agent.Question{ID: "q", Question: []byte(`"hi"`)})
 	if err != nil || string(resp.Output) != `"ok"` {
 		t.Fatalf("answer %s, %v", resp.Output, err)
 	}
@@ -57,12 +58,12 @@ func TestHTTPAgent_RetryAfter(t *testing.T) {
 		w.Header().Set("Retry-After", "30")
 		http.Error(w, "slow down", http.StatusTooManyRequests)
 	})
-	a, err = NewAgent(short, AgentOptions{Concurrency: 1})
+	a, err = New(short, Options{Concurrency: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = a.Answer(context.Background(), Question{ID: "q", Question: []byte(`"hi"`)})
-	var ae *AgentError
+	_, err = a.Answer(context.Background(), agent.Question{ID: "q", Question: []byte(`"hi"`)})
+	var ae *Error
 	if !errors.As(err, &ae) || ae.Kind != "http_status" {
 		t.Errorf("a 429 beyond the timeout: %v, want the http_status error", err)
 	}
@@ -87,12 +88,12 @@ func TestLLMAgent_RetryAfter(t *testing.T) {
 	defer srv.Close()
 	t.Setenv("OPENAI_API_KEY", "agent-key")
 	limiter := llm.NewLimiter()
-	a, err := NewAgent(suite.AgentConfig{Name: "Model", Type: suite.AgentLLM, LLM: &suite.ModelConfig{
-		Provider: "openai", Model: "m", BaseURL: srv.URL + "/v1"}}, AgentOptions{Limiter: limiter})
+	a, err := New(suite.AgentConfig{Name: "Model", Type: suite.AgentLLM, LLM: &suite.ModelConfig{
+		Provider: "openai", Model: "m", BaseURL: srv.URL + "/v1"}}, Options{Limiter: limiter})
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := a.Answer(context.Background(), Question{ID: "q", Question: []byte(`"How long?"`)})
+	resp, err := a.Answer(context.Background(), agent.Question{ID: "q", Question: []byte(`"How long?"`)})
 	if err != nil || string(resp.Output) != `"Thirty days."` {
 		t.Fatalf("answer %s, %v", resp.Output, err)
 	}

@@ -1,4 +1,4 @@
-package agent
+package adapter
 
 import (
 	"context"
@@ -36,7 +36,7 @@ func TestProcessAgents_WorkingDirectory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp, err := mustAgent(t, s.Agent, AgentOptions{}).Answer(context.Background(), testQuestion)
+		resp, err := mustAgent(t, s.Agent, Options{}).Answer(context.Background(), testQuestion)
 		if err != nil {
 			t.Fatalf("%s %s: %v", tt.typ, tt.dirKey, err)
 		}

@@ -1,4 +1,4 @@
-package agent
+package adapter
 
 import (
 	"bytes"
@@ -15,20 +15,21 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/internal/proc"
 	"github.com/agentevals-go/agentevals/suite"
 )
 
-// AgentError is a failed agent call. It becomes the case's error_details
+// Error is a failed agent call. It becomes the case's error_details
 // ({"kind", "message", "details"}); the other cases go on.
-type AgentError struct {
+type Error struct {
 	Kind    string         // exit_status, timeout, bad_response, start, agent_error, panic, interrupted
 	Message string         // human-readable
 	Details map[string]any // stderr tail, exit code, …
 }
 
 // Error formats the failure as "agent KIND: message".
-func (e *AgentError) Error() string { return "agent " + e.Kind + ": " + e.Message }
+func (e *Error) Error() string { return "agent " + e.Kind + ": " + e.Message }
 
 // Limits on what evalrun keeps of an agent's streams.
 const (
@@ -67,7 +68,7 @@ func (t *tailBuffer) String() string {
 }
 
 // commandAgent runs one process per case.
-type CommandAgent struct {
+type Command struct {
 	cfg     suite.AgentConfig
 	env     []string
 	timeout time.Duration
@@ -81,35 +82,35 @@ type CommandAgent struct {
 // newCommandAgent resolves the program once: looking it up in PATH for
 // every case costs a stat per PATH entry. A program that is not found
 // stays as written, so each case reports the start error.
-func newCommandAgent(cfg suite.AgentConfig, env []string, timeout time.Duration, processTag string) *CommandAgent {
+func newCommandAgent(cfg suite.AgentConfig, env []string, timeout time.Duration, processTag string) *Command {
 	program := cfg.Command[0]
 	if !strings.Contains(program, "/") {
 		if p, err := exec.LookPath(program); err == nil && filepath.IsAbs(p) {
 			program = p
 		}
 	}
-	a := &CommandAgent{cfg: cfg, env: env, timeout: timeout, Procs: proc.NewProcesses(processTag), program: program}
+	a := &Command{cfg: cfg, env: env, timeout: timeout, Procs: proc.NewProcesses(processTag), program: program}
 	a.buffers.New = func() any { b := make([]byte, 32<<10); return &b }
 	return a
 }
 
-var _ Agent = (*CommandAgent)(nil)
+var _ agent.Agent = (*Command)(nil)
 
 // pipeDrain is how long evalrun keeps reading an agent's output after the
 // agent's process group was killed: only a process that escaped both the
 // group and the subreaper (say, one that cleared its environment and
 // called setsid) can hold the pipes longer.
-const PipeDrain = 2 * time.Second
+const pipeDrain = 2 * time.Second
 
 // Answer runs the command with the question JSON on stdin. The command's
 // streams are OS pipes read by evalrun itself, so that the moment the
 // agent's main process exits its whole process group is killed: children
 // it left running cannot hold the case open, and they make the case an
 // agent error ("agent left background processes running").
-func (a *CommandAgent) Answer(ctx context.Context, q Question) (Response, error) {
+func (a *Command) Answer(ctx context.Context, q agent.Question) (agent.Response, error) {
 	in, err := json.Marshal(q)
 	if err != nil {
-		return Response{}, &AgentError{Kind: "bad_question", Message: err.Error()}
+		return agent.Response{}, &Error{Kind: "bad_question", Message: err.Error()}
 	}
 	ctx, cancel := context.WithTimeout(ctx, a.timeout)
 	defer cancel()
@@ -117,44 +118,44 @@ func (a *CommandAgent) Answer(ctx context.Context, q Question) (Response, error)
 	cmd.Dir = a.cfg.Dir
 	cmd.Env = append(append(append([]string(nil), a.env...), caseEnv(ctx)...), traceEnv(ctx)...)
 	tag := a.Procs.Prepare(cmd)
-	stdout := NewAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
+	stdout := newAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
 	stderr := &tailBuffer{max: MaxStderr}
 	streams, err := startPiped(cmd, append(in, '\n'), stdout, stderr, &a.buffers) // one line, as for workers: `read` needs the newline
 	start := time.Now()
 	if err != nil {
-		return Response{}, &AgentError{Kind: "start", Message: err.Error(), Details: map[string]any{"command": a.cfg.Command}}
+		return agent.Response{}, &Error{Kind: "start", Message: err.Error(), Details: map[string]any{"command": a.cfg.Command}}
 	}
 	a.Procs.Started(cmd)
 	err = cmd.Wait()
 	left := a.Procs.Cleanup(cmd, tag)
-	streams.finish(PipeDrain)
+	streams.finish(pipeDrain)
 	details := map[string]any{"stderr": stderr.String(), "command": a.cfg.Command}
 	switch {
 	case ctx.Err() != nil:
 		details["elapsed_ms"] = float64(time.Since(start).Microseconds()) / 1000
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return Response{}, &AgentError{Kind: "timeout", Message: fmt.Sprintf("no answer within %s", a.timeout), Details: details}
+			return agent.Response{}, &Error{Kind: "timeout", Message: fmt.Sprintf("no answer within %s", a.timeout), Details: details}
 		}
-		return Response{}, &AgentError{Kind: "interrupted", Message: "the run was interrupted", Details: details}
+		return agent.Response{}, &Error{Kind: "interrupted", Message: "the run was interrupted", Details: details}
 	case err != nil:
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
 			details["exit_code"] = ee.ExitCode()
-			return Response{}, &AgentError{Kind: "exit_status", Message: fmt.Sprintf("%s exited with %v", a.cfg.Command[0], ee.ProcessState), Details: details}
+			return agent.Response{}, &Error{Kind: "exit_status", Message: fmt.Sprintf("%s exited with %v", a.cfg.Command[0], ee.ProcessState), Details: details}
 		}
-		return Response{}, &AgentError{Kind: "start", Message: err.Error(), Details: details}
+		return agent.Response{}, &Error{Kind: "start", Message: err.Error(), Details: details}
 	case len(left) > 0:
 		details["background_processes"] = left
-		return Response{}, &AgentError{Kind: "background_processes",
+		return agent.Response{}, &Error{Kind: "background_processes",
 			Message: fmt.Sprintf("agent left background processes running after it exited (killed: %s); wait for children before exiting", strings.Join(left, ", ")),
 			Details: details}
 	case stdout.over:
-		return Response{}, &AgentError{Kind: "bad_response", Message: fmt.Sprintf("stdout exceeds %d bytes besides the answer", maxStdout), Details: details}
+		return agent.Response{}, &Error{Kind: "bad_response", Message: fmt.Sprintf("stdout exceeds %d bytes besides the answer", maxStdout), Details: details}
 	}
-	resp, err := ParseReplyAs(stdout.Buf, a.cfg.Reply)
+	resp, err := parseReplyAs(stdout.Buf, a.cfg.Reply)
 	if err != nil {
 		details["stdout"] = excerpt(stdout.Buf)
-		return Response{}, &AgentError{Kind: "bad_response", Message: err.Error(), Details: details}
+		return agent.Response{}, &Error{Kind: "bad_response", Message: err.Error(), Details: details}
 	}
 	return withTruncation(resp, stdout), nil
 }

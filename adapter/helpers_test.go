@@ -1,4 +1,4 @@
-package agent
+package adapter
 
 // Helpers shared by the agent's internal tests.
 
@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/score"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -38,9 +39,9 @@ func shAgent(tb testing.TB, typ, script string) suite.AgentConfig {
 }
 
 // mustAgent builds an agent and closes it when the test ends.
-func mustAgent(tb testing.TB, cfg suite.AgentConfig, opts AgentOptions) Agent {
+func mustAgent(tb testing.TB, cfg suite.AgentConfig, opts Options) agent.Agent {
 	tb.Helper()
-	a, err := NewAgent(cfg, opts)
+	a, err := New(cfg, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -50,28 +51,28 @@ func mustAgent(tb testing.TB, cfg suite.AgentConfig, opts AgentOptions) Agent {
 	return a
 }
 
-// agentErr is err as an *AgentError; anything else fails the test.
-func agentErr(tb testing.TB, err error) *AgentError {
+// agentErr is err as an *Error; anything else fails the test.
+func agentErr(tb testing.TB, err error) *Error {
 	tb.Helper()
-	var ae *AgentError
+	var ae *Error
 	if !errors.As(err, &ae) {
-		tb.Fatalf("err = %v, want an *AgentError", err)
+		tb.Fatalf("err = %v, want an *Error", err)
 	}
 	return ae
 }
 
 // answers is a Go function agent answering from a map of id to output; a
 // missing id is an agent error.
-func answers(m map[string]string) Func {
-	return func(ctx context.Context, q Question) (Response, error) {
+func answers(m map[string]string) agent.Func {
+	return func(ctx context.Context, q agent.Question) (agent.Response, error) {
 		out, ok := m[q.ID]
 		if !ok {
-			return Response{}, fmt.Errorf("no answer for %s", q.ID)
+			return agent.Response{}, fmt.Errorf("no answer for %s", q.ID)
 		}
 		b, _ := json.Marshal(out)
-		return Response{Output: b, Actions: []score.Action{}}, nil
+		return agent.Response{Output: b, Actions: []score.Action{}}, nil
 	}
 }
 
 // testQuestion is the question the agent tests ask.
-var testQuestion = Question{ID: "q1", Name: "n", Question: json.RawMessage(`"How long?"`)}
+var testQuestion = agent.Question{ID: "q1", Name: "n", Question: json.RawMessage(`"How long?"`)}

@@ -1,4 +1,4 @@
-package agent
+package adapter
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/score"
 	"github.com/agentevals-go/agentevals/suite"
@@ -44,15 +45,15 @@ func TestLLMAgent_Answer(t *testing.T) {
 	}))
 	defer srv.Close()
 	t.Setenv("ANTHROPIC_API_KEY", "agent-key")
-	a, err := NewAgent(suite.AgentConfig{Name: "Model", Type: suite.AgentLLM, LLM: &suite.ModelConfig{
+	a, err := New(suite.AgentConfig{Name: "Model", Type: suite.AgentLLM, LLM: &suite.ModelConfig{
 		Provider: "anthropic", Model: "claude-test", BaseURL: srv.URL + "/v1", SystemPrompt: "You are a support agent.",
-	}}, AgentOptions{})
+	}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ct countingTransport
-	ctx := WithHTTPClient(context.Background(), &http.Client{Transport: &ct})
-	resp, err := a.Answer(ctx, Question{ID: "returns", Question: json.RawMessage(`"How long do I have to return an item?"`)})
+	ctx := agent.WithHTTPClient(context.Background(), &http.Client{Transport: &ct})
+	resp, err := a.Answer(ctx, agent.Question{ID: "returns", Question: json.RawMessage(`"How long do I have to return an item?"`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func TestLLMAgent_Answer(t *testing.T) {
 		t.Errorf("case transport saw %d requests, want 1 (replay must be able to intercept)", ct.n.Load())
 	}
 
-	_, err = a.Answer(context.Background(), Question{ID: "warranty", Question: json.RawMessage(`{"topic":"warranty"}`)})
+	_, err = a.Answer(context.Background(), agent.Question{ID: "warranty", Question: json.RawMessage(`{"topic":"warranty"}`)})
 	var je *score.Error
 	if !errors.As(err, &je) || je.Kind != score.KindProviderError {
 		t.Errorf("error = %v, want a provider_error *score.Error", err)
@@ -87,7 +88,7 @@ func TestLLMAgent_InvalidConfig(t *testing.T) {
 		{Provider: "ollama", Model: "m", BaseURL: "http://[::1"},
 		{Provider: "vertex", Model: "m"},
 	} {
-		if _, err := NewLLMAgent(cfg, llm.Options{}); !errors.Is(err, llm.ErrInvalidSettings) {
+		if _, err := NewLLM(cfg, llm.Options{}); !errors.Is(err, llm.ErrInvalidSettings) {
 			t.Errorf("%+v: err = %v, want ErrInvalidSettings", cfg, err)
 		}
 	}

@@ -1,10 +1,11 @@
-package agent
+package adapter
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/suite"
 )
 
@@ -22,7 +23,7 @@ func TestAnswerBuffer(t *testing.T) {
 		{"plain text", "  " + long + "\n", "ééééé", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := NewAnswerBuffer(10, 1<<20)
+			a := newAnswerBuffer(10, 1<<20)
 			for _, chunk := range splitEvery(tc.in, 3) { // arbitrary write boundaries
 				a.Write([]byte(chunk))
 			}
@@ -59,8 +60,8 @@ func splitEvery(s string, n int) []string {
 func TestCommandAgent_LongAnswerIsCapped(t *testing.T) {
 	cfg := shAgent(t, suite.AgentCommand, `cat >/dev/null; printf '{"output":"'; head -c 3000000 /dev/zero | tr '\0' a; printf '"}'`)
 	cfg.MaxAnswerBytes = 1000
-	a := mustAgent(t, cfg, AgentOptions{})
-	resp, err := a.Answer(t.Context(), Question{ID: "q", Question: []byte(`"hi"`)})
+	a := mustAgent(t, cfg, Options{})
+	resp, err := a.Answer(t.Context(), agent.Question{ID: "q", Question: []byte(`"hi"`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,9 +79,9 @@ func TestCommandAgent_LongAnswerIsCapped(t *testing.T) {
 func TestWorkerAgent_LongAnswerIsCapped(t *testing.T) {
 	cfg := shAgent(t, suite.AgentWorker, `while IFS= read -r l; do printf '{"output":"'; head -c 300000 /dev/zero | tr '\0' a; printf '"}\n'; done`)
 	cfg.MaxAnswerBytes = 1000
-	a := mustAgent(t, cfg, AgentOptions{})
+	a := mustAgent(t, cfg, Options{})
 	for i := range 2 {
-		resp, err := a.Answer(t.Context(), Question{ID: "q", Question: []byte(`"hi"`)})
+		resp, err := a.Answer(t.Context(), agent.Question{ID: "q", Question: []byte(`"hi"`)})
 		if err != nil {
 			t.Fatalf("answer %d: %v", i, err)
 		}

@@ -1,4 +1,4 @@
-package agent
+package adapter
 
 import (
 	"bytes"
@@ -12,8 +12,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/bounds"
-	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/money"
 	"github.com/agentevals-go/agentevals/sanitize"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -29,51 +30,51 @@ var (
 // when plain text is not allowed (worker agents).
 var errNotObject = errors.New("not a JSON object")
 
-// parseReply reads an agent's reply: a Response JSON object when its first
+// ParseReply reads an agent's reply: a Response JSON object when its first
 // non-space byte is "{", otherwise (when plainOK) plain text, which becomes
 // the output string with actions nil. Without plainOK, text is an error
 // wrapping errNotObject.
-func ParseReply(b []byte, plainOK bool) (Response, error) {
+func ParseReply(b []byte, plainOK bool) (agent.Response, error) {
 	t := bytes.TrimSpace(b)
 	if len(t) == 0 || t[0] != '{' {
 		if !plainOK {
-			return Response{}, fmt.Errorf("got text %s (%w: write logs and banners to stderr)", quoteReply(t), errNotObject)
+			return agent.Response{}, fmt.Errorf("got text %s (%w: write logs and banners to stderr)", quoteReply(t), errNotObject)
 		}
 		if !utf8.Valid(t) {
-			return Response{}, errors.New("want UTF-8 text or a Response JSON object")
+			return agent.Response{}, errors.New("want UTF-8 text or a Response JSON object")
 		}
 		out, err := json.Marshal(string(t))
 		if err != nil {
-			return Response{}, err
+			return agent.Response{}, err
 		}
-		return Response{Output: out}, nil
+		return agent.Response{Output: out}, nil
 	}
 	if err := bounds.Defaults().CheckJSON(t); err != nil {
-		return Response{}, fmt.Errorf("want a Response JSON object within bounds: %w", err)
+		return agent.Response{}, fmt.Errorf("want a Response JSON object within bounds: %w", err)
 	}
 	if err := unknownKeys(t); err != nil {
-		return Response{}, err
+		return agent.Response{}, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(t))
 	dec.DisallowUnknownFields() // unknownKeys has named them; this keeps the guarantee
 	dec.UseNumber()             // metadata numbers keep every digit (a 20-digit id stays itself)
-	var r Response
+	var r agent.Response
 	if err := dec.Decode(&r); err != nil {
-		return Response{}, fmt.Errorf("want a Response JSON object {output, actions, input_tokens, output_tokens, cost, metadata}: %w", err)
+		return agent.Response{}, fmt.Errorf("want a Response JSON object {output, actions, input_tokens, output_tokens, cost, metadata}: %w", err)
 	}
 	var top struct {
 		Cost json.RawMessage `json:"cost"`
 	}
 	if json.Unmarshal(t, &top) == nil && r.Cost != nil {
-		if d, err := models.ParseDecimal(string(top.Cost)); err == nil {
-			r.costText = d // the cost's digits as written, not its float64
+		if d, err := money.ParseDecimal(string(top.Cost)); err == nil {
+			r.CostText = d // the cost's digits as written, not its float64
 		}
 	}
 	if dec.More() {
-		return Response{}, errors.New("want one Response JSON object, found more after it")
+		return agent.Response{}, errors.New("want one Response JSON object, found more after it")
 	}
 	if err := CheckResponse(&r); err != nil {
-		return Response{}, err
+		return agent.Response{}, err
 	}
 	return r, nil
 }
@@ -138,7 +139,7 @@ const replyRepaired = "reply_repaired"
 // repairResponse replaces NUL characters, invalid UTF-8 and lone
 // surrogate escapes in the answer and the action arguments with U+FFFD
 // (PostgreSQL jsonb refuses them) and notes it in the metadata.
-func repairResponse(r *Response) {
+func repairResponse(r *agent.Response) {
 	fixed := false
 	if out, ok := sanitize.RepairJSON(r.Output); ok {
 		r.Output, fixed = out, true
@@ -157,9 +158,9 @@ func repairResponse(r *Response) {
 	}
 }
 
-// checkResponse repairs what can be repaired (repairResponse) and rejects
+// CheckResponse repairs what can be repaired (repairResponse) and rejects
 // replies that cannot be evidence.
-func CheckResponse(r *Response) error {
+func CheckResponse(r *agent.Response) error {
 	repairResponse(r)
 	var list []suite.Problem
 	p := suite.Problems{File: "response", List: &list}

@@ -1,4 +1,4 @@
-package agent
+package adapter
 
 import (
 	"bufio"
@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/internal/proc"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -22,7 +23,7 @@ import (
 // Plain text is refused, unlike command and http agents: a stray line (a
 // boot banner, a log line) would otherwise be taken as the answer to the
 // current question and shift every later answer by one.
-type WorkerAgent struct {
+type Worker struct {
 	cfg     suite.AgentConfig
 	env     []string
 	timeout time.Duration
@@ -36,8 +37,8 @@ type WorkerAgent struct {
 }
 
 var (
-	_ Agent     = (*WorkerAgent)(nil)
-	_ io.Closer = (*WorkerAgent)(nil)
+	_ agent.Agent = (*Worker)(nil)
+	_ io.Closer   = (*Worker)(nil)
 )
 
 type workerSlot struct {
@@ -74,8 +75,8 @@ func (l *lockedTail) String() string {
 	return l.t.String()
 }
 
-func newWorkerAgent(cfg suite.AgentConfig, env []string, timeout time.Duration, opts AgentOptions) *WorkerAgent {
-	a := &WorkerAgent{cfg: cfg, env: env, timeout: timeout, EnvFor: opts.WorkerEnv, procs: proc.NewProcesses(opts.ProcessTag),
+func newWorkerAgent(cfg suite.AgentConfig, env []string, timeout time.Duration, opts Options) *Worker {
+	a := &Worker{cfg: cfg, env: env, timeout: timeout, EnvFor: opts.WorkerEnv, procs: proc.NewProcesses(opts.ProcessTag),
 		slots: make(chan *workerSlot, opts.Concurrency)}
 	for i := range opts.Concurrency {
 		s := &workerSlot{n: i}
@@ -86,19 +87,19 @@ func newWorkerAgent(cfg suite.AgentConfig, env []string, timeout time.Duration, 
 }
 
 // Answer sends the question to a free worker, starting one if needed.
-func (a *WorkerAgent) Answer(ctx context.Context, q Question) (Response, error) {
+func (a *Worker) Answer(ctx context.Context, q agent.Question) (agent.Response, error) {
 	var slot *workerSlot
 	select {
 	case slot = <-a.slots:
 	case <-ctx.Done():
-		return Response{}, &AgentError{Kind: "interrupted", Message: "no worker became free before the run ended"}
+		return agent.Response{}, &Error{Kind: "interrupted", Message: "no worker became free before the run ended"}
 	}
 	defer func() { a.slots <- slot }()
 	defer armWorker(ctx, slot.n)() // replay: this worker's proxy serves this case (runner/replay.go)
 	if slot.proc == nil {
 		p, err := a.start(slot.n, workerTraceEnv(ctx))
 		if err != nil {
-			return Response{}, &AgentError{Kind: "start", Message: err.Error(), Details: map[string]any{"command": a.cfg.Command}}
+			return agent.Response{}, &Error{Kind: "start", Message: err.Error(), Details: map[string]any{"command": a.cfg.Command}}
 		}
 		slot.proc = p
 	}
@@ -110,7 +111,7 @@ func (a *WorkerAgent) Answer(ctx context.Context, q Question) (Response, error) 
 	return resp, err
 }
 
-func (a *WorkerAgent) start(n int, extraEnv []string) (*workerProc, error) {
+func (a *Worker) start(n int, extraEnv []string) (*workerProc, error) {
 	a.mu.Lock()
 	closed := a.closed
 	a.mu.Unlock()
@@ -127,7 +128,7 @@ func (a *WorkerAgent) start(n int, extraEnv []string) (*workerProc, error) {
 	a.procs.Prepare(cmd) // its own group, dies with evalrun, tagged for the guardian
 	// A process that escaped the group with stderr open cannot hold Wait
 	// (and so kill, and the case) past the drain.
-	cmd.WaitDelay = PipeDrain
+	cmd.WaitDelay = pipeDrain
 	w, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -161,8 +162,8 @@ func (a *WorkerAgent) start(n int, extraEnv []string) (*workerProc, error) {
 // stdout. It returns the line, or nil and the read error when no line came:
 // the deadline (os.ErrDeadlineExceeded) or the end of stdout. A last line
 // without its newline counts as a line.
-func (a *WorkerAgent) readLine(p *workerProc) (*answerBuffer, error) {
-	line := NewAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
+func (a *Worker) readLine(p *workerProc) (*answerBuffer, error) {
+	line := newAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
 	for {
 		chunk, err := p.r.ReadSlice('\n')
 		end := len(chunk) > 0 && chunk[len(chunk)-1] == '\n'
@@ -187,11 +188,11 @@ func (a *WorkerAgent) readLine(p *workerProc) (*answerBuffer, error) {
 // the agent timeout or the case deadline, which the end of ctx brings
 // forward, so ask returns once ctx is done whatever the worker does, and no
 // reader goroutine hands every line over.
-func (a *WorkerAgent) ask(ctx context.Context, p *workerProc, q Question) (Response, error) {
+func (a *Worker) ask(ctx context.Context, p *workerProc, q agent.Question) (agent.Response, error) {
 	q.Traceparent = traceparentOf(ctx)
 	in, err := json.Marshal(q)
 	if err != nil {
-		return Response{}, &AgentError{Kind: "bad_question", Message: err.Error()}
+		return agent.Response{}, &Error{Kind: "bad_question", Message: err.Error()}
 	}
 	details := func() map[string]any {
 		return map[string]any{"stderr": p.stderr.String(), "command": a.cfg.Command}
@@ -210,14 +211,14 @@ func (a *WorkerAgent) ask(ctx context.Context, p *workerProc, q Question) (Respo
 	defer stop()
 	if _, err := p.stdin.Write(append(in, '\n')); err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			return Response{}, a.noAnswer(ctx, details())
+			return agent.Response{}, a.noAnswer(ctx, details())
 		}
-		return Response{}, &AgentError{Kind: "exit_status", Message: "worker stopped reading questions: " + err.Error(), Details: details()}
+		return agent.Response{}, &Error{Kind: "exit_status", Message: "worker stopped reading questions: " + err.Error(), Details: details()}
 	}
 	line, err := a.readLine(p)
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
-		return Response{}, a.noAnswer(ctx, details())
+		return agent.Response{}, a.noAnswer(ctx, details())
 	case err != nil: // stdout ended: the exit status says why, once the worker has exited
 		wait := time.NewTimer(time.Until(deadline))
 		defer wait.Stop()
@@ -230,16 +231,16 @@ func (a *WorkerAgent) ask(ctx context.Context, p *workerProc, q Question) (Respo
 		if isDone(p.done) && p.err != nil {
 			msg = fmt.Sprintf("worker exited without answering: %v", p.err)
 		}
-		return Response{}, &AgentError{Kind: "exit_status", Message: msg, Details: details()}
+		return agent.Response{}, &Error{Kind: "exit_status", Message: msg, Details: details()}
 	case line.over:
-		return Response{}, &AgentError{Kind: "bad_response", Message: fmt.Sprintf("reply line exceeds %d bytes besides the answer", maxStdout), Details: details()}
+		return agent.Response{}, &Error{Kind: "bad_response", Message: fmt.Sprintf("reply line exceeds %d bytes besides the answer", maxStdout), Details: details()}
 	}
 	resp, err := ParseReply(line.Buf, false)
 	if err != nil {
 		d := details()
 		d["stdout"] = excerpt(line.Buf)
 		err = fmt.Errorf("worker protocol: each reply must be one JSON object on one line; %w", err)
-		return Response{}, &AgentError{Kind: "bad_response", Message: err.Error(), Details: d}
+		return agent.Response{}, &Error{Kind: "bad_response", Message: err.Error(), Details: d}
 	}
 	return withTruncation(resp, line), nil
 }
@@ -247,15 +248,15 @@ func (a *WorkerAgent) ask(ctx context.Context, p *workerProc, q Question) (Respo
 // noAnswer is the error of a question the worker did not answer in time:
 // the case deadline passed, the run was interrupted or, while ctx goes on,
 // the agent timeout passed.
-func (a *WorkerAgent) noAnswer(ctx context.Context, details map[string]any) *AgentError {
+func (a *Worker) noAnswer(ctx context.Context, details map[string]any) *Error {
 	d, hasDeadline := ctx.Deadline()
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) || (hasDeadline && !time.Now().Before(d)):
-		return &AgentError{Kind: "timeout", Message: "no answer before the case deadline", Details: details}
+		return &Error{Kind: "timeout", Message: "no answer before the case deadline", Details: details}
 	case ctx.Err() != nil:
-		return &AgentError{Kind: "interrupted", Message: "the run was interrupted", Details: details}
+		return &Error{Kind: "interrupted", Message: "the run was interrupted", Details: details}
 	}
-	return &AgentError{Kind: "timeout", Message: fmt.Sprintf("no answer within %s", a.timeout), Details: details}
+	return &Error{Kind: "timeout", Message: fmt.Sprintf("no answer within %s", a.timeout), Details: details}
 }
 
 // isDone reports whether ch is closed.
@@ -278,7 +279,7 @@ func (p *workerProc) kill() {
 // after two seconds is killed. Every worker's stdin is closed before any is
 // waited for, so the interpreters shut down side by side, not one after
 // the other.
-func (a *WorkerAgent) Close() error {
+func (a *Worker) Close() error {
 	a.mu.Lock()
 	a.closed = true
 	a.mu.Unlock()

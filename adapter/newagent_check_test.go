@@ -1,4 +1,4 @@
-package agent
+package adapter
 
 import (
 	"testing"
@@ -7,7 +7,7 @@ import (
 )
 
 // TestNewAgent_RefusesWhatCheckAgentRefuses keeps suite.CheckAgent, which
-// validates without building, in step with NewAgent.
+// validates without building, in step with New.
 func TestNewAgent_RefusesWhatCheckAgentRefuses(t *testing.T) {
 	for name, cfg := range map[string]suite.AgentConfig{
 		"name only":                   {Name: "A"},
@@ -15,8 +15,8 @@ func TestNewAgent_RefusesWhatCheckAgentRefuses(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			s := &suite.Suite{Agent: cfg}
-			if _, nerr := NewAgent(cfg, AgentOptions{}); nerr == nil || s.ValidateAgent() == nil {
-				t.Errorf("NewAgent = %v, CheckAgent = %v: both must refuse", nerr, s.ValidateAgent())
+			if _, nerr := New(cfg, Options{}); nerr == nil || s.ValidateAgent() == nil {
+				t.Errorf("New = %v, CheckAgent = %v: both must refuse", nerr, s.ValidateAgent())
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package agent
+package adapter
 
 import (
 	"strings"
@@ -30,7 +30,7 @@ func TestParseReplyAs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := ParseReplyAs([]byte(tt.reply), tt.mode)
+			r, err := parseReplyAs([]byte(tt.reply), tt.mode)
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("err = %v, want %q", err, tt.err)

@@ -1,4 +1,4 @@
-package agent
+package adapter
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/internal/proc"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -24,10 +25,10 @@ func TestCommandAgent_BackgroundChildren(t *testing.T) {
 		{"child that finished", `cat >/dev/null; true & wait; echo ok`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := mustAgent(t, shAgent(t, suite.AgentCommand, tc.script), AgentOptions{})
+			a := mustAgent(t, shAgent(t, suite.AgentCommand, tc.script), Options{})
 			start := time.Now()
-			_, err := a.Answer(context.Background(), Question{ID: "q", Question: []byte(`"hi"`)})
-			if elapsed := time.Since(start); elapsed > PipeDrain {
+			_, err := a.Answer(context.Background(), agent.Question{ID: "q", Question: []byte(`"hi"`)})
+			if elapsed := time.Since(start); elapsed > pipeDrain {
 				t.Errorf("Answer took %s: it waited for the background child", elapsed)
 			}
 			if !tc.wantErr {
@@ -41,10 +42,10 @@ func TestCommandAgent_BackgroundChildren(t *testing.T) {
 				t.Fatalf("error = %s: %s", ae.Kind, ae.Message)
 			}
 			// SIGKILL is delivered at once but a process takes a moment to die
-			n := liveTagged(t, a.(*CommandAgent).Procs.Tag)
+			n := liveTagged(t, a.(*Command).Procs.Tag)
 			for deadline := time.Now().Add(2 * time.Second); n != 0 && time.Now().Before(deadline); {
 				time.Sleep(10 * time.Millisecond)
-				n = liveTagged(t, a.(*CommandAgent).Procs.Tag)
+				n = liveTagged(t, a.(*Command).Procs.Tag)
 			}
 			if n != 0 {
 				t.Errorf("%d tagged processes still running", n)

@@ -1,19 +1,19 @@
-package agent
+package adapter
 
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"time"
 
+	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/prices"
 	"github.com/agentevals-go/agentevals/suite"
 )
 
-// AgentOptions tune NewAgent.
-type AgentOptions struct {
+// Options tune New.
+type Options struct {
 	// Concurrency is how many cases run at once (worker agents start this
 	// many processes). Default 1.
 	Concurrency int
@@ -39,12 +39,12 @@ type AgentOptions struct {
 	ProcessTag string
 }
 
-// NewAgent builds the agent a suite names. Agents holding processes or
+// New builds the agent a suite names. Agents holding processes or
 // connections also implement io.Closer; close them when the run ends.
 // Building starts no process (worker agents start theirs on first use);
 // Suite.CheckAgent reports the same configuration problems without
 // building anything.
-func NewAgent(cfg suite.AgentConfig, opts AgentOptions) (Agent, error) {
+func New(cfg suite.AgentConfig, opts Options) (agent.Agent, error) {
 	if err := suite.AgentConfigError(cfg); err != nil {
 		return nil, err
 	}
@@ -72,7 +72,7 @@ func NewAgent(cfg suite.AgentConfig, opts AgentOptions) (Agent, error) {
 	case suite.AgentHTTP:
 		return newHTTPAgent(cfg, timeout, opts)
 	case suite.AgentLLM:
-		return NewLLMAgent(*cfg.LLM, llm.Options{Limiter: opts.Limiter, Prices: opts.Prices})
+		return NewLLM(*cfg.LLM, llm.Options{Limiter: opts.Limiter, Prices: opts.Prices})
 	default: // refused by agentConfigError
 		return nil, fmt.Errorf("new agent %q: $.agent: %w", cfg.Name, suite.ErrNoAgentType)
 	}
@@ -100,36 +100,16 @@ func baseEnv(names []string, lookup func(string) (string, bool)) []string {
 	return env
 }
 
-type ctxKey int
-
-const (
-	envKey ctxKey = iota
-	clientKey
-)
+// envKey carries the extra environment of a case's command-agent process.
+type envKey struct{}
 
 // WithEnv returns a context whose command-agent process for this case gets
 // the extra environment variables ("NAME=value"), e.g. a replay proxy.
 func WithEnv(ctx context.Context, env []string) context.Context {
-	return context.WithValue(ctx, envKey, append(caseEnv(ctx), env...))
+	return context.WithValue(ctx, envKey{}, append(caseEnv(ctx), env...))
 }
 
 func caseEnv(ctx context.Context) []string {
-	env, _ := ctx.Value(envKey).([]string)
+	env, _ := ctx.Value(envKey{}).([]string)
 	return append([]string(nil), env...)
-}
-
-// WithHTTPClient returns a context carrying the HTTP client a Go function
-// (or llm) agent should use for this case, e.g. one replaying fixtures.
-func WithHTTPClient(ctx context.Context, c *http.Client) context.Context {
-	return context.WithValue(ctx, clientKey, c)
-}
-
-// HTTPClient returns the case's HTTP client placed by WithHTTPClient, or a
-// plain client when none was placed. Go function agents call it for every
-// outgoing request so that replay can intercept them.
-func HTTPClient(ctx context.Context) *http.Client {
-	if c, ok := ctx.Value(clientKey).(*http.Client); ok && c != nil {
-		return c
-	}
-	return &http.Client{}
 }

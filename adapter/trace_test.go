@@ -1,4 +1,4 @@
-package agent
+package adapter
 
 import (
 	"context"
@@ -10,20 +10,21 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/suite"
 )
 
 const testTraceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
 
 func traced() context.Context {
-	return WithTrace(context.Background(), TraceContext{Traceparent: testTraceparent, Endpoint: "http://127.0.0.1:4318"})
+	return agent.WithTrace(context.Background(), agent.TraceContext{Traceparent: testTraceparent, Endpoint: "http://127.0.0.1:4318"})
 }
 
 // Each agent type receives the call's trace context its own way, and
 // nothing when tracing is off.
 func TestWithTrace_perAgentType(t *testing.T) {
 	echoEnv := `printf '{"output": "%s|%s|%s"}\n' "$TRACEPARENT" "$OTEL_EXPORTER_OTLP_TRACES_ENDPOINT" "$OTEL_EXPORTER_OTLP_ENDPOINT"` + "\n"
-	cmd := mustAgent(t, shAgent(t, suite.AgentCommand, "cat >/dev/null\n"+echoEnv), AgentOptions{})
+	cmd := mustAgent(t, shAgent(t, suite.AgentCommand, "cat >/dev/null\n"+echoEnv), Options{})
 	for _, tc := range []struct {
 		name string
 		ctx  context.Context
@@ -33,7 +34,7 @@ func TestWithTrace_perAgentType(t *testing.T) {
 		{"off", context.Background(), "||"},
 	} {
 		t.Run("command "+tc.name, func(t *testing.T) {
-			resp, err := cmd.Answer(tc.ctx, Question{ID: "q", Question: json.RawMessage(`"x"`)})
+			resp, err := cmd.Answer(tc.ctx, agent.Question{ID: "q", Question: json.RawMessage(`"x"`)})
 			if err != nil || string(resp.Output) != `"`+tc.want+`"` {
 				t.Fatalf("Answer = %s, %v; want %q", resp.Output, err, tc.want)
 			}
@@ -45,8 +46,8 @@ func TestWithTrace_perAgentType(t *testing.T) {
   tp=$(printf '%s' "$line" | sed -n 's/.*"traceparent":"\([^"]*\)".*/\1/p')
   printf '{"output": "%s|%s|%s"}\n' "$tp" "$TRACEPARENT" "$OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
 done
-`), AgentOptions{Concurrency: 1})
-	resp, err := worker.Answer(traced(), Question{ID: "q", Question: json.RawMessage(`"x"`)})
+`), Options{Concurrency: 1})
+	resp, err := worker.Answer(traced(), agent.Question{ID: "q", Question: json.RawMessage(`"x"`)})
 	if want := `"` + testTraceparent + `||http://127.0.0.1:4318/v1/traces"`; err != nil || string(resp.Output) != want {
 		t.Fatalf("worker Answer = %s, %v; want %s", resp.Output, err, want)
 	}
@@ -58,9 +59,9 @@ done
 		fmt.Fprint(w, `{"output": "ok"}`)
 	}))
 	defer srv.Close()
-	httpAgent := mustAgent(t, suite.AgentConfig{Name: "A", Type: suite.AgentHTTP, URL: srv.URL, Timeout: suite.Duration(10 * time.Second)}, AgentOptions{})
+	httpAgent := mustAgent(t, suite.AgentConfig{Name: "A", Type: suite.AgentHTTP, URL: srv.URL, Timeout: suite.Duration(10 * time.Second)}, Options{})
 	for _, ctx := range []context.Context{traced(), context.Background()} {
-		if _, err := httpAgent.Answer(ctx, Question{ID: "q", Question: json.RawMessage(`"x"`)}); err != nil {
+		if _, err := httpAgent.Answer(ctx, agent.Question{ID: "q", Question: json.RawMessage(`"x"`)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -69,11 +70,11 @@ done
 	}
 
 	// A Go function gets the remote span context.
-	sc := SpanContext(traced())
+	sc := agent.SpanContext(traced())
 	if !sc.IsRemote() || sc.TraceID().String() != "4bf92f3577b34da6a3ce929d0e0e4736" || sc.SpanID().String() != "00f067aa0ba902b7" {
 		t.Errorf("span context = %+v", sc)
 	}
-	if SpanContext(context.Background()).IsValid() {
+	if agent.SpanContext(context.Background()).IsValid() {
 		t.Error("a span context without tracing")
 	}
 }

@@ -1,10 +1,12 @@
-package agent
+package adapter
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
 	"hash"
 	"maps"
+
+	"github.com/agentevals-go/agentevals/agent"
 )
 
 // DefaultMaxAnswerBytes is how much of an agent's answer (the "output"
@@ -46,7 +48,7 @@ type answerBuffer struct {
 	kept       int  // bytes of the answer kept
 }
 
-func NewAnswerBuffer(limit, max int) *answerBuffer {
+func newAnswerBuffer(limit, max int) *answerBuffer {
 	if limit <= 0 {
 		limit = DefaultMaxAnswerBytes
 	}
@@ -190,7 +192,7 @@ func (a *answerBuffer) Truncation() map[string]any {
 
 // withTruncation notes in resp's metadata (output_truncated) that its
 // answer was cut.
-func withTruncation(resp Response, a *answerBuffer) Response {
+func withTruncation(resp agent.Response, a *answerBuffer) agent.Response {
 	t := a.Truncation()
 	if t == nil {
 		return resp

@@ -1,4 +1,4 @@
-package agent
+package adapter
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"maps"
 	"unicode/utf8"
 
+	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/suite"
 )
 
@@ -18,7 +19,7 @@ const ReplyNoteKey = "reply_note"
 // maxNoteText bounds the text kept in a reply note, in runes.
 const maxNoteText = 2000
 
-// ParseReplyAs reads a command or http agent's reply by the suite's
+// parseReplyAs reads a command or http agent's reply by the suite's
 // agent.reply mode ("" is suite.ReplyAuto):
 //
 //   - json: the reply must be one Response object (ParseReply without
@@ -33,12 +34,12 @@ const maxNoteText = 2000
 //
 // So a stray line printed before the JSON reply never turns the raw
 // protocol JSON into the scored answer without the case saying so.
-func ParseReplyAs(b []byte, mode string) (Response, error) {
+func parseReplyAs(b []byte, mode string) (agent.Response, error) {
 	switch mode {
 	case suite.ReplyJSON:
 		r, err := ParseReply(b, false)
 		if err != nil {
-			return Response{}, fmt.Errorf("agent.reply is \"json\": %w", err)
+			return agent.Response{}, fmt.Errorf("agent.reply is \"json\": %w", err)
 		}
 		return r, nil
 	case suite.ReplyText:
@@ -58,14 +59,14 @@ func ParseReplyAs(b []byte, mode string) (Response, error) {
 		}
 		tr, terr := textReply(t)
 		if terr != nil {
-			return Response{}, terr
+			return agent.Response{}, terr
 		}
 		return withNote(tr, noteOf("text", "the last line of the reply is a JSON object but not a valid Response, so the whole reply was read and scored as plain text; set agent.reply to \"json\" to make this a case error",
 			nil, err.Error())), nil
 	}
 	r, err := textReply(t)
 	if err != nil {
-		return Response{}, err
+		return agent.Response{}, err
 	}
 	if holdsObject(t) {
 		r = withNote(r, noteOf("text", "the reply holds a JSON object but is not one Response object (it does not start with \"{\" and its last line is not one): it was read and scored as plain text; print the Response alone (logs to stderr) or set agent.reply to \"json\" or \"text\"",
@@ -75,15 +76,15 @@ func ParseReplyAs(b []byte, mode string) (Response, error) {
 }
 
 // textReply is a plain-text reply: the output string, actions nil.
-func textReply(t []byte) (Response, error) {
+func textReply(t []byte) (agent.Response, error) {
 	if !utf8.Valid(t) {
-		return Response{}, fmt.Errorf("want UTF-8 text or a Response JSON object")
+		return agent.Response{}, fmt.Errorf("want UTF-8 text or a Response JSON object")
 	}
 	out, err := json.Marshal(string(t))
 	if err != nil {
-		return Response{}, err
+		return agent.Response{}, err
 	}
-	return Response{Output: out}, nil
+	return agent.Response{Output: out}, nil
 }
 
 // splitLastLine splits trimmed text at its last line break: the text
@@ -132,7 +133,7 @@ func noteOf(readAs, note string, before []byte, objectError string) map[string]a
 }
 
 // withNote adds the reply note to r's metadata.
-func withNote(r Response, note map[string]any) Response {
+func withNote(r agent.Response, note map[string]any) agent.Response {
 	r.Metadata = maps.Clone(r.Metadata)
 	if r.Metadata == nil {
 		r.Metadata = map[string]any{}

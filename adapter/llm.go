@@ -1,4 +1,4 @@
-package agent
+package adapter
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -21,12 +22,12 @@ type llmAgent struct {
 	system string
 }
 
-var _ Agent = (*llmAgent)(nil)
+var _ agent.Agent = (*llmAgent)(nil)
 
-// NewLLMAgent validates the model section and builds the client. The
+// NewLLM validates the model section and builds the client. The
 // provider's credential comes from its usual environment variable.
 // o's Limiter and Prices apply; its HTTP client is the agent's own.
-func NewLLMAgent(cfg suite.ModelConfig, o llm.Options) (Agent, error) {
+func NewLLM(cfg suite.ModelConfig, o llm.Options) (agent.Agent, error) {
 	o.HTTPClient = &http.Client{Transport: caseTransport{}}
 	c, err := llm.NewClient(cfg.Settings(), o)
 	if err != nil {
@@ -36,7 +37,7 @@ func NewLLMAgent(cfg suite.ModelConfig, o llm.Options) (Agent, error) {
 }
 
 // Answer asks the model the question.
-func (a *llmAgent) Answer(ctx context.Context, q Question) (Response, error) {
+func (a *llmAgent) Answer(ctx context.Context, q agent.Question) (agent.Response, error) {
 	var reply llm.Reply
 	var err error
 	if q.InConversation() { // the provider's chat history (agent/history.go)
@@ -49,11 +50,11 @@ func (a *llmAgent) Answer(ctx context.Context, q Question) (Response, error) {
 		reply, err = a.client.Generate(ctx, a.system, questionText(q.Question), false)
 	}
 	if err != nil {
-		return Response{}, fmt.Errorf("llm agent: %w", err)
+		return agent.Response{}, fmt.Errorf("llm agent: %w", err)
 	}
 	out, err := json.Marshal(reply.Text)
 	if err != nil {
-		return Response{}, fmt.Errorf("llm agent: %w", err)
+		return agent.Response{}, fmt.Errorf("llm agent: %w", err)
 	}
 	in, outTok := reply.Usage.InputTokens, reply.Usage.OutputTokens
 	s := a.client.Settings()
@@ -61,7 +62,7 @@ func (a *llmAgent) Answer(ctx context.Context, q Question) (Response, error) {
 	if len(reply.Attempts) > 1 {
 		meta["attempts"] = reply.Attempts
 	}
-	return Response{Output: out, Actions: nil, InputTokens: &in, OutputTokens: &outTok,
+	return agent.Response{Output: out, Actions: nil, InputTokens: &in, OutputTokens: &outTok,
 		Cost: reply.Usage.Cost, Metadata: meta}, nil
 }
 
@@ -88,7 +89,7 @@ var _ http.RoundTripper = caseTransport{}
 
 // RoundTrip forwards req through the case's transport.
 func (caseTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	rt := HTTPClient(req.Context()).Transport
+	rt := agent.HTTPClient(req.Context()).Transport
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
