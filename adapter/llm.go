@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/suite"
 )
 
@@ -18,7 +19,7 @@ import (
 // output, actions are nil (a bare model call is not instrumented) and the
 // model's usage is the agent's usage.
 type llmAgent struct {
-	client *llm.Client
+	client *provider.Client
 	system string
 }
 
@@ -27,9 +28,9 @@ var _ agent.Agent = (*llmAgent)(nil)
 // NewLLM validates the model section and builds the client. The
 // provider's credential comes from its usual environment variable.
 // o's Limiter and Prices apply; its HTTP client is the agent's own.
-func NewLLM(cfg suite.ModelConfig, o llm.Options) (agent.Agent, error) {
+func NewLLM(cfg suite.ModelConfig, o provider.Options) (agent.Agent, error) {
 	o.HTTPClient = &http.Client{Transport: caseTransport{}}
-	c, err := llm.NewClient(cfg.Settings(), o)
+	c, err := provider.NewClient(cfg.Settings(), o)
 	if err != nil {
 		return nil, fmt.Errorf("new llm agent: %w", err)
 	}
@@ -38,7 +39,7 @@ func NewLLM(cfg suite.ModelConfig, o llm.Options) (agent.Agent, error) {
 
 // Answer asks the model the question.
 func (a *llmAgent) Answer(ctx context.Context, q agent.Question) (agent.Response, error) {
-	var reply llm.Reply
+	var reply provider.Reply
 	var err error
 	if q.InConversation() { // the provider's chat history (agent/history.go)
 		history := make([]llm.ChatMessage, len(q.Messages))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/score"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -88,7 +89,7 @@ func TestLLMAgent_InvalidConfig(t *testing.T) {
 		{Provider: "ollama", Model: "m", BaseURL: "http://[::1"},
 		{Provider: "vertex", Model: "m"},
 	} {
-		if _, err := NewLLM(cfg, llm.Options{}); !errors.Is(err, llm.ErrInvalidSettings) {
+		if _, err := NewLLM(cfg, provider.Options{}); !errors.Is(err, llm.ErrInvalidSettings) {
 			t.Errorf("%+v: err = %v, want ErrInvalidSettings", cfg, err)
 		}
 	}

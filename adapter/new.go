@@ -9,6 +9,7 @@ import (
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/prices"
+	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/suite"
 )
 
@@ -27,7 +28,7 @@ type Options struct {
 	// Limiter, when set, paces the requests of http and llm agents across
 	// all workers and adapts them to the server's 429s (llm.Limiter).
 	Limiter *llm.Limiter
-	// Prices prices llm agents' calls (llm.Options.Prices); nil means the
+	// Prices prices llm agents' calls (provider.Options.Prices); nil means the
 	// vendored catalog alone.
 	Prices *prices.Catalog
 	// MaxAnswerBytes overrides the suite's agent.max_answer_bytes when
@@ -72,7 +73,7 @@ func New(cfg suite.AgentConfig, opts Options) (agent.Agent, error) {
 	case suite.AgentHTTP:
 		return newHTTPAgent(cfg, timeout, opts)
 	case suite.AgentLLM:
-		return NewLLM(*cfg.LLM, llm.Options{Limiter: opts.Limiter, Prices: opts.Prices})
+		return NewLLM(*cfg.LLM, provider.Options{Limiter: opts.Limiter, Prices: opts.Prices})
 	default: // refused by agentConfigError
 		return nil, fmt.Errorf("new agent %q: $.agent: %w", cfg.Name, suite.ErrNoAgentType)
 	}

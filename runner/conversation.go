@@ -11,8 +11,8 @@ import (
 
 	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
-	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/score"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -34,7 +34,7 @@ type conversationRun struct {
 	// last is the last reply (its metadata becomes the case's).
 	last agent.Response
 	// simUsage accounts the simulator's and goal judge's calls.
-	simUsage llm.UsageRecorder
+	simUsage provider.UsageRecorder
 }
 
 // newSessionID is a fresh random conversation id in the form of a

@@ -11,6 +11,7 @@ import (
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/suite"
 )
 
@@ -29,9 +30,9 @@ func TestExecute_ReplayJudgeBypassesReplay(t *testing.T) {
 	for _, kind := range []string{"go", "command"} {
 		t.Run(kind, func(t *testing.T) {
 			srv, calls := judgeServer(t)
-			judge, err := llm.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
+			judge, err := provider.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
 				Timeout: 5 * time.Second, Retry: llm.Retry{MaxAttempts: 1}},
-				llm.Options{Getenv: func(string) string { return "" }}, nil)
+				provider.Options{Getenv: func(string) string { return "" }}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/runner"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -94,8 +95,8 @@ func execute(t *testing.T) *models.Run {
 		t.Fatal(err)
 	}
 	srv := scriptedJudge(t)
-	judge, err := llm.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
-		Timeout: 5 * time.Second, Retry: llm.Retry{MaxAttempts: 1}}, llm.Options{Getenv: func(string) string { return "" }}, nil)
+	judge, err := provider.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
+		Timeout: 5 * time.Second, Retry: llm.Retry{MaxAttempts: 1}}, provider.Options{Getenv: func(string) string { return "" }}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

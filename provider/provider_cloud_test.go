@@ -1,4 +1,4 @@
-package llm
+package provider
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/score"
 )
 
@@ -44,9 +45,9 @@ func newCloudServer(t *testing.T, provider string, status int) *cloudServer {
 
 func (c *cloudServer) wantPath() string {
 	switch c.provider {
-	case ProviderAzure:
+	case llm.ProviderAzure:
 		return "/openai/deployments/" + cloudModel + "/chat/completions"
-	case ProviderGemini:
+	case llm.ProviderGemini:
 		// The Go client streams even a single reply (a JSON array over REST).
 		return "/v1beta/models/" + cloudModel + ":streamGenerateContent"
 	}
@@ -57,9 +58,9 @@ func (c *cloudServer) wantPath() string {
 // the provider's API expects it.
 func (c *cloudServer) authorized(r *http.Request) bool {
 	switch c.provider {
-	case ProviderAzure:
+	case llm.ProviderAzure:
 		return r.Header.Get("api-key") == testKey && r.URL.Query().Get("api-version") == AzureAPIVersion
-	case ProviderGemini:
+	case llm.ProviderGemini:
 		return r.Header.Get("x-goog-api-key") == testKey
 	}
 	// SigV4: the key id, the region and the service in the credential scope.
@@ -91,10 +92,10 @@ func (c *cloudServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	verdict, _ := json.Marshal(`{"score": 0.8, "reason": "Mostly right."}`)
 	w.Header().Set("Content-Type", "application/json")
 	switch c.provider {
-	case ProviderAzure:
+	case llm.ProviderAzure:
 		fmt.Fprintf(w, `{"id":"1","object":"chat.completion","model":%q,"choices":[{"index":0,"message":{"role":"assistant","content":%s},"finish_reason":"stop"}],`+
 			`"usage":{"prompt_tokens":120,"completion_tokens":30,"total_tokens":150}}`, cloudModel, verdict)
-	case ProviderGemini:
+	case llm.ProviderGemini:
 		fmt.Fprintf(w, `[{"candidates":[{"content":{"role":"model","parts":[{"text":%s}]},"finishReason":"STOP","index":0}],`+
 			`"usageMetadata":{"promptTokenCount":120,"candidatesTokenCount":30,"totalTokenCount":150}}]`, verdict)
 	default:
@@ -103,13 +104,13 @@ func (c *cloudServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (c *cloudServer) settings() Settings {
+func (c *cloudServer) settings() llm.Settings {
 	model := cloudModel
-	if c.provider == ProviderBedrock {
+	if c.provider == llm.ProviderBedrock {
 		model = bedrockModel
 	}
-	return Settings{Provider: c.provider, Model: model, BaseURL: c.srv.URL, Timeout: 5 * time.Second,
-		Retry: Retry{MaxAttempts: 2, Backoff: time.Millisecond, MaxBackoff: time.Millisecond}}
+	return llm.Settings{Provider: c.provider, Model: model, BaseURL: c.srv.URL, Timeout: 5 * time.Second,
+		Retry: llm.Retry{MaxAttempts: 2, Backoff: time.Millisecond, MaxBackoff: time.Millisecond}}
 }
 
 func cloudEnv(k string) string {
@@ -132,7 +133,7 @@ func cloudEnv(k string) string {
 // a server error is an error after our own retries (never a pass), and the
 // credential never appears in it.
 func TestCloudProviders_Judge(t *testing.T) {
-	for _, provider := range []string{ProviderAzure, ProviderGemini, ProviderBedrock} {
+	for _, provider := range []string{llm.ProviderAzure, llm.ProviderGemini, llm.ProviderBedrock} {
 		t.Run(provider, func(t *testing.T) {
 			srv := newCloudServer(t, provider, http.StatusOK)
 			j, err := NewLLMJudge(srv.settings(), Options{Getenv: cloudEnv}, nil)
@@ -182,20 +183,20 @@ func TestCloudProviders_Judge(t *testing.T) {
 func TestCloudProviders_Settings(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		s    Settings
+		s    llm.Settings
 		env  map[string]string
 		want string
 	}{
-		{"azure needs its resource", Settings{Provider: ProviderAzure, Model: "dep"}, nil, "needs a base URL"},
-		{"azure needs its key", Settings{Provider: ProviderAzure, Model: "dep", BaseURL: "https://r.openai.azure.com"}, nil, "AZURE_OPENAI_API_KEY is not set"},
-		{"gemini needs its key", Settings{Provider: ProviderGemini, Model: "gemini-2.5-flash"}, nil, "GEMINI_API_KEY is not set"},
-		{"bedrock needs both keys", Settings{Provider: ProviderBedrock, Model: bedrockModel}, map[string]string{"AWS_ACCESS_KEY_ID": "AKID"}, "AWS_SECRET_ACCESS_KEY must be set"},
-		{"bedrock needs a region", Settings{Provider: ProviderBedrock, Model: bedrockModel}, map[string]string{"AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": "s"}, "AWS_REGION is not set"},
-		{"unknown provider lists them all", Settings{Provider: "vertex", Model: "m"}, nil, ProviderNames},
+		{"azure needs its resource", llm.Settings{Provider: llm.ProviderAzure, Model: "dep"}, nil, "needs a base URL"},
+		{"azure needs its key", llm.Settings{Provider: llm.ProviderAzure, Model: "dep", BaseURL: "https://r.openai.azure.com"}, nil, "AZURE_OPENAI_API_KEY is not set"},
+		{"gemini needs its key", llm.Settings{Provider: llm.ProviderGemini, Model: "gemini-2.5-flash"}, nil, "GEMINI_API_KEY is not set"},
+		{"bedrock needs both keys", llm.Settings{Provider: llm.ProviderBedrock, Model: bedrockModel}, map[string]string{"AWS_ACCESS_KEY_ID": "AKID"}, "AWS_SECRET_ACCESS_KEY must be set"},
+		{"bedrock needs a region", llm.Settings{Provider: llm.ProviderBedrock, Model: bedrockModel}, map[string]string{"AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": "s"}, "AWS_REGION is not set"},
+		{"unknown provider lists them all", llm.Settings{Provider: "vertex", Model: "m"}, nil, llm.ProviderNames},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := NewClient(tc.s, Options{Getenv: func(k string) string { return tc.env[k] }})
-			if !errors.Is(err, ErrInvalidSettings) || !strings.Contains(err.Error(), tc.want) {
+			if !errors.Is(err, llm.ErrInvalidSettings) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error = %v, want ErrInvalidSettings mentioning %q", err, tc.want)
 			}
 		})

@@ -1,4 +1,4 @@
-package llm
+package provider
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/models"
 )
 
@@ -28,7 +29,7 @@ func (r redirect) RoundTrip(req *http.Request) (*http.Response, error) {
 // the price is, also after a failure, and a cache hit costs 0.
 func TestLLMJudge_CallAccount(t *testing.T) {
 	ok := step{status: 200, content: `{"reason":"Fine.","score":0.8}`}
-	fail := errorBody(ProviderOpenAI, 500, "internal failure")
+	fail := errorBody(llm.ProviderOpenAI, 500, "internal failure")
 	priced := func(in, out int64) *float64 {
 		c := (float64(in)*0.15 + float64(out)*0.60) / 1e6 // gpt-4o-mini
 		return &c
@@ -52,7 +53,7 @@ func TestLLMJudge_CallAccount(t *testing.T) {
 		{"cache hit, unknown price", []step{ok}, false, true, models.CallAccount{Calls: 1, Attempts: 1, Cached: 1, InputTokens: 120, OutputTokens: 30}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := newScripted(t, ProviderOpenAI, tc.steps...)
+			srv := newScripted(t, llm.ProviderOpenAI, tc.steps...)
 			s, o := srv.settings(), testOptions()
 			if tc.price {
 				u, _ := url.Parse(srv.srv.URL)

@@ -1,8 +1,9 @@
-package llm
+package provider
 
 import (
 	"time"
 
+	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/prices"
 	"github.com/agentevals-go/agentevals/score"
 )
@@ -10,27 +11,27 @@ import (
 // usageFrom normalises langchaingo's per-provider GenerationInfo keys
 // (OpenAI and Ollama: PromptTokens/CompletionTokens; Anthropic:
 // InputTokens/OutputTokens) and prices the call when the price is known.
-func usageFrom(s Settings, info map[string]any) score.Usage {
+func usageFrom(s llm.Settings, cat *prices.Catalog, info map[string]any) score.Usage {
 	in, out := intInfo(info, "PromptTokens"), intInfo(info, "CompletionTokens")
 	switch s.Provider {
-	case ProviderAnthropic:
+	case llm.ProviderAnthropic:
 		in, out = intInfo(info, "InputTokens"), intInfo(info, "OutputTokens")
-	case ProviderBedrock:
+	case llm.ProviderBedrock:
 		in, out = intInfo(info, "input_tokens"), intInfo(info, "output_tokens")
 	}
 	u := score.Usage{InputTokens: in, OutputTokens: out}
-	if cost, ok := s.cost(in, out); ok {
+	if cost, ok := callCost(s, cat, in, out); ok {
 		u.Cost = &cost
 	}
 	return u
 }
 
-// cost is what a call of in and out tokens cost at the list price of the
-// settings' model, known on the provider's own endpoint or one the price
+// callCost is what a call of in and out tokens cost at the list price of
+// the settings' model (cat over the vendored catalog; nil: the catalog), known on the provider's own endpoint or one the price
 // catalog recognises; a compatible or local server's price is unknown
 // unless the user's price file names the model.
-func (s Settings) cost(in, out int64) (float64, bool) {
-	c := s.prices
+func callCost(s llm.Settings, cat *prices.Catalog, in, out int64) (float64, bool) {
+	c := cat
 	if c == nil {
 		var err error
 		if c, err = prices.Default(); err != nil {
@@ -61,9 +62,9 @@ func intInfo(info map[string]any, key string) int64 {
 // catalogProvider is the price catalog's id of a provider.
 func catalogProvider(provider string) string {
 	switch provider {
-	case ProviderGemini:
+	case llm.ProviderGemini:
 		return "google"
-	case ProviderBedrock:
+	case llm.ProviderBedrock:
 		return "aws"
 	}
 	return provider

@@ -1,4 +1,4 @@
-package llm
+package provider
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/score"
 )
 
@@ -68,7 +69,7 @@ func TestLLMJudge_Assess(t *testing.T) {
 			return []step{errorBody(p, 429, "Rate limit reached")}
 		}, 0, want{kind: score.KindRateLimited, requests: 3, statuses: []int{429, 429, 429}}},
 		{"401 is not retried and the key is redacted", func(p string) []step {
-			if p == ProviderOllama { // Ollama takes no key, so none can leak
+			if p == llm.ProviderOllama { // Ollama takes no key, so none can leak
 				return []step{errorBody(p, 401, "unauthorized")}
 			}
 			return []step{errorBody(p, 401, "Incorrect API key provided: "+testKey)}
@@ -176,21 +177,21 @@ func TestLLMJudge_Request(t *testing.T) {
 				t.Errorf("body %s carries an earlier conversation", body)
 			}
 			switch p {
-			case ProviderOpenAI:
+			case llm.ProviderOpenAI:
 				if got := req.header.Get("Authorization"); got != "Bearer "+testKey {
 					t.Errorf("Authorization = %q", got)
 				}
 				if req.body["response_format"] == nil || req.body["max_completion_tokens"] != 321.0 || req.body["temperature"] != 0.2 {
 					t.Errorf("body %s lacks json mode, max tokens or temperature", body)
 				}
-			case ProviderAnthropic:
+			case llm.ProviderAnthropic:
 				if got := req.header.Get("X-Api-Key"); got != testKey {
 					t.Errorf("x-api-key = %q", got)
 				}
 				if req.body["max_tokens"] != 321.0 || req.body["temperature"] != 0.2 {
 					t.Errorf("body %s lacks max tokens or temperature", body)
 				}
-			case ProviderOllama:
+			case llm.ProviderOllama:
 				opts, _ := req.body["options"].(map[string]any)
 				if req.body["format"] != "json" || opts["num_predict"] != 321.0 || opts["temperature"] != 0.2 {
 					t.Errorf("body %s lacks json format, num_predict or temperature", body)
@@ -205,7 +206,7 @@ func TestLLMJudge_Request(t *testing.T) {
 }
 
 func TestLLMJudge_CanceledContext(t *testing.T) {
-	srv := newScripted(t, ProviderOpenAI, step{status: 200, content: `{"reason":"x","score":1}`, delay: 3 * time.Second})
+	srv := newScripted(t, llm.ProviderOpenAI, step{status: 200, content: `{"reason":"x","score":1}`, delay: 3 * time.Second})
 	j, err := NewLLMJudge(srv.settings(), testOptions(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -222,7 +223,7 @@ func TestLLMJudge_TruncatedReply(t *testing.T) {
 	body := `{"id":"1","object":"chat.completion","model":"judge-model","choices":[{"index":0,` +
 		`"message":{"role":"assistant","content":"{\"reason\":\"The answer states"},"finish_reason":"length"}],` +
 		`"usage":{"prompt_tokens":120,"completion_tokens":16,"total_tokens":136}}`
-	srv := newScripted(t, ProviderOpenAI, step{status: 200, body: body})
+	srv := newScripted(t, llm.ProviderOpenAI, step{status: 200, body: body})
 	j, err := NewLLMJudge(srv.settings(), testOptions(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package llm
+package provider
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/agentevals-go/agentevals/llm"
 )
 
 // tokenBucket answers like a provider that allows rate requests per second
@@ -44,7 +46,7 @@ func (b *tokenBucket) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	io.WriteString(w, replyBody(ProviderOpenAI, `{"reason":"ok","score":1}`))
+	io.WriteString(w, replyBody(llm.ProviderOpenAI, `{"reason":"ok","score":1}`))
 }
 
 // TestLimiter_AgainstRateLimitedProvider sends the same calls from 8
@@ -58,11 +60,11 @@ func TestLimiter_AgainstRateLimitedProvider(t *testing.T) {
 		limited int64
 		elapsed time.Duration
 	}
-	run := func(limiter *Limiter) outcome {
+	run := func(limiter *llm.Limiter) outcome {
 		b := &tokenBucket{rate: rate, last: time.Now()} // starts empty: no free burst
 		srv := httptest.NewServer(b)
 		defer srv.Close()
-		s := Settings{Provider: ProviderOpenAI, Model: "judge-model", BaseURL: srv.URL + "/v1", Timeout: 5 * time.Second}
+		s := llm.Settings{Provider: llm.ProviderOpenAI, Model: "judge-model", BaseURL: srv.URL + "/v1", Timeout: 5 * time.Second}
 		o := testOptions()
 		o.Limiter = limiter
 		c, err := NewClient(s, o)
@@ -91,7 +93,7 @@ func TestLimiter_AgainstRateLimitedProvider(t *testing.T) {
 		wg.Wait()
 		return outcome{failed: int(failed.Load()), limited: b.limited.Load(), elapsed: time.Since(start)}
 	}
-	with, without := run(NewLimiter()), run(nil)
+	with, without := run(llm.NewLimiter()), run(nil)
 	for name, o := range map[string]outcome{"with the limiter": with, "without (baseline)": without} {
 		t.Logf("%s: %d calls in %s = %.1f req/s (%.2f× the allowed %.0f), %d failed, %d requests answered 429",
 			name, calls, o.elapsed.Round(time.Millisecond), calls/o.elapsed.Seconds(), calls/o.elapsed.Seconds()/rate, rate, o.failed, o.limited)

@@ -1,4 +1,4 @@
-package llm
+package provider
 
 import (
 	"crypto/sha256"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentevals-go/agentevals/bounds"
 	"github.com/agentevals-go/agentevals/internal/atomicfile"
+	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/score"
 )
 
@@ -34,7 +35,7 @@ type Cache struct {
 // OpenCache creates dir if needed and checks it is a writable directory.
 func OpenCache(dir string) (*Cache, error) {
 	if strings.TrimSpace(dir) == "" {
-		return nil, fmt.Errorf("open judge cache: %w: empty directory", ErrInvalidSettings)
+		return nil, fmt.Errorf("open judge cache: %w: empty directory", llm.ErrInvalidSettings)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("open judge cache: %w", err)
@@ -76,9 +77,9 @@ type cacheKeyInput struct {
 }
 
 // Key is the lowercase hex SHA-256 of the canonical JSON of the key input.
-func (c *Cache) Key(s Settings, system, user string) string {
+func (c *Cache) Key(s llm.Settings, system, user string) string {
 	b, _ := json.Marshal(cacheKeyInput{
-		Version: cacheVersion, Provider: s.Provider, Model: s.Model, BaseURL: redactURL(s.BaseURL),
+		Version: cacheVersion, Provider: s.Provider, Model: s.Model, BaseURL: llm.RedactURL(s.BaseURL),
 		Temperature: s.Temperature, MaxTokens: s.MaxTokens, JSONMode: true, System: system, User: user,
 	})
 	sum := sha256.Sum256(b)

@@ -1,4 +1,4 @@
-package llm
+package provider
 
 import (
 	"encoding/json"
@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agentevals-go/agentevals/llm"
 )
 
 // testKey is the fake credential the scripted servers expect; tests check it
@@ -53,14 +55,14 @@ func newScripted(tb testing.TB, provider string, steps ...step) *scripted {
 }
 
 // settings returns judge settings pointing at the server, with fast retries.
-func (s *scripted) settings() Settings {
+func (s *scripted) settings() llm.Settings {
 	base := s.srv.URL + "/v1"
-	if s.provider == ProviderOllama {
+	if s.provider == llm.ProviderOllama {
 		base = s.srv.URL
 	}
-	return Settings{
+	return llm.Settings{
 		Provider: s.provider, Model: "judge-model", BaseURL: base, Timeout: 2 * time.Second,
-		Retry: Retry{MaxAttempts: 3, Backoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond},
+		Retry: llm.Retry{MaxAttempts: 3, Backoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond},
 	}
 }
 
@@ -78,9 +80,9 @@ func (s *scripted) last() seen {
 
 func (s *scripted) wantPath() string {
 	switch s.provider {
-	case ProviderOpenAI:
+	case llm.ProviderOpenAI:
 		return "/v1/chat/completions"
-	case ProviderAnthropic:
+	case llm.ProviderAnthropic:
 		return "/v1/messages"
 	}
 	return "/api/chat"
@@ -128,11 +130,11 @@ func (s *scripted) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func replyBody(provider, text string) string {
 	t, _ := json.Marshal(text)
 	switch provider {
-	case ProviderOpenAI:
+	case llm.ProviderOpenAI:
 		return fmt.Sprintf(`{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"judge-model",`+
 			`"choices":[{"index":0,"message":{"role":"assistant","content":%s},"finish_reason":"stop"}],`+
 			`"usage":{"prompt_tokens":120,"completion_tokens":30,"total_tokens":150}}`, t)
-	case ProviderAnthropic:
+	case llm.ProviderAnthropic:
 		return fmt.Sprintf(`{"id":"msg_1","type":"message","role":"assistant","model":"judge-model",`+
 			`"content":[{"type":"text","text":%s}],"stop_reason":"end_turn",`+
 			`"usage":{"input_tokens":120,"output_tokens":30}}`, t)
@@ -146,9 +148,9 @@ func errorBody(provider string, status int, msg string) step {
 	m, _ := json.Marshal(msg)
 	var b string
 	switch provider {
-	case ProviderOpenAI:
+	case llm.ProviderOpenAI:
 		b = fmt.Sprintf(`{"error":{"message":%s,"type":"error","code":"e%d"}}`, m, status)
-	case ProviderAnthropic:
+	case llm.ProviderAnthropic:
 		b = fmt.Sprintf(`{"type":"error","error":{"type":"api_error","message":%s}}`, m)
 	default:
 		b = fmt.Sprintf(`{"error":%s}`, m)
@@ -165,4 +167,4 @@ func testOptions() Options {
 	}}
 }
 
-var allProviders = []string{ProviderOpenAI, ProviderAnthropic, ProviderOllama}
+var allProviders = []string{llm.ProviderOpenAI, llm.ProviderAnthropic, llm.ProviderOllama}

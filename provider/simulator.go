@@ -1,6 +1,10 @@
-package llm
+package provider
 
-import "context"
+import (
+	"context"
+
+	"github.com/agentevals-go/agentevals/llm"
+)
 
 // SimulateUser asks the judge's model for the next message of the user it
 // plays in a simulated conversation: system describes the user and the
@@ -9,9 +13,9 @@ import "context"
 // Totals and in ctx's UsageRecorder, but never cached: a simulated user
 // must see the conversation it is in. The reply is the model's text; the
 // caller parses it.
-func (j *LLMJudge) SimulateUser(ctx context.Context, system string, history []ChatMessage) (Reply, error) {
+func (j *LLMJudge) SimulateUser(ctx context.Context, system string, history []llm.ChatMessage) (Reply, error) {
 	s := j.client.Settings()
 	reply, err := j.client.Chat(ctx, system, history, true)
-	j.account(ctx, callAccount(s, reply.Usage, len(reply.Attempts), err != nil))
+	j.account(ctx, callAccount(s, j.client.prices, reply.Usage, len(reply.Attempts), err != nil))
 	return reply, err
 }

@@ -1,9 +1,11 @@
-package llm
+package provider
 
 import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/agentevals-go/agentevals/llm"
 )
 
 // BenchmarkLLMJudge_Assess measures the judge's own overhead per verdict
@@ -27,7 +29,7 @@ func BenchmarkLLMJudge_Assess(b *testing.B) {
 		})
 	}
 	b.Run("cache_hit", func(b *testing.B) {
-		srv := newScripted(b, ProviderOpenAI, step{status: 200, content: `{"reason":"Same facts.","score":0.9}`})
+		srv := newScripted(b, llm.ProviderOpenAI, step{status: 200, content: `{"reason":"Same facts.","score":0.9}`})
 		cache, err := OpenCache(b.TempDir())
 		if err != nil {
 			b.Fatal(err)

@@ -1,4 +1,4 @@
-package llm
+package provider
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/score"
 )
 
@@ -61,7 +62,7 @@ func supportSample() score.Sample {
 // provider: rubric in the system message, the sample's data JSON-encoded
 // and labelled untrusted in the user message.
 func TestLLMMetric_Score(t *testing.T) {
-	srv := newScripted(t, ProviderOpenAI, step{status: 200, content: `{"reason":"Paraphrase of 30 days.","score":0.95}`})
+	srv := newScripted(t, llm.ProviderOpenAI, step{status: 200, content: `{"reason":"Paraphrase of 30 days.","score":0.95}`})
 	j, err := NewLLMJudge(srv.settings(), testOptions(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +135,7 @@ func TestLLMMetric_MissingInput(t *testing.T) {
 }
 
 func TestLLMMetric_ContextAndRubric(t *testing.T) {
-	srv := newScripted(t, ProviderAnthropic, step{status: 200, content: `{"reason":"Supported.","score":1}`})
+	srv := newScripted(t, llm.ProviderAnthropic, step{status: 200, content: `{"reason":"Supported.","score":1}`})
 	j, err := NewLLMJudge(srv.settings(), testOptions(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -164,7 +165,7 @@ func TestLLMMetric_ContextAndRubric(t *testing.T) {
 // TestLLMMetric_PositionSwap judges twice with the answer after and before
 // the reference, averages, and keeps both scores and rationales.
 func TestLLMMetric_PositionSwap(t *testing.T) {
-	srv := newScripted(t, ProviderOpenAI,
+	srv := newScripted(t, llm.ProviderOpenAI,
 		step{status: 200, content: `{"reason":"Matches.","score":1}`},
 		step{status: 200, content: `{"reason":"Mostly matches.","score":0.6}`})
 	j, err := NewLLMJudge(srv.settings(), testOptions(), nil)

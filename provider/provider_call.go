@@ -1,4 +1,4 @@
-package llm
+package provider
 
 import (
 	"context"
@@ -14,6 +14,8 @@ import (
 
 	"github.com/tmc/langchaingo/llms"
 
+	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/prices"
 	"github.com/agentevals-go/agentevals/sanitize"
 	"github.com/agentevals-go/agentevals/score"
 )
@@ -23,29 +25,31 @@ import (
 // v0.1.14 retries nothing itself). Every call is a fresh conversation. A
 // Client is safe for concurrent use.
 type Client struct {
-	settings Settings
+	settings llm.Settings
 	model    llms.Model
 	secret   string
 	// sleep waits between attempts; it returns early with ctx's error.
 	sleep func(ctx context.Context, d time.Duration) error
 	// limiter paces the calls to the provider (nil: not paced).
-	limiter *Limiter
+	limiter *llm.Limiter
+	// prices prices the calls (Options.Prices); nil means the vendored
+	// catalog alone.
+	prices *prices.Catalog
 }
 
 // NewClient validates the settings, reads the provider's credential from the
 // environment and builds the langchaingo client. Errors wrap
 // ErrInvalidSettings.
-func NewClient(s Settings, o Options) (*Client, error) {
+func NewClient(s llm.Settings, o Options) (*Client, error) {
 	m, secret, err := newModel(s, o)
 	if err != nil {
 		return nil, err
 	}
-	s.prices = o.Prices
-	return &Client{settings: s.withDefaults(), model: m, secret: secret, sleep: sleepCtx, limiter: o.Limiter}, nil
+	return &Client{settings: s.WithDefaults(), model: m, secret: secret, sleep: llm.Sleep, limiter: o.Limiter, prices: o.Prices}, nil
 }
 
 // Settings returns the client's settings with defaults applied.
-func (c *Client) Settings() Settings { return c.settings }
+func (c *Client) Settings() llm.Settings { return c.settings }
 
 // Reply is a model's text answer with its usage.
 type Reply struct {
@@ -84,7 +88,7 @@ func retryable(kind string) bool {
 // Chat is Generate with a conversation: the system message, then history
 // (user and assistant messages, oldest first) as the provider's chat
 // messages (llm/chat.go).
-func (c *Client) Chat(ctx context.Context, system string, history []ChatMessage, jsonMode bool) (Reply, error) {
+func (c *Client) Chat(ctx context.Context, system string, history []llm.ChatMessage, jsonMode bool) (Reply, error) {
 	msgs := chatMessages(system, history)
 	opts := []llms.CallOption{llms.WithTemperature(0)}
 	if t := c.settings.Temperature; t != nil {
@@ -187,7 +191,7 @@ func (c *Client) read(resp *llms.ContentResponse) Reply {
 		return Reply{}
 	}
 	var r Reply
-	if c.settings.Provider == ProviderAnthropic {
+	if c.settings.Provider == llm.ProviderAnthropic {
 		parts := make([]string, 0, len(resp.Choices))
 		for _, ch := range resp.Choices {
 			parts = append(parts, ch.Content)
@@ -196,7 +200,7 @@ func (c *Client) read(resp *llms.ContentResponse) Reply {
 	} else {
 		r.Text = resp.Choices[0].Content
 	}
-	r.Usage = usageFrom(c.settings, resp.Choices[0].GenerationInfo)
+	r.Usage = usageFrom(c.settings, c.prices, resp.Choices[0].GenerationInfo)
 	r.StopReason = resp.Choices[len(resp.Choices)-1].StopReason
 	return r
 }
@@ -225,7 +229,7 @@ func (c *Client) failure(last Attempt, attempts []Attempt) *score.Error {
 		"attempts": attempts,
 	}
 	if s.BaseURL != "" {
-		details["base_url"] = redactURL(s.BaseURL)
+		details["base_url"] = llm.RedactURL(s.BaseURL)
 	}
 	endpoint := ""
 	for _, at := range attempts {
@@ -259,9 +263,9 @@ func (c *Client) hint(last Attempt) string {
 		path = strings.TrimRight(u.Path, "/")
 	}
 	switch {
-	case s.Provider == ProviderOpenAI && !strings.HasSuffix(path, "/v1"):
+	case s.Provider == llm.ProviderOpenAI && !strings.HasSuffix(path, "/v1"):
 		return "OpenAI-compatible base URLs usually end in /v1"
-	case s.Provider == ProviderOllama && path != "":
+	case s.Provider == llm.ProviderOllama && path != "":
 		return "an Ollama base URL is the server root (http://host:11434), without a path"
 	}
 	return ""
@@ -305,17 +309,6 @@ func redact(s, secret string) string {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
 
 // statusRecord captures the HTTP status of an attempt's response. The
 // langchaingo clients never expose it, so statusTransport records it into
@@ -386,7 +379,7 @@ func (t *statusTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if ok && err == nil {
 		rec.mu.Lock()
 		rec.status = resp.StatusCode
-		rec.retryAfter = RetryAfter(resp.Header, time.Now())
+		rec.retryAfter = llm.RetryAfter(resp.Header, time.Now())
 		rec.mu.Unlock()
 	}
 	return resp, err

@@ -1,4 +1,4 @@
-package llm
+package provider
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/score"
 )
 
@@ -27,7 +28,7 @@ func TestClient_404NamesEndpointAndHint(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			// The scripted server serves /v1/chat/completions only; with /v1
 			// it answers 404 through its script.
-			srv := newScripted(t, ProviderOpenAI, errorBody(ProviderOpenAI, 404, "model not found"))
+			srv := newScripted(t, llm.ProviderOpenAI, errorBody(llm.ProviderOpenAI, 404, "model not found"))
 			s := srv.settings()
 			s.BaseURL = srv.srv.URL + tc.suffix
 			if tc.suffix == "/v1" {
@@ -67,9 +68,9 @@ func TestClient_RefusedIsRetried(t *testing.T) {
 	ln.Close()
 	for _, p := range allProviders {
 		t.Run(p, func(t *testing.T) {
-			s := Settings{Provider: p, Model: "judge-model", BaseURL: "http://user:pw@" + addr + "/v1", Timeout: 2 * time.Second,
-				Retry: Retry{MaxAttempts: 3, Backoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond}}
-			if p == ProviderOllama {
+			s := llm.Settings{Provider: p, Model: "judge-model", BaseURL: "http://user:pw@" + addr + "/v1", Timeout: 2 * time.Second,
+				Retry: llm.Retry{MaxAttempts: 3, Backoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond}}
+			if p == llm.ProviderOllama {
 				s.BaseURL = "http://user:pw@" + addr
 			}
 			j, err := NewLLMJudge(s, testOptions(), nil)

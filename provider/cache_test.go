@@ -1,4 +1,4 @@
-package llm
+package provider
 
 import (
 	"context"
@@ -6,11 +6,13 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/agentevals-go/agentevals/llm"
 )
 
 func TestCache_HitsMissesAndErrors(t *testing.T) {
 	dir := t.TempDir()
-	srv := newScripted(t, ProviderOllama,
+	srv := newScripted(t, llm.ProviderOllama,
 		step{status: 500, raw: true}, step{status: 500, raw: true}, step{status: 500, raw: true},
 		step{status: 200, content: `{"reason":"Fine.","score":0.8}`})
 	cache, err := OpenCache(dir)
@@ -65,7 +67,7 @@ func TestCache_HitsMissesAndErrors(t *testing.T) {
 }
 
 func TestCache_Concurrent(t *testing.T) {
-	srv := newScripted(t, ProviderOpenAI, step{status: 200, content: `{"reason":"Same.","score":0.6}`})
+	srv := newScripted(t, llm.ProviderOpenAI, step{status: 200, content: `{"reason":"Same.","score":0.6}`})
 	cache, err := OpenCache(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +100,7 @@ func TestCache_CorruptEntryIsAMiss(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := cache.Key(Settings{Provider: "openai", Model: "m"}, "s", "u")
+	key := cache.Key(llm.Settings{Provider: "openai", Model: "m"}, "s", "u")
 	if err := os.WriteFile(filepath.Join(dir, key+".json"), []byte(`{"v":1,"score":7,"reason":"x"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -1,20 +1,14 @@
 package llm
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
-	"net/http"
 	"net/url"
 	"os"
 	"strings"
 	"time"
-
-	"github.com/agentevals-go/agentevals/prices"
-	"github.com/tmc/langchaingo/llms"
-	"github.com/tmc/langchaingo/llms/anthropic"
-	"github.com/tmc/langchaingo/llms/ollama"
-	"github.com/tmc/langchaingo/llms/openai"
 )
 
 // Provider names accepted in Settings.Provider.
@@ -30,7 +24,7 @@ const (
 // ProviderNames lists the providers for messages and help.
 const ProviderNames = "openai, anthropic, ollama, azure, gemini or bedrock"
 
-// Defaults applied by Settings.withDefaults.
+// Defaults applied by Settings.WithDefaults.
 const (
 	DefaultTimeout     = 60 * time.Second
 	DefaultMaxAttempts = 3
@@ -65,9 +59,6 @@ type Settings struct {
 	Timeout time.Duration
 	// Retry bounds the retries of rate limits, server errors and timeouts.
 	Retry Retry
-	// prices prices the calls (Options.Prices); nil means the vendored
-	// catalog alone.
-	prices *prices.Catalog
 }
 
 // Retry is a bounded exponential backoff: attempt n waits Backoff*2^(n-1),
@@ -100,7 +91,7 @@ func (s Settings) Validate() error {
 	}
 	if s.BaseURL != "" {
 		if err := validateBaseURL(s.BaseURL); err != nil {
-			return bad("base URL %q: %v", redactURL(s.BaseURL), err)
+			return bad("base URL %q: %v", RedactURL(s.BaseURL), err)
 		}
 	}
 	if t := s.Temperature; t != nil && (math.IsNaN(*t) || *t < 0 || *t > 2) {
@@ -142,8 +133,8 @@ func validateBaseURL(raw string) error {
 	return nil
 }
 
-// redactURL drops any user:password from a URL for messages and evidence.
-func redactURL(raw string) string {
+// RedactURL drops any user:password from a URL for messages and evidence.
+func RedactURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.User == nil {
 		return raw
@@ -152,7 +143,9 @@ func redactURL(raw string) string {
 	return u.String()
 }
 
-func (s Settings) withDefaults() Settings {
+// WithDefaults fills the timeout and retry fields left zero with their
+// defaults.
+func (s Settings) WithDefaults() Settings {
 	if s.Timeout == 0 {
 		s.Timeout = DefaultTimeout
 	}
@@ -186,93 +179,6 @@ func CredentialEnv(provider string) string {
 	return ""
 }
 
-// Options are the process-level inputs of a client: where credentials come
-// from and the HTTP client to use. The zero value reads os.Getenv and uses a
-// fresh http.Client.
-type Options struct {
-	// Getenv looks up credentials; nil means os.Getenv.
-	Getenv func(string) string
-	// HTTPClient is the base client: its Transport is wrapped (never
-	// modified) and its Timeout ignored, since Settings.Timeout bounds each
-	// attempt. nil means http.DefaultTransport.
-	HTTPClient *http.Client
-	// Limiter, when set, paces the client's requests together with every
-	// other client sharing it (one limiter per provider endpoint).
-	Limiter *Limiter
-	// Prices, when set, prices the client's calls: the user's own prices
-	// over the vendored catalog (prices.Load). nil means the catalog alone.
-	Prices *prices.Catalog
-}
-
-// newModel validates s and builds the langchaingo model with every option
-// passed explicitly, so the environment cannot redirect the client. It
-// returns the credential so that errors can be redacted.
-func newModel(s Settings, o Options) (llms.Model, string, error) {
-	if err := s.Validate(); err != nil {
-		return nil, "", err
-	}
-	getenv := o.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	base := o.HTTPClient
-	if base == nil {
-		base = &http.Client{}
-	}
-	hc := &http.Client{
-		Transport:     &statusTransport{next: base.Transport},
-		CheckRedirect: base.CheckRedirect,
-		Jar:           base.Jar,
-	}
-	env := CredentialEnv(s.Provider)
-	token := strings.TrimSpace(getenv(env))
-	if token == "" && env != "" {
-		// Only OpenAI- and Anthropic-compatible servers are self-hosted;
-		// Azure, Gemini and Bedrock always authenticate.
-		selfHosted := s.BaseURL != "" && (s.Provider == ProviderOpenAI || s.Provider == ProviderAnthropic)
-		if !selfHosted {
-			return nil, "", fmt.Errorf("%w: %s is not set (the %s provider needs an API key from the environment)",
-				ErrInvalidSettings, env, s.Provider)
-		}
-		// A self-hosted compatible server often needs no key, but the
-		// clients refuse an empty one.
-		token = "unused"
-	}
-	var (
-		m   llms.Model
-		err error
-	)
-	switch s.Provider {
-	case ProviderOpenAI:
-		opts := []openai.Option{openai.WithToken(token), openai.WithModel(s.Model), openai.WithHTTPClient(hc)}
-		opts = append(opts, openai.WithBaseURL(s.Endpoint()))
-		m, err = openai.New(opts...)
-	case ProviderAnthropic:
-		opts := []anthropic.Option{anthropic.WithToken(token), anthropic.WithModel(s.Model), anthropic.WithHTTPClient(hc)}
-		opts = append(opts, anthropic.WithBaseURL(s.Endpoint()))
-		m, err = anthropic.New(opts...)
-	case ProviderOllama:
-		m, err = ollama.New(ollama.WithModel(s.Model), ollama.WithHTTPClient(hc),
-			ollama.WithServerURL(s.Endpoint()))
-	case ProviderAzure:
-		m, err = openai.New(openai.WithToken(token), openai.WithModel(s.Model), openai.WithHTTPClient(hc),
-			openai.WithBaseURL(s.Endpoint()), openai.WithAPIType(openai.APITypeAzure), openai.WithAPIVersion(AzureAPIVersion))
-	case ProviderGemini:
-		m, err = newGemini(s, token, hc)
-	case ProviderBedrock:
-		var secret string
-		m, secret, err = newBedrock(s, token, getenv, hc)
-		token = secret
-	}
-	if err != nil {
-		return nil, "", fmt.Errorf("%w: %s client: %s", ErrInvalidSettings, s.Provider, redact(err.Error(), token))
-	}
-	if token == "unused" {
-		token = ""
-	}
-	return m, token, nil
-}
-
 // Endpoint is the base URL the provider's client calls: BaseURL, else the
 // provider's public endpoint (Ollama: the local server's default address).
 func (s Settings) Endpoint() string {
@@ -291,9 +197,12 @@ func (s Settings) Endpoint() string {
 	return "https://api.openai.com/v1"
 }
 
-func firstNonEmpty(a, b string) string {
-	if a != "" {
-		return a
+// bedrockEndpoint is the regional Bedrock runtime endpoint, for the
+// preflight probe.
+func bedrockEndpoint() string {
+	region := cmp.Or(os.Getenv("AWS_REGION"), os.Getenv("AWS_DEFAULT_REGION"))
+	if region == "" {
+		return ""
 	}
-	return b
+	return "https://bedrock-runtime." + region + ".amazonaws.com"
 }

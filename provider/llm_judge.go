@@ -1,4 +1,4 @@
-package llm
+package provider
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/agentevals-go/agentevals/bounds"
+	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/score"
 )
@@ -39,7 +40,7 @@ type JudgeTotals struct {
 
 // NewLLMJudge validates the settings and builds the judge; cache may be nil.
 // Errors wrap ErrInvalidSettings.
-func NewLLMJudge(s Settings, o Options, cache *Cache) (*LLMJudge, error) {
+func NewLLMJudge(s llm.Settings, o Options, cache *Cache) (*LLMJudge, error) {
 	c, err := NewClient(s, o)
 	if err != nil {
 		return nil, err
@@ -96,7 +97,7 @@ func (j *LLMJudge) Assess(ctx context.Context, system, user string) (score.Asses
 	}
 	reply, err := j.client.Generate(ctx, system, user, true)
 	if err != nil {
-		j.account(ctx, callAccount(s, reply.Usage, len(reply.Attempts), true))
+		j.account(ctx, callAccount(s, j.client.prices, reply.Usage, len(reply.Attempts), true))
 		var je *score.Error
 		if errors.As(err, &je) && reply.Usage.InputTokens+reply.Usage.OutputTokens > 0 {
 			je.Details["usage"] = reply.Usage
@@ -105,7 +106,7 @@ func (j *LLMJudge) Assess(ctx context.Context, system, user string) (score.Asses
 	}
 	value, reason, perr := ParseVerdict(reply.Text)
 	if perr != nil {
-		j.account(ctx, callAccount(s, reply.Usage, len(reply.Attempts), true))
+		j.account(ctx, callAccount(s, j.client.prices, reply.Usage, len(reply.Attempts), true))
 		details := map[string]any{
 			"provider": s.Provider, "model": s.Model,
 			"problem":  perr.Error(),
@@ -122,7 +123,7 @@ func (j *LLMJudge) Assess(ctx context.Context, system, user string) (score.Asses
 			Details: details,
 		}
 	}
-	j.account(ctx, callAccount(s, reply.Usage, len(reply.Attempts), false))
+	j.account(ctx, callAccount(s, j.client.prices, reply.Usage, len(reply.Attempts), false))
 	usage := reply.Usage
 	a := score.Assessment{Score: value, Reason: reason, Usage: &usage,
 		Details: map[string]any{"judge": judgeInfo, "raw_reply": score.RawReply(reply.Text)}}

@@ -1,4 +1,4 @@
-package llm
+package provider
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/score"
 )
 
@@ -40,7 +41,7 @@ func sentMessages(t *testing.T, req seen) score.Prompt {
 // position-swapped metric.
 func TestLLMMetric_EvidenceAndRebuiltPrompt(t *testing.T) {
 	verdict := "```json\n{\"reason\": \"States the refund window <b>.\", \"score\": 0.75}\n```"
-	srv := newScripted(t, ProviderOpenAI, step{status: 200, content: verdict})
+	srv := newScripted(t, llm.ProviderOpenAI, step{status: 200, content: verdict})
 	j, err := NewLLMJudge(srv.settings(), testOptions(), nil)
 	if err != nil {
 		t.Fatal(err)

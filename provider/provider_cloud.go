@@ -1,10 +1,10 @@
-package llm
+package provider
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -14,6 +14,8 @@ import (
 	"github.com/tmc/langchaingo/llms/bedrock"
 	"github.com/tmc/langchaingo/llms/googleai"
 	"google.golang.org/api/option"
+
+	"github.com/agentevals-go/agentevals/llm"
 )
 
 // AzureAPIVersion is the Azure OpenAI data-plane API version evalrun calls
@@ -24,7 +26,7 @@ const AzureAPIVersion = "2024-10-21"
 // x-goog-api-key header, set by our own transport: the Google client
 // ignores its API key option when it is given an HTTP client, and the
 // HTTP client is how retries and statuses are observed.
-func newGemini(s Settings, token string, hc *http.Client) (llms.Model, error) {
+func newGemini(s llm.Settings, token string, hc *http.Client) (llms.Model, error) {
 	keyed := *hc
 	keyed.Transport = headerTransport{next: hc.Transport, name: "x-goog-api-key", value: token}
 	opts := []googleai.Option{
@@ -48,14 +50,14 @@ func newGemini(s Settings, token string, hc *http.Client) (llms.Model, error) {
 // AWS_DEFAULT_REGION). Nothing else of the environment (profiles, SSO,
 // instance roles) is consulted, so the credentials are the ones named. It
 // returns the secret key so that errors can be redacted.
-func newBedrock(s Settings, keyID string, getenv func(string) string, hc *http.Client) (llms.Model, string, error) {
+func newBedrock(s llm.Settings, keyID string, getenv func(string) string, hc *http.Client) (llms.Model, string, error) {
 	secret := strings.TrimSpace(getenv("AWS_SECRET_ACCESS_KEY"))
-	region := firstNonEmpty(strings.TrimSpace(getenv("AWS_REGION")), strings.TrimSpace(getenv("AWS_DEFAULT_REGION")))
+	region := cmp.Or(strings.TrimSpace(getenv("AWS_REGION")), strings.TrimSpace(getenv("AWS_DEFAULT_REGION")))
 	switch {
 	case keyID == "" || keyID == "unused" || secret == "":
-		return nil, "", fmt.Errorf("%w: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set (the bedrock provider signs its requests with them)", ErrInvalidSettings)
+		return nil, "", fmt.Errorf("%w: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set (the bedrock provider signs its requests with them)", llm.ErrInvalidSettings)
 	case region == "":
-		return nil, "", fmt.Errorf("%w: AWS_REGION is not set (the bedrock provider needs the region of its endpoint)", ErrInvalidSettings)
+		return nil, "", fmt.Errorf("%w: AWS_REGION is not set (the bedrock provider needs the region of its endpoint)", llm.ErrInvalidSettings)
 	}
 	o := bedrockruntime.Options{
 		Region:      region,
@@ -69,16 +71,6 @@ func newBedrock(s Settings, keyID string, getenv func(string) string, hc *http.C
 	}
 	m, err := bedrock.New(bedrock.WithClient(bedrockruntime.New(o)), bedrock.WithModel(s.Model))
 	return m, secret, err
-}
-
-// bedrockEndpoint is the regional Bedrock runtime endpoint, for the
-// preflight probe.
-func bedrockEndpoint() string {
-	region := firstNonEmpty(os.Getenv("AWS_REGION"), os.Getenv("AWS_DEFAULT_REGION"))
-	if region == "" {
-		return ""
-	}
-	return "https://bedrock-runtime." + region + ".amazonaws.com"
 }
 
 // headerTransport sets one header on every request (on a copy: a
