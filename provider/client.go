@@ -87,7 +87,7 @@ func retryable(kind string) bool {
 
 // Chat is Generate with a conversation: the system message, then history
 // (user and assistant messages, oldest first) as the provider's chat
-// messages (llm/chat.go).
+// messages (provider/chat.go).
 func (c *Client) Chat(ctx context.Context, system string, history []llm.ChatMessage, jsonMode bool) (Reply, error) {
 	msgs := chatMessages(system, history)
 	opts := []llms.CallOption{llms.WithTemperature(0)}
