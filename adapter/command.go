@@ -67,7 +67,7 @@ func (t *tailBuffer) String() string {
 	return s
 }
 
-// commandAgent runs one process per case.
+// Command is the command agent: it runs one process per case.
 type Command struct {
 	cfg     suite.AgentConfig
 	env     []string

@@ -17,8 +17,11 @@ import (
 	"github.com/agentevals-go/agentevals/suite"
 )
 
-// httpAgent POSTs the question JSON to a URL and reads a Response JSON, or
-// plain text, back.
+// SessionHeader is the header an http agent receives the session id in.
+const SessionHeader = "X-Session-Id"
+
+// HTTP is the http agent: it POSTs the question JSON to a URL and reads a
+// Response JSON, or plain text, back.
 type HTTP struct {
 	cfg     suite.AgentConfig
 	headers http.Header
@@ -109,7 +112,7 @@ func (a *HTTP) post(ctx context.Context, in []byte, session string) (agent.Respo
 	addReplayHeaders(ctx, req.Header) // replay: the case's proxy (runner/replay.go)
 	addTraceHeader(ctx, req.Header)
 	if session != "" { // a turn of a conversation (agent/history.go)
-		req.Header.Set(agent.SessionHeader, session)
+		req.Header.Set(SessionHeader, session)
 	}
 	details := map[string]any{"url": sanitize.URL(a.cfg.URL)}
 	res, err := a.client.Do(req)

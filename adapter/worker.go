@@ -17,7 +17,7 @@ import (
 	"github.com/agentevals-go/agentevals/suite"
 )
 
-// workerAgent keeps N long-lived processes that read one JSON question per
+// Worker is the worker agent: N long-lived processes that read one JSON question per
 // line on stdin and write one JSON Response per line on stdout. A worker
 // that times out, crashes or answers garbage is killed and replaced.
 // Plain text is refused, unlike command and http agents: a stray line (a
