@@ -17,10 +17,10 @@ import (
 	"github.com/agentevals-go/agentevals/suite"
 )
 
-// Worker is the worker agent: N long-lived processes that read one JSON question per
-// line on stdin and write one JSON Response per line on stdout. A worker
-// that times out, crashes or answers garbage is killed and replaced.
-// Plain text is refused, unlike command and http agents: a stray line (a
+// Worker is the worker agent: N long-lived processes that read one JSON
+// question per line on stdin and write one JSON Response per line on
+// stdout. A worker that times out, crashes or answers garbage is killed
+// and replaced. Plain text is refused, unlike command and http agents: a stray line (a
 // boot banner, a log line) would otherwise be taken as the answer to the
 // current question and shift every later answer by one.
 type Worker struct {
