@@ -17,8 +17,8 @@ import (
 	"github.com/agentevals-go/agentevals/suite"
 )
 
-// PreflightTimeout bounds each preflight probe.
-const PreflightTimeout = 5 * time.Second
+// preflightTimeout bounds each preflight probe.
+const preflightTimeout = 5 * time.Second
 
 // ErrUnreachable is wrapped by every preflight failure.
 var ErrUnreachable = errors.New("unreachable")
@@ -110,7 +110,7 @@ func probeURL(ctx context.Context, raw string) error {
 	if proxy, err := http.ProxyFromEnvironment(&http.Request{URL: u}); err == nil && proxy != nil {
 		addr, via = hostPort(proxy), " through proxy "+proxy.Host
 	}
-	ctx, cancel := context.WithTimeout(ctx, PreflightTimeout)
+	ctx, cancel := context.WithTimeout(ctx, preflightTimeout)
 	defer cancel()
 	conn, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr)
 	if err != nil {

@@ -11,10 +11,10 @@ import (
 	"github.com/agentevals-go/agentevals/suite"
 )
 
-// ReplyNoteKey is the response-metadata key under which a reply that was
+// replyNoteKey is the response-metadata key under which a reply that was
 // not one Response object, as a whole, says how it was read (see
 // models.ReplyNote).
-const ReplyNoteKey = "reply_note"
+const replyNoteKey = "reply_note"
 
 // maxNoteText bounds the text kept in a reply note, in runes.
 const maxNoteText = 2000
@@ -138,6 +138,6 @@ func withNote(r agent.Response, note map[string]any) agent.Response {
 	if r.Metadata == nil {
 		r.Metadata = map[string]any{}
 	}
-	r.Metadata[ReplyNoteKey] = note
+	r.Metadata[replyNoteKey] = note
 	return r
 }

@@ -43,7 +43,7 @@ func TestParseReplyAs(t *testing.T) {
 			if string(r.Output) != tt.output {
 				t.Errorf("output = %s, want %s", r.Output, tt.output)
 			}
-			note, _ := r.Metadata[ReplyNoteKey].(map[string]any)
+			note, _ := r.Metadata[replyNoteKey].(map[string]any)
 			if got, _ := note["read_as"].(string); got != tt.readAs {
 				t.Errorf("read_as = %q, want %q (metadata %v)", got, tt.readAs, r.Metadata)
 			}
