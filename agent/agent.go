@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/money"
 	"github.com/agentevals-go/agentevals/score"
 )
 
@@ -34,20 +34,26 @@ type Response struct {
 	// are json.Number, so their digits survive.
 	Metadata map[string]any `json:"metadata,omitempty"`
 
-	// costText is the reply's cost exactly as written, when it came as
-	// JSON: Cost is its nearest float64, the saved cost is this text.
-	costText models.Decimal
+	// CostText is Cost exactly as written when the reply came as JSON
+	// (Cost is its nearest float64): the saved cost is this text when it
+	// is a number, else the shortest decimal of Cost.
+	CostText money.Decimal `json:"-"`
 }
 
-// savedCost is the case's cost column: the reply's exact decimal text when
-// it came as JSON, else the shortest decimal of Cost; nil when none.
-func (r Response) SavedCost() *models.Decimal {
+// SavedCost is the case's cost column: CostText when it is a number, else
+// the shortest decimal of Cost; nil when neither is set.
+func (r Response) SavedCost() *money.Decimal {
 	switch {
-	case r.costText != "":
-		d := r.costText
-		return &d
+	case r.CostText != "":
+		if d, err := money.ParseDecimal(string(r.CostText)); err == nil {
+			return &d
+		}
+		if r.Cost != nil {
+			d := money.DecimalOf(*r.Cost)
+			return &d
+		}
 	case r.Cost != nil:
-		d := models.DecimalOf(*r.Cost)
+		d := money.DecimalOf(*r.Cost)
 		return &d
 	}
 	return nil

@@ -29,9 +29,6 @@ const (
 	RoleAssistant = "assistant"
 )
 
-// SessionHeader is the header an http agent receives the session id in.
-const SessionHeader = "X-Session-Id"
-
 // Message is one message of a conversation: who said it and its text.
 type Message struct {
 	Role    string `json:"role"`

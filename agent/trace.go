@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"net/http"
 
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
@@ -37,44 +36,6 @@ func WithTrace(ctx context.Context, tc TraceContext) context.Context {
 func TraceOf(ctx context.Context) (TraceContext, bool) {
 	tc, ok := ctx.Value(traceKey{}).(TraceContext)
 	return tc, ok
-}
-
-// traceEndpointEnv is the environment that points an OpenTelemetry SDK at
-// the run's receiver.
-func (tc TraceContext) endpointEnv() []string {
-	return []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + tc.Endpoint, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=" + tc.Endpoint + "/v1/traces",
-		"OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf", "OTEL_TRACES_EXPORTER=otlp"}
-}
-
-// traceEnv is the environment of a command agent's process for the call.
-func traceEnv(ctx context.Context) []string {
-	tc, ok := TraceOf(ctx)
-	if !ok {
-		return nil
-	}
-	return append(tc.endpointEnv(), "TRACEPARENT="+tc.Traceparent)
-}
-
-// workerTraceEnv is the environment a worker starts with: the endpoint
-// only, as each question carries its own traceparent.
-func workerTraceEnv(ctx context.Context) []string {
-	if tc, ok := TraceOf(ctx); ok {
-		return tc.endpointEnv()
-	}
-	return nil
-}
-
-// addTraceHeader sets an HTTP agent's traceparent header.
-func addTraceHeader(ctx context.Context, h http.Header) {
-	if tc, ok := TraceOf(ctx); ok {
-		h.Set("traceparent", tc.Traceparent)
-	}
-}
-
-// traceparentOf is the traceparent a worker's question line carries.
-func traceparentOf(ctx context.Context) string {
-	tc, _ := TraceOf(ctx)
-	return tc.Traceparent
 }
 
 // SpanContext is the remote span context a Go function agent's spans

@@ -16,8 +16,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/runner"
 )
 
@@ -84,8 +86,8 @@ func TestRejudge_EstimatesKnownNoise(t *testing.T) {
 	for _, sd := range []float64{0.05, 0.10} {
 		t.Run(fmt.Sprint(sd), func(t *testing.T) {
 			srv := noisyJudgeServer(t, 42, sd, func(i int) float64 { return 0.35 + 0.3*float64(i%10)/9 })
-			judge, err := llm.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
-				Timeout: 10 * time.Second, Retry: llm.Retry{MaxAttempts: 1}}, llm.Options{Getenv: func(string) string { return "" }}, nil)
+			judge, err := provider.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
+				Timeout: 10 * time.Second, Retry: llm.Retry{MaxAttempts: 1}}, provider.Options{Getenv: func(string) string { return "" }}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -131,7 +133,7 @@ func TestRejudge_SkipsUnansweredAndChecksTimes(t *testing.T) {
 	j := &scriptedJudge{score: 0.7}
 	a := agent.Func(func(_ context.Context, q agent.Question) (agent.Response, error) {
 		if q.ID == "q1" {
-			return agent.Response{}, &agent.AgentError{Kind: "exit_status", Message: "failed"}
+			return agent.Response{}, &adapter.Error{Kind: "exit_status", Message: "failed"}
 		}
 		return agent.Response{Output: json.RawMessage(`"x"`)}, nil
 	})

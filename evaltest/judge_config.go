@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/score"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -52,13 +53,13 @@ func (c *config) resolveJudge(st *suite.ModelConfig, short bool) (score.Judge, s
 	if err != nil || !ok {
 		return nil, reasonNoJudge, err
 	}
-	var cache *llm.Cache
+	var cache *provider.Cache
 	if dir := c.getenv(envJudgeCache); dir != "" {
-		if cache, err = llm.OpenCache(dir); err != nil {
+		if cache, err = provider.OpenCache(dir); err != nil {
 			return nil, "", fmt.Errorf("judge: %s: %w", envJudgeCache, err)
 		}
 	}
-	j, err := llm.NewLLMJudge(s, llm.Options{}, cache)
+	j, err := provider.NewLLMJudge(s, provider.Options{}, cache)
 	if err != nil {
 		return nil, "", fmt.Errorf("judge: %w", err)
 	}

@@ -7,12 +7,13 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/eval"
-	llmpkg "github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/provenance"
+	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/report"
 	"github.com/agentevals-go/agentevals/runner"
 	"github.com/agentevals-go/agentevals/sanitize"
@@ -134,7 +135,7 @@ func execute(t *testing.T, cfg *config, s *suite.Suite, ag agent.Agent, out *out
 		return nil, err
 	}
 	if ag == nil {
-		a, err := agent.NewAgent(s.Agent, agent.AgentOptions{Concurrency: runner.Concurrency(cfg.concurrency, len(s.Cases)), Timeout: cfg.timeout})
+		a, err := adapter.New(s.Agent, adapter.Options{Concurrency: runner.Concurrency(cfg.concurrency, len(s.Cases)), Timeout: cfg.timeout})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Path, err)
 		}
@@ -173,10 +174,10 @@ func execute(t *testing.T, cfg *config, s *suite.Suite, ag agent.Agent, out *out
 }
 
 // judgeSummary adds which judge ran to the run summary, as evalrun does
-// (llm.LLMJudge.RunSummary); nil for other judges.
+// (provider.LLMJudge.RunSummary); nil for other judges.
 func judgeSummary(j score.Judge) func() map[string]any {
-	if llm, ok := j.(*llmpkg.LLMJudge); ok {
-		return llm.RunSummary
+	if lj, ok := j.(*provider.LLMJudge); ok {
+		return lj.RunSummary
 	}
 	return nil
 }

@@ -1,11 +1,5 @@
 package llm
 
-import (
-	"context"
-
-	"github.com/tmc/langchaingo/llms"
-)
-
 // Roles of a ChatMessage.
 const (
 	RoleUser      = "user"
@@ -16,28 +10,4 @@ const (
 type ChatMessage struct {
 	Role    string
 	Content string
-}
-
-// chatMessages is the system message (sent even when empty, as Generate
-// always has) and the history as langchaingo messages; a role other than
-// assistant is the user's.
-func chatMessages(system string, history []ChatMessage) []llms.MessageContent {
-	msgs := make([]llms.MessageContent, 0, len(history)+1)
-	msgs = append(msgs, llms.TextParts(llms.ChatMessageTypeSystem, system))
-	for _, m := range history {
-		role := llms.ChatMessageTypeHuman
-		if m.Role == RoleAssistant {
-			role = llms.ChatMessageTypeAI
-		}
-		msgs = append(msgs, llms.TextParts(role, m.Content))
-	}
-	return msgs
-}
-
-// Generate sends a system and a user message as a new conversation and
-// returns the text. jsonMode asks the provider for a JSON object where it
-// supports that (OpenAI, Ollama; Anthropic ignores it). Failures are *Error
-// values whose Details hold the provider, model and every attempt.
-func (c *Client) Generate(ctx context.Context, system, user string, jsonMode bool) (Reply, error) {
-	return c.Chat(ctx, system, []ChatMessage{{Role: RoleUser, Content: user}}, jsonMode)
 }

@@ -1,4 +1,5 @@
-// Package llm is the one package that talks to language models: it calls
-// providers through langchaingo with timeouts, retries and a shared rate
-// limiter, and turns their replies into judge verdicts, cached and priced.
+// Package llm is how a model is named and paced, with no model SDK: the
+// settings of a judge or an llm agent and their validation, the retry
+// bounds, and the limiter shared by every client of one endpoint. Package
+// provider calls the models.
 package llm

@@ -106,7 +106,7 @@ func (l *Limiter) Wait(ctx context.Context) error {
 		l.inFlight++
 		l.mu.Unlock()
 		if d := start.Sub(now); d > 0 {
-			if err := sleepCtx(ctx, d); err != nil {
+			if err := Sleep(ctx, d); err != nil {
 				l.release()
 				return err
 			}
@@ -230,4 +230,16 @@ func RetryAfter(h http.Header, now time.Time) time.Duration {
 		return t.Sub(now)
 	}
 	return 0
+}
+
+// Sleep waits d, or until ctx is done and then returns its error.
+func Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -35,7 +36,7 @@ func TestCommandAgent_Answer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := mustAgent(t, shAgent(t, suite.AgentCommand, tt.script), agent.AgentOptions{})
+			a := mustAgent(t, shAgent(t, suite.AgentCommand, tt.script), adapter.Options{})
 			resp, err := a.Answer(context.Background(), question)
 			if tt.output == "" {
 				if ae := agentErr(t, err); ae.Kind != tt.kind {
@@ -57,11 +58,11 @@ func TestCommandAgent_Answer(t *testing.T) {
 }
 
 func TestCommandAgent_StderrIsBounded(t *testing.T) {
-	a := mustAgent(t, shAgent(t, suite.AgentCommand, `cat >/dev/null; i=0; while [ $i -lt 3000 ]; do echo "line $i of noise" >&2; i=$((i+1)); done; exit 1`), agent.AgentOptions{})
+	a := mustAgent(t, shAgent(t, suite.AgentCommand, `cat >/dev/null; i=0; while [ $i -lt 3000 ]; do echo "line $i of noise" >&2; i=$((i+1)); done; exit 1`), adapter.Options{})
 	_, err := a.Answer(context.Background(), question)
 	ae := agentErr(t, err)
 	stderr, _ := ae.Details["stderr"].(string)
-	if len(stderr) > agent.MaxStderr+8 || !strings.HasSuffix(stderr, "line 2999 of noise\n") || !strings.HasPrefix(stderr, "…") {
+	if len(stderr) > adapter.MaxStderr+8 || !strings.HasSuffix(stderr, "line 2999 of noise\n") || !strings.HasPrefix(stderr, "…") {
 		t.Errorf("stderr kept %d bytes, ends %q", len(stderr), stderr[max(0, len(stderr)-30):])
 	}
 	if ae.Details["exit_code"] != 1 {
@@ -72,7 +73,7 @@ func TestCommandAgent_StderrIsBounded(t *testing.T) {
 func TestCommandAgent_Timeout(t *testing.T) {
 	cfg := shAgent(t, suite.AgentCommand, `cat >/dev/null; echo started >&2; sleep 30; echo late`)
 	cfg.Timeout = suite.Duration(200 * time.Millisecond)
-	a := mustAgent(t, cfg, agent.AgentOptions{})
+	a := mustAgent(t, cfg, adapter.Options{})
 	start := time.Now()
 	_, err := a.Answer(context.Background(), question)
 	if el := time.Since(start); el > 5*time.Second {
@@ -89,8 +90,8 @@ func TestCommandAgent_Environment(t *testing.T) {
 	t.Setenv("EVAL_PASSED", "yes")
 	cfg := shAgent(t, suite.AgentCommand, `cat >/dev/null; echo "secret=${EVAL_SECRET:-unset} passed=${EVAL_PASSED:-unset} case=${CASE_VAR:-unset} path=${PATH:+set}"`)
 	cfg.Env = []string{"EVAL_PASSED"}
-	a := mustAgent(t, cfg, agent.AgentOptions{})
-	resp, err := a.Answer(agent.WithEnv(context.Background(), []string{"CASE_VAR=1"}), question)
+	a := mustAgent(t, cfg, adapter.Options{})
+	resp, err := a.Answer(adapter.WithEnv(context.Background(), []string{"CASE_VAR=1"}), question)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func TestWorkerAgent_Answer(t *testing.T) {
 done`
 	cfg := shAgent(t, suite.AgentWorker, script)
 	cfg.Timeout = suite.Duration(300 * time.Millisecond)
-	a := mustAgent(t, cfg, agent.AgentOptions{Concurrency: 1, WorkerEnv: func(n int) []string { return []string{"WORKER_TAG=w" + string(rune('0'+n))} }})
+	a := mustAgent(t, cfg, adapter.Options{Concurrency: 1, WorkerEnv: func(n int) []string { return []string{"WORKER_TAG=w" + string(rune('0'+n))} }})
 	ask := func(text string) (agent.Response, error) {
 		return a.Answer(context.Background(), agent.Question{ID: "x", Name: "x", Question: json.RawMessage(`"` + text + `"`)})
 	}
@@ -172,7 +173,7 @@ func TestHTTPAgent_Answer(t *testing.T) {
 	}))
 	defer srv.Close()
 	cfg := suite.AgentConfig{Name: "A", Type: suite.AgentHTTP, URL: srv.URL, HeaderEnv: map[string]string{"Authorization": "EVAL_TOKEN"}, Timeout: suite.Duration(300 * time.Millisecond)}
-	a := mustAgent(t, cfg, agent.AgentOptions{Concurrency: 2})
+	a := mustAgent(t, cfg, adapter.Options{Concurrency: 2})
 	// "auth" answers JSON without a Content-Type, which net/http labels
 	// text/plain: a JSON object is a Response whatever its label.
 	resp, err := a.Answer(context.Background(), agent.Question{ID: "auth", Question: json.RawMessage(`"q"`)})
@@ -191,7 +192,7 @@ func TestHTTPAgent_Answer(t *testing.T) {
 			t.Errorf("%s: kind %s, want %s", id, ae.Kind, kind)
 		}
 	}
-	if _, err := agent.NewAgent(suite.AgentConfig{Name: "A", Type: suite.AgentHTTP, URL: srv.URL, HeaderEnv: map[string]string{"X": "EVAL_UNSET_VAR"}}, agent.AgentOptions{}); err == nil {
+	if _, err := adapter.New(suite.AgentConfig{Name: "A", Type: suite.AgentHTTP, URL: srv.URL, HeaderEnv: map[string]string{"X": "EVAL_UNSET_VAR"}}, adapter.Options{}); err == nil {
 		t.Errorf("NewAgent accepted a header from an unset variable")
 	}
 }
@@ -201,7 +202,7 @@ func TestWorkerAgent_OneProcessPerUnitOfConcurrency(t *testing.T) {
 	s := mustLoad(t, `{"suite": "S", "agent": {"name": "A", "command": ["true"]}, "evaluators": {"exact": {"type": "exact_match"}},
 	  "questions": [{"question": "1", "expected_answer": "ok"}, {"question": "2", "expected_answer": "ok"}, {"question": "3", "expected_answer": "ok"},
 	    {"question": "4", "expected_answer": "ok"}, {"question": "5", "expected_answer": "ok"}, {"question": "6", "expected_answer": "ok"}]}`)
-	a := mustAgent(t, cfg, agent.AgentOptions{Concurrency: 2})
+	a := mustAgent(t, cfg, adapter.Options{Concurrency: 2})
 	run := mustExecute(t, s, a, ExecOptions{Concurrency: 2})
 	pids := map[float64]bool{}
 	for _, c := range run.Cases {
@@ -233,7 +234,7 @@ func TestWorkerAgent_ReturnsWhateverTheWorkerDoes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := shAgent(t, suite.AgentWorker, tc.script)
 			cfg.Timeout = suite.Duration(300 * time.Millisecond)
-			a := mustAgent(t, cfg, agent.AgentOptions{Concurrency: 1})
+			a := mustAgent(t, cfg, adapter.Options{Concurrency: 1})
 			for range 2 {
 				_, err := a.Answer(context.Background(), tc.q)
 				if ae := agentErr(t, err); ae.Kind != tc.kind {
@@ -251,7 +252,7 @@ func TestWorkerAgent_CloseStopsEveryWorker(t *testing.T) {
 	cfg := shAgent(t, suite.AgentWorker, `while IFS= read -r line; do printf '{"output":"ok","metadata":{"pid":%s}}\n' "$$"; done
 [ "$WORKER_TAG" = w1 ] && exec sleep 60
 exit 0`)
-	a, err := agent.NewAgent(cfg, agent.AgentOptions{Concurrency: 3, WorkerEnv: func(n int) []string { return []string{"WORKER_TAG=w" + string(rune('0'+n))} }})
+	a, err := adapter.New(cfg, adapter.Options{Concurrency: 3, WorkerEnv: func(n int) []string { return []string{"WORKER_TAG=w" + string(rune('0'+n))} }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,11 +289,11 @@ func TestParseReply_UnknownKeys(t *testing.T) {
 			`actions[1]: unknown key "result": an action's keys are group, name and arguments; put anything else under the Response's "metadata"`},
 	}
 	for _, tt := range tests {
-		if _, err := agent.ParseReply([]byte(tt.reply), true); err == nil || err.Error() != tt.want {
+		if _, err := adapter.ParseReply([]byte(tt.reply), true); err == nil || err.Error() != tt.want {
 			t.Errorf("parseReply(%s) = %v\nwant %s", tt.reply, err, tt.want)
 		}
 	}
-	r, err := agent.ParseReply([]byte(`{"output": "x", "metadata": {"trace_id": "t"}}`), true)
+	r, err := adapter.ParseReply([]byte(`{"output": "x", "metadata": {"trace_id": "t"}}`), true)
 	if err != nil || r.Metadata["trace_id"] != "t" {
 		t.Errorf("metadata: %+v, %v", r, err)
 	}

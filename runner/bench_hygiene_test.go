@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/internal/proc"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -37,7 +37,7 @@ func BenchmarkCommandVsXargs(b *testing.B) {
 	})
 	b.Run("execute-c16", func(b *testing.B) {
 		s := benchSuite(b)
-		a := mustAgent(b, shAgent(b, suite.AgentCommand, script), agent.AgentOptions{})
+		a := mustAgent(b, shAgent(b, suite.AgentCommand, script), adapter.Options{})
 		for b.Loop() {
 			run, err := Execute(context.Background(), s, a, ExecOptions{Concurrency: 16})
 			if err != nil {
@@ -57,7 +57,7 @@ func BenchmarkCommandVsXargs(b *testing.B) {
 			b.Fatal(err)
 		}
 		s := benchSuite(b)
-		a := mustAgent(b, shAgent(b, suite.AgentCommand, script), agent.AgentOptions{})
+		a := mustAgent(b, shAgent(b, suite.AgentCommand, script), adapter.Options{})
 		for b.Loop() {
 			if _, err := Execute(context.Background(), s, a, ExecOptions{Concurrency: 16}); err != nil {
 				b.Fatal(err)

@@ -24,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/internal/testdb"
 	"github.com/agentevals-go/agentevals/suite"
@@ -54,12 +55,12 @@ func BenchmarkExecute(b *testing.B) {
 		}), DefaultConcurrency, 0)
 	})
 	b.Run("command", func(b *testing.B) {
-		a := mustAgent(b, suite.AgentConfig{Name: "A", Type: suite.AgentCommand, Command: []string{"sh", "-c", "cat >/dev/null; echo ok"}, Dir: b.TempDir()}, agent.AgentOptions{})
+		a := mustAgent(b, suite.AgentConfig{Name: "A", Type: suite.AgentCommand, Command: []string{"sh", "-c", "cat >/dev/null; echo ok"}, Dir: b.TempDir()}, adapter.Options{})
 		benchRun(b, a, DefaultConcurrency, 0)
 	})
 	b.Run("worker", func(b *testing.B) {
 		a := mustAgent(b, suite.AgentConfig{Name: "A", Type: suite.AgentWorker, Dir: b.TempDir(),
-			Command: []string{"sh", "-c", `while IFS= read -r l; do echo '{"output":"ok"}'; done`}}, agent.AgentOptions{Concurrency: DefaultConcurrency})
+			Command: []string{"sh", "-c", `while IFS= read -r l; do echo '{"output":"ok"}'; done`}}, adapter.Options{Concurrency: DefaultConcurrency})
 		benchRun(b, a, DefaultConcurrency, 0)
 	})
 	for _, conc := range []int{16, 64} {
@@ -69,7 +70,7 @@ func BenchmarkExecute(b *testing.B) {
 				w.Write([]byte(`{"output":"ok"}`))
 			}))
 			defer srv.Close()
-			a := mustAgent(b, suite.AgentConfig{Name: "A", Type: suite.AgentHTTP, URL: srv.URL}, agent.AgentOptions{Concurrency: conc})
+			a := mustAgent(b, suite.AgentConfig{Name: "A", Type: suite.AgentHTTP, URL: srv.URL}, adapter.Options{Concurrency: conc})
 			benchRun(b, a, conc, 50*time.Millisecond)
 		})
 	}

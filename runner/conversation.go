@@ -9,9 +9,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
-	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/score"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -33,7 +34,7 @@ type conversationRun struct {
 	// last is the last reply (its metadata becomes the case's).
 	last agent.Response
 	// simUsage accounts the simulator's and goal judge's calls.
-	simUsage llm.UsageRecorder
+	simUsage provider.UsageRecorder
 }
 
 // newSessionID is a fresh random conversation id in the form of a
@@ -56,7 +57,7 @@ func (e *executor) converse(ctx context.Context, c *suite.Case, rec *models.Case
 	if e.hook != nil {
 		var err error
 		if ctx, after, err = e.hook(ctx, c); err != nil {
-			e.conversationFailed(c, rec, cv, nil, &agent.AgentError{Kind: "setup", Message: err.Error()}, false)
+			e.conversationFailed(c, rec, cv, nil, &adapter.Error{Kind: "setup", Message: err.Error()}, false)
 			return
 		}
 	}
@@ -103,7 +104,7 @@ func (e *executor) talk(ctx context.Context, cv *conversationRun) error {
 		if err != nil {
 			cv.tr.StopReason = models.StopAgentError
 			cv.failAt(turn + 1)
-			return &agent.AgentError{Kind: agentErrorKind(err), Message: fmt.Sprintf("turn %d: %v", turn+1, agentErrorMessage(err)),
+			return &adapter.Error{Kind: agentErrorKind(err), Message: fmt.Sprintf("turn %d: %v", turn+1, agentErrorMessage(err)),
 				Details: map[string]any{"turn": turn + 1}}
 		}
 		history = append(history, agent.Message{Role: agent.RoleAssistant, Content: score.Turn{Output: resp.Output}.OutputText()})
@@ -131,7 +132,7 @@ func (e *executor) askScoped(ctx context.Context, cv *conversationRun, turn int,
 	scoped.Replay = turns[turn].Replay
 	tctx, after, err := e.hook(ctx, &scoped)
 	if err != nil {
-		return agent.Response{}, 0, nil, &agent.AgentError{Kind: "setup", Message: err.Error()}
+		return agent.Response{}, 0, nil, &adapter.Error{Kind: "setup", Message: err.Error()}
 	}
 	resp, dur, err := e.askTurn(tctx, q)
 	resp, ev, err := after(resp, err)
@@ -153,8 +154,8 @@ func (e *executor) askTurn(ctx context.Context, q agent.Question) (agent.Respons
 	dur := time.Since(start)
 	tr := endTrace(runCtx, tc)
 	if err == nil {
-		if cerr := agent.CheckResponse(&resp); cerr != nil {
-			err = &agent.AgentError{Kind: "bad_response", Message: cerr.Error()}
+		if cerr := adapter.CheckResponse(&resp); cerr != nil {
+			err = &adapter.Error{Kind: "bad_response", Message: cerr.Error()}
 		}
 	}
 	if err == nil {
@@ -162,23 +163,23 @@ func (e *executor) askTurn(ctx context.Context, q agent.Question) (agent.Respons
 	}
 	if err != nil && ctx.Err() != nil && !isAgentError(err) {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			err = &agent.AgentError{Kind: "timeout", Message: fmt.Sprintf("no answer within %s: %v", e.opts.Timeout, err)}
+			err = &adapter.Error{Kind: "timeout", Message: fmt.Sprintf("no answer within %s: %v", e.opts.Timeout, err)}
 		} else {
-			err = &agent.AgentError{Kind: "interrupted", Message: err.Error()}
+			err = &adapter.Error{Kind: "interrupted", Message: err.Error()}
 		}
 	}
 	return resp, dur, err
 }
 
 func agentErrorKind(err error) string {
-	if ae := (*agent.AgentError)(nil); errors.As(err, &ae) {
+	if ae := (*adapter.Error)(nil); errors.As(err, &ae) {
 		return ae.Kind
 	}
 	return "agent_error"
 }
 
 func agentErrorMessage(err error) string {
-	if ae := (*agent.AgentError)(nil); errors.As(err, &ae) {
+	if ae := (*adapter.Error)(nil); errors.As(err, &ae) {
 		return ae.Message
 	}
 	return err.Error()

@@ -15,6 +15,7 @@ import (
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/provider"
 )
 
 // simServer is a local OpenAI-compatible server that plays the simulated
@@ -79,9 +80,9 @@ const simulatedSuite = `{"suite": "Simulated", "version": "1", "agent": {"name":
 func TestConverse_SimulatedUserStops(t *testing.T) {
 	s := mustLoad(t, simulatedSuite)
 	srv := simServer(t)
-	judge, err := llm.NewLLMJudge(llm.Settings{Provider: "openai", Model: "sim", BaseURL: srv.URL + "/v1",
+	judge, err := provider.NewLLMJudge(llm.Settings{Provider: "openai", Model: "sim", BaseURL: srv.URL + "/v1",
 		Timeout: 5 * time.Second, Retry: llm.Retry{MaxAttempts: 2, Backoff: time.Millisecond}},
-		llm.Options{Getenv: func(string) string { return "" }}, nil)
+		provider.Options{Getenv: func(string) string { return "" }}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

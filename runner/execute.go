@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/otlp"
@@ -296,7 +297,7 @@ func (e *executor) ask(ctx context.Context, c *suite.Case) (resp agent.Response,
 	if e.hook != nil {
 		var err error
 		if ctx, after, err = e.hook(ctx, c); err != nil {
-			return agent.Response{}, nil, nil, 0, false, &agent.AgentError{Kind: "setup", Message: err.Error()}
+			return agent.Response{}, nil, nil, 0, false, &adapter.Error{Kind: "setup", Message: err.Error()}
 		}
 	}
 	q := agent.Question{ID: c.ID, Name: c.Name, Question: append(json.RawMessage(nil), c.Question...)}
@@ -306,8 +307,8 @@ func (e *executor) ask(ctx context.Context, c *suite.Case) (resp agent.Response,
 	dur = time.Since(start)
 	tr = endTrace(runCtx, tc)
 	if err == nil {
-		if cerr := agent.CheckResponse(&resp); cerr != nil {
-			err = &agent.AgentError{Kind: "bad_response", Message: cerr.Error()}
+		if cerr := adapter.CheckResponse(&resp); cerr != nil {
+			err = &adapter.Error{Kind: "bad_response", Message: cerr.Error()}
 		}
 	}
 	answered = err == nil
@@ -316,16 +317,16 @@ func (e *executor) ask(ctx context.Context, c *suite.Case) (resp agent.Response,
 	}
 	if err != nil && ctx.Err() != nil && !isAgentError(err) {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			err = &agent.AgentError{Kind: "timeout", Message: fmt.Sprintf("no answer within %s: %v", e.opts.Timeout, err)}
+			err = &adapter.Error{Kind: "timeout", Message: fmt.Sprintf("no answer within %s: %v", e.opts.Timeout, err)}
 		} else {
-			err = &agent.AgentError{Kind: "interrupted", Message: err.Error()}
+			err = &adapter.Error{Kind: "interrupted", Message: err.Error()}
 		}
 	}
 	return resp, ev, tr, dur, answered, err
 }
 
 func isAgentError(err error) bool {
-	var ae *agent.AgentError
+	var ae *adapter.Error
 	return errors.As(err, &ae)
 }
 
@@ -342,7 +343,7 @@ const graceAfterDeadline = time.Second
 // caller's goroutine: a goroutine, a channel and a stack grown anew per
 // case would buy nothing.
 func call(ctx context.Context, a agent.Agent, q agent.Question) (agent.Response, error) {
-	if _, ok := a.(*agent.WorkerAgent); ok {
+	if _, ok := a.(*adapter.Worker); ok {
 		return callDirect(ctx, a, q)
 	}
 	type result struct {
@@ -353,7 +354,7 @@ func call(ctx context.Context, a agent.Agent, q agent.Question) (agent.Response,
 	go func() {
 		defer func() {
 			if r := recover(); r != nil {
-				ch <- result{err: &agent.AgentError{Kind: "panic", Message: fmt.Sprint(r), Details: map[string]any{"stack": string(debug.Stack())}}}
+				ch <- result{err: &adapter.Error{Kind: "panic", Message: fmt.Sprint(r), Details: map[string]any{"stack": string(debug.Stack())}}}
 			}
 		}()
 		resp, err := a.Answer(ctx, q)
@@ -372,7 +373,7 @@ func call(ctx context.Context, a agent.Agent, q agent.Question) (agent.Response,
 		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			kind = "interrupted"
 		}
-		return agent.Response{}, &agent.AgentError{Kind: kind,
+		return agent.Response{}, &adapter.Error{Kind: kind,
 			Message: fmt.Sprintf("the agent did not return within %s after its context ended (%v) and was abandoned; "+
 				"it may still be running, even after the run is saved: a Go agent must return when its ctx is done", graceAfterDeadline, ctx.Err()),
 			Details: map[string]any{"agent_returned": false}}
@@ -384,7 +385,7 @@ func call(ctx context.Context, a agent.Agent, q agent.Question) (agent.Response,
 func callDirect(ctx context.Context, a agent.Agent, q agent.Question) (resp agent.Response, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			resp, err = agent.Response{}, &agent.AgentError{Kind: "panic", Message: fmt.Sprint(r), Details: map[string]any{"stack": string(debug.Stack())}}
+			resp, err = agent.Response{}, &adapter.Error{Kind: "panic", Message: fmt.Sprint(r), Details: map[string]any{"stack": string(debug.Stack())}}
 		}
 	}()
 	return a.Answer(ctx, q)

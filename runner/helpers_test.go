@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/score"
@@ -51,9 +52,9 @@ func shAgent(tb testing.TB, typ, script string) suite.AgentConfig {
 }
 
 // mustAgent builds an agent and closes it when the test ends.
-func mustAgent(tb testing.TB, cfg suite.AgentConfig, opts agent.AgentOptions) agent.Agent {
+func mustAgent(tb testing.TB, cfg suite.AgentConfig, opts adapter.Options) agent.Agent {
 	tb.Helper()
-	a, err := agent.NewAgent(cfg, opts)
+	a, err := adapter.New(cfg, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -64,9 +65,9 @@ func mustAgent(tb testing.TB, cfg suite.AgentConfig, opts agent.AgentOptions) ag
 }
 
 // agentErr is err as an *AgentError; anything else fails the test.
-func agentErr(tb testing.TB, err error) *agent.AgentError {
+func agentErr(tb testing.TB, err error) *adapter.Error {
 	tb.Helper()
-	var ae *agent.AgentError
+	var ae *adapter.Error
 	if !errors.As(err, &ae) {
 		tb.Fatalf("err = %v, want an *AgentError", err)
 	}

@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/score"
 )
 
 func TestCallCounter_Failure(t *testing.T) {
 	agentErr := func(kind string, status int) error {
-		return &agent.AgentError{Kind: kind, Message: "boom", Details: map[string]any{"status": status}}
+		return &adapter.Error{Kind: kind, Message: "boom", Details: map[string]any{"status": status}}
 	}
 	judgeErr := func(kind string) models.JSON {
 		return models.MustJSON(map[string]any{"kind": kind, "message": "down"})

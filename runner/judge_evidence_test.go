@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/score"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -65,8 +66,8 @@ func TestExecute_JudgeEvidenceRebuildsThePrompt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	judge, err := llm.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
-		Timeout: 5 * time.Second, Retry: llm.Retry{MaxAttempts: 1}}, llm.Options{Getenv: func(string) string { return "" }}, nil)
+	judge, err := provider.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
+		Timeout: 5 * time.Second, Retry: llm.Retry{MaxAttempts: 1}}, provider.Options{Getenv: func(string) string { return "" }}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

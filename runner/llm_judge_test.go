@@ -17,6 +17,7 @@ import (
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/score"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -100,9 +101,9 @@ func TestExecute_WithAndWithoutJudge(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv, calls := judgeServer(t)
-	judge, err := llm.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
+	judge, err := provider.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
 		Timeout: 5 * time.Second, Retry: llm.Retry{MaxAttempts: 2, Backoff: time.Millisecond}},
-		llm.Options{Getenv: func(string) string { return "" }}, nil)
+		provider.Options{Getenv: func(string) string { return "" }}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

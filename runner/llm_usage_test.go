@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/provider"
 )
 
 // TestExecute_JudgeUsageAccount: the per-metric accounts in
@@ -35,13 +36,13 @@ func TestExecute_JudgeUsageAccount(t *testing.T) {
 	    {"id": "good", "question": "q", "expected_answer": "30 days", "minimum_scores": {"semantic_accuracy": 0.5}},
 	    {"id": "bad", "question": "q", "expected_answer": "30 days", "minimum_scores": {"semantic_accuracy": 0.5}}]}`)
 	a := answers(map[string]string{"good": "30 days", "bad": "MALFORMED"})
-	cache, err := llm.OpenCache(filepath.Join(t.TempDir(), "cache"))
+	cache, err := provider.OpenCache(filepath.Join(t.TempDir(), "cache"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	judge, err := llm.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: flaky.URL + "/v1",
+	judge, err := provider.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: flaky.URL + "/v1",
 		Timeout: 5 * time.Second, Retry: llm.Retry{MaxAttempts: 2, Backoff: time.Millisecond}},
-		llm.Options{Getenv: func(string) string { return "" }}, cache)
+		provider.Options{Getenv: func(string) string { return "" }}, cache)
 	if err != nil {
 		t.Fatal(err)
 	}

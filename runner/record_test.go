@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/suite"
@@ -157,7 +158,7 @@ func TestRecord_ThenReplayStrictly(t *testing.T) {
 func recordAgent(t *testing.T, kind string, s *suite.Suite) agent.Agent {
 	t.Helper()
 	if kind != "go" {
-		return mustAgent(t, s.Agent, agent.AgentOptions{})
+		return mustAgent(t, s.Agent, adapter.Options{})
 	}
 	return agent.Func(func(ctx context.Context, q agent.Question) (agent.Response, error) {
 		if q.ID != "paris" {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/score"
@@ -45,7 +46,7 @@ func countingAgent(fail map[string]bool) agent.Agent {
 		answer := fmt.Sprintf("%s#%d", q.ID, n[q.ID])
 		mu.Unlock()
 		if fail[answer] {
-			return agent.Response{}, &agent.AgentError{Kind: "exit_status", Message: "scripted failure"}
+			return agent.Response{}, &adapter.Error{Kind: "exit_status", Message: "scripted failure"}
 		}
 		out, _ := json.Marshal(answer + ".")
 		in, cost := int64(5), 0.25

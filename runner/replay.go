@@ -45,6 +45,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/replay"
@@ -93,9 +94,9 @@ func installReplay(s *suite.Suite, ag agent.Agent, opts ExecOptions) (caseHook, 
 	}
 	r := &replayRun{workers: map[int]*replay.Proxy{}, record: opts.Record, upstream: opts.Upstream}
 	switch a := ag.(type) {
-	case *agent.CommandAgent:
+	case *adapter.Command:
 		r.mode = replayPerCase
-	case *agent.WorkerAgent:
+	case *adapter.Worker:
 		r.mode = replayPerWorker
 		prev := a.EnvFor
 		a.EnvFor = func(n int) []string { // workers start lazily, after this
@@ -108,7 +109,7 @@ func installReplay(s *suite.Suite, ag agent.Agent, opts ExecOptions) (caseHook, 
 			}
 			return env
 		}
-	case *agent.HttpAgent:
+	case *adapter.HTTP:
 		r.mode = replayHTTP
 	}
 	if r.mode != replayInProcess {
@@ -141,13 +142,13 @@ func (r *replayRun) hook(ctx context.Context, c *suite.Case) (context.Context, a
 		}
 		p.Arm(s)
 		if r.mode == replayHTTP {
-			ctx = context.WithValue(ctx, agent.ReplayHeadersKey{}, map[string]string{ReplayProxyHeader: p.URL(), ReplayCAFileHeader: r.ca.CertFile()})
+			ctx = context.WithValue(ctx, adapter.ReplayHeadersKey{}, map[string]string{ReplayProxyHeader: p.URL(), ReplayCAFileHeader: r.ca.CertFile()})
 		} else {
-			ctx = agent.WithEnv(ctx, p.Env(nil))
+			ctx = adapter.WithEnv(ctx, p.Env(nil))
 		}
 		done = func() { p.Close() }
 	case replayPerWorker:
-		ctx = context.WithValue(ctx, agent.WorkerReplayKey{}, func(n int) func() {
+		ctx = context.WithValue(ctx, adapter.WorkerReplayKey{}, func(n int) func() {
 			p, err := r.workerProxy(n)
 			if err != nil {
 				return func() {}
@@ -165,11 +166,11 @@ func (r *replayRun) hook(ctx context.Context, c *suite.Case) (context.Context, a
 		switch {
 		case ferr == nil:
 		case err == nil:
-			err = &agent.AgentError{Kind: "api_replay", Message: ferr.Error()}
+			err = &adapter.Error{Kind: "api_replay", Message: ferr.Error()}
 		default: // the replay failure is the likely cause; keep the agent's own error too
 			// (redacted: a client's error often quotes the URL with its query)
 			d := map[string]any{"agent_error": sanitize.String(err.Error())}
-			var ae *agent.AgentError
+			var ae *adapter.Error
 			if errors.As(err, &ae) {
 				d = maps.Clone(ae.Details)
 				if d == nil {
@@ -180,7 +181,7 @@ func (r *replayRun) hook(ctx context.Context, c *suite.Case) (context.Context, a
 				}
 				d["agent_error"] = map[string]any{"kind": ae.Kind, "message": sanitize.String(ae.Message)}
 			}
-			err = &agent.AgentError{Kind: "api_replay", Message: ferr.Error(), Details: d}
+			err = &adapter.Error{Kind: "api_replay", Message: ferr.Error(), Details: d}
 		}
 		return resp, ev, err
 	}, nil

@@ -7,9 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/suite"
 )
 
@@ -28,9 +30,9 @@ func TestExecute_ReplayJudgeBypassesReplay(t *testing.T) {
 	for _, kind := range []string{"go", "command"} {
 		t.Run(kind, func(t *testing.T) {
 			srv, calls := judgeServer(t)
-			judge, err := llm.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
+			judge, err := provider.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
 				Timeout: 5 * time.Second, Retry: llm.Retry{MaxAttempts: 1}},
-				llm.Options{Getenv: func(string) string { return "" }}, nil)
+				provider.Options{Getenv: func(string) string { return "" }}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -47,7 +49,7 @@ func TestExecute_ReplayJudgeBypassesReplay(t *testing.T) {
 			}
 			var a agent.Agent = goShippingAgent(0)
 			if kind == "command" {
-				a = mustAgent(t, s.Agent, agent.AgentOptions{Concurrency: 3})
+				a = mustAgent(t, s.Agent, adapter.Options{Concurrency: 3})
 			}
 			run := mustExecute(t, s, a, ExecOptions{Judge: judge, Concurrency: 3})
 			if got := calls.Load(); got != 3 {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/internal/testdb"
@@ -145,7 +146,7 @@ func leakyRun(t *testing.T, kind, python string) *models.Run {
 	}
 	var a agent.Agent = leakyGoAgent
 	if kind == "command" {
-		if a, err = agent.NewAgent(s.Agent, agent.AgentOptions{Concurrency: 3}); err != nil {
+		if a, err = adapter.New(s.Agent, adapter.Options{Concurrency: 3}); err != nil {
 			t.Fatal(err)
 		}
 		if c, ok := a.(io.Closer); ok {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/suite"
@@ -150,7 +151,7 @@ func TestExecute_ReplayRules(t *testing.T) {
 				}
 				var a agent.Agent = agent.Func(goRulesAgent)
 				if kind != "go" {
-					a = mustAgent(t, s.Agent, agent.AgentOptions{Concurrency: 4})
+					a = mustAgent(t, s.Agent, adapter.Options{Concurrency: 4})
 				}
 				run := mustExecute(t, s, a, ExecOptions{Concurrency: 4})
 				for i, c := range run.Cases {
@@ -238,7 +239,7 @@ func TestExecute_ReplayCaseWithoutFixtures(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				a := mustAgent(t, s.Agent, agent.AgentOptions{Concurrency: 1})
+				a := mustAgent(t, s.Agent, adapter.Options{Concurrency: 1})
 				run := mustExecute(t, s, a, ExecOptions{Concurrency: 1})
 				for _, c := range run.Cases {
 					if c.Status != models.StatusPassed {

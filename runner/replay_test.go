@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/score"
@@ -191,7 +192,7 @@ func TestExecute_ReplayProcessAgents(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					a := mustAgent(t, s.Agent, agent.AgentOptions{Concurrency: 3})
+					a := mustAgent(t, s.Agent, adapter.Options{Concurrency: 3})
 					run := mustExecute(t, s, a, ExecOptions{Concurrency: 3})
 					checkReplayRun(t, run, off == 0)
 					if tc.name == "worker" && off == 0 {
@@ -296,7 +297,7 @@ func TestExecute_ReplayHTTPAgent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a := mustAgent(t, s.Agent, agent.AgentOptions{Concurrency: 2})
+			a := mustAgent(t, s.Agent, adapter.Options{Concurrency: 2})
 			run := mustExecute(t, s, a, ExecOptions{Concurrency: 2})
 			checkReplayRun(t, run, off == 0)
 		})
@@ -330,7 +331,7 @@ func TestExecute_Replay100Concurrent(t *testing.T) {
 			}
 			var a agent.Agent = goShippingAgent(0)
 			if tc.name == "curl" {
-				a = mustAgent(t, s.Agent, agent.AgentOptions{Concurrency: 100})
+				a = mustAgent(t, s.Agent, adapter.Options{Concurrency: 100})
 			}
 			run := mustExecute(t, s, a, ExecOptions{Concurrency: 100})
 			checkReplayRun(t, run, true)

@@ -11,10 +11,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
-	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/otlp"
+	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/score"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -116,8 +117,8 @@ func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseRe
 			s = cv.sample(m.Name, sample)
 		}
 		s.Metadata = DecodeObject(c.Metadata) // a fresh copy per scorer
-		var used llm.UsageRecorder
-		a, err := Assess(llm.WithUsageRecorder(ctx, &used), sc, s)
+		var used provider.UsageRecorder
+		a, err := Assess(provider.WithUsageRecorder(ctx, &used), sc, s)
 		mr := &models.MetricResult{Position: pos, Name: m.Name, Threshold: m.Threshold}
 		if err != nil {
 			mr.ErrorDetails = metricErrorJSON(err)
@@ -166,7 +167,7 @@ func SampleOf(c *suite.Case) score.Sample {
 // under the scorer's context (every call, failed ones and retries, and cache
 // hits), or, for a Judge that records nothing, one call with the usage its
 // assessment reported.
-func metricJudgeUsage(used *llm.UsageRecorder, a score.Assessment) (models.CallAccount, bool) {
+func metricJudgeUsage(used *provider.UsageRecorder, a score.Assessment) (models.CallAccount, bool) {
 	if acc, ok := used.Account(); ok {
 		return acc, true
 	}
@@ -222,7 +223,7 @@ func metricErrorJSON(err error) models.JSON {
 // agentErrorJSON is the case's error_details: {"kind","message","details"}.
 func agentErrorJSON(err error) models.JSON {
 	kind, msg, details := "agent_error", err.Error(), map[string]any(nil)
-	var ae *agent.AgentError
+	var ae *adapter.Error
 	if errors.As(err, &ae) {
 		kind, msg, details = ae.Kind, ae.Message, ae.Details
 	}

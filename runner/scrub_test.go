@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/internal/testdb"
 	"github.com/agentevals-go/agentevals/suite"
@@ -16,7 +17,7 @@ import (
 func TestExecute_NULCharactersAreSaved(t *testing.T) {
 	s := mustLoad(t, `{"suite": "S", "agent": {"name": "A", "command": ["true"]}, "evaluators": {"exact": {"type": "exact_match"}},
 	  "questions": [{"id": "meta", "question": "1", "expected_answer": "ok"}, {"id": "stderr", "question": "2", "expected_answer": "ok"}]}`)
-	cmd := mustAgent(t, shAgent(t, suite.AgentCommand, `cat >/dev/null; printf 'bad\000byte' >&2; exit 1`), agent.AgentOptions{})
+	cmd := mustAgent(t, shAgent(t, suite.AgentCommand, `cat >/dev/null; printf 'bad\000byte' >&2; exit 1`), adapter.Options{})
 	a := agent.Func(func(ctx context.Context, q agent.Question) (agent.Response, error) {
 		if q.ID == "stderr" {
 			return cmd.Answer(ctx, q)

@@ -6,21 +6,23 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/score"
 )
 
 // UserSimulator plays the user of a scenario: given the instructions and
-// the prompt, it returns the model's reply text. *llm.LLMJudge is one, so
+// the prompt, it returns the model's reply text. *provider.LLMJudge is one, so
 // the judge's provider plays the user unless ExecOptions.Simulator names
 // another.
 type UserSimulator interface {
-	SimulateUser(ctx context.Context, system string, history []llm.ChatMessage) (llm.Reply, error)
+	SimulateUser(ctx context.Context, system string, history []llm.ChatMessage) (provider.Reply, error)
 }
 
-var _ UserSimulator = (*llm.LLMJudge)(nil)
+var _ UserSimulator = (*provider.LLMJudge)(nil)
 
 // simulatorReplyFormat is what the simulated user must reply.
 const simulatorReplyFormat = `Reply with exactly one JSON object and nothing else:
@@ -57,16 +59,16 @@ func (s simulation) next(ctx context.Context, turn int, history []agent.Message)
 	}
 	sim := s.simulator()
 	if sim == nil {
-		return "", "", &agent.AgentError{Kind: "simulator_error",
+		return "", "", &adapter.Error{Kind: "simulator_error",
 			Message: "a scenario needs a simulated user: configure a judge (its model plays the user)"}
 	}
-	reply, err := sim.SimulateUser(llm.WithUsageRecorder(ctx, &s.cv.simUsage), s.system(), []llm.ChatMessage{{Role: llm.RoleUser, Content: simulatorPrompt(history)}})
+	reply, err := sim.SimulateUser(provider.WithUsageRecorder(ctx, &s.cv.simUsage), s.system(), []llm.ChatMessage{{Role: llm.RoleUser, Content: simulatorPrompt(history)}})
 	if err != nil {
-		return "", "", &agent.AgentError{Kind: "simulator_error", Message: fmt.Sprintf("turn %d: the simulated user failed: %v", turn+1, err)}
+		return "", "", &adapter.Error{Kind: "simulator_error", Message: fmt.Sprintf("turn %d: the simulated user failed: %v", turn+1, err)}
 	}
 	msg, done, perr := parseSimulatorReply(reply.Text)
 	if perr != nil {
-		return "", "", &agent.AgentError{Kind: "simulator_error", Message: fmt.Sprintf("turn %d: the simulated user's reply is unusable: %v", turn+1, perr),
+		return "", "", &adapter.Error{Kind: "simulator_error", Message: fmt.Sprintf("turn %d: the simulated user's reply is unusable: %v", turn+1, perr),
 			Details: map[string]any{"reply": score.RawReply(reply.Text)}}
 	}
 	if done {
@@ -142,9 +144,9 @@ func (s simulation) reached(ctx context.Context, cv *conversationRun) (bool, err
 	}
 	sample := score.Sample{Conversation: cv.scoreConversation()}
 	p := score.ConversationPrompt(score.GoalCompletion, "", sample)
-	a, err := s.e.opts.Judge.Assess(llm.WithUsageRecorder(ctx, &cv.simUsage), goalSystem(), p.User)
+	a, err := s.e.opts.Judge.Assess(provider.WithUsageRecorder(ctx, &cv.simUsage), goalSystem(), p.User)
 	if err != nil {
-		return false, &agent.AgentError{Kind: "simulator_error", Message: fmt.Sprintf("turn %d: the goal judge failed: %v", len(cv.turns), err)}
+		return false, &adapter.Error{Kind: "simulator_error", Message: fmt.Sprintf("turn %d: the goal judge failed: %v", len(cv.turns), err)}
 	}
 	return a.Score >= 0.5, nil
 }

@@ -20,6 +20,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/otlp"
@@ -151,7 +152,7 @@ func nodeAgent(t *testing.T, script string, env ...string) string {
 func TestExecute_tracesNodeSDK(t *testing.T) {
 	recv := startTraces(t)
 	s := mustLoad(t, fmt.Sprintf(traceSuite, nodeAgent(t, "sdk-agent.mjs")))
-	run := mustExecute(t, s, mustAgent(t, s.Agent, agent.AgentOptions{}), ExecOptions{Traces: recv, Concurrency: 2})
+	run := mustExecute(t, s, mustAgent(t, s.Agent, adapter.Options{}), ExecOptions{Traces: recv, Concurrency: 2})
 	wantTraced(t, run)
 	if tr := caseTrace(t, run.Cases[0]); tr.Spans[0].Attributes["service.name"] != "otel-node-sdk-agent" {
 		t.Errorf("root span attributes %v", tr.Spans[0].Attributes)
@@ -198,7 +199,7 @@ func TestExecute_tracesVercelAISDK(t *testing.T) {
 	    "budget": {"type": "step_budget", "params": {"max": 2}, "threshold": 1}},
 	  "questions": [{"id": "q1", "question": "Where is order 42?", "expected_actions": [{"group": "orders", "name": "lookup_order", "arguments": {"id": 42}}]}]}`,
 		nodeAgent(t, "vercel-agent.mjs", "MODEL_BASE_URL")))
-	run := mustExecute(t, s, mustAgent(t, s.Agent, agent.AgentOptions{}), ExecOptions{Traces: recv})
+	run := mustExecute(t, s, mustAgent(t, s.Agent, adapter.Options{}), ExecOptions{Traces: recv})
 	c := run.Cases[0]
 	if c.Status != models.StatusPassed {
 		t.Fatalf("status %s, error %s, metrics %s, metadata %s", c.Status, c.ErrorDetails, metricLines(c), c.ResponseMetadata)

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/sanitize"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -39,7 +39,7 @@ func ModelFamily(model string) string {
 
 // warnSameFamily warns when the judge and an llm agent share a model
 // family (self-preference bias).
-func warnSameFamily(w io.Writer, agentCfg *suite.ModelConfig, judge *llm.LLMJudge, what string) {
+func warnSameFamily(w io.Writer, agentCfg *suite.ModelConfig, judge *provider.LLMJudge, what string) {
 	if agentCfg == nil || judge == nil {
 		return
 	}

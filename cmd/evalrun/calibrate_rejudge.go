@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/calibrate"
 	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/llm"
@@ -83,7 +83,7 @@ func (f *RejudgeFlags) rejudge(ctx context.Context, g *Globals, run *models.Run)
 	if err != nil {
 		return err
 	}
-	if err := agent.Preflight(ctx, suite.AgentConfig{}, &settings); err != nil {
+	if err := adapter.Preflight(ctx, suite.AgentConfig{}, &settings); err != nil {
 		return fmt.Errorf("calibrate --rejudge: %w", err)
 	}
 	prog := newProgress(g.Stderr, 0)

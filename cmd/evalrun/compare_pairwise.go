@@ -11,8 +11,8 @@ import (
 	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/eval"
 	"github.com/agentevals-go/agentevals/internal/atomicfile"
-	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/report"
 	"github.com/agentevals-go/agentevals/sanitize"
 	"github.com/agentevals-go/agentevals/score"
@@ -63,7 +63,7 @@ func (c *CompareCmd) renderPairwise(ctx context.Context, g *Globals, r *report.R
 }
 
 // pairwiseRecord judges b's answers against a's, with progress on stderr.
-func pairwiseRecord(ctx context.Context, g *Globals, j score.Judge, built *llm.LLMJudge, a, b *models.Run) (models.PairwiseRecord, error) {
+func pairwiseRecord(ctx context.Context, g *Globals, j score.Judge, built *provider.LLMJudge, a, b *models.Run) (models.PairwiseRecord, error) {
 	rec := models.PairwiseRecord{RunA: a.ID.String(), RunB: b.ID.String()}
 	if built != nil {
 		t := built.Totals()

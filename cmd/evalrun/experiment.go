@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/bounds"
 	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/eval"
@@ -200,10 +200,10 @@ func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.D
 	if err != nil {
 		return nil, err
 	}
-	agentOpts := agent.AgentOptions{Concurrency: conc, LookupEnv: v.LookupEnv(os.LookupEnv), Limiter: llm.NewLimiter(), Prices: catalog}
+	agentOpts := adapter.Options{Concurrency: conc, LookupEnv: v.LookupEnv(os.LookupEnv), Limiter: llm.NewLimiter(), Prices: catalog}
 	stop := g.guardAgent(s.Agent, &agentOpts)
 	defer stop()
-	a, err := agent.NewAgent(s.Agent, agentOpts)
+	a, err := adapter.New(s.Agent, agentOpts)
 	if err != nil {
 		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("variant %q: %w", v.Name, err)}
 	}

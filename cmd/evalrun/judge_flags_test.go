@@ -8,7 +8,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/suite"
 )
 
@@ -55,7 +55,7 @@ func TestJudgeFlags_Judge(t *testing.T) {
 				}
 				return
 			}
-			s := j.(*llm.LLMJudge).Totals()
+			s := j.(*provider.LLMJudge).Totals()
 			got := s.Provider + "/" + s.Model + "@"
 			if fs, ok, _ := f.settings(tc.cfg); ok {
 				got += fs.BaseURL

@@ -12,7 +12,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/eval"
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/models"
@@ -80,10 +80,10 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 		return err
 	}
 	agentLimiter := llm.NewLimiter()
-	agentOpts := agent.AgentOptions{Concurrency: conc, Timeout: c.timeout(), Limiter: agentLimiter, MaxAnswerBytes: c.MaxAnswerBytes, Prices: catalog}
+	agentOpts := adapter.Options{Concurrency: conc, Timeout: c.timeout(), Limiter: agentLimiter, MaxAnswerBytes: c.MaxAnswerBytes, Prices: catalog}
 	stop := g.guardAgent(s.Agent, &agentOpts)
 	defer stop()
-	a, err := agent.NewAgent(s.Agent, agentOpts)
+	a, err := adapter.New(s.Agent, agentOpts)
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("%s: %w", s.Path, err)}
 	}
@@ -150,7 +150,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 // a SIGKILLed one. A machine that refuses (say, a locked-down container)
 // still runs the suite with a warning: process groups and Pdeathsig
 // remain. The returned function stops the guardian.
-func (g *Globals) guardAgent(cfg suite.AgentConfig, opts *agent.AgentOptions) (stop func()) {
+func (g *Globals) guardAgent(cfg suite.AgentConfig, opts *adapter.Options) (stop func()) {
 	if g.guard == nil || (cfg.Type != suite.AgentCommand && cfg.Type != suite.AgentWorker) {
 		return func() {}
 	}
@@ -278,7 +278,7 @@ func (c *RunCmd) checkNumbers() error {
 	}
 	if c.MaxAnswerBytes < 0 {
 		return fmt.Errorf("--max-answer-bytes: want a whole number of bytes >= 1 (0 or omitted: the suite's agent.max_answer_bytes, else %d), got %d",
-			agent.DefaultMaxAnswerBytes, c.MaxAnswerBytes)
+			adapter.DefaultMaxAnswerBytes, c.MaxAnswerBytes)
 	}
 	return nil
 }
@@ -312,7 +312,7 @@ func concurrencyRule() string {
 }
 
 // preflight probes the agent and, when one was built, the judge
-// (agent.Preflight) unless --no-preflight is given.
+// (adapter.Preflight) unless --no-preflight is given.
 func (c *RunCmd) preflight(ctx context.Context, st *suite.Suite, withJudge bool) error {
 	if c.NoPreflight {
 		return nil
@@ -327,7 +327,7 @@ func (c *RunCmd) preflight(ctx context.Context, st *suite.Suite, withJudge bool)
 			js = &s
 		}
 	}
-	if err := agent.Preflight(ctx, st.Agent, js); err != nil {
+	if err := adapter.Preflight(ctx, st.Agent, js); err != nil {
 		return fmt.Errorf("%s: %w\nNothing was run or saved. Start or fix what is unreachable, or pass --no-preflight to run anyway "+
 			"(every question would then record the failure)", st.Path, err)
 	}

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/sanitize"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -64,7 +64,7 @@ func writeSuiteWarnings(w io.Writer, s *suite.Suite) {
 // suite is wrong wherever it runs. A bare name not on PATH here may be on
 // the machine that runs the suite, so it is a note, as an unset variable is.
 func checkProgram(w io.Writer, path string, cfg suite.AgentConfig) error {
-	err := agent.FindProgram(cfg)
+	err := adapter.FindProgram(cfg)
 	if err == nil {
 		return nil
 	}

@@ -11,8 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
-	"github.com/agentevals-go/agentevals/examples/api_replay"
+	apireplay "github.com/agentevals-go/agentevals/examples/api_replay"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/runner"
 	"github.com/agentevals-go/agentevals/suite"
@@ -29,7 +30,7 @@ func execute(t *testing.T, ag agent.Agent) *models.Run {
 		if _, err := exec.LookPath("python3"); err != nil {
 			t.Fatalf("python3 is needed for this example (Debian package python3): %v", err)
 		}
-		a, err := agent.NewAgent(s.Agent, agent.AgentOptions{Concurrency: 2})
+		a, err := adapter.New(s.Agent, adapter.Options{Concurrency: 2})
 		if err != nil {
 			t.Fatalf("NewAgent: %v", err)
 		}

@@ -7,7 +7,7 @@ import (
 	"os/exec"
 	"testing"
 
-	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/runner"
 	"github.com/agentevals-go/agentevals/suite"
@@ -47,7 +47,7 @@ func TestContextBloat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a, err := agent.NewAgent(s.Agent, agent.AgentOptions{})
+			a, err := adapter.New(s.Agent, adapter.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,10 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/evaltest"
 	"github.com/agentevals-go/agentevals/examples/conversation/scripted"
 	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/suite"
 )
 
@@ -23,7 +24,7 @@ func TestConversations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := agent.NewAgent(s.Agent, agent.AgentOptions{})
+	a, err := adapter.New(s.Agent, adapter.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,8 +33,8 @@ func TestConversations(t *testing.T) {
 	}
 	srv := httptest.NewServer(scripted.Handler())
 	t.Cleanup(srv.Close)
-	judge, err := llm.NewLLMJudge(llm.Settings{Provider: llm.ProviderOpenAI, Model: "scripted-judge", BaseURL: srv.URL + "/v1",
-		Timeout: 10 * time.Second, Retry: llm.Retry{MaxAttempts: 1}}, llm.Options{Getenv: func(string) string { return "" }}, nil)
+	judge, err := provider.NewLLMJudge(llm.Settings{Provider: llm.ProviderOpenAI, Model: "scripted-judge", BaseURL: srv.URL + "/v1",
+		Timeout: 10 * time.Second, Retry: llm.Retry{MaxAttempts: 1}}, provider.Options{Getenv: func(string) string { return "" }}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

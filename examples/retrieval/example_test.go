@@ -11,9 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/runner"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -94,12 +95,12 @@ func execute(t *testing.T) *models.Run {
 		t.Fatal(err)
 	}
 	srv := scriptedJudge(t)
-	judge, err := llm.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
-		Timeout: 5 * time.Second, Retry: llm.Retry{MaxAttempts: 1}}, llm.Options{Getenv: func(string) string { return "" }}, nil)
+	judge, err := provider.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
+		Timeout: 5 * time.Second, Retry: llm.Retry{MaxAttempts: 1}}, provider.Options{Getenv: func(string) string { return "" }}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := agent.NewAgent(s.Agent, agent.AgentOptions{Concurrency: 2})
+	a, err := adapter.New(s.Agent, adapter.Options{Concurrency: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/otlp"
 	"github.com/agentevals-go/agentevals/runner"
@@ -28,7 +28,7 @@ func TestSuite(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer recv.Close()
-	a, err := agent.NewAgent(s.Agent, agent.AgentOptions{})
+	a, err := adapter.New(s.Agent, adapter.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

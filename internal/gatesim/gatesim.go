@@ -29,6 +29,7 @@ import (
 	"github.com/agentevals-go/agentevals/eval"
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/runner"
 	"github.com/agentevals-go/agentevals/score"
 	"github.com/agentevals-go/agentevals/suite"
@@ -94,9 +95,9 @@ func New(cfg Config, dir string) (*Harness, error) {
 		return nil, fmt.Errorf("gatesim: %w", err)
 	}
 	h.srv = httptest.NewServer(http.HandlerFunc(h.serveJudge))
-	h.judge, err = llm.NewLLMJudge(llm.Settings{Provider: llm.ProviderOpenAI, Model: "sim-judge",
+	h.judge, err = provider.NewLLMJudge(llm.Settings{Provider: llm.ProviderOpenAI, Model: "sim-judge",
 		BaseURL: h.srv.URL + "/v1", Retry: llm.Retry{MaxAttempts: 1}},
-		llm.Options{Getenv: func(string) string { return "sim-key" }}, nil)
+		provider.Options{Getenv: func(string) string { return "sim-key" }}, nil)
 	if err != nil {
 		h.srv.Close()
 		return nil, fmt.Errorf("gatesim: %w", err)

@@ -88,7 +88,7 @@ func TestLayout_Sizes(t *testing.T) {
 }
 
 // TestLayout_Dependencies: the read-only dashboard links no model client,
-// the evidence importer needs no agent stack, and only llm imports
+// the evidence importer needs no agent stack, and only provider imports
 // langchaingo.
 func TestLayout_Dependencies(t *testing.T) {
 	for _, p := range list(t, "./...") {
@@ -99,8 +99,8 @@ func TestLayout_Dependencies(t *testing.T) {
 			}
 		}
 		for _, im := range p.imports {
-			if strings.HasPrefix(im, "github.com/tmc/langchaingo") && p.path != "github.com/agentevals-go/agentevals/llm" {
-				t.Errorf("%s imports %s: only agentevals/llm may", p.path, im)
+			if strings.HasPrefix(im, "github.com/tmc/langchaingo") && p.path != "github.com/agentevals-go/agentevals/provider" {
+				t.Errorf("%s imports %s: only agentevals/provider may", p.path, im)
 			}
 			if p.path == "github.com/agentevals-go/agentevals/evidence" && (im == "github.com/agentevals-go/agentevals/runner" || im == "github.com/agentevals-go/agentevals/agent") {
 				t.Errorf("evidence imports %s: importing a file must not need the agent stack", im)
