@@ -84,7 +84,9 @@ func sdkRequests(t testing.TB, batch int, agent func(trace.Tracer)) []ptrace.Tra
 // base is when the simulated traffic starts.
 var base = time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)
 
-func at(ms int) trace.SpanEventOption { return trace.WithTimestamp(base.Add(time.Duration(ms) * time.Millisecond)) }
+func at(ms int) trace.SpanEventOption {
+	return trace.WithTimestamp(base.Add(time.Duration(ms) * time.Millisecond))
+}
 
 func msgs(role, text string) string {
 	b, _ := json.Marshal([]map[string]any{{"role": role, "parts": []map[string]string{{"type": "text", "content": text}}}})

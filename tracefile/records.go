@@ -58,29 +58,43 @@ func newRecords(path string, r io.Reader, l Limits) (*records, error) {
 			return nil, rs.fail("gzip header", err)
 		}
 		rs.close = append(rs.close, func() { _ = zr.Close() })
-		br = bufio.NewReaderSize(bounds.NewReader(zr, l.MaxDecompressedBytes), 64<<10)
+		br = bufio.NewReaderSize(bounds.NewReader(named{zr, "gzip"}, l.MaxDecompressedBytes), 64<<10)
 	case bytes.HasPrefix(head, zstdMagic):
 		zr, err := zstd.NewReader(br, zstdOptions(l)...)
 		if err != nil {
 			return nil, rs.fail("zstd header", err)
 		}
 		rs.close = append(rs.close, zr.Close)
-		br = bufio.NewReaderSize(bounds.NewReader(zr, l.MaxDecompressedBytes), 64<<10)
+		br = bufio.NewReaderSize(bounds.NewReader(named{zr, "zstd"}, l.MaxDecompressedBytes), 64<<10)
 	}
 	rs.br = br
 	first, err := firstByte(br)
 	if err != nil {
 		rs.Close()
 		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: no spans: the file is empty", path)
+			return nil, fmt.Errorf("%s: no spans: the file is empty or white space", path)
 		}
 		return nil, rs.fail("start", err)
 	}
 	if first == '{' {
 		rs.lines = bufio.NewScanner(br)
-		rs.lines.Buffer(make([]byte, 0, 64<<10), l.MaxRecordBytes+1)
+		rs.lines.Buffer(make([]byte, 0, min(64<<10, l.MaxRecordBytes+1)), l.MaxRecordBytes+1)
 	}
 	return rs, nil
+}
+
+// named prefixes a decompressor's errors with its format.
+type named struct {
+	r    io.Reader
+	name string
+}
+
+func (n named) Read(p []byte) (int, error) {
+	k, err := n.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("%s: %w", n.name, err)
+	}
+	return k, err
 }
 
 func zstdOptions(l Limits) []zstd.DOption {
@@ -152,8 +166,8 @@ func (rs *records) nextLine() (record, error) {
 	case err == nil:
 		return record{}, io.EOF
 	case errors.Is(err, bufio.ErrTooLong):
-		return record{}, fmt.Errorf("%s: line %d: longer than %d bytes (MaxRecordBytes): %w", rs.path, rs.n+1, rs.limit.MaxRecordBytes,
-			&bounds.Error{Path: fmt.Sprintf("line %d", rs.n+1), Limit: fmt.Sprintf("size %d bytes", rs.limit.MaxRecordBytes), Message: "line too long"})
+		return record{}, fmt.Errorf("%s: line %d: %w", rs.path, rs.n+1,
+			&bounds.Error{Limit: "MaxRecordBytes", Message: fmt.Sprintf("longer than %d bytes", rs.limit.MaxRecordBytes)})
 	}
 	return record{}, rs.fail(fmt.Sprintf("line %d", rs.n+1), err)
 }
