@@ -2,7 +2,6 @@ package tracefile
 
 import (
 	"fmt"
-	"unicode/utf8"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
@@ -136,10 +135,10 @@ func (t *openTrace) add(sp ptrace.Span, service string, stats *Stats) {
 	} else {
 		t.parents = append(t.parents, sp.ParentSpanID())
 	}
-	if invalidText(sp) {
+	in, out, conv, bad := spanText(sp.Attributes())
+	if bad || badText(sp.Name()) || badText(sp.Status().Message()) {
 		stats.Repaired++
 	}
-	in, out, conv := spanText(sp.Attributes())
 	if t.conv == "" && conv != "" {
 		t.conv = conv
 	}
@@ -170,29 +169,6 @@ func (p payload) size() int {
 		n += len(m.role) + len(m.text) + 32
 	}
 	return n
-}
-
-// invalidText reports whether the span's name or a text attribute holds
-// invalid UTF-8 or NUL (which the kept copy has repaired).
-func invalidText(sp ptrace.Span) bool {
-	bad := func(s string) bool { return !utf8.ValidString(s) || containsNUL(s) }
-	found := bad(sp.Name()) || bad(sp.Status().Message())
-	if !found {
-		sp.Attributes().Range(func(k string, v pcommon.Value) bool {
-			found = bad(k) || (v.Type() == pcommon.ValueTypeStr && bad(v.Str()))
-			return !found
-		})
-	}
-	return found
-}
-
-func containsNUL(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // complete reports whether the root span arrived and every span's parent

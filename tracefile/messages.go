@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
+	jsoniter "github.com/json-iterator/go"
 	"go.opentelemetry.io/collector/pdata/pcommon"
 )
 
@@ -31,6 +33,26 @@ var (
 // users pass as telemetry metadata.
 var conversationKeys = []string{"gen_ai.conversation.id", "session.id", "ai.telemetry.metadata.sessionId"}
 
+// keyRole is what an attribute holds and its rank among its kind's keys.
+type keyRole struct{ kind, rank int }
+
+const (
+	kindInput = iota
+	kindOutput
+	kindConversation
+)
+
+// textKeys indexes inputKeys, outputKeys and conversationKeys.
+var textKeys = func() map[string]keyRole {
+	m := map[string]keyRole{}
+	for kind, keys := range [][]string{inputKeys, outputKeys, conversationKeys} {
+		for rank, k := range keys {
+			m[k] = keyRole{kind, rank}
+		}
+	}
+	return m
+}()
+
 // Indexed message attributes: PREFIX.N.SUFFIX.
 var indexedKeys = []struct{ prefix, role, content string }{
 	{"gen_ai.prompt.", ".role", ".content"},
@@ -54,28 +76,26 @@ func (p payload) empty() bool { return p.raw == "" && len(p.indexed) == 0 }
 // message is one message's role and text.
 type message struct{ role, text string }
 
-// spanText reads a span's input, output and conversation id.
-func spanText(attrs pcommon.Map) (in, out payload, conv string) {
-	rank := func(keys []string, k string) int {
-		for i, key := range keys {
-			if key == k {
-				return i
-			}
-		}
-		return -1
-	}
+// spanText reads a span's input, output and conversation id, and whether
+// a key or text value holds invalid UTF-8 or NUL.
+func spanText(attrs pcommon.Map) (in, out payload, conv string, bad bool) {
 	inRank, outRank, convRank := len(inputKeys), len(outputKeys), len(conversationKeys)
 	var inIdx, outIdx map[int]*message
 	attrs.Range(func(k string, v pcommon.Value) bool {
-		if r := rank(inputKeys, k); r >= 0 && r < inRank {
-			inRank, in = r, payload{key: k, raw: v.AsString()}
-		} else if r := rank(outputKeys, k); r >= 0 && r < outRank {
-			outRank, out = r, payload{key: k, raw: v.AsString()}
-		} else if r := rank(conversationKeys, k); r >= 0 && r < convRank {
-			convRank, conv = r, v.AsString()
-		} else {
+		if !bad {
+			bad = badText(k) || (v.Type() == pcommon.ValueTypeStr && badText(v.Str()))
+		}
+		role, known := textKeys[k]
+		switch {
+		case !known:
 			collectIndexed(&inIdx, indexedKeys[:], k, v)
 			collectIndexed(&outIdx, indexedOutputKeys[:], k, v)
+		case role.kind == kindInput && role.rank < inRank:
+			inRank, in = role.rank, payload{key: k, raw: v.AsString()}
+		case role.kind == kindOutput && role.rank < outRank:
+			outRank, out = role.rank, payload{key: k, raw: v.AsString()}
+		case role.kind == kindConversation && role.rank < convRank:
+			convRank, conv = role.rank, v.AsString()
 		}
 		return true
 	})
@@ -85,8 +105,11 @@ func spanText(attrs pcommon.Map) (in, out payload, conv string) {
 	if out.empty() && len(outIdx) > 0 {
 		out = payload{key: "indexed", indexed: ordered(outIdx)}
 	}
-	return in, out, conv
+	return in, out, conv, bad
 }
+
+// badText reports invalid UTF-8 or NUL, which the sanitizer repairs.
+func badText(s string) bool { return !utf8.ValidString(s) || strings.IndexByte(s, 0) >= 0 }
 
 // collectIndexed files k if it is one of the indexed message attributes.
 func collectIndexed(into *map[int]*message, forms []struct{ prefix, role, content string }, k string, v pcommon.Value) {
@@ -151,6 +174,9 @@ func (p payload) messages() []message {
 	if raw == "" || (raw[0] != '[' && raw[0] != '{' && raw[0] != '"') {
 		return []message{{text: p.raw}}
 	}
+	if ms, ok := typedMessages(raw); ok {
+		return ms
+	}
 	var v any
 	if err := json.Unmarshal([]byte(raw), &v); err != nil {
 		return []message{{text: p.raw}}
@@ -159,6 +185,52 @@ func (p payload) messages() []message {
 		return ms
 	}
 	return []message{{text: p.raw}}
+}
+
+// jsonMessage is the common shape of a message: GenAI's role and parts,
+// or a role and content (text, or parts as the AI SDK writes them).
+type jsonMessage struct {
+	Role    string     `json:"role"`
+	Content any        `json:"content"`
+	Parts   []jsonPart `json:"parts"`
+}
+
+// jsonPart is one part of a message; only text parts are read.
+type jsonPart struct {
+	Type    string `json:"type"`
+	Content any    `json:"content"`
+	Text    any    `json:"text"`
+}
+
+// typedMessages reads an array of messages in the common shape, the
+// usual case, in one pass; ok is false for any other shape.
+func typedMessages(raw string) ([]message, bool) {
+	if raw[0] != '[' {
+		return nil, false
+	}
+	var ms []jsonMessage
+	if err := jsoniter.ConfigCompatibleWithStandardLibrary.UnmarshalFromString(raw, &ms); err != nil {
+		return nil, false
+	}
+	out := make([]message, 0, len(ms))
+	for _, m := range ms {
+		text := partsText(m.Content)
+		for _, p := range m.Parts {
+			if p.Type != "" && p.Type != "text" {
+				continue
+			}
+			t, ok := p.Content.(string)
+			if !ok {
+				t, _ = p.Text.(string)
+			}
+			if text != "" && t != "" {
+				text += "\n"
+			}
+			text += t
+		}
+		out = append(out, message{role: strings.ToLower(m.Role), text: text})
+	}
+	return out, true
 }
 
 // fromJSON finds messages in a decoded value: a string; an array of
