@@ -83,6 +83,18 @@ func run(traces int, proto bool, profile string) error {
 	}
 	st, _ := os.Stat(path)
 	fmt.Printf("export: %d spans, %d traces, %.0f MB (%s)\n", spans, traces, float64(st.Size())/1e6, map[bool]string{false: "JSON lines", true: "proto"}[proto])
+	for _, gc := range []string{"", "GOGC=off GOMEMLIMIT=150MiB"} {
+		fmt.Printf("garbage collector: %s\n", map[bool]string{true: "default (GOGC=100)", false: gc}[gc == ""])
+		if err := compare(path, profile, strings.Fields(gc)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// compare reads the file with pdata alone, then into cases, each in a
+// process of its own on one core.
+func compare(path, profile string, env []string) error {
 	var results []result
 	for _, mode := range []string{"pdata", "cases"} {
 		args := []string{"-mode", mode, "-file", path}
@@ -90,7 +102,7 @@ func run(traces int, proto bool, profile string) error {
 			args = append(args, "-cpuprofile", profile)
 		}
 		cmd := exec.Command(os.Args[0], args...)
-		cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
+		cmd.Env = append(append(os.Environ(), "GOMAXPROCS=1"), env...)
 		cmd.Stderr = os.Stderr
 		out, err := cmd.Output()
 		if err != nil {

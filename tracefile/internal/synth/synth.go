@@ -33,7 +33,13 @@ type span struct {
 	name              string
 	start, end        time.Duration
 	attrs             [][2]string
-	ints              [][2]any
+	ints              []intAttr
+}
+
+// intAttr is an integer attribute.
+type intAttr struct {
+	key string
+	v   int64
 }
 
 // Write writes the export to w and returns the number of spans.
@@ -66,7 +72,7 @@ func Write(w io.Writer, s Spec) (int, error) {
 				p.Attributes().PutStr(a[0], a[1])
 			}
 			for _, a := range sp.ints {
-				p.Attributes().PutInt(a[0].(string), a[1].(int64))
+				p.Attributes().PutInt(a.key, a.v)
 			}
 			p.Status().SetCode(ptrace.StatusCodeOk)
 		}
@@ -135,13 +141,13 @@ func invocation(rng *rand.Rand, t int) [4]span {
 	chat := span{trace: t, id: 1, parent: 0, name: "chat gpt-4o-mini", start: at + 5*time.Millisecond, end: at + 700*time.Millisecond,
 		attrs: append([][2]string{{"gen_ai.operation.name", "chat"}, {"gen_ai.input.messages", in},
 			{"gen_ai.output.messages", `[{"role":"assistant","parts":[{"type":"tool_call","id":"call_1","name":"lookup_order","arguments":{"order":` + fmt.Sprint(order) + `}}],"finish_reason":"tool_call"}]`}}, model...),
-		ints: [][2]any{{"gen_ai.usage.input_tokens", int64(180 + rng.IntN(40))}, {"gen_ai.usage.output_tokens", int64(20 + rng.IntN(10))}}}
+		ints: []intAttr{{"gen_ai.usage.input_tokens", int64(180 + rng.IntN(40))}, {"gen_ai.usage.output_tokens", int64(20 + rng.IntN(10))}}}
 	tool := span{trace: t, id: 2, parent: 0, name: "execute_tool lookup_order", start: at + 710*time.Millisecond, end: at + 760*time.Millisecond,
 		attrs: [][2]string{{"gen_ai.operation.name", "execute_tool"}, {"gen_ai.tool.name", "lookup_order"}, {"gen_ai.tool.call.id", "call_1"},
 			{"gen_ai.tool.call.arguments", fmt.Sprintf(`{"order":%d}`, order)}, {"gen_ai.tool.call.result", fmt.Sprintf(`{"order":%d,"status":"shipped","carrier":"UPS"}`, order)}}}
 	final := span{trace: t, id: 3, parent: 0, name: "chat gpt-4o-mini", start: at + 770*time.Millisecond, end: at + 1500*time.Millisecond,
 		attrs: append([][2]string{{"gen_ai.operation.name", "chat"}, {"gen_ai.input.messages", in}, {"gen_ai.output.messages", messages([][2]string{{"assistant", answer}})}}, model...),
-		ints: [][2]any{{"gen_ai.usage.input_tokens", int64(260 + rng.IntN(40))}, {"gen_ai.usage.output_tokens", int64(30 + rng.IntN(10))}}}
+		ints:  []intAttr{{"gen_ai.usage.input_tokens", int64(260 + rng.IntN(40))}, {"gen_ai.usage.output_tokens", int64(30 + rng.IntN(10))}}}
 	root := span{trace: t, id: 0, parent: -1, name: "invoke_agent support", start: at, end: at + 1510*time.Millisecond,
 		attrs: [][2]string{{"gen_ai.operation.name", "invoke_agent"}, {"gen_ai.agent.name", "support"}, {"gen_ai.agent.id", "agent-7"}}}
 	return [4]span{chat, tool, final, root}
