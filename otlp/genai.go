@@ -80,6 +80,26 @@ type Evidence struct {
 	InputTokens, OutputTokens *int64
 }
 
+// EachSpan calls f with every span of td and the service.name of its
+// resource ("" when none).
+func EachSpan(td ptrace.Traces, f func(sp ptrace.Span, service string)) {
+	rss := td.ResourceSpans()
+	for i := range rss.Len() {
+		rs := rss.At(i)
+		service := ""
+		if v, ok := rs.Resource().Attributes().Get("service.name"); ok {
+			service = v.AsString()
+		}
+		sss := rs.ScopeSpans()
+		for j := range sss.Len() {
+			spans := sss.At(j).Spans()
+			for k := range spans.Len() {
+				f(spans.At(k), service)
+			}
+		}
+	}
+}
+
 // Spans keeps one trace's spans that were read rather than received (an
 // exported file), cut and repaired within the same limits as the run's
 // receiver, so that Evidence maps them exactly as it maps a run's.

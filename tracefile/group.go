@@ -74,23 +74,7 @@ func newGrouper(l Limits, stats *Stats, emit func(*Case)) *grouper {
 }
 
 // take files every span of one export request under its trace.
-func (g *grouper) take(td ptrace.Traces) {
-	rss := td.ResourceSpans()
-	for i := range rss.Len() {
-		rs := rss.At(i)
-		service := ""
-		if v, ok := rs.Resource().Attributes().Get("service.name"); ok {
-			service = v.AsString()
-		}
-		sss := rs.ScopeSpans()
-		for j := range sss.Len() {
-			spans := sss.At(j).Spans()
-			for k := range spans.Len() {
-				g.add(spans.At(k), service)
-			}
-		}
-	}
-}
+func (g *grouper) take(td ptrace.Traces) { otlp.EachSpan(td, g.add) }
 
 func (g *grouper) add(sp ptrace.Span, service string) {
 	g.stats.Spans++

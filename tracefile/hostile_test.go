@@ -12,6 +12,8 @@ import (
 	"go.opentelemetry.io/collector/pdata/plog"
 	"go.opentelemetry.io/collector/pdata/pmetric"
 	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/agentevals-go/agentevals/otlp"
 )
 
 // Bad input is a clear error naming the file and where in it, never a
@@ -159,16 +161,7 @@ func TestNext_damagedSpans(t *testing.T) {
 }
 
 func forSpans(td ptrace.Traces, f func(ptrace.Span)) {
-	rss := td.ResourceSpans()
-	for i := range rss.Len() {
-		sss := rss.At(i).ScopeSpans()
-		for j := range sss.Len() {
-			spans := sss.At(j).Spans()
-			for k := range spans.Len() {
-				f(spans.At(k))
-			}
-		}
-	}
+	otlp.EachSpan(td, func(sp ptrace.Span, _ string) { f(sp) })
 }
 
 // A file whose spans all lack trace ids is an error, not zero cases.
