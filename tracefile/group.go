@@ -20,8 +20,10 @@ type grouper struct {
 	open  map[pcommon.TraceID]*openTrace
 	order []orderEntry // open traces in the order first seen; stale entries skipped
 	seq   uint64
-	bytes int // held by open traces and conversations
-	now   uint64
+	bytes int // held by open traces
+
+	convBytes int // held by open conversations
+	now       uint64
 
 	convs     map[string]*openConv
 	convOrder []string
@@ -186,28 +188,39 @@ func (g *grouper) settle() {
 			g.closeTrace(e.id, t, "")
 		}
 	}
-	for len(g.open) > g.l.MaxOpenTraces || g.bytes > g.l.MaxOpenBytes {
-		id, t := g.oldestTrace()
-		if t == nil {
-			break
-		}
-		g.stats.EarlyTraces++
-		g.closeTrace(id, t, fmt.Sprintf("closed before it was complete to stay within %d open traces and %d bytes", g.l.MaxOpenTraces, g.l.MaxOpenBytes))
-	}
 	for _, id := range g.convOrder {
 		if c := g.convs[id]; c != nil && g.now >= c.last+gap {
 			g.closeConv(id)
 		}
 	}
-	for g.bytes > g.l.MaxOpenBytes && len(g.convOrder) > 0 {
+	for g.shed() {
+	}
+	g.compact()
+}
+
+// shed closes the oldest open trace, or when conversations hold more of
+// the bytes the oldest conversation, if over a limit; false when not.
+func (g *grouper) shed() bool {
+	over := g.bytes+g.convBytes > g.l.MaxOpenBytes
+	if len(g.open) > g.l.MaxOpenTraces || (over && g.bytes >= g.convBytes) {
+		id, t := g.oldestTrace()
+		if t == nil {
+			return false
+		}
+		g.stats.EarlyTraces++
+		g.closeTrace(id, t, fmt.Sprintf("closed before it was complete to stay within %d open traces and %d bytes", g.l.MaxOpenTraces, g.l.MaxOpenBytes))
+		return true
+	}
+	for over && len(g.convOrder) > 0 {
 		id := g.convOrder[0]
 		g.convOrder = g.convOrder[1:]
 		if c := g.convs[id]; c != nil {
 			c.notes = append(c.notes, fmt.Sprintf("closed before its gap to stay within %d bytes; later turns form another case", g.l.MaxOpenBytes))
 			g.closeConv(id)
+			return true
 		}
 	}
-	g.compact()
+	return false
 }
 
 // flush closes everything still open: the stream has ended.
@@ -292,7 +305,7 @@ func (g *grouper) closeTrace(id pcommon.TraceID, t *openTrace, note string) {
 	c.turns = append(c.turns, turn)
 	c.last = max(c.last, t.end)
 	c.bytes += t.bytes
-	g.bytes += t.bytes
+	g.convBytes += t.bytes
 	if len(c.turns) >= g.l.MaxTurns {
 		c.notes = append(c.notes, fmt.Sprintf("the conversation reached %d turns (MaxTurns); later turns form another case", g.l.MaxTurns))
 		g.closeConv(t.conv)
@@ -303,7 +316,7 @@ func (g *grouper) closeTrace(id pcommon.TraceID, t *openTrace, note string) {
 func (g *grouper) closeConv(id string) {
 	c := g.convs[id]
 	delete(g.convs, id)
-	g.bytes -= c.bytes
+	g.convBytes -= c.bytes
 	if len(g.convParts) >= g.l.MaxOpenTraces {
 		clear(g.convParts)
 	}

@@ -96,3 +96,36 @@ func TestNext_conversationParts(t *testing.T) {
 		}
 	}
 }
+
+// Under a small MaxOpenBytes, traces and conversations close early with
+// a note; every span still lands in a case or a count.
+func TestNext_byteBudget(t *testing.T) {
+	r, err := Open(writeFile(t, "traces.jsonl", jsonLines(t, traffic(t))), Options{Limits: Limits{MaxOpenBytes: 3000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	kept, early := 0, 0
+	for {
+		c, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tr := range c.Turns {
+			kept += tr.Evidence.Record.SpansReceived
+		}
+		if strings.Contains(strings.Join(c.Notes, ";")+strings.Join(c.Turns[0].Evidence.Record.Notes, ";"), "to stay within") {
+			early++
+		}
+		if held := r.g.bytes + r.g.convBytes; held > 3000+4000 { // one record's spans may land before shedding
+			t.Errorf("%d bytes held; want about the budget", held)
+		}
+	}
+	st := r.Stats()
+	if early == 0 || kept+st.Late != st.Spans {
+		t.Errorf("%d cases closed early, %d spans in cases, stats %+v; want early closes and every span accounted for", early, kept, st)
+	}
+}

@@ -164,7 +164,7 @@ func TestNext_boundedOpenTraces(t *testing.T) {
 	if st.Spans != 160 || st.EarlyTraces == 0 || st.Late == 0 || kept+st.Late != st.Spans {
 		t.Errorf("stats = %+v, %d spans in cases; want early and late traces, every span accounted for", st, kept)
 	}
-	if len(r.g.open) != 0 || r.g.bytes != 0 || len(r.g.convs) != 0 {
+	if len(r.g.open) != 0 || r.g.bytes != 0 || r.g.convBytes != 0 || len(r.g.convs) != 0 {
 		t.Errorf("after the end: %d open traces, %d bytes held", len(r.g.open), r.g.bytes)
 	}
 	if st.Cases != n || st.Traces != n {
