@@ -117,9 +117,16 @@ type Stats struct {
 	EarlyTraces int
 	// LeftOut counts cases Options.Keep did not choose.
 	LeftOut int
+	// OtherSignals counts records of metrics or logs (a collector may
+	// write every pipeline to one file): skipped.
+	OtherSignals int
 }
 
-// Reader streams cases out of one exported file.
+// Reader streams cases out of one exported file. It holds one record at
+// a time (read, decompressed and decoded within MaxRecordBytes), the
+// spans of the traces still open (within MaxOpenTraces and MaxOpenBytes)
+// and the ids of RememberClosed closed traces; a trace's spans are
+// released as soon as its case is returned.
 type Reader struct {
 	path  string
 	f     *os.File
@@ -131,6 +138,7 @@ type Reader struct {
 	ready []*Case
 	done  bool
 	err   error
+	other string // the first record of another signal: "metrics (line 1)"
 }
 
 // Open opens an exported file of OTLP traces: the file exporter's JSON
@@ -205,6 +213,9 @@ func (r *Reader) step() {
 	rec, err := r.recs.next()
 	if errors.Is(err, io.EOF) {
 		switch {
+		case r.stats.Spans == 0 && r.other != "":
+			r.err = fmt.Errorf("%s: no spans: the file holds %s, not traces: export the traces pipeline to this file", r.path, r.other)
+			return
 		case r.stats.Spans == 0:
 			r.err = fmt.Errorf("%s: no spans: %d records held no trace data", r.path, r.stats.Records)
 			return
@@ -249,7 +260,10 @@ func (r *Reader) decode(rec record) (ptrace.Traces, error) {
 	}
 	if td.ResourceSpans().Len() == 0 {
 		if kind := otherSignal(rec.data); kind != "" {
-			return td, fmt.Errorf("%s: %s: holds %s, not traces: export the traces pipeline to this file", r.path, rec.where, kind)
+			r.stats.OtherSignals++
+			if r.other == "" {
+				r.other = kind + " (" + rec.where + ")"
+			}
 		}
 	}
 	return td, nil

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/collector/pdata/pmetric"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 )
@@ -48,6 +49,27 @@ func TestOpen_formats(t *testing.T) {
 				t.Errorf("cases differ from json lines:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
 		})
+	}
+}
+
+// A file the collector's file exporter shares between pipelines holds
+// metrics and logs lines too: they are skipped and counted.
+func TestNext_mixedSignals(t *testing.T) {
+	reqs := traffic(t)
+	metrics := pmetric.NewMetrics()
+	metrics.ResourceMetrics().AppendEmpty().ScopeMetrics().AppendEmpty().Metrics().AppendEmpty().SetName("requests")
+	line, err := (&pmetric.JSONMarshaler{}).MarshalMetrics(metrics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := append(append(line, '\n'), jsonLines(t, reqs)...)
+	data = append(append(data, line...), '\n')
+	_, st, err := readAll(t, writeFile(t, "all.jsonl", data), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.OtherSignals != 2 || st.Cases != 6 {
+		t.Errorf("stats = %+v; want 2 other signals skipped, 6 cases", st)
 	}
 }
 
