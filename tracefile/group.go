@@ -30,6 +30,9 @@ type grouper struct {
 	convParts map[string]int // parts already closed, by conversation id (bounded by MaxOpenTraces)
 
 	closed recent // trace ids closed lately, so their stragglers count as late
+	// clean says the record being taken holds no text to repair, so its
+	// spans need no check of their own.
+	clean bool
 }
 
 type orderEntry struct {
@@ -45,8 +48,10 @@ type openTrace struct {
 	start, end uint64 // unix ns: first start, last end
 	rootEnd    uint64
 	hasRoot    bool
-	ids        map[pcommon.SpanID]struct{}
+	ids        []pcommon.SpanID
 	parents    []pcommon.SpanID
+	checked    int  // len(ids) when complete was last worked out
+	wasDone    bool // what it said then
 	conv       string
 	in, out    candidate
 	rootIn     payload
@@ -92,12 +97,12 @@ func (g *grouper) add(sp ptrace.Span, service string) {
 			return
 		}
 		g.seq++
-		t = &openTrace{seq: g.seq, spans: otlp.NewSpans(id, g.l.Spans), ids: map[pcommon.SpanID]struct{}{}}
+		t = &openTrace{seq: g.seq, spans: otlp.NewSpans(id, g.l.Spans), checked: -1}
 		g.open[id] = t
 		g.order = append(g.order, orderEntry{id: id, seq: g.seq})
 	}
 	before := t.bytes
-	t.add(sp, service, g.stats)
+	t.add(sp, service, g.stats, g.clean)
 	g.bytes += t.bytes - before
 	if end := uint64(sp.EndTimestamp()); end > g.now {
 		g.now = end
@@ -105,7 +110,7 @@ func (g *grouper) add(sp ptrace.Span, service string) {
 }
 
 // add keeps one span and what it says was asked and answered.
-func (t *openTrace) add(sp ptrace.Span, service string, stats *Stats) {
+func (t *openTrace) add(sp ptrace.Span, service string, stats *Stats, clean bool) {
 	if t.service == "" {
 		t.service = service
 	}
@@ -114,15 +119,15 @@ func (t *openTrace) add(sp ptrace.Span, service string, stats *Stats) {
 		t.start = start
 	}
 	t.end = max(t.end, end)
-	t.ids[sp.SpanID()] = struct{}{}
+	t.ids = append(t.ids, sp.SpanID())
 	root := sp.ParentSpanID().IsEmpty()
 	if root {
 		t.hasRoot, t.rootEnd = true, end
 	} else {
 		t.parents = append(t.parents, sp.ParentSpanID())
 	}
-	in, out, conv, bad := spanText(sp.Attributes())
-	if bad || badText(sp.Name()) || badText(sp.Status().Message()) {
+	in, out, conv, bad := spanText(sp.Attributes(), clean)
+	if bad || (!clean && (badText(sp.Name()) || badText(sp.Status().Message()))) {
 		stats.Repaired++
 	}
 	if t.conv == "" && conv != "" {
@@ -158,17 +163,37 @@ func (p payload) size() int {
 }
 
 // complete reports whether the root span arrived and every span's parent
-// did too.
+// did too; worked out again only when spans have arrived since.
 func (t *openTrace) complete() bool {
 	if !t.hasRoot {
 		return false
 	}
+	if t.checked == len(t.ids) {
+		return t.wasDone
+	}
+	t.checked, t.wasDone = len(t.ids), true
+	known := func(p pcommon.SpanID) bool {
+		for _, id := range t.ids {
+			if id == p {
+				return true
+			}
+		}
+		return false
+	}
+	if len(t.ids) > 16 { // a large trace: a set, not a scan per parent
+		set := make(map[pcommon.SpanID]struct{}, len(t.ids))
+		for _, id := range t.ids {
+			set[id] = struct{}{}
+		}
+		known = func(p pcommon.SpanID) bool { _, ok := set[p]; return ok }
+	}
 	for _, p := range t.parents {
-		if _, ok := t.ids[p]; !ok {
-			return false
+		if !known(p) {
+			t.wasDone = false
+			break
 		}
 	}
-	return true
+	return t.wasDone
 }
 
 // settle closes what the stream's clock has passed, then the oldest open

@@ -115,6 +115,10 @@ func TestNext_damagedSpans(t *testing.T) {
 				sp.SetName("execute_tool \xc3")
 				damaged++
 			}
+			if sp.Name() == "search_docs" {
+				sp.Attributes().PutStr("output.value", "3\x00hits")
+				damaged++
+			}
 			if sp.Name() == "ai.toolCall" {
 				sp.SetTraceID(pcommon.TraceID{})
 				noID++
@@ -176,5 +180,38 @@ func TestNext_noTraceIDs(t *testing.T) {
 	}
 	if st.NoTraceID != 33 {
 		t.Errorf("NoTraceID = %d", st.NoTraceID)
+	}
+}
+
+func TestCleanJSONAndDepth(t *testing.T) {
+	clean := []struct {
+		in   string
+		want bool
+	}{
+		{`{"a":"plain \u003c text é"}`, true},
+		{`{"a":"nul \u0000"}`, false},
+		{`{"a":"lone \udc00"}`, false},
+		{`{"a":"lone \uD83D"}`, false},
+		{"{\"a\":\"bad \xff\"}", false},
+	}
+	for _, tc := range clean {
+		if got := cleanJSON([]byte(tc.in)); got != tc.want {
+			t.Errorf("cleanJSON(%q) = %v; want %v", tc.in, got, tc.want)
+		}
+	}
+	deep := []struct {
+		in   string
+		want bool
+	}{
+		{`[[[[1]]]]`, true},
+		{`[[1],[2]]`, false},
+		{`{"k":"[[[[[[","v":[]}`, false}, // brackets in strings do not count
+		{`{"k":"\"[[[[","v":[]}`, false}, // nor after an escaped quote
+		{`{"k":"\\","v":[[[1]]]}`, true}, // an escaped backslash ends no string
+	}
+	for _, tc := range deep {
+		if got := tooDeep([]byte(tc.in), 3); got != tc.want {
+			t.Errorf("tooDeep(%q, 3) = %v; want %v", tc.in, got, tc.want)
+		}
 	}
 }

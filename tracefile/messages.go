@@ -76,13 +76,14 @@ func (p payload) empty() bool { return p.raw == "" && len(p.indexed) == 0 }
 // message is one message's role and text.
 type message struct{ role, text string }
 
-// spanText reads a span's input, output and conversation id, and whether
-// a key or text value holds invalid UTF-8 or NUL.
-func spanText(attrs pcommon.Map) (in, out payload, conv string, bad bool) {
+// spanText reads a span's input, output and conversation id, and unless
+// its record is known clean whether a key or text value holds invalid
+// UTF-8 or NUL.
+func spanText(attrs pcommon.Map, clean bool) (in, out payload, conv string, bad bool) {
 	inRank, outRank, convRank := len(inputKeys), len(outputKeys), len(conversationKeys)
 	var inIdx, outIdx map[int]*message
 	attrs.Range(func(k string, v pcommon.Value) bool {
-		if !bad {
+		if !clean && !bad {
 			bad = badText(k) || (v.Type() == pcommon.ValueTypeStr && badText(v.Str()))
 		}
 		role, known := textKeys[k]

@@ -52,7 +52,7 @@ func TestSpanText(t *testing.T) {
 			if err := m.FromRaw(tc.attrs); err != nil {
 				t.Fatal(err)
 			}
-			in, out, conv, bad := spanText(m)
+			in, out, conv, bad := spanText(m, false)
 			if got := userMessages(in.messages()); !reflect.DeepEqual(got, tc.users) {
 				t.Errorf("user messages = %q; want %q", got, tc.users)
 			}

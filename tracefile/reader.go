@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
@@ -237,6 +239,7 @@ func (r *Reader) step() {
 		r.err = err
 		return
 	}
+	r.g.clean = rec.json && cleanJSON(rec.data)
 	r.g.take(td)
 	r.g.settle()
 }
@@ -305,6 +308,28 @@ func tooDeep(data []byte, max int) bool {
 		}
 	}
 	return false
+}
+
+// cleanJSON reports whether a JSON record's strings can hold nothing the
+// sanitizer repairs: the bytes are UTF-8 and no escape makes a NUL or a
+// surrogate. One pass over the record is cheaper than one per value.
+func cleanJSON(data []byte) bool {
+	if !utf8.Valid(data) {
+		return false
+	}
+	for i := 0; ; {
+		j := bytes.Index(data[i:], []byte(`\u`))
+		if j < 0 {
+			return true
+		}
+		i += j + 2
+		if i+4 <= len(data) {
+			hex := data[i : i+4]
+			if string(hex) == "0000" || ((hex[0] == 'd' || hex[0] == 'D') && strings.IndexByte("89abcdefABCDEF", hex[1]) >= 0) {
+				return false
+			}
+		}
+	}
 }
 
 // otherSignal names a metrics or logs JSON export request.
