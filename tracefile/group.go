@@ -20,13 +20,12 @@ type grouper struct {
 	open  map[pcommon.TraceID]*openTrace
 	order []orderEntry // open traces in the order first seen; stale entries skipped
 	seq   uint64
-	bytes int // held by open traces
-
-	convBytes int // held by open conversations
-	now       uint64
+	bytes int    // held by open traces
+	now   uint64 // the stream's clock: the latest span end read (unix ns)
 
 	convs     map[string]*openConv
 	convOrder []string
+	convBytes int            // held by open conversations
 	convParts map[string]int // parts already closed, by conversation id (bounded by MaxOpenTraces)
 
 	closed recent // trace ids closed lately, so their stragglers count as late
@@ -46,7 +45,6 @@ type openTrace struct {
 	spans      *otlp.Spans
 	service    string
 	start, end uint64 // unix ns: first start, last end
-	rootEnd    uint64
 	hasRoot    bool
 	ids        []pcommon.SpanID
 	parents    []pcommon.SpanID
@@ -56,7 +54,6 @@ type openTrace struct {
 	in, out    candidate
 	rootIn     payload
 	rootOut    payload
-	repaired   bool
 	bytes      int
 }
 
@@ -122,7 +119,7 @@ func (t *openTrace) add(sp ptrace.Span, service string, stats *Stats, clean bool
 	t.ids = append(t.ids, sp.SpanID())
 	root := sp.ParentSpanID().IsEmpty()
 	if root {
-		t.hasRoot, t.rootEnd = true, end
+		t.hasRoot = true
 	} else {
 		t.parents = append(t.parents, sp.ParentSpanID())
 	}
