@@ -66,7 +66,6 @@ var indexedOutputKeys = []struct{ prefix, role, content string }{
 // payload is one span's input or output as found: the attribute's raw
 // value, or messages gathered from indexed attributes.
 type payload struct {
-	key     string
 	raw     string
 	indexed []message
 }
@@ -92,19 +91,19 @@ func spanText(attrs pcommon.Map, clean bool) (in, out payload, conv string, bad 
 			collectIndexed(&inIdx, indexedKeys[:], k, v)
 			collectIndexed(&outIdx, indexedOutputKeys[:], k, v)
 		case role.kind == kindInput && role.rank < inRank:
-			inRank, in = role.rank, payload{key: k, raw: v.AsString()}
+			inRank, in = role.rank, payload{raw: v.AsString()}
 		case role.kind == kindOutput && role.rank < outRank:
-			outRank, out = role.rank, payload{key: k, raw: v.AsString()}
+			outRank, out = role.rank, payload{raw: v.AsString()}
 		case role.kind == kindConversation && role.rank < convRank:
 			convRank, conv = role.rank, v.AsString()
 		}
 		return true
 	})
 	if in.empty() && len(inIdx) > 0 {
-		in = payload{key: "indexed", indexed: ordered(inIdx)}
+		in = payload{indexed: ordered(inIdx)}
 	}
 	if out.empty() && len(outIdx) > 0 {
-		out = payload{key: "indexed", indexed: ordered(outIdx)}
+		out = payload{indexed: ordered(outIdx)}
 	}
 	return in, out, conv, bad
 }
