@@ -21,7 +21,8 @@ import (
 // defaults.
 type Limits struct {
 	// MaxRecordBytes bounds one line or message, decompressed (default
-	// 32 MiB; a collector's batches of 8192 spans are far smaller).
+	// 32 MiB: a collector's default batch of 8192 spans, at up to 4 KiB
+	// each). Decoding a record takes a few times its size in memory.
 	MaxRecordBytes int
 	// MaxDecompressedBytes bounds the whole file after decompression, so a
 	// decompression bomb stops there (default 16 GiB).
