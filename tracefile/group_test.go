@@ -129,3 +129,25 @@ func TestNext_byteBudget(t *testing.T) {
 		t.Errorf("%d cases closed early, %d spans in cases, stats %+v; want early closes and every span accounted for", early, kept, st)
 	}
 }
+
+// A trace still incomplete when the file ends is a case of what arrived.
+func TestNext_incompleteAtTheEnd(t *testing.T) {
+	reqs := sdkRequests(t, 10, func(tr trace.Tracer) {
+		ctx, _ := tr.Start(context.Background(), "invoke_agent", at(0)) // never ends, never exported
+		_, chat := tr.Start(ctx, "chat", at(10), trace.WithAttributes(attribute.String("gen_ai.operation.name", "chat"),
+			attribute.String("gen_ai.input.messages", msgs("user", "cut off")), attribute.Int("gen_ai.usage.input_tokens", 5)))
+		chat.End(at(20))
+	})
+	cases, st, err := readAll(t, writeFile(t, "traces.jsonl", jsonLines(t, reqs)), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) != 1 || st.Traces != 1 {
+		t.Fatalf("%d cases, stats %+v; want 1", len(cases), st)
+	}
+	c := cases[0]
+	if c.Question != "cut off" || c.Turns[0].Complete || !strings.Contains(strings.Join(c.Notes, ";"), "incomplete") ||
+		c.Turns[0].Evidence.InputTokens == nil || *c.Turns[0].Evidence.InputTokens != 5 {
+		t.Errorf("case = %+v; want the chat span's question and usage, noted incomplete", c)
+	}
+}
