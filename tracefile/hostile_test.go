@@ -57,6 +57,7 @@ func TestOpen_badInput(t *testing.T) {
 		{"line over the record limit", lines, Limits{MaxRecordBytes: 1000}, []string{"line 1", "line 1: longer than 1000 bytes (limit: MaxRecordBytes)"}},
 		{"message over the record limit", proto, Limits{MaxRecordBytes: 1000}, []string{"record 1 (offset 0)", "more than 1000 (MaxRecordBytes)"}},
 		{"json nested too deep", deep, Limits{}, []string{"line 1", "nested more than 64 levels deep"}},
+		{"json nested too deep, snake case", bytes.ReplaceAll(deep, []byte("arrayValue"), []byte("array_value")), Limits{}, []string{"line 1", "nested more than 64 levels deep"}},
 		{"gzip bomb", gzipBomb(t, 64<<20), Limits{MaxDecompressedBytes: 8 << 20}, []string{"larger than 8388608 bytes (MaxDecompressedBytes)"}},
 		{"zstd bomb", zstded(make([]byte, 64<<20)), Limits{MaxDecompressedBytes: 8 << 20}, []string{"larger than 8388608 bytes (MaxDecompressedBytes)"}},
 		{"zstd record bomb", prefixed1(zstded(make([]byte, 4<<20))), Limits{MaxRecordBytes: 1 << 20}, []string{"record 1", "decompresses to more than 1048576 bytes"}},

@@ -250,7 +250,7 @@ func (r *Reader) decode(rec record) (ptrace.Traces, error) {
 	var td ptrace.Traces
 	var err error
 	if rec.json {
-		if tooDeep(rec.data, maxDepth) { // bounds says where, at its slower pace
+		if nestsValues(rec.data) && tooDeep(rec.data, maxDepth) { // bounds says where, at its slower pace
 			err = (bounds.Limits{MaxDepth: maxDepth}).CheckJSON(rec.data)
 		}
 		if err == nil {
@@ -277,6 +277,18 @@ func (r *Reader) decode(rec record) (ptrace.Traces, error) {
 // does: OTLP's own structure is 8 levels deep, an attribute's value may
 // nest arrays and maps below that.
 const maxDepth = 64
+
+// nestsValues reports whether a JSON record may nest attribute values:
+// without arrays or maps of values its depth is OTLP's own (the decoder
+// skips unknown fields within its own depth limit).
+func nestsValues(data []byte) bool {
+	for _, k := range []string{"arrayValue", "kvlistValue", "array_value", "kvlist_value"} {
+		if bytes.Contains(data, []byte(k)) {
+			return true
+		}
+	}
+	return false
+}
 
 // tooDeep reports whether data nests objects and arrays more than max
 // deep. It skips through strings a quote at a time, several times faster
