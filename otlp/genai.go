@@ -2,8 +2,14 @@ package otlp
 
 import (
 	"encoding/json"
+	"fmt"
+	"sort"
 	"strconv"
 	"strings"
+	"time"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/score"
@@ -72,6 +78,72 @@ type Evidence struct {
 	// InputTokens and OutputTokens sum the model calls' usage; nil when no
 	// span reported it.
 	InputTokens, OutputTokens *int64
+}
+
+// EachSpan calls f with every span of td and the service.name of its
+// resource ("" when none).
+func EachSpan(td ptrace.Traces, f func(sp ptrace.Span, service string)) {
+	rss := td.ResourceSpans()
+	for i := range rss.Len() {
+		rs := rss.At(i)
+		service := ""
+		if v, ok := rs.Resource().Attributes().Get("service.name"); ok {
+			service = v.AsString()
+		}
+		sss := rs.ScopeSpans()
+		for j := range sss.Len() {
+			spans := sss.At(j).Spans()
+			for k := range spans.Len() {
+				f(spans.At(k), service)
+			}
+		}
+	}
+}
+
+// Spans keeps one trace's spans that were read rather than received (an
+// exported file), cut and repaired within the same limits as the run's
+// receiver, so that Evidence maps them exactly as it maps a run's.
+type Spans struct{ c Case }
+
+// NewSpans starts an empty trace; zero limits take the receiver's
+// defaults.
+func NewSpans(traceID pcommon.TraceID, l Limits) *Spans {
+	return &Spans{c: Case{r: &Receiver{limits: l.withDefaults()}, traceID: traceID}}
+}
+
+// Add keeps sp, whose resource names service, while the trace has room.
+func (s *Spans) Add(sp ptrace.Span, service string) { s.c.add(sp, service, time.Time{}) }
+
+// Received counts the spans added, kept or not.
+func (s *Spans) Received() int { return s.c.received }
+
+// Bytes is about how much memory the kept spans hold.
+func (s *Spans) Bytes() int { return s.c.kept[0] + s.c.kept[1] + len(s.c.spans)*spanOverhead }
+
+// spanOverhead is a kept span's size besides its attribute text.
+const spanOverhead = 256
+
+// Collected is what the trace kept, with the notes Case.End writes for
+// spans and attributes left out, its spans in start order.
+func (s *Spans) Collected() Collected {
+	c := &s.c
+	l := c.r.limits
+	out := Collected{TraceID: c.TraceID(), Received: c.received, Dropped: c.received - len(c.spans), spans: c.spans}
+	if out.Dropped > 0 {
+		out.Notes = append(out.Notes, fmt.Sprintf("kept the first %d of %d spans (the span cap)", len(c.spans), c.received))
+	}
+	attrsDropped := 0
+	for _, sp := range c.spans {
+		attrsDropped += sp.droppedAttrs
+	}
+	if attrsDropped > 0 {
+		out.Notes = append(out.Notes, fmt.Sprintf("%d span attributes left out (at most %d per span)", attrsDropped, l.MaxAttributes))
+	}
+	if c.overBudget > 0 {
+		out.Notes = append(out.Notes, fmt.Sprintf("%d span attributes left out: the case's attribute text reached %d bytes", c.overBudget, l.MaxTraceBytes))
+	}
+	sort.SliceStable(out.spans, func(i, j int) bool { return out.spans[i].start < out.spans[j].start })
+	return out
 }
 
 // Evidence maps the collected spans.
