@@ -155,8 +155,9 @@ func newCommandComparison(root string, o options) (*comparison, error) {
 type evalrunSide struct {
 	exe, suite string
 	j, cases   int
-	base       string // the database the warm-up wrote; each round gets a copy
-	tag        string // names this binary's round databases
+	base       string   // the database the warm-up wrote; each round gets a copy
+	tag        string   // names this binary's round databases
+	extra      []string // more evalrun run flags
 }
 
 // prepare writes history runs into the base database. With history 0
@@ -195,7 +196,7 @@ func (e *evalrunSide) round(r int) (timing, error) {
 // includes the agent processes and the guardian, which evalrun waits for.
 func (e *evalrunSide) run(db string) (timing, error) {
 	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(e.exe, "run", e.suite, "--database-url", "sqlite:"+db, "-j", fmt.Sprint(e.j))
+	cmd := exec.Command(e.exe, append([]string{"run", e.suite, "--database-url", "sqlite:" + db, "-j", fmt.Sprint(e.j)}, e.extra...)...)
 	cmd.Dir = filepath.Dir(e.suite)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
