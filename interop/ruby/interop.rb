@@ -48,6 +48,17 @@ def metric_dump(m)
   }
 end
 
+# What Ruby sees of each stored action: the class of its arguments and
+# whether it has a group key, as the gem's own actions have (nil when the
+# group is unknown).
+def action_shapes(actions)
+  return nil unless actions.is_a?(Array)
+  actions.map do |a|
+    next { action_class: a.class.name } unless a.is_a?(Hash)
+    { action_class: a.class.name, arguments_class: a["arguments"].class.name, group_key: a.key?("group"), group_nil: a["group"].nil? }
+  end
+end
+
 def case_dump(c)
   thresholds = criteria_column? ? c.read_attribute(:criteria) : c.minimum_scores
   {
@@ -55,7 +66,7 @@ def case_dump(c)
     position: c.position, case_id: c.case_id, name: c.name, status: c.status, duration_ms: c.duration_ms,
     question: c.question, expected_answer: c.expected_answer, expected_actions: c.expected_actions,
     minimum_scores: thresholds, metadata: c.metadata, output: c.output,
-    actions: c.actions, actions_is_nil: c.actions.nil?,
+    actions: c.actions, actions_is_nil: c.actions.nil?, action_shapes: action_shapes(c.actions),
     response_metadata: c.response_metadata, error_details: c.error_details,
     input_tokens: c.input_tokens, output_tokens: c.output_tokens, cost: decimal_text(c.cost),
     created_at: time_text(c.created_at), updated_at: time_text(c.updated_at),
