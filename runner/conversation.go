@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/agentevals-go/agentevals/agent"
@@ -34,6 +35,10 @@ type conversationRun struct {
 	last agent.Response
 	// simUsage accounts the simulator's and goal judge's calls.
 	simUsage llm.UsageRecorder
+	// size is the conversation's text so far and budgetNotes what the
+	// budget cut (runner/conversation_budget.go).
+	size        int
+	budgetNotes []string
 }
 
 // newSessionID is a fresh random conversation id in the form of a
@@ -95,11 +100,22 @@ func (e *executor) talk(ctx context.Context, cv *conversationRun) error {
 			return nil
 		}
 		history = append(history, agent.Message{Role: agent.RoleUser, Content: user})
-		q := agent.Question{ID: cv.c.ID, Name: cv.c.Name, Question: jsonString(user),
-			Conversation: agent.Conversation{SessionID: cv.tr.ConversationID, Turn: turn + 1, Messages: append([]agent.Message(nil), history...)}}
+		sent, cutSent := boundedHistory(history)
+		if cutSent {
+			cv.note(fmt.Sprintf("the history sent to the agent was cut to %d bytes from turn %d on", MaxSentBytes, turn+1))
+		}
+		q := agent.Question{ID: cv.c.ID, Name: cv.c.Name, Question: jsonString(sent[len(sent)-1].Content),
+			Conversation: agent.Conversation{SessionID: cv.tr.ConversationID, Turn: turn + 1, Messages: sent}}
 		resp, dur, ev, err := e.askScoped(ctx, cv, turn, q)
 		cv.add(user, resp, dur, err)
 		cv.tr.Turns[len(cv.tr.Turns)-1].APIReplay = ev
+		if err == nil {
+			if err = cv.grow(turn+1, user, resp.Output); err != nil {
+				cv.tr.StopReason = models.StopSizeCap
+				cv.failAt(turn + 1)
+				return err
+			}
+		}
 		if err != nil {
 			cv.tr.StopReason = models.StopAgentError
 			cv.failAt(turn + 1)
@@ -275,9 +291,14 @@ func (cv *conversationRun) sample(name string, base score.Sample) score.Sample {
 	return base
 }
 
-// scoreConversation is what the conversation metrics read.
+// scoreConversation is what the conversation metrics read: the turns
+// within MaxSentBytes, as a judge is sent them.
 func (cv *conversationRun) scoreConversation() *score.Conversation {
-	out := &score.Conversation{Turns: cv.turns, StopReason: cv.tr.StopReason}
+	turns, cutSent := boundedTurns(cv.turns, MaxSentBytes)
+	if cutSent {
+		cv.note(fmt.Sprintf("the conversation a judge reads was cut to %d bytes", MaxSentBytes))
+	}
+	out := &score.Conversation{Turns: turns, StopReason: cv.tr.StopReason}
 	if sc := cv.c.Conversation.Scenario; sc != nil {
 		out.Goal, out.UserDescription, out.ExpectedOutcome = sc.Goal, sc.UserDescription, sc.ExpectedOutcome
 	}
@@ -303,6 +324,9 @@ func (cv *conversationRun) transcript() *models.Transcript {
 	if acc, ok := cv.simUsage.Account(); ok {
 		tr.SimulatorUsage = &acc
 	}
+	tr.Turns = append([]models.TranscriptTurn(nil), cv.tr.Turns...)
+	tr.BudgetNotes = slices.Clone(cv.budgetNotes)
+	boundStored(&tr)
 	return &tr
 }
 
