@@ -60,7 +60,7 @@ func main() {
 	flag.IntVar(&o.cases, "cases", 5000, "cases per run")
 	flag.IntVar(&o.history, "history", 1, "earlier runs of the suite in the database every evalrun round starts from (baseline and flaky-question history)")
 	flag.IntVar(&o.rounds, "rounds", 5, "rounds; each runs every side once, alternating")
-	flag.StringVar(&o.only, "only", "", "run one comparison only: worker, command or traces (traces runs only when asked for)")
+	flag.StringVar(&o.only, "only", "", "run one comparison only: worker, command, traces or conversation (the last two run only when asked for)")
 	flag.IntVar(&o.workerJ, "worker-j", 4, "worker comparison: evalrun -j and the bare driver's number of python workers (4 is evalrun's default)")
 	flag.IntVar(&o.commandJ, "command-j", 16, "command comparison: evalrun -j and xargs -P")
 	flag.BoolVar(&o.keep, "keep", false, "keep the temp dir (suites, scripts, databases) and print its path")
@@ -75,8 +75,8 @@ func run(o options) error {
 	if o.cases < 1 || o.rounds < 1 || o.workerJ < 1 || o.commandJ < 1 || o.history < 0 {
 		return errors.New("-cases, -rounds, -worker-j and -command-j must be at least 1, -history at least 0")
 	}
-	if o.only != "" && o.only != "worker" && o.only != "command" && o.only != "traces" {
-		return fmt.Errorf("-only: want worker, command or traces, got %q", o.only)
+	if o.only != "" && o.only != "worker" && o.only != "command" && o.only != "traces" && o.only != "conversation" {
+		return fmt.Errorf("-only: want worker, command, traces or conversation, got %q", o.only)
 	}
 	dir, err := os.MkdirTemp("", "evalrun-overhead-")
 	if err != nil {
@@ -103,6 +103,13 @@ func run(o options) error {
 		}
 	}
 	var comps []*comparison
+	if o.only == "conversation" {
+		c, err := newConversationComparison(dir, o)
+		if err != nil {
+			return err
+		}
+		comps = append(comps, c)
+	}
 	if o.only == "traces" {
 		for _, j := range []int{1, o.workerJ} {
 			c, err := newTracesComparison(dir, o, j)
