@@ -25,9 +25,9 @@ import (
 // tracing off (the agent reports its actions) and on (it sends the same
 // calls as Go SDK spans and reports none), alternating within one
 // benchmark, and reports ms per case for each and their ratio. With
-// tracing on, each case also waits for late spans (the default limits:
-// 5 ms once the trace is complete); "on-wait5ms" is the same with a 5 ms
-// quiet wait whatever the trace, for comparison.
+// tracing on, a case whose trace is complete when the agent answers is
+// read at once; "on-wait5ms" is the same run with a 5 ms quiet wait for
+// an incomplete trace, for comparison.
 func BenchmarkExecute_tracingOverhead(b *testing.B) {
 	questions := ""
 	for i := range 8 {
