@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 )
 
 // conversationTurns is how many turns each conversation of the
@@ -19,17 +17,11 @@ const conversationTurns = 10
 // the ratio is what a turn costs against a single question.
 func newConversationComparison(root string, o options) (*comparison, error) {
 	dir := filepath.Join(root, "conversation")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	out, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
+	python, err := pythonWorker(dir)
 	if err != nil {
-		return nil, fmt.Errorf("python3: %w", err)
-	}
-	agentSection := map[string]any{"name": "python worker", "type": "worker", "command": []string{strings.TrimSpace(string(out)), filepath.Join(dir, "worker.py")}}
-	if err := os.WriteFile(filepath.Join(dir, "worker.py"), []byte(workerScript), 0o644); err != nil {
 		return nil, err
 	}
+	agentSection := map[string]any{"name": "python worker", "type": "worker", "command": []string{python, filepath.Join(dir, "worker.py")}}
 	single, err := writeSuite(dir, "Overhead single", agentSection, o.cases)
 	if err != nil {
 		return nil, err
