@@ -13,6 +13,7 @@ import (
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/otlp"
 	"github.com/agentevals-go/agentevals/score"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -39,6 +40,8 @@ type conversationRun struct {
 	// budget cut (runner/conversation_budget.go).
 	size        int
 	budgetNotes []string
+	// spanActions says the last turn's actions were read from its spans.
+	spanActions bool
 }
 
 // newSessionID is a fresh random conversation id in the form of a
@@ -140,7 +143,7 @@ func (e *executor) talk(ctx context.Context, cv *conversationRun) error {
 func (e *executor) askScoped(ctx context.Context, cv *conversationRun, turn int, q agent.Question) (agent.Response, time.Duration, *models.APIReplay, error) {
 	turns := cv.c.Conversation.Turns
 	if e.hook == nil || e.opts.Record != nil || turn >= len(turns) || turns[turn].Replay == nil {
-		resp, dur, err := e.askTurn(ctx, q)
+		resp, dur, err := e.askTurn(ctx, cv, q)
 		return resp, dur, nil, err
 	}
 	scoped := *cv.c
@@ -149,14 +152,14 @@ func (e *executor) askScoped(ctx context.Context, cv *conversationRun, turn int,
 	if err != nil {
 		return agent.Response{}, 0, nil, &agent.AgentError{Kind: "setup", Message: err.Error()}
 	}
-	resp, dur, err := e.askTurn(tctx, q)
+	resp, dur, err := e.askTurn(tctx, cv, q)
 	resp, ev, err := after(resp, err)
 	return resp, dur, ev, err
 }
 
 // askTurn is one agent call of a conversation: the case timeout, the
 // panic and deadline handling of call, and the reply's checks.
-func (e *executor) askTurn(ctx context.Context, q agent.Question) (agent.Response, time.Duration, error) {
+func (e *executor) askTurn(ctx context.Context, cv *conversationRun, q agent.Question) (agent.Response, time.Duration, error) {
 	if e.opts.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, e.opts.Timeout)
@@ -173,8 +176,10 @@ func (e *executor) askTurn(ctx context.Context, q agent.Question) (agent.Respons
 			err = &agent.AgentError{Kind: "bad_response", Message: cerr.Error()}
 		}
 	}
+	cv.spanActions = false
 	if err == nil {
 		applyTrace(&resp, tr) // the turn's actions from its spans when it reported none
+		cv.spanActions = tr != nil && tr.Record.ActionsFrom == "spans"
 	}
 	if err != nil && ctx.Err() != nil && !isAgentError(err) {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -215,7 +220,10 @@ func (cv *conversationRun) add(user string, resp agent.Response, dur time.Durati
 		return
 	}
 	t.Output = models.JSON(resp.Output)
-	if resp.Actions != nil {
+	switch {
+	case cv.spanActions:
+		t.Actions = otlp.StoredActions(resp.Actions) // the gem's shape, as a single question's
+	case resp.Actions != nil:
 		t.Actions = models.MustJSON(resp.Actions)
 	}
 	t.InputTokens, t.OutputTokens, t.Cost = resp.InputTokens, resp.OutputTokens, resp.SavedCost()
