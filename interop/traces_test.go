@@ -1,6 +1,7 @@
 package interop_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -45,11 +46,13 @@ func TestSpanActionsReadByRails(t *testing.T) {
 		t.Fatalf("Ruby reads %d runs, want 1", len(d.Runs))
 	}
 	c := d.Runs[0]["cases"].([]any)[0].(map[string]any)
-	shapes, _ := c["action_shapes"].([]any)
-	if len(shapes) != 1 {
-		t.Fatalf("Ruby reads actions %v, want the one call read from the span", c["actions"])
+	var read []struct {
+		Shapes []map[string]any `json:"shapes"`
 	}
-	sh := shapes[0].(map[string]any)
+	if err := json.Unmarshal(e.ruby(t, "action-shapes"), &read); err != nil || len(read) != 1 || len(read[0].Shapes) != 1 {
+		t.Fatalf("Ruby reads actions %v (%v), want the one call read from the span", c["actions"], err)
+	}
+	sh := read[0].Shapes[0]
 	if sh["action_class"] != "Hash" || sh["arguments_class"] != "Hash" || sh["group_key"] != true || sh["group_nil"] != true {
 		t.Errorf("Ruby reads the action %v as %v; want a Hash with Hash arguments and group: nil, as the gem writes", c["actions"], sh)
 	}

@@ -66,7 +66,7 @@ def case_dump(c)
     position: c.position, case_id: c.case_id, name: c.name, status: c.status, duration_ms: c.duration_ms,
     question: c.question, expected_answer: c.expected_answer, expected_actions: c.expected_actions,
     minimum_scores: thresholds, metadata: c.metadata, output: c.output,
-    actions: c.actions, actions_is_nil: c.actions.nil?, action_shapes: action_shapes(c.actions),
+    actions: c.actions, actions_is_nil: c.actions.nil?,
     response_metadata: c.response_metadata, error_details: c.error_details,
     input_tokens: c.input_tokens, output_tokens: c.output_tokens, cost: decimal_text(c.cost),
     created_at: time_text(c.created_at), updated_at: time_text(c.updated_at),
@@ -165,6 +165,8 @@ when "write-versions"
     write_run(run.merge("version" => "v#{i + 1}"), started_at: (start + i + 1).utc.iso8601(6))
   end
   puts JSON.generate(written: n)
+when "action-shapes"
+  puts JSON.generate(E::CaseResult.order(:id).map { |c| { case_id: c.case_id, shapes: action_shapes(c.actions) } })
 when "count"
   model = { "run" => E::Run, "case" => E::CaseResult, "metric" => E::MetricResult }.fetch(ARGV.shift)
   where = JSON.parse(ARGV.shift)
