@@ -114,11 +114,12 @@ func execute(t *testing.T, cfg *config, s *suite.Suite, ag agent.Agent, out *out
 			return nil, err
 		}
 	}
-	// As evalrun, build the judge only when a metric needs one, so a suite
-	// of deterministic checks runs without the provider's credential.
+	// As evalrun, build the judge only when a metric or a scenario's
+	// simulated user needs one, so a suite of deterministic checks runs
+	// without the provider's credential.
 	var judge score.Judge
 	var why string
-	if s.NeedsJudge() {
+	if s.NeedsJudge() || s.NeedsSimulator() {
 		var err error
 		if judge, why, err = cfg.resolveJudge(s.Judge, testing.Short()); err != nil {
 			return nil, fmt.Errorf("%w (to run without the judge: go test -short, or %s=1)", err, envNoJudge)

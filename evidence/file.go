@@ -28,9 +28,11 @@
 package evidence
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -126,34 +128,119 @@ func encodeRun(run *models.Run) (*document, error) {
 
 // Marshal encodes the file.
 func (f *File) Marshal() ([]byte, error) {
-	d, err := encodeRun(f.Run)
-	if err != nil {
-		return nil, fmt.Errorf("write evidence: %w", err)
-	}
-	d.Reason, d.Definition, d.Shard = f.Reason, f.Definition, f.Shard
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", " ")
-	if err := enc.Encode(d); err != nil {
+	if err := f.encode(&b); err != nil {
 		return nil, fmt.Errorf("write evidence: %w", err)
 	}
 	return b.Bytes(), nil
 }
 
-// Write writes the file atomically (atomicfile.Write, mode 0o644) after
-// creating its directory if needed, so a reader never sees half a file and
-// a crash leaves the old one.
-func (f *File) Write(path string) error {
-	b, err := f.Marshal()
+// encode writes the file to w one row at a time, so a large run is never
+// held twice (as rows and as text) while its file is written.
+func (f *File) encode(w io.Writer) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	run, err := encodeRow(f.Run, fileColumns().run)
+	if err != nil {
+		return fmt.Errorf("encode run: %w", err)
+	}
+	head := &document{Format: Format, Version: Version, Writer: writer, Reason: f.Reason, Definition: f.Definition, Shard: f.Shard, Run: run}
+	b, err := indented(head, "")
 	if err != nil {
 		return err
 	}
+	// the header without its closing brace and its two empty row lists
+	b = bytes.TrimSuffix(b, []byte("}"))
+	b = bytes.TrimRight(b, "\n")
+	if cut := bytes.LastIndex(b, []byte(",\n \"case_results\"")); cut >= 0 {
+		b = b[:cut]
+	}
+	bw.Write(b)
+	if err := f.encodeRows(bw); err != nil {
+		return err
+	}
+	bw.WriteString("\n}\n")
+	return bw.Flush()
+}
+
+// indented is v as JSON indented by one space under prefix, HTML
+// characters as they are.
+func indented(v any, prefix string) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, " ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// encodeRows writes the case_results and metric_results members.
+func (f *File) encodeRows(bw *bufio.Writer) error {
+	cols := fileColumns()
+	list := func(name string, rows func(emit func(Row) error) error) error {
+		bw.WriteString(",\n \"" + name + "\": [")
+		n := 0
+		err := rows(func(r Row) error {
+			b, err := indented(r, "  ")
+			if err != nil {
+				return err
+			}
+			if n > 0 {
+				bw.WriteString(",")
+			}
+			bw.WriteString("\n  ")
+			bw.Write(b)
+			n++
+			return nil
+		})
+		if n > 0 {
+			bw.WriteString("\n ")
+		}
+		bw.WriteString("]")
+		return err
+	}
+	err := list("case_results", func(emit func(Row) error) error {
+		for _, c := range f.Run.Cases {
+			row, err := encodeRow(c, cols.cases)
+			if err == nil {
+				err = emit(row)
+			}
+			if err != nil {
+				return fmt.Errorf("encode case %q: %w", c.CaseID, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return list("metric_results", func(emit func(Row) error) error {
+		for _, c := range f.Run.Cases {
+			for _, m := range c.Metrics {
+				mrow, err := encodeRow(m, cols.metrics)
+				if err == nil {
+					mrow["case_position"] = json.RawMessage(fmt.Sprint(c.Position))
+					err = emit(mrow)
+				}
+				if err != nil {
+					return fmt.Errorf("encode metric %q of case %q: %w", m.Name, c.CaseID, err)
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// Write writes the file atomically (atomicfile.WriteWith, mode 0o644),
+// streaming it row by row, after creating its directory if needed, so a
+// reader never sees half a file and a crash leaves the old one.
+func (f *File) Write(path string) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write evidence %s: %w", path, err)
 	}
-	if err := atomicfile.Write(path, b, 0o644); err != nil {
+	if err := atomicfile.WriteWith(path, 0o644, f.encode); err != nil {
 		return fmt.Errorf("write evidence %s: %w", path, err)
 	}
 	return nil

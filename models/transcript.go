@@ -21,9 +21,12 @@ type Transcript struct {
 	// calls (kept apart from the agent's usage and from the metrics').
 	SimulatorUsage *CallAccount `json:"simulator_usage,omitempty"`
 	// StopReason is why the conversation ended: StopScriptEnd,
-	// StopGoalReached, StopUserDone, StopMaxTurns, StopAgentError or
-	// StopSimulatorError.
+	// StopGoalReached, StopUserDone, StopMaxTurns, StopAgentError,
+	// StopSimulatorError or StopSizeCap.
 	StopReason string `json:"stop_reason"`
+	// BudgetNotes say what the conversation budget cut: messages sent
+	// to the agent, a judge or the simulated user, or kept in Turns.
+	BudgetNotes []string `json:"budget_notes,omitempty"`
 	// Turns are the exchanges in order.
 	Turns []TranscriptTurn `json:"turns"`
 }
@@ -36,6 +39,7 @@ const (
 	StopMaxTurns       = "max_turns"
 	StopAgentError     = "agent_error"
 	StopSimulatorError = "simulator_error"
+	StopSizeCap        = "size_cap"
 )
 
 // TranscriptTurn is one exchange: the user's message, the agent's reply

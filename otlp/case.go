@@ -132,42 +132,18 @@ func kindName(k ptrace.SpanKind) string {
 }
 
 // End waits for late spans, stops collecting and returns what the case
-// received. It waits Limits.Quiet after the answer and after each span
+// received. When the trace is already complete (Complete) it returns at
+// once: an agent that flushed its exporter before answering has had every
+// request filed, since the receiver files spans before it responds.
+// Otherwise it waits Limits.Quiet after the answer and after each span
 // that arrives, at most Limits.MaxWait in all, less if ctx ends; once the
-// trace is complete (a span that continues the case's traceparent has
-// arrived and every kept span's parent has too, as when the agent's root
-// span ended) it waits only settleWait more.
+// trace becomes complete it waits only settleWait more, for a request of
+// the same unflushed export still in flight.
 func (c *Case) End(ctx context.Context) Collected {
+	if !c.Complete() {
+		c.await(ctx)
+	}
 	l := c.r.limits
-	deadline := time.NewTimer(l.MaxWait)
-	defer deadline.Stop()
-	wait := func() time.Duration {
-		if c.complete() {
-			return min(settleWait, l.Quiet)
-		}
-		return l.Quiet
-	}
-	quiet := time.NewTimer(wait())
-	defer quiet.Stop()
-wait:
-	for {
-		select {
-		case <-c.changed:
-			if !quiet.Stop() {
-				select {
-				case <-quiet.C:
-				default:
-				}
-			}
-			quiet.Reset(wait())
-		case <-quiet.C:
-			break wait
-		case <-deadline.C:
-			break wait
-		case <-ctx.Done():
-			break wait
-		}
-	}
 	r := c.r
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -209,13 +185,50 @@ wait:
 	return out
 }
 
-// settleWait is how long End still waits once the trace is complete: a
-// request in flight from the same flush has time to land.
+// await waits for late spans: Limits.Quiet after the answer and after
+// each span, settleWait once the trace is complete, at most
+// Limits.MaxWait in all, less if ctx ends.
+func (c *Case) await(ctx context.Context) {
+	l := c.r.limits
+	deadline := time.NewTimer(l.MaxWait)
+	defer deadline.Stop()
+	wait := func() time.Duration {
+		if c.Complete() {
+			return min(settleWait, l.Quiet)
+		}
+		return l.Quiet
+	}
+	quiet := time.NewTimer(wait())
+	defer quiet.Stop()
+	for {
+		select {
+		case <-c.changed:
+			if !quiet.Stop() {
+				select {
+				case <-quiet.C:
+				default:
+				}
+			}
+			quiet.Reset(wait())
+		case <-quiet.C:
+			return
+		case <-deadline.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// settleWait is how long End still waits once a trace that was not
+// complete at the answer becomes complete: a request in flight from the
+// same unflushed export has time to land.
 const settleWait = 5 * time.Millisecond
 
-// complete reports whether every kept span's parent is known and one of
-// them continues the case's traceparent.
-func (c *Case) complete() bool {
+// Complete reports whether every kept span's parent is known and one of
+// them continues the case's traceparent (as once the agent's root span has
+// ended and been exported), with no span received beyond the kept ones.
+func (c *Case) Complete() bool {
 	c.r.mu.Lock()
 	defer c.r.mu.Unlock()
 	if len(c.spans) == 0 || len(c.spans) < c.received {

@@ -36,8 +36,11 @@ import (
 //
 // A tool call's status is "error" when its span's status is error or it
 // has error.type, else "ok"; its group is agentevals.tool.group when the
-// agent sets it, else unknown (empty). Arguments and results that are
-// JSON text are kept as JSON, any other text as a JSON string.
+// agent sets it, else unknown (empty). Arguments are a JSON object as the
+// gem stores them: an object's text is kept, anything else becomes {} and
+// its text is kept beside the call in the trace record (actions.go).
+// Results that are JSON text are kept as JSON, any other text as a JSON
+// string.
 const (
 	attrOperation   = "gen_ai.operation.name"
 	attrToolName    = "gen_ai.tool.name"
@@ -157,14 +160,16 @@ func (c Collected) Evidence() Evidence {
 	if len(c.spans) > 0 {
 		first = c.spans[0].start
 	}
+	var raw []*string // each call's argument text when not an object
 	for _, s := range c.spans {
 		dur := durationMS(s.start, s.end)
 		rec.Spans = append(rec.Spans, models.TraceSpan{SpanID: s.id, ParentID: s.parent, Name: s.name, Kind: s.kind,
 			StartMS: durationMS(first, s.start), DurationMS: dur, Status: s.status, StatusMessage: s.statusMessage, Attributes: s.attrs})
 		ev.Trace.Spans = append(ev.Trace.Spans, score.Span{Name: s.name, DurationMS: dur, Error: s.status == "error"})
-		if a, ok := toolCall(s); ok {
+		if a, rawArgs, ok := toolCall(s); ok {
 			a.DurationMS = &dur
 			ev.Actions = append(ev.Actions, a)
+			raw = append(raw, rawArgs)
 			continue
 		}
 		if in, out, ok := modelCall(s); ok {
@@ -175,7 +180,7 @@ func (c Collected) Evidence() Evidence {
 	}
 	rec.InputTokens, rec.OutputTokens = ev.InputTokens, ev.OutputTokens
 	if len(ev.Actions) > 0 {
-		rec.SpanActions = models.MustJSON(ev.Actions)
+		rec.SpanActions = storedActions(ev.Actions, raw)
 	}
 	return ev
 }
@@ -187,8 +192,9 @@ func durationMS(from, to uint64) float64 {
 	return float64((to-from)/1000) / 1000
 }
 
-// toolCall reads a tool-call span in the first dialect that knows it.
-func toolCall(s span) (score.Action, bool) {
+// toolCall reads a tool-call span in the first dialect that knows it;
+// rawArgs is its argument text when that was not a JSON object.
+func toolCall(s span) (act score.Action, rawArgs *string, ok bool) {
 	a := s.attrs
 	var name, args, result string
 	switch {
@@ -202,13 +208,14 @@ func toolCall(s span) (score.Action, bool) {
 		name = first(a["tool.name"], s.name)
 		args, result = a["input.value"], a["output.value"]
 	default:
-		return score.Action{}, false
+		return score.Action{}, nil, false
 	}
-	act := score.Action{Group: a[attrGroup], Name: name, Arguments: jsonOrText(args), Result: jsonOrText(result), Status: score.StatusOK}
+	act = score.Action{Group: a[attrGroup], Name: name, Result: jsonOrText(result), Status: score.StatusOK}
+	act.Arguments, rawArgs = argumentsOf(args)
 	if s.status == "error" || a[attrErrorType] != "" {
 		act.Status = score.StatusError
 	}
-	return act, true
+	return act, rawArgs, true
 }
 
 // modelCall reads a model-call span's usage (-1: not reported).

@@ -13,6 +13,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -49,6 +50,9 @@ type Limits struct {
 	Quiet time.Duration
 	// MaxWait bounds the whole wait for late spans (default 2 s).
 	MaxWait time.Duration
+	// BodyTimeout bounds the reading of one request's body (default
+	// 10 s); a slower sender's request is refused.
+	BodyTimeout time.Duration
 }
 
 func (l Limits) withDefaults() Limits {
@@ -70,12 +74,21 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxWait <= 0 {
 		l.MaxWait = 2 * time.Second
 	}
+	if l.BodyTimeout <= 0 {
+		l.BodyTimeout = 10 * time.Second
+	}
 	return l
 }
 
-// maxDecoding is how many request bodies are decoded at once, which with
-// MaxBodyBytes bounds the receiver's memory whatever clients send.
-const maxDecoding = 2
+// maxDecoding is how many request bodies are decoded at once, and
+// maxReading how many are read at once, which with MaxBodyBytes bound the
+// receiver's memory whatever clients send. A body is read before its
+// request takes a decode slot, so a slow sender holds only a reading slot,
+// for at most BodyTimeout.
+const (
+	maxDecoding = 2
+	maxReading  = 32
+)
 
 // Receiver is an OTLP/HTTP endpoint on 127.0.0.1 that keeps the spans of
 // the traces it was told to expect (Begin) and counts the others.
@@ -84,6 +97,7 @@ type Receiver struct {
 	ln       net.Listener
 	srv      *http.Server
 	decoding chan struct{}
+	reading  chan struct{}
 
 	mu      sync.Mutex
 	cases   map[pcommon.TraceID]*Case
@@ -103,7 +117,7 @@ func Start(limits Limits) (*Receiver, error) {
 	if err != nil {
 		return nil, fmt.Errorf("otlp receiver: listen on 127.0.0.1: %w", err)
 	}
-	r := &Receiver{limits: limits.withDefaults(), ln: ln, decoding: make(chan struct{}, maxDecoding), cases: map[pcommon.TraceID]*Case{}}
+	r := &Receiver{limits: limits.withDefaults(), ln: ln, decoding: make(chan struct{}, maxDecoding), reading: make(chan struct{}, maxReading), cases: map[pcommon.TraceID]*Case{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc(TracesPath, r.serveTraces)
 	r.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 30 * time.Second, MaxHeaderBytes: 64 << 10}
@@ -151,13 +165,19 @@ func (r *Receiver) serveTraces(w http.ResponseWriter, req *http.Request) {
 		r.refuse(w, http.StatusUnsupportedMediaType, fmt.Sprintf("OTLP request refused: content type %q; send application/x-protobuf or application/json", clipText(ctype, 60)))
 		return
 	}
+	raw, status, err := r.readRaw(w, req)
+	if err != nil {
+		r.refuse(w, status, "OTLP request refused: "+err.Error())
+		return
+	}
 	select {
 	case r.decoding <- struct{}{}:
 		defer func() { <-r.decoding }()
 	case <-req.Context().Done():
+		r.refuse(w, http.StatusServiceUnavailable, "OTLP request dropped: its sender left while it waited to be decoded")
 		return
 	}
-	body, err := r.readBody(req)
+	body, err := r.inflate(req, raw)
 	if err != nil {
 		r.refuse(w, http.StatusRequestEntityTooLarge, "OTLP request refused: "+err.Error())
 		return
@@ -193,17 +213,43 @@ func (r *Receiver) serveTraces(w http.ResponseWriter, req *http.Request) {
 // errTooLarge is the body-size refusal.
 var errTooLarge = errors.New("body too large")
 
-// readBody reads the body, gunzipping it when sent compressed, never more
-// than MaxBodyBytes either way.
-func (r *Receiver) readBody(req *http.Request) ([]byte, error) {
+// errSlow is the refusal of a body not received within BodyTimeout.
+var errSlow = errors.New("body not received in time")
+
+// readRaw reads the body as sent, at most MaxBodyBytes within BodyTimeout,
+// holding a reading slot; the status goes with an error.
+func (r *Receiver) readRaw(w http.ResponseWriter, req *http.Request) ([]byte, int, error) {
 	limit := r.limits.MaxBodyBytes
 	if req.ContentLength > limit {
-		return nil, fmt.Errorf("%w: %d bytes, at most %d", errTooLarge, req.ContentLength, limit)
+		return nil, http.StatusRequestEntityTooLarge, fmt.Errorf("%w: %d bytes, at most %d", errTooLarge, req.ContentLength, limit)
+	}
+	deadline := time.Now().Add(r.limits.BodyTimeout)
+	_ = http.NewResponseController(w).SetReadDeadline(deadline) // unsupported only by test recorders
+	wait := time.NewTimer(time.Until(deadline))
+	defer wait.Stop()
+	select {
+	case r.reading <- struct{}{}:
+		defer func() { <-r.reading }()
+	case <-wait.C:
+		return nil, http.StatusServiceUnavailable, fmt.Errorf("%w: %d other requests were being read for %s", errSlow, maxReading, r.limits.BodyTimeout)
+	case <-req.Context().Done():
+		return nil, http.StatusServiceUnavailable, errors.New("its sender left before its body was read")
 	}
 	raw, err := readAtMost(req.Body, limit)
-	if err != nil {
-		return nil, err
+	switch {
+	case errors.Is(err, errTooLarge):
+		return nil, http.StatusRequestEntityTooLarge, err
+	case errors.Is(err, os.ErrDeadlineExceeded) || time.Now().After(deadline):
+		return nil, http.StatusRequestTimeout, fmt.Errorf("%w: the whole body must arrive within %s", errSlow, r.limits.BodyTimeout)
+	case err != nil:
+		return nil, http.StatusBadRequest, err
 	}
+	return raw, 0, nil
+}
+
+// inflate gunzips a body sent compressed, never to more than MaxBodyBytes.
+func (r *Receiver) inflate(req *http.Request, raw []byte) ([]byte, error) {
+	limit := r.limits.MaxBodyBytes
 	switch strings.ToLower(req.Header.Get("Content-Encoding")) {
 	case "", "identity":
 		return raw, nil

@@ -186,17 +186,20 @@ func TestEvidence_dialects(t *testing.T) {
 		name   string
 		attrs  map[string]any
 		action *score.Action // nil: not a tool call
+		raw    string        // the argument text kept beside a call whose arguments were not an object
 		model  bool
 		in     int64
 	}{
 		{name: "genai tool", attrs: map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "t", "gen_ai.tool.call.arguments": `{"a":1}`},
 			action: &score.Action{Name: "t", Arguments: json.RawMessage(`{"a":1}`), Status: "ok"}},
 		{name: "genai tool error.type", attrs: map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "t", "error.type": "timeout"},
-			action: &score.Action{Name: "t", Status: "error"}},
-		{name: "text arguments kept as a string", attrs: map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "t", "gen_ai.tool.call.arguments": "not json"},
-			action: &score.Action{Name: "t", Arguments: json.RawMessage(`"not json"`), Status: "ok"}},
+			action: &score.Action{Name: "t", Arguments: json.RawMessage(`{}`), Status: "error"}},
+		{name: "text arguments: an object, the text kept beside", attrs: map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "t", "gen_ai.tool.call.arguments": "not json"},
+			action: &score.Action{Name: "t", Arguments: json.RawMessage(`{}`), Status: "ok"}, raw: "not json"},
+		{name: "array arguments: an object, the text kept beside", attrs: map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "t", "gen_ai.tool.call.arguments": `[1, 2]`},
+			action: &score.Action{Name: "t", Arguments: json.RawMessage(`{}`), Status: "ok"}, raw: "[1, 2]"},
 		{name: "group attribute", attrs: map[string]any{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "t", "agentevals.tool.group": "orders"},
-			action: &score.Action{Group: "orders", Name: "t", Status: "ok"}},
+			action: &score.Action{Group: "orders", Name: "t", Arguments: json.RawMessage(`{}`), Status: "ok"}},
 		{name: "vercel tool", attrs: map[string]any{"ai.operationId": "ai.toolCall", "ai.toolCall.name": "weather", "ai.toolCall.args": `{"city":"Oslo"}`, "ai.toolCall.result": `{"c":3}`},
 			action: &score.Action{Name: "weather", Arguments: json.RawMessage(`{"city":"Oslo"}`), Result: json.RawMessage(`{"c":3}`), Status: "ok"}},
 		{name: "vercel v5 input/output", attrs: map[string]any{"ai.toolCall.name": "weather", "ai.toolCall.input": `{"city":"Oslo"}`, "ai.toolCall.output": `"sunny"`},
@@ -231,6 +234,19 @@ func TestEvidence_dialects(t *testing.T) {
 				wj, _ := json.Marshal(tc.action)
 				if string(gj) != string(wj) {
 					t.Errorf("action = %s, want %s", gj, wj)
+				}
+				var stored []map[string]any
+				if err := json.Unmarshal(ev.Record.SpanActions, &stored); err != nil || len(stored) != 1 {
+					t.Fatalf("span_actions %s: %v", ev.Record.SpanActions, err)
+				}
+				if g, ok := stored[0]["group"]; !ok || (tc.action.Group == "" && g != nil) {
+					t.Errorf("span_actions %s: want the group, null when unknown", ev.Record.SpanActions)
+				}
+				if _, isObject := stored[0]["arguments"].(map[string]any); !isObject {
+					t.Errorf("span_actions %s: want arguments as an object", ev.Record.SpanActions)
+				}
+				if raw, _ := stored[0]["raw_arguments"].(string); raw != tc.raw {
+					t.Errorf("span_actions %s: raw_arguments %q, want %q", ev.Record.SpanActions, raw, tc.raw)
 				}
 			}
 			if tc.model != (ev.Record.ModelCalls == 1) {

@@ -117,6 +117,8 @@ func StopText(tr *models.Transcript) string {
 		return fmt.Sprintf("the agent failed at turn %d", n)
 	case models.StopSimulatorError:
 		return "the simulated user or the goal judge failed"
+	case models.StopSizeCap:
+		return fmt.Sprintf("stopped at turn %d: the conversation reached its size cap", n)
 	}
 	return "stopped: " + tr.StopReason
 }

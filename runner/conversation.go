@@ -7,11 +7,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/otlp"
 	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/score"
 	"github.com/agentevals-go/agentevals/suite"
@@ -35,6 +37,12 @@ type conversationRun struct {
 	last agent.Response
 	// simUsage accounts the simulator's and goal judge's calls.
 	simUsage provider.UsageRecorder
+	// size is the conversation's text so far and budgetNotes what the
+	// budget cut (runner/conversation_budget.go).
+	size        int
+	budgetNotes []string
+	// spanActions says the last turn's actions were read from its spans.
+	spanActions bool
 }
 
 // newSessionID is a fresh random conversation id in the form of a
@@ -96,11 +104,22 @@ func (e *executor) talk(ctx context.Context, cv *conversationRun) error {
 			return nil
 		}
 		history = append(history, agent.Message{Role: agent.RoleUser, Content: user})
-		q := agent.Question{ID: cv.c.ID, Name: cv.c.Name, Question: jsonString(user),
-			Conversation: agent.Conversation{SessionID: cv.tr.ConversationID, Turn: turn + 1, Messages: append([]agent.Message(nil), history...)}}
+		sent, cutSent := boundedHistory(history)
+		if cutSent {
+			cv.note(fmt.Sprintf("the history sent to the agent was cut to %d bytes from turn %d on", MaxSentBytes, turn+1))
+		}
+		q := agent.Question{ID: cv.c.ID, Name: cv.c.Name, Question: jsonString(sent[len(sent)-1].Content),
+			Conversation: agent.Conversation{SessionID: cv.tr.ConversationID, Turn: turn + 1, Messages: sent}}
 		resp, dur, ev, err := e.askScoped(ctx, cv, turn, q)
 		cv.add(user, resp, dur, err)
 		cv.tr.Turns[len(cv.tr.Turns)-1].APIReplay = ev
+		if err == nil {
+			if err = cv.grow(turn+1, user, resp.Output); err != nil {
+				cv.tr.StopReason = models.StopSizeCap
+				cv.failAt(turn + 1)
+				return err
+			}
+		}
 		if err != nil {
 			cv.tr.StopReason = models.StopAgentError
 			cv.failAt(turn + 1)
@@ -125,7 +144,7 @@ func (e *executor) talk(ctx context.Context, cv *conversationRun) error {
 func (e *executor) askScoped(ctx context.Context, cv *conversationRun, turn int, q agent.Question) (agent.Response, time.Duration, *models.APIReplay, error) {
 	turns := cv.c.Conversation.Turns
 	if e.hook == nil || e.opts.Record != nil || turn >= len(turns) || turns[turn].Replay == nil {
-		resp, dur, err := e.askTurn(ctx, q)
+		resp, dur, err := e.askTurn(ctx, cv, q)
 		return resp, dur, nil, err
 	}
 	scoped := *cv.c
@@ -134,14 +153,14 @@ func (e *executor) askScoped(ctx context.Context, cv *conversationRun, turn int,
 	if err != nil {
 		return agent.Response{}, 0, nil, &adapter.Error{Kind: "setup", Message: err.Error()}
 	}
-	resp, dur, err := e.askTurn(tctx, q)
+	resp, dur, err := e.askTurn(tctx, cv, q)
 	resp, ev, err := after(resp, err)
 	return resp, dur, ev, err
 }
 
 // askTurn is one agent call of a conversation: the case timeout, the
 // panic and deadline handling of call, and the reply's checks.
-func (e *executor) askTurn(ctx context.Context, q agent.Question) (agent.Response, time.Duration, error) {
+func (e *executor) askTurn(ctx context.Context, cv *conversationRun, q agent.Question) (agent.Response, time.Duration, error) {
 	if e.opts.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, e.opts.Timeout)
@@ -158,8 +177,10 @@ func (e *executor) askTurn(ctx context.Context, q agent.Question) (agent.Respons
 			err = &adapter.Error{Kind: "bad_response", Message: cerr.Error()}
 		}
 	}
+	cv.spanActions = false
 	if err == nil {
 		applyTrace(&resp, tr) // the turn's actions from its spans when it reported none
+		cv.spanActions = tr != nil && tr.Record.ActionsFrom == "spans"
 	}
 	if err != nil && ctx.Err() != nil && !isAgentError(err) {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -200,7 +221,10 @@ func (cv *conversationRun) add(user string, resp agent.Response, dur time.Durati
 		return
 	}
 	t.Output = models.JSON(resp.Output)
-	if resp.Actions != nil {
+	switch {
+	case cv.spanActions:
+		t.Actions = otlp.StoredActions(resp.Actions) // the gem's shape, as a single question's
+	case resp.Actions != nil:
 		t.Actions = models.MustJSON(resp.Actions)
 	}
 	t.InputTokens, t.OutputTokens, t.Cost = resp.InputTokens, resp.OutputTokens, resp.SavedCost()
@@ -276,9 +300,14 @@ func (cv *conversationRun) sample(name string, base score.Sample) score.Sample {
 	return base
 }
 
-// scoreConversation is what the conversation metrics read.
+// scoreConversation is what the conversation metrics read: the turns
+// within MaxSentBytes, as a judge is sent them.
 func (cv *conversationRun) scoreConversation() *score.Conversation {
-	out := &score.Conversation{Turns: cv.turns, StopReason: cv.tr.StopReason}
+	turns, cutSent := boundedTurns(cv.turns, MaxSentBytes)
+	if cutSent {
+		cv.note(fmt.Sprintf("the conversation a judge reads was cut to %d bytes", MaxSentBytes))
+	}
+	out := &score.Conversation{Turns: turns, StopReason: cv.tr.StopReason}
 	if sc := cv.c.Conversation.Scenario; sc != nil {
 		out.Goal, out.UserDescription, out.ExpectedOutcome = sc.Goal, sc.UserDescription, sc.ExpectedOutcome
 	}
@@ -304,6 +333,9 @@ func (cv *conversationRun) transcript() *models.Transcript {
 	if acc, ok := cv.simUsage.Account(); ok {
 		tr.SimulatorUsage = &acc
 	}
+	tr.Turns = append([]models.TranscriptTurn(nil), cv.tr.Turns...)
+	tr.BudgetNotes = slices.Clone(cv.budgetNotes)
+	boundStored(&tr)
 	return &tr
 }
 

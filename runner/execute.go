@@ -163,16 +163,19 @@ func Execute(ctx context.Context, s *suite.Suite, a agent.Agent, opts ExecOption
 		repeat: repeat, judgeMetrics: JudgeMetrics(s, calculated)}
 	run.StartedAt = time.Now()
 	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range conc {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				e.runCase(ctx, i)
+	pool := &slots{ch: make(chan struct{}, conc)}
+	pool.start(ctx, conc, func(ctx context.Context, w *worker) {
+		for i := range jobs {
+			if !w.acquire(ctx) {
+				continue // interrupted: the feeder stops and closes jobs
 			}
-		}()
-	}
+			e.runCase(ctx, i)
+			w.release()
+			if w.replaced {
+				return
+			}
+		}
+	})
 feed:
 	for i := range s.Cases {
 		select {
@@ -182,7 +185,7 @@ feed:
 		}
 	}
 	close(jobs)
-	wg.Wait()
+	pool.wait()
 	run.FinishedAt = time.Now()
 	if ctx.Err() != nil {
 		return nil, &InterruptedError{Finished: e.finished, Total: len(s.Cases), Cause: context.Cause(ctx)}

@@ -62,7 +62,11 @@ func (s simulation) next(ctx context.Context, turn int, history []agent.Message)
 		return "", "", &adapter.Error{Kind: "simulator_error",
 			Message: "a scenario needs a simulated user: configure a judge (its model plays the user)"}
 	}
-	reply, err := sim.SimulateUser(provider.WithUsageRecorder(ctx, &s.cv.simUsage), s.system(), []llm.ChatMessage{{Role: llm.RoleUser, Content: simulatorPrompt(history)}})
+	sent, cutSent := boundedHistory(history)
+	if cutSent {
+		s.cv.note(fmt.Sprintf("the conversation sent to the simulated user was cut to %d bytes", MaxSentBytes))
+	}
+	reply, err := sim.SimulateUser(provider.WithUsageRecorder(ctx, &s.cv.simUsage), s.system(), []llm.ChatMessage{{Role: llm.RoleUser, Content: simulatorPrompt(sent)}})
 	if err != nil {
 		return "", "", &adapter.Error{Kind: "simulator_error", Message: fmt.Sprintf("turn %d: the simulated user failed: %v", turn+1, err)}
 	}

@@ -24,11 +24,16 @@ func (e *executor) beginTrace(ctx context.Context) (*otlp.Case, context.Context)
 	return tc, agent.WithTrace(ctx, agent.TraceContext{Traceparent: tc.Traceparent(), Endpoint: e.opts.Traces.Endpoint()})
 }
 
-// endTrace waits for the call's late spans and reads them; nil when
-// tracing is off.
+// endTrace reads the call's spans; nil when tracing is off. A trace
+// still incomplete at the answer is waited for (otlp.Case.End) without
+// the case's slot (runner/slots.go).
 func endTrace(ctx context.Context, tc *otlp.Case) *otlp.Evidence {
 	if tc == nil {
 		return nil
+	}
+	if !tc.Complete() {
+		resume := workerOf(ctx).yield()
+		defer resume(ctx)
 	}
 	ev := tc.End(ctx).Evidence()
 	return &ev

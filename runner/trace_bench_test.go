@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,18 +15,20 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/otlp"
 	"github.com/agentevals-go/agentevals/score"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // BenchmarkExecute_tracingOverhead runs the same 8-question suite with
 // tracing off (the agent reports its actions) and on (it sends the same
 // calls as Go SDK spans and reports none), alternating within one
 // benchmark, and reports ms per case for each and their ratio. With
-// tracing on, each case also waits for late spans (the default limits:
-// 5 ms once the trace is complete); "on-wait5ms" is the same with a 5 ms
-// quiet wait whatever the trace, for comparison.
+// tracing on, a case whose trace is complete when the agent answers is
+// read at once; "on-wait5ms" is the same run with a 5 ms quiet wait for
+// an incomplete trace, for comparison.
 func BenchmarkExecute_tracingOverhead(b *testing.B) {
 	questions := ""
 	for i := range 8 {
@@ -85,4 +90,56 @@ func BenchmarkExecute_tracingOverhead(b *testing.B) {
 	b.ReportMetric(perCase(tOnFast), "ms/case-on-wait5ms")
 	b.ReportMetric(float64(tOn)/float64(tOff), "on/off")
 	b.ReportMetric(float64(tOnFast)/float64(tOff), "on-wait5ms/off")
+}
+
+// BenchmarkExecute_tracedWorker runs bench/overhead's Go OpenTelemetry
+// SDK worker (three spans per answer, flushed before it answers) over 200
+// questions with tracing on and off, alternating within one benchmark, at
+// -j 1 and 4, and reports ms per case for each and their ratio: what
+// tracing costs a run whose agent does nothing else.
+func BenchmarkExecute_tracedWorker(b *testing.B) {
+	exe := filepath.Join(b.TempDir(), "otelworker")
+	if out, err := exec.Command("go", "build", "-o", exe, "../bench/overhead/otelworker").CombinedOutput(); err != nil {
+		b.Fatalf("go build ../bench/overhead/otelworker: %v\n%s", err, out)
+	}
+	var qs []string
+	for i := range 200 {
+		qs = append(qs, fmt.Sprintf(`{"id": "q%d", "question": "Where is order %d?", "expected_answer": "ok"}`, i, i))
+	}
+	s := mustLoad(b, `{"suite": "Bench", "agent": {"name": "A"}, "evaluators": {"exact": {"type": "exact_match"}}, "questions": [`+strings.Join(qs, ",")+`]}`)
+	for _, conc := range []int{1, 4} {
+		b.Run(fmt.Sprintf("j%d", conc), func(b *testing.B) {
+			recv, err := otlp.Start(otlp.Limits{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer recv.Close()
+			cfg := suite.AgentConfig{Name: "A", Type: suite.AgentWorker, Command: []string{exe}, Dir: b.TempDir()}
+			// each starts its workers on its first call: on with the endpoint
+			off := mustAgent(b, cfg, adapter.Options{Concurrency: conc})
+			on := mustAgent(b, cfg, adapter.Options{Concurrency: conc})
+			var tOff, tOn time.Duration
+			for b.Loop() {
+				for _, side := range []struct {
+					a     agent.Agent
+					opts  ExecOptions
+					total *time.Duration
+				}{{off, ExecOptions{Concurrency: conc}, &tOff}, {on, ExecOptions{Concurrency: conc, Traces: recv}, &tOn}} {
+					start := time.Now()
+					run, err := Execute(context.Background(), s, side.a, side.opts)
+					if err != nil {
+						b.Fatal(err)
+					}
+					*side.total += time.Since(start)
+					if run.Cases[0].Status != "passed" {
+						b.Fatalf("status %s", run.Cases[0].Status)
+					}
+				}
+			}
+			perCase := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N*len(s.Cases)) }
+			b.ReportMetric(perCase(tOff), "ms/case-off")
+			b.ReportMetric(perCase(tOn), "ms/case-on")
+			b.ReportMetric(float64(tOn)/float64(tOff), "on/off")
+		})
+	}
 }

@@ -141,6 +141,21 @@ func (cv *Conversation) hasTurnReplay() bool {
 // declares its own fixtures.
 func (c *Case) HasTurnReplay() bool { return c.Conversation != nil && c.Conversation.hasTurnReplay() }
 
+// NeedsSimulator reports whether a case is a scenario whose user a model
+// plays after the opening message: the judge's model, so the judge is
+// needed even when no metric is judge-scored.
+func (s *Suite) NeedsSimulator() bool {
+	if s.whole != nil {
+		return s.whole.NeedsSimulator()
+	}
+	for _, c := range s.Cases {
+		if sc := c.Conversation; sc != nil && sc.Scenario != nil && (sc.Scenario.OpeningMessage == "" || sc.Scenario.MaxTurns > 1) {
+			return true
+		}
+	}
+	return false
+}
+
 func cmpOr(a, b string) string {
 	if a != "" {
 		return a

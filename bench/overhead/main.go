@@ -49,6 +49,8 @@ type options struct {
 	workerJ  int
 	commandJ int
 	keep     bool
+	// moduleDir is the module root (the current directory's module).
+	moduleDir string
 }
 
 func main() {
@@ -58,7 +60,7 @@ func main() {
 	flag.IntVar(&o.cases, "cases", 5000, "cases per run")
 	flag.IntVar(&o.history, "history", 1, "earlier runs of the suite in the database every evalrun round starts from (baseline and flaky-question history)")
 	flag.IntVar(&o.rounds, "rounds", 5, "rounds; each runs every side once, alternating")
-	flag.StringVar(&o.only, "only", "", "run one comparison only: worker or command")
+	flag.StringVar(&o.only, "only", "", "run one comparison only: worker, command, traces or conversation (the last two run only when asked for)")
 	flag.IntVar(&o.workerJ, "worker-j", 4, "worker comparison: evalrun -j and the bare driver's number of python workers (4 is evalrun's default)")
 	flag.IntVar(&o.commandJ, "command-j", 16, "command comparison: evalrun -j and xargs -P")
 	flag.BoolVar(&o.keep, "keep", false, "keep the temp dir (suites, scripts, databases) and print its path")
@@ -73,8 +75,8 @@ func run(o options) error {
 	if o.cases < 1 || o.rounds < 1 || o.workerJ < 1 || o.commandJ < 1 || o.history < 0 {
 		return errors.New("-cases, -rounds, -worker-j and -command-j must be at least 1, -history at least 0")
 	}
-	if o.only != "" && o.only != "worker" && o.only != "command" {
-		return fmt.Errorf("-only: want worker or command, got %q", o.only)
+	if o.only != "" && o.only != "worker" && o.only != "command" && o.only != "traces" && o.only != "conversation" {
+		return fmt.Errorf("-only: want worker, command, traces or conversation, got %q", o.only)
 	}
 	dir, err := os.MkdirTemp("", "evalrun-overhead-")
 	if err != nil {
@@ -85,8 +87,11 @@ func run(o options) error {
 	} else {
 		defer os.RemoveAll(dir)
 	}
+	if o.moduleDir, err = moduleDir(); err != nil && (o.evalrun == "" || o.only == "traces") {
+		return err
+	}
 	if o.evalrun == "" {
-		if o.evalrun, err = buildEvalrun(dir); err != nil {
+		if o.evalrun, err = buildEvalrun(o.moduleDir, dir); err != nil {
 			return err
 		}
 	} else if o.evalrun, err = filepath.Abs(o.evalrun); err != nil {
@@ -98,14 +103,30 @@ func run(o options) error {
 		}
 	}
 	var comps []*comparison
-	if o.only != "command" {
+	if o.only == "conversation" {
+		c, err := newConversationComparison(dir, o)
+		if err != nil {
+			return err
+		}
+		comps = append(comps, c)
+	}
+	if o.only == "traces" {
+		for _, j := range []int{1, o.workerJ} {
+			c, err := newTracesComparison(dir, o, j)
+			if err != nil {
+				return err
+			}
+			comps = append(comps, c)
+		}
+	}
+	if o.only == "" || o.only == "worker" {
 		c, err := newWorkerComparison(dir, o)
 		if err != nil {
 			return err
 		}
 		comps = append(comps, c)
 	}
-	if o.only != "worker" {
+	if o.only == "" || o.only == "command" {
 		c, err := newCommandComparison(dir, o)
 		if err != nil {
 			return err
@@ -146,6 +167,8 @@ type comparison struct {
 // side is one way of answering the cases; run times one run.
 type side struct {
 	label string
+	// base is the side its ratio is against (nil: the comparison's last).
+	base  *side
 	run   func(round int) (timing, error)
 	walls []time.Duration
 	cpus  []time.Duration
@@ -156,17 +179,22 @@ type side struct {
 // machine the wall time carries the other load; the CPU time much less.
 type timing struct{ wall, cpu time.Duration }
 
-// buildEvalrun builds ./cmd/evalrun of the module around the current
-// directory, static as the README installs it.
-func buildEvalrun(dir string) (string, error) {
+// moduleDir is the root of the module around the current directory.
+func moduleDir() (string, error) {
 	out, err := exec.Command("go", "env", "GOMOD").Output()
 	gomod := strings.TrimSpace(string(out))
 	if err != nil || gomod == "" || gomod == os.DevNull {
 		return "", errors.New("not inside the agentevals module: run from the checkout, or pass -evalrun PATH")
 	}
+	return filepath.Dir(gomod), nil
+}
+
+// buildEvalrun builds ./cmd/evalrun of the module in mod, static as the
+// README installs it.
+func buildEvalrun(mod, dir string) (string, error) {
 	exe := filepath.Join(dir, "evalrun")
 	cmd := exec.Command("go", "build", "-o", exe, "./cmd/evalrun")
-	cmd.Dir = filepath.Dir(gomod)
+	cmd.Dir = mod
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	fmt.Fprintln(os.Stderr, "building ./cmd/evalrun into", dir)
@@ -207,9 +235,12 @@ func printTable(w *os.File, o options, comps []*comparison) {
 	tw.Flush()
 	fmt.Fprintln(w)
 	for _, c := range comps {
-		base := c.sides[len(c.sides)-1]
-		b, bc := statsOf(base.walls), statsOf(base.cpus)
 		for _, s := range c.sides[:len(c.sides)-1] {
+			base := c.sides[len(c.sides)-1]
+			if s.base != nil {
+				base = s.base
+			}
+			b, bc := statsOf(base.walls), statsOf(base.cpus)
 			a, ac := statsOf(s.walls), statsOf(s.cpus)
 			fmt.Fprintf(w, "%s: %s / %s\n  wall: ratio of medians %.3fx; overhead per case %.3f ms (medians), %.3f ms (mins)\n  CPU:  ratio of medians %.3fx; overhead per case %.3f ms (medians)\n",
 				c.name, s.label, base.label, a.med.Seconds()/b.med.Seconds(), perCase(a.med-b.med, o.cases), perCase(a.min-b.min, o.cases),

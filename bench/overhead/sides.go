@@ -71,17 +71,23 @@ func writeSuite(dir, name string, agent map[string]any, cases int) (string, erro
 	return path, os.WriteFile(path, b, 0o644)
 }
 
-func newWorkerComparison(root string, o options) (*comparison, error) {
-	dir := filepath.Join(root, "worker")
+// pythonWorker makes dir and writes workerScript into it; it returns the
+// python interpreter itself (not a pyenv-style shim).
+func pythonWorker(dir string) (python string, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
+		return "", err
 	}
 	out, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
 	if err != nil {
-		return nil, fmt.Errorf("python3: %w", err)
+		return "", fmt.Errorf("python3: %w", err)
 	}
-	python := strings.TrimSpace(string(out)) // the interpreter itself, not a pyenv-style shim
-	if err := os.WriteFile(filepath.Join(dir, "worker.py"), []byte(workerScript), 0o644); err != nil {
+	return strings.TrimSpace(string(out)), os.WriteFile(filepath.Join(dir, "worker.py"), []byte(workerScript), 0o644)
+}
+
+func newWorkerComparison(root string, o options) (*comparison, error) {
+	dir := filepath.Join(root, "worker")
+	python, err := pythonWorker(dir)
+	if err != nil {
 		return nil, err
 	}
 	suite, err := writeSuite(dir, "Overhead worker", map[string]any{"name": "python worker", "type": "worker",
@@ -155,8 +161,9 @@ func newCommandComparison(root string, o options) (*comparison, error) {
 type evalrunSide struct {
 	exe, suite string
 	j, cases   int
-	base       string // the database the warm-up wrote; each round gets a copy
-	tag        string // names this binary's round databases
+	base       string   // the database the warm-up wrote; each round gets a copy
+	tag        string   // names this binary's round databases
+	extra      []string // more evalrun run flags
 }
 
 // prepare writes history runs into the base database. With history 0
@@ -195,7 +202,7 @@ func (e *evalrunSide) round(r int) (timing, error) {
 // includes the agent processes and the guardian, which evalrun waits for.
 func (e *evalrunSide) run(db string) (timing, error) {
 	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(e.exe, "run", e.suite, "--database-url", "sqlite:"+db, "-j", fmt.Sprint(e.j))
+	cmd := exec.Command(e.exe, append([]string{"run", e.suite, "--database-url", "sqlite:" + db, "-j", fmt.Sprint(e.j)}, e.extra...)...)
 	cmd.Dir = filepath.Dir(e.suite)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()

@@ -189,13 +189,13 @@ func (c *RunCmd) Help() string {
 		"Every finding says why it gates or not."
 }
 
-// judgeFor builds the judge only when a metric of the suite needs one, so a
-// suite of deterministic checks runs without the judge provider's
-// credential. The judge flags and section are still validated. Without a
-// judge-backed metric the calculated metrics and the digest are the same
-// with or without a judge.
+// judgeFor builds the judge only when a metric of the suite needs one or a
+// scenario needs its model to play the user, so a suite of deterministic
+// checks runs without the judge provider's credential. The judge flags and
+// section are still validated. Without a judge-backed metric the
+// calculated metrics and the digest are the same with or without a judge.
 func (c *RunCmd) judgeFor(ctx context.Context, st *suite.Suite) (score.Judge, error) {
-	if st.NeedsJudge() {
+	if st.NeedsJudge() || st.NeedsSimulator() {
 		j, err := c.judge(ctx, st.Judge)
 		var ee *exitError
 		if s, ok, _ := c.settings(st.Judge); ok && errors.As(err, &ee) && llm.CredentialEnv(s.Provider) != "" && s.BaseURL == "" &&

@@ -48,6 +48,17 @@ def metric_dump(m)
   }
 end
 
+# What Ruby sees of each stored action: the class of its arguments and
+# whether it has a group key, as the gem's own actions have (nil when the
+# group is unknown).
+def action_shapes(actions)
+  return nil unless actions.is_a?(Array)
+  actions.map do |a|
+    next { action_class: a.class.name } unless a.is_a?(Hash)
+    { action_class: a.class.name, arguments_class: a["arguments"].class.name, group_key: a.key?("group"), group_nil: a["group"].nil? }
+  end
+end
+
 def case_dump(c)
   thresholds = criteria_column? ? c.read_attribute(:criteria) : c.minimum_scores
   {
@@ -154,6 +165,8 @@ when "write-versions"
     write_run(run.merge("version" => "v#{i + 1}"), started_at: (start + i + 1).utc.iso8601(6))
   end
   puts JSON.generate(written: n)
+when "action-shapes"
+  puts JSON.generate(E::CaseResult.order(:id).map { |c| { case_id: c.case_id, shapes: action_shapes(c.actions) } })
 when "count"
   model = { "run" => E::Run, "case" => E::CaseResult, "metric" => E::MetricResult }.fetch(ARGV.shift)
   where = JSON.parse(ARGV.shift)
