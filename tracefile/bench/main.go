@@ -23,6 +23,7 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
+	"github.com/agentevals-go/agentevals/bounds"
 	"github.com/agentevals-go/agentevals/tracefile"
 	"github.com/agentevals-go/agentevals/tracefile/internal/synth"
 )
@@ -224,7 +225,7 @@ func cpuTime() time.Duration {
 
 // peakRSS is the process's peak resident set (VmHWM) in MB.
 func peakRSS() float64 {
-	data, err := os.ReadFile("/proc/self/status")
+	data, err := bounds.ReadFile("/proc/self/status", 1<<20)
 	if err != nil {
 		return -1
 	}
