@@ -49,11 +49,17 @@ func localize(cases []CaseComparison, tests map[string]*MetricTest, opts Options
 			}
 			q := QuestionDrop{CaseID: c.p.caseID, CaseName: c.p.name, Metric: c.m, Change: c.p.diff, Z: c.z,
 				P: c.pv, AdjustedP: adj[i], Source: c.p.sourceOf()}
-			loc.Questions = append(loc.Questions, q)
-			regressedCases[q.CaseID] = true
-			byCase[q.CaseID] = append(byCase[q.CaseID], Finding{Kind: QuestionDropKind, CaseID: q.CaseID, CaseName: q.CaseName,
+			f := Finding{Kind: QuestionDropKind, CaseID: q.CaseID, CaseName: q.CaseName,
 				Metric: q.Metric, After: Ptr(q.Change), Gating: true, Message: q.Rule(),
-				Why: fmt.Sprintf("gates: Holm over %s at α %g, noise from the %s", Plural(len(family), "question test", "question tests"), aq, q.Source)})
+				Why: fmt.Sprintf("gates: Holm over %s at α %g, noise from the %s", Plural(len(family), "question test", "question tests"), aq, q.Source)}
+			if fl, ok := opts.Flaky[q.CaseID]; ok {
+				// Measured on the same code, so its flips are judge noise.
+				f.Gating, f.Why = false, "not gating: flaky judged question at this revision ("+fl.Text()+"); it still counts in the metric tests"
+			} else {
+				loc.Questions = append(loc.Questions, q)
+				regressedCases[q.CaseID] = true
+			}
+			byCase[q.CaseID] = append(byCase[q.CaseID], f)
 		}
 	}
 	var sliceFindings []Finding
@@ -197,7 +203,7 @@ func mergeQuestionDrops(cases []CaseComparison, byCase map[string][]Finding, que
 		if drops := byCase[cc.CaseID]; len(drops) > 0 {
 			beyond := map[string]bool{}
 			for _, d := range drops {
-				beyond[d.Metric] = true
+				beyond[d.Metric] = beyond[d.Metric] || d.Gating
 			}
 			kept := append([]Finding{}, drops...)
 			for _, f := range cc.Findings {
