@@ -34,6 +34,11 @@ func localize(cases []CaseComparison, tests map[string]*MetricTest, opts Options
 			family = append(family, cand{p: pairs[name][i], z: zs[i], pv: ps[i], m: name})
 		}
 		loc.Power = append(loc.Power, powerLine(name, noise, tests[name], pairs[name], opts, agg, aq, len(zs))...)
+		if noise.TailDF != nil {
+			loc.Power = append(loc.Power, fmt.Sprintf("%s: the judge's errors look heavy-tailed (the rises' kurtosis is %.1f, 3 for normal errors): "+
+				"one verdict per question cannot tell a judge's rare large error from a drop of that question, so drops are read against a Student-t of %.0f degrees of freedom; "+
+				"--repeat 3 tells them apart", name, *noise.Kurtosis, *noise.TailDF))
+		}
 	}
 	byCase := map[string][]Finding{}
 	regressedCases := map[string]bool{}
@@ -76,7 +81,7 @@ func localize(cases []CaseComparison, tests map[string]*MetricTest, opts Options
 		for i := range all {
 			s := &all[i]
 			s.AdjustedP = adj[i]
-			s.Regressed = adj[i] <= as && -s.MeanChange >= minEffect-ScoreEpsilon
+			s.Regressed = adj[i] <= as && s.MeanChange < 0 && s.RestChange-s.MeanChange >= minEffect-ScoreEpsilon
 		}
 		loc.Slices = all
 	}
