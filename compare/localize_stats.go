@@ -138,3 +138,39 @@ func splitP(all []float64, k int, observed float64, splits int, seed uint64, lab
 	}
 	return float64(1+atMost) / float64(splits+1)
 }
+
+// signFlipMC is the one-sided sign-flip p-value of the sum of d from
+// flips random sign assignments, (1 + #{sum ≤ observed}) / (flips + 1), on
+// a stream fixed by seed and label.
+func signFlipMC(d []float64, flips int, seed uint64, label string) float64 {
+	var observed float64
+	abs := make([]float64, len(d))
+	for i, v := range d {
+		observed += v
+		abs[i] = math.Abs(v)
+	}
+	h := fnv.New64a()
+	h.Write([]byte(label))
+	rng := rand.New(rand.NewPCG(seed, h.Sum64()))
+	atMost := 0
+	for range flips {
+		var s float64
+		bits, left := uint64(0), 0
+		for _, a := range abs {
+			if left == 0 {
+				bits, left = rng.Uint64(), 64
+			}
+			if bits&1 == 1 {
+				s -= a
+			} else {
+				s += a
+			}
+			bits >>= 1
+			left--
+		}
+		if s <= observed+1e-12 {
+			atMost++
+		}
+	}
+	return float64(1+atMost) / float64(flips+1)
+}

@@ -122,6 +122,20 @@ func New(cfg Config, dir string) (*Harness, error) {
 // Close stops the judge server.
 func (h *Harness) Close() { h.srv.Close() }
 
+// JudgeURL is the OpenAI-compatible base URL of the judge server, for a
+// run of the real binary (--judge-base-url).
+func (h *Harness) JudgeURL() string { return h.srv.URL + "/v1" }
+
+// Truth is question i's true quality.
+func (h *Harness) Truth(i int) float64 { return h.truth[i] }
+
+// Answer is the text an agent writes for question id as run number run,
+// repeat rep, at true quality quality: the judge reads it back from the
+// prompt and scores it.
+func Answer(id string, run, rep int, quality float64) string {
+	return fmt.Sprintf("case=%s run=%d rep=%d quality=%.4f", id, run, rep, quality)
+}
+
 func caseID(i int) string { return fmt.Sprintf("q%03d", i) }
 
 // answerPattern finds what the agent wrote into its answer, which the
@@ -220,7 +234,7 @@ func (h *Harness) RunDrops(ctx context.Context, run int, drop func(i int) float6
 		}
 		rep, _ := runner.RepeatOf(ctx)
 		quality := math.Max(0, h.truth[i]-drop(i))
-		text := fmt.Sprintf("case=%s run=%d rep=%d quality=%.4f", q.ID, run, rep, quality)
+		text := Answer(q.ID, run, rep, quality)
 		return agent.Response{Output: json.RawMessage(strconv.Quote(text))}, nil
 	})
 	res, err := eval.Run(ctx, eval.Task{Suite: h.suite, Agent: a, Judge: h.judge,
