@@ -19,7 +19,7 @@ import (
 // that human labels do not vouch for.
 type CalibrationGateFlags struct {
 	GateLabels   string   `name:"gate-labels" placeholder:"FILE" help:"Human labels (as evalrun label writes them, each line naming its run) that vouch for the judge metrics; needs --min-kappa."`
-	GateMinKappa *float64 `name:"min-kappa" placeholder:"K" help:"With --gate ci and --gate-labels: a judge metric whose Cohen's kappa against the labels is below K (-1..1), cannot be computed or has no label does not gate; its findings are still shown, each saying why."`
+	GateMinKappa *float64 `name:"min-kappa" placeholder:"K" help:"With --gate ci and --gate-labels: a judge metric the labels do not vouch for does not gate: the lower bound of its Cohen's kappa 95% interval against the labels is below K (-1..1), or kappa cannot be computed, or no label names it; its findings are still shown, each saying why."`
 }
 
 // uncalibrated calibrates the suite's judge metrics against the labels
@@ -39,7 +39,7 @@ func (f *CalibrationGateFlags) uncalibrated(ctx context.Context, g *Globals, db 
 	case db == nil:
 		return nil, invalid(errors.New("--min-kappa: the labelled runs are read from the database; give --database-url"))
 	}
-	labels, err := readLabels(f.GateLabels)
+	labels, err := readLabels("--gate-labels", f.GateLabels)
 	if err != nil {
 		return nil, invalid(err)
 	}
@@ -74,17 +74,11 @@ func (f *CalibrationGateFlags) uncalibrated(ctx context.Context, g *Globals, db 
 	bar := *f.GateMinKappa
 	out := map[string]string{}
 	for _, name := range judgeMetricNames(s) {
-		m, ok := byMetric[name]
-		var why string
-		switch {
-		case !ok || m.Pairs == 0:
-			why = "no human label"
-		case m.Kappa == nil:
-			why = "Cohen's kappa undefined (one label on both sides)"
-		case *m.Kappa < bar-1e-9:
-			why = fmt.Sprintf("Cohen's kappa %.3f < %v over %d labels", *m.Kappa, bar, m.Pairs)
-		default:
-			fmt.Fprintf(g.Stderr, "ci gate: judge metric %s is calibrated: Cohen's kappa %.3f >= %v over %d labels\n", sanitize.EscapeText(name), *m.Kappa, bar, m.Pairs)
+		m := byMetric[name]
+		m.Metric = name
+		why, below := kappaBelow(m, bar)
+		if !below {
+			fmt.Fprintf(g.Stderr, "ci gate: judge metric %s is calibrated (--min-kappa checks the lower bound of kappa's 95%% interval): %s\n", sanitize.EscapeText(name), why)
 			continue
 		}
 		out[name] = "not gating: " + why + " in " + f.GateLabels

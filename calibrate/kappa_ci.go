@@ -1,0 +1,42 @@
+package calibrate
+
+import (
+	"math/rand/v2"
+	"sort"
+)
+
+// Settings of the kappa interval: a percentile bootstrap over the labelled
+// pairs on a fixed stream, so the same labels always give the same
+// interval.
+const (
+	kappaResamples = 2000
+	kappaSeed      = 20261204
+)
+
+// KappaInterval is the 95 % bootstrap interval of Cohen's kappa of a and
+// b (resampling the pairs), ok false when kappa is undefined on the labels
+// themselves. Resamples on which kappa is undefined (one label throughout)
+// are left out.
+func KappaInterval(a, b []bool) (low, high float64, ok bool) {
+	if _, ok := CohenKappa(a, b); !ok {
+		return 0, 0, false
+	}
+	n := len(a)
+	rng := rand.New(rand.NewPCG(kappaSeed, uint64(n)))
+	ra, rb := make([]bool, n), make([]bool, n)
+	ks := make([]float64, 0, kappaResamples)
+	for range kappaResamples {
+		for i := range n {
+			j := rng.IntN(n)
+			ra[i], rb[i] = a[j], b[j]
+		}
+		if k, ok := CohenKappa(ra, rb); ok {
+			ks = append(ks, k)
+		}
+	}
+	if len(ks) == 0 {
+		return 0, 0, false
+	}
+	sort.Float64s(ks)
+	return ks[int(0.025*float64(len(ks)))], ks[min(int(0.975*float64(len(ks))), len(ks)-1)], true
+}
