@@ -21,7 +21,20 @@ func KappaInterval(a, b []bool) (low, high float64, ok bool) {
 	if _, ok := CohenKappa(a, b); !ok {
 		return 0, 0, false
 	}
+	// The pairs in a fixed order (passes first on each side), so the
+	// interval does not depend on the order the labels came in.
 	n := len(a)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	rank := func(i int) int { return 2*btoi(!a[i]) + btoi(!b[i]) }
+	sort.SliceStable(order, func(i, j int) bool { return rank(order[i]) < rank(order[j]) })
+	sa, sb := make([]bool, n), make([]bool, n)
+	for i, k := range order {
+		sa[i], sb[i] = a[k], b[k]
+	}
+	a, b = sa, sb
 	rng := rand.New(rand.NewPCG(kappaSeed, uint64(n)))
 	ra, rb := make([]bool, n), make([]bool, n)
 	ks := make([]float64, 0, kappaResamples)
@@ -39,4 +52,11 @@ func KappaInterval(a, b []bool) (low, high float64, ok bool) {
 	}
 	sort.Float64s(ks)
 	return ks[int(0.025*float64(len(ks)))], ks[min(int(0.975*float64(len(ks))), len(ks)-1)], true
+}
+
+func btoi(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
 }
