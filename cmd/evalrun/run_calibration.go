@@ -26,6 +26,11 @@ type CalibrationGateFlags struct {
 // and returns those the gate must not gate on, with why, saying so on
 // stderr. It returns nil without --min-kappa.
 func (f *CalibrationGateFlags) uncalibrated(ctx context.Context, g *Globals, db *models.DB, s *suite.Suite, mode string) (map[string]string, error) {
+	return f.uncalibratedOf(ctx, g, db, func() []string { return judgeMetricNames(s) }, mode)
+}
+
+// uncalibratedOf is uncalibrated over the judge metric names names gives.
+func (f *CalibrationGateFlags) uncalibratedOf(ctx context.Context, g *Globals, db *models.DB, names func() []string, mode string) (map[string]string, error) {
 	invalid := func(err error) error { return &exitError{Code: exitInvalid, Err: err} }
 	switch {
 	case f.GateMinKappa == nil && f.GateLabels == "":
@@ -73,7 +78,7 @@ func (f *CalibrationGateFlags) uncalibrated(ctx context.Context, g *Globals, db 
 	}
 	bar := *f.GateMinKappa
 	out := map[string]string{}
-	for _, name := range judgeMetricNames(s) {
+	for _, name := range names() {
 		m := byMetric[name]
 		m.Metric = name
 		why, below := kappaBelow(m, bar)
@@ -100,6 +105,24 @@ func judgeMetricNames(s *suite.Suite) []string {
 	out := make([]string, 0, len(seen))
 	for n := range seen {
 		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// runJudgeMetricNames are the judge-backed metric names of a stored run
+// (compare.JudgedMetrics), sorted: report has the run, not its suite.
+func runJudgeMetricNames(run *models.Run) []string {
+	judged := compare.JudgedMetrics(run, nil, compare.Options{})
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range run.Cases {
+		for _, m := range c.Metrics {
+			if !seen[m.Name] && judged(m.Name) {
+				seen[m.Name] = true
+				out = append(out, m.Name)
+			}
+		}
 	}
 	sort.Strings(out)
 	return out
