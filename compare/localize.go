@@ -235,15 +235,6 @@ func plan(order []string, pairs map[string][]pair, alpha float64) (agg, question
 	return alpha, 0, 0
 }
 
-func hasRepeats(ps []pair) bool {
-	for _, p := range ps {
-		if p.cur.df > 0 || p.base.df > 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // questionTests gives each pair of a metric its z (t) statistic and
 // one-sided p-value against the metric's noise, and says how the noise
 // was measured.

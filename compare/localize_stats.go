@@ -174,3 +174,13 @@ func signFlipMC(d []float64, flips int, seed uint64, label string) float64 {
 	}
 	return float64(1+atMost) / float64(flips+1)
 }
+
+// hasRepeats reports whether any pair has repeats in either run.
+func hasRepeats(ps []pair) bool {
+	for _, p := range ps {
+		if p.cur.df > 0 || p.base.df > 0 {
+			return true
+		}
+	}
+	return false
+}
