@@ -57,6 +57,9 @@ func localize(cases []CaseComparison, tests map[string]*MetricTest, opts Options
 			f := Finding{Kind: QuestionDropKind, CaseID: q.CaseID, CaseName: q.CaseName,
 				Metric: q.Metric, After: Ptr(q.Change), Gating: true, Message: q.Rule(),
 				Why: fmt.Sprintf("gates: Holm over %s at α %g, noise from the %s", Plural(len(family), "question test", "question tests"), aq, q.Source)}
+			if q.Source == NoiseSpread {
+				f.Why += "; it rests on one verdict per run, which a judge's rare large error can match: --repeat 3 tells them apart"
+			}
 			if fl, ok := opts.Flaky[q.CaseID]; ok {
 				// Measured on the same code, so its flips are judge noise.
 				f.Gating, f.Why = false, "not gating: flaky judged question at this revision ("+fl.Text()+"); it still counts in the metric tests"
