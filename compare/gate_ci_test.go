@@ -211,3 +211,33 @@ func TestJudgedMetrics(t *testing.T) {
 		t.Error("Options.Judged does not override the registry")
 	}
 }
+
+// TestCompare_GateCI_OneVerdictNoLargerThanARise: without repeats, a
+// question's drop that is no larger than a rise the same run shows is not
+// a finding: noise alone produced a change that large (a judge's rare
+// large error, here once in the baseline, once in the candidate). The
+// same drop where no question rose that far is one.
+func TestCompare_GateCI_OneVerdictNoLargerThanARise(t *testing.T) {
+	base, cand := runfixture.JudgedRuns(200, 0, 5)
+	wrong := func(r *models.Run, i int, by float64) {
+		m := r.Cases[i].Metrics[0]
+		m.Score = Ptr(*m.Score - by)
+		m.Passed = *m.Score >= m.Threshold
+		r.Cases[i].Status = r.Cases[i].DeriveStatus()
+	}
+	wrong(cand, 17, 0.45)
+	cmp := Compare(cand, base, Options{Gate: GateCI})
+	if cmp.Localized == nil || len(cmp.Localized.Questions) != 1 || cmp.Localized.Questions[0].CaseID != "q017" {
+		t.Fatalf("a lone drop of 0.45 (noise sd 0.07): %+v, want q017 found", cmp.Localized)
+	}
+	for _, f := range cmp.Regressions() {
+		if f.Kind == QuestionDropKind && !strings.Contains(f.Why, "--repeat 3") {
+			t.Errorf("a finding on one verdict per run: why %q, want it to suggest --repeat 3", f.Why)
+		}
+	}
+	wrong(base, 40, 0.5) // the judge was as wrong once in the baseline: q040 rises by 0.5
+	cmp = Compare(cand, base, Options{Gate: GateCI})
+	if cmp.Localized != nil && len(cmp.Localized.Questions) > 0 {
+		t.Fatalf("a drop no larger than a rise: %+v, want no question finding", cmp.Localized.Questions)
+	}
+}
