@@ -178,6 +178,9 @@ type MetricAgreement struct {
 	// Kappa is Cohen's kappa on pass/fail; nil when there are no pairs or
 	// when it is undefined (KappaUndefined).
 	Kappa *float64
+	// KappaLow and KappaHigh bound kappa's 95 % bootstrap interval
+	// (KappaInterval); nil with Kappa.
+	KappaLow, KappaHigh *float64
 	// KappaUndefined says that every pair has one and the same label on both
 	// sides (all pass or all fail): chance agreement is 1 and kappa is 0/0.
 	KappaUndefined bool
@@ -246,6 +249,9 @@ func Calibrate(labels []Label, judged []JudgedMetric) []MetricAgreement {
 			m.RawAgreement = float64(m.Agreements) / float64(m.Pairs)
 			if k, ok := CohenKappa(human[name], judge[name]); ok {
 				m.Kappa = &k
+				if lo, hi, ok := KappaInterval(human[name], judge[name]); ok {
+					m.KappaLow, m.KappaHigh = &lo, &hi
+				}
 			} else {
 				m.KappaUndefined = true
 			}

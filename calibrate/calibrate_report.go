@@ -14,13 +14,15 @@ const kappaUndefinedText = "undefined (only one label on both sides)"
 // where human and judge disagree and the labels that could not be compared.
 func WriteCalibration(w io.Writer, ms []MetricAgreement) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "metric\tpairs\tagree\traw agreement\tCohen's kappa\tTPR\tTNR\tskipped")
+	fmt.Fprintln(tw, "metric\tlabels\tagree\traw agreement\tCohen's kappa [95% interval]\tTPR\tTNR\tskipped")
 	for _, m := range ms {
 		raw, kappa := "-", "-"
 		if m.Pairs > 0 {
 			raw = fmt.Sprintf("%.3f", m.RawAgreement)
 		}
 		switch {
+		case m.Kappa != nil && m.KappaLow != nil:
+			kappa = fmt.Sprintf("%.3f [%.2f, %.2f]", *m.Kappa, *m.KappaLow, *m.KappaHigh)
 		case m.Kappa != nil:
 			kappa = fmt.Sprintf("%.3f", *m.Kappa)
 		case m.KappaUndefined:

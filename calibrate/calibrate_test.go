@@ -127,7 +127,7 @@ func TestCalibrate(t *testing.T) {
 	if err := WriteCalibration(&out, got); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"semantic_accuracy  10     8      0.800          0.583", "c6: human pass, judge fail (score 0.4) (threshold 0.9)",
+	for _, want := range []string{"semantic_accuracy  10      8      0.800          0.583 [-0.09, 1.00]", "c6: human pass, judge fail (score 0.4) (threshold 0.9)",
 		"c11: the judge errored", "c13: the run has no such case and metric"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())

@@ -1,6 +1,7 @@
 package calibrate
 
 import (
+	"hash/fnv"
 	"math"
 	"sort"
 
@@ -16,6 +17,45 @@ const (
 	WhyRest        = "unlabelled"
 	NearMissMargin = 0.1
 )
+
+// Queue kinds: a random sample for measuring the judge, or the cases
+// worth a second look.
+const (
+	// QueueCalibrate is every unlabelled judge verdict in a random order
+	// fixed by the run: a sample of it measures the judge's agreement over
+	// all its verdicts, which a kappa over hand-picked hard cases does not.
+	QueueCalibrate = "calibrate"
+	// QueueReview is the verdicts worth a person's time: disagreements
+	// with a deterministic check, near-threshold scores, disagreeing
+	// repeats and pairwise ties. Their kappa understates the judge.
+	QueueReview = "review"
+	WhySample   = "random sample for calibration"
+)
+
+// QueueOf is the queue of kind (QueueCalibrate or QueueReview) of run's
+// unlabelled judge verdicts.
+func QueueOf(run *models.Run, labelled []Label, kind string) []QueueItem {
+	all := Queue(run, labelled)
+	if kind == QueueReview {
+		out := all[:0:0]
+		for _, it := range all {
+			if it.Why != WhyRest {
+				out = append(out, it)
+			}
+		}
+		return out
+	}
+	key := func(it QueueItem) uint64 {
+		h := fnv.New64a()
+		h.Write([]byte(run.ID.String() + "\x00" + it.Case.CaseID + "\x00" + it.Metric.Name))
+		return h.Sum64()
+	}
+	for i := range all {
+		all[i].Why = WhySample
+	}
+	sort.SliceStable(all, func(i, j int) bool { return key(all[i]) < key(all[j]) })
+	return all
+}
 
 // QueueItem is one judge metric on one case for a person to label.
 type QueueItem struct {

@@ -43,8 +43,10 @@
 //     metric otherwise gate only through the metric's test;
 //   - a deterministic or action check that newly fails or errors, and a new
 //     agent error, gate by themselves;
-//   - findings of a flaky question (Options.Flaky, see FlakyQuestions) do
-//     not gate one by one; the question still counts in the metric tests.
+//   - judged findings of a question flaky at the run's own commit
+//     (Options.Flaky, see FlakyQuestions) do not gate one by one; the
+//     question still counts in the metric tests. Flakiness never softens a
+//     deterministic, action, trajectory or trace check, nor an agent error.
 //
 // Every ci finding carries Why, the reason it gates or does not, e.g.
 // "not gating: judge metrics gate in aggregate; semantic_accuracy within
@@ -93,10 +95,13 @@
 //
 // FlakyQuestions reads the last FlakyWindow compatible runs before a run
 // (the automatic baseline rule: same suite, agent and definition, runs marked
-// as infrastructure failures skipped) and marks the
-// questions whose outcome flipped between passing and failing (failed or
-// error) from one run to the next. The run's own change is not counted,
-// since that is what the gate judges. Every report format shows the mark:
+// as infrastructure failures skipped), keeps those made from the run's own
+// clean commit (provenance; the gem's runs and dirty checkouts record none)
+// and marks the questions whose outcome went back and forth between
+// passing and failing (failed or error) at least twice: one flip is a
+// change, and runs of different commits are changes and fixes, never
+// noise. The run's own change is not counted, since that is what the gate
+// judges. Every report format shows the mark:
 // text, Markdown and HTML next to the question, JSON as the case's
 // "flaky" object, JUnit as a testcase property "flaky", GitHub as one
 // notice listing them.

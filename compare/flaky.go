@@ -18,36 +18,88 @@ const FlakyWindow = 10
 // to find FlakyWindow-1 compatible ones.
 const flakyScanLimit = 40
 
-// Flakiness is a question's recent history: its statuses in the last
-// compatible runs, oldest first, and how often the outcome flipped between
-// passing and failing (failed or error) from one run to the next.
+// minFlakyFlips is the number of flips that makes a question flaky: it
+// has to come back to an outcome it left. One flip (passed, passed,
+// failed, failed) is a change, never flakiness.
+const minFlakyFlips = 2
+
+// Flakiness is a question's recent history at the run's own revision: its
+// statuses in the last compatible runs of the same commit, oldest first,
+// and how often the outcome flipped between passing and failing (failed
+// or error) from one run to the next.
 type Flakiness struct {
 	Runs     int      `json:"runs"`
 	Flips    int      `json:"flips"`
 	Statuses []string `json:"statuses"`
+	// Commit is the agent revision the history was measured on.
+	Commit string `json:"commit,omitempty"`
 }
 
-// Text describes the history in a few words: "passed↔failed 3 times in
-// the last 6 runs".
+// Text describes the history in a few words: "status flipped 2 times in
+// the last 3 runs of commit 1a2b3c4d5e6f: passed, failed, passed".
 func (f Flakiness) Text() string {
-	return fmt.Sprintf("status flipped %s in the last %d runs: %s", Plural(f.Flips, "time", "times"), f.Runs,
+	at := ""
+	if f.Commit != "" {
+		at = " of commit " + shortCommit(f.Commit)
+	}
+	return fmt.Sprintf("status flipped %s in the last %d runs%s: %s", Plural(f.Flips, "time", "times"), f.Runs, at,
 		strings.Join(f.Statuses, ", "))
 }
 
-// FlakyQuestions returns the questions whose outcome flipped (passed to
-// failed or error, or back) within the last FlakyWindow compatible runs
-// before run, by case id. Compatible is the baseline rule (CheckBaseline:
-// same suite, agent and definition, earlier in (started_at, sequence)
-// order; runs marked as infrastructure failures are skipped, as for
-// automatic baselines). The run's own change from its baseline is not counted: that is
-// what the gate judges, and counting it would make every new failure look
-// flaky. calculated is as for FindBaseline.
+func shortCommit(c string) string {
+	if len(c) > 12 {
+		return c[:12]
+	}
+	return c
+}
+
+// cleanCommit is the commit a run's summary records, "" when it records
+// none (the gem's runs, runs outside git and CI) or when tracked files
+// differed from it: then the code that ran is unknown.
+func cleanCommit(run *models.Run) string {
+	s, err := models.DecodeRunSummary(run.Summary)
+	if err != nil || s.Provenance == nil {
+		return ""
+	}
+	if d := s.Provenance.Dirty; d != nil && *d {
+		return ""
+	}
+	return s.Provenance.Commit
+}
+
+// FlakyQuestions returns the questions whose outcome went back and forth
+// (at least minFlakyFlips flips between passing and failing) within the
+// last FlakyWindow compatible runs before run made from the same clean
+// commit as run, by case id. Compatible is the baseline rule
+// (CheckBaseline: same suite, agent and definition, earlier in
+// (started_at, sequence) order; runs marked as infrastructure failures are
+// skipped, as for automatic baselines). Only runs of the same code say
+// whether a question is flaky: alternating runs of different commits are
+// changes and their fixes. A run without a recorded commit (the gem's,
+// one outside git, one from a dirty checkout) has no flaky questions. The
+// run's own change from its baseline is not counted: that is what the gate
+// judges. calculated is as for FindBaseline.
 func FlakyQuestions(ctx context.Context, db *models.DB, run *models.Run, calculated []string) (map[string]Flakiness, error) {
+	commit := cleanCommit(run)
+	if commit == "" {
+		return map[string]Flakiness{}, nil
+	}
 	history, err := compatibleHistory(ctx, db, run, calculated)
 	if err != nil {
 		return nil, fmt.Errorf("find flaky questions: %w", err)
 	}
-	return Flaky(history), nil
+	same := history[:0:0]
+	for _, h := range history {
+		if cleanCommit(h) == commit {
+			same = append(same, h)
+		}
+	}
+	out := Flaky(same)
+	for id, f := range out {
+		f.Commit = commit
+		out[id] = f
+	}
+	return out, nil
 }
 
 // compatibleHistory returns up to FlakyWindow runs that could be run's
@@ -129,10 +181,11 @@ func loadRun(ctx context.Context, db *models.DB, id uuid.UUID) (*models.Run, err
 	return runs[0], nil
 }
 
-// Flaky reads runs (oldest first) and returns the questions whose outcome
-// flipped between passing and failing (failed or error) from one run to
-// the next at least once; not_evaluated statuses are skipped, as they say
-// nothing about the outcome.
+// Flaky reads runs of one revision (oldest first) and returns the
+// questions whose outcome flipped between passing and failing (failed or
+// error) from one run to the next at least minFlakyFlips times;
+// not_evaluated statuses are skipped, as they say nothing about the
+// outcome.
 func Flaky(runs []*models.Run) map[string]Flakiness {
 	type hist struct {
 		statuses []string
@@ -166,7 +219,7 @@ func Flaky(runs []*models.Run) map[string]Flakiness {
 	}
 	out := map[string]Flakiness{}
 	for id, h := range hs {
-		if h.flips > 0 {
+		if h.flips >= minFlakyFlips {
 			out[id] = Flakiness{Runs: len(h.statuses), Flips: h.flips, Statuses: h.statuses}
 		}
 	}

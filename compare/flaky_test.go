@@ -47,14 +47,15 @@ func TestFlakyQuestions_SkipsInfrastructureFailures(t *testing.T) {
 
 // TestFlakyQuestions_ReadsOnlyWhatDecides: the history reads full runs
 // only where the definition has to be compared row by row (a run of
-// another writer with another digest, here the gem's) or where a status
-// has to be derived from the metric rows (a status the runner does not
-// write); a run of the same writer with another digest is another
-// definition and stays out.
+// another writer with another digest, here the gem's, which records no
+// commit and so is never the same revision) or where a status has to be
+// derived from the metric rows (a status the runner does not write); a
+// run of the same writer with another digest is another definition and
+// stays out.
 func TestFlakyQuestions_ReadsOnlyWhatDecides(t *testing.T) {
 	backends(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
-		goWriter := models.JSON(`{"writer":"` + models.GoWriter + `"}`)
+		goWriter := models.JSON(`{"writer":"` + models.GoWriter + `","provenance":{"commit":"c0ffee","dirty":false}}`)
 		save := func(i int, score float64, digest string, summary models.JSON, status string) *models.Run {
 			r := runfixture.Build(fmt.Sprintf("01900000-0000-7000-8000-%012d", 700+i), 0, runfixture.T0.Add(time.Duration(i)*time.Minute),
 				runfixture.Case{ID: "q", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(score))}})
@@ -65,10 +66,11 @@ func TestFlakyQuestions_ReadsOnlyWhatDecides(t *testing.T) {
 			return runfixture.SaveRun(t, db, r)
 		}
 		save(0, 1, "digest-1", goWriter, "")            // passed
-		save(1, 0, "gem-digest", models.JSON(`{}`), "") // the gem's: the same definition, failed
+		save(1, 0, "gem-digest", models.JSON(`{}`), "") // the gem's: the same definition, failed, no commit
 		save(2, 1, "digest-2", goWriter, "")            // another definition: not history
-		save(3, 1, "digest-1", goWriter, "pending")     // passed, by its metric rows
-		run := save(4, 1, "digest-1", goWriter, "")
+		save(3, 0, "digest-1", goWriter, "")            // failed
+		save(4, 1, "digest-1", goWriter, "pending")     // passed, by its metric rows
+		run := save(5, 1, "digest-1", goWriter, "")
 		got, err := FlakyQuestions(ctx, db, run, nil)
 		if err != nil {
 			t.Fatal(err)

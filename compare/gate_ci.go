@@ -264,14 +264,17 @@ const judgedAggregateWhy = "not gating: judge metrics gate in aggregate"
 
 // ciWhy decides whether a per-question finding gates under the ci gate and
 // says why in a few words.
+//
+// Flakiness softens only judge-scored findings: a deterministic, action,
+// trajectory or trace check that newly fails, and a new agent error, gate
+// whatever the question's history.
 func ciWhy(f Finding, tests map[string]*MetricTest, flaky *Flakiness) (bool, string) {
-	if flaky != nil {
-		return false, "not gating: flaky question (" + flaky.Text() + "); it still counts in the metric tests"
-	}
 	t := tests[f.Metric]
 	switch {
 	case f.Kind == NewAgentError:
 		return true, "gates: a new agent error regresses by itself"
+	case t != nil && t.Judged && flaky != nil:
+		return false, "not gating: flaky judged question at this revision (" + flaky.Text() + "); it still counts in the metric tests"
 	case t != nil && t.Judged:
 		return false, judgedAggregateWhy + "; " + f.Metric + " " + t.Note
 	case f.Kind == ScoreDrop:

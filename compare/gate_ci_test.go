@@ -90,12 +90,40 @@ func TestCompare_GateCI_DeterministicAndFlaky(t *testing.T) {
 	if _, ok := flaky["a"]; !ok || len(flaky) != 1 {
 		t.Fatalf("Flaky = %+v, want only a", flaky)
 	}
+	if once := Flaky([]*models.Run{base, base, now, now}); len(once) != 0 {
+		t.Fatalf("Flaky(passed, passed, failed, failed) = %+v: a sustained change is not flaky", once)
+	}
+	// A deterministic check gates whatever the question's history.
 	cmp = Compare(now, base, Options{Gate: GateCI, Flaky: flaky})
-	if cmp.Regressed() || cmp.Cases[0].Flaky == nil || !strings.Contains(cmp.Regressions()[0].Why, "flaky question") {
-		t.Fatalf("flaky question under ci: %+v, want reported, not gating", cmp.Regressions())
+	if !cmp.Regressed() || cmp.Cases[0].Flaky == nil || !strings.HasPrefix(cmp.Regressions()[0].Why, "gates: ") {
+		t.Fatalf("flaky question under ci: %+v, want marked and still gating", cmp.Regressions())
 	}
 	if strict := Compare(now, base, Options{Flaky: flaky}); !strict.Regressed() {
 		t.Fatal("strict gate ignores flakiness: it must still gate")
+	}
+}
+
+// TestCompare_GateCI_FlakySoftensOnlyJudged: a judged question that went
+// back and forth at the same revision does not gate on its own drop
+// beyond noise; without that history the same drop gates.
+func TestCompare_GateCI_FlakySoftensOnlyJudged(t *testing.T) {
+	base, cand := runfixture.JudgedRuns(40, 0, 3)
+	m := cand.Cases[7].Metrics[0]
+	m.Score, m.Passed = Ptr(0.05), false
+	cand.Cases[7].Status = cand.Cases[7].DeriveStatus()
+	cmp := Compare(cand, base, Options{Gate: GateCI})
+	if cmp.Localized == nil || len(cmp.Localized.Questions) != 1 || !cmp.Regressed() {
+		t.Fatalf("a judged drop of 0.7 on one question: %+v, want one gating question finding", cmp.Localized)
+	}
+	fl := map[string]Flakiness{"q007": {Runs: 3, Flips: 2, Statuses: []string{"passed", "failed", "passed"}, Commit: "c0ffee"}}
+	cmp = Compare(cand, base, Options{Gate: GateCI, Flaky: fl})
+	if cmp.Regressed() {
+		t.Fatalf("flaky judged question at the same revision: %+v, want reported, not gating", cmp.Regressions())
+	}
+	for _, f := range cmp.Regressions() {
+		if f.CaseID == "q007" && !strings.Contains(f.Why, "flaky judged question at this revision") {
+			t.Errorf("%s why %q: want it to say the question is flaky at this revision", f.Kind, f.Why)
+		}
 	}
 }
 
@@ -181,5 +209,35 @@ func TestJudgedMetrics(t *testing.T) {
 	none := JudgedMetrics(run, nil, Options{Judged: func(string) bool { return false }})
 	if none("semantic_accuracy") {
 		t.Error("Options.Judged does not override the registry")
+	}
+}
+
+// TestCompare_GateCI_OneVerdictNoLargerThanARise: without repeats, a
+// question's drop that is no larger than a rise the same run shows is not
+// a finding: noise alone produced a change that large (a judge's rare
+// large error, here once in the baseline, once in the candidate). The
+// same drop where no question rose that far is one.
+func TestCompare_GateCI_OneVerdictNoLargerThanARise(t *testing.T) {
+	base, cand := runfixture.JudgedRuns(200, 0, 5)
+	wrong := func(r *models.Run, i int, by float64) {
+		m := r.Cases[i].Metrics[0]
+		m.Score = Ptr(*m.Score - by)
+		m.Passed = *m.Score >= m.Threshold
+		r.Cases[i].Status = r.Cases[i].DeriveStatus()
+	}
+	wrong(cand, 17, 0.45)
+	cmp := Compare(cand, base, Options{Gate: GateCI})
+	if cmp.Localized == nil || len(cmp.Localized.Questions) != 1 || cmp.Localized.Questions[0].CaseID != "q017" {
+		t.Fatalf("a lone drop of 0.45 (noise sd 0.07): %+v, want q017 found", cmp.Localized)
+	}
+	for _, f := range cmp.Regressions() {
+		if f.Kind == QuestionDropKind && !strings.Contains(f.Why, "--repeat 3") {
+			t.Errorf("a finding on one verdict per run: why %q, want it to suggest --repeat 3", f.Why)
+		}
+	}
+	wrong(base, 40, 0.5) // the judge was as wrong once in the baseline: q040 rises by 0.5
+	cmp = Compare(cand, base, Options{Gate: GateCI})
+	if cmp.Localized != nil && len(cmp.Localized.Questions) > 0 {
+		t.Fatalf("a drop no larger than a rise: %+v, want no question finding", cmp.Localized.Questions)
 	}
 }

@@ -34,6 +34,11 @@ func localize(cases []CaseComparison, tests map[string]*MetricTest, opts Options
 			family = append(family, cand{p: pairs[name][i], z: zs[i], pv: ps[i], m: name})
 		}
 		loc.Power = append(loc.Power, powerLine(name, noise, tests[name], pairs[name], opts, agg, aq, len(zs))...)
+		if noise.TailDF != nil {
+			loc.Power = append(loc.Power, fmt.Sprintf("%s: the judge's errors look heavy-tailed (the rises' kurtosis is %.1f, 3 for normal errors): "+
+				"one verdict per question cannot tell a judge's rare large error from a drop of that question, so drops are read against a Student-t of %.0f degrees of freedom; "+
+				"--repeat 3 tells them apart", name, *noise.Kurtosis, *noise.TailDF))
+		}
 	}
 	byCase := map[string][]Finding{}
 	regressedCases := map[string]bool{}
@@ -49,11 +54,20 @@ func localize(cases []CaseComparison, tests map[string]*MetricTest, opts Options
 			}
 			q := QuestionDrop{CaseID: c.p.caseID, CaseName: c.p.name, Metric: c.m, Change: c.p.diff, Z: c.z,
 				P: c.pv, AdjustedP: adj[i], Source: c.p.sourceOf()}
-			loc.Questions = append(loc.Questions, q)
-			regressedCases[q.CaseID] = true
-			byCase[q.CaseID] = append(byCase[q.CaseID], Finding{Kind: QuestionDropKind, CaseID: q.CaseID, CaseName: q.CaseName,
+			f := Finding{Kind: QuestionDropKind, CaseID: q.CaseID, CaseName: q.CaseName,
 				Metric: q.Metric, After: Ptr(q.Change), Gating: true, Message: q.Rule(),
-				Why: fmt.Sprintf("gates: Holm over %s at α %g, noise from the %s", Plural(len(family), "question test", "question tests"), aq, q.Source)})
+				Why: fmt.Sprintf("gates: Holm over %s at α %g, noise from the %s", Plural(len(family), "question test", "question tests"), aq, q.Source)}
+			if q.Source == NoiseSpread {
+				f.Why += "; it rests on one verdict per run, which a judge's rare large error can match: --repeat 3 tells them apart"
+			}
+			if fl, ok := opts.Flaky[q.CaseID]; ok {
+				// Measured on the same code, so its flips are judge noise.
+				f.Gating, f.Why = false, "not gating: flaky judged question at this revision ("+fl.Text()+"); it still counts in the metric tests"
+			} else {
+				loc.Questions = append(loc.Questions, q)
+				regressedCases[q.CaseID] = true
+			}
+			byCase[q.CaseID] = append(byCase[q.CaseID], f)
 		}
 	}
 	var sliceFindings []Finding
@@ -70,7 +84,7 @@ func localize(cases []CaseComparison, tests map[string]*MetricTest, opts Options
 		for i := range all {
 			s := &all[i]
 			s.AdjustedP = adj[i]
-			s.Regressed = adj[i] <= as && -s.MeanChange >= minEffect-ScoreEpsilon
+			s.Regressed = adj[i] <= as && s.MeanChange < 0 && s.RestChange-s.MeanChange >= minEffect-ScoreEpsilon
 		}
 		loc.Slices = all
 	}
@@ -197,7 +211,7 @@ func mergeQuestionDrops(cases []CaseComparison, byCase map[string][]Finding, que
 		if drops := byCase[cc.CaseID]; len(drops) > 0 {
 			beyond := map[string]bool{}
 			for _, d := range drops {
-				beyond[d.Metric] = true
+				beyond[d.Metric] = beyond[d.Metric] || d.Gating
 			}
 			kept := append([]Finding{}, drops...)
 			for _, f := range cc.Findings {

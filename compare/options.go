@@ -38,9 +38,9 @@ type Options struct {
 	// Judged says which metric names are judge-backed (noisy); nil derives
 	// it from the score registry and the runs' judge usage evidence.
 	Judged func(metric string) bool
-	// Flaky marks questions whose status flipped in recent compatible runs
-	// (see FlakyQuestions), by case id. Under the ci gate their findings
-	// do not gate one by one.
+	// Flaky marks questions whose status went back and forth in recent
+	// compatible runs of the same commit (see FlakyQuestions), by case id.
+	// Under the ci gate their judged findings do not gate one by one.
 	Flaky map[string]Flakiness
 	// SliceBy is the case metadata key whose values the ci gate tests as
 	// slices ("": SliceFailureMode).

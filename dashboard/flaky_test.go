@@ -10,18 +10,18 @@ import (
 	"github.com/agentevals-go/agentevals/models"
 )
 
-// TestServer_RunPageMarksFlakyQuestions: a question that passed, then
-// failed in earlier runs of the same definition carries a "flaky" label
+// TestServer_RunPageMarksFlakyQuestions: a question that passed, failed
+// and passed again in earlier runs of the same definition and commit carries a "flaky" label
 // in the run page's case list; a steady one does not.
 func TestServer_RunPageMarksFlakyQuestions(t *testing.T) {
 	for _, backend := range backends {
 		t.Run(backend, func(t *testing.T) {
 			rw, ro := MustOpenDBs(t, backend)
 			var last *models.Run
-			for i, flakyPasses := range []bool{true, false, true} {
+			for i, flakyPasses := range []bool{true, false, true, true} {
 				at := t0.Add(time.Duration(i) * time.Hour)
 				r := &models.Run{Suite: "Flaky", Agent: "A", Version: "1", SuiteDigest: "flaky-1",
-					StartedAt: at, FinishedAt: at.Add(time.Second), Summary: models.JSON(`{"writer":"agentevals-go"}`)}
+					StartedAt: at, FinishedAt: at.Add(time.Second), Summary: models.JSON(`{"writer":"agentevals-go","provenance":{"commit":"c0ffee","dirty":false}}`)}
 				score, status := 0.0, models.StatusFailed
 				if flakyPasses {
 					score, status = 1, models.StatusPassed

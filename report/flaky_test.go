@@ -15,7 +15,7 @@ import (
 
 // TestFlakyQuestions reads the compatible history of a run from the
 // database: a question that passed and failed in the last FlakyWindow
-// earlier runs is flaky, one whose only flip is older than the window or
+// earlier runs of the same commit is flaky, one whose only flip is older than the window or
 // in an incompatible run (another agent) is not, and the run's own change
 // is never counted. Every report format then marks the flaky question, so
 // the test lives here, not in compare.
@@ -28,6 +28,8 @@ func TestFlakyQuestions(t *testing.T) {
 				runfixture.Case{ID: "old", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(old))}},
 				runfixture.Case{ID: "recent", Metrics: []runfixture.Metric{runfixture.NewMetric("exact", 1, runfixture.Score(recent))}})
 			r.Agent = a
+			// One clean commit: flakiness is measured at the same revision.
+			r.Summary = models.JSON(`{"provenance":{"commit":"c0ffee","dirty":false}}`)
 			return runfixture.SaveRun(t, db, r)
 		}
 		// Run 0: "old" fails once, then passes in the 12 runs after it, so

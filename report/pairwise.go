@@ -102,7 +102,13 @@ func PairwiseLine(st *compare.PairwiseStats) string {
 	} else {
 		fmt.Fprintf(&b, "%.0f%%", 100**st.Consistency)
 	}
+	if st.FirstSlot != nil {
+		fmt.Fprintf(&b, ", first slot chosen in %.0f%% of %d decisive readings", 100**st.FirstSlot, st.Decisive)
+	}
 	b.WriteString(": " + st.Verdict)
+	if st.PositionBias != "" {
+		b.WriteString("; warning: " + st.PositionBias)
+	}
 	return b.String()
 }
 

@@ -25,7 +25,7 @@ import (
 type CalibrateCmd struct {
 	RunID    string   `arg:"" name:"RUN_ID" help:"Run whose judge verdicts (--labels) or stored answers (--rejudge) are used."`
 	Labels   string   `name:"labels" placeholder:"FILE" help:"Human labels, JSONL: {\"case_id\", \"metric\", and one of \"pass\" (true/false), \"label\" (\"pass\"/\"fail\") or \"score\" (0..1, passes at the metric's threshold)}."`
-	MinKappa *float64 `name:"min-kappa" placeholder:"K" help:"With --labels: exit 1 when a labelled metric's Cohen's kappa is below K (-1..1) or cannot be computed."`
+	MinKappa *float64 `name:"min-kappa" placeholder:"K" help:"With --labels: exit 1 when the lower bound of a labelled metric's Cohen's kappa 95% interval is below K (-1..1), or kappa cannot be computed."`
 
 	RejudgeFlags
 }
@@ -66,7 +66,7 @@ func (c *CalibrateCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	var labels []calibrate.Label
 	if c.Labels != "" {
-		if labels, err = readLabels(c.Labels); err != nil {
+		if labels, err = readLabels("--labels", c.Labels); err != nil {
 			return &exitError{Code: exitInvalid, Err: err}
 		}
 	}
@@ -101,37 +101,63 @@ func (c *CalibrateCmd) Run(ctx context.Context, g *Globals) error {
 	return nil
 }
 
-// checkKappa fails when a metric's kappa is below bar or cannot be
-// computed: no compared pairs, or one label on both sides (kappa 0/0).
+// checkKappa fails when a metric's kappa cannot be computed (no compared
+// pairs, or one label on both sides: kappa 0/0) or when the lower bound of
+// its 95 % interval is below bar: a kappa over few labels is too uncertain
+// to vouch for a judge.
 func checkKappa(ms []calibrate.MetricAgreement, bar float64) error {
 	var problems []string
 	for _, m := range ms {
-		switch {
-		case m.KappaUndefined:
-			problems = append(problems, m.Metric+": undefined (only one label on both sides)")
-		case m.Kappa == nil:
-			problems = append(problems, m.Metric+": no label could be compared")
-		// The tolerance keeps a kappa that is exactly the bar on paper
-		// (e.g. 0.4 = (2/9)/(5/9)) from failing on floating-point error.
-		case *m.Kappa < bar-1e-9:
-			problems = append(problems, fmt.Sprintf("%s: %.3f", m.Metric, *m.Kappa))
+		if why, ok := kappaBelow(m, bar); ok {
+			problems = append(problems, m.Metric+": "+why)
 		}
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("calibrate: Cohen's kappa below %v or not computable: %s", bar, strings.Join(problems, "; "))
+		return fmt.Errorf("calibrate: --min-kappa %v is checked against the lower bound of kappa's 95%% interval, and it is below or not computable: %s; more labels (label --queue calibrate) narrow the interval",
+			bar, strings.Join(problems, "; "))
 	}
 	return nil
 }
 
-func readLabels(path string) ([]calibrate.Label, error) {
+// kappaBelow says why a metric's calibration does not reach bar: the
+// lower bound of its kappa interval is below it (up to floating-point
+// error), or kappa cannot be computed; ok is false when it reaches bar.
+func kappaBelow(m calibrate.MetricAgreement, bar float64) (why string, ok bool) {
+	switch {
+	case m.Pairs == 0:
+		return "no human label", true
+	case m.KappaUndefined:
+		return "undefined (only one label on both sides)", true
+	case m.Kappa == nil:
+		return "no label could be compared", true
+	}
+	low := *m.Kappa
+	if m.KappaLow != nil {
+		low = *m.KappaLow
+	}
+	text := fmt.Sprintf("Cohen's kappa %.3f", *m.Kappa)
+	if m.KappaLow != nil {
+		text += fmt.Sprintf(" [%.3f, %.3f]", *m.KappaLow, *m.KappaHigh)
+	}
+	// The tolerance keeps a bound that is exactly the bar on paper from
+	// failing on floating-point error.
+	if low < bar-1e-9 {
+		return fmt.Sprintf("%s over %d labels: the interval's lower bound %.3f < %v", text, m.Pairs, low, bar), true
+	}
+	return fmt.Sprintf("%s over %d labels: the interval's lower bound %.3f >= %v", text, m.Pairs, low, bar), false
+}
+
+// readLabels reads the labels file path that flag (as the user typed
+// it, e.g. "--gate-labels") named.
+func readLabels(flag, path string) ([]calibrate.Label, error) {
 	f, err := bounds.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("--labels: %w", err)
+		return nil, fmt.Errorf("%s: %w", flag, err)
 	}
 	defer f.Close()
 	labels, err := calibrate.ParseLabels(bounds.NewReader(f, bounds.DefaultMaxBytes))
 	if err != nil {
-		return nil, fmt.Errorf("--labels %s: %w", path, err)
+		return nil, fmt.Errorf("%s %s: %w", flag, path, err)
 	}
 	return labels, nil
 }

@@ -30,10 +30,12 @@ func TestCalibrateCmd(t *testing.T) {
 		code  int
 		want  string
 	}{
-		{"report", nil, exitOK, "semantic_accuracy  10     8      0.800          0.583"},
+		{"report", nil, exitOK, "semantic_accuracy  10      8      0.800          0.583 [-0.09, 1.00]"},
 		{"below the bar", []string{"--min-kappa", "0.6"}, exitFailed, "c7: human fail, judge pass (score 0.93)"},
-		{"above the bar", []string{"--min-kappa", "0.5"}, exitOK, "c6: human pass, judge fail (score 0.4)"},
-		{"at the bar up to rounding", []string{"--min-kappa", "0.583333333333340"}, exitOK, "0.583"},
+		// kappa 0.583 is above 0.5, but over 10 labels its interval reaches
+		// below 0: --min-kappa reads the lower bound.
+		{"kappa above, interval below the bar", []string{"--min-kappa", "0.5"}, exitFailed, "c6: human pass, judge fail (score 0.4)"},
+		{"interval above the bar", []string{"--min-kappa=-0.2"}, exitOK, "c6: human pass, judge fail (score 0.4)"},
 		{"bad bar", []string{"--min-kappa", "2"}, exitInvalid, ""},
 	}
 	for _, tc := range cases {
@@ -41,6 +43,9 @@ func TestCalibrateCmd(t *testing.T) {
 			code, out, stderr := evalrun(t, append(base, tc.extra...)...)
 			if code != tc.code || !strings.Contains(out, tc.want) {
 				t.Errorf("exit %d (want %d)\n%s%s", code, tc.code, out, stderr)
+			}
+			if code == exitFailed && !strings.Contains(stderr, "lower bound of kappa's 95% interval") {
+				t.Errorf("--min-kappa refusal does not say it reads the interval's lower bound:\n%s", stderr)
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/agentevals-go/agentevals/report"
 	"github.com/agentevals-go/agentevals/sanitize"
 	"github.com/agentevals-go/agentevals/score"
+	"golang.org/x/term"
 )
 
 // PairwiseFlags ask evalrun compare for a pairwise judgement of the two
@@ -69,12 +71,7 @@ func pairwiseRecord(ctx context.Context, g *Globals, j score.Judge, built *provi
 		t := built.Totals()
 		rec.Judge = map[string]string{"provider": t.Provider, "model": t.Model}
 	}
-	verdicts, err := eval.JudgePairs(ctx, j, a.Cases, b.Cases, eval.PairwiseOptions{Progress: func(done, total int) {
-		fmt.Fprintf(g.Stderr, "\rpairwise: %d/%d pairs judged", done, total)
-		if done == total {
-			fmt.Fprintln(g.Stderr)
-		}
-	}})
+	verdicts, err := eval.JudgePairs(ctx, j, a.Cases, b.Cases, eval.PairwiseOptions{Progress: pairwiseProgress(g.Stderr)})
 	if err != nil {
 		return rec, &exitError{Code: exitFailed, Err: err}
 	}
@@ -99,4 +96,26 @@ func writePairwiseFile(path string, rec models.PairwiseRecord) error {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--pairwise-out: %w", err)}
 	}
 	return nil
+}
+
+// pairwiseProgress rewrites one progress line in place on a terminal
+// outside CI; elsewhere (a CI log, a file) it writes a line at every
+// tenth of the pairs and at the end, never a carriage return.
+func pairwiseProgress(w io.Writer) func(done, total int) {
+	f, ok := w.(*os.File)
+	tty := ok && term.IsTerminal(int(f.Fd())) && !inCI(os.Getenv)
+	last := -1
+	return func(done, total int) {
+		if tty {
+			fmt.Fprintf(w, "\rpairwise: %d/%d pairs judged", done, total)
+			if done == total {
+				fmt.Fprintln(w)
+			}
+			return
+		}
+		if step := done * 10 / max(total, 1); step != last || done == total {
+			last = step
+			fmt.Fprintf(w, "pairwise: %d/%d pairs judged\n", done, total)
+		}
+	}
 }

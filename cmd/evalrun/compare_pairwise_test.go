@@ -123,14 +123,18 @@ type pairwiseDoc struct {
 		Pairs, Wins, Losses, Ties, Errors int
 		SignTestP                         *float64 `json:"sign_test_p"`
 		Consistency                       *float64 `json:"position_consistency"`
+		FirstSlot                         *float64 `json:"first_slot_share"`
+		PositionBias                      string   `json:"position_bias"`
 		Verdict                           string
 		Record                            models.PairwiseRecord
 	}
 }
 
 // TestCompareCmd_Pairwise holds compare --pairwise to the position-swap
-// rules with scripted judges: one that always prefers the first slot,
-// one that is consistent, one that flips on 3 of 10 pairs, and one whose
+// rules with scripted judges: one that always prefers the first slot
+// (the only one warned about position bias: it chose the first slot in
+// all 20 decisive readings), one that is consistent (half its choices
+// are of the first slot), one that flips on 3 of 10 pairs, and one whose
 // calls fail.
 func TestCompareCmd_Pairwise(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
@@ -168,6 +172,9 @@ func TestCompareCmd_Pairwise(t *testing.T) {
 			if code != tt.code {
 				t.Fatalf("exit %d, want %d\n%s%s", code, tt.code, stdout, stderr)
 			}
+			if strings.Contains(stderr, "\r") || !strings.Contains(stderr, "pairwise: 10/10 pairs judged\n") {
+				t.Errorf("progress off a terminal: want whole lines, no carriage return:\n%q", stderr)
+			}
 			var doc pairwiseDoc
 			if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 				t.Fatalf("json: %v\n%s", err, stdout)
@@ -179,6 +186,9 @@ func TestCompareCmd_Pairwise(t *testing.T) {
 			}
 			checkOptional(t, "sign test p", p.SignTestP, tt.p)
 			checkOptional(t, "position consistency", p.Consistency, tt.cons)
+			if biased := tt.name == "always the first slot"; biased != strings.HasPrefix(p.PositionBias, "position bias: the judge chose the first slot in 100% of 20 decisive readings") {
+				t.Errorf("position bias %q (first-slot share %v), want a warning only for the judge that always picks the first slot", p.PositionBias, p.FirstSlot)
+			}
 			for _, v := range p.Record.Verdicts {
 				if tt.errs > 0 && (v.Error == "" || v.Winner != "") {
 					t.Errorf("%s: a failed judge call must be an error without a verdict: %+v", v.CaseID, v)
@@ -187,7 +197,7 @@ func TestCompareCmd_Pairwise(t *testing.T) {
 			if tt.cons == 0.7 {
 				code, stdout, stderr := evalrun(t, "--database-url", url, "compare", a, b, "--pairwise",
 					"--judge-provider", "openai", "--judge-model", "judge", "--judge-base-url", srv.URL+"/v1", "--pairwise-out", out+".2")
-				for _, want := range []string{"Pairwise by openai/judge, each pair judged twice with the slots swapped: B wins 7, loses 0, ties 3; sign test p = 0.01562; position consistency 70%: B is preferred",
+				for _, want := range []string{"Pairwise by openai/judge, each pair judged twice with the slots swapped: B wins 7, loses 0, ties 3; sign test p = 0.01562; position consistency 70%, first slot chosen in 65% of 20 decisive readings: B is preferred",
 					"  q1                       tie  A first: A, B first: B  (orders disagree)", "  q4                       B    A first: B, B first: B\n"} {
 					if code != exitOK || !strings.Contains(stdout, want) {
 						t.Errorf("text: exit %d, lacks %q\n%s%s", code, want, stdout, stderr)

@@ -34,7 +34,7 @@ func TestExperimentCmd_Pairwise(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("experiment: exit %d\n%s%s", code, out, stderr)
 	}
-	want := "regressed vs reference: B wins 0, loses 1, ties 2; sign test p = 1; position consistency 100%: no significant preference"
+	want := "regressed vs reference: B wins 0, loses 1, ties 2; sign test p = 1; position consistency 100%, first slot chosen in 50% of 2 decisive readings: no significant preference"
 	if !strings.Contains(out, want) {
 		t.Errorf("grid lacks %q:\n%s", want, out)
 	}

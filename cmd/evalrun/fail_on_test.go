@@ -46,21 +46,18 @@ func TestRunCmd_FailOnRegressions(t *testing.T) {
 	}
 
 	write(answer, "broken\n") // the fine question's exact check now fails
-	// ci first: the failed run this saves makes "fine" flaky in the history
-	// of every later run, and a flaky question does not gate one by one
-	// under ci (strict ignores flakiness).
 	for _, gate := range []string{"ci", "strict"} {
 		code, last := runWith("--fail-on", "regressions", "--gate", gate, "--baseline", baseline)
 		if want := "exit 1: 1 regression against baseline " + baseline + " (--fail-on regressions; not acted on: 2 failed, 0 errors)"; code != exitFailed || !strings.HasPrefix(last, want) {
 			t.Fatalf("newly failing check, --gate %s: exit %d, last line %q, want %q", gate, code, last, want)
 		}
 	}
-	// Now "fine" passed in earlier runs and failed in later ones: it is
-	// flaky, reported, and under ci it no longer gates by itself.
+	// Now "fine" passed in earlier runs and failed in later ones: one
+	// sustained change, never flaky, and its deterministic check still
+	// gates against the passing baseline.
 	code, out, stderr := evalrun(t, "--database-url", url, "run", s, "--fail-on", "regressions", "--gate", "ci", "--baseline", baseline)
-	if code != exitOK || !strings.Contains(out, "Flaky (status flipped in the last 10 compatible runs): fine") ||
-		!strings.Contains(out, "not gating: flaky question (status flipped 1 time in the last") {
-		t.Fatalf("flaky question under ci: exit %d, want 0 and the flaky question reported\n%s%s", code, out, stderr)
+	if code != exitFailed || strings.Contains(out, "Flaky") || strings.Contains(out, "not gating: flaky") {
+		t.Fatalf("sustained failure under ci: exit %d, want 1 and no flaky mark\n%s%s", code, out, stderr)
 	}
 	if code, _, stderr := evalrun(t, "--database-url", url, "run", s, "--fail-on", "sometimes"); code != exitInvalid || !strings.Contains(stderr, "--fail-on") {
 		t.Fatalf("--fail-on sometimes: exit %d, want 2 naming the flag\n%s", code, stderr)

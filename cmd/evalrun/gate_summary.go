@@ -68,7 +68,7 @@ func writeGateSummary(w io.Writer, cmp *compare.Comparison, noBaseline string) {
 		}
 	}
 	if len(flaky) > 0 {
-		fmt.Fprintf(w, "Flaky (status flipped in the last %d compatible runs): %s\n", compare.FlakyWindow, strings.Join(flaky, ", "))
+		fmt.Fprintf(w, "Flaky at this commit (status went back and forth within the last %d compatible runs of the same commit; only judged findings are softened): %s\n", compare.FlakyWindow, strings.Join(flaky, ", "))
 	}
 }
 

@@ -29,13 +29,15 @@ type LabelCmd struct {
 	Labels string `name:"labels" placeholder:"FILE" help:"The labels file (default: next to --suite)."`
 	Rater  string `name:"rater" placeholder:"NAME" help:"Who labels (default: the login name)."`
 	Limit  int    `name:"limit" default:"20" placeholder:"N" help:"Label at most N cases this session."`
+	Queue  string `name:"queue" default:"calibrate" enum:"calibrate,review" help:"calibrate (default): a random sample of the run's judge verdicts, in an order fixed by the run, for evalrun calibrate and --min-kappa; review: the verdicts worth a second look (see below), whose kappa understates the judge."`
 	Export string `name:"export" placeholder:"FILE" help:"Instead of asking in the terminal, write the cases to FILE (JSONL, a new file): fill in each row's \"label\" with \"pass\" or \"fail\" and append the rows to the labels file, or give the file to calibrate --labels as it is."`
 }
 
 // Help is the detail under "evalrun label --help".
 func (c *LabelCmd) Help() string {
-	return "The cases come in this order: a judge verdict that contradicts a deterministic check of the same question, a score within 0.1 of its threshold, " +
-		"a question whose repeats disagree, a question a pairwise judge tied, then the rest; cases already in the labels file are left out. " +
+	return "--queue calibrate (the default) gives the run's judge verdicts in a random order fixed by the run, so the labels are a fair sample and kappa measures the judge over all its verdicts. " +
+		"--queue review gives only the verdicts worth a second look, in this order: a judge verdict that contradicts a deterministic check of the same question, a score within 0.1 of its threshold, " +
+		"a question whose repeats disagree, a question a pairwise judge tied; hard cases by design, so their kappa is not the judge's. Cases already in the labels file are left out of both. " +
 		"For each case the question, the expected answer, the answer and the judge's score and reason are shown; type p (pass), f (fail), s (skip) or q (quit), " +
 		"then an optional note. Each label is appended at once with who gave it and when (the file is never rewritten), so quitting loses nothing. " +
 		"Then: evalrun calibrate RUN_ID --labels FILE reports kappa, agreement, TPR and TNR per judge metric."
@@ -72,21 +74,42 @@ func (c *LabelCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("label: %w", err)}
 	}
-	queue := calibrate.Queue(run, done)
-	if len(queue) > c.Limit {
+	queue := calibrate.QueueOf(run, done, c.Queue)
+	more := len(queue) - c.Limit
+	if more > 0 {
 		queue = queue[:c.Limit]
 	}
 	if len(queue) == 0 {
-		fmt.Fprintln(g.Stdout, "Nothing to label: every judge verdict of this run is labelled (or none was calculated).")
+		fmt.Fprintf(g.Stdout, "Nothing to label in the %s queue: every such judge verdict of this run is labelled (or none was calculated).\n", c.Queue)
 		return nil
 	}
 	if c.Export != "" {
-		return c.export(g, run, queue)
+		if err := c.export(g, run, queue); err != nil {
+			return err
+		}
+		c.sayMore(g, more)
+		return nil
 	}
 	if !term.IsTerminal(int(os.Stdin.Fd())) {
 		return &exitError{Code: exitInvalid, Err: errors.New("label: standard input is not a terminal; use --export FILE to label in a file")}
 	}
-	return c.ask(ctx, g, run, queue, path, bufio.NewReader(os.Stdin))
+	if err := c.ask(ctx, g, run, queue, path, bufio.NewReader(os.Stdin)); err != nil {
+		return err
+	}
+	c.sayMore(g, more)
+	return nil
+}
+
+// sayMore tells how many cases of the queue were left for another
+// session.
+func (c *LabelCmd) sayMore(g *Globals, more int) {
+	if more > 0 {
+		word := "cases"
+		if more == 1 {
+			word = "case"
+		}
+		fmt.Fprintf(g.Stdout, "%d more %s in the %s queue (a larger --limit, or another session, takes them)\n", more, word, c.Queue)
+	}
 }
 
 // ask shows one case at a time and appends each answer to path.

@@ -24,6 +24,7 @@ type ReportCmd struct {
 	RunID    string `arg:"" optional:"" name:"run-id" help:"Run to report: its id or a unique prefix of it (default: the latest run: the newest started_at that is not after now, ties broken by the order the database saved them; a run dated in the future is never the latest)."`
 	Baseline string `name:"baseline" placeholder:"RUN_ID" help:"Compare with this run (an id or a unique prefix) instead of the automatic baseline. It must be an earlier run of the same suite, agent and definition; otherwise nothing is written (exit 2)."`
 	GateModeFlags
+	CalibrationGateFlags
 	FailOn           string `name:"fail-on" placeholder:"RULE" help:"Exit 1 as run does: failures (a failed or errored check), regressions (a gated regression against the baseline) or both. Omitted, and without --fail-on-regression: the report is written and the exit is 0 whatever the run's outcome."`
 	FailOnRegression bool   `name:"fail-on-regression" help:"Exit 1 on a failed check or a gated regression (--fail-on both; with --fail-on regressions, regressions only)."`
 	Format           string `name:"format" short:"f" placeholder:"FORMAT" help:"text, markdown, html, json, junit or github (default: from the --output extension, else text)."`
@@ -38,7 +39,7 @@ func (c *ReportCmd) Help() string {
 		"against its baseline under the chosen --gate, under both (or --fail-on-regression) for either; the report is written first. " +
 		"2 for an unknown format, run or baseline, or an unwritable output (nothing is written). " +
 		"Runs are named by their id or a unique prefix of it, as git names commits. " +
-		"For judged suites use --gate ci (see evalrun run --help)."
+		"For judged suites use --gate ci (see evalrun run --help); --gate-labels and --min-kappa keep uncalibrated judge metrics from gating, as for run, so db:import and report reproduce run's decision."
 }
 
 // gated reports whether a gate flag asks report to exit like run.
@@ -103,6 +104,11 @@ func (c *ReportCmd) Run(ctx context.Context, g *Globals) error {
 		fmt.Fprintf(g.Stderr, "note: %s\n", sanitize.EscapeText(note))
 	}
 	cmp := compare.Compare(run, baseline, opts)
+	uncal, err := c.uncalibratedOf(ctx, g, db, func() []string { return runJudgeMetricNames(run) }, gate.Mode)
+	if err != nil {
+		return err
+	}
+	cmp.Ungate(uncal)
 	switch {
 	case c.Output != "":
 		err = r.WriteFile(c.Output, format, cmp)

@@ -19,13 +19,18 @@ import (
 // that human labels do not vouch for.
 type CalibrationGateFlags struct {
 	GateLabels   string   `name:"gate-labels" placeholder:"FILE" help:"Human labels (as evalrun label writes them, each line naming its run) that vouch for the judge metrics; needs --min-kappa."`
-	GateMinKappa *float64 `name:"min-kappa" placeholder:"K" help:"With --gate ci and --gate-labels: a judge metric whose Cohen's kappa against the labels is below K (-1..1), cannot be computed or has no label does not gate; its findings are still shown, each saying why."`
+	GateMinKappa *float64 `name:"min-kappa" placeholder:"K" help:"With --gate ci and --gate-labels: a judge metric the labels do not vouch for does not gate: the lower bound of its Cohen's kappa 95% interval against the labels is below K (-1..1), or kappa cannot be computed, or no label names it; its findings are still shown, each saying why."`
 }
 
 // uncalibrated calibrates the suite's judge metrics against the labels
 // and returns those the gate must not gate on, with why, saying so on
 // stderr. It returns nil without --min-kappa.
 func (f *CalibrationGateFlags) uncalibrated(ctx context.Context, g *Globals, db *models.DB, s *suite.Suite, mode string) (map[string]string, error) {
+	return f.uncalibratedOf(ctx, g, db, func() []string { return judgeMetricNames(s) }, mode)
+}
+
+// uncalibratedOf is uncalibrated over the judge metric names names gives.
+func (f *CalibrationGateFlags) uncalibratedOf(ctx context.Context, g *Globals, db *models.DB, names func() []string, mode string) (map[string]string, error) {
 	invalid := func(err error) error { return &exitError{Code: exitInvalid, Err: err} }
 	switch {
 	case f.GateMinKappa == nil && f.GateLabels == "":
@@ -39,7 +44,7 @@ func (f *CalibrationGateFlags) uncalibrated(ctx context.Context, g *Globals, db 
 	case db == nil:
 		return nil, invalid(errors.New("--min-kappa: the labelled runs are read from the database; give --database-url"))
 	}
-	labels, err := readLabels(f.GateLabels)
+	labels, err := readLabels("--gate-labels", f.GateLabels)
 	if err != nil {
 		return nil, invalid(err)
 	}
@@ -73,18 +78,12 @@ func (f *CalibrationGateFlags) uncalibrated(ctx context.Context, g *Globals, db 
 	}
 	bar := *f.GateMinKappa
 	out := map[string]string{}
-	for _, name := range judgeMetricNames(s) {
-		m, ok := byMetric[name]
-		var why string
-		switch {
-		case !ok || m.Pairs == 0:
-			why = "no human label"
-		case m.Kappa == nil:
-			why = "Cohen's kappa undefined (one label on both sides)"
-		case *m.Kappa < bar-1e-9:
-			why = fmt.Sprintf("Cohen's kappa %.3f < %v over %d labels", *m.Kappa, bar, m.Pairs)
-		default:
-			fmt.Fprintf(g.Stderr, "ci gate: judge metric %s is calibrated: Cohen's kappa %.3f >= %v over %d labels\n", sanitize.EscapeText(name), *m.Kappa, bar, m.Pairs)
+	for _, name := range names() {
+		m := byMetric[name]
+		m.Metric = name
+		why, below := kappaBelow(m, bar)
+		if !below {
+			fmt.Fprintf(g.Stderr, "ci gate: judge metric %s is calibrated (--min-kappa checks the lower bound of kappa's 95%% interval): %s\n", sanitize.EscapeText(name), why)
 			continue
 		}
 		out[name] = "not gating: " + why + " in " + f.GateLabels
@@ -106,6 +105,24 @@ func judgeMetricNames(s *suite.Suite) []string {
 	out := make([]string, 0, len(seen))
 	for n := range seen {
 		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// runJudgeMetricNames are the judge-backed metric names of a stored run
+// (compare.JudgedMetrics), sorted: report has the run, not its suite.
+func runJudgeMetricNames(run *models.Run) []string {
+	judged := compare.JudgedMetrics(run, nil, compare.Options{})
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range run.Cases {
+		for _, m := range c.Metrics {
+			if !seen[m.Name] && judged(m.Name) {
+				seen[m.Name] = true
+				out = append(out, m.Name)
+			}
+		}
 	}
 	sort.Strings(out)
 	return out

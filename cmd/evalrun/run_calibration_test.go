@@ -61,11 +61,28 @@ func TestRunCmd_MinKappa(t *testing.T) {
 		t.Fatalf("the drop without --min-kappa: exit %d, want 1\n%s%s", code, out, stderr)
 	}
 	code, out, stderr := run("--baseline", baseline, "--gate-labels", labels, "--min-kappa", "0.6")
-	want := "ci gate: not gating on judge metric semantic_accuracy: Cohen's kappa 0.000 < 0.6 over 10 labels in " + labels
-	if code != exitOK || !strings.Contains(stderr, want) || !strings.Contains(out, "not gating: Cohen's kappa 0.000 < 0.6") {
+	want := "ci gate: not gating on judge metric semantic_accuracy: Cohen's kappa 0.000 [0.000, 0.000] over 10 labels: the interval's lower bound 0.000 < 0.6 in " + labels
+	if code != exitOK || !strings.Contains(stderr, want) || !strings.Contains(out, "not gating: Cohen's kappa 0.000 [0.000, 0.000] over 10 labels") {
 		t.Errorf("with --min-kappa: exit %d, want 0 and %q\n%s%s", code, want, out, stderr)
 	}
 	if code, _, stderr := run("--gate", "strict", "--gate-labels", labels, "--min-kappa", "0.6"); code != exitInvalid || !strings.Contains(stderr, "add --gate ci") {
 		t.Errorf("--min-kappa under strict: exit %d %s", code, stderr)
+	}
+	// report takes the same flags, so a stored run's report reaches run's
+	// decision: the run saved with --min-kappa exited 0; its report under
+	// the same gate exits 0 with the labels and 1 without.
+	candidate := latestRunID(t, url)
+	report := func(args ...string) (int, string, string) {
+		return evalrun(t, append([]string{"--database-url", url, "report", candidate, "--baseline", baseline, "--gate", "ci", "--fail-on", "regressions"}, args...)...)
+	}
+	if code, out, stderr := report("--gate-labels", labels, "--min-kappa", "0.6"); code != exitOK || !strings.Contains(stderr, "ci gate: not gating on judge metric semantic_accuracy") {
+		t.Errorf("report with --gate-labels and --min-kappa: exit %d, want 0 as run\n%s%s", code, out, stderr)
+	}
+	if code, out, stderr := report(); code != exitFailed {
+		t.Errorf("report without labels: exit %d, want 1\n%s%s", code, out, stderr)
+	}
+	missing := filepath.Join(dir, "missing.jsonl")
+	if code, _, stderr := report("--gate-labels", missing, "--min-kappa", "0.6"); code != exitInvalid || !strings.Contains(stderr, "--gate-labels") || strings.Contains(stderr, "--labels:") {
+		t.Errorf("a missing --gate-labels file: exit %d, want 2 naming --gate-labels\n%s", code, stderr)
 	}
 }

@@ -44,12 +44,27 @@ type Config struct {
 	// Levels > 1 makes a coarse judge: each verdict is rounded to the
 	// nearest of Levels evenly spaced scores (5: 0, 0.25, 0.5, 0.75, 1).
 	Levels int
+	// Noise is the shape of the judge's errors: NoiseGaussian (""),
+	// NoiseT3 or NoiseWild; SD is their standard deviation.
+	Noise string
 	// SliceSize > 0 gives the questions metadata.failure_mode "mode-K",
 	// K = index / SliceSize, so the ci gate's slice tests have slices.
 	SliceSize int
 	// Concurrency of runner.Execute (default 4); results do not depend on it.
 	Concurrency int
 }
+
+// Noise models of the simulated judge.
+const (
+	// NoiseGaussian: each verdict's error is normal.
+	NoiseGaussian = ""
+	// NoiseT3: Student-t with 3 degrees of freedom, scaled to SD: mostly
+	// smaller errors than the normal's and now and then a very large one.
+	NoiseT3 = "t3"
+	// NoiseWild: normal errors, except that 1 % of verdicts ignore the
+	// answer and are uniform on [0, 1].
+	NoiseWild = "wild"
+)
 
 // Harness owns the judge server, the suite and the judge client.
 type Harness struct {
@@ -108,6 +123,20 @@ func New(cfg Config, dir string) (*Harness, error) {
 // Close stops the judge server.
 func (h *Harness) Close() { h.srv.Close() }
 
+// JudgeURL is the OpenAI-compatible base URL of the judge server, for a
+// run of the real binary (--judge-base-url).
+func (h *Harness) JudgeURL() string { return h.srv.URL + "/v1" }
+
+// Truth is question i's true quality.
+func (h *Harness) Truth(i int) float64 { return h.truth[i] }
+
+// Answer is the text an agent writes for question id as run number run,
+// repeat rep, at true quality quality: the judge reads it back from the
+// prompt and scores it.
+func Answer(id string, run, rep int, quality float64) string {
+	return fmt.Sprintf("case=%s run=%d rep=%d quality=%.4f", id, run, rep, quality)
+}
+
 func caseID(i int) string { return fmt.Sprintf("q%03d", i) }
 
 // answerPattern finds what the agent wrote into its answer, which the
@@ -144,15 +173,36 @@ func (h *Harness) serveJudge(w http.ResponseWriter, r *http.Request) {
 // SD-scaled noise, clipped to [0, 1], rounded to the coarse judge's levels
 // and to three decimals.
 func (h *Harness) verdict(run uint64, caseID string, rep uint64, quality float64) float64 {
-	score := math.Max(0, math.Min(1, quality+h.cfg.SD*h.noise(run, caseID, rep)))
+	rng := h.noise(run, caseID, rep)
+	var score float64
+	switch h.cfg.Noise {
+	case NoiseT3:
+		// t(3) = Z/√(χ²₃/3) has variance 3: scaled by SD/√3.
+		z, chi := rng.NormFloat64(), 0.0
+		for range 3 {
+			g := rng.NormFloat64()
+			chi += g * g
+		}
+		score = quality + h.cfg.SD/math.Sqrt(3)*z/math.Sqrt(chi/3)
+	case NoiseWild:
+		z, u, w := rng.NormFloat64(), rng.Float64(), rng.Float64()
+		score = quality + h.cfg.SD*z
+		if u < 0.01 {
+			score = w
+		}
+	default:
+		score = quality + h.cfg.SD*rng.NormFloat64()
+	}
+	score = math.Max(0, math.Min(1, score))
 	if l := float64(h.cfg.Levels - 1); l > 0 {
 		score = math.Round(score*l) / l
 	}
 	return math.Round(score*1000) / 1000
 }
 
-// noise is a standard normal draw determined by (seed, run, case, repeat).
-func (h *Harness) noise(run uint64, caseID string, rep uint64) float64 {
+// noise is the random stream of one verdict, determined by (seed, run,
+// case, repeat); its first draw is the Gaussian judge's standard normal.
+func (h *Harness) noise(run uint64, caseID string, rep uint64) *rand.Rand {
 	f := fnv.New64a()
 	var b [8]byte
 	for _, v := range []uint64{h.cfg.Seed, run, rep} {
@@ -160,7 +210,7 @@ func (h *Harness) noise(run uint64, caseID string, rep uint64) float64 {
 		f.Write(b[:])
 	}
 	f.Write([]byte(caseID))
-	return rand.New(rand.NewPCG(f.Sum64(), 0x5eed)).NormFloat64()
+	return rand.New(rand.NewPCG(f.Sum64(), 0x5eed))
 }
 
 // Run executes the suite once as run number run of a revision whose true
@@ -185,7 +235,7 @@ func (h *Harness) RunDrops(ctx context.Context, run int, drop func(i int) float6
 		}
 		rep, _ := runner.RepeatOf(ctx)
 		quality := math.Max(0, h.truth[i]-drop(i))
-		text := fmt.Sprintf("case=%s run=%d rep=%d quality=%.4f", q.ID, run, rep, quality)
+		text := Answer(q.ID, run, rep, quality)
 		return agent.Response{Output: json.RawMessage(strconv.Quote(text))}, nil
 	})
 	res, err := eval.Run(ctx, eval.Task{Suite: h.suite, Agent: a, Judge: h.judge,
