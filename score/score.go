@@ -55,7 +55,9 @@ func addUsage(a, b Usage) Usage {
 // definition of the question and what the agent returned.
 type Sample struct {
 	CaseID string
-	Name   string
+	// RunID is the run's id, when the run has one before it is saved.
+	RunID string
+	Name  string
 	// Question is the question data sent to the agent (a string or an object).
 	Question json.RawMessage
 	// ExpectedAnswer is the reference answer (usually a JSON string).
