@@ -14,6 +14,7 @@ import (
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/otlp"
+	"github.com/agentevals-go/agentevals/outcome"
 	"github.com/agentevals-go/agentevals/sanitize"
 	"github.com/agentevals-go/agentevals/score"
 	"github.com/agentevals-go/agentevals/suite"
@@ -145,11 +146,20 @@ func Execute(ctx context.Context, s *suite.Suite, a agent.Agent, opts ExecOption
 	if out, _ := sanitize.JSON(run.Metadata); out != nil {
 		run.Metadata = models.JSON(out)
 	}
-	scorers, err := BuildScorers(s, calculated, opts.Judge)
+	conc := Concurrency(opts.Concurrency, len(s.Cases))
+	oc, err := openOutcome(ctx, s, run, conc) // runner/outcome.go
+	if err != nil {
+		return nil, fmt.Errorf("execute suite: %w", err)
+	}
+	reg := s.Registry
+	if oc != nil {
+		defer oc.Close()
+		reg = oc.Bind(reg)
+	}
+	scorers, err := buildScorers(s, reg, calculated, opts.Judge)
 	if err != nil {
 		return nil, err
 	}
-	conc := Concurrency(opts.Concurrency, len(s.Cases))
 	hook, closeReplay, err := installReplay(s, a, opts) // runner/replay.go
 	if err != nil {
 		return nil, err
@@ -160,7 +170,7 @@ func Execute(ctx context.Context, s *suite.Suite, a agent.Agent, opts ExecOption
 		return nil, err
 	}
 	e := &executor{suite: s, agent: a, opts: opts, hook: hook, scorers: scorers, run: run,
-		repeat: repeat, judgeMetrics: JudgeMetrics(s, calculated)}
+		repeat: repeat, judgeMetrics: JudgeMetrics(s, calculated), outcome: oc}
 	run.StartedAt = time.Now()
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -217,6 +227,8 @@ type executor struct {
 	judgeMetrics map[string]bool
 	// calls counts agent and judge outcomes for the infrastructure check.
 	calls callCounter
+	// outcome runs setup and teardown steps (nil: the suite has none).
+	outcome *outcome.Runtime
 
 	mu       sync.Mutex
 	finished int
@@ -250,6 +262,11 @@ func (e *executor) runCase(ctx context.Context, i int) {
 // answer asks the agent once and scores the reply into rec: output,
 // usage, duration, metrics, status and response metadata.
 func (e *executor) answer(ctx context.Context, c *suite.Case, rec *models.CaseResult) {
+	e.withSetup(ctx, c, rec, func() { e.answerOnce(ctx, c, rec) }) // runner/outcome.go
+}
+
+// answerOnce is answer without the setup and teardown steps.
+func (e *executor) answerOnce(ctx context.Context, c *suite.Case, rec *models.CaseResult) {
 	if c.Conversation != nil { // runner/conversation.go
 		e.converse(ctx, c, rec)
 		return

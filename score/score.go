@@ -57,7 +57,9 @@ type Sample struct {
 	CaseID string
 	// RunID is the run's id, when the run has one before it is saved.
 	RunID string
-	Name  string
+	// Metric is the name of the metric being scored (set by the runner).
+	Metric string
+	Name   string
 	// Question is the question data sent to the agent (a string or an object).
 	Question json.RawMessage
 	// ExpectedAnswer is the reference answer (usually a JSON string).

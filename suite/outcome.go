@@ -188,6 +188,9 @@ func (s *Suite) parseSteps(p Problems, path string, raw json.RawMessage) []Step 
 	return out
 }
 
+// Child appends an object key to a JSON path, as problems name fields.
+func Child(path, key string) string { return child(path, key) }
+
 // outcomeEnv lists the database URL variables a run reads.
 func (s *Suite) outcomeEnv() []EnvVar {
 	var out []EnvVar
