@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"time"
@@ -32,6 +33,10 @@ type ProgramConfig struct {
 	LookupEnv func(string) (string, bool)
 }
 
+// MaxProgramReply bounds what a program may print in reply to one
+// document: a longer reply is an error, not a verdict.
+const MaxProgramReply = 1 << 20
+
 // Program sends a program one document and reads its reply: a process per
 // call, or a line per call to a long-lived worker.
 type Program struct {
@@ -51,7 +56,7 @@ func NewProgram(cfg ProgramConfig) *Program {
 	if timeout <= 0 {
 		timeout = suite.DefaultAgentTimeout
 	}
-	ac := suite.AgentConfig{Command: cfg.Command, Dir: cfg.Dir, Env: cfg.Env, MaxAnswerBytes: maxStdout}
+	ac := suite.AgentConfig{Command: cfg.Command, Dir: cfg.Dir, Env: cfg.Env, MaxAnswerBytes: MaxProgramReply}
 	env := baseEnv(cfg.Env, lookup)
 	if cfg.Worker {
 		ac.Type = suite.AgentWorker
@@ -62,25 +67,35 @@ func NewProgram(cfg ProgramConfig) *Program {
 }
 
 // Exchange sends in (one line) and returns the program's reply: all of its
-// stdout, or a worker's next line. A failure is an *Error (start,
-// timeout, exit_status, background_processes, bad_response, interrupted).
+// stdout, or a worker's next line, at most MaxProgramReply bytes. A
+// failure is an *Error (start, timeout, exit_status, background_processes,
+// bad_response, interrupted).
 func (p *Program) Exchange(ctx context.Context, in []byte) ([]byte, error) {
 	if p.command != nil {
-		out, _, err := p.command.run(ctx, in)
+		out, details, err := p.command.run(ctx, in)
 		if err != nil {
 			return nil, err
 		}
-		return out.Buf, nil
+		return out.Buf, overReply(out, details)
 	}
 	var reply []byte
 	err := p.worker.withWorker(ctx, func(w *workerProc) error {
-		line, _, err := p.worker.roundTrip(ctx, w, in)
+		line, details, err := p.worker.roundTrip(ctx, w, in)
 		if err == nil {
 			reply = line.Buf
+			err = overReply(line, details())
 		}
 		return err
 	})
 	return reply, err
+}
+
+// overReply refuses a reply longer than MaxProgramReply.
+func overReply(out *answerBuffer, details map[string]any) error {
+	if out.cut || out.over || out.total > MaxProgramReply {
+		return &Error{Kind: "bad_response", Message: fmt.Sprintf("the reply exceeds %d bytes", MaxProgramReply), Details: details}
+	}
+	return nil
 }
 
 // Close stops a worker's processes; nothing for a process per call.
