@@ -47,7 +47,7 @@ func (c *stateCheck) Score(ctx context.Context, s score.Sample) (score.Assessmen
 	}
 	ok, observed, reason := c.compare(rows)
 	details["observed"] = observed
-	a := score.Assessment{Reason: reason, Details: details}
+	a := score.Assessment{Reason: fmt.Sprintf("%s (database %s: %s; args %s)", reason, c.p.Database, c.p.Query, encode(args)), Details: details}
 	if ok {
 		a.Score = 1
 	}

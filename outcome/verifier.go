@@ -107,8 +107,8 @@ func (v *verifier) Score(ctx context.Context, s score.Sample) (score.Assessment,
 		return score.Assessment{}, &score.Error{Kind: "verifier_bad_reply",
 			Message: fmt.Sprintf("verifier %s: %v", strings.Join(v.p.Command, " "), err), Details: details}
 	}
-	details["reply"] = r
-	a := score.Assessment{Reason: r.Reason, Details: details}
+	details["verdict"] = r
+	a := score.Assessment{Reason: fmt.Sprintf("%s (verifier %s)", r.Reason, strings.Join(v.p.Command, " ")), Details: details}
 	switch {
 	case r.Score != nil:
 		a.Score = *r.Score

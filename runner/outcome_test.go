@@ -110,7 +110,7 @@ done`})
 		return agent.Response{Output: json.RawMessage(`"done."`)}, nil
 	}), ExecOptions{Concurrency: 1})
 	for _, c := range run.Cases {
-		if m := metricOf(t, c, "first"); !m.Passed || *m.Reason != "first ok" {
+		if m := metricOf(t, c, "first"); !m.Passed || *m.Reason != "first ok (verifier sh verify.sh)" {
 			t.Errorf("%s first: passed=%v reason=%v", c.CaseID, m.Passed, *m.Reason)
 		}
 		if m := metricOf(t, c, "second"); m.Passed || m.Score == nil || *m.Score != 0 {
