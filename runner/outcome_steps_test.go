@@ -192,3 +192,23 @@ func TestOutcome_GateOnTheirOwn(t *testing.T) {
 		}
 	}
 }
+
+// TestOutcome_SecretsStayOut: a database URL's password never reaches an
+// error, and a verifier's reason is sanitized like every stored string.
+func TestOutcome_SecretsStayOut(t *testing.T) {
+	t.Setenv("DESK_DB", "postgres://agent:s3cret-Passw0rd@127.0.0.1:1/desk?connect_timeout=2")
+	s := loadIn(t, t.TempDir(), `{"suite": "X", "agent": {"name": "A"}, "databases": {"desk": {"url_env": "DESK_DB"}},
+	  "questions": [{"id": "a", "question": "q", "checks": [{"type": "db_state", "database": "desk", "query": "SELECT 1", "expect": {"rows": 1}}]}]}`, nil)
+	_, err := Execute(context.Background(), s, okAgent, ExecOptions{})
+	if err == nil || strings.Contains(err.Error(), "s3cret-Passw0rd") || !strings.Contains(err.Error(), "DESK_DB") {
+		t.Errorf("unreachable database: %v, want an error naming DESK_DB without the password", err)
+	}
+	secret := "ghp_" + strings.Repeat("a1B2c3D4e5", 4)
+	s = loadIn(t, t.TempDir(), `{"suite": "V", "agent": {"name": "A"}, "questions": [{"id": "a", "question": "q",
+	  "checks": [{"type": "verifier", "command": ["sh", "-c", "cat >/dev/null; echo '{\"score\": 1, \"reason\": \"token `+secret+` works\"}'"]}]}]}`, nil)
+	run := mustExecute(t, s, okAgent, ExecOptions{})
+	m := metricOf(t, run.Cases[0], "verifier")
+	if m.Reason == nil || strings.Contains(*m.Reason, secret) || strings.Contains(string(run.Cases[0].ResponseMetadata), secret) {
+		t.Errorf("the secret was stored: reason %v, metadata %s", m.Reason, run.Cases[0].ResponseMetadata)
+	}
+}
