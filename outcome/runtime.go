@@ -176,8 +176,12 @@ func (rt *Runtime) program(spec ProgramSpec) (Exchanger, error) {
 	return p, nil
 }
 
-// Close stops every program and closes every connection.
+// Close stops every program and closes every connection; nothing for a
+// nil runtime.
 func (rt *Runtime) Close() error {
+	if rt == nil {
+		return nil
+	}
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	var errs []error

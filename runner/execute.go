@@ -147,19 +147,11 @@ func Execute(ctx context.Context, s *suite.Suite, a agent.Agent, opts ExecOption
 		run.Metadata = models.JSON(out)
 	}
 	conc := Concurrency(opts.Concurrency, len(s.Cases))
-	oc, err := openOutcome(ctx, s, run, conc) // runner/outcome.go
-	if err != nil {
-		return nil, fmt.Errorf("execute suite: %w", err)
-	}
-	reg := s.Registry
-	if oc != nil {
-		defer oc.Close()
-		reg = oc.Bind(reg)
-	}
-	scorers, err := buildScorers(s, reg, calculated, opts.Judge)
+	oc, scorers, err := runScorers(ctx, s, run, conc, calculated, opts.Judge) // runner/outcome.go
 	if err != nil {
 		return nil, err
 	}
+	defer oc.Close()
 	hook, closeReplay, err := installReplay(s, a, opts) // runner/replay.go
 	if err != nil {
 		return nil, err
@@ -237,12 +229,12 @@ type executor struct {
 func (e *executor) runCase(ctx context.Context, i int) {
 	c, rec := e.suite.Cases[i], e.run.Cases[i]
 	if e.repeat <= 1 {
-		e.answer(ctx, c, rec)
+		e.answerStepped(ctx, c, rec) // runner/outcome.go: setup, answer, teardown
 	} else {
 		reps := make([]*models.CaseResult, e.repeat)
 		for r := range reps {
 			reps[r] = &models.CaseResult{}
-			e.answer(withRepeat(ctx, r, e.repeat), c, reps[r])
+			e.answerStepped(withRepeat(ctx, r, e.repeat), c, reps[r])
 			scrubCase(reps[r])
 		}
 		mergeRepeats(rec, c, reps)
@@ -262,11 +254,6 @@ func (e *executor) runCase(ctx context.Context, i int) {
 // answer asks the agent once and scores the reply into rec: output,
 // usage, duration, metrics, status and response metadata.
 func (e *executor) answer(ctx context.Context, c *suite.Case, rec *models.CaseResult) {
-	e.withSetup(ctx, c, rec, func() { e.answerOnce(ctx, c, rec) }) // runner/outcome.go
-}
-
-// answerOnce is answer without the setup and teardown steps.
-func (e *executor) answerOnce(ctx context.Context, c *suite.Case, rec *models.CaseResult) {
 	if c.Conversation != nil { // runner/conversation.go
 		e.converse(ctx, c, rec)
 		return

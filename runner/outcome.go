@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/google/uuid"
@@ -10,12 +11,38 @@ import (
 	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/outcome"
+	"github.com/agentevals-go/agentevals/score"
 	"github.com/agentevals-go/agentevals/suite"
 )
 
 // reasonSetupFailed is the reason of the metrics of a question whose setup
 // failed: the agent was not asked.
 const reasonSetupFailed = models.NotCalculatedPrefix + "setup failed"
+
+// runScorers builds the run's scorers, with the suite's outcome checks
+// bound to the run when it has any (the runtime is then not nil; Close on
+// a nil runtime does nothing).
+func runScorers(ctx context.Context, s *suite.Suite, run *models.Run, conc int, calculated []string, judge score.Judge) (*outcome.Runtime, scorerSet, error) {
+	oc, err := openOutcome(ctx, s, run, conc)
+	if err != nil {
+		return nil, scorerSet{}, fmt.Errorf("execute suite: %w", err)
+	}
+	reg := s.Registry
+	if oc != nil {
+		reg = oc.Bind(reg)
+	}
+	scorers, err := buildScorers(s, reg, calculated, judge)
+	if err != nil {
+		oc.Close()
+		return nil, scorerSet{}, err
+	}
+	return oc, scorers, nil
+}
+
+// answerStepped is answer between the suite's setup and teardown steps.
+func (e *executor) answerStepped(ctx context.Context, c *suite.Case, rec *models.CaseResult) {
+	e.withSetup(ctx, c, rec, func() { e.answer(ctx, c, rec) })
+}
 
 // openOutcome binds the suite's outcome checks, databases and steps to the
 // run (package outcome); nil when the suite has none. The run gets its id
