@@ -51,6 +51,9 @@ func openOutcome(ctx context.Context, s *suite.Suite, run *models.Run, conc int)
 	if !outcome.Used(s) {
 		return nil, nil
 	}
+	if err := findPrograms(s); err != nil {
+		return nil, err
+	}
 	if run.ID == uuid.Nil {
 		id, err := uuid.NewV7()
 		if err != nil {
@@ -107,4 +110,46 @@ func (e *executor) withSetup(ctx context.Context, c *suite.Case, rec *models.Cas
 		rec.Status = models.StatusError
 		rec.ErrorDetails = agentErrorJSON(&adapter.Error{Kind: "teardown", Message: err.Error()})
 	}
+}
+
+// findPrograms refuses, before any question is asked, a verifier or step
+// whose program does not exist, naming the file and field.
+func findPrograms(s *suite.Suite) error {
+	find := func(where string, command []string) error {
+		err := adapter.FindProgram(suite.AgentConfig{Type: suite.AgentCommand, Command: command, Dir: s.Dir})
+		if err != nil {
+			return fmt.Errorf("%s.command: %w", where, err)
+		}
+		return nil
+	}
+	verifier := func(where string, ev suite.Evaluator) error {
+		if ev.Type != score.Verifier {
+			return nil
+		}
+		p, _, err := score.ParseVerifier(ev.Params)
+		if err != nil {
+			return fmt.Errorf("%s: %w", where, err)
+		}
+		return find(where, p.Command)
+	}
+	for _, st := range append(append([]suite.Step(nil), s.Setup...), s.Teardown...) {
+		if st.Command != nil {
+			if err := find(st.Source, st.Command); err != nil {
+				return err
+			}
+		}
+	}
+	for _, ev := range s.Evaluators {
+		if err := verifier(s.Path+": "+suite.Child(suite.Child("$.evaluators", ev.Name), "params"), ev); err != nil {
+			return err
+		}
+	}
+	for _, c := range s.Cases {
+		for i, ev := range c.Checks {
+			if err := verifier(fmt.Sprintf("%s.checks[%d]", c.Source, i), ev); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
