@@ -112,6 +112,22 @@ func (a *Command) Answer(ctx context.Context, q agent.Question) (agent.Response,
 	if err != nil {
 		return agent.Response{}, &Error{Kind: "bad_question", Message: err.Error()}
 	}
+	stdout, details, err := a.run(ctx, in)
+	if err != nil {
+		return agent.Response{}, err
+	}
+	resp, err := parseReplyAs(stdout.Buf, a.cfg.Reply)
+	if err != nil {
+		details["stdout"] = excerpt(stdout.Buf)
+		return agent.Response{}, &Error{Kind: "bad_response", Message: err.Error(), Details: details}
+	}
+	return withTruncation(resp, stdout), nil
+}
+
+// run starts the command with in (and a newline) on stdin and returns
+// its stdout, or an *Error for a start failure, a timeout, an exit status,
+// background processes left running or stdout over its bound.
+func (a *Command) run(ctx context.Context, in []byte) (*answerBuffer, map[string]any, error) {
 	ctx, cancel := context.WithTimeout(ctx, a.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, a.program, a.cfg.Command[1:]...)
@@ -123,7 +139,7 @@ func (a *Command) Answer(ctx context.Context, q agent.Question) (agent.Response,
 	streams, err := startPiped(cmd, append(in, '\n'), stdout, stderr, &a.buffers) // one line, as for workers: `read` needs the newline
 	start := time.Now()
 	if err != nil {
-		return agent.Response{}, &Error{Kind: "start", Message: err.Error(), Details: map[string]any{"command": a.cfg.Command}}
+		return nil, nil, &Error{Kind: "start", Message: err.Error(), Details: map[string]any{"command": a.cfg.Command}}
 	}
 	a.Procs.Started(cmd)
 	err = cmd.Wait()
@@ -134,30 +150,25 @@ func (a *Command) Answer(ctx context.Context, q agent.Question) (agent.Response,
 	case ctx.Err() != nil:
 		details["elapsed_ms"] = float64(time.Since(start).Microseconds()) / 1000
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return agent.Response{}, &Error{Kind: "timeout", Message: fmt.Sprintf("no answer within %s", a.timeout), Details: details}
+			return nil, nil, &Error{Kind: "timeout", Message: fmt.Sprintf("no answer within %s", a.timeout), Details: details}
 		}
-		return agent.Response{}, &Error{Kind: "interrupted", Message: "the run was interrupted", Details: details}
+		return nil, nil, &Error{Kind: "interrupted", Message: "the run was interrupted", Details: details}
 	case err != nil:
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
 			details["exit_code"] = ee.ExitCode()
-			return agent.Response{}, &Error{Kind: "exit_status", Message: fmt.Sprintf("%s exited with %v", a.cfg.Command[0], ee.ProcessState), Details: details}
+			return nil, nil, &Error{Kind: "exit_status", Message: fmt.Sprintf("%s exited with %v", a.cfg.Command[0], ee.ProcessState), Details: details}
 		}
-		return agent.Response{}, &Error{Kind: "start", Message: err.Error(), Details: details}
+		return nil, nil, &Error{Kind: "start", Message: err.Error(), Details: details}
 	case len(left) > 0:
 		details["background_processes"] = left
-		return agent.Response{}, &Error{Kind: "background_processes",
+		return nil, nil, &Error{Kind: "background_processes",
 			Message: fmt.Sprintf("agent left background processes running after it exited (killed: %s); wait for children before exiting", strings.Join(left, ", ")),
 			Details: details}
 	case stdout.over:
-		return agent.Response{}, &Error{Kind: "bad_response", Message: fmt.Sprintf("stdout exceeds %d bytes besides the answer", maxStdout), Details: details}
+		return nil, nil, &Error{Kind: "bad_response", Message: fmt.Sprintf("stdout exceeds %d bytes besides the answer", maxStdout), Details: details}
 	}
-	resp, err := parseReplyAs(stdout.Buf, a.cfg.Reply)
-	if err != nil {
-		details["stdout"] = excerpt(stdout.Buf)
-		return agent.Response{}, &Error{Kind: "bad_response", Message: err.Error(), Details: details}
-	}
-	return withTruncation(resp, stdout), nil
+	return stdout, details, nil
 }
 
 // pipedStreams are a started command's stdin, stdout and stderr pipes.

@@ -87,28 +87,38 @@ func newWorkerAgent(cfg suite.AgentConfig, env []string, timeout time.Duration, 
 }
 
 // Answer sends the question to a free worker, starting one if needed.
-func (a *Worker) Answer(ctx context.Context, q agent.Question) (agent.Response, error) {
+func (a *Worker) Answer(ctx context.Context, q agent.Question) (resp agent.Response, err error) {
+	err = a.withWorker(ctx, func(p *workerProc) error {
+		resp, err = a.ask(ctx, p, q)
+		return err
+	})
+	return resp, err
+}
+
+// withWorker runs f with a free worker, starting one if needed; a worker
+// whose f failed is killed, to be replaced on its next use.
+func (a *Worker) withWorker(ctx context.Context, f func(*workerProc) error) error {
 	var slot *workerSlot
 	select {
 	case slot = <-a.slots:
 	case <-ctx.Done():
-		return agent.Response{}, &Error{Kind: "interrupted", Message: "no worker became free before the run ended"}
+		return &Error{Kind: "interrupted", Message: "no worker became free before the run ended"}
 	}
 	defer func() { a.slots <- slot }()
 	defer armWorker(ctx, slot.n)() // replay: this worker's proxy serves this case (runner/replay.go)
 	if slot.proc == nil {
 		p, err := a.start(slot.n, workerTraceEnv(ctx))
 		if err != nil {
-			return agent.Response{}, &Error{Kind: "start", Message: err.Error(), Details: map[string]any{"command": a.cfg.Command}}
+			return &Error{Kind: "start", Message: err.Error(), Details: map[string]any{"command": a.cfg.Command}}
 		}
 		slot.proc = p
 	}
-	resp, err := a.ask(ctx, slot.proc, q)
+	err := f(slot.proc)
 	if err != nil {
 		slot.proc.kill()
 		slot.proc = nil
 	}
-	return resp, err
+	return err
 }
 
 func (a *Worker) start(n int, extraEnv []string) (*workerProc, error) {
@@ -194,6 +204,23 @@ func (a *Worker) ask(ctx context.Context, p *workerProc, q agent.Question) (agen
 	if err != nil {
 		return agent.Response{}, &Error{Kind: "bad_question", Message: err.Error()}
 	}
+	line, details, err := a.roundTrip(ctx, p, in)
+	if err != nil {
+		return agent.Response{}, err
+	}
+	resp, err := ParseReply(line.Buf, false)
+	if err != nil {
+		d := details()
+		d["stdout"] = excerpt(line.Buf)
+		err = fmt.Errorf("worker protocol: each reply must be one JSON object on one line; %w", err)
+		return agent.Response{}, &Error{Kind: "bad_response", Message: err.Error(), Details: d}
+	}
+	return withTruncation(resp, line), nil
+}
+
+// roundTrip writes one line (in and a newline) and reads one reply line,
+// under the deadlines ask describes.
+func (a *Worker) roundTrip(ctx context.Context, p *workerProc, in []byte) (*answerBuffer, func() map[string]any, error) {
 	details := func() map[string]any {
 		return map[string]any{"stderr": p.stderr.String(), "command": a.cfg.Command}
 	}
@@ -211,14 +238,14 @@ func (a *Worker) ask(ctx context.Context, p *workerProc, q agent.Question) (agen
 	defer stop()
 	if _, err := p.stdin.Write(append(in, '\n')); err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			return agent.Response{}, a.noAnswer(ctx, details())
+			return nil, nil, a.noAnswer(ctx, details())
 		}
-		return agent.Response{}, &Error{Kind: "exit_status", Message: "worker stopped reading questions: " + err.Error(), Details: details()}
+		return nil, nil, &Error{Kind: "exit_status", Message: "worker stopped reading questions: " + err.Error(), Details: details()}
 	}
 	line, err := a.readLine(p)
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded):
-		return agent.Response{}, a.noAnswer(ctx, details())
+		return nil, nil, a.noAnswer(ctx, details())
 	case err != nil: // stdout ended: the exit status says why, once the worker has exited
 		wait := time.NewTimer(time.Until(deadline))
 		defer wait.Stop()
@@ -231,18 +258,11 @@ func (a *Worker) ask(ctx context.Context, p *workerProc, q agent.Question) (agen
 		if isDone(p.done) && p.err != nil {
 			msg = fmt.Sprintf("worker exited without answering: %v", p.err)
 		}
-		return agent.Response{}, &Error{Kind: "exit_status", Message: msg, Details: details()}
+		return nil, nil, &Error{Kind: "exit_status", Message: msg, Details: details()}
 	case line.over:
-		return agent.Response{}, &Error{Kind: "bad_response", Message: fmt.Sprintf("reply line exceeds %d bytes besides the answer", maxStdout), Details: details()}
+		return nil, nil, &Error{Kind: "bad_response", Message: fmt.Sprintf("reply line exceeds %d bytes besides the answer", maxStdout), Details: details()}
 	}
-	resp, err := ParseReply(line.Buf, false)
-	if err != nil {
-		d := details()
-		d["stdout"] = excerpt(line.Buf)
-		err = fmt.Errorf("worker protocol: each reply must be one JSON object on one line; %w", err)
-		return agent.Response{}, &Error{Kind: "bad_response", Message: err.Error(), Details: d}
-	}
-	return withTruncation(resp, line), nil
+	return line, details, nil
 }
 
 // noAnswer is the error of a question the worker did not answer in time:

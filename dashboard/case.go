@@ -26,6 +26,8 @@ type metricView struct {
 	Judge *judgeEvidence
 	// Path is a decision graph metric's walk, node by node (nil otherwise).
 	Path []score.DAGStep
+	// Outcome is what an outcome check ran and saw (nil for other metrics).
+	Outcome *outcomeView
 }
 
 // actionRow puts the expected and the observed call at the same position
@@ -131,6 +133,7 @@ func (s *Server) casePage(c *gin.Context) error {
 		mv := metricView{MetricResult: m, State: "not_calculated", Judge: newJudgeEvidence(meta.MetricDetails[m.Name], m.ErrorDetails)}
 		mv.Judge.rebuildPrompts(m.Name, cr)
 		mv.Path = score.DAGPathOf(meta.MetricDetails[m.Name], json.RawMessage(m.ErrorDetails))
+		mv.Outcome = newOutcomeView(meta.MetricDetails[m.Name], m.ErrorDetails)
 		switch {
 		case m.Errored():
 			mv.State, mv.Error = "errored", prettyJSON(m.ErrorDetails)

@@ -14,6 +14,7 @@ import (
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/otlp"
+	"github.com/agentevals-go/agentevals/outcome"
 	"github.com/agentevals-go/agentevals/sanitize"
 	"github.com/agentevals-go/agentevals/score"
 	"github.com/agentevals-go/agentevals/suite"
@@ -145,11 +146,12 @@ func Execute(ctx context.Context, s *suite.Suite, a agent.Agent, opts ExecOption
 	if out, _ := sanitize.JSON(run.Metadata); out != nil {
 		run.Metadata = models.JSON(out)
 	}
-	scorers, err := BuildScorers(s, calculated, opts.Judge)
+	conc := Concurrency(opts.Concurrency, len(s.Cases))
+	oc, scorers, err := runScorers(ctx, s, run, conc, calculated, opts.Judge) // runner/outcome.go
 	if err != nil {
 		return nil, err
 	}
-	conc := Concurrency(opts.Concurrency, len(s.Cases))
+	defer oc.Close()
 	hook, closeReplay, err := installReplay(s, a, opts) // runner/replay.go
 	if err != nil {
 		return nil, err
@@ -160,7 +162,7 @@ func Execute(ctx context.Context, s *suite.Suite, a agent.Agent, opts ExecOption
 		return nil, err
 	}
 	e := &executor{suite: s, agent: a, opts: opts, hook: hook, scorers: scorers, run: run,
-		repeat: repeat, judgeMetrics: JudgeMetrics(s, calculated)}
+		repeat: repeat, judgeMetrics: JudgeMetrics(s, calculated), outcome: oc}
 	run.StartedAt = time.Now()
 	jobs := make(chan int)
 	pool := &slots{ch: make(chan struct{}, conc)}
@@ -220,6 +222,8 @@ type executor struct {
 	judgeMetrics map[string]bool
 	// calls counts agent and judge outcomes for the infrastructure check.
 	calls callCounter
+	// outcome runs setup and teardown steps (nil: the suite has none).
+	outcome *outcome.Runtime
 
 	mu       sync.Mutex
 	finished int
@@ -228,12 +232,12 @@ type executor struct {
 func (e *executor) runCase(ctx context.Context, i int) {
 	c, rec := e.suite.Cases[i], e.run.Cases[i]
 	if e.repeat <= 1 {
-		e.answer(ctx, c, rec)
+		e.answerStepped(ctx, c, rec) // runner/outcome.go: setup, answer, teardown
 	} else {
 		reps := make([]*models.CaseResult, e.repeat)
 		for r := range reps {
 			reps[r] = &models.CaseResult{}
-			e.answer(withRepeat(ctx, r, e.repeat), c, reps[r])
+			e.answerStepped(withRepeat(ctx, r, e.repeat), c, reps[r])
 			scrubCase(reps[r])
 		}
 		mergeRepeats(rec, c, reps)

@@ -98,6 +98,9 @@ func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseRe
 		rec.Actions = otlp.StoredActions(resp.Actions) // the gem's shape: group null when unknown
 	}
 	sample := SampleOf(c)
+	if e.outcome != nil {
+		sample.RunID = e.run.ID.String()
+	}
 	sample.Output, sample.Actions, sample.ResponseMetadata = resp.Output, resp.Actions, resp.Metadata
 	sample.DurationMS, sample.InputTokens, sample.OutputTokens, sample.Cost = rec.DurationMS, resp.InputTokens, resp.OutputTokens, resp.Cost
 	meta := models.CaseMetadata{APIReplay: ev, JudgeUsage: models.JudgeUsage{}, MetricDetails: map[string]map[string]json.RawMessage{}}
@@ -120,6 +123,7 @@ func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseRe
 			s = cv.sample(m.Name, sample)
 		}
 		s.Metadata = DecodeObject(c.Metadata) // a fresh copy per scorer
+		s.Metric = m.Name
 		var used provider.UsageRecorder
 		a, err := Assess(provider.WithUsageRecorder(ctx, &used), sc, s)
 		mr := &models.MetricResult{Position: pos, Name: m.Name, Threshold: m.Threshold}

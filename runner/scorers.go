@@ -28,13 +28,19 @@ func (ss scorerSet) Scorer(c *suite.Case, name string) (score.Scorer, bool) {
 // buildScorers builds the scorers of every calculated metric: judge-backed
 // ones only with a judge.
 func BuildScorers(s *suite.Suite, calculated []string, judge score.Judge) (scorerSet, error) {
+	return buildScorers(s, s.Registry, calculated, judge)
+}
+
+// buildScorers is BuildScorers with the registry reg (the suite's, with
+// outcome checks bound to the run).
+func buildScorers(s *suite.Suite, reg score.Registry, calculated []string, judge score.Judge) (scorerSet, error) {
 	ss := scorerSet{shared: map[string]score.Scorer{}, inline: map[*suite.Case]map[string]score.Scorer{}}
 	for _, c := range s.Cases {
 		for _, ev := range c.Checks {
 			if judge == nil && s.Registry[ev.Type].NeedsJudge {
 				continue
 			}
-			sc, err := s.Registry.Build(ev.Type, ev.Params, judge)
+			sc, err := reg.Build(ev.Type, ev.Params, judge)
 			if err != nil {
 				return ss, fmt.Errorf("execute suite: %s: check %q: %w", c.Source, ev.Name, err)
 			}
@@ -52,7 +58,7 @@ func BuildScorers(s *suite.Suite, calculated []string, judge score.Judge) (score
 		if judge == nil && s.Registry[typ].NeedsJudge {
 			continue
 		}
-		sc, err := s.Registry.Build(typ, params, judge)
+		sc, err := reg.Build(typ, params, judge)
 		if err != nil {
 			return ss, fmt.Errorf("execute suite: metric %q: %w", name, err)
 		}

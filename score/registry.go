@@ -17,6 +17,7 @@ func Builtins() Registry {
 	addRetrieval(r)
 	addContextual(r)
 	addTaskCompletion(r)
+	addOutcomeChecks(r)
 	attachDocs(r)
 	return r
 }

@@ -55,6 +55,10 @@ func addUsage(a, b Usage) Usage {
 // definition of the question and what the agent returned.
 type Sample struct {
 	CaseID string
+	// RunID is the run's id, when the run has one before it is saved.
+	RunID string
+	// Metric is the name of the metric being scored (set by the runner).
+	Metric string
 	Name   string
 	// Question is the question data sent to the agent (a string or an object).
 	Question json.RawMessage

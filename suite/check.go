@@ -126,6 +126,7 @@ func (s *Suite) Env() []EnvVar {
 			out = append(out, EnvVar{Name: name, For: "$.agent.llm"})
 		}
 	}
+	out = append(out, s.outcomeEnv()...)
 	if s.Agent.Type == AgentHTTP {
 		headers := make([]string, 0, len(s.Agent.HeaderEnv))
 		for h := range s.Agent.HeaderEnv {

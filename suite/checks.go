@@ -144,7 +144,7 @@ func (s *Suite) parseCheck(p Problems, path string, raw json.RawMessage) (Evalua
 		p.add(path, "%s check: %v", ev.Type, err)
 		return ev, false
 	}
-	return ev, true
+	return ev, s.checkOutcome(p, path, ev, true)
 }
 
 // mergeNested accepts a check written like an evaluator, its options under

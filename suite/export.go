@@ -61,8 +61,14 @@ type exportedAgent struct {
 }
 
 type exportedEvaluator struct {
-	Type string `json:"type"`
+	Type   string          `json:"type"`
+	Params json.RawMessage `json:"params,omitempty"`
 }
+
+// VerifierPlaceholder is the command of a metric exported as a verifier
+// (--evaluator NAME=verifier): the Rails-side verifier that holds the
+// gem's evaluate blocks (examples/rails_verifier).
+var VerifierPlaceholder = []string{"bin/rails", "runner", "script/agentevals_verifier.rb"}
 
 type exportedQuestion struct {
 	ID              string          `json:"id"`
@@ -113,7 +119,7 @@ func ExportSuite(run *models.Run, opts ExportOptions) (*Export, error) {
 	}
 	unported := map[string]*Unported{}
 	var order []string
-	judged := map[string]bool{}
+	judged, verifiers := map[string]bool{}, map[string]bool{}
 	var problems []string
 	for _, c := range run.Cases {
 		q := exportedQuestion{ID: c.CaseID, Question: json.RawMessage(c.Question)}
@@ -154,7 +160,12 @@ func ExportSuite(run *models.Run, opts ExportOptions) (*Export, error) {
 				if out.Evaluators == nil {
 					out.Evaluators = map[string]exportedEvaluator{}
 				}
-				out.Evaluators[s.name] = exportedEvaluator{Type: typ}
+				ev := exportedEvaluator{Type: typ}
+				if typ == score.Verifier {
+					ev.Params, _ = json.Marshal(map[string]any{"command": VerifierPlaceholder, "worker": true})
+					verifiers[s.name] = true
+				}
+				out.Evaluators[s.name] = ev
 			}
 			if opts.Registry[typ].NeedsJudge {
 				judged[s.name] = true
@@ -174,12 +185,23 @@ func ExportSuite(run *models.Run, opts ExportOptions) (*Export, error) {
 	for _, name := range order {
 		u := unported[name]
 		u.Advice = fmt.Sprintf("no evaluator type is called %q: if a built-in type does what the Ruby evaluator did, export again with --evaluator %s=TYPE; "+
+			"if it was an `evaluate :%s do |output, context|` block, export again with --evaluator %s=verifier and move the block into a verifier (docs/outcome-checks.md); "+
 			"otherwise implement it as a custom evaluator type and declare it under \"evaluators\", then add %q back to minimum_scores of %s",
-			name, name, name, strings.Join(u.Questions, ", "))
+			name, name, name, name, name, strings.Join(u.Questions, ", "))
 		exp.Unported = append(exp.Unported, *u)
 	}
 	if len(exp.Unported) > 0 {
 		exp.Notes = append(exp.Notes, "until the unported metrics are back in minimum_scores, Go runs of this file are not equivalent to the exported run and are not baselined by it")
+	}
+	if len(verifiers) > 0 {
+		names := make([]string, 0, len(verifiers))
+		for n := range verifiers {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		exp.Notes = append(exp.Notes, fmt.Sprintf("%s are exported as verifier checks running %q: fill in that script with the gem's evaluate blocks of the same names "+
+			"(AgentevalsVerifier.evaluate, examples/rails_verifier and docs/outcome-checks.md), or change each command to your own verifier program; until then those checks error, they never pass",
+			strings.Join(names, ", "), strings.Join(VerifierPlaceholder, " ")))
 	}
 	if len(judged) > 0 {
 		names := make([]string, 0, len(judged))

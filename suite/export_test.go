@@ -53,3 +53,29 @@ func TestExportSuite(t *testing.T) {
 		t.Errorf("unknown --evaluator type: err %v", err)
 	}
 }
+
+// TestExportSuite_VerifierForCustomEvaluator: a gem metric mapped to the
+// verifier type is exported as a verifier check with the Rails-side
+// placeholder command and a note of what to fill in; the file loads.
+func TestExportSuite_VerifierForCustomEvaluator(t *testing.T) {
+	run := &models.Run{Suite: "S", Agent: "A", Version: "1", Cases: []*models.CaseResult{
+		{CaseID: "q1", Name: "q1", Question: models.JSON(`"Refund order 7"`), MinimumScores: models.JSON(`{"refund_issued": 1.0}`), Metadata: models.JSON(`{"order_id": 7}`)},
+	}}
+	exp, err := ExportSuite(run, ExportOptions{Registry: score.Builtins(), Evaluators: map[string]string{"refund_issued": score.Verifier}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := string(exp.File)
+	for _, want := range []string{`"refund_issued": {`, `"type": "verifier"`, `"script/agentevals_verifier.rb"`, `"worker": true`} {
+		if !strings.Contains(file, want) {
+			t.Errorf("exported file lacks %s:\n%s", want, file)
+		}
+	}
+	if notes := strings.Join(exp.Notes, "\n"); !strings.Contains(notes, "refund_issued are exported as verifier checks") || !strings.Contains(notes, "evaluate blocks") {
+		t.Errorf("notes %q do not say what to fill in", notes)
+	}
+	path := writeFile(t, t.TempDir(), "suite.json", file)
+	if _, err := Load(path); err != nil {
+		t.Errorf("the exported suite does not load: %v", err)
+	}
+}

@@ -46,6 +46,10 @@ type Suite struct {
 	// Traces is the suite's "traces" key: receive the agent's spans during
 	// the run (evalrun run --traces). Not part of the digest.
 	Traces bool
+	// Databases are the application databases state checks and SQL steps
+	// read (suite/outcome.go); Setup and Teardown run around every question.
+	Databases       []Database
+	Setup, Teardown []Step
 
 	// whole is the suite a shard was cut from (nil unless Shard made s);
 	// positions are the suite positions of a shard's cases.
@@ -182,7 +186,7 @@ func readsAsYAML(data []byte) bool {
 }
 
 // topKeys are the keys a suite file may have.
-var topKeys = []string{"$schema", "suite", "version", "agent", "judge", "evaluators", "defaults", "questions", "golden_set", "repeat", "traces"}
+var topKeys = []string{"$schema", "suite", "version", "agent", "judge", "evaluators", "defaults", "questions", "golden_set", "repeat", "traces", "databases", "setup", "teardown"}
 
 // topLevelHint is the "did you mean" of an unknown top-level key (a
 // "question" key: "questions"), "" when no key is close.
@@ -217,6 +221,15 @@ func (s *Suite) parse(p Problems, data []byte) {
 		default:
 			p.add("$.traces", "want true or false, got %s", describe(raw))
 		}
+	}
+	if raw, ok := top["databases"]; ok {
+		s.parseDatabases(p, raw)
+	}
+	if raw, ok := top["setup"]; ok {
+		s.Setup = s.parseSteps(p, "$.setup", raw)
+	}
+	if raw, ok := top["teardown"]; ok {
+		s.Teardown = s.parseSteps(p, "$.teardown", raw)
 	}
 	if raw, ok := top["judge"]; ok && !isNull(raw) {
 		s.Judge = parseModel(p, "$.judge", raw)
@@ -300,6 +313,9 @@ func (s *Suite) parseEvaluators(p Problems, raw json.RawMessage) {
 		}
 		if _, err := def.New(ev.Params, checkJudge{}); err != nil {
 			p.add(child(path, "params"), "%v", err)
+			continue
+		}
+		if !s.checkOutcome(p, path, ev, false) {
 			continue
 		}
 		s.Evaluators = append(s.Evaluators, ev)
