@@ -21,6 +21,9 @@ func JSON(raw []byte) ([]byte, Report) {
 	}
 	var rep Report
 	rep.Repaired = needsRepair(raw)
+	if !rep.Repaired && json.Valid(raw) && untouched(raw) {
+		return raw, rep
+	}
 	v, err := decodeOne(raw)
 	if err != nil {
 		s, r := Text(string(raw))
@@ -107,7 +110,7 @@ func value(name string, v any, rep *Report, redact bool) any {
 		for k, x := range t {
 			key, fixed := Repair(k)
 			rep.Repaired = rep.Repaired || fixed
-			if str, ok := x.(string); ok && redact && str != "" && str != Redacted && SensitiveName(key) {
+			if str, ok := x.(string); ok && redact && str != "" && str != Redacted && SensitiveName(key) && !usageCount(key, str) {
 				out[key] = Redacted
 				rep.Redacted = true
 				continue

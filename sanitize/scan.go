@@ -1,0 +1,217 @@
+package sanitize
+
+import "strings"
+
+// Redaction reads text once to learn which rules could apply (hints) and
+// runs only those, each as one hand-written scan: no regular expression
+// runs on a string that cannot hold a credential. The scans see through
+// the escapes of encoded text: a literal \n, \t, \" or \u0022 before a
+// key ends a word as a space would, so "\nsk-…" inside a JSON-encoded
+// string loses its key like " sk-…" does.
+
+// hint bits say which scans could change a text.
+type hint uint8
+
+const (
+	hintName   hint = 1 << iota // a fragment of a sensitive name
+	hintSep                     // '=' or ':'
+	hintShape                   // the start of a well-known key shape
+	hintScheme                  // bearer, basic, token or digest
+	hintURL                     // "://"
+	hintPEM                     // "PRIVATE KEY-----"
+)
+
+// firstByte marks the bytes that may start a fragment hints looks for.
+var firstByte = func() (t [256]bool) {
+	for _, c := range "aAbBcCdDeEgGhHjJkKnNpPrRsStTxX=:-" {
+		t[c] = true
+	}
+	return t
+}()
+
+// hints reads s once and says which scans could change it.
+func hints[T string | []byte](s T) hint {
+	var h hint
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !firstByte[c] {
+			continue
+		}
+		rest := s[i:]
+		switch c | 0x20 {
+		case '=', ':': // unchanged by |0x20
+			h |= hintSep
+			if c == ':' && hasPrefix(rest, "://") {
+				h |= hintURL
+			}
+		case '-':
+			if hasPrefix(rest, "-----BEGIN") && contains(rest, "PRIVATE KEY-----") {
+				h |= hintPEM
+			}
+		case 'a':
+			if hasFold(rest, "auth") {
+				h |= hintName
+			}
+			if hasPrefix(rest, "AKIA") || hasPrefix(rest, "AIza") {
+				h |= hintShape
+			}
+		case 'b':
+			if hasFold(rest, "bearer") || hasFold(rest, "basic") {
+				h |= hintScheme | hintName
+			}
+		case 'c':
+			if hasFold(rest, "cookie") || hasFold(rest, "credential") {
+				h |= hintName
+			}
+		case 'd':
+			if hasFold(rest, "digest") {
+				h |= hintScheme
+			}
+		case 'e':
+			if hasPrefix(rest, "eyJ") {
+				h |= hintShape
+			}
+		case 'g':
+			if hasPrefix(rest, "gh") || hasPrefix(rest, "glpat-") || hasPrefix(rest, "github_pat_") {
+				h |= hintShape
+			}
+		case 'h':
+			if hasPrefix(rest, "hf_") {
+				h |= hintShape
+			}
+		case 'j':
+			if hasFold(rest, "jwt") {
+				h |= hintName
+			}
+		case 'k':
+			if hasFold(rest, "key") {
+				h |= hintName
+			}
+		case 'n':
+			if hasPrefix(rest, "npm_") {
+				h |= hintShape
+			}
+		case 'p':
+			if hasFold(rest, "pass") || hasFold(rest, "pwd") {
+				h |= hintName
+			}
+			if hasPrefix(rest, "pk-") || hasPrefix(rest, "pk_") {
+				h |= hintShape
+			}
+		case 'r':
+			if hasPrefix(rest, "rk-") || hasPrefix(rest, "rk_") {
+				h |= hintShape
+			}
+		case 's':
+			if hasFold(rest, "secret") || hasFold(rest, "session") || hasFold(rest, "sig") {
+				h |= hintName
+			}
+			if hasPrefix(rest, "sk-") || hasPrefix(rest, "sk_") {
+				h |= hintShape
+			}
+		case 't':
+			if hasFold(rest, "token") {
+				h |= hintName | hintScheme
+			}
+		case 'x':
+			if hasPrefix(rest, "xox") {
+				h |= hintShape
+			}
+		}
+	}
+	return h
+}
+
+// hasFold reports whether s starts with the lower-case ASCII word w,
+// ignoring case.
+func hasFold[T string | []byte](s T, w string) bool {
+	if len(s) < len(w) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if s[i]|0x20 != w[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// hasPrefix is strings.HasPrefix for text or bytes.
+func hasPrefix[T string | []byte](s T, p string) bool {
+	return len(s) >= len(p) && string(s[:len(p)]) == p
+}
+
+// contains is strings.Contains for text or bytes.
+func contains[T string | []byte](s T, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i] == sub[0] && string(s[i:i+len(sub)]) == sub {
+			return true
+		}
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// escapeAt returns the length of the escape sequence at s[i:] that ends
+// a word in encoded text (\n, \r, \t, \", \', \b, \f, \/, \uXXXX), or 0.
+func escapeAt(s string, i int) int {
+	if i+1 >= len(s) || s[i] != '\\' {
+		return 0
+	}
+	switch s[i+1] {
+	case 'n', 'r', 't', '"', '\'', 'b', 'f', '/':
+		return 2
+	case 'u':
+		if i+5 < len(s) && isHex(s[i+2]) && isHex(s[i+3]) && isHex(s[i+4]) && isHex(s[i+5]) {
+			return 6
+		}
+	}
+	return 0
+}
+
+// escapedBefore reports whether an escape sequence ends just before s[i].
+func escapedBefore(s string, i int) bool {
+	if i >= 2 && escapeAt(s, i-2) == 2 {
+		return i < 3 || s[i-3] != '\\'
+	}
+	return i >= 6 && escapeAt(s, i-6) == 6
+}
+
+// boundaryBefore reports whether a word may start at s[i]: at the start,
+// after a byte that is not a letter, digit or '_', or after an escape.
+func boundaryBefore(s string, i int) bool {
+	return i == 0 || !isWordByte(s[i-1]) || escapedBefore(s, i)
+}
+
+// edit collects the replacements of one scan, in order.
+type edit struct {
+	s    string
+	b    strings.Builder
+	done int // s[:done] is written
+}
+
+// replace writes s[e.done:from] and then with, and skips s[from:to].
+func (e *edit) replace(from, to int, with string) {
+	if e.b.Len() == 0 && e.done == 0 {
+		e.b.Grow(len(e.s))
+	}
+	e.b.WriteString(e.s[e.done:from])
+	e.b.WriteString(with)
+	e.done = to
+}
+
+// result is the edited text (s itself when nothing was replaced).
+func (e *edit) result() string {
+	if e.done == 0 && e.b.Len() == 0 {
+		return e.s
+	}
+	e.b.WriteString(e.s[e.done:])
+	return e.b.String()
+}
