@@ -174,6 +174,17 @@ func credentialWord(w string) bool {
 	return strings.ContainsAny(w, "0123456789-_.=+/~")
 }
 
+// queryCredential reports whether a query parameter with this name holds
+// a credential although the name alone is not sensitive elsewhere: "key"
+// (API keys), "code" (OAuth codes) and a few short forms.
+func queryCredential(name string) bool {
+	switch strings.ToLower(name) {
+	case "key", "code", "sig", "pwd", "pass", "auth":
+		return true
+	}
+	return false
+}
+
 // URL hides the password of raw's user information and the values of
 // sensitive query parameters; the rest stays readable. Text that does not
 // parse as a URL is redacted as free text.
@@ -197,7 +208,7 @@ func URL(raw string) string {
 			if nerr != nil || verr != nil {
 				n, v = name, value
 			}
-			if Field(n, v) != v {
+			if Field(n, v) != v || (v != "" && queryCredential(n)) {
 				parts[i] = name + "=" + Redacted
 			}
 		}
