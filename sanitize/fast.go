@@ -12,7 +12,7 @@ import (
 // carry no redaction marker are not decoded at all; the few that do are
 // redacted as text and compared. It is only a shortcut: when it says
 // false, JSON takes the decoding path.
-func untouched(raw []byte) bool {
+func untouched(raw []byte, p Policy) bool {
 	var key []byte // the key whose value comes next, if any
 	keyed := false
 	for i := 0; i < len(raw); i++ {
@@ -37,7 +37,7 @@ func untouched(raw []byte) bool {
 			i = end
 			continue
 		}
-		if !cleanString(tok, escaped, key, keyed) {
+		if !cleanString(tok, escaped, key, keyed, p) {
 			return false
 		}
 		key, keyed = nil, false
@@ -49,7 +49,7 @@ func untouched(raw []byte) bool {
 // cleanString reports that redaction leaves the string token tok (its
 // JSON bytes between the quotes) as it is, also as the value of key when
 // keyed.
-func cleanString(tok []byte, escaped bool, key []byte, keyed bool) bool {
+func cleanString(tok []byte, escaped bool, key []byte, keyed bool, p Policy) bool {
 	if escaped && (bytes.Contains(tok, []byte(`\u`)) || bytes.Contains(tok, []byte(`\/`))) {
 		return false // an escape may hide a marker: decode the document
 	}
@@ -60,7 +60,8 @@ func cleanString(tok []byte, escaped bool, key []byte, keyed bool) bool {
 			return false
 		}
 	}
-	if h&^hintSep == 0 && !maybeSecretValue(tok) {
+	pii := p.PII && maybePII(tok)
+	if h&^hintSep == 0 && !maybeSecretValue(tok) && !pii {
 		return true
 	}
 	var s string
@@ -75,7 +76,22 @@ func cleanString(tok []byte, escaped bool, key []byte, keyed bool) bool {
 	} else {
 		s = string(tok)
 	}
-	return !SecretValue(s) && RedactText(s) == s
+	return !SecretValue(s) && RedactText(s) == s && (!pii || RedactPII(s) == s)
+}
+
+// maybePII is a cheap test that RedactPII could change a token: it needs
+// an '@' or a few digits.
+func maybePII(tok []byte) bool {
+	digits := 0
+	for _, c := range tok {
+		switch {
+		case c == '@':
+			return true
+		case c >= '0' && c <= '9':
+			digits++
+		}
+	}
+	return digits > 0
 }
 
 // maybeSecretValue is a cheap test that SecretValue could hold for a
