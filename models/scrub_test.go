@@ -34,7 +34,7 @@ func TestScrub_EveryColumn(t *testing.T) {
 	reason := "reason " + secret
 	c := &CaseResult{Name: "name " + secret, Question: js(secret), ExpectedAnswer: js(secret),
 		ExpectedActions: MustJSON([]any{map[string]any{"name": "login", "arguments": map[string]any{"note": secret}}}),
-		Metadata: MustJSON(map[string]any{"tags": []string{secret}}), Output: js(secret), Actions: MustJSON([]any{map[string]any{"result": secret}}),
+		Metadata:        MustJSON(map[string]any{"tags": []string{secret}}), Output: js(secret), Actions: MustJSON([]any{map[string]any{"result": secret}}),
 		ResponseMetadata: MustJSON(map[string]any{"stderr": secret}), ErrorDetails: MustJSON(map[string]any{"stderr": secret}),
 		Metrics: []*MetricResult{{Name: "m", Reason: &reason, ErrorDetails: MustJSON(map[string]any{"raw_reply": secret})}}}
 	s := c.Scrub(sanitize.Policy{})
