@@ -60,6 +60,12 @@ func TestText_Encoded(t *testing.T) {
 			{`line\npassword=hunter2\nnext`, `line\npassword=[REDACTED]\nnext`},
 			{`header\nAuthorization: Bearer abc\nnext`, `header\nAuthorization: [REDACTED]\nnext`},
 		}},
+		{"encoded twice", []shapeCase{
+			{`reason: \"see\\nsk-abcdefghijklmnop\"`, `reason: \"see\\n[REDACTED]\"`},
+			{`{\\\"client_secret\\\": \\\"v1x\\\"}`, `{\\\"client_secret\\\": \\\"[REDACTED]\\\"}`},
+			{`got \\nBearer tok123 and \\tghp_ABCDEFGHIJKLMNOP`, `got \\nBearer [REDACTED] and \\t[REDACTED]`},
+			{`\\u0022password\\u0022: \\u0022hunter2\\u0022`, `\\u0022password\\u0022: \\u0022[REDACTED]\\u0022`},
+		}},
 		{"quoted text", []shapeCase{
 			{`'api_key': 'abc123'`, `'api_key': '[REDACTED]'`},
 			{`he typed "sk-abcdefghijkl" there`, `he typed "[REDACTED]" there`},

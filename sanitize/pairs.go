@@ -43,7 +43,7 @@ func redactPairAt(e *edit, sep int) int {
 	}
 	quote := closingQuoteBefore(s, k)
 	end := k - len(quote)
-	k = nameStart(s, end, len(quote) == 1 || len(quote) == 2, e.done)
+	k = nameStart(s, end, quote != "" && !unicodeQuote(quote), e.done)
 	if k == end || (quote != "" && !strings.HasSuffix(s[:k], quote)) {
 		return sep + 1
 	}
@@ -110,19 +110,27 @@ func redactWordAfter(e *edit, i int, colon bool) int {
 	return end
 }
 
-// closingQuoteBefore returns the quote that ends just before s[k] (", ',
-// \" or \u0022 and \u0027), or "".
+// closingQuoteBefore returns the quote that ends just before s[k], or "":
+// " or ', or \u0022 and \u0027, each after any number of backslashes
+// (\" in a JSON-encoded string, \\\" in one encoded twice).
 func closingQuoteBefore(s string, k int) string {
+	end := k
 	switch {
-	case k >= 6 && (s[k-6:k] == `\u0022` || s[k-6:k] == `\u0027`):
-		return s[k-6 : k]
-	case k >= 2 && s[k-2:k] == `\"`:
-		return `\"`
 	case k >= 1 && (s[k-1] == '"' || s[k-1] == '\''):
-		return s[k-1 : k]
+		k--
+	case k >= 6 && (s[k-5:k] == "u0022" || s[k-5:k] == "u0027") && s[k-6] == '\\':
+		k -= 5
+	default:
+		return ""
 	}
-	return ""
+	for k > 0 && s[k-1] == '\\' {
+		k--
+	}
+	return s[k:end]
 }
+
+// unicodeQuote reports whether q is a quote written \u0022 or \u0027.
+func unicodeQuote(q string) bool { return strings.HasSuffix(q, "0022") || strings.HasSuffix(q, "0027") }
 
 // nameStart is where the name ending at s[end] starts, no earlier than
 // floor: a quoted name is up to 64 bytes without quotes or backslashes, a
@@ -147,15 +155,18 @@ func nameStart(s string, end int, quoted bool, floor int) int {
 	return k
 }
 
-// openingQuoteAt returns the quote that starts s[v:], or "".
+// openingQuoteAt returns the quote that starts s[v:] (see
+// closingQuoteBefore), or "".
 func openingQuoteAt(s string, v int) string {
+	j := v
+	for j < len(s) && s[j] == '\\' {
+		j++
+	}
 	switch {
-	case s[v] == '"' || s[v] == '\'':
-		return s[v : v+1]
-	case strings.HasPrefix(s[v:], `\"`):
-		return `\"`
-	case strings.HasPrefix(s[v:], `\u0022`), strings.HasPrefix(s[v:], `\u0027`):
-		return s[v : v+6]
+	case j < len(s) && (s[j] == '"' || s[j] == '\''):
+		return s[v : j+1]
+	case j > v && (strings.HasPrefix(s[j:], "u0022") || strings.HasPrefix(s[j:], "u0027")):
+		return s[v : j+5]
 	}
 	return ""
 }
@@ -193,8 +204,10 @@ func lineEnd(s string, v int, stopAtQuote bool) int {
 		switch c := s[i]; {
 		case c == '\n' || c == '\r' || (stopAtQuote && c == '"'):
 			return i
-		case c == '\\' && i+1 < len(s) && (s[i+1] == 'n' || s[i+1] == 'r' || s[i+1] == '"'):
-			return i
+		case c == '\\':
+			if n := escapeAt(s, i); n > 0 && strings.IndexByte("nr\"", s[i+n-1]) >= 0 {
+				return i
+			}
 		}
 	}
 	return len(s)

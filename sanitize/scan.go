@@ -160,17 +160,23 @@ func isHex(c byte) bool {
 }
 
 // escapeAt returns the length of the escape sequence at s[i:] that ends
-// a word in encoded text (\n, \r, \t, \", \', \b, \f, \/, \uXXXX), or 0.
+// a word in encoded text, or 0: \n, \r, \t, \", \', \b, \f, \/ or
+// \uXXXX, after one or more backslashes (text encoded twice writes \\n
+// and \\\").
 func escapeAt(s string, i int) int {
-	if i+1 >= len(s) || s[i] != '\\' {
+	j := i
+	for j < len(s) && s[j] == '\\' {
+		j++
+	}
+	if j == i || j >= len(s) {
 		return 0
 	}
-	switch s[i+1] {
+	switch s[j] {
 	case 'n', 'r', 't', '"', '\'', 'b', 'f', '/':
-		return 2
+		return j + 1 - i
 	case 'u':
-		if i+5 < len(s) && isHex(s[i+2]) && isHex(s[i+3]) && isHex(s[i+4]) && isHex(s[i+5]) {
-			return 6
+		if j+4 < len(s) && isHex(s[j+1]) && isHex(s[j+2]) && isHex(s[j+3]) && isHex(s[j+4]) {
+			return j + 5 - i
 		}
 	}
 	return 0
@@ -178,10 +184,10 @@ func escapeAt(s string, i int) int {
 
 // escapedBefore reports whether an escape sequence ends just before s[i].
 func escapedBefore(s string, i int) bool {
-	if i >= 2 && escapeAt(s, i-2) == 2 {
-		return i < 3 || s[i-3] != '\\'
+	if i >= 2 && s[i-2] == '\\' && strings.IndexByte(`nrt"'bf/`, s[i-1]) >= 0 {
+		return true
 	}
-	return i >= 6 && escapeAt(s, i-6) == 6
+	return i >= 6 && s[i-6] == '\\' && s[i-5] == 'u' && isHex(s[i-4]) && isHex(s[i-3]) && isHex(s[i-2]) && isHex(s[i-1])
 }
 
 // boundaryBefore reports whether a word may start at s[i]: at the start,
