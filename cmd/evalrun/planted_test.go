@@ -72,7 +72,7 @@ func TestPlantedCredentials_NeverStoredOrShown(t *testing.T) {
 			content := "not a verdict: " + raw
 			out, _ := json.Marshal(map[string]any{"id": "1", "object": "chat.completion", "model": "judge",
 				"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": content}}},
-				"usage": map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
+				"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
 			w.Header().Set("Content-Type", "application/json")
 			w.Write(out)
 			return
