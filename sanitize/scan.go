@@ -21,10 +21,31 @@ const (
 	hintPEM                     // "PRIVATE KEY-----"
 )
 
-// firstByte marks the bytes that may start a fragment hints looks for.
-var firstByte = func() (t [256]bool) {
-	for _, c := range "aAbBcCdDeEgGhHjJkKnNpPrRsStTxX=:-" {
-		t[c] = true
+// needle is a fragment hints looks for: a word (compared without case
+// when fold) and the scans it could make work.
+type needle struct {
+	word string
+	fold bool
+	h    hint
+}
+
+// needles are the fragments by their first byte.
+var needles = func() (t [256][]needle) {
+	for _, n := range []needle{
+		{"auth", true, hintName}, {"bearer", true, hintScheme | hintName}, {"basic", true, hintScheme | hintName},
+		{"cookie", true, hintName}, {"credential", true, hintName}, {"digest", true, hintScheme},
+		{"jwt", true, hintName}, {"key", true, hintName}, {"pass", true, hintName}, {"pwd", true, hintName},
+		{"secret", true, hintName}, {"session", true, hintName}, {"sig", true, hintName}, {"token", true, hintName | hintScheme},
+		{"AKIA", false, hintShape}, {"AIza", false, hintShape}, {"eyJ", false, hintShape}, {"gh", false, hintShape},
+		{"glpat-", false, hintShape}, {"github_pat_", false, hintShape}, {"hf_", false, hintShape}, {"npm_", false, hintShape},
+		{"pk-", false, hintShape}, {"pk_", false, hintShape}, {"rk-", false, hintShape}, {"rk_", false, hintShape},
+		{"sk-", false, hintShape}, {"sk_", false, hintShape}, {"xox", false, hintShape},
+	} {
+		t[n.word[0]] = append(t[n.word[0]], n)
+		if n.fold {
+			up := n.word[0] - 'a' + 'A'
+			t[up] = append(t[up], n)
+		}
 	}
 	return t
 }()
@@ -33,89 +54,24 @@ var firstByte = func() (t [256]bool) {
 func hints[T string | []byte](s T) hint {
 	var h hint
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !firstByte[c] {
-			continue
-		}
 		rest := s[i:]
-		switch c | 0x20 {
-		case '=', ':': // unchanged by |0x20
+		switch c := s[i]; c {
+		case '=':
 			h |= hintSep
-			if c == ':' && hasPrefix(rest, "://") {
+		case ':':
+			h |= hintSep
+			if hasPrefix(rest, "://") {
 				h |= hintURL
 			}
 		case '-':
 			if hasPrefix(rest, "-----BEGIN") && contains(rest, "PRIVATE KEY-----") {
 				h |= hintPEM
 			}
-		case 'a':
-			if hasFold(rest, "auth") {
-				h |= hintName
-			}
-			if hasPrefix(rest, "AKIA") || hasPrefix(rest, "AIza") {
-				h |= hintShape
-			}
-		case 'b':
-			if hasFold(rest, "bearer") || hasFold(rest, "basic") {
-				h |= hintScheme | hintName
-			}
-		case 'c':
-			if hasFold(rest, "cookie") || hasFold(rest, "credential") {
-				h |= hintName
-			}
-		case 'd':
-			if hasFold(rest, "digest") {
-				h |= hintScheme
-			}
-		case 'e':
-			if hasPrefix(rest, "eyJ") {
-				h |= hintShape
-			}
-		case 'g':
-			if hasPrefix(rest, "gh") || hasPrefix(rest, "glpat-") || hasPrefix(rest, "github_pat_") {
-				h |= hintShape
-			}
-		case 'h':
-			if hasPrefix(rest, "hf_") {
-				h |= hintShape
-			}
-		case 'j':
-			if hasFold(rest, "jwt") {
-				h |= hintName
-			}
-		case 'k':
-			if hasFold(rest, "key") {
-				h |= hintName
-			}
-		case 'n':
-			if hasPrefix(rest, "npm_") {
-				h |= hintShape
-			}
-		case 'p':
-			if hasFold(rest, "pass") || hasFold(rest, "pwd") {
-				h |= hintName
-			}
-			if hasPrefix(rest, "pk-") || hasPrefix(rest, "pk_") {
-				h |= hintShape
-			}
-		case 'r':
-			if hasPrefix(rest, "rk-") || hasPrefix(rest, "rk_") {
-				h |= hintShape
-			}
-		case 's':
-			if hasFold(rest, "secret") || hasFold(rest, "session") || hasFold(rest, "sig") {
-				h |= hintName
-			}
-			if hasPrefix(rest, "sk-") || hasPrefix(rest, "sk_") {
-				h |= hintShape
-			}
-		case 't':
-			if hasFold(rest, "token") {
-				h |= hintName | hintScheme
-			}
-		case 'x':
-			if hasPrefix(rest, "xox") {
-				h |= hintShape
+		default:
+			for _, n := range needles[c] {
+				if n.fold && hasFold(rest, n.word) || !n.fold && hasPrefix(rest, n.word) {
+					h |= n.h
+				}
 			}
 		}
 	}
