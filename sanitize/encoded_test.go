@@ -11,16 +11,20 @@ import (
 // shapeCase is one input of a shape table and what String makes of it.
 type shapeCase struct{ in, want string }
 
-// checkShapes runs a table of String cases, each also through a second
-// pass (which must change nothing).
-func checkShapes(t *testing.T, cases []shapeCase) {
+// checkShapes runs a table of cases through pass (String when nil),
+// each also through a second pass (which must change nothing).
+func checkShapes(t *testing.T, cases []shapeCase, pass ...func(string) string) {
 	t.Helper()
+	fn := sanitize.String
+	if len(pass) > 0 {
+		fn = pass[0]
+	}
 	for _, tc := range cases {
-		got := sanitize.String(tc.in)
+		got := fn(tc.in)
 		if got != tc.want {
-			t.Errorf("String(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+			t.Errorf("%q\n got %q\nwant %q", tc.in, got, tc.want)
 		}
-		if again := sanitize.String(got); again != got {
+		if again := fn(got); again != got {
 			t.Errorf("second pass changed %q to %q", got, again)
 		}
 	}
