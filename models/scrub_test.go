@@ -50,3 +50,16 @@ func TestScrub_EveryColumn(t *testing.T) {
 		}
 	}
 }
+
+func TestRedact_DatabaseURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"postgres://app:s3cret@db.example:5432/evals":                       "postgres://app:xxxxx@db.example:5432/evals",
+		"postgres://app@db.example/evals?password=s3cret&sslmode=disable":   "postgres://app@db.example/evals?password=[REDACTED]&sslmode=disable",
+		"postgresql://db.example/evals?sslpassword=k3y&application_name=ci": "postgresql://db.example/evals?sslpassword=[REDACTED]&application_name=ci",
+		"sqlite:/tmp/evals.sqlite3":                                         "sqlite:/tmp/evals.sqlite3",
+	} {
+		if got := Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
