@@ -217,6 +217,9 @@ func lineEnd(s string, v int, stopAtQuote bool) int {
 // & " ' < > ; , or an escape sequence end it, and after a colon also a
 // closing bracket.
 func bareEnd(s string, v int, colon bool) int {
+	if strings.HasPrefix(s[v:], Redacted) { // already hidden, by an earlier pass
+		return v + len(Redacted)
+	}
 	for i := v; i < len(s); i++ {
 		switch s[i] {
 		case ' ', '\t', '\n', '\r', '&', '"', '\'', '<', '>', ';', ',':

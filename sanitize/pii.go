@@ -159,10 +159,20 @@ func groupedDigits(s string, i int, seps string) (string, int) {
 	return b.String(), j
 }
 
+// insideNumber reports whether s[i] continues a number written in
+// groups (a digit and a separator before it): a tail of a longer number
+// is not a phone or card number of its own.
+func insideNumber(s string, i int) bool {
+	return i >= 2 && strings.IndexByte(" -.", s[i-1]) >= 0 && isDigit(s[i-2])
+}
+
 // cardEnd matches a payment card number at s[i]: 13 to 19 digits, in
 // groups joined by single spaces or dashes, starting 2 to 6 as card
 // numbers do, passing the Luhn check.
 func cardEnd(s string, i int) int {
+	if insideNumber(s, i) {
+		return 0
+	}
 	digits, j := groupedDigits(s, i, " -")
 	if !cardGroups(s[i:j]) {
 		return 0
@@ -261,6 +271,9 @@ func ibanValid(iban []byte) bool {
 // ipEnd matches an IPv4 or IPv6 address at s[i] that is neither loopback
 // nor unspecified. A dotted quad after a 'v' is a version.
 func ipEnd(s string, i int) int {
+	if i > 0 && s[i-1] == ':' {
+		return 0 // inside a longer run of colons and digits
+	}
 	j := i
 	colons, dots, digits := 0, 0, 0
 	for j < len(s) && (isHex(s[j]) || s[j] == ':' || s[j] == '.') {
@@ -306,6 +319,9 @@ done:
 // parenthesised area code) whose last group has 3 or more digits and that
 // are not shaped like a date.
 func phoneEnd(s string, i int) int {
+	if insideNumber(s, i) {
+		return 0
+	}
 	plus := s[i] == '+'
 	j := i
 	if plus {

@@ -143,6 +143,9 @@ func redactSchemes(s string) string {
 // wordEnd is the end of the word at s[i]: white space, a quote or an
 // escape sequence ends it.
 func wordEnd(s string, i int) int {
+	if strings.HasPrefix(s[i:], Redacted) {
+		return i + len(Redacted)
+	}
 	for ; i < len(s); i++ {
 		switch s[i] {
 		case ' ', '\t', '\n', '\r', '"', '\'':
