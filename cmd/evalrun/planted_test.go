@@ -48,8 +48,9 @@ func plant(tag string) (string, []plantedSecret) {
 
 // TestPlantedCredentials_NeverStoredOrShown plants every credential shape
 // in every origin a user reaches through the real binary (the suite's
-// question, expected answer, name, metadata and expected actions, the
-// agent's answer, actions, metadata and stderr, the judge's reasons and
+// question, expected answer, name, metadata and expected actions, a
+// conversation's turns, the agent's answer, actions, metadata, spans and
+// stderr, the judge's reasons and
 // raw replies, --metadata, the --export-otlp URL, and an evidence file's
 // columns and names through db:import) and finds none of them in the
 // database file, the reports, stdout or stderr.
@@ -65,7 +66,7 @@ func TestPlantedCredentials_NeverStoredOrShown(t *testing.T) {
 	js := func(v any) string { b, _ := json.Marshal(v); return string(b) }
 	question, expected, name, qmeta, args := text("qu"), text("ex"), text("nm"), text("md"), text("ea")
 	answer, actArgs, actResult, ameta, stderr := text("an"), text("aa"), text("ar"), text("am"), text("se")
-	reason, raw, runMeta, spanAttr := text("jr"), text("jw"), text("rm"), text("sp")
+	reason, raw, runMeta, spanAttr, turn := text("jr"), text("jw"), text("rm"), text("sp"), text("ct")
 	judge := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		if strings.Contains(string(body), "RAWREPLY") {
@@ -115,8 +116,9 @@ esac
 	                 "raw": {"type": "llm_judge", "threshold": 0.5, "params": {"rubric": "RAWREPLY"}}},
 	  "questions": [{"id": "answers", "name": %s, "question": %s, "expected_answer": %s, "metadata": {"note": %s},
 	                 "expected_actions": [{"group": "g", "name": "login", "arguments": {"q": %s}}]},
+	                {"id": "talk", "turns": [%s, "and then?"], "checks": [{"type": "contains", "value": "nothing"}]},
 	                {"id": "fails", "question": "this one fails", "expected_answer": "x"}]}`,
-		js(name), js(question), js(expected), js(qmeta), js(args)))
+		js(name), js(question), js(expected), js(qmeta), js(args), js(turn)))
 	dbURL := "sqlite:" + filepath.Join(dir, "runs.sqlite3")
 	var shown strings.Builder
 	evalrunBin := func(args ...string) {
@@ -157,7 +159,7 @@ esac
 		places[f] = string(b)
 	}
 	stored := places["runs.sqlite3"] + places["runs.sqlite3-wal"]
-	for _, want := range []string{"[REDACTED]", "execute_tool login", `"gen_ai.usage.input_tokens":"812"`} {
+	for _, want := range []string{"[REDACTED]", "execute_tool login", `"gen_ai.usage.input_tokens":"812"`, "and then?"} {
 		if !strings.Contains(stored, want) {
 			t.Fatalf("the database holds no %s: the run or its span was not saved", want)
 		}
