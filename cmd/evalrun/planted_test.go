@@ -50,10 +50,10 @@ func plant(tag string) (string, []plantedSecret) {
 // in every origin a user reaches through the real binary (the suite's
 // question, expected answer, name, metadata and expected actions, a
 // conversation's turns, the agent's answer, actions, metadata, spans and
-// stderr, the judge's reasons and
-// raw replies, --metadata, the --export-otlp URL, and an evidence file's
-// columns and names through db:import) and finds none of them in the
-// database file, the reports, stdout or stderr.
+// stderr, the judge's reasons and raw replies, --metadata, the
+// --export-otlp URL, and an evidence file's columns and names through
+// db:import) and finds none of them in the database file, the reports,
+// stdout or stderr.
 func TestPlantedCredentials_NeverStoredOrShown(t *testing.T) {
 	bin := buildEvalrun(t)
 	dir := t.TempDir()
