@@ -13,6 +13,7 @@ import (
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/otlp"
 	"github.com/agentevals-go/agentevals/runner"
+	"github.com/agentevals-go/agentevals/sanitize"
 	"github.com/agentevals-go/agentevals/score"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -51,6 +52,9 @@ type Exec struct {
 	Repeat int
 	// Metadata is the run's metadata.
 	Metadata map[string]any
+	// Sanitize is what the sanitizer does beyond repair and credential
+	// redaction (run --redact-pii).
+	Sanitize sanitize.Policy
 	// JudgeDisabled says Judge is nil on purpose (--no-judge).
 	JudgeDisabled bool
 	// ExtraSummary adds keys to the run summary after the last question.
@@ -164,7 +168,7 @@ func execute(ctx context.Context, t Task) (*models.Run, error) {
 	e := t.Exec
 	opts := runner.ExecOptions{Judge: t.Judge, JudgeDisabled: e.JudgeDisabled, Concurrency: e.Concurrency,
 		Timeout: e.Timeout, Metadata: e.Metadata, Progress: e.Progress, ExtraSummary: e.ExtraSummary,
-		Repeat: e.Repeat, Record: e.Record, Provenance: e.Provenance, Traces: e.Traces}
+		Repeat: e.Repeat, Record: e.Record, Provenance: e.Provenance, Traces: e.Traces, Sanitize: e.Sanitize}
 	if e.Started != nil {
 		e.Started()
 	}

@@ -94,77 +94,23 @@ func (o Options) checkTimes(r *models.Run, bad func(p, format string, args ...an
 	return nil
 }
 
-// scrub gives the file's strings the live run's treatment: every text and
-// JSON column is repaired (NUL, invalid UTF-8, lone surrogates: what
-// PostgreSQL refuses), and the columns a live run redacts (the run's
-// metadata, the answer, actions, response metadata, error details, metric
-// reasons) are redacted too. Changed case columns are listed under
-// response_metadata.sanitized, as a live run lists them. It reports
-// whether it changed anything.
+// scrub gives the file's strings the live run's treatment, by the same
+// code: the run's suite and agent names and metadata, each case's name,
+// question, expected answer, expected actions, metadata, answer, actions,
+// response metadata, error details and metric reasons are repaired and
+// redacted; ids, statuses, digests and the summary are repaired (NUL,
+// invalid UTF-8, lone surrogates: what PostgreSQL refuses). Changed case
+// columns are listed under response_metadata.sanitized, as a live run
+// lists them. It reports whether it changed anything.
 func scrub(r *models.Run) bool {
-	var changed sanitize.Report
-	repair := func(s *string) {
-		var fixed bool
-		*s, fixed = sanitize.Repair(*s)
-		changed.Repaired = changed.Repaired || fixed
-	}
-	for _, s := range []*string{&r.Suite, &r.Agent, &r.Version, &r.SuiteDigest, &r.Status} {
-		repair(s)
-	}
-	runNote := func(_ string, rep sanitize.Report) { changed.Merge(rep) }
-	r.Metadata = redactJSON(r.Metadata, runNote, "")
-	r.Summary = repairJSON(r.Summary, runNote, "")
+	var policy sanitize.Policy
+	changed := r.ScrubNames(policy).Changed()
 	for _, c := range r.Cases {
-		var touched sanitize.Report
-		var listed models.Sanitized
-		note := func(col string, rep sanitize.Report) {
-			listed.Note(col, rep)
-			touched.Merge(rep)
+		if c.Scrub(policy).Changed() {
+			changed = true
 		}
-		for _, s := range []*string{&c.CaseID, &c.Name, &c.Status} {
-			repair(s)
-		}
-		for _, col := range c.DefinitionColumns() {
-			*col.Value = repairJSON(*col.Value, note, col.Name)
-		}
-		for _, col := range c.AgentColumns() {
-			*col.Value = redactJSON(*col.Value, note, col.Name)
-		}
-		for i, m := range c.Metrics {
-			repair(&m.Name)
-			m.ErrorDetails = redactJSON(m.ErrorDetails, note, fmt.Sprintf("metrics[%d].error_details", i))
-			if m.Reason != nil {
-				s, rep := sanitize.Text(*m.Reason)
-				m.Reason = &s
-				note(fmt.Sprintf("metrics[%d].reason", i), rep)
-			}
-		}
-		c.NoteSanitized(listed)
-		changed.Merge(touched)
 	}
-	return changed.Changed()
-}
-
-func redactJSON(j models.JSON, note func(string, sanitize.Report), col string) models.JSON {
-	if j == nil {
-		return nil
-	}
-	out, rep := sanitize.JSON(j)
-	if note != nil {
-		note(col, rep)
-	}
-	return models.JSON(out)
-}
-
-func repairJSON(j models.JSON, note func(string, sanitize.Report), col string) models.JSON {
-	if j == nil {
-		return nil
-	}
-	out, fixed := sanitize.RepairJSON(j)
-	if note != nil {
-		note(col, sanitize.Report{Repaired: fixed})
-	}
-	return models.JSON(out)
+	return changed
 }
 
 // capAnswers cuts every answer longer than limit bytes as a live run does:

@@ -104,8 +104,8 @@ func TestParse_TreatsTheFileAsALiveRun(t *testing.T) {
 		}
 	}
 	meta, err := models.DecodeCaseMetadata(c0.ResponseMetadata)
-	if err != nil || meta.Sanitized == nil || strings.Join(meta.Sanitized.Repaired, ",") != "output" || strings.Join(meta.Sanitized.Redacted, ",") != "output" {
-		t.Errorf("case 0's response_metadata.sanitized = %+v (%v), want output repaired and redacted", meta.Sanitized, err)
+	if err != nil || meta.Sanitized == nil || strings.Join(meta.Sanitized.Repaired, ",") != "name,output" || strings.Join(meta.Sanitized.Redacted, ",") != "output" {
+		t.Errorf("case 0's response_metadata.sanitized = %+v (%v), want name and output repaired, output redacted", meta.Sanitized, err)
 	}
 	cut, err := models.DecodeCaseMetadata(c1.ResponseMetadata)
 	if err != nil || cut.OutputTruncated == nil || *cut.OutputTruncated.KeptBytes != 33 || *cut.OutputTruncated.ReplyBytes != 37 || *cut.OutputTruncated.LimitBytes != 32 {

@@ -95,6 +95,9 @@ type ReplyNote struct {
 // Sanitized lists the columns (and "metrics[i].reason") the sanitizer
 // repaired or redacted.
 type Sanitized struct {
+	// PII lists the columns where personal data was replaced by typed
+	// markers (run --redact-pii).
+	PII      []string `json:"pii,omitempty"`
 	Redacted []string `json:"redacted,omitempty"`
 	Repaired []string `json:"repaired,omitempty"`
 }

@@ -19,6 +19,8 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 // Dialect names the kind of database behind a DB.
@@ -209,8 +211,13 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*DB, error)
 	return db, nil
 }
 
-// Redact removes a password from a database URL for messages and evidence.
+// Redact removes a password from a database URL for messages and
+// evidence: the user information's and a credential query parameter's
+// (postgres://…?password=…).
 func Redact(url string) string {
+	if q := strings.IndexByte(url, '?'); q >= 0 {
+		url = url[:q] + sanitize.RedactText(url[q:])
+	}
 	at := strings.LastIndexByte(url, '@')
 	scheme := strings.Index(url, "://")
 	if at < 0 || scheme < 0 || at < scheme {

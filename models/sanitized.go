@@ -15,10 +15,13 @@ func (s *Sanitized) Note(column string, rep sanitize.Report) {
 	if rep.Redacted {
 		s.Redacted = appendNew(s.Redacted, column)
 	}
+	if rep.PII {
+		s.PII = appendNew(s.PII, column)
+	}
 }
 
 // Changed reports whether any column is listed.
-func (s Sanitized) Changed() bool { return len(s.Repaired)+len(s.Redacted) > 0 }
+func (s Sanitized) Changed() bool { return len(s.Repaired)+len(s.Redacted)+len(s.PII) > 0 }
 
 // NoteSanitized adds the columns s lists to the case's
 // response_metadata.sanitized, keeping what was listed there and every
@@ -40,6 +43,9 @@ func (c *CaseResult) NoteSanitized(s Sanitized) {
 	}
 	for _, col := range s.Redacted {
 		meta.Sanitized.Redacted = appendNew(meta.Sanitized.Redacted, col)
+	}
+	for _, col := range s.PII {
+		meta.Sanitized.PII = appendNew(meta.Sanitized.PII, col)
 	}
 	if j, err := meta.Encode(); err == nil {
 		c.ResponseMetadata = j

@@ -14,7 +14,14 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
+
+// ExportOptions tune ExportScores.
+type ExportOptions struct {
+	// Timeout bounds the whole export, retries included (0: 10 s).
+	Timeout time.Duration
+}
 
 // ExportScores sends a run's results to an OTLP/HTTP collector (url is
 // the traces endpoint, e.g. http://localhost:4318/v1/traces) with the Go
@@ -24,25 +31,51 @@ import (
 // "fail" or "error", gen_ai.evaluation.explanation). A traced case's span
 // joins the agent's trace as a child of the case's traceparent and links
 // to it, so a trace viewer shows the scores beside the agent's own spans.
-// It returns how many case spans were exported.
-func ExportScores(ctx context.Context, url string, run *models.Run) (int, error) {
-	exp, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(url), otlptracehttp.WithTimeout(10*time.Second))
-	if err != nil {
-		return 0, fmt.Errorf("export scores to %s: %w", url, err)
+// The spans go out in one export whose outcome is returned: a collector
+// that is down, refuses (4xx, 5xx), throttles past the timeout or hangs
+// is an error, never a count. It returns how many case spans the
+// collector accepted. Errors name the URL without its credentials.
+func ExportScores(ctx context.Context, url string, run *models.Run, opts ExportOptions) (int, error) {
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = 10 * time.Second
 	}
+	fail := func(err error) error {
+		return fmt.Errorf("export scores to %s: %s", sanitize.URL(url), sanitize.String(err.Error()))
+	}
+	exp, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(url), otlptracehttp.WithTimeout(timeout),
+		otlptracehttp.WithRetry(otlptracehttp.RetryConfig{Enabled: true, InitialInterval: 200 * time.Millisecond,
+			MaxInterval: time.Second, MaxElapsedTime: timeout}))
+	if err != nil {
+		return 0, fail(err)
+	}
+	defer func() { _ = exp.Shutdown(context.WithoutCancel(ctx)) }()
+	var spans collected
 	res := resource.NewSchemaless(attribute.String("service.name", "agentevals"))
-	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(&spans), sdktrace.WithResource(res))
 	tracer := tp.Tracer("github.com/agentevals-go/agentevals")
-	n := 0
 	for _, c := range run.Cases {
 		caseSpan(ctx, tracer, run, c)
-		n++
 	}
-	if err := tp.Shutdown(ctx); err != nil { // flushes
-		return 0, fmt.Errorf("export scores to %s: %w", url, err)
+	_ = tp.Shutdown(ctx) // ends nothing of ours: the spans are collected
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := exp.ExportSpans(ctx, spans.spans); err != nil {
+		return 0, fail(err)
 	}
-	return n, nil
+	return len(spans.spans), nil
 }
+
+// collected keeps the ended spans so they are exported in one call whose
+// error is seen (a batching processor only logs it).
+type collected struct{ spans []sdktrace.ReadOnlySpan }
+
+var _ sdktrace.SpanProcessor = (*collected)(nil)
+
+func (c *collected) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
+func (c *collected) OnEnd(s sdktrace.ReadOnlySpan)                   { c.spans = append(c.spans, s) }
+func (c *collected) Shutdown(context.Context) error                  { return nil }
+func (c *collected) ForceFlush(context.Context) error                { return nil }
 
 // caseSpan records one case's evaluation.
 func caseSpan(ctx context.Context, tracer trace.Tracer, run *models.Run, c *models.CaseResult) {

@@ -54,7 +54,7 @@ func TestExportScores(t *testing.T) {
 			{Name: "path", Score: &one, Passed: true, Reason: &pass}, {Name: "ok_calls", Score: &half, Threshold: 1, Reason: &why}}},
 		{CaseID: "plain", Status: models.StatusError, ErrorDetails: models.JSON(`{"kind":"timeout"}`)},
 	}
-	n, err := ExportScores(context.Background(), srv.URL+TracesPath, run)
+	n, err := ExportScores(context.Background(), srv.URL+TracesPath, run, ExportOptions{})
 	if err != nil || n != 2 {
 		t.Fatalf("ExportScores = %d, %v", n, err)
 	}

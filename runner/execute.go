@@ -53,6 +53,9 @@ type ExecOptions struct {
 	Timeout time.Duration
 	// Metadata is the run's metadata (a JSON object; default {}).
 	Metadata map[string]any
+	// Sanitize is what the sanitizer does to every stored column beyond
+	// repair and credential redaction (PII: personal data too).
+	Sanitize sanitize.Policy
 	// Progress, when set, is called after each case finishes, one call at a time.
 	Progress func(Progress)
 	// ExtraSummary, when set, is called after every case finished; its keys
@@ -143,7 +146,7 @@ func Execute(ctx context.Context, s *suite.Suite, a agent.Agent, opts ExecOption
 	}
 	// --metadata and experiment variant metadata are operator text: stored
 	// and shown redacted like every other string.
-	if out, _ := sanitize.JSON(run.Metadata); out != nil {
+	if out, _ := opts.Sanitize.JSON(run.Metadata); out != nil {
 		run.Metadata = models.JSON(out)
 	}
 	conc := Concurrency(opts.Concurrency, len(s.Cases))
@@ -238,11 +241,11 @@ func (e *executor) runCase(ctx context.Context, i int) {
 		for r := range reps {
 			reps[r] = &models.CaseResult{}
 			e.answerStepped(withRepeat(ctx, r, e.repeat), c, reps[r])
-			scrubCase(reps[r])
+			scrubCase(reps[r], e.opts.Sanitize)
 		}
 		mergeRepeats(rec, c, reps)
 	}
-	scrubCase(rec)
+	scrubCase(rec, e.opts.Sanitize)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if ctx.Err() != nil {

@@ -15,20 +15,26 @@ import (
 // redacted as free text. It returns raw itself when nothing changed, so
 // untouched documents keep their bytes (key order, spacing). Text that is
 // not JSON is returned as a JSON string of its sanitized text.
-func JSON(raw []byte) ([]byte, Report) {
+func JSON(raw []byte) ([]byte, Report) { return Policy{}.JSON(raw) }
+
+// JSON is the package's JSON under p.
+func (p Policy) JSON(raw []byte) ([]byte, Report) {
 	if raw == nil {
 		return nil, Report{}
 	}
 	var rep Report
 	rep.Repaired = needsRepair(raw)
+	if !rep.Repaired && json.Valid(raw) && untouched(raw, p) {
+		return raw, rep
+	}
 	v, err := decodeOne(raw)
 	if err != nil {
-		s, r := Text(string(raw))
+		s, r := p.Text(string(raw))
 		b, _ := marshal(s)
 		r.Repaired = true
 		return b, r
 	}
-	out, r := Value(v)
+	out, r := p.Value(v)
 	rep.Merge(r)
 	if !rep.Changed() {
 		return raw, rep
@@ -54,7 +60,7 @@ func RepairJSON(raw []byte) ([]byte, bool) {
 		return raw, false
 	}
 	var rep Report
-	b, err := marshal(value("", v, &rep, false))
+	b, err := marshal(value("", v, &rep, nil))
 	if err != nil {
 		return raw, false
 	}
@@ -93,32 +99,36 @@ func marshal(v any) ([]byte, error) {
 // Value repairs and redacts decoded JSON (map[string]any, []any, strings,
 // numbers…) and returns the result; maps and slices are copied, never
 // changed in place.
-func Value(v any) (any, Report) {
+func Value(v any) (any, Report) { return Policy{}.Value(v) }
+
+// Value is the package's Value under p.
+func (p Policy) Value(v any) (any, Report) {
 	var rep Report
-	out := value("", v, &rep, true)
+	out := value("", v, &rep, &p)
 	return out, rep
 }
 
-// value repairs (and, when redact, redacts) v.
-func value(name string, v any, rep *Report, redact bool) any {
+// value repairs v and, unless p is nil, redacts it under p.
+func value(name string, v any, rep *Report, p *Policy) any {
+	redact := p != nil
 	switch t := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(t))
 		for k, x := range t {
 			key, fixed := Repair(k)
 			rep.Repaired = rep.Repaired || fixed
-			if str, ok := x.(string); ok && redact && str != "" && str != Redacted && SensitiveName(key) {
+			if str, ok := x.(string); ok && redact && str != "" && str != Redacted && SensitiveName(key) && !usageCount(key, str) {
 				out[key] = Redacted
 				rep.Redacted = true
 				continue
 			}
-			out[key] = value(key, x, rep, redact)
+			out[key] = value(key, x, rep, p)
 		}
 		return out
 	case []any:
 		out := make([]any, len(t))
 		for i, x := range t {
-			out[i] = value(name, x, rep, redact)
+			out[i] = value(name, x, rep, p)
 		}
 		return out
 	case string:
@@ -134,6 +144,11 @@ func value(name string, v any, rep *Report, redact bool) any {
 			red = RedactText(s)
 		}
 		rep.Redacted = rep.Redacted || red != s
+		if p.PII {
+			out := RedactPII(red)
+			rep.PII = rep.PII || out != red
+			red = out
+		}
 		return red
 	default:
 		return v

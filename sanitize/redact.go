@@ -20,158 +20,141 @@ var secretNameParts = []string{
 // with this name holds credentials (Authorization, api_key, X-Api-Key,
 // client_secret, session_token, …).
 func SensitiveName(name string) bool {
-	n := strings.NewReplacer("-", "", "_", "", ".", "", " ", "").Replace(strings.ToLower(name))
+	n := normalize(name)
 	for _, p := range secretNameParts {
 		if strings.Contains(n, p) {
 			return true
 		}
 	}
-	// a bare "key" is usually an answer or a lookup key, not a credential
-	return strings.HasSuffix(n, "auth") || (strings.HasSuffix(n, "key") && n != "key") || n == "sig" || n == "pwd"
+	return strings.HasSuffix(n, "auth") || keyName(name, n) || n == "sig" || n == "pwd"
 }
 
-// secretWhole matches a whole value that is a credential whatever its name.
-var secretWhole = regexp.MustCompile(`(?i)^(bearer|basic|token|digest)\s+\S|^(sk|pk|rk)[-_][a-z0-9_-]{8,}|^(ghp|gho|ghs|ghu|ghr|github_pat|xox[abprs]|glpat)[-_]|^(npm|hf)_[a-z0-9]{20,}$|-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----|^AKIA[0-9A-Z]{12}|^AIza[0-9A-Za-z_-]{20}|^eyJ[a-zA-Z0-9_-]+\.[a-zA-Z0-9_-]+\.`)
-
-// keyShape finds well-known key shapes inside free text.
-var keyShape = regexp.MustCompile(`\b((sk|pk|rk)[-_][A-Za-z0-9_-]{8,}|(ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{8,}|github_pat_[A-Za-z0-9_]{8,}|xox[abprs]-[A-Za-z0-9-]{8,}|glpat-[A-Za-z0-9_-]{8,}|npm_[A-Za-z0-9]{20,}|hf_[A-Za-z0-9]{20,}|AKIA[0-9A-Z]{12,}|AIza[0-9A-Za-z_-]{20,}|eyJ[a-zA-Z0-9_-]+\.[a-zA-Z0-9_-]+\.[a-zA-Z0-9_-]*)`)
-
-// SecretValue reports whether v as a whole looks like a credential.
-func SecretValue(v string) bool { return secretWhole.MatchString(v) }
-
-// Field redacts value when its name is sensitive or it looks like a
-// credential itself; header maps, query parameters and form fields use it.
-func Field(name, value string) string {
-	if SensitiveName(name) || SecretValue(value) {
-		return Redacted
-	}
-	return RedactText(value)
-}
-
-var (
-	// credentialPair finds name=value pairs (query strings, forms, logs,
-	// "aws_secret_access_key = value" in config files); a value that is an
-	// authorization scheme takes the word after it along ("NAME=Bearer x").
-	credentialPair = regexp.MustCompile(`([A-Za-z0-9_.\-\[\]]+)([ \t]*=[ \t]*)((?i:bearer|basic|token|digest)[ \t]+[^&\s"'<>;,]+|[^&\s"'<>;,]+)`)
-	// privateKey finds a PEM private-key block, to its END line or, when
-	// it was cut, to the end of the text.
-	privateKey = regexp.MustCompile(`(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)`)
-	// headerLine finds "Name: value" where Name is a credential header, to
-	// the end of the line.
-	headerLine = regexp.MustCompile(`(?im)\b(proxy-authorization|authorization|set-cookie|cookie|x-api-key|api-key|x-auth-token|x-goog-api-key|private-token|x-amz-security-token)(\s*:\s*)([^\r\n]+)`)
-	// quotedField finds "name": "value" inside text (JSON quoted in logs).
-	quotedField = regexp.MustCompile(`"([^"\\]{1,64})"(\s*:\s*)"((?:[^"\\]|\\.)*)"`)
-	// userinfo finds the user:password@ of URLs in text.
-	userinfo = regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.\-]*://)([^/\s:@"'<>]*):([^/\s@"'<>]+)@`)
-)
-
-// RedactText hides credentials in free text such as an agent's stderr or
-// an error message: credential header lines, sensitive name=value pairs
-// and quoted "name": "value" fields, URL passwords, the word after an
-// authorization scheme, and words shaped like well-known keys.
-func RedactText(s string) string {
-	if !mayHoldSecret(s) {
-		return s
-	}
-	if strings.Contains(s, "PRIVATE KEY-----") {
-		s = privateKey.ReplaceAllString(s, Redacted)
-	}
-	s = headerLine.ReplaceAllString(s, "$1$2"+Redacted)
-	s = userinfo.ReplaceAllString(s, "$1$2:"+Redacted+"@")
-	s = credentialPair.ReplaceAllStringFunc(s, redactPair)
-	s = quotedField.ReplaceAllStringFunc(s, func(m string) string {
-		sub := quotedField.FindStringSubmatch(m)
-		if SensitiveName(sub[1]) && sub[3] != "" && sub[3] != Redacted {
-			return `"` + sub[1] + `"` + sub[2] + `"` + Redacted + `"`
-		}
-		return m
-	})
-	s = keyShape.ReplaceAllString(s, Redacted)
-	return redactSchemes(s)
-}
-
-// redactPair redacts one name=value match of credentialPair: the value of
-// a sensitive name, and whatever follows an authorization scheme.
-func redactPair(m string) string {
-	sub := credentialPair.FindStringSubmatch(m)
-	name, eq, value := sub[1], sub[2], sub[3]
-	if word, rest, ok := strings.Cut(value, " "); ok || strings.Contains(value, "\t") {
-		if !ok {
-			word, rest, _ = strings.Cut(value, "\t")
-		}
-		rest = strings.TrimLeft(rest, " \t")
-		if rest == Redacted || !(strings.EqualFold(word, "bearer") || SensitiveName(name) || credentialWord(rest)) {
-			return m
-		}
-		return name + eq + word + " " + Redacted
-	}
-	if SensitiveName(name) && value != Redacted && !tokenCount(name, value) {
-		return name + eq + Redacted
-	}
-	return m
-}
-
-// tokenCount: "max_tokens=100" is a count, not a credential.
-func tokenCount(name, value string) bool {
-	if !strings.HasSuffix(strings.ToLower(name), "tokens") {
+// keyName reports whether name (n normalized) names a key that is a
+// credential: "api_key", "X-Api-Key", "signingKey", "secretkey". A bare
+// "key" is usually an answer or a lookup key, and "monkey" or "hotkey"
+// are words.
+func keyName(name, n string) bool {
+	if len(n) <= 3 || !strings.HasSuffix(n, "key") {
 		return false
 	}
-	for _, c := range value {
-		if c < '0' || c > '9' {
-			return false
+	if i := len(name) - 3; i > 0 && strings.EqualFold(name[i:], "key") {
+		if c := name[i-1]; c == '-' || c == '_' || c == '.' || c == ' ' || (name[i] == 'K' && c >= 'a' && c <= 'z') {
+			return true
 		}
 	}
-	return true
-}
-
-// mayHoldSecret is a cheap test that s could match any redaction rule: each
-// needs a '=', ':' or '@', or one of a few letter pairs ("sk", "gh", "AK",
-// "ey", "xo", "gl", "AI", or an authorization scheme).
-func mayHoldSecret(s string) bool {
-	if s == "" {
-		return false
-	}
-	if strings.ContainsAny(s, "=:@") {
-		return true
-	}
-	for _, p := range []string{"sk", "pk", "rk", "gh", "AKIA", "AIza", "eyJ", "xox", "glpat", "npm_", "hf_", "PRIVATE", "earer", "asic", "oken", "igest", "EARER", "ASIC", "OKEN", "IGEST"} {
-		if strings.Contains(s, p) {
+	for _, k := range []string{"apikey", "accesskey", "secretkey", "privatekey", "signingkey", "masterkey",
+		"licensekey", "encryptionkey", "authkey", "clientkey", "subscriptionkey", "sshkey", "accountkey"} {
+		if strings.HasSuffix(n, k) {
 			return true
 		}
 	}
 	return false
 }
 
-// redactSchemes replaces the word after Bearer, Basic, Token or Digest
-// when it is shaped like a credential (see credentialWord): "Bearer
-// abc.123" loses its token, "token counts" and "a bearer token" stay.
-func redactSchemes(s string) string {
-	lower := strings.ToLower(s)
-	if !strings.Contains(lower, "bearer") && !strings.Contains(lower, "basic") &&
-		!strings.Contains(lower, "token") && !strings.Contains(lower, "digest") {
-		return s
-	}
-	lines := strings.Split(s, "\n")
-	for i, line := range lines {
-		words := strings.Split(line, " ")
-		for j := 1; j < len(words); j++ {
-			if scheme(words[j-1]) && words[j] != Redacted && credentialWord(words[j]) {
-				words[j] = Redacted
-			}
+// normalize lower-cases name and drops '-', '_', '.' and spaces.
+func normalize(name string) string {
+	b := make([]byte, 0, len(name))
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c == '-' || c == '_' || c == '.' || c == ' ':
+		case c >= 'A' && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		default:
+			b = append(b, c)
 		}
-		lines[i] = strings.Join(words, " ")
 	}
-	return strings.Join(lines, "\n")
+	return string(b)
 }
 
-// scheme reports whether w is an authorization scheme word, alone or as
-// the value of a name ("AUTH=Bearer", "header:Bearer").
-func scheme(w string) bool {
-	w = strings.Trim(strings.ToLower(w), `"':`)
-	if i := strings.LastIndexAny(w, "=:"); i >= 0 {
-		w = w[i+1:]
+// SecretValue reports whether v as a whole looks like a credential: an
+// authorization scheme and its token, a well-known key shape at its
+// start, or a PEM private key anywhere (letter case ignored, as header
+// values are written in any case).
+func SecretValue(v string) bool {
+	if len(v) < 3 {
+		return false
 	}
-	return w == "bearer" || w == "basic" || w == "token" || w == "digest"
+	if n := schemeAt(v, 0); n > 0 {
+		rest := v[n:]
+		blanks := len(rest) - len(strings.TrimLeft(rest, " \t\n\r\v\f"))
+		return blanks > 0 && blanks < len(rest)
+	}
+	if strings.Contains(v, "-----BEGIN ") && strings.Contains(v, "PRIVATE KEY-----") && privateKeyHeader.MatchString(v) {
+		return true
+	}
+	lower := strings.ToLower(v[:min(len(v), 12)])
+	switch {
+	case len(v) > 3 && (lower[0] == 's' || lower[0] == 'p' || lower[0] == 'r') && lower[1] == 'k' && (v[2] == '-' || v[2] == '_'):
+		return spanFold(v[3:]) >= 8
+	case strings.HasPrefix(lower, "github_pat"), strings.HasPrefix(lower, "glpat") && len(v) > 5 && (v[5] == '-' || v[5] == '_'):
+		return true
+	case len(v) > 3 && strings.HasPrefix(lower, "gh") && strings.IndexByte("posur", lower[2]) >= 0 && (v[3] == '-' || v[3] == '_'):
+		return true
+	case len(v) > 4 && strings.HasPrefix(lower, "xox") && strings.IndexByte("abprs", lower[3]) >= 0 && (v[4] == '-' || v[4] == '_'):
+		return true
+	case strings.HasPrefix(lower, "npm_"):
+		return len(v) >= 24 && span(v[4:], alnum) == len(v)-4
+	case strings.HasPrefix(lower, "hf_"):
+		return len(v) >= 23 && span(v[3:], alnum) == len(v)-3
+	case strings.HasPrefix(lower, "akia"):
+		return len(v) >= 16 && span(strings.ToUpper(v[4:16]), upperDigit) == 12
+	case strings.HasPrefix(lower, "aiza"):
+		return len(v) >= 24 && span(v[4:], alnumBoth) >= 20
+	case strings.HasPrefix(lower, "eyj"):
+		return jwtEnd("eyJ"+v[3:], 0) > 0
+	}
+	return false
+}
+
+// spanFold counts the leading bytes of s that are letters, digits, '_'
+// or '-'.
+func spanFold(s string) int { return span(s, alnumBoth) }
+
+// privateKeyHeader is the first line of a PEM private key.
+var privateKeyHeader = regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----`)
+
+// Field redacts value when its name is sensitive (unless it is a usage
+// count) or it looks like a credential itself; header maps, query
+// parameters and form fields use it.
+func Field(name, value string) string {
+	if (SensitiveName(name) && !usageCount(name, value)) || SecretValue(value) {
+		return Redacted
+	}
+	return RedactText(value)
+}
+
+// privateKey finds a PEM private-key block, to its END line or, when it
+// was cut, to the end of the text.
+var privateKey = regexp.MustCompile(`(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)`)
+
+// RedactText hides credentials in free text such as an agent's stderr or
+// an error message: PEM private keys, URL passwords, credential header
+// lines, the values of sensitive names in name=value and name: value
+// pairs (bare, quoted or JSON-encoded), words shaped like well-known keys
+// and the credential-shaped word after an authorization scheme. One read
+// of the text says which of these can apply; text that holds none of
+// their markers is returned as it is.
+func RedactText(s string) string {
+	h := hints(s)
+	if h&^hintSep == 0 {
+		return s
+	}
+	if h&hintPEM != 0 {
+		s = privateKey.ReplaceAllString(s, Redacted)
+	}
+	if h&hintURL != 0 && strings.IndexByte(s, '@') >= 0 {
+		s = redactUserinfo(s)
+	}
+	if h&hintSep != 0 && h&(hintName|hintScheme) != 0 {
+		s = redactPairs(s)
+	}
+	if h&hintShape != 0 {
+		s = redactShapes(s)
+	}
+	if h&hintScheme != 0 {
+		s = redactSchemes(s)
+	}
+	return s
 }
 
 // credentialWord reports whether w, the word after a scheme, looks like a
@@ -189,6 +172,17 @@ func credentialWord(w string) bool {
 		return true
 	}
 	return strings.ContainsAny(w, "0123456789-_.=+/~")
+}
+
+// queryCredential reports whether a query parameter with this name holds
+// a credential although the name alone is not sensitive elsewhere: "key"
+// (API keys), "code" (OAuth codes) and a few short forms.
+func queryCredential(name string) bool {
+	switch strings.ToLower(name) {
+	case "key", "code", "sig", "pwd", "pass", "auth":
+		return true
+	}
+	return false
 }
 
 // URL hides the password of raw's user information and the values of
@@ -214,7 +208,7 @@ func URL(raw string) string {
 			if nerr != nil || verr != nil {
 				n, v = name, value
 			}
-			if Field(n, v) != v {
+			if Field(n, v) != v || (v != "" && queryCredential(n)) {
 				parts[i] = name + "=" + Redacted
 			}
 		}

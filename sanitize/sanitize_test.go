@@ -47,7 +47,10 @@ func TestText(t *testing.T) {
 func TestURL(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"http://bob:hunter2@agent.example:8080/ask?api_key=abc&lang=en", "http://bob:[REDACTED]@agent.example:8080/ask?api_key=[REDACTED]&lang=en"},
-		{"http://agent.example/ask?token=t&key=k", "http://agent.example/ask?token=[REDACTED]&key=k"},
+		{"http://agent.example/ask?token=t&key=k&id=7", "http://agent.example/ask?token=[REDACTED]&key=[REDACTED]&id=7"},
+		{"https://maps.example/api?key=AIzaSyA123&code=xyz&sig=abc&q=paris", "https://maps.example/api?key=[REDACTED]&code=[REDACTED]&sig=[REDACTED]&q=paris"},
+		{"https://x.example/a?gen_ai.usage.input_tokens=12&access_token=9", "https://x.example/a?gen_ai.usage.input_tokens=12&access_token=[REDACTED]"},
+		{"https://bob@x.example/", "https://bob@x.example/"},
 		{"http://agent.example/ask", "http://agent.example/ask"},
 		{"https://x.example/?q=sk-abcdefghijkl", "https://x.example/?q=[REDACTED]"},
 	} {

@@ -15,15 +15,18 @@ type Report struct {
 	Repaired bool
 	// Redacted: a credential was replaced by Redacted.
 	Redacted bool
+	// PII: personal data was replaced by a typed marker (Policy.PII).
+	PII bool
 }
 
 // Changed reports whether anything was changed.
-func (r Report) Changed() bool { return r.Repaired || r.Redacted }
+func (r Report) Changed() bool { return r.Repaired || r.Redacted || r.PII }
 
 // Merge adds o's changes to r.
 func (r *Report) Merge(o Report) {
 	r.Repaired = r.Repaired || o.Repaired
 	r.Redacted = r.Redacted || o.Redacted
+	r.PII = r.PII || o.PII
 }
 
 // Repair replaces NUL characters and invalid UTF-8 (which includes
@@ -55,18 +58,39 @@ func containsNUL(b []byte) bool {
 	return false
 }
 
+// Policy chooses what sanitizing does beyond repair and credential
+// redaction, which always happen. The zero Policy is the default.
+type Policy struct {
+	// PII also replaces personal data with typed markers (RedactPII).
+	PII bool
+}
+
 // Text repairs and redacts free text: an error message, stderr, a judge's
 // reason, an agent's answer.
-func Text(s string) (string, Report) {
-	var r Report
-	s, r.Repaired = Repair(s)
-	red := RedactText(s)
-	r.Redacted = red != s
-	return red, r
-}
+func Text(s string) (string, Report) { return Policy{}.Text(s) }
 
 // String is Text without the report.
 func String(s string) string {
 	out, _ := Text(s)
+	return out
+}
+
+// Text is the package's Text under p.
+func (p Policy) Text(s string) (string, Report) {
+	var r Report
+	s, r.Repaired = Repair(s)
+	red := RedactText(s)
+	r.Redacted = red != s
+	if p.PII {
+		out := RedactPII(red)
+		r.PII = out != red
+		red = out
+	}
+	return red, r
+}
+
+// String is Policy.Text without the report.
+func (p Policy) String(s string) string {
+	out, _ := p.Text(s)
 	return out
 }

@@ -297,7 +297,7 @@ func (s *Suite) Plan(calculated []string) *models.Run {
 		// Loaded suites hold only portable JSON; this cannot happen.
 		digest = "invalid:" + err.Error()
 	}
-	run := &models.Run{Suite: s.Name, Agent: s.Agent.Name, Version: s.Version,
+	run := &models.Run{Suite: sanitize.String(s.Name), Agent: sanitize.String(s.Agent.Name), Version: s.Version,
 		SuiteDigest: digest, Status: models.RunStatusCompleted,
 		Summary: models.MustJSON(map[string]string{"writer": GoWriter})}
 	for i, c := range s.Cases {

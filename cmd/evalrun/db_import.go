@@ -63,12 +63,12 @@ func (c *ImportCmd) Run(ctx context.Context, g *Globals) error {
 	for i, f := range files {
 		if outcomes[i] == evidence.AlreadyImported {
 			fmt.Fprintf(g.Stdout, "Run %s (%s) is already in %s with the same content: nothing inserted.\n",
-				f.Run.ID, sanitize.EscapeText(names[i]), db.URL)
+				f.Run.ID, sanitize.EscapeText(sanitize.String(names[i])), db.URL)
 			continue
 		}
 		fmt.Fprintf(g.Stdout, "Imported run %s of suite %q, agent %q (%s) into %s from %s.\n",
 			f.Run.ID, sanitize.EscapeText(f.Run.Suite), sanitize.EscapeText(f.Run.Agent),
-			questions(len(f.Run.Cases)), db.URL, sanitize.EscapeText(names[i]))
+			questions(len(f.Run.Cases)), db.URL, sanitize.EscapeText(sanitize.String(names[i])))
 	}
 	return nil
 }

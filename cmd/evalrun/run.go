@@ -39,6 +39,7 @@ type RunCmd struct {
 	NoPreflight    bool           `name:"no-preflight" help:"Skip the preflight: before any question, evalrun checks that the agent (a TCP connection to an http or llm agent's host, the command found for command and worker agents) and the judge (a TCP connection to its endpoint, no request and no tokens) are reachable, and exits 2 with nothing saved when one is not."`
 	Record         bool           `name:"record" help:"Record replay fixtures: send every request of the agent to its real host and write a new suite file (see --record-to) whose inline questions replay exactly those requests strictly (reply bodies under fixtures/recorded/, headers not recorded, credential-like reply fields redacted). Nothing is overwritten and the run is not saved."`
 	RecordTo       string         `name:"record-to" placeholder:"PATH" help:"Where --record writes the new suite file, in the suite's directory (default: SUITE.recorded.json beside the suite)."`
+	RedactPII      bool           `name:"redact-pii" help:"Also replace personal data in everything stored and shown with typed markers: e-mail addresses [EMAIL], phone numbers [PHONE], payment card numbers that pass the Luhn check [CARD], IBANs with valid check digits [IBAN], IP addresses other than loopback [IP]. Applied wherever credentials are redacted; each case's response_metadata.sanitized.pii lists the columns it changed. The agent and the judge still see the text as written."`
 	MaxAnswerBytes int            `name:"max-answer-bytes" placeholder:"BYTES" help:"Keep (and score) at most this many bytes of each command, worker or http agent answer; a longer answer is cut there and its case's response_metadata.output_truncated records the full length and SHA-256 of the reply. Omitted or 0: the suite's agent.max_answer_bytes, else 1048576 (1 MiB)."`
 
 	JudgeFlags
@@ -93,7 +94,8 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	prov, meta := collectProvenance(ctx, s.Dir, meta)
 	task := eval.Task{Suite: s, Agent: a, Judge: judge,
 		Exec: eval.Exec{Concurrency: conc, Timeout: c.timeout(), Metadata: meta,
-			ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge), Provenance: prov}}
+			ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge), Provenance: prov,
+			Sanitize: sanitize.Policy{PII: c.RedactPII}}}
 	traces, stopTraces, err := c.startTraces(s, g.Stderr)
 	if err != nil {
 		return asInvalid(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/otlp"
+	"github.com/agentevals-go/agentevals/sanitize"
 	"github.com/agentevals-go/agentevals/suite"
 )
 
@@ -24,7 +25,7 @@ func (f TraceFlags) checkExport() error {
 	}
 	u, err := url.Parse(f.ExportOTLP)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("--export-otlp %q: want an http or https URL such as http://localhost:4318/v1/traces", f.ExportOTLP)
+		return fmt.Errorf("--export-otlp %q: want an http or https URL such as http://localhost:4318/v1/traces", sanitize.URL(f.ExportOTLP))
 	}
 	return nil
 }
@@ -34,12 +35,12 @@ func (f TraceFlags) exportScores(ctx context.Context, stderr io.Writer, run *mod
 	if f.ExportOTLP == "" || run == nil {
 		return
 	}
-	n, err := otlp.ExportScores(ctx, f.ExportOTLP, run)
+	n, err := otlp.ExportScores(ctx, f.ExportOTLP, run, otlp.ExportOptions{})
 	if err != nil {
-		fmt.Fprintf(stderr, "warning: the scores were not exported: %v\n", err)
+		fmt.Fprintf(stderr, "warning: the scores were not exported: %s\n", sanitize.EscapeText(err.Error()))
 		return
 	}
-	fmt.Fprintf(stderr, "exported %d question spans with their scores to %s\n", n, f.ExportOTLP)
+	fmt.Fprintf(stderr, "exported %d question spans with their scores to %s\n", n, sanitize.EscapeText(sanitize.URL(f.ExportOTLP)))
 }
 
 // startTraces starts the receiver when the flag or the suite asks for
