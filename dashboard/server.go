@@ -94,7 +94,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("new dashboard: %w", err)
 	}
-	s := &Server{db: cfg.DB, mount: mount, log: logger, pages: pages, static: static, renderer: renderer, budget: cfg.RequestBudget}
+	s := &Server{db: cfg.DB.WithHistoryWindow(HistoryWindow), mount: mount, log: logger, pages: pages, static: static, renderer: renderer, budget: cfg.RequestBudget}
 	if s.budget <= 0 {
 		s.budget = DefaultRequestBudget
 	}
@@ -182,6 +182,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	s.engine.ServeHTTP(w, r.WithContext(ctx))
 }
+
+// HistoryWindow is how many earlier runs of the same suite and agent a
+// page looks through for a run's baseline and its flaky questions: the
+// newest ones, so a page's database work does not grow with the history.
+// `evalrun report` searches without a window; the pages differ from it
+// only for a run whose baseline is older than this many runs.
+const HistoryWindow = 200
 
 // DefaultRequestBudget bounds the work of one request: its context ends
 // then, so database queries and the loops over rows stop, well before

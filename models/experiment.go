@@ -23,7 +23,7 @@ const ExperimentWindow = 7 * 24 * time.Hour
 // When from is not zero only runs started in [from, from+ExperimentWindow)
 // are read, which walks the started_at index instead of every run.
 func (db *DB) ExperimentRuns(ctx context.Context, id string, from time.Time) ([]*Run, error) {
-	return db.experimentRuns(ctx, id, from, withCases)
+	return db.experimentRuns(ctx, id, from, db.withCases)
 }
 
 // ExperimentRunsShort is ExperimentRuns with each case's output cut by the
@@ -65,6 +65,6 @@ func (db *DB) experimentRuns(ctx context.Context, id string, from time.Time, cas
 	if err := q.Scan(ctx); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("list runs of experiment %s: %w", id, err)
 	}
-	normalizeRuns(runs)
+	db.normalizeRuns(runs)
 	return runs, nil
 }
