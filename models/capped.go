@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,6 +25,8 @@ type ValueCaps struct {
 	// Definition is the same for the suite-authored values (question,
 	// expected answer, expected actions, minimum scores, case metadata).
 	Definition int
+	// Run is the same for the run's metadata and summary (0: Value).
+	Run int
 }
 
 // MaxCutMembers is how many top-level members of an object a capped read
@@ -67,19 +70,27 @@ var (
 
 // capRuns replaces the run columns of q (alias r) by their capped forms.
 func (db *DB) capRuns(q *bun.SelectQuery) *bun.SelectQuery {
-	if db.caps.Value <= 0 {
+	n := db.caps.Run
+	if n <= 0 {
+		n = db.caps.Value
+	}
+	if n <= 0 {
 		return q
 	}
 	for _, col := range runCapped {
-		q = q.ExcludeColumn(col).ColumnExpr(db.cappedJSON("r."+col, db.caps.Value) + " AS " + col)
+		q = q.ExcludeColumn(col).ColumnExpr(db.cappedJSON("r."+col, n) + " AS " + col)
 	}
 	return q
 }
 
-// capCases replaces the case columns of q (alias c) by their capped forms.
-func (db *DB) capCases(q *bun.SelectQuery) *bun.SelectQuery {
+// capCases replaces the case columns of q (alias c) but those in except
+// by their capped forms.
+func (db *DB) capCases(q *bun.SelectQuery, except ...string) *bun.SelectQuery {
 	if db.caps.Value > 0 {
 		for _, col := range caseValues {
+			if slices.Contains(except, col) {
+				continue
+			}
 			q = q.ExcludeColumn(col).ColumnExpr(db.cappedJSON("c."+col, db.caps.Value) + " AS " + col)
 		}
 	}
@@ -210,7 +221,7 @@ func cutMarker(raw []byte) (int64, string, bool) {
 
 // unfoldCuts unfolds every capped column of runs read through db.
 func (db *DB) unfoldCuts(runs []*Run) {
-	if db.caps.Value <= 0 && db.caps.Definition <= 0 {
+	if db.caps == (ValueCaps{}) {
 		return
 	}
 	for _, r := range runs {

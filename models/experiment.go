@@ -29,12 +29,13 @@ func (db *DB) ExperimentRuns(ctx context.Context, id string, from time.Time) ([]
 // ExperimentRunsShort is ExperimentRuns with each case's output cut by the
 // database to its first maxChars characters (a JSON string of them, or of
 // the JSON text of a longer structured output), so a page of answers side
-// by side reads a bounded amount however long the answers are.
+// by side reads a bounded amount however long the answers are; the other
+// values are cut to db's caps.
 func (db *DB) ExperimentRunsShort(ctx context.Context, id string, from time.Time, maxChars int) ([]*Run, error) {
 	return db.experimentRuns(ctx, id, from, func(q *bun.SelectQuery) *bun.SelectQuery {
-		return q.Relation("Cases", func(q *bun.SelectQuery) *bun.SelectQuery {
-			return q.ExcludeColumn("output").ColumnExpr(db.cutOutput(maxChars) + " AS output").Order("c.position")
-		}).Relation("Cases.Metrics", func(q *bun.SelectQuery) *bun.SelectQuery { return q.Order("m.position") })
+		return db.capRuns(q).Relation("Cases", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return db.capCases(q, "output").ExcludeColumn("output").ColumnExpr(db.cutOutput(maxChars) + " AS output").Order("c.position")
+		}).Relation("Cases.Metrics", func(q *bun.SelectQuery) *bun.SelectQuery { return db.capMetrics(q).Order("m.position") })
 	})
 }
 

@@ -26,7 +26,9 @@ type Cursor struct {
 // Suite and Agent match ignoring case (ASCII letters on SQLite).
 type RunFilter struct {
 	Suite, Agent string
-	From, To     time.Time // started_at >= From, started_at < To
+	// Digest, when set, keeps only runs with this suite_digest.
+	Digest   string
+	From, To time.Time // started_at >= From, started_at < To
 	// Before continues a listing after the last run of the previous page.
 	Before *Cursor
 	Limit  int // default 50
@@ -47,6 +49,9 @@ func (db *DB) ListRuns(ctx context.Context, f RunFilter) ([]*Run, *Cursor, error
 	}
 	if f.Agent != "" {
 		q = q.Where("LOWER(r.agent) = LOWER(?)", f.Agent)
+	}
+	if f.Digest != "" {
+		q = q.Where("r.suite_digest = ?", f.Digest)
 	}
 	if !f.From.IsZero() {
 		q = q.Where("r.started_at >= ?", UTC(f.From))
@@ -82,6 +87,32 @@ func (db *DB) GetRun(ctx context.Context, id uuid.UUID) (*Run, error) {
 	}
 	db.normalizeRuns([]*Run{run})
 	return run, nil
+}
+
+// CaseAt returns the case at position pos of run id with its metrics
+// (values cut to db's caps), for a page that shows one case in full
+// while the rest of the run is read with smaller caps.
+func (db *DB) CaseAt(ctx context.Context, id uuid.UUID, pos int) (*CaseResult, error) {
+	var cases []*CaseResult
+	err := db.capCases(db.NewSelect().Model(&cases)).Where("c.run_id = ?", id).Where("c.position = ?", pos).
+		Relation("Metrics", func(q *bun.SelectQuery) *bun.SelectQuery { return db.capMetrics(q).Order("m.position") }).
+		Scan(ctx)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("get case %d of run %s: %w", pos, id, err)
+	}
+	if len(cases) == 0 {
+		return nil, fmt.Errorf("get case %d of run %s: %w", pos, id, ErrNotFound)
+	}
+	c := cases[0]
+	c.CreatedAt, c.UpdatedAt = c.CreatedAt.UTC(), c.UpdatedAt.UTC()
+	if db.caps != (ValueCaps{}) {
+		unfoldCase(c)
+	}
+	unfoldUncalculated(c)
+	for _, m := range c.Metrics {
+		m.CreatedAt, m.UpdatedAt = m.CreatedAt.UTC(), m.UpdatedAt.UTC()
+	}
+	return c, nil
 }
 
 // BaselineQuery selects earlier runs of the same suite and agent. Every
