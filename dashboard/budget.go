@@ -61,4 +61,3 @@ func budgetLeft(ctx context.Context) error {
 	}
 	return nil
 }
-

@@ -54,7 +54,7 @@ type Server struct {
 	// database (see budget.go).
 	db, rows, runs, detail *models.DB
 	// whole holds a token per whole download being served (holdWhole).
-	whole chan struct{}
+	whole  chan struct{}
 	mount  string
 	log    *slog.Logger
 	pages  map[string]*template.Template
