@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/report"
 )
 
 // HistoryWindow is how many earlier runs of the same suite and agent a
@@ -34,6 +35,36 @@ const (
 	compareAnswerBytes = 4 << 10
 	compareDiffCells   = 4 << 20
 )
+
+// transcriptTurns is how many turns of a conversation too long to read
+// whole a case page shows (each value cut to rowCaps).
+const transcriptTurns = 20
+
+// transcriptHead reads the first turns of cr's conversation, which was
+// too long to read whole, into the page.
+func (s *Server) transcriptHead(ctx context.Context, page *casePage, cr *models.CaseResult) error {
+	head, total, err := s.rows.TranscriptHead(ctx, cr.ID, transcriptTurns)
+	if err != nil {
+		return unavailable(err)
+	}
+	page.TranscriptBytes = byteSize(page.TranscriptCut.Bytes)
+	page.TranscriptTurns = total
+	if head != nil {
+		page.Transcript = report.NewTranscriptView(models.MustJSON(map[string]any{"transcript": head}))
+	}
+	return nil
+}
+
+// byteSize writes a stored size for people: "52.4 MB", "812 KB", "96 bytes".
+func byteSize(n int64) string {
+	switch {
+	case n >= 1e6:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%d KB", n/1e3)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
 
 // wholeDownloads is how many downloads that hold a run's values whole
 // (report.json, output.json) are served at once; the others wait for a

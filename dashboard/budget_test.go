@@ -7,10 +7,13 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // syncBuffer is a log destination written by the server's goroutines and
@@ -113,5 +116,74 @@ func TestBudget_503ArrivesAtTheBudget(t *testing.T) {
 	ls := waitLog(t, logs, `"status":503`)
 	if len(ls) != 1 || ls[0]["msg"] != "request failed" {
 		t.Errorf("log lines = %v, want one failure line", ls)
+	}
+}
+
+// TestBudget_HugeConversationAndAnswers: a 40-turn conversation of
+// 256 KiB per turn and a pair of runs whose 12 answers are 256 KiB each
+// give pages of bounded size on both databases: the case page shows the
+// conversation's first turns, each value its first 8 KiB, and says so;
+// the compare page diffs the first 4 KiB of each answer.
+func TestBudget_HugeConversationAndAnswers(t *testing.T) {
+	for _, backend := range backends {
+		t.Run(backend, func(t *testing.T) {
+			rw, ro := MustOpenDBs(t, backend)
+			ctx := context.Background()
+			msg := strings.Repeat("m", 256<<10)
+			tr := models.Transcript{Kind: "scripted", StopReason: models.StopScriptEnd}
+			for i := 1; i <= 40; i++ {
+				tr.Turns = append(tr.Turns, models.TranscriptTurn{Turn: i, User: "turn " + strconv.Itoa(i) + " " + msg,
+					Output: models.MustJSON(msg), Actions: models.JSON(`[]`), DurationMS: 1})
+			}
+			talk := &models.Run{Suite: "Talk", Agent: "A", Version: "1", SuiteDigest: "t", StartedAt: t0, FinishedAt: t0.Add(time.Second),
+				Metadata: models.JSON(`{}`), Summary: models.JSON(`{}`), Cases: []*models.CaseResult{{Position: 0, CaseID: "talk",
+					Name: "Talk", Status: models.StatusPassed, Question: models.MustJSON("hi"), Output: models.MustJSON(msg),
+					ResponseMetadata: models.MustJSON(map[string]any{"transcript": tr})}}}
+			if err := rw.InsertRun(ctx, talk); err != nil {
+				t.Fatal(err)
+			}
+			var pair [2]*models.Run
+			for side := range pair {
+				r := &models.Run{Suite: "Pair", Agent: "A", Version: "1", SuiteDigest: "p", StartedAt: t0.Add(time.Duration(side+1) * time.Minute),
+					FinishedAt: t0.Add(time.Hour), Metadata: models.JSON(`{}`), Summary: models.JSON(`{}`)}
+				for p := range 12 {
+					r.Cases = append(r.Cases, &models.CaseResult{Position: p, CaseID: "q" + strconv.Itoa(p), Name: "Q",
+						Status: models.StatusPassed, Question: models.MustJSON("q"),
+						Output: models.MustJSON(strings.Repeat(string(rune('a'+side))+" ", 128<<10))})
+				}
+				if err := rw.InsertRun(ctx, r); err != nil {
+					t.Fatal(err)
+				}
+				pair[side] = r
+			}
+			var logs syncBuffer
+			srv, err := New(Config{DB: ro, MountPath: mount, Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts := httptest.NewServer(srv)
+			defer ts.Close()
+			defer func() {
+				if t.Failed() {
+					t.Logf("log:\n%s", logs.String())
+				}
+			}()
+			for _, p := range []string{"/", "/runs/" + talk.ID.String(), "/runs/" + talk.ID.String() + "/cases/0",
+				"/runs/" + pair[1].ID.String(), "/runs/" + pair[1].ID.String() + "/cases/0",
+				"/compare?a=" + pair[0].ID.String() + "&b=" + pair[1].ID.String()} {
+				r := fetch(t, http.MethodGet, ts.URL+mount+p)
+				if r.Status != http.StatusOK {
+					t.Errorf("%s: %d", p, r.Status)
+				}
+				if len(r.Body) > 1<<20 {
+					t.Errorf("%s is %d bytes, want at most 1 MiB", p, len(r.Body))
+				}
+			}
+			r := fetch(t, http.MethodGet, ts.URL+mount+"/runs/"+talk.ID.String()+"/cases/0")
+			if !strings.Contains(r.Body, "its first 20 of 40 turns are shown") || !strings.Contains(r.Body, "turn 20 mmm") ||
+				strings.Contains(r.Body, "turn 21 mmm") {
+				t.Errorf("the case page does not show the conversation's first 20 turns and say so")
+			}
+		})
 	}
 }

@@ -83,8 +83,11 @@ type casePage struct {
 
 	RunLink, PrevLink, NextLink string
 	// TranscriptCut is set when the stored conversation was too long to
-	// read whole: the page shows its first turns (Transcript) and says so.
-	TranscriptCut *models.Cut
+	// read whole: the page shows its first turns (Transcript) and says so,
+	// with its stored size and its number of turns.
+	TranscriptCut   *models.Cut
+	TranscriptBytes string
+	TranscriptTurns int
 }
 
 // cutBy reports whether the capped read of cr cut column or one of its
@@ -178,6 +181,11 @@ func (s *Server) casePage(c *gin.Context) error {
 	page.Actions = sideBySide(cr.ExpectedActions, cr.Actions)
 	page.Replay = report.NewReplayView(cr.ResponseMetadata)
 	page.Transcript = report.NewTranscriptView(cr.ResponseMetadata)
+	if page.TranscriptCut != nil {
+		if err := s.transcriptHead(c.Request.Context(), page, cr); err != nil {
+			return err
+		}
+	}
 	// A shortened output is not diffed: a diff of its first bytes would
 	// mislead, and a diff of the whole would put it back on the page.
 	if page.ExpectedAnswer != "" && page.Output != "" && !cut {

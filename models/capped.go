@@ -121,29 +121,24 @@ func (db *DB) capMetrics(q *bun.SelectQuery) *bun.SelectQuery {
 }
 
 // cappedJSON is the SQL of column cut to n characters, still JSON: whole
-// when short, an object member by member, anything else as a cut marker.
+// when short, an object member by member, anything else as a cut marker
+// holding its first characters (none for a structured value longer than
+// 16 times the cap: writing it out as text to cut it would cost what the
+// cap saves).
 func (db *DB) cappedJSON(col string, n int) string {
-	total, ns := 4*n, strconv.Itoa(n)
 	if db.Dialect == PostgreSQL {
-		mark := func(v string) string {
-			return "jsonb_build_object('" + cutKey + "', jsonb_build_array(octet_length(" + v + "::text), left(CASE WHEN jsonb_typeof(" +
-				v + ") = 'string' THEN " + v + " #>> '{}' ELSE " + v + "::text END, " + ns + ")))"
-		}
-		object := "(SELECT COALESCE(jsonb_object_agg(e.key, CASE WHEN e.size <= " + ns + " THEN e.value ELSE " + mark("e.value") +
-			" END) FILTER (WHERE e.keep), '{}'::jsonb) || CASE WHEN bool_or(NOT e.keep) THEN jsonb_build_object('" + cutKey +
-			"', count(*) FILTER (WHERE NOT e.keep)) ELSE '{}'::jsonb END FROM (SELECT x.key, x.value, octet_length(x.value::text) AS size, " +
-			"x.i <= " + strconv.Itoa(MaxCutMembers) + " AND sum(LEAST(octet_length(x.value::text), " + ns + ")) OVER (ORDER BY x.i) <= " +
-			strconv.Itoa(total) + " AS keep FROM jsonb_each(" + col + ") WITH ORDINALITY AS x(key, value, i)) AS e)"
-		return "CASE WHEN " + col + " IS NULL THEN NULL WHEN octet_length(" + col + "::text) <= " + ns + " THEN " + col +
-			" WHEN jsonb_typeof(" + col + ") = 'object' THEN " + object + " ELSE " + mark(col) + " END"
+		return db.cappedJSONB(col, n)
 	}
+	total, ns, big := 4*n, strconv.Itoa(n), strconv.Itoa(16*n)
 	size := func(v string) string { return "length(CAST(" + v + " AS BLOB))" }
 	mark := func(v, text string) string {
-		return "json_object('" + cutKey + "', json_array(" + size(v) + ", substr(" + text + ", 1, " + ns + ")))"
+		return "json_object('" + cutKey + "', json_array(" + size(v) + ", CASE WHEN " + size(v) + " <= " + big +
+			" THEN substr(" + text + ", 1, " + ns + ") ELSE '' END))"
 	}
 	member := col + " -> x.fullkey"
 	object := "(SELECT json_patch(COALESCE(json_group_object(e.key, json(CASE WHEN e.size <= " + ns + " THEN e.js ELSE " +
-		"json_object('" + cutKey + "', json_array(e.size, substr(CASE WHEN e.type = 'text' THEN e.js ->> '$' ELSE e.js END, 1, " + ns + "))) END)) " +
+		"json_object('" + cutKey + "', json_array(e.size, substr(CASE WHEN e.type = 'text' THEN e.js ->> '$' WHEN e.size <= " + big +
+		" THEN e.js ELSE '' END, 1, " + ns + "))) END)) " +
 		"FILTER (WHERE e.keep), '{}'), CASE WHEN count(*) FILTER (WHERE NOT e.keep) > 0 THEN json_object('" + cutKey +
 		"', count(*) FILTER (WHERE NOT e.keep)) ELSE '{}' END) FROM (SELECT x.key, x.type, " + member + " AS js, " + size(member) +
 		" AS size, x.id, row_number() OVER (ORDER BY x.id) <= " + strconv.Itoa(MaxCutMembers) + " AND sum(min(" + size(member) + ", " + ns +
@@ -151,7 +146,32 @@ func (db *DB) cappedJSON(col string, n int) string {
 	return "CASE WHEN " + col + " IS NULL THEN NULL WHEN " + size(col) + " <= " + ns + " THEN " + col +
 		" WHEN NOT json_valid(" + col + ") THEN " + mark(col, col) +
 		" ELSE CASE json_type(" + col + ") WHEN 'object' THEN " + object +
-		" WHEN 'text' THEN " + mark(col, col+" ->> '$'") + " ELSE " + mark(col, col) + " END END"
+		" WHEN 'text' THEN json_object('" + cutKey + "', json_array(" + size(col) + ", substr(" + col + " ->> '$', 1, " + ns + ")))" + " ELSE " + mark(col, col) + " END END"
+}
+
+// cappedJSONB is cappedJSON on PostgreSQL. The value is detoasted once
+// (#> '{}' in a subquery kept apart by OFFSET 0) and never turned into
+// text whole: a string is measured and cut as text, anything else is
+// measured by its binary size, and a structured value bigger than 16
+// times the cap is marked cut without its first characters (writing it
+// out as text to cut it would cost what the cap saves).
+func (db *DB) cappedJSONB(col string, n int) string {
+	ns, total, big := strconv.Itoa(n), strconv.Itoa(4*n), strconv.Itoa(16*n)
+	size := func(v string) string {
+		return "CASE WHEN jsonb_typeof(" + v + ") = 'string' THEN octet_length(" + v + " #>> '{}') ELSE pg_column_size(" + v + ") END"
+	}
+	mark := func(v, size string) string {
+		return "jsonb_build_object('" + cutKey + "', jsonb_build_array(" + size + ", CASE WHEN jsonb_typeof(" + v + ") = 'string' THEN left(" +
+			v + " #>> '{}', " + ns + ") WHEN " + size + " <= " + big + " THEN left(" + v + "::text, " + ns + ") ELSE '' END))"
+	}
+	object := "(SELECT COALESCE(jsonb_object_agg(e.key, CASE WHEN e.size <= " + ns + " THEN e.value ELSE " + mark("e.value", "e.size") +
+		" END) FILTER (WHERE e.keep), '{}'::jsonb) || CASE WHEN bool_or(NOT e.keep) THEN jsonb_build_object('" + cutKey +
+		"', count(*) FILTER (WHERE NOT e.keep)) ELSE '{}'::jsonb END FROM (SELECT t.key, t.value, t.size, t.i <= " +
+		strconv.Itoa(MaxCutMembers) + " AND sum(LEAST(t.size, " + ns + ")) OVER (ORDER BY t.i) <= " + total +
+		" AS keep FROM (SELECT x.key, x.value, x.i, " + size("x.value") + " AS size FROM jsonb_each(d.v) WITH ORDINALITY AS x(key, value, i)) AS t) AS e)"
+	return "(SELECT CASE WHEN d.v IS NULL THEN NULL WHEN jsonb_typeof(d.v) = 'object' THEN " + object +
+		" WHEN " + size("d.v") + " <= " + ns + " THEN d.v ELSE " + mark("d.v", size("d.v")) + " END FROM (SELECT " + col +
+		" #> '{}' AS v OFFSET 0) AS d)"
 }
 
 // unfoldCut turns the cut markers of a capped value back into values the
