@@ -93,7 +93,9 @@ func pairwiseRecord(ctx context.Context, g *Globals, j score.Judge, built *llm.L
 // as /dev/full, a symbolic link, even a dangling one), or a directory
 // that cannot be created or written in.
 func checkPairwiseOut(path string) error {
-	fail := func(err error) error { return &exitError{Code: exitInvalid, Err: fmt.Errorf("--pairwise-out: %w", err)} }
+	fail := func(err error) error {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--pairwise-out: %w", err)}
+	}
 	if fi, err := os.Lstat(path); err == nil {
 		what := "a file"
 		switch {
