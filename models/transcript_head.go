@@ -23,13 +23,17 @@ func (db *DB) TranscriptHead(ctx context.Context, id int64, turns int) (*Transcr
 	k := strconv.Itoa(turns)
 	var query string
 	if db.Dialect == PostgreSQL {
-		query = `SELECT jsonb_build_object('kind', s.t->'kind', 'stop_reason', s.t->'stop_reason',
-			'failing_turn', s.t->'failing_turn', 'max_turns', s.t->'max_turns',
-			'turns', COALESCE((SELECT jsonb_agg(` + db.cappedJSON("(s.t->'turns'->(g - 1))", n) + ` ORDER BY g)
-				FROM generate_series(1, LEAST(` + k + `, jsonb_array_length(s.t->'turns'))) AS g), '[]'::jsonb))::text,
-			jsonb_array_length(s.t->'turns')
-		FROM (SELECT c.response_metadata #> '{transcript}' AS t FROM ` + CaseResultsTable + ` AS c
-			WHERE c.id = ? AND jsonb_typeof(c.response_metadata #> '{transcript,turns}') = 'array' OFFSET 0) AS s`
+		// The metadata is detoasted once, the turns taken out of it once;
+		// each turn shown is then one element fetched from them.
+		query = `SELECT jsonb_build_object('kind', s.kind, 'stop_reason', s.stop, 'failing_turn', s.failing, 'max_turns', s.max,
+			'turns', COALESCE((SELECT jsonb_agg(` + db.cappedJSON("(s.turns -> (g - 1))", n) + ` ORDER BY g)
+				FROM generate_series(1, LEAST(` + k + `, jsonb_array_length(s.turns))) AS g), '[]'::jsonb))::text,
+			jsonb_array_length(s.turns)
+		FROM (SELECT r.rm #> '{transcript,kind}' AS kind, r.rm #> '{transcript,stop_reason}' AS stop,
+				r.rm #> '{transcript,failing_turn}' AS failing, r.rm #> '{transcript,max_turns}' AS max,
+				r.rm #> '{transcript,turns}' AS turns
+			FROM (SELECT c.response_metadata #> '{}' AS rm FROM ` + CaseResultsTable + ` AS c WHERE c.id = ? OFFSET 0) AS r
+			WHERE jsonb_typeof(r.rm #> '{transcript,turns}') = 'array' OFFSET 0) AS s`
 	} else {
 		// Each turn is taken out of the transcript once (MATERIALIZED),
 		// so cutting it reads that turn, not the whole transcript again.
