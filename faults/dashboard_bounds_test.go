@@ -87,6 +87,7 @@ func TestDashboard_HugeValuesStayBounded(t *testing.T) {
 		res.Body.Close()
 		return res.StatusCode, n, time.Since(start), err
 	}
+	idlePeak := sampleRSS(t, proc.Pid)
 	for _, p := range paths {
 		code, n, d, err := get(p)
 		if err != nil || code != http.StatusOK {
@@ -98,6 +99,7 @@ func TestDashboard_HugeValuesStayBounded(t *testing.T) {
 		}
 		t.Logf("idle %s: %d bytes in %s", p, n, d.Round(time.Millisecond))
 	}
+	t.Logf("idle: evaldash peak RSS %d MB", idlePeak()/1024)
 	seconds := 5
 	if v := os.Getenv("EVALDASH_LOAD_SECONDS"); v != "" {
 		seconds, _ = strconv.Atoi(v)

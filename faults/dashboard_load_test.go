@@ -48,12 +48,16 @@ func seedLongAnswers(t *testing.T, dbURL string, n int) {
 }
 
 // startEvaldash builds and starts the evaldash binary on a free port and
-// returns its base URL and process.
+// returns its base URL and process. EVALDASH_BIN names a binary built
+// elsewhere instead (an older build, to measure it the same way).
 func startEvaldash(t *testing.T, dbURL string) (string, *os.Process) {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "evaldash")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/agentevals-go/agentevals/cmd/evaldash").CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/evaldash: %v\n%s", err, out)
+	bin := os.Getenv("EVALDASH_BIN")
+	if bin == "" {
+		bin = filepath.Join(t.TempDir(), "evaldash")
+		if out, err := exec.Command("go", "build", "-o", bin, "github.com/agentevals-go/agentevals/cmd/evaldash").CombinedOutput(); err != nil {
+			t.Fatalf("go build ./cmd/evaldash: %v\n%s", err, out)
+		}
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -1,0 +1,27 @@
+package faults
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSuite_HugeUnknownCheckTypeRefusedQuickly: a check whose type is 5 MB
+// of letters is refused (exit 2) naming the field, without a "did you
+// mean" computed over the whole value (that took 32 s) and without
+// echoing it: the message shows its first bytes and its size.
+func TestSuite_HugeUnknownCheckTypeRefusedQuickly(t *testing.T) {
+	huge := strings.Repeat("containz", 5<<20/8)
+	dir := writeFiles(t, map[string]string{
+		"suite.json": `{"suite": "Huge", "agent": {"name": "A", "command": ["true"]},
+		  "questions": [{"id": "q1", "question": "q", "expected_answer": "a",
+		    "checks": [{"type": "` + huge + `", "value": "x"}]}]}`,
+	})
+	r := evalrun(t, dir, "validate", "suite.json")
+	t.Logf("refused in %s", r.elapsed)
+	if r.code != 2 || !strings.Contains(r.stderr, "unknown check type \"containzcontainz") || !strings.Contains(r.stderr, "(5242880 bytes)") {
+		t.Errorf("exit %d, stderr %.400q; want exit 2 naming the unknown type by its first bytes and its size", r.code, r.stderr)
+	}
+	if len(r.stdout)+len(r.stderr) > 16<<10 {
+		t.Errorf("the output is %d bytes: the 5 MB type was echoed", len(r.stdout)+len(r.stderr))
+	}
+}
