@@ -1,6 +1,7 @@
 package faults
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -23,5 +24,19 @@ func TestSuite_HugeUnknownCheckTypeRefusedQuickly(t *testing.T) {
 	}
 	if len(r.stdout)+len(r.stderr) > 16<<10 {
 		t.Errorf("the output is %d bytes: the 5 MB type was echoed", len(r.stdout)+len(r.stderr))
+	}
+}
+
+// TestImport_PassedWithErrorDetailsSaysSo: an evidence file whose metric
+// passed with a score of 1 and error details is refused for its error
+// details, not as "passed without a score".
+func TestImport_PassedWithErrorDetailsSaysSo(t *testing.T) {
+	dir, doc := baseEvidence(t, "ok")
+	m := doc.metricRow(0)
+	m["passed"], m["score"], m["error_details"] = true, 1, map[string]any{"message": "judge timed out"}
+	doc.write(t, dir, "errored.json")
+	r := evalrun(t, dir, "--database-url", "sqlite:"+filepath.Join(dir, "db.sqlite3"), "db:import", "errored.json")
+	if r.code != 2 || !strings.Contains(r.stderr, "passed with error_details") || strings.Contains(r.stderr, "without a score") {
+		t.Errorf("exit %d, stderr %q; want exit 2 saying it passed with error_details", r.code, r.stderr)
 	}
 }
