@@ -1,9 +1,14 @@
 package faults
 
 import (
+	"io"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestSuite_HugeUnknownCheckTypeRefusedQuickly: a check whose type is 5 MB
@@ -38,5 +43,42 @@ func TestImport_PassedWithErrorDetailsSaysSo(t *testing.T) {
 	r := evalrun(t, dir, "--database-url", "sqlite:"+filepath.Join(dir, "db.sqlite3"), "db:import", "errored.json")
 	if r.code != 2 || !strings.Contains(r.stderr, "passed with error_details") || strings.Contains(r.stderr, "without a score") {
 		t.Errorf("exit %d, stderr %q; want exit 2 saying it passed with error_details", r.code, r.stderr)
+	}
+}
+
+// TestSignal_SIGTERMStopsEvalrunBlockedOnStdout: with its standard output
+// a pipe that nobody reads, evalrun blocks writing the 111 KB schema; a
+// SIGTERM still ends it (the write is abandoned after a short grace)
+// instead of being caught and ignored while the write waits for ever.
+func TestSignal_SIGTERMStopsEvalrunBlockedOnStdout(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close() // open and never read: writes block once the pipe is full
+	cmd := exec.Command(evalrunBin, "schema")
+	cmd.Stdout, cmd.Stderr = w, io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		t.Fatalf("evalrun schema ended before the signal (%v): the pipe did not fill", err)
+	case <-time.After(time.Second):
+	}
+	start := time.Now()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-exited:
+		t.Logf("ended %s after SIGTERM", time.Since(start).Round(time.Millisecond))
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		<-exited
+		t.Fatal("evalrun was still running 30 s after SIGTERM, blocked on its standard output")
 	}
 }
