@@ -10,8 +10,9 @@ import (
 )
 
 // HistoryWindow is how many earlier runs of the same suite and agent a
-// page looks through for a run's baseline and its flaky questions: the
-// newest ones, so a page's database work does not grow with the history.
+// page looks through for a run's baseline (the flaky questions look at
+// fewer): the newest ones, so a page's database work does not grow with
+// the history.
 // `evalrun report` searches without a window; the pages differ from it
 // only for a run whose baseline is older than this many runs.
 const HistoryWindow = 200

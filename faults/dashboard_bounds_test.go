@@ -1,7 +1,6 @@
 package faults
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"os"
@@ -10,8 +9,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/agentevals-go/agentevals/models"
 )
 
 // seedHugeValues stores, on PostgreSQL, what the abuse campaign stored: a
@@ -20,22 +17,16 @@ import (
 // returns the paths of every page over them.
 func seedHugeValues(t *testing.T, dbURL string) []string {
 	t.Helper()
-	ctx := context.Background()
-	db, err := models.Open(ctx, dbURL, models.OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	const conv, runA, runB = "00000000-0000-4000-8000-00000000c0c0", "00000000-0000-4000-8000-00000000000a", "00000000-0000-4000-8000-00000000000b"
-	for _, stmt := range []string{
+	execAll(t, dbURL,
 		`INSERT INTO ruby_llm_evaluations_runs (id, suite, agent, version, suite_digest, status, started_at, finished_at,
 			metadata, summary, created_at, updated_at) VALUES
-		 ('` + conv + `', 'Talk', 'A', '1', 'talk', 'completed', now() - interval '3 minutes', now(), '{}', '{}', now(), now()),
-		 ('` + runA + `', 'Pair', 'A', '1', 'pair', 'completed', now() - interval '2 minutes', now(), '{}', '{}', now(), now()),
-		 ('` + runB + `', 'Pair', 'A', '1', 'pair', 'completed', now() - interval '1 minute', now(), '{}', '{}', now(), now())`,
+		 ('`+conv+`', 'Talk', 'A', '1', 'talk', 'completed', now() - interval '3 minutes', now(), '{}', '{}', now(), now()),
+		 ('`+runA+`', 'Pair', 'A', '1', 'pair', 'completed', now() - interval '2 minutes', now(), '{}', '{}', now(), now()),
+		 ('`+runB+`', 'Pair', 'A', '1', 'pair', 'completed', now() - interval '1 minute', now(), '{}', '{}', now(), now())`,
 		`INSERT INTO ruby_llm_evaluations_case_results (run_id, position, case_id, name, status, duration_ms, question,
 			expected_answer, metadata, output, actions, response_metadata, created_at, updated_at)
-		 SELECT '` + conv + `', 0, 'talk', 'Talk', 'passed', 1, to_jsonb('Hello'::text), to_jsonb('x'::text), '{}',
+		 SELECT '`+conv+`', 0, 'talk', 'Talk', 'passed', 1, to_jsonb('Hello'::text), to_jsonb('x'::text), '{}',
 			to_jsonb(repeat('z', 1048576)), '[]',
 			jsonb_build_object('transcript', jsonb_build_object('kind', 'scripted', 'stop_reason', 'script_end',
 				'conversation_id', 'c', 'turns', (SELECT jsonb_agg(jsonb_build_object('turn', t, 'user', 'Turn ' || t,
@@ -45,16 +36,11 @@ func seedHugeValues(t *testing.T, dbURL string) []string {
 		`INSERT INTO ruby_llm_evaluations_case_results (run_id, position, case_id, name, status, duration_ms, question,
 			expected_answer, metadata, output, actions, created_at, updated_at)
 		 SELECT r, p, 'case-' || p, 'Case ' || p, 'passed', 1, to_jsonb('Question ' || p), to_jsonb('x'::text), '{}',
-			to_jsonb(repeat(CASE WHEN r = '` + runA + `'::uuid THEN 'a ' ELSE 'b ' END, 524288)), '[]', now(), now()
-		 FROM unnest(ARRAY['` + runA + `', '` + runB + `']::uuid[]) AS r CROSS JOIN generate_series(0, 19) AS p`,
+			to_jsonb(repeat(CASE WHEN r = '`+runA+`'::uuid THEN 'a ' ELSE 'b ' END, 524288)), '[]', now(), now()
+		 FROM unnest(ARRAY['`+runA+`', '`+runB+`']::uuid[]) AS r CROSS JOIN generate_series(0, 19) AS p`,
 		`INSERT INTO ruby_llm_evaluations_metric_results (case_result_id, position, name, threshold, score, passed, reason,
 			created_at, updated_at)
-		 SELECT c.id, 0, 'exact_match', 1, 1, true, 'matched', now(), now() FROM ruby_llm_evaluations_case_results AS c`,
-	} {
-		if _, err := db.ExecContext(ctx, stmt); err != nil {
-			t.Fatalf("seed: %v", err)
-		}
-	}
+		 SELECT c.id, 0, 'exact_match', 1, 1, true, 'matched', now(), now() FROM ruby_llm_evaluations_case_results AS c`)
 	return []string{"/", "/runs/" + conv, "/runs/" + conv + "/cases/0", "/runs/" + runA, "/runs/" + runB,
 		"/runs/" + runB + "/cases/3", "/compare?a=" + runA + "&b=" + runB, "/compare?a=" + runA,
 		"/search?q=needle", "/runs/" + runB + "/cases/3/output.json"}
