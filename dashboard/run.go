@@ -87,14 +87,19 @@ func parseRunID(s string) (uuid.UUID, error) {
 	return id, nil
 }
 
-// loadRun reads a run with its cases: unknown ids are 404s, database
-// failures 503s.
+// loadRun reads a run with its cases, each value cut to rowCaps: unknown
+// ids are 404s, database failures 503s.
 func (s *Server) loadRun(ctx context.Context, raw string) (*models.Run, error) {
+	return readRun(ctx, s.rows, raw)
+}
+
+// readRun is loadRun through db.
+func readRun(ctx context.Context, db *models.DB, raw string) (*models.Run, error) {
 	id, err := parseRunID(raw)
 	if err != nil {
 		return nil, err
 	}
-	run, err := s.rows.GetRun(ctx, id)
+	run, err := db.GetRun(ctx, id)
 	if errors.Is(err, models.ErrNotFound) {
 		return nil, notFound("There is no run with this id.")
 	}
@@ -104,20 +109,14 @@ func (s *Server) loadRun(ctx context.Context, raw string) (*models.Run, error) {
 	return run, nil
 }
 
-// loadComparison reads a run (as loadRun) and compares it with its
-// automatic baseline, exactly as `evalrun report` does, flaky questions
+// loadComparison reads a run through db (as loadRun) and compares it with
+// its automatic baseline as `evalrun report` does (looked for among the
+// HistoryWindow newest earlier runs), flaky questions
 // (compare.FlakyQuestions) marked.
 func (s *Server) loadComparison(ctx context.Context, db *models.DB, raw string) (*models.Run, *compare.Comparison, error) {
-	id, err := parseRunID(raw)
+	run, err := readRun(ctx, db, raw)
 	if err != nil {
 		return nil, nil, err
-	}
-	run, err := db.GetRun(ctx, id)
-	if errors.Is(err, models.ErrNotFound) {
-		return nil, nil, notFound("There is no run with this id.")
-	}
-	if err != nil {
-		return nil, nil, unavailable(err)
 	}
 	baseline, err := compare.FindBaseline(ctx, db, run, nil)
 	if err != nil {
