@@ -52,11 +52,15 @@ func ParseLabels(r io.Reader) ([]Label, error) {
 	var out []Label
 	seen := map[[2]string]int{}
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 4*1024*1024)
-	for n := 1; sc.Scan(); n++ {
+	sc.Buffer(make([]byte, 64*1024), maxLabelLine)
+	n := 1
+	for ; sc.Scan(); n++ {
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 {
 			continue
+		}
+		if err := checkLabelLine(line); err != nil {
+			return nil, fmt.Errorf("%w: line %d: %v", ErrInvalidLabels, n, err)
 		}
 		if header, err := labelsHeader(line); header || err != nil {
 			if err != nil {
@@ -80,7 +84,9 @@ func ParseLabels(r io.Reader) ([]Label, error) {
 		seen[k] = n
 		out = append(out, l)
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, fmt.Errorf("%w: line %d: longer than the limit of %d bytes for a line", ErrInvalidLabels, n, maxLabelLine)
+	} else if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidLabels, err)
 	}
 	if len(out) == 0 {

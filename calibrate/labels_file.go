@@ -34,6 +34,67 @@ type labelContext struct {
 	JudgeReason    any `json:"judge_reason,omitempty"`
 }
 
+// maxLabelLine is the longest line a labels file may hold, and
+// maxLabelDepth the deepest nesting of objects and arrays in a line.
+const (
+	maxLabelLine  = 4 << 20
+	maxLabelDepth = 32
+)
+
+// checkLabelLine refuses a line that is not UTF-8, nests deeper than
+// maxLabelDepth, or repeats a key in one object (the decoder would keep
+// the last value silently).
+func checkLabelLine(line []byte) error {
+	if err := bounds.CheckEncoding(line); err != nil {
+		return err
+	}
+	if err := (bounds.Limits{MaxDepth: maxLabelDepth, MaxBytes: maxLabelLine}).CheckJSON(line); err != nil {
+		return err
+	}
+	type frame struct {
+		keys    map[string]bool // nil for an array
+		wantKey bool
+	}
+	var stack []*frame
+	dec := json.NewDecoder(bytes.NewReader(line))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil // not JSON: the parser says so in its own words
+		}
+		top := (*frame)(nil)
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if top != nil && top.keys != nil && top.wantKey {
+			if k, ok := tok.(string); ok {
+				if top.keys[k] {
+					return fmt.Errorf("key %q appears twice in one object", k)
+				}
+				top.keys[k] = true
+				top.wantKey = false
+				continue
+			}
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &frame{keys: map[string]bool{}, wantKey: true})
+			continue
+		case json.Delim('['):
+			stack = append(stack, &frame{})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) == 0 {
+			return nil
+		}
+		if top := stack[len(stack)-1]; top.keys != nil {
+			top.wantKey = true // a value ended: a key comes next
+		}
+	}
+}
+
 // labelsHeader reports whether line is a labels file header, and an error
 // for a header of another format or version.
 func labelsHeader(line []byte) (bool, error) {

@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"sort"
@@ -27,12 +28,26 @@ func (s *Server) accessLog(c *gin.Context) {
 	c.Next()
 	attrs := []any{"method", c.Request.Method, "path", logPath(c.Request.URL),
 		"status", c.Writer.Status(), "duration", time.Since(start), "client", c.ClientIP()}
+	if cause, left := c.Get(clientLeftKey); left {
+		attrs[5] = statusClientLeft
+		s.log.Info("client left before the answer", append(attrs, "cause", fmt.Sprint(cause))...)
+		return
+	}
 	if cause, failed := c.Get(failureKey); failed {
 		s.log.Error("request failed", append(attrs, "cause", cause)...)
 		return
 	}
 	s.log.Info("request", attrs...)
 }
+
+// clientLeftKey holds, in the gin context, why a request stopped when its
+// client left (logged as statusClientLeft, not as a failure).
+const clientLeftKey = "dashboard.clientLeft"
+
+// statusClientLeft is the status logged for a request whose client left
+// before the answer (the "client closed request" of common proxies); it is
+// never sent.
+const statusClientLeft = 499
 
 // failureKey holds, in the gin context, the cause of a server-side failure
 // for the access line.

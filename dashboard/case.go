@@ -3,8 +3,10 @@ package dashboard
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -82,6 +84,26 @@ type casePage struct {
 	Trace *traceView
 
 	RunLink, PrevLink, NextLink string
+	// TranscriptCut is set when the stored conversation was too long to
+	// read whole: the page shows its first turns (Transcript) and says so,
+	// with its stored size and its number of turns.
+	TranscriptCut   *models.Cut
+	TranscriptBytes string
+	TranscriptTurns int
+}
+
+// cutBy reports whether the capped read of cr cut column or one of its
+// members.
+func cutBy(cr *models.CaseResult, column string) bool { return cutIn(cr.Cuts, column) }
+
+// cutIn reports whether cuts name column or one of its members.
+func cutIn(cuts []models.Cut, column string) bool {
+	for _, c := range cuts {
+		if c.Column == column || strings.HasPrefix(c.Column, column+".") {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Server) casePage(c *gin.Context) error {
@@ -104,7 +126,15 @@ func (s *Server) casePage(c *gin.Context) error {
 	if idx < 0 {
 		return notFound("There is no such case in this run.")
 	}
-	cr := run.Cases[idx]
+	// The run was read with small caps; the case shown is read again with
+	// the page's own, each value its first 64 KiB.
+	cr, err := s.detail.CaseAt(c.Request.Context(), run.ID, pos)
+	if errors.Is(err, models.ErrNotFound) {
+		return notFound("There is no such case in this run.")
+	}
+	if err != nil {
+		return unavailable(err)
+	}
 	b := s.base(c.Request, cr.Name+" · case", "history")
 	id := run.ID.String()
 	page := &casePage{BasePage: b, Run: run, Case: cr, Status: compare.CaseStatus(cr), Quality: cr.Quality(),
@@ -113,6 +143,7 @@ func (s *Server) casePage(c *gin.Context) error {
 		Instrumented: !cr.Actions.IsNull(), ExpectedActions: !cr.ExpectedActions.IsNull(),
 		RunLink: b.Path("runs", id)}
 	out, cut := shortened(page.Output)
+	cut = cut || cutBy(cr, "output")
 	if cut {
 		page.Output, page.OutputLink = out, b.Path("runs", id, "cases", strconv.Itoa(pos), "output.json")
 	}
@@ -120,6 +151,9 @@ func (s *Server) casePage(c *gin.Context) error {
 	page.Question, page.QuestionCut = shortened(page.Question)
 	page.ExpectedAnswer, page.ExpectedCut = shortened(page.ExpectedAnswer)
 	page.CaseMetadata, page.CaseMetadataCut = shortened(page.CaseMetadata)
+	page.QuestionCut = page.QuestionCut || cutBy(cr, "question")
+	page.ExpectedCut = page.ExpectedCut || cutBy(cr, "expected_answer")
+	page.CaseMetadataCut = page.CaseMetadataCut || cutBy(cr, "metadata")
 	if idx > 0 {
 		page.PrevLink = b.caseLink(id, run.Cases[idx-1].Position)
 	}
@@ -129,6 +163,8 @@ func (s *Server) casePage(c *gin.Context) error {
 	meta := splitCaseMetadata(cr.ResponseMetadata)
 	page.ReplayRaw, page.ResponseMetadata, page.JudgeUsage, page.Trace = meta.Replay, meta.Rest, meta.JudgeUsage, newTraceView(meta.Trace)
 	page.ResponseMetadata, page.ResponseMetadataCut = shortened(page.ResponseMetadata)
+	page.ResponseMetadataCut = page.ResponseMetadataCut || cutBy(cr, "response_metadata")
+	page.TranscriptCut = models.CutOf(cr.Cuts, "response_metadata.transcript")
 	for _, m := range cr.Metrics {
 		mv := metricView{MetricResult: m, State: "not_calculated", Judge: newJudgeEvidence(meta.MetricDetails[m.Name], m.ErrorDetails)}
 		mv.Judge.rebuildPrompts(m.Name, cr)
@@ -148,6 +184,11 @@ func (s *Server) casePage(c *gin.Context) error {
 	page.Actions = sideBySide(cr.ExpectedActions, cr.Actions)
 	page.Replay = report.NewReplayView(cr.ResponseMetadata)
 	page.Transcript = report.NewTranscriptView(cr.ResponseMetadata)
+	if page.TranscriptCut != nil {
+		if err := s.transcriptHead(c.Request.Context(), page, cr); err != nil {
+			return err
+		}
+	}
 	// A shortened output is not diffed: a diff of its first bytes would
 	// mislead, and a diff of the whole would put it back on the page.
 	if page.ExpectedAnswer != "" && page.Output != "" && !cut {

@@ -200,7 +200,7 @@ type baselineAnswer struct {
 // findBaselineAnswer finds the run's automatic baseline (as the run page
 // does) and the case with the same id in it; nil when there is none.
 func (s *Server) findBaselineAnswer(ctx context.Context, b BasePage, run *models.Run, cr *models.CaseResult, output string) (*baselineAnswer, error) {
-	baseline, err := compare.FindBaseline(ctx, s.db, run, nil)
+	baseline, err := compare.FindBaseline(ctx, s.rows, run, nil)
 	if err != nil || baseline == nil {
 		return nil, err
 	}

@@ -96,7 +96,7 @@ func (s *Server) linkPrevious(c *gin.Context, rows []historyRow, shown func(sequ
 		if !shown(rows[i].Run.Sequence) {
 			continue
 		}
-		prev, err := compare.GemPrevious(ctx, s.db, rows[i].Run)
+		prev, err := compare.GemPrevious(ctx, s.rows, rows[i].Run)
 		if err != nil {
 			return unavailable(err)
 		}
@@ -116,7 +116,7 @@ func (s *Server) runStatsOf(ctx context.Context, runs []*models.Run) ([]runStats
 	for i, r := range runs {
 		ids[i] = r.ID
 	}
-	cases, err := s.db.CasesOf(ctx, ids)
+	cases, err := s.rows.CasesOf(ctx, ids)
 	if err != nil {
 		return nil, unavailable(err)
 	}

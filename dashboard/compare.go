@@ -121,12 +121,20 @@ func (s *Server) compare(c *gin.Context) error {
 	page.RegressedQuestions, _ = cmp.RegressedQuestions()
 	page.Localized = ab.LocalizedText()
 	page.Regressions, page.Improvements = findingViews(b, page.RunB, cmp.Findings)
+	cells := compareDiffCells
 	for _, cc := range cmp.Cases {
+		if err := budgetLeft(ctx); err != nil {
+			return err
+		}
 		row := compareRow{CaseComparison: cc, Name: cc.Case.Name,
 			LinkB: b.caseLink(idb, cc.Case.Position)}
 		if cc.Baseline != nil {
 			row.LinkA = b.caseLink(ida, cc.Baseline.Position)
-			row.Answers = diffWords(jsonText(cc.Baseline.Output), jsonText(cc.Case.Output))
+			a, _ := shortenedTo(jsonText(cc.Baseline.Output), compareAnswerBytes)
+			bb, _ := shortenedTo(jsonText(cc.Case.Output), compareAnswerBytes)
+			var used int
+			row.Answers, used = diffWordsWithin(a, bb, cells)
+			cells -= used
 		}
 		page.Rows = append(page.Rows, row)
 	}

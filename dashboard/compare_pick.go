@@ -35,12 +35,12 @@ func runTitle(r *models.Run) string {
 // or two prompts on the same questions), or the newest runs of all when
 // nothing is chosen yet; the chosen runs are always listed.
 func (s *Server) pickerRuns(ctx context.Context, ref *models.Run, chosen ...*models.Run) ([]*models.Run, error) {
-	var runs []*models.Run
-	q := s.db.NewSelect().Model(&runs).OrderExpr("r.started_at DESC, r.sequence DESC").Limit(maxPickRuns)
+	f := models.RunFilter{Limit: maxPickRuns}
 	if ref != nil {
-		q = q.Where("r.suite = ?", ref.Suite).Where("r.suite_digest = ?", ref.SuiteDigest)
+		f.Suite, f.Digest = ref.Suite, ref.SuiteDigest
 	}
-	if err := q.Scan(ctx); err != nil {
+	runs, _, err := s.rows.ListRuns(ctx, f)
+	if err != nil {
 		return nil, fmt.Errorf("list runs to compare: %w", err)
 	}
 	seen := map[string]bool{}

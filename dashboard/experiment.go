@@ -84,7 +84,7 @@ func (s *Server) experiment(c *gin.Context) error {
 		}
 		from = t
 	}
-	runs, err := s.db.ExperimentRunsShort(c.Request.Context(), id, from, experimentAnswerChars)
+	runs, err := s.rows.ExperimentRunsShort(c.Request.Context(), id, from, experimentAnswerChars)
 	if err != nil {
 		return unavailable(err)
 	}

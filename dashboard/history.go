@@ -197,7 +197,7 @@ func (s *Server) history(c *gin.Context) error {
 	var next *models.Cursor
 	var scanned []historyRow
 	for {
-		runs, more, err := s.db.ListRuns(ctx, rf)
+		runs, more, err := s.rows.ListRuns(ctx, rf)
 		if err != nil {
 			return unavailable(err)
 		}
@@ -296,7 +296,7 @@ func (s *Server) historyRows(c *gin.Context, runs []*models.Run) ([]historyRow, 
 	for i, r := range runs {
 		ids[i] = r.ID
 	}
-	cases, err := s.db.CasesOf(c.Request.Context(), ids)
+	cases, err := s.rows.CasesOf(c.Request.Context(), ids)
 	if err != nil {
 		return nil, unavailable(err)
 	}

@@ -3,6 +3,8 @@ package dashboard
 import (
 	"bufio"
 	"bytes"
+	"database/sql"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/internal/jsonindent"
+	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/report"
 )
 
@@ -43,8 +46,10 @@ func shortenedTo(s string, n int) (string, bool) {
 
 // caseOutput serves a case's whole output column as a JSON download:
 // the value the case page shortens.
+// Only that one value is read, and at most wholeDownloads at a time.
 func (s *Server) caseOutput(c *gin.Context) error {
-	run, err := s.loadRun(c.Request.Context(), c.Param("id"))
+	ctx := c.Request.Context()
+	id, err := parseRunID(c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -52,19 +57,28 @@ func (s *Server) caseOutput(c *gin.Context) error {
 	if err != nil || pos < 0 {
 		return notFound("There is no such case in this run.")
 	}
-	for _, cr := range run.Cases {
-		if cr.Position == pos {
-			body := []byte(cr.Output)
-			if cr.Output.IsSQLNull() {
-				body = []byte("null")
-			}
-			c.Header("Content-Disposition", fmt.Sprintf(`attachment; filename="run-%s-case-%d-output.json"`, run.ID, pos))
-			c.Header("Cache-Control", "no-store")
-			c.Data(http.StatusOK, "application/json; charset=utf-8", body)
-			return nil
-		}
+	release, err := s.holdWhole(ctx)
+	if err != nil {
+		return err
 	}
-	return notFound("There is no such case in this run.")
+	defer release()
+	var outputs []models.JSON
+	err = s.db.NewSelect().Model((*models.CaseResult)(nil)).Column("c.output").
+		Where("c.run_id = ?", id).Where("c.position = ?", pos).Scan(ctx, &outputs)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return unavailable(err)
+	}
+	if len(outputs) == 0 {
+		return notFound("There is no such case in this run.")
+	}
+	body := []byte(outputs[0])
+	if outputs[0].IsSQLNull() {
+		body = []byte("null")
+	}
+	c.Header("Content-Disposition", fmt.Sprintf(`attachment; filename="run-%s-case-%d-output.json"`, id, pos))
+	c.Header("Cache-Control", "no-store")
+	c.Data(http.StatusOK, "application/json; charset=utf-8", body)
+	return nil
 }
 
 // writeReportJSON streams the JSON report of cmp to w one case at a time:

@@ -49,7 +49,7 @@ func TestLongOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, cmp, err := s.loadComparison(ctx, id)
+	_, cmp, err := s.loadComparison(ctx, s.db, id)
 	if err != nil {
 		t.Fatal(err)
 	}

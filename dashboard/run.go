@@ -87,14 +87,19 @@ func parseRunID(s string) (uuid.UUID, error) {
 	return id, nil
 }
 
-// loadRun reads a run with its cases: unknown ids are 404s, database
-// failures 503s.
+// loadRun reads a run with its cases, each value cut to rowCaps: unknown
+// ids are 404s, database failures 503s.
 func (s *Server) loadRun(ctx context.Context, raw string) (*models.Run, error) {
+	return readRun(ctx, s.rows, raw)
+}
+
+// readRun is loadRun through db.
+func readRun(ctx context.Context, db *models.DB, raw string) (*models.Run, error) {
 	id, err := parseRunID(raw)
 	if err != nil {
 		return nil, err
 	}
-	run, err := s.db.GetRun(ctx, id)
+	run, err := db.GetRun(ctx, id)
 	if errors.Is(err, models.ErrNotFound) {
 		return nil, notFound("There is no run with this id.")
 	}
@@ -104,19 +109,20 @@ func (s *Server) loadRun(ctx context.Context, raw string) (*models.Run, error) {
 	return run, nil
 }
 
-// loadComparison reads a run (as loadRun) and compares it with its
-// automatic baseline, exactly as `evalrun report` does, flaky questions
+// loadComparison reads a run through db (as loadRun) and compares it with
+// its automatic baseline as `evalrun report` does (looked for among the
+// HistoryWindow newest earlier runs), flaky questions
 // (compare.FlakyQuestions) marked.
-func (s *Server) loadComparison(ctx context.Context, raw string) (*models.Run, *compare.Comparison, error) {
-	run, err := s.loadRun(ctx, raw)
+func (s *Server) loadComparison(ctx context.Context, db *models.DB, raw string) (*models.Run, *compare.Comparison, error) {
+	run, err := readRun(ctx, db, raw)
 	if err != nil {
 		return nil, nil, err
 	}
-	baseline, err := compare.FindBaseline(ctx, s.db, run, nil)
+	baseline, err := compare.FindBaseline(ctx, db, run, nil)
 	if err != nil {
 		return nil, nil, unavailable(err)
 	}
-	flaky, err := compare.FlakyQuestions(ctx, s.db, run, nil)
+	flaky, err := compare.FlakyQuestions(ctx, db, run, nil)
 	if err != nil {
 		return nil, nil, unavailable(err)
 	}
@@ -124,7 +130,7 @@ func (s *Server) loadComparison(ctx context.Context, raw string) (*models.Run, *
 }
 
 func (s *Server) runPage(c *gin.Context) error {
-	run, cmp, err := s.loadComparison(c.Request.Context(), c.Param("id"))
+	run, cmp, err := s.loadComparison(c.Request.Context(), s.runs, c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -135,6 +141,7 @@ func (s *Server) runPage(c *gin.Context) error {
 		Metadata: prettyJSON(run.Metadata), JudgeUsage: report.JudgeUsageOf(run.Cases).String(),
 		JSONLink: b.Path("runs", id, "report.json")}
 	page.Metadata, page.MetadataCut = shortened(page.Metadata)
+	page.MetadataCut = page.MetadataCut || cutIn(run.Cuts, "metadata")
 	page.Regressions, page.Improvements = findingViews(b, run, cmp.Findings)
 	page.RegressedQuestions, _ = cmp.RegressedQuestions()
 	page.Verdict = newVerdictBanner(cmp)
@@ -155,7 +162,7 @@ func (s *Server) runPage(c *gin.Context) error {
 		page.Experiment, page.ExperimentLink = info, b.experimentLink(info)
 	}
 	if compare.WriterOf(run) == "" {
-		prev, err := compare.GemPrevious(c.Request.Context(), s.db, run)
+		prev, err := compare.GemPrevious(c.Request.Context(), s.runs, run)
 		if err != nil {
 			return unavailable(err)
 		}
@@ -220,7 +227,12 @@ func caseRows(b BasePage, run *models.Run, cmp *compare.Comparison) []caseRow {
 // runJSON downloads the same snapshot and comparison document as
 // `evalrun report --format json`.
 func (s *Server) runJSON(c *gin.Context) error {
-	run, cmp, err := s.loadComparison(c.Request.Context(), c.Param("id"))
+	release, err := s.holdWhole(c.Request.Context())
+	if err != nil {
+		return err
+	}
+	defer release()
+	run, cmp, err := s.loadComparison(c.Request.Context(), s.db, c.Param("id"))
 	if err != nil {
 		return err
 	}

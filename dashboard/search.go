@@ -80,7 +80,7 @@ func (s *Server) search(c *gin.Context) error {
 	}
 	page.Searched = true
 	page.Title = "Search: " + page.Q
-	runs, _, err := s.db.ListRuns(ctx, models.RunFilter{Suite: page.Suite, Agent: page.Agent, Limit: searchRuns})
+	runs, _, err := s.rows.ListRuns(ctx, models.RunFilter{Suite: page.Suite, Agent: page.Agent, Limit: searchRuns})
 	if err != nil {
 		return unavailable(err)
 	}

@@ -49,7 +49,12 @@ type Config struct {
 
 // Server is the dashboard's http.Handler.
 type Server struct {
-	db     *models.DB
+	// db reads values whole (the JSON downloads); rows cuts every value
+	// to rowCaps, runs to runCaps and detail to detailCaps, in the
+	// database (see budget.go).
+	db, rows, runs, detail *models.DB
+	// whole holds a token per whole download being served (holdWhole).
+	whole  chan struct{}
 	mount  string
 	log    *slog.Logger
 	pages  map[string]*template.Template
@@ -94,7 +99,10 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("new dashboard: %w", err)
 	}
-	s := &Server{db: cfg.DB, mount: mount, log: logger, pages: pages, static: static, renderer: renderer, budget: cfg.RequestBudget}
+	db := cfg.DB.WithHistoryWindow(HistoryWindow)
+	s := &Server{db: db, rows: db.WithValueCaps(rowCaps), runs: db.WithValueCaps(runCaps), detail: db.WithValueCaps(detailCaps),
+		whole: make(chan struct{}, wholeDownloads),
+		mount: mount, log: logger, pages: pages, static: static, renderer: renderer, budget: cfg.RequestBudget}
 	if s.budget <= 0 {
 		s.budget = DefaultRequestBudget
 	}
@@ -178,7 +186,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "Request header fields too large: the request line and headers may hold at most %d bytes.\n", MaxHeaderBytes)
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), s.budget)
+	ctx, cancel := context.WithTimeoutCause(r.Context(), s.budget, errBudgetSpent)
 	defer cancel()
 	s.engine.ServeHTTP(w, r.WithContext(ctx))
 }
@@ -216,9 +224,19 @@ func (s *Server) handle(h handlerFunc) gin.HandlerFunc {
 // failure is first told apart from a database whose evaluation tables do
 // not exist yet, which gets its own page.
 func (s *Server) fail(c *gin.Context, err error) {
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+	ctx := c.Request.Context()
+	switch {
+	case errors.Is(context.Cause(ctx), errBudgetSpent):
+		// Whatever the error says (a driver may report an interrupted
+		// query in its own words), the budget ended the work.
 		err = &serverError{status: http.StatusServiceUnavailable, cause: err,
 			public: fmt.Sprintf("This page needed more than its time budget of %s. Narrow it (a suite, an agent, a longer search text) and try again.", s.budget)}
+	case ctx.Err() != nil:
+		// The client left: the work stopped with its context, and
+		// there is nobody to answer.
+		c.Set(clientLeftKey, err)
+		c.Abort()
+		return
 	}
 	se := asServerError(err)
 	if se.status == http.StatusServiceUnavailable && c.Request.Context().Err() == nil {
@@ -254,7 +272,8 @@ func (s *Server) writeError(c *gin.Context, se *serverError) {
 }
 
 // render executes a page into a buffer and only then writes it, so a
-// template error becomes a clean error page, never half a page.
+// template error becomes a clean error page, never half a page; a page
+// finished after its budget is not sent (the 503 is).
 func (s *Server) render(c *gin.Context, page string, data any) error {
 	return s.renderStatus(c, http.StatusOK, page, data)
 }
@@ -265,6 +284,9 @@ func (s *Server) renderStatus(c *gin.Context, status int, page string, data any)
 	var buf bytes.Buffer
 	if err := s.pages[page].ExecuteTemplate(&buf, "base", data); err != nil {
 		return fmt.Errorf("render %s: %w", page, err)
+	}
+	if err := budgetLeft(c.Request.Context()); err != nil {
+		return err
 	}
 	c.Header("Content-Type", "text/html; charset=utf-8")
 	c.Header("Cache-Control", "no-store")

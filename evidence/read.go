@@ -270,7 +270,9 @@ func checkMetrics(c *models.CaseResult, calculated map[string]bool, bad func(int
 			return bad(j, "score %v is outside [0, 1]", *m.Score)
 		case m.Calculated() && !calculated[m.Name]:
 			return bad(j, "%q has a verdict but is not among the definition's calculated metrics", m.Name)
-		case m.Passed && (m.Score == nil || m.Errored()):
+		case m.Passed && m.Errored():
+			return bad(j, "%q passed with error_details: a metric that errored fails (passed false, score null)", m.Name)
+		case m.Passed && m.Score == nil:
 			return bad(j, "%q passed without a score", m.Name)
 		case m.Passed && *m.Score < m.Threshold-passEpsilon:
 			return bad(j, "%q passed with score %v below its threshold %v", m.Name, *m.Score, m.Threshold)

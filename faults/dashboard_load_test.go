@@ -25,13 +25,7 @@ import (
 // text each (PostgreSQL), as the abuse campaign did.
 func seedLongAnswers(t *testing.T, dbURL string, n int) {
 	t.Helper()
-	ctx := context.Background()
-	db, err := models.Open(ctx, dbURL, models.OpenOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	for _, stmt := range []string{
+	execAll(t, dbURL,
 		`INSERT INTO ruby_llm_evaluations_runs (id, suite, agent, version, suite_digest, status, started_at, finished_at,
 			metadata, summary, created_at, updated_at)
 		 VALUES (gen_random_uuid(), 'Long', 'A', '1', 'd', 'completed', now(), now(), '{}', '{}', now(), now())`,
@@ -39,8 +33,19 @@ func seedLongAnswers(t *testing.T, dbURL string, n int) {
 			expected_answer, metadata, output, actions, created_at, updated_at)
 		 SELECT r.id, p, 'case-' || p, 'Case ' || p, 'passed', 1, to_jsonb('Question ' || p), to_jsonb('x'::text), '{}',
 			to_jsonb(repeat('a', 1048576)), '[]', now(), now()
-		 FROM ruby_llm_evaluations_runs AS r CROSS JOIN generate_series(0, ` + strconv.Itoa(n-1) + `) AS p`,
-	} {
+		 FROM ruby_llm_evaluations_runs AS r CROSS JOIN generate_series(0, `+strconv.Itoa(n-1)+`) AS p`)
+}
+
+// execAll runs the seeding statements on the database at dbURL.
+func execAll(t *testing.T, dbURL string, stmts ...string) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := models.Open(ctx, dbURL, models.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, stmt := range stmts {
 		if _, err := db.ExecContext(ctx, stmt); err != nil {
 			t.Fatalf("seed: %v", err)
 		}
@@ -48,12 +53,16 @@ func seedLongAnswers(t *testing.T, dbURL string, n int) {
 }
 
 // startEvaldash builds and starts the evaldash binary on a free port and
-// returns its base URL and process.
+// returns its base URL and process. EVALDASH_BIN names a binary built
+// elsewhere instead (an older build, to measure it the same way).
 func startEvaldash(t *testing.T, dbURL string) (string, *os.Process) {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "evaldash")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/agentevals-go/agentevals/cmd/evaldash").CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/evaldash: %v\n%s", err, out)
+	bin := os.Getenv("EVALDASH_BIN")
+	if bin == "" {
+		bin = filepath.Join(t.TempDir(), "evaldash")
+		if out, err := exec.Command("go", "build", "-o", bin, "github.com/agentevals-go/agentevals/cmd/evaldash").CombinedOutput(); err != nil {
+			t.Fatalf("go build ./cmd/evaldash: %v\n%s", err, out)
+		}
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

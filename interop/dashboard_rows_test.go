@@ -138,7 +138,8 @@ func TestDashboardExplainsOldSchema(t *testing.T) {
 
 // Row 8: values as ActiveRecord writes them render right: a nil question
 // as "(none)", the gem's empty replay evidence as an empty replay, and a
-// 100 KB reason without spaces inside a wrapping table cell.
+// 100 KB reason without spaces inside a wrapping table cell, its first
+// 64 KiB shown and marked cut.
 func TestDashboardRendersRubyValues(t *testing.T) {
 	e := newEnv(t)
 	e.ruby(t, "schema", "gem")
@@ -166,7 +167,7 @@ func TestDashboardRendersRubyValues(t *testing.T) {
 	if code != http.StatusOK {
 		t.Fatalf("case page: %d", code)
 	}
-	for _, want := range []string{`<pre class="text-block question">(none)</pre>`, "API replay: empty", long} {
+	for _, want := range []string{`<pre class="text-block question">(none)</pre>`, "API replay: empty", long[:64<<10] + " […]"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("case page lacks %.80q", want)
 		}

@@ -54,6 +54,11 @@ type DB struct {
 	// connectTimeout and statementTimeout are the effective OpenOptions
 	// timeouts (0: none); SaveRun bounds each attempt with their sum.
 	connectTimeout, statementTimeout time.Duration
+	// historyWindow, when positive, bounds the baseline and flakiness
+	// look-ups to this many newest earlier runs (WithHistoryWindow).
+	historyWindow int
+	// caps, when set, cut the values the reads return (WithValueCaps).
+	caps ValueCaps
 }
 
 // OpenOptions tune Open.

@@ -23,18 +23,19 @@ const ExperimentWindow = 7 * 24 * time.Hour
 // When from is not zero only runs started in [from, from+ExperimentWindow)
 // are read, which walks the started_at index instead of every run.
 func (db *DB) ExperimentRuns(ctx context.Context, id string, from time.Time) ([]*Run, error) {
-	return db.experimentRuns(ctx, id, from, withCases)
+	return db.experimentRuns(ctx, id, from, db.withCases)
 }
 
 // ExperimentRunsShort is ExperimentRuns with each case's output cut by the
 // database to its first maxChars characters (a JSON string of them, or of
 // the JSON text of a longer structured output), so a page of answers side
-// by side reads a bounded amount however long the answers are.
+// by side reads a bounded amount however long the answers are; the other
+// values are cut to db's caps.
 func (db *DB) ExperimentRunsShort(ctx context.Context, id string, from time.Time, maxChars int) ([]*Run, error) {
 	return db.experimentRuns(ctx, id, from, func(q *bun.SelectQuery) *bun.SelectQuery {
-		return q.Relation("Cases", func(q *bun.SelectQuery) *bun.SelectQuery {
-			return q.ExcludeColumn("output").ColumnExpr(db.cutOutput(maxChars) + " AS output").Order("c.position")
-		}).Relation("Cases.Metrics", func(q *bun.SelectQuery) *bun.SelectQuery { return q.Order("m.position") })
+		return db.capRuns(q).Relation("Cases", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return db.capCases(q, "output").ExcludeColumn("output").ColumnExpr(db.cutOutput(maxChars) + " AS output").Order("c.position")
+		}).Relation("Cases.Metrics", func(q *bun.SelectQuery) *bun.SelectQuery { return db.capMetrics(q).Order("m.position") })
 	})
 }
 
@@ -65,6 +66,6 @@ func (db *DB) experimentRuns(ctx context.Context, id string, from time.Time, cas
 	if err := q.Scan(ctx); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("list runs of experiment %s: %w", id, err)
 	}
-	normalizeRuns(runs)
+	db.normalizeRuns(runs)
 	return runs, nil
 }

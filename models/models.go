@@ -52,6 +52,8 @@ type Run struct {
 
 	// Cases are the run's case results in position order (loaded or to insert).
 	Cases []*CaseResult `bun:"rel:has-many,join:id=run_id"`
+	// Cuts are the values a capped read shortened (DB.WithValueCaps).
+	Cuts []Cut `bun:"-" json:"-"`
 }
 
 // CaseResult is the evidence of one question in a run.
@@ -82,6 +84,8 @@ type CaseResult struct {
 
 	// Metrics are the case's metric results in position order.
 	Metrics []*MetricResult `bun:"rel:has-many,join:id=case_result_id"`
+	// Cuts are the values a capped read shortened (DB.WithValueCaps).
+	Cuts []Cut `bun:"-" json:"-"`
 }
 
 // MetricResult is one metric's verdict on one case.
@@ -99,6 +103,8 @@ type MetricResult struct {
 	ErrorDetails JSON      `bun:"error_details,type:jsonb"`
 	CreatedAt    time.Time `bun:"created_at,notnull"`
 	UpdatedAt    time.Time `bun:"updated_at,notnull"`
+	// Cuts are the values a capped read shortened (DB.WithValueCaps).
+	Cuts []Cut `bun:"-" json:"-"`
 }
 
 // Calculated reports whether the metric produced a verdict: a score, or an

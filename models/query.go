@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,7 +26,9 @@ type Cursor struct {
 // Suite and Agent match ignoring case (ASCII letters on SQLite).
 type RunFilter struct {
 	Suite, Agent string
-	From, To     time.Time // started_at >= From, started_at < To
+	// Digest, when set, keeps only runs with this suite_digest.
+	Digest   string
+	From, To time.Time // started_at >= From, started_at < To
 	// Before continues a listing after the last run of the previous page.
 	Before *Cursor
 	Limit  int // default 50
@@ -39,13 +42,16 @@ func (db *DB) ListRuns(ctx context.Context, f RunFilter) ([]*Run, *Cursor, error
 		limit = 50
 	}
 	var runs []*Run
-	q := db.NewSelect().Model(&runs).
+	q := db.capRuns(db.NewSelect().Model(&runs)).
 		OrderExpr("r.started_at DESC, r.sequence DESC").Limit(int64(limit) + 1)
 	if f.Suite != "" {
 		q = q.Where("LOWER(r.suite) = LOWER(?)", f.Suite)
 	}
 	if f.Agent != "" {
 		q = q.Where("LOWER(r.agent) = LOWER(?)", f.Agent)
+	}
+	if f.Digest != "" {
+		q = q.Where("r.suite_digest = ?", f.Digest)
 	}
 	if !f.From.IsZero() {
 		q = q.Where("r.started_at >= ?", UTC(f.From))
@@ -59,7 +65,7 @@ func (db *DB) ListRuns(ctx context.Context, f RunFilter) ([]*Run, *Cursor, error
 	if err := q.Scan(ctx); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, nil, fmt.Errorf("list runs: %w", err)
 	}
-	normalizeRuns(runs)
+	db.normalizeRuns(runs)
 	var next *Cursor
 	if len(runs) > limit {
 		runs = runs[:limit]
@@ -72,15 +78,41 @@ func (db *DB) ListRuns(ctx context.Context, f RunFilter) ([]*Run, *Cursor, error
 // GetRun returns one run with its cases and metrics in position order.
 func (db *DB) GetRun(ctx context.Context, id uuid.UUID) (*Run, error) {
 	run := new(Run)
-	err := withCases(db.NewSelect().Model(run).Where("r.id = ?", id)).Scan(ctx)
+	err := db.withCases(db.NewSelect().Model(run).Where("r.id = ?", id)).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("get run %s: %w", id, ErrNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("get run %s: %w", id, err)
 	}
-	normalizeRuns([]*Run{run})
+	db.normalizeRuns([]*Run{run})
 	return run, nil
+}
+
+// CaseAt returns the case at position pos of run id with its metrics
+// (values cut to db's caps), for a page that shows one case in full
+// while the rest of the run is read with smaller caps.
+func (db *DB) CaseAt(ctx context.Context, id uuid.UUID, pos int) (*CaseResult, error) {
+	var cases []*CaseResult
+	err := db.capCases(db.NewSelect().Model(&cases)).Where("c.run_id = ?", id).Where("c.position = ?", pos).
+		Relation("Metrics", func(q *bun.SelectQuery) *bun.SelectQuery { return db.capMetrics(q).Order("m.position") }).
+		Scan(ctx)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("get case %d of run %s: %w", pos, id, err)
+	}
+	if len(cases) == 0 {
+		return nil, fmt.Errorf("get case %d of run %s: %w", pos, id, ErrNotFound)
+	}
+	c := cases[0]
+	c.CreatedAt, c.UpdatedAt = c.CreatedAt.UTC(), c.UpdatedAt.UTC()
+	if db.caps != (ValueCaps{}) {
+		unfoldCase(c)
+	}
+	unfoldUncalculated(c)
+	for _, m := range c.Metrics {
+		m.CreatedAt, m.UpdatedAt = m.CreatedAt.UTC(), m.UpdatedAt.UTC()
+	}
+	return c, nil
 }
 
 // BaselineQuery selects earlier runs of the same suite and agent. Every
@@ -109,6 +141,8 @@ type BaselineQuery struct {
 	// After, when set, excludes runs at or before this point.
 	After *Cursor
 	Limit int // default 20
+	// window is the DB's history window where the query has no limit.
+	window int
 }
 
 // caseIDSeparator joins case ids for the in-SQL comparison of id lists.
@@ -125,12 +159,12 @@ func (db *DB) BaselineCandidates(ctx context.Context, bq BaselineQuery) ([]*Run,
 		limit = 20
 	}
 	var runs []*Run
-	q := withCases(db.baselineFilter(db.NewSelect().Model(&runs), bq).
+	q := db.withCases(db.baselineFilter(db.NewSelect().Model(&runs), bq).
 		OrderExpr("r.started_at DESC, r.sequence DESC").Limit(int64(limit)))
 	if err := q.Scan(ctx); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("find baseline candidates: %w", err)
 	}
-	normalizeRuns(runs)
+	db.normalizeRuns(runs)
 	return runs, nil
 }
 
@@ -140,6 +174,7 @@ func (db *DB) BaselineCandidates(ctx context.Context, bq BaselineQuery) ([]*Run,
 // loads the candidates a few at a time (GetRuns).
 func (db *DB) BaselineCandidateIDs(ctx context.Context, bq BaselineQuery) ([]uuid.UUID, error) {
 	var ids []uuid.UUID
+	bq.window = db.historyWindow
 	q := db.baselineFilter(db.NewSelect().Model((*Run)(nil)).Column("r.id"), bq).
 		OrderExpr("r.started_at DESC, r.sequence DESC")
 	if err := q.Scan(ctx, &ids); err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -155,11 +190,11 @@ func (db *DB) GetRuns(ctx context.Context, ids []uuid.UUID) ([]*Run, error) {
 		return nil, nil
 	}
 	var runs []*Run
-	if err := withCases(db.NewSelect().Model(&runs).Where("r.id IN (?)", bun.In(ids))).Scan(ctx); err != nil &&
+	if err := db.withCases(db.NewSelect().Model(&runs).Where("r.id IN (?)", bun.In(ids))).Scan(ctx); err != nil &&
 		!errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("get runs: %w", err)
 	}
-	normalizeRuns(runs)
+	db.normalizeRuns(runs)
 	byID := make(map[uuid.UUID]*Run, len(runs))
 	for _, r := range runs {
 		byID[r.ID] = r
@@ -173,13 +208,37 @@ func (db *DB) GetRuns(ctx context.Context, ids []uuid.UUID) ([]*Run, error) {
 	return out, nil
 }
 
+// WithHistoryWindow returns db whose unlimited baseline look-up
+// (BaselineCandidateIDs) considers only the n newest runs of the suite
+// and agent before the query's cursor, so its work no longer grows with
+// the history (the other look-ups have a limit): for a reader with a work
+// budget, such as the dashboard. n <= 0 means no window.
+func (db *DB) WithHistoryWindow(n int) *DB {
+	c := *db
+	c.historyWindow = n
+	return &c
+}
+
+// HistoryWindow is the window set by WithHistoryWindow (0: none).
+func (db *DB) HistoryWindow() int { return db.historyWindow }
+
 // baselineFilter adds the query's filters to a select of runs.
 func (db *DB) baselineFilter(q *bun.SelectQuery, bq BaselineQuery) *bun.SelectQuery {
 	q = q.Where("r.suite = ?", bq.Suite).Where("r.agent = ?", bq.Agent)
+	beforeSQL, beforeArgs := "w.started_at < ?", []any{UTC(bq.Before.StartedAt)}
 	if bq.Before.Sequence > 0 {
 		q = before(q, bq.Before)
+		t := UTC(bq.Before.StartedAt)
+		beforeSQL, beforeArgs = "(w.started_at < ? OR (w.started_at = ? AND w.sequence < ?))", []any{t, t, bq.Before.Sequence}
 	} else {
 		q = q.Where("r.started_at < ?", UTC(bq.Before.StartedAt))
+	}
+	if bq.window > 0 {
+		// The window is chosen first, from the index, so the filters
+		// below (JSON and per-run subqueries) see at most this many runs.
+		args := append([]any{bq.Suite, bq.Agent}, beforeArgs...)
+		q = q.Where("r.id IN (SELECT w.id FROM "+RunsTable+" AS w WHERE w.suite = ? AND w.agent = ? AND "+beforeSQL+
+			" ORDER BY w.started_at DESC, w.sequence DESC LIMIT "+strconv.Itoa(bq.window)+")", args...)
 	}
 	if bq.After != nil {
 		t := UTC(bq.After.StartedAt)
@@ -231,11 +290,12 @@ func (f sqlFuncs) joinOrdered(column, orderBy string) string {
 	return "string_agg(" + column + ", chr(31) ORDER BY " + orderBy + ")"
 }
 
-// withCases loads the runs' cases and their metrics, both in position order.
-func withCases(q *bun.SelectQuery) *bun.SelectQuery {
-	return q.
-		Relation("Cases", func(q *bun.SelectQuery) *bun.SelectQuery { return q.Order("c.position") }).
-		Relation("Cases.Metrics", func(q *bun.SelectQuery) *bun.SelectQuery { return q.Order("m.position") })
+// withCases loads the runs' cases and their metrics, both in position
+// order, every value cut to db's caps.
+func (db *DB) withCases(q *bun.SelectQuery) *bun.SelectQuery {
+	return db.capRuns(q).
+		Relation("Cases", func(q *bun.SelectQuery) *bun.SelectQuery { return db.capCases(q).Order("c.position") }).
+		Relation("Cases.Metrics", func(q *bun.SelectQuery) *bun.SelectQuery { return db.capMetrics(q).Order("m.position") })
 }
 
 // before keeps the runs strictly before c in the (started_at, sequence)
@@ -245,8 +305,10 @@ func before(q *bun.SelectQuery, c Cursor) *bun.SelectQuery {
 	return q.Where("(r.started_at < ? OR (r.started_at = ? AND r.sequence < ?))", t, t, c.Sequence)
 }
 
-// normalizeRuns puts every timestamp read back into UTC.
-func normalizeRuns(runs []*Run) {
+// normalizeRuns puts every timestamp read back into UTC and unfolds the
+// values db's caps cut.
+func (db *DB) normalizeRuns(runs []*Run) {
+	db.unfoldCuts(runs)
 	for _, r := range runs {
 		r.StartedAt, r.FinishedAt = r.StartedAt.UTC(), r.FinishedAt.UTC()
 		r.CreatedAt, r.UpdatedAt = r.CreatedAt.UTC(), r.UpdatedAt.UTC()
@@ -269,14 +331,17 @@ func (db *DB) CasesOf(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID][]*Ca
 		return out, nil
 	}
 	var cases []*CaseResult
-	err := db.NewSelect().Model(&cases).Where("c.run_id IN (?)", bun.In(ids)).
-		Relation("Metrics", func(q *bun.SelectQuery) *bun.SelectQuery { return q.Order("m.position") }).
+	err := db.capCases(db.NewSelect().Model(&cases)).Where("c.run_id IN (?)", bun.In(ids)).
+		Relation("Metrics", func(q *bun.SelectQuery) *bun.SelectQuery { return db.capMetrics(q).Order("m.position") }).
 		Order("c.run_id", "c.position").Scan(ctx)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("load cases: %w", err)
 	}
 	for _, c := range cases {
 		c.CreatedAt, c.UpdatedAt = c.CreatedAt.UTC(), c.UpdatedAt.UTC()
+		if db.caps != (ValueCaps{}) {
+			unfoldCase(c)
+		}
 		unfoldUncalculated(c)
 		out[c.RunID] = append(out[c.RunID], c)
 	}
@@ -292,12 +357,12 @@ func (db *DB) BaselineCandidateHeaders(ctx context.Context, bq BaselineQuery) ([
 		limit = 20
 	}
 	var runs []*Run
-	q := db.baselineFilter(db.NewSelect().Model(&runs), bq).
+	q := db.capRuns(db.baselineFilter(db.NewSelect().Model(&runs), bq)).
 		OrderExpr("r.started_at DESC, r.sequence DESC").Limit(int64(limit))
 	if err := q.Scan(ctx); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("find baseline candidates: %w", err)
 	}
-	normalizeRuns(runs)
+	db.normalizeRuns(runs)
 	return runs, nil
 }
 

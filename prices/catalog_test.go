@@ -112,7 +112,10 @@ func TestLoad_OwnPrices(t *testing.T) {
 		{`{"prices": []}`, "$.prices: want a non-empty list"},
 		{`{"prices": [{"input_mtok": 1}]}`, "$.prices[0].model: want the model name"},
 		{`{"prices": [{"model": "m"}]}`, "$.prices[0]: want input_mtok or output_mtok"},
-		{`{"prices": [{"model": "m", "output_mtok": -1}]}`, "$.prices[0].output_mtok: want a price ≥ 0"},
+		{`{"prices": [{"model": "m", "output_mtok": -1}]}`, "$.prices[0].output_mtok: want a price from 0 to 1000000"},
+		{`{"prices": [{"model": "m", "input_mtok": 1e308}]}`, "$.prices[0].input_mtok: want a price from 0 to 1000000 USD per million tokens, got 1e+308"},
+		{`{"prices": [{"model": "m", "input_mtok": 1}, {"model": "x", "input_mtok": 1}, {"model": "M", "input_mtok": 2}]}`,
+			`$.prices[2]: "M" is priced twice (also $.prices[0])`},
 		{`{"models": {}}`, `unknown field "models"`},
 		{strings.Repeat(" ", maxOwnFile+1), "larger than the limit"},
 	} {

@@ -6,10 +6,16 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // maxOwnFile bounds a user's price file.
 const maxOwnFile = 1 << 20
+
+// MaxPerMTok is the highest price per million tokens a price file may
+// give: far above any model's, and low enough that a cost summed over a
+// whole run stays a finite number.
+const MaxPerMTok = 1_000_000
 
 // OwnPrice is one entry of a user's price file (--prices FILE): a model
 // priced on any endpoint, for one provider or (Provider empty) for all,
@@ -57,8 +63,14 @@ func parseOwn(path string, b []byte) ([]OwnPrice, error) {
 	if len(f.Prices) == 0 {
 		return nil, fmt.Errorf("prices: %s: $.prices: want a non-empty list of prices", path)
 	}
+	seen := map[string]int{}
 	for i, p := range f.Prices {
 		at := fmt.Sprintf("%s: $.prices[%d]", path, i)
+		key := strings.ToLower(p.Provider) + "\x00" + strings.ToLower(p.Model)
+		if j, dup := seen[key]; dup && p.Model != "" {
+			return nil, fmt.Errorf("prices: %s: %q is priced twice (also $.prices[%d]): keep one entry per provider and model", at, p.Model, j)
+		}
+		seen[key] = i
 		switch {
 		case p.Model == "":
 			return nil, fmt.Errorf("prices: %s.model: want the model name", at)
@@ -69,8 +81,8 @@ func parseOwn(path string, b []byte) ([]OwnPrice, error) {
 			name string
 			v    *float64
 		}{{"input_mtok", p.InputPerMTok}, {"output_mtok", p.OutputPerMTok}} {
-			if f.v != nil && *f.v < 0 {
-				return nil, fmt.Errorf("prices: %s.%s: want a price ≥ 0, got %g", at, f.name, *f.v)
+			if f.v != nil && (*f.v < 0 || *f.v > MaxPerMTok) {
+				return nil, fmt.Errorf("prices: %s.%s: want a price from 0 to %d USD per million tokens, got %g", at, f.name, MaxPerMTok, *f.v)
 			}
 		}
 	}

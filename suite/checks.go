@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/agentevals-go/agentevals/internal/suggest"
 )
 
 // Per-question checks and explicit defaults.
@@ -106,7 +108,7 @@ func (s *Suite) parseCheck(p Problems, path string, raw json.RawMessage) (Evalua
 	}
 	def, known := s.Registry[ev.Type]
 	if !known {
-		p.add(child(path, "type"), "unknown check type %q%s (want one of %s; `evalrun checks` lists them)", ev.Type, closeTypes(s, ev.Type), strings.Join(s.Registry.Names(), ", "))
+		p.add(child(path, "type"), "unknown check type %s%s (want one of %s; `evalrun checks` lists them)", suggest.Quote(ev.Type), closeTypes(s, ev.Type), strings.Join(s.Registry.Names(), ", "))
 		return ev, false
 	}
 	ev.Name = ev.Type

@@ -297,7 +297,7 @@ func (s *Suite) parseEvaluators(p Problems, raw json.RawMessage) {
 		}
 		def, known := s.Registry[ev.Type]
 		if !known {
-			p.add(child(path, "type"), "unknown evaluator type %q%s (want one of %s)", ev.Type, closeTypes(s, ev.Type), strings.Join(s.Registry.Names(), ", "))
+			p.add(child(path, "type"), "unknown evaluator type %s%s (want one of %s)", suggest.Quote(ev.Type), closeTypes(s, ev.Type), strings.Join(s.Registry.Names(), ", "))
 			continue
 		}
 		if ev.Params != nil && !isNull(ev.Params) && ev.Params[0] != '{' {

@@ -13,6 +13,7 @@ import (
 	"github.com/agentevals-go/agentevals/bounds"
 	"github.com/agentevals-go/agentevals/calibrate"
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/sanitize"
 )
 
 // CalibrateCmd measures a judge two ways. With --labels it compares a
@@ -68,6 +69,16 @@ func (c *CalibrateCmd) Run(ctx context.Context, g *Globals) error {
 	if c.Labels != "" {
 		if labels, err = readLabels("--labels", c.Labels); err != nil {
 			return &exitError{Code: exitInvalid, Err: err}
+		}
+		// A label given on another run judged another answer, as
+		// --gate-labels knows: comparing it with this run's verdict
+		// would measure nothing.
+		for _, l := range labels {
+			if l.RunID != "" && !strings.EqualFold(l.RunID, id.String()) {
+				return &exitError{Code: exitInvalid, Err: fmt.Errorf("--labels %s: line %d: labelled on run %s, not on run %s: "+
+					"calibrate against the run that was labelled, or label this one (evalrun label %s)", c.Labels, l.Line,
+					sanitize.EscapeText(l.RunID), id, id)}
+			}
 		}
 	}
 	db, err := g.open(ctx, true)

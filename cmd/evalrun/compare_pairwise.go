@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -41,14 +43,18 @@ func (c *CompareCmd) renderPairwise(ctx context.Context, g *Globals, r *report.R
 	if j == nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--pairwise needs a judge: give --judge-model (or EVAL_JUDGE_MODEL), with --judge-provider and --judge-base-url as needed")}
 	}
-	rec, err := pairwiseRecord(ctx, g, j, c.built, ab.A, ab.B)
-	if err != nil {
-		return err
-	}
 	path := c.PairwiseOut
 	if path == "" {
 		path = filepath.Join(DefaultEvidenceDir, fmt.Sprintf("pairwise-%s-%s-%s.json",
 			ab.A.ID.String()[:8], ab.B.ID.String()[:8], time.Now().UTC().Format("20060102T150405")))
+	}
+	// The file is checked before any judge call is paid for.
+	if err := checkPairwiseOut(path); err != nil {
+		return err
+	}
+	rec, err := pairwiseRecord(ctx, g, j, c.built, ab.A, ab.B)
+	if err != nil {
+		return err
 	}
 	if err := writePairwiseFile(path, rec); err != nil {
 		return err
@@ -77,6 +83,41 @@ func pairwiseRecord(ctx context.Context, g *Globals, j score.Judge, built *provi
 	}
 	rec.Verdicts = verdicts
 	return rec, nil
+}
+
+// checkPairwiseOut refuses a verdicts path that writePairwiseFile could
+// not create: anything already there (a file, a directory, a device such
+// as /dev/full, a symbolic link, even a dangling one), or a directory
+// that cannot be created or written in.
+func checkPairwiseOut(path string) error {
+	fail := func(err error) error {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--pairwise-out: %w", err)}
+	}
+	if fi, err := os.Lstat(path); err == nil {
+		what := "a file"
+		switch {
+		case fi.IsDir():
+			what = "a directory"
+		case fi.Mode()&os.ModeSymlink != 0:
+			what = "a symbolic link"
+		case !fi.Mode().IsRegular():
+			what = "a device or special file"
+		}
+		return fail(fmt.Errorf("%s is already %s: give the path of a new file", sanitize.EscapeText(path), what))
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fail(err)
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fail(err)
+	}
+	probe, err := os.CreateTemp(dir, ".pairwise-check-*")
+	if err != nil {
+		return fail(fmt.Errorf("cannot write in %s: %w", sanitize.EscapeText(dir), err))
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return nil
 }
 
 // writePairwiseFile writes rec as indented JSON to a new file.

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -219,5 +220,44 @@ func checkOptional(t *testing.T, what string, got *float64, want float64) {
 		t.Errorf("%s = %v, want null", what, *got)
 	case want >= 0 && (got == nil || *got < want-1e-12 || *got > want+1e-12):
 		t.Errorf("%s = %v, want %v", what, got, want)
+	}
+}
+
+// TestCompareCmd_PairwiseOutCheckedFirst: a --pairwise-out that cannot be
+// created (an existing file, a directory, /dev/full, a symbolic link) is
+// refused with exit 2 before any judge call is paid for.
+func TestCompareCmd_PairwiseOutCheckedFirst(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	var calls atomic.Int64
+	srv := pairJudge(t, func(first, second, expected string) string {
+		calls.Add(1)
+		return consistentPreference(first, second, expected)
+	})
+	url, a, b := pairwiseRuns(t, nil)
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "existing.json")
+	if err := os.WriteFile(existing, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(filepath.Join(dir, "nowhere.json"), link); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, path, want string }{
+		{"existing file", existing, "is already a file"},
+		{"directory", dir, "is already a directory"},
+		{"/dev/full", "/dev/full", "is already a device or special file"},
+		{"dangling symbolic link", link, "is already a symbolic link"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := evalrun(t, "--database-url", url, "compare", a, b, "--pairwise",
+				"--judge-provider", "openai", "--judge-model", "judge", "--judge-base-url", srv.URL+"/v1", "--pairwise-out", tc.path)
+			if code != exitInvalid || !strings.Contains(stderr, "--pairwise-out") || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want exit 2 naming --pairwise-out and %q", code, stderr, tc.want)
+			}
+			if n := calls.Load(); n != 0 {
+				t.Errorf("%d judge calls were made before the output was refused", n)
+			}
+		})
 	}
 }

@@ -118,6 +118,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 func runWith(args []string, stdout, stderr io.Writer, guard func() (string, func(), error)) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	stdout, stderr = releaseOnCancel(ctx, stdout), releaseOnCancel(ctx, stderr)
 
 	cli := CLI{Globals: Globals{Stdout: stdout, Stderr: stderr, guard: guard}}
 	exitCode := -1

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Closest returns up to limit of names that look like want, closest first
@@ -14,6 +15,9 @@ import (
 // edit distance of a third of its length (at least 2). want itself and
 // repeated names are left out.
 func Closest(want string, names []string, limit int) []string {
+	if len(want) > MaxWant {
+		return nil // no name is that long: nothing to measure
+	}
 	w := strings.ToLower(want)
 	type scored struct {
 		name string
@@ -72,6 +76,25 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// MaxWant is the longest misspelled name Closest looks at: names are
+// short, and the edit distance costs the product of both lengths.
+const MaxWant = 256
+
+// Quote is want quoted as Go string for a message, its first 64 bytes
+// then " … (N bytes)" when it is longer, so that a huge value is never
+// echoed whole.
+func Quote(want string) string {
+	const show = 64
+	if len(want) <= show {
+		return strconv.Quote(want)
+	}
+	cut := show
+	for cut > 0 && !utf8.RuneStart(want[cut]) {
+		cut--
+	}
+	return strconv.Quote(want[:cut]) + " … (" + strconv.Itoa(len(want)) + " bytes)"
 }
 
 // Hint is " (did you mean "a", "b"?)" for the Closest names, quoted as Go
