@@ -27,6 +27,16 @@ const candidatePage = 50
 // returns their ids, and only those runs are loaded, a page at a time, and
 // compared exactly until one is equivalent or none is left.
 func FindBaseline(ctx context.Context, db *models.DB, run *models.Run, calculated []string) (*models.Run, error) {
+	return FindBaselineOnBranch(ctx, db, run, calculated, "")
+}
+
+// FindBaselineOnBranch is FindBaseline restricted to the runs whose
+// provenance names the git branch (every run when branch is ""): in CI, the
+// newest compatible run of the pull request's target branch, so that one
+// pull request is never compared with another's run. The branch is a
+// filter of the same queries, so the search reads no more than
+// FindBaseline's.
+func FindBaselineOnBranch(ctx context.Context, db *models.DB, run *models.Run, calculated []string, branch string) (*models.Run, error) {
 	if calculated == nil {
 		calculated = CalculatedMetrics(run)
 	}
@@ -38,7 +48,7 @@ func FindBaseline(ctx context.Context, db *models.DB, run *models.Run, calculate
 	}
 	exact, err := db.BaselineCandidates(ctx, models.BaselineQuery{
 		Suite: run.Suite, Agent: run.Agent, Digest: run.SuiteDigest, Before: before, Limit: 1,
-		SkipInfrastructureFailures: true,
+		SkipInfrastructureFailures: true, Branch: branch,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("find baseline: %w", err)
@@ -57,7 +67,7 @@ func FindBaseline(ctx context.Context, db *models.DB, run *models.Run, calculate
 	}
 	q := models.BaselineQuery{
 		Suite: run.Suite, Agent: run.Agent, Version: run.Version, CaseIDs: ids, NotWriter: WriterOf(run),
-		SkipInfrastructureFailures: true, Before: before,
+		SkipInfrastructureFailures: true, Before: before, Branch: branch,
 	}
 	if best != nil {
 		q.After = &models.Cursor{StartedAt: best.StartedAt, Sequence: best.Sequence}

@@ -79,6 +79,9 @@ type Result struct {
 	// Baseline is the run compared with; nil when there is none (or no
 	// database to look one up in).
 	Baseline *models.Run
+	// Origin says where Baseline came from and what is doubtful about it
+	// (nil without a baseline).
+	Origin *models.GateBaseline
 	// NoBaseline says why there is no automatic baseline when the reason is
 	// not the usual one (the first run of the definition); "" otherwise.
 	NoBaseline string
@@ -113,16 +116,11 @@ func Run(ctx context.Context, t Task) (*Result, error) {
 	}
 	res := &Result{Calculated: t.Suite.Calculated(t.Judge != nil)}
 	db := t.Store.DB
-	switch {
-	case db != nil:
-		base, err := t.Gate.FindBaseline(ctx, db, t.Suite.Plan(res.Calculated), res.Calculated)
-		if err != nil {
-			return nil, err
-		}
-		res.Baseline = base
-	case t.Gate.Baseline != "":
-		return nil, failure(StageOptions, ExitInvalid, errors.New("--baseline needs the database, which --save-to and --no-save do not open"))
+	base, origin, err := t.Gate.FindBaseline(ctx, db, t.Suite.Plan(res.Calculated), res.Calculated)
+	if err != nil {
+		return nil, err
 	}
+	res.Baseline, res.Origin = base, origin
 	if t.Preflight != nil {
 		if err := t.Preflight(ctx); err != nil {
 			return nil, failure(StagePreflight, ExitInvalid, err)
@@ -133,9 +131,6 @@ func Run(ctx context.Context, t Task) (*Result, error) {
 		return nil, err
 	}
 	res.Run = run
-	if res.Evidence, err = t.Store.keep(ctx, run, t.Suite, res.Calculated); err != nil {
-		return res, err
-	}
 	res.Outage = compare.InfrastructureFailures(run)
 	opts := t.Gate.Options()
 	if db != nil {
@@ -146,15 +141,32 @@ func Run(ctx context.Context, t Task) (*Result, error) {
 	}
 	res.Comparison = compare.Compare(run, res.Baseline, opts)
 	res.Comparison.Ungate(t.Gate.Uncalibrated)
-	if db != nil && res.Baseline == nil && t.Gate.Baseline == "" {
+	switch {
+	case res.Baseline != nil || db == nil || t.Gate.Baseline != "":
+	case t.Gate.Branch != "":
+		res.NoBaseline = "no earlier compatible run of branch " + t.Gate.Branch + " (the target branch) to compare with; " +
+			"runs of other branches are never its automatic baseline"
+	default:
 		res.NoBaseline = noBaselineWhy(ctx, db, run, res.Calculated)
+	}
+	res.Decision = t.Gate.decide(res.Comparison, len(res.Outage) > 0, false)
+	if db != nil || t.Gate.BaselineFrom != "" { // a baseline was looked for: the decision is the run's
+		if err := t.Gate.record(res, t.Exec.Provenance); err != nil {
+			return res, failure(StageSave, ExitFailed, err)
+		}
+	}
+	if res.Evidence, err = t.Store.keep(ctx, run, t.Suite, res.Calculated); err != nil {
+		res.Comparison, res.Decision = nil, Decision{} // nothing more is done with a run that could not be kept
+		return res, err
+	}
+	if res.Evidence.Kept == Spooled {
+		res.Decision = t.Gate.decide(res.Comparison, len(res.Outage) > 0, true)
 	}
 	written, notes, err := writeReports(t.Reports, res.Comparison, t.Suite.Path)
 	res.Reports, res.Notes = written, append(res.Notes, notes...)
 	if err != nil {
 		return res, failure(StageReport, ExitInvalid, err)
 	}
-	res.Decision = t.Gate.decide(res.Comparison, len(res.Outage) > 0, res.Evidence.Kept == Spooled)
 	return res, nil
 }
 

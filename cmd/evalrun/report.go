@@ -26,6 +26,7 @@ type ReportCmd struct {
 	GateModeFlags
 	FailOn           string `name:"fail-on" placeholder:"RULE" help:"Exit 1 as run does: failures (a failed or errored check), regressions (a gated regression against the baseline) or both. Omitted, and without --fail-on-regression: the report is written and the exit is 0 whatever the run's outcome."`
 	FailOnRegression bool   `name:"fail-on-regression" help:"Exit 1 on a failed check or a gated regression (--fail-on both; with --fail-on regressions, regressions only)."`
+	Recompare        bool   `name:"recompare" help:"Compare the run again under this command's --baseline and gate flags instead of showing the decision recorded when it was made (its gate, baseline and exit). Giving --baseline, or a gate flag other than its default, also compares again. Runs without a recorded decision (the gem's, older ones) are always compared again."`
 	Format           string `name:"format" short:"f" placeholder:"FORMAT" help:"text, markdown, html, json, junit or github (default: from the --output extension, else text)."`
 	Output           string `name:"output" short:"o" placeholder:"PATH" help:"Write the report to PATH (atomically) instead of stdout."`
 }
@@ -94,15 +95,10 @@ func (c *ReportCmd) Run(ctx context.Context, g *Globals) error {
 		return err
 	}
 	gate := c.gate()
-	baseline, err := gate.FindBaseline(ctx, db, run, nil)
+	cmp, err := c.compare(ctx, g, db, run, gate)
 	if err != nil {
 		return err
 	}
-	opts, note := gate.CompareOptions(ctx, db, run, nil)
-	if note != "" {
-		fmt.Fprintf(g.Stderr, "note: %s\n", sanitize.EscapeText(note))
-	}
-	cmp := compare.Compare(run, baseline, opts)
 	switch {
 	case c.Output != "":
 		err = r.WriteFile(c.Output, format, cmp)
@@ -120,11 +116,45 @@ func (c *ReportCmd) Run(ctx context.Context, g *Globals) error {
 		return nil
 	}
 	d := gate.Decide(cmp)
+	if rec := cmp.Decision; rec != nil && rec.FailOn == gate.FailOn {
+		d = eval.Decision{Code: rec.Exit, Line: rec.Line}
+	}
 	if d.Code != exitOK {
 		return &exitError{Code: d.Code, Err: fmt.Errorf("report: run %s: %s", cmp.Run.ID, d.Line)}
 	}
 	fmt.Fprintf(g.Stderr, "evalrun: report: run %s: %s\n", cmp.Run.ID, d.Line)
 	return nil
+}
+
+// compare is the comparison report shows: the decision recorded when the
+// run was made, unless --recompare, --baseline or a gate flag other than
+// its default asks to compare again (or the run recorded none).
+func (c *ReportCmd) compare(ctx context.Context, g *Globals, db *models.DB, run *models.Run, gate eval.Gate) (*compare.Comparison, error) {
+	again := c.Recompare || c.Baseline != "" || c.GateModeFlags != defaultGateModeFlags()
+	if rec := compare.RecordedDecision(run); rec != nil && !again {
+		cmp, err := compare.CompareRecorded(ctx, db, run)
+		if err != nil {
+			return nil, asInvalid(fmt.Errorf("report: %w", err))
+		}
+		fmt.Fprintf(g.Stderr, "note: showing the decision recorded when the run was made (%s); --recompare compares again under this command's flags\n",
+			sanitize.EscapeText(report.DecisionLine(rec)))
+		return cmp, nil
+	}
+	baseline, _, err := gate.FindBaseline(ctx, db, run, nil)
+	if err != nil {
+		return nil, err
+	}
+	opts, note := gate.CompareOptions(ctx, db, run, nil)
+	if note != "" {
+		fmt.Fprintf(g.Stderr, "note: %s\n", sanitize.EscapeText(note))
+	}
+	return compare.Compare(run, baseline, opts), nil
+}
+
+// defaultGateModeFlags are the gate flags' defaults: report compares again
+// when they differ.
+func defaultGateModeFlags() GateModeFlags {
+	return GateModeFlags{Gate: "strict", Alpha: 0.05, MinEffect: 0.02, SliceBy: "failure_mode"}
 }
 
 // run loads the requested run, or the latest one.
