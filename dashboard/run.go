@@ -63,6 +63,10 @@ type runPage struct {
 	// Elsewhere that its baseline was made in another project.
 	Source, Elsewhere string
 
+	// Recorded is the gate decision the run recorded when it was made
+	// (nil for a run without one): the verdict follows it.
+	Recorded *recordedView
+
 	// Gem is set for a run written by another implementation (the Ruby
 	// gem): the baseline the gem's own Run#previous picks (same digest
 	// only), which its CI gated on.
@@ -104,23 +108,19 @@ func (s *Server) loadRun(ctx context.Context, raw string) (*models.Run, error) {
 	return run, nil
 }
 
-// loadComparison reads a run (as loadRun) and compares it with its
-// automatic baseline, exactly as `evalrun report` does, flaky questions
-// (compare.FlakyQuestions) marked.
+// loadComparison reads a run (as loadRun) and compares it exactly as
+// `evalrun report` does: as its recorded decision did, else with its
+// automatic baseline, flaky questions (compare.FlakyQuestions) marked.
 func (s *Server) loadComparison(ctx context.Context, raw string) (*models.Run, *compare.Comparison, error) {
 	run, err := s.loadRun(ctx, raw)
 	if err != nil {
 		return nil, nil, err
 	}
-	baseline, err := compare.FindBaseline(ctx, s.db, run, nil)
+	cmp, err := s.compareRun(ctx, run)
 	if err != nil {
 		return nil, nil, unavailable(err)
 	}
-	flaky, err := compare.FlakyQuestions(ctx, s.db, run, nil)
-	if err != nil {
-		return nil, nil, unavailable(err)
-	}
-	return run, compare.Compare(run, baseline, compare.Options{Flaky: flaky}), nil
+	return run, cmp, nil
 }
 
 func (s *Server) runPage(c *gin.Context) error {
@@ -138,6 +138,7 @@ func (s *Server) runPage(c *gin.Context) error {
 	page.Regressions, page.Improvements = findingViews(b, run, cmp.Findings)
 	page.RegressedQuestions, _ = cmp.RegressedQuestions()
 	page.Verdict = newVerdictBanner(cmp)
+	page.Recorded = newRecordedView(cmp.Decision)
 	page.Revision, page.KeyMeta = report.Revision(run), keyMetadata(run)
 	page.Source = report.ProvenanceLine(report.ProvenanceOf(run))
 	if d := run.FinishedAt.Sub(run.StartedAt); d >= 0 {
