@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/eval"
+	"github.com/agentevals-go/agentevals/internal/atomicfile"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/report"
 	"github.com/agentevals-go/agentevals/sanitize"
@@ -27,7 +30,9 @@ type ReportCmd struct {
 	FailOn           string `name:"fail-on" placeholder:"RULE" help:"Exit 1 as run does: failures (a failed or errored check), regressions (a gated regression against the baseline) or both. Omitted, and without --fail-on-regression: the report is written and the exit is 0 whatever the run's outcome."`
 	FailOnRegression bool   `name:"fail-on-regression" help:"Exit 1 on a failed check or a gated regression (--fail-on both; with --fail-on regressions, regressions only)."`
 	Recompare        bool   `name:"recompare" help:"Compare the run again under this command's --baseline and gate flags instead of showing the decision recorded when it was made (its gate, baseline and exit). Giving --baseline, or a gate flag other than its default, also compares again. Runs without a recorded decision (the gem's, older ones) are always compared again."`
-	Format           string `name:"format" short:"f" placeholder:"FORMAT" help:"text, markdown, html, json, junit or github (default: from the --output extension, else text)."`
+	Format           string `name:"format" short:"f" placeholder:"FORMAT" help:"text, markdown, html, json, junit, github or comment (default: from the --output extension, else text). comment is Markdown shaped for a pull-request comment: the verdict first, the regressed questions and slices with their reasons, the baseline's branch and commit, a link (--link) and a hidden marker (--comment-key) that identifies the suite's comment."`
+	CommentKey       string `name:"comment-key" placeholder:"KEY" help:"--format comment: the key of the hidden marker that identifies this suite's comment (default: the suite's name)."`
+	Link             string `name:"link" placeholder:"URL" help:"--format comment: the address of the full report (say, the CI job's page)."`
 	Output           string `name:"output" short:"o" placeholder:"PATH" help:"Write the report to PATH (atomically) instead of stdout."`
 }
 
@@ -59,6 +64,8 @@ func (c *ReportCmd) validate() error { return checkFailOn(c.FailOn, &c.GateModeF
 // format picks the output format before anything is read or written.
 func (c *ReportCmd) format() (report.Format, error) {
 	switch {
+	case strings.EqualFold(c.Format, string(formatComment)):
+		return formatComment, nil
 	case c.Format != "":
 		return report.ParseFormat(c.Format)
 	case c.Output != "":
@@ -100,6 +107,8 @@ func (c *ReportCmd) Run(ctx context.Context, g *Globals) error {
 		return err
 	}
 	switch {
+	case format == formatComment:
+		err = c.writeComment(g, cmp)
 	case c.Output != "":
 		err = r.WriteFile(c.Output, format, cmp)
 	case format == report.FormatGitHub:
@@ -149,6 +158,22 @@ func (c *ReportCmd) compare(ctx context.Context, g *Globals, db *models.DB, run 
 		fmt.Fprintf(g.Stderr, "note: %s\n", sanitize.EscapeText(note))
 	}
 	return compare.Compare(run, baseline, opts), nil
+}
+
+// formatComment is report's pull-request comment format (report.WriteComment).
+const formatComment report.Format = "comment"
+
+// writeComment writes the pull-request comment to --output or stdout.
+func (c *ReportCmd) writeComment(g *Globals, cmp *compare.Comparison) error {
+	var b strings.Builder
+	if err := report.WriteComment(&b, cmp, report.CommentOptions{Key: c.CommentKey, Link: c.Link}); err != nil {
+		return err
+	}
+	if c.Output != "" {
+		return atomicfile.Write(c.Output, []byte(b.String()), 0o644)
+	}
+	_, err := io.WriteString(g.Stdout, b.String())
+	return err
 }
 
 // defaultGateModeFlags are the gate flags' defaults: report compares again
