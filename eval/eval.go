@@ -62,6 +62,11 @@ type Exec struct {
 	Record *suite.Recordings
 	// Traces receives the agent's spans (nil: tracing off).
 	Traces *otlp.Receiver
+	// Stop, when closed, starts no further question; the running ones
+	// finish and the finished cases are kept (runner.ExecOptions.Stop).
+	// StopReason names what closed it.
+	Stop       <-chan struct{}
+	StopReason func() string
 	// Started is called just before the first question is asked, Progress
 	// after each question (one call at a time), Finished when the
 	// execution ended, successfully or not, before anything is saved.
@@ -126,7 +131,7 @@ func Run(ctx context.Context, t Task) (*Result, error) {
 			return nil, failure(StagePreflight, ExitInvalid, err)
 		}
 	}
-	run, err := execute(ctx, t)
+	run, err := execute(ctx, t, res.Calculated)
 	if err != nil {
 		return nil, err
 	}
@@ -171,12 +176,13 @@ func Run(ctx context.Context, t Task) (*Result, error) {
 }
 
 // execute asks every question of the suite. An interrupted run is an
-// ExitFailed Error (nothing of it is kept), any other failure ExitInvalid.
-func execute(ctx context.Context, t Task) (*models.Run, error) {
+// ExitFailed Error, whose finished cases are kept in an evidence file
+// (Store.keepInterrupted); any other failure is ExitInvalid.
+func execute(ctx context.Context, t Task, calculated []string) (*models.Run, error) {
 	e := t.Exec
 	opts := runner.ExecOptions{Judge: t.Judge, JudgeDisabled: e.JudgeDisabled, Concurrency: e.Concurrency,
 		Timeout: e.Timeout, Metadata: e.Metadata, Progress: e.Progress, ExtraSummary: e.ExtraSummary,
-		Repeat: e.Repeat, Record: e.Record, Provenance: e.Provenance, Traces: e.Traces}
+		Repeat: e.Repeat, Record: e.Record, Provenance: e.Provenance, Traces: e.Traces, Stop: e.Stop, StopReason: e.StopReason}
 	if e.Started != nil {
 		e.Started()
 	}
@@ -189,6 +195,9 @@ func execute(ctx context.Context, t Task) (*models.Run, error) {
 	}
 	var interrupted *runner.InterruptedError
 	if errors.As(err, &interrupted) {
+		if interrupted.Run != nil {
+			err = t.Store.keepInterrupted(interrupted, t.Suite, calculated)
+		}
 		return nil, &Error{Code: ExitFailed, Stage: StageExecute, Err: err}
 	}
 	return nil, &Error{Code: ExitInvalid, Stage: StageExecute, Err: err}
