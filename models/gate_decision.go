@@ -15,27 +15,30 @@ const InterruptedKey = "interrupted"
 // again under other rules. A run with none (the gem's, an older run, a run
 // kept in an evidence file without a baseline) is compared as before.
 type GateDecision struct {
-	// Mode is the gate (strict or ci) and the rest its options, as given.
-	Mode      string   `json:"mode"`
-	Tolerance float64  `json:"tolerance"`
-	Alpha     float64  `json:"alpha,omitempty"`
-	MinEffect *float64 `json:"min_effect,omitempty"`
-	SliceBy   string   `json:"slice_by,omitempty"`
+	// Fields are in the order of their keys, which are written sorted.
+
+	// Alpha, MinEffect, Mode, SliceBy and Tolerance are the gate (strict
+	// or ci) and its options, as given.
+	Alpha float64 `json:"alpha,omitempty"`
+	// Baseline is the run compared with; nil when there was none.
+	Baseline *GateBaseline `json:"baseline"`
+	// Line is the sentence that says which rule produced Exit.
+	Line string `json:"decision"`
+	// Exit is the gate's exit code (0 or 1).
+	Exit int `json:"exit"`
 	// FailOn is the exit rule: failures, regressions or both.
 	FailOn string `json:"fail_on"`
+	// Findings are the findings that gated (empty when none did).
+	Findings  []GateFinding `json:"findings"`
+	MinEffect *float64      `json:"min_effect,omitempty"`
+	Mode      string        `json:"mode"`
+	// NoBaseline says why there was none, when known.
+	NoBaseline string  `json:"no_baseline,omitempty"`
+	SliceBy    string  `json:"slice_by,omitempty"`
+	Tolerance  float64 `json:"tolerance"`
 	// Ungated names judge metrics the gate did not gate on, with why
 	// (an uncalibrated judge).
 	Ungated map[string]string `json:"ungated,omitempty"`
-	// Baseline is the run compared with; nil when there was none.
-	Baseline *GateBaseline `json:"baseline"`
-	// NoBaseline says why there was none, when known.
-	NoBaseline string `json:"no_baseline,omitempty"`
-	// Findings are the findings that gated (empty when none did).
-	Findings []GateFinding `json:"findings"`
-	// Exit is the gate's exit code (0 or 1) and Line the sentence that
-	// says which rule produced it.
-	Exit int    `json:"exit"`
-	Line string `json:"decision"`
 }
 
 // Baseline sources: how a run's baseline was chosen.
@@ -49,18 +52,18 @@ const (
 // GateBaseline is the baseline of a recorded decision: which run, how it
 // was chosen and where it was made.
 type GateBaseline struct {
-	RunID string `json:"run_id"`
-	// Source is one of the Baseline* constants.
-	Source string `json:"source"`
 	// Branch and Commit are where the baseline was made, from its
 	// provenance ("" when it recorded none).
 	Branch string `json:"branch,omitempty"`
 	Commit string `json:"commit,omitempty"`
+	// File is the evidence file it was read from (Source --baseline-from).
+	File  string `json:"file,omitempty"`
+	RunID string `json:"run_id"`
+	// Source is one of the Baseline* constants.
+	Source    string    `json:"source"`
+	StartedAt time.Time `json:"started_at"`
 	// Target is the branch the baseline was looked for on (Source branch).
 	Target string `json:"target,omitempty"`
-	// File is the evidence file it was read from (Source --baseline-from).
-	File      string    `json:"file,omitempty"`
-	StartedAt time.Time `json:"started_at"`
 	// Warnings say what makes the baseline doubtful: another branch than
 	// the run's target, an old run.
 	Warnings []string `json:"warnings,omitempty"`
@@ -68,11 +71,11 @@ type GateBaseline struct {
 
 // GateFinding is one finding that gated, as the decision recorded it.
 type GateFinding struct {
-	Kind    string `json:"kind"`
 	CaseID  string `json:"case_id,omitempty"`
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
 	Metric  string `json:"metric,omitempty"`
 	Slice   string `json:"slice,omitempty"`
-	Message string `json:"message"`
 }
 
 // Interrupted is the summary's "interrupted": the run was stopped by a
