@@ -58,42 +58,42 @@ func WriteComment(w io.Writer, c *compare.Comparison, o CommentOptions) error {
 	h := HeadlineOf(c)
 	fmt.Fprintf(&b, "%s · %s · %s\n\n", sanitize.EscapeMarkdown(h.Outcome), sanitize.EscapeMarkdown(h.Verdict), totalsText(c.Totals))
 	b.WriteString(baselineText(c))
-	regs := c.RegressionsByQuestion()
-	if len(regs) > 0 {
-		b.WriteString("\n#### Regressions (! fails the gate)\n\n")
-		for i, q := range regs {
-			if i == maxCommentItems {
-				fmt.Fprintf(&b, "- … and %d more in the full report\n", len(regs)-i)
-				break
-			}
-			gate := "-"
-			if q.Gating {
-				gate = "!"
-			}
-			fmt.Fprintf(&b, "- %s **%s**: %s\n", gate, sanitize.EscapeMarkdown(q.Subject()), sanitize.EscapeMarkdown(q.Text()))
+	var regs, failed []string
+	for _, q := range c.RegressionsByQuestion() {
+		gate := "-"
+		if q.Gating {
+			gate = "!"
 		}
+		regs = append(regs, fmt.Sprintf("%s **%s**: %s", gate, sanitize.EscapeMarkdown(q.Subject()), sanitize.EscapeMarkdown(q.Text())))
 	}
-	var failed []string
 	for _, cc := range c.Cases {
 		if cc.Status == "failed" || cc.Status == "error" {
-			failed = append(failed, cc.CaseID)
+			failed = append(failed, "`"+strings.ReplaceAll(sanitize.EscapeText(cc.CaseID), "`", "'")+"`")
 		}
 	}
-	if len(failed) > 0 {
-		b.WriteString("\n#### Failed or errored questions\n\n")
-		for i, id := range failed {
-			if i == maxCommentItems {
-				fmt.Fprintf(&b, "- … and %d more in the full report\n", len(failed)-i)
-				break
-			}
-			fmt.Fprintf(&b, "- `%s`\n", strings.ReplaceAll(sanitize.EscapeText(id), "`", "'"))
-		}
-	}
+	writeList(&b, "Regressions (! fails the gate)", regs)
+	writeList(&b, "Failed or errored questions", failed)
 	if o.Link != "" {
 		fmt.Fprintf(&b, "\n[Full report](%s)\n", strings.NewReplacer(")", "%29", " ", "%20").Replace(o.Link))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeList writes a titled list of at most maxCommentItems items (nothing
+// when there are none).
+func writeList(b *strings.Builder, title string, items []string) {
+	if len(items) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n#### %s\n\n", title)
+	for i, it := range items {
+		if i == maxCommentItems {
+			fmt.Fprintf(b, "- … and %d more in the full report\n", len(items)-i)
+			return
+		}
+		fmt.Fprintf(b, "- %s\n", it)
+	}
 }
 
 // baselineText is the comment's baseline line: which run, its branch and
