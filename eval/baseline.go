@@ -27,7 +27,7 @@ func (g Gate) FindBaseline(ctx context.Context, db *models.DB, run *models.Run, 
 	case g.Baseline == "" && db == nil:
 		return nil, nil, nil
 	case g.Baseline == "":
-		base, err := compare.FindBaselineOnBranch(ctx, db, run, calculated, g.Branch)
+		base, ancestor, err := g.automatic(ctx, db, run, calculated)
 		if err != nil {
 			return nil, nil, failure(StageBaseline, ExitInvalid, err)
 		}
@@ -37,7 +37,7 @@ func (g Gate) FindBaseline(ctx context.Context, db *models.DB, run *models.Run, 
 		}
 		origin := compare.Origin(base, source)
 		if origin != nil && g.Branch != "" {
-			origin.Target = g.Branch
+			origin.Target, origin.Ancestor = g.Branch, ancestor
 		}
 		return base, origin, nil
 	case db == nil:
@@ -54,6 +54,19 @@ func (g Gate) FindBaseline(ctx context.Context, db *models.DB, run *models.Run, 
 		return nil, nil, failure(StageBaseline, ExitInvalid, fmt.Errorf("--baseline %s: %w", g.Baseline, err))
 	}
 	return base, compare.Origin(base, models.BaselineFlag), nil
+}
+
+// automatic is the automatic baseline: on Branch, the newest run at or
+// before the merge base when IsAncestor finds one (ancestor true), else the
+// newest compatible run.
+func (g Gate) automatic(ctx context.Context, db *models.DB, run *models.Run, calculated []string) (base *models.Run, ancestor bool, err error) {
+	if g.Branch != "" && g.IsAncestor != nil {
+		if base, err = compare.FindAncestorBaseline(ctx, db, run, calculated, g.Branch, g.IsAncestor); base != nil || err != nil {
+			return base, base != nil, err
+		}
+	}
+	base, err = compare.FindBaselineOnBranch(ctx, db, run, calculated, g.Branch)
+	return base, false, err
 }
 
 // baselineFromFile reads the baseline from the evidence file

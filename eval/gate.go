@@ -42,6 +42,10 @@ type Gate struct {
 	// branch (their provenance's branch): the pull request's target branch
 	// in CI. "" takes any branch.
 	Branch string
+	// IsAncestor, when set with Branch, prefers a baseline whose commit it
+	// accepts (an ancestor of the checkout: at or before the merge base);
+	// without one, the branch's newest run is taken.
+	IsAncestor func(commit string) bool
 	// MaxAge makes a report warn about a baseline that started this long
 	// before the run, or longer (0: never).
 	MaxAge time.Duration

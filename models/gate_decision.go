@@ -52,6 +52,9 @@ const (
 // GateBaseline is the baseline of a recorded decision: which run, how it
 // was chosen and where it was made.
 type GateBaseline struct {
+	// Ancestor is true when the baseline's commit is an ancestor of the
+	// run's checkout: at or before the merge base of a pull request.
+	Ancestor bool `json:"ancestor,omitempty"`
 	// Branch and Commit are where the baseline was made, from its
 	// provenance ("" when it recorded none).
 	Branch string `json:"branch,omitempty"`

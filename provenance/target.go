@@ -1,5 +1,10 @@
 package provenance
 
+import (
+	"context"
+	"strings"
+)
+
 // Target is the branch a CI job's automatic baseline comes from, and the
 // variable that named it.
 type Target struct {
@@ -28,4 +33,17 @@ func TargetBranch(env func(string) string) Target {
 		from = "GITHUB_HEAD_REF"
 	}
 	return Target{Branch: ci.branch, From: from}
+}
+
+// Ancestry answers whether a commit is an ancestor of (or is) the checkout
+// at dir's HEAD, so that a baseline at or before the merge base can be
+// preferred; a commit git does not know (a shallow clone) is not one.
+func Ancestry(ctx context.Context, dir string) func(commit string) bool {
+	return func(commit string) bool {
+		if commit == "" || strings.HasPrefix(commit, "-") {
+			return false
+		}
+		_, ok := gitOK(ctx, dir, "merge-base", "--is-ancestor", commit, "HEAD")
+		return ok
+	}
 }

@@ -46,6 +46,9 @@ func BaselineOriginLine(b *models.GateBaseline) string {
 func sourceWords(b *models.GateBaseline) string {
 	switch b.Source {
 	case models.BaselineBranch:
+		if b.Ancestor {
+			return "automatic: newest compatible run of target branch " + b.Target + " at or before the merge base"
+		}
 		return "automatic: newest compatible run of target branch " + b.Target
 	case models.BaselineFlag:
 		return "chosen with --baseline"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -84,5 +85,54 @@ func TestRun_PullRequestsBaselineOnTheirTargetBranch(t *testing.T) {
 	code, out, _ = evalrun(t, "--database-url", url, "run", suite, "--fail-on", "regressions", "--baseline-branch", "release")
 	if code != 0 || !strings.Contains(out, "no earlier compatible run of branch release") {
 		t.Errorf("--baseline-branch release: exit %d, want 0 without a baseline:\n%s", code, out)
+	}
+}
+
+// TestRun_PullRequestBaselineAtTheMergeBase: main ran at c1 and again at
+// c2; a pull request branched from c1 is compared with main's run at c1,
+// the newest one at or before its merge base, not with the run at c2,
+// which holds main's changes the pull request does not have.
+func TestRun_PullRequestBaselineAtTheMergeBase(t *testing.T) {
+	suite := copySupportExample(t)
+	repo := filepath.Dir(suite)
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t",
+			"GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	git("add", ".")
+	git("commit", "-q", "-m", "c1")
+	url := migratedURL(t, "sqlite")
+	for _, k := range []string{"GITHUB_ACTIONS", "GITHUB_REF_NAME", "GITHUB_HEAD_REF", "GITHUB_BASE_REF"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("AGENT_REVISION", "reference")
+	run := func(args ...string) string {
+		t.Helper()
+		code, out, errOut := evalrun(t, append([]string{"--database-url", url, "run", suite}, args...)...)
+		m := savedRunRe.FindStringSubmatch(out)
+		if code != exitOK || m == nil {
+			t.Fatalf("run %v: exit %d\n%s%s", args, code, out, errOut)
+		}
+		return m[1]
+	}
+	atC1 := run()
+	writeTestFile(t, filepath.Join(repo, "notes.txt"), "main moved on\n")
+	git("add", ".")
+	git("commit", "-q", "-m", "c2")
+	atC2 := run()
+	git("checkout", "-q", "-b", "pr-x", "HEAD~1")
+	writeTestFile(t, filepath.Join(repo, "change.txt"), "the pull request\n")
+	git("add", ".")
+	git("commit", "-q", "-m", "c3")
+	code, out, _ := evalrun(t, "--database-url", url, "run", suite, "--baseline-branch", "main")
+	if code != exitOK || !strings.Contains(out, "Baseline: "+atC1) || strings.Contains(out, atC2) ||
+		!strings.Contains(out, "target branch main at or before the merge base") {
+		t.Errorf("the pull request: exit %d, want the run at c1 %s (not %s) at the merge base:\n%s", code, atC1, atC2, out)
 	}
 }

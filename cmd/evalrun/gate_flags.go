@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -42,6 +43,16 @@ func (f *CompareFlags) gate() eval.Gate {
 	g.BaselineFrom, g.Branch, g.MaxAge = f.BaselineFrom, f.BaselineBranch, f.BaselineMaxAge
 	if g.Branch == "" {
 		g.Branch = provenance.TargetBranch(os.Getenv).Branch
+	}
+	return g
+}
+
+// gateIn is gate for a suite in dir: a baseline of the target branch at or
+// before the merge base of dir's checkout is preferred.
+func (f *CompareFlags) gateIn(ctx context.Context, dir string) eval.Gate {
+	g := f.gate()
+	if g.Branch != "" {
+		g.IsAncestor = provenance.Ancestry(ctx, dir)
 	}
 	return g
 }

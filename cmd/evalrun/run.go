@@ -117,7 +117,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if task.Reports, err = c.GateFlags.check(g, db != nil); err != nil {
 		return err
 	}
-	task.Store, task.Gate = c.SaveFlags.store(g, db, shard), c.gate()
+	task.Store, task.Gate = c.SaveFlags.store(g, db, shard), c.gateIn(ctx, s.Dir)
 	if task.Gate.Uncalibrated, err = c.uncalibrated(ctx, g, db, s, task.Gate.Mode); err != nil {
 		return err
 	}
