@@ -33,6 +33,7 @@ type historyRow struct {
 	Passed       int                `json:"passed"`
 	Quality      *float64           `json:"quality"`
 	Outage       bool               `json:"infrastructure_failure"`
+	Interrupted  bool               `json:"interrupted"`
 	BaselineID   *string            `json:"baseline_id"`
 	Change       *float64           `json:"quality_change"`
 	Regressions  *int               `json:"regressed_questions"`
@@ -55,6 +56,9 @@ func historyRows(ctx context.Context, db *models.DB, runs []*models.Run, cases m
 			Questions: t.Cases, Passed: t.Passed, Quality: t.Quality, Outage: compare.InfrastructureFailure(r),
 			Revision: report.Revision(r), Provenance: report.ProvenanceOf(r), Metadata: json.RawMessage(r.Metadata),
 			metadataCell: metadataCell(r.Metadata)}
+		if s, err := models.DecodeRunSummary(r.Summary); err == nil {
+			row.Interrupted = s.Interrupted != nil
+		}
 		if r.Metadata.IsNull() {
 			row.Metadata = json.RawMessage("{}")
 		}
@@ -132,11 +136,12 @@ func outcomeOf(t models.Totals) string {
 }
 
 // writeHistoryRows prints the rows as a table: OUTCOME, PASSED
-// (passed/all questions, "outage" for a run marked infrastructure_failure,
-// never an automatic baseline), QUALITY ("-" when no question was
-// evaluated), CHANGE (quality against the run's baseline, "-" without
-// one), REGRESSED (questions that regressed against it), SOURCE (branch
-// and commit it was made from).
+// (passed/all questions, "outage" for a run marked infrastructure_failure
+// and "interrupted" for one stopped by a signal, never automatic
+// baselines), QUALITY ("-" when no question was evaluated), CHANGE
+// (quality against the run's baseline, "-" without one), REGRESSED
+// (questions that regressed against it), GATE (the recorded decision's
+// exit and gate), SOURCE (branch and commit it was made from).
 func writeHistoryRows(w io.Writer, rows []historyRow) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "STARTED (UTC)\tSUITE\tAGENT\tVERSION\tOUTCOME\tPASSED\tQUALITY\tCHANGE\tREGRESSED\tGATE\tRUN\tSOURCE\tMETADATA")
@@ -144,6 +149,9 @@ func writeHistoryRows(w io.Writer, rows []historyRow) {
 		passed := fmt.Sprintf("%d/%d", r.Passed, r.Questions)
 		if r.Outage {
 			passed += " outage"
+		}
+		if r.Interrupted {
+			passed += " interrupted"
 		}
 		change, regressed := "-", "-"
 		if r.Change != nil {

@@ -111,6 +111,9 @@ func TestBinary_InterruptKeepsFinishedCases(t *testing.T) {
 	if got := countRuns(t, url); got != 1 {
 		t.Fatalf("%d runs after db:import, want 1", got)
 	}
+	if _, out, _ := evalrun(t, "--database-url", url, "history", "--json"); !strings.Contains(out, `"interrupted": true`) {
+		t.Errorf("history does not mark the imported run as interrupted:\n%s", out)
+	}
 	// The next run finds no automatic baseline: the interrupted run is never one.
 	writeTestFile(t, filepath.Join(dir, "agent.sh"), "cat >/dev/null; echo ok\n")
 	code, out, _ = evalrun(t, "--database-url", url, "run", suite)
