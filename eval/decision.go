@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"time"
@@ -28,6 +29,34 @@ func (g Gate) record(res *Result, prov *models.Provenance) error {
 	}
 	res.Comparison.Decision = d
 	return nil
+}
+
+// compare compares the executed run with its baseline, flaky questions
+// marked from db's history, and says why there is no baseline when the
+// reason is not the usual one. The database is read before the run is
+// saved, with a bounded context (models.DB.Bounded): a server that stopped
+// answering during the run leaves the questions unmarked, with a note, and
+// the save then decides.
+func (g Gate) compare(ctx context.Context, db *models.DB, res *Result) (*compare.Comparison, string) {
+	opts := g.Options()
+	if db == nil {
+		return compare.Compare(res.Run, res.Baseline, opts), ""
+	}
+	ctx, cancel := db.Bounded(ctx)
+	defer cancel()
+	var note string
+	if opts, note = g.CompareOptions(ctx, db, res.Run, res.Calculated); note != "" {
+		res.Notes = append(res.Notes, note)
+	}
+	cmp := compare.Compare(res.Run, res.Baseline, opts)
+	switch {
+	case res.Baseline != nil || g.Baseline != "":
+		return cmp, ""
+	case g.Branch != "":
+		return cmp, "no earlier compatible run of branch " + g.Branch + " (the target branch) to compare with; " +
+			"runs of other branches are never its automatic baseline"
+	}
+	return cmp, noBaselineWhy(ctx, db, res.Run, res.Calculated)
 }
 
 // warnings say what makes a baseline doubtful: it was made on another

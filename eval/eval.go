@@ -137,23 +137,8 @@ func Run(ctx context.Context, t Task) (*Result, error) {
 	}
 	res.Run = run
 	res.Outage = compare.InfrastructureFailures(run)
-	opts := t.Gate.Options()
-	if db != nil {
-		var note string
-		if opts, note = t.Gate.CompareOptions(ctx, db, run, res.Calculated); note != "" {
-			res.Notes = append(res.Notes, note)
-		}
-	}
-	res.Comparison = compare.Compare(run, res.Baseline, opts)
+	res.Comparison, res.NoBaseline = t.Gate.compare(ctx, db, res)
 	res.Comparison.Ungate(t.Gate.Uncalibrated)
-	switch {
-	case res.Baseline != nil || db == nil || t.Gate.Baseline != "":
-	case t.Gate.Branch != "":
-		res.NoBaseline = "no earlier compatible run of branch " + t.Gate.Branch + " (the target branch) to compare with; " +
-			"runs of other branches are never its automatic baseline"
-	default:
-		res.NoBaseline = noBaselineWhy(ctx, db, run, res.Calculated)
-	}
 	res.Decision = t.Gate.decide(res.Comparison, len(res.Outage) > 0, false)
 	if db != nil || t.Gate.BaselineFrom != "" { // a baseline was looked for: the decision is the run's
 		if err := t.Gate.record(res, t.Exec.Provenance); err != nil {

@@ -103,6 +103,9 @@ func historyBaseline(ctx context.Context, db *models.DB, r *models.Run, row *his
 		return compare.FindBaseline(ctx, db, r, nil)
 	}
 	row.Gate = &historyGate{Mode: d.Mode, FailOn: d.FailOn, Exit: d.Exit, Decision: d.Line}
+	if d.Baseline == nil {
+		return nil, nil
+	}
 	gated := map[[2]string]bool{} // a question, else a slice or a metric, counted once
 	for _, f := range d.Findings {
 		if f.CaseID != "" {
@@ -113,9 +116,6 @@ func historyBaseline(ctx context.Context, db *models.DB, r *models.Run, row *his
 	}
 	n := len(gated)
 	row.Regressions = &n
-	if d.Baseline == nil {
-		return nil, nil
-	}
 	row.Gate.BaselineSource = d.Baseline.Source
 	id := d.Baseline.RunID
 	row.BaselineID = &id
