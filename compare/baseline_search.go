@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/agentevals-go/agentevals/models"
 )
 
@@ -27,6 +29,16 @@ const candidatePage = 50
 // returns their ids, and only those runs are loaded, a page at a time, and
 // compared exactly until one is equivalent or none is left.
 func FindBaseline(ctx context.Context, db *models.DB, run *models.Run, calculated []string) (*models.Run, error) {
+	return FindBaselineOnBranch(ctx, db, run, calculated, "")
+}
+
+// FindBaselineOnBranch is FindBaseline restricted to the runs whose
+// provenance names the git branch (every run when branch is ""): in CI, the
+// newest compatible run of the pull request's target branch, so that one
+// pull request is never compared with another's run. The branch is a
+// filter of the same queries, so the search reads no more than
+// FindBaseline's.
+func FindBaselineOnBranch(ctx context.Context, db *models.DB, run *models.Run, calculated []string, branch string) (*models.Run, error) {
 	if calculated == nil {
 		calculated = CalculatedMetrics(run)
 	}
@@ -38,7 +50,7 @@ func FindBaseline(ctx context.Context, db *models.DB, run *models.Run, calculate
 	}
 	exact, err := db.BaselineCandidates(ctx, models.BaselineQuery{
 		Suite: run.Suite, Agent: run.Agent, Digest: run.SuiteDigest, Before: before, Limit: 1,
-		SkipInfrastructureFailures: true,
+		SkipInfrastructureFailures: true, Branch: branch,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("find baseline: %w", err)
@@ -57,7 +69,7 @@ func FindBaseline(ctx context.Context, db *models.DB, run *models.Run, calculate
 	}
 	q := models.BaselineQuery{
 		Suite: run.Suite, Agent: run.Agent, Version: run.Version, CaseIDs: ids, NotWriter: WriterOf(run),
-		SkipInfrastructureFailures: true, Before: before,
+		SkipInfrastructureFailures: true, Before: before, Branch: branch,
 	}
 	if best != nil {
 		q.After = &models.Cursor{StartedAt: best.StartedAt, Sequence: best.Sequence}
@@ -96,4 +108,38 @@ func GemPrevious(ctx context.Context, db *models.DB, run *models.Run) (*models.R
 		return nil, nil
 	}
 	return runs[0], nil
+}
+
+// maxAncestorCandidates bounds how many of a branch's newest compatible
+// runs FindAncestorBaseline reads (their run rows only).
+const maxAncestorCandidates = 20
+
+// FindAncestorBaseline is the newest of the newest maxAncestorCandidates
+// runs of branch with run's digest whose recorded commit isAncestor
+// accepts (at or before the merge base of a pull request), checked as
+// FindBaseline checks candidates; nil when none is.
+func FindAncestorBaseline(ctx context.Context, db *models.DB, run *models.Run, calculated []string, branch string, isAncestor func(commit string) bool) (*models.Run, error) {
+	before := models.Cursor{StartedAt: startOf(run), Sequence: run.Sequence}
+	if run.Sequence == 0 {
+		before.StartedAt = before.StartedAt.Add(time.Microsecond)
+	}
+	heads, err := db.BaselineCandidateHeaders(ctx, models.BaselineQuery{Suite: run.Suite, Agent: run.Agent, Digest: run.SuiteDigest,
+		Before: before, Limit: maxAncestorCandidates, SkipInfrastructureFailures: true, Branch: branch})
+	if err != nil {
+		return nil, fmt.Errorf("find baseline: %w", err)
+	}
+	for _, h := range heads {
+		s, err := models.DecodeRunSummary(h.Summary)
+		if err != nil || s.Provenance == nil || !isAncestor(s.Provenance.Commit) {
+			continue
+		}
+		runs, err := db.GetRuns(ctx, []uuid.UUID{h.ID})
+		if err != nil {
+			return nil, fmt.Errorf("find baseline: %w", err)
+		}
+		if len(runs) == 1 && runs[0].ID != run.ID && CheckBaseline(run, runs[0], calculated) == nil {
+			return runs[0], nil
+		}
+	}
+	return nil, nil
 }

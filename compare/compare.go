@@ -120,6 +120,10 @@ type Comparison struct {
 	// Localized is the ci gate's question and slice tests (nil under the
 	// strict gate or without a baseline).
 	Localized *Localization
+	// Decision is the gate decision recorded when the run was made (see
+	// CompareRecorded); nil for a comparison made now. When set, it is
+	// the verdict: Regressed follows its gating findings.
+	Decision *models.GateDecision
 }
 
 // Regressions returns the regression findings (gating or not).
@@ -133,8 +137,12 @@ func (c *Comparison) Regressions() []Finding {
 	return out
 }
 
-// Regressed reports whether a finding fails the gate under the chosen mode.
+// Regressed reports whether a finding fails the gate under the chosen
+// mode; for a recorded decision, whether one did when the run was made.
 func (c *Comparison) Regressed() bool {
+	if c.Decision != nil {
+		return len(c.Decision.Findings) > 0
+	}
 	for _, f := range c.Findings {
 		if f.Gating {
 			return true

@@ -197,10 +197,11 @@ type baselineAnswer struct {
 	Diff   wordDiff
 }
 
-// findBaselineAnswer finds the run's automatic baseline (as the run page
-// does) and the case with the same id in it; nil when there is none.
+// findBaselineAnswer finds the run's baseline (as the run page does: the
+// recorded decision's, else the automatic one) and the case with the same
+// id in it; nil when there is none.
 func (s *Server) findBaselineAnswer(ctx context.Context, b BasePage, run *models.Run, cr *models.CaseResult, output string) (*baselineAnswer, error) {
-	baseline, err := compare.FindBaseline(ctx, s.rows, run, nil)
+	baseline, err := s.baselineOf(ctx, run)
 	if err != nil || baseline == nil {
 		return nil, err
 	}

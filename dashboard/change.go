@@ -35,6 +35,9 @@ type runChange struct {
 	Improved  bool
 	// Why explains the marker in words.
 	Why string
+	// Decision is the gate decision the run recorded when it was made
+	// (report.DecisionLine); "" for a run without one.
+	Decision string
 }
 
 // newRunChange compares a run's totals with the previous run's.

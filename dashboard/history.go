@@ -248,6 +248,9 @@ func (s *Server) history(c *gin.Context) error {
 	for i := range page.Rows {
 		page.Rows[i].Change = changes[page.Rows[i].Run.Sequence]
 	}
+	if err := s.linkRecorded(ctx, page.Rows); err != nil {
+		return err
+	}
 	page.FirstRun = len(page.Rows) == 0 && !page.Filtered && f.cursor == nil
 	page.Charts = historyCharts(page.Rows)
 	if len(page.Rows) == 0 && (f.Suite != "" || f.Agent != "") {

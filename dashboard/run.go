@@ -63,6 +63,10 @@ type runPage struct {
 	// Elsewhere that its baseline was made in another project.
 	Source, Elsewhere string
 
+	// Recorded is the gate decision the run recorded when it was made
+	// (nil for a run without one): the verdict follows it.
+	Recorded *recordedView
+
 	// Gem is set for a run written by another implementation (the Ruby
 	// gem): the baseline the gem's own Run#previous picks (same digest
 	// only), which its CI gated on.
@@ -109,24 +113,20 @@ func readRun(ctx context.Context, db *models.DB, raw string) (*models.Run, error
 	return run, nil
 }
 
-// loadComparison reads a run through db (as loadRun) and compares it with
-// its automatic baseline as `evalrun report` does (looked for among the
-// HistoryWindow newest earlier runs), flaky questions
-// (compare.FlakyQuestions) marked.
+// loadComparison reads a run through db (as loadRun) and compares it
+// exactly as `evalrun report` does: as its recorded decision did, else with
+// its automatic baseline (looked for among the HistoryWindow newest earlier
+// runs), flaky questions (compare.FlakyQuestions) marked.
 func (s *Server) loadComparison(ctx context.Context, db *models.DB, raw string) (*models.Run, *compare.Comparison, error) {
 	run, err := readRun(ctx, db, raw)
 	if err != nil {
 		return nil, nil, err
 	}
-	baseline, err := compare.FindBaseline(ctx, db, run, nil)
+	cmp, err := compareRun(ctx, db, run)
 	if err != nil {
 		return nil, nil, unavailable(err)
 	}
-	flaky, err := compare.FlakyQuestions(ctx, db, run, nil)
-	if err != nil {
-		return nil, nil, unavailable(err)
-	}
-	return run, compare.Compare(run, baseline, compare.Options{Flaky: flaky}), nil
+	return run, cmp, nil
 }
 
 func (s *Server) runPage(c *gin.Context) error {
@@ -145,6 +145,7 @@ func (s *Server) runPage(c *gin.Context) error {
 	page.Regressions, page.Improvements = findingViews(b, run, cmp.Findings)
 	page.RegressedQuestions, _ = cmp.RegressedQuestions()
 	page.Verdict = newVerdictBanner(cmp)
+	page.Recorded = newRecordedView(cmp.Decision)
 	page.Revision, page.KeyMeta = report.Revision(run), keyMetadata(run)
 	page.Source = report.ProvenanceLine(report.ProvenanceOf(run))
 	if d := run.FinishedAt.Sub(run.StartedAt); d >= 0 {

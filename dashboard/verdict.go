@@ -47,6 +47,9 @@ func newVerdictBanner(cmp *compare.Comparison) verdictBanner {
 	case regs > 0 || len(cmp.Regressions()) > 0:
 		v.Title = "Regressions found, none gating"
 		v.Detail = h.Verdict + "."
+	case cmp.Baseline == nil && cmp.Decision != nil && cmp.Decision.Baseline != nil:
+		v.Title = "No regression"
+		v.Detail = "No gating regression against the baseline the run was compared with when it was made (not in this database)."
 	case cmp.Baseline == nil:
 		v.Title = "No baseline"
 		v.Detail = "No compatible earlier run (same suite, agent and definition): only the thresholds were checked."

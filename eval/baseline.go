@@ -4,37 +4,100 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/google/uuid"
 
 	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/evidence"
 	"github.com/agentevals-go/agentevals/models"
 )
 
-// FindBaseline is the baseline of run under the gate: the run named by
-// Gate.Baseline, checked to be one, or else the automatic baseline (nil
-// when there is none). calculated is as for compare.FindBaseline. Any
-// problem is an ExitInvalid Error.
-func (g Gate) FindBaseline(ctx context.Context, db *models.DB, run *models.Run, calculated []string) (*models.Run, error) {
-	if g.Baseline == "" {
-		base, err := compare.FindBaseline(ctx, db, run, calculated)
+// FindBaseline is the baseline of run under the gate and where it came
+// from: the evidence file named by Gate.BaselineFrom, the run named by
+// Gate.Baseline (both checked to be one), or else the automatic baseline,
+// the newest compatible run of Gate.Branch when it is set (nil when there
+// is none, and when db is nil). calculated is as for compare.FindBaseline.
+// Any problem is an ExitInvalid Error.
+func (g Gate) FindBaseline(ctx context.Context, db *models.DB, run *models.Run, calculated []string) (*models.Run, *models.GateBaseline, error) {
+	switch {
+	case g.BaselineFrom != "":
+		return g.baselineFromFile(run, calculated)
+	case g.Baseline == "" && db == nil:
+		return nil, nil, nil
+	case g.Baseline == "":
+		base, ancestor, err := g.automatic(ctx, db, run, calculated)
 		if err != nil {
-			return nil, failure(StageBaseline, ExitInvalid, err)
+			return nil, nil, failure(StageBaseline, ExitInvalid, err)
 		}
-		return base, nil
+		source := models.BaselineAutomatic
+		if g.Branch != "" {
+			source = models.BaselineBranch
+		}
+		origin := compare.Origin(base, source)
+		if origin != nil && g.Branch != "" {
+			origin.Target, origin.Ancestor = g.Branch, ancestor
+		}
+		return base, origin, nil
+	case db == nil:
+		return nil, nil, failure(StageOptions, ExitInvalid, errors.New("--baseline needs the database, which --save-to and --no-save do not open; --baseline-from FILE takes an evidence file instead"))
 	}
 	base, err := LoadRun(ctx, db, g.Baseline, "--baseline")
 	if err != nil {
 		if e := (*Error)(nil); errors.As(err, &e) {
 			e.Stage = StageBaseline
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	if err := compare.CheckBaseline(run, base, calculated); err != nil {
-		return nil, failure(StageBaseline, ExitInvalid, fmt.Errorf("--baseline %s: %w", g.Baseline, err))
+		return nil, nil, failure(StageBaseline, ExitInvalid, fmt.Errorf("--baseline %s: %w", g.Baseline, err))
 	}
-	return base, nil
+	return base, compare.Origin(base, models.BaselineFlag), nil
+}
+
+// automatic is the automatic baseline: on Branch, the newest run at or
+// before the merge base when IsAncestor finds one (ancestor true), else the
+// newest compatible run.
+func (g Gate) automatic(ctx context.Context, db *models.DB, run *models.Run, calculated []string) (base *models.Run, ancestor bool, err error) {
+	if g.Branch != "" && g.IsAncestor != nil {
+		if base, err = compare.FindAncestorBaseline(ctx, db, run, calculated, g.Branch, g.IsAncestor); base != nil || err != nil {
+			return base, base != nil, err
+		}
+	}
+	base, err = compare.FindBaselineOnBranch(ctx, db, run, calculated, g.Branch)
+	return base, false, err
+}
+
+// baselineFromFile reads the baseline from the evidence file
+// Gate.BaselineFrom: one whole, uninterrupted run of the same definition.
+func (g Gate) baselineFromFile(run *models.Run, calculated []string) (*models.Run, *models.GateBaseline, error) {
+	bad := func(err error) (*models.Run, *models.GateBaseline, error) {
+		return nil, nil, failure(StageBaseline, ExitInvalid, fmt.Errorf("--baseline-from %s: %w", g.BaselineFrom, err))
+	}
+	f, err := evidence.Read(g.BaselineFrom)
+	if err != nil {
+		return bad(err)
+	}
+	switch {
+	case f.Shard != nil:
+		return bad(fmt.Errorf("it holds shard %d of %d, not a whole run: merge the shards first (evalrun db:import reads them all)", f.Shard.Index, f.Shard.Count))
+	case interrupted(f.Run):
+		return bad(errors.New("it holds an interrupted run, which is never a baseline"))
+	}
+	if err := compare.CheckBaseline(run, f.Run, calculated); err != nil {
+		return bad(err)
+	}
+	origin := compare.Origin(f.Run, models.BaselineFile)
+	origin.File = filepath.Base(g.BaselineFrom)
+	return f.Run, origin, nil
+}
+
+// interrupted reports whether the run's summary marks it as stopped by a
+// signal.
+func interrupted(run *models.Run) bool {
+	s, err := models.DecodeRunSummary(run.Summary)
+	return err == nil && s.Interrupted != nil
 }
 
 // LoadRun reads the run with the given id, or with the one id that starts

@@ -66,6 +66,11 @@ type Exec struct {
 	Record *suite.Recordings
 	// Traces receives the agent's spans (nil: tracing off).
 	Traces *otlp.Receiver
+	// Stop, when closed, starts no further question; the running ones
+	// finish and the finished cases are kept (runner.ExecOptions.Stop).
+	// StopReason names what closed it.
+	Stop       <-chan struct{}
+	StopReason func() string
 	// Started is called just before the first question is asked, Progress
 	// after each question (one call at a time), Finished when the
 	// execution ended, successfully or not, before anything is saved.
@@ -83,6 +88,9 @@ type Result struct {
 	// Baseline is the run compared with; nil when there is none (or no
 	// database to look one up in).
 	Baseline *models.Run
+	// Origin says where Baseline came from and what is doubtful about it
+	// (nil without a baseline).
+	Origin *models.GateBaseline
 	// NoBaseline says why there is no automatic baseline when the reason is
 	// not the usual one (the first run of the definition); "" otherwise.
 	NoBaseline string
@@ -117,58 +125,54 @@ func Run(ctx context.Context, t Task) (*Result, error) {
 	}
 	res := &Result{Calculated: t.Suite.Calculated(t.Judge != nil)}
 	db := t.Store.DB
-	switch {
-	case db != nil:
-		base, err := t.Gate.FindBaseline(ctx, db, t.Suite.Plan(res.Calculated), res.Calculated)
-		if err != nil {
-			return nil, err
-		}
-		res.Baseline = base
-	case t.Gate.Baseline != "":
-		return nil, failure(StageOptions, ExitInvalid, errors.New("--baseline needs the database, which --save-to and --no-save do not open"))
+	base, origin, err := t.Gate.FindBaseline(ctx, db, t.Suite.Plan(res.Calculated), res.Calculated)
+	if err != nil {
+		return nil, err
 	}
+	res.Baseline, res.Origin = base, origin
 	if t.Preflight != nil {
 		if err := t.Preflight(ctx); err != nil {
 			return nil, failure(StagePreflight, ExitInvalid, err)
 		}
 	}
-	run, err := execute(ctx, t)
+	run, err := execute(ctx, t, res.Calculated)
 	if err != nil {
 		return nil, err
 	}
 	res.Run = run
-	if res.Evidence, err = t.Store.keep(ctx, run, t.Suite, res.Calculated); err != nil {
-		return res, err
-	}
 	res.Outage = compare.InfrastructureFailures(run)
-	opts := t.Gate.Options()
-	if db != nil {
-		var note string
-		if opts, note = t.Gate.CompareOptions(ctx, db, run, res.Calculated); note != "" {
-			res.Notes = append(res.Notes, note)
+	res.Comparison, res.NoBaseline = t.Gate.compare(ctx, db, res)
+	res.Comparison.Ungate(t.Gate.Uncalibrated)
+	res.Decision = t.Gate.decide(res.Comparison, len(res.Outage) > 0, false)
+	if db != nil || t.Gate.BaselineFrom != "" { // a baseline was looked for: the decision is the run's
+		if err := t.Gate.record(res, t.Exec.Provenance); err != nil {
+			return res, failure(StageSave, ExitFailed, err)
 		}
 	}
-	res.Comparison = compare.Compare(run, res.Baseline, opts)
-	res.Comparison.Ungate(t.Gate.Uncalibrated)
-	if db != nil && res.Baseline == nil && t.Gate.Baseline == "" {
-		res.NoBaseline = noBaselineWhy(ctx, db, run, res.Calculated)
+	if res.Evidence, err = t.Store.keep(ctx, run, t.Suite, res.Calculated); err != nil {
+		res.Comparison, res.Decision = nil, Decision{} // nothing more is done with a run that could not be kept
+		return res, err
+	}
+	if res.Evidence.Kept == Spooled {
+		res.Decision = t.Gate.decide(res.Comparison, len(res.Outage) > 0, true)
 	}
 	written, notes, err := writeReports(t.Reports, res.Comparison, t.Suite.Path)
 	res.Reports, res.Notes = written, append(res.Notes, notes...)
 	if err != nil {
 		return res, failure(StageReport, ExitInvalid, err)
 	}
-	res.Decision = t.Gate.decide(res.Comparison, len(res.Outage) > 0, res.Evidence.Kept == Spooled)
 	return res, nil
 }
 
 // execute asks every question of the suite. An interrupted run is an
-// ExitFailed Error (nothing of it is kept), any other failure ExitInvalid.
-func execute(ctx context.Context, t Task) (*models.Run, error) {
+// ExitFailed Error, whose finished cases are kept in an evidence file
+// (Store.keepInterrupted); any other failure is ExitInvalid.
+func execute(ctx context.Context, t Task, calculated []string) (*models.Run, error) {
 	e := t.Exec
 	opts := runner.ExecOptions{Judge: t.Judge, JudgeDisabled: e.JudgeDisabled, Concurrency: e.Concurrency,
 		Timeout: e.Timeout, Metadata: e.Metadata, Progress: e.Progress, ExtraSummary: e.ExtraSummary,
-		Repeat: e.Repeat, Record: e.Record, Provenance: e.Provenance, Traces: e.Traces, Sanitize: e.Sanitize}
+		Repeat: e.Repeat, Record: e.Record, Provenance: e.Provenance, Traces: e.Traces, Sanitize: e.Sanitize,
+		Stop: e.Stop, StopReason: e.StopReason}
 	if e.Started != nil {
 		e.Started()
 	}
@@ -181,6 +185,9 @@ func execute(ctx context.Context, t Task) (*models.Run, error) {
 	}
 	var interrupted *runner.InterruptedError
 	if errors.As(err, &interrupted) {
+		if interrupted.Run != nil {
+			err = t.Store.keepInterrupted(interrupted, t.Suite, calculated)
+		}
 		return nil, &Error{Code: ExitFailed, Stage: StageExecute, Err: err}
 	}
 	return nil, &Error{Code: ExitInvalid, Stage: StageExecute, Err: err}

@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/sanitize"
@@ -34,6 +35,20 @@ type Gate struct {
 	// automatic baseline; it must be an earlier run of the same
 	// definition. It needs Store.DB.
 	Baseline string
+	// BaselineFrom is an evidence file whose run is the baseline instead of
+	// the automatic one (the same rules as Baseline); it needs no database.
+	BaselineFrom string
+	// Branch restricts the automatic baseline to the runs made on this git
+	// branch (their provenance's branch): the pull request's target branch
+	// in CI. "" takes any branch.
+	Branch string
+	// IsAncestor, when set with Branch, prefers a baseline whose commit it
+	// accepts (an ancestor of the checkout: at or before the merge base);
+	// without one, the branch's newest run is taken.
+	IsAncestor func(commit string) bool
+	// MaxAge makes a report warn about a baseline that started this long
+	// before the run, or longer (0: never).
+	MaxAge time.Duration
 	// FailOn is FailOnFailures ("" too), FailOnRegressions or FailOnBoth.
 	FailOn string
 	// SliceBy is the case metadata key the ci gate's slice tests group by
@@ -53,6 +68,9 @@ func (g Gate) Options() compare.Options {
 func (g Gate) Validate() error {
 	if err := g.Options().Validate(); err != nil {
 		return err
+	}
+	if g.Baseline != "" && g.BaselineFrom != "" {
+		return fmt.Errorf("--baseline %s and --baseline-from %s: choose one baseline", g.Baseline, g.BaselineFrom)
 	}
 	switch g.FailOn {
 	case "", FailOnFailures, FailOnRegressions, FailOnBoth:

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentevals-go/agentevals/evidence"
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/runner"
 	"github.com/agentevals-go/agentevals/suite"
 )
 
@@ -140,4 +141,34 @@ func (s Store) writeAhead(file *evidence.File, path string) (undo func()) {
 			_ = os.Remove(s.EvidenceDir) // only when empty
 		}
 	}
+}
+
+// keepInterrupted writes the finished cases of an interrupted run to an
+// evidence file (Store.File, else EvidenceDir/<run-id>.json) that db:import
+// accepts as an interrupted run, never an automatic baseline, and returns
+// the error that says where it went (or why it could not be written).
+func (s Store) keepInterrupted(ie *runner.InterruptedError, st *suite.Suite, calculated []string) error {
+	run := ie.Run
+	path := s.File
+	if path == "" && s.EvidenceDir != "" {
+		path = filepath.Join(s.EvidenceDir, run.ID.String()+".json")
+	}
+	if path == "" {
+		return ie
+	}
+	if err := models.PrepareRun(run); err != nil {
+		return fmt.Errorf("%w; and its finished cases could not be kept: %w", ie, err)
+	}
+	file := &evidence.File{Run: run, Definition: evidence.Definition{SuiteDigest: run.SuiteDigest, CalculatedMetrics: calculated,
+		CaseIDs: st.DefinitionIDs()}, Reason: fmt.Sprintf("interrupted (%v) after %d of %d questions", ie.Cause, ie.Finished, ie.Total)}
+	if s.File == "" {
+		if err := os.MkdirAll(s.EvidenceDir, 0o755); err != nil {
+			return fmt.Errorf("%w; and its finished cases could not be kept: %w", ie, err)
+		}
+	}
+	if err := file.Write(path); err != nil {
+		return fmt.Errorf("%w; and its finished cases could not be kept: %w", ie, err)
+	}
+	return fmt.Errorf("%w\nthe %d finished cases are in %s; 'evalrun db:import %s' keeps them as an interrupted run (never an automatic baseline)",
+		ie, ie.Finished, path, path)
 }

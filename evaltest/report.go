@@ -149,12 +149,21 @@ func logHistory(t *testing.T, url string, res *eval.Result) {
 	switch {
 	case cmp.Baseline != nil:
 		t.Logf("baseline: run %s (started %s), %s gate", cmp.Baseline.ID, report.FormatTime(cmp.Baseline.StartedAt), cmp.Options.Gate)
+		if o := res.Origin; o != nil {
+			t.Logf("baseline from: %s", sanitize.EscapeText(report.BaselineOriginLine(o)))
+			for _, w := range o.Warnings {
+				t.Logf("warning: %s", sanitize.EscapeText(w))
+			}
+		}
 	case res.NoBaseline != "":
 		t.Logf("baseline: none (%s); thresholds only", sanitize.EscapeText(res.NoBaseline))
 	default:
 		t.Logf("baseline: none (first run of this definition); thresholds only")
 	}
 	t.Logf("gate decision: %s", sanitize.EscapeText(res.Decision.Line))
+	if cmp.Decision != nil {
+		t.Logf("decision recorded in the run's summary: report, history and evaldash show this gate, baseline and exit")
+	}
 }
 
 // preview is a failed answer for the log: escaped, at most answerPreview

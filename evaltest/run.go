@@ -151,6 +151,9 @@ func execute(t *testing.T, cfg *config, s *suite.Suite, ag agent.Agent, out *out
 	}
 	prov := provenance.Collect(ctx, s.Dir, os.Getenv)
 	meta = provenance.WithRevision(meta, prov, report.RevisionKeys)
+	if gate.Branch == "" { // in CI, the target branch's runs are the baseline, as evalrun run takes them
+		gate.Branch = provenance.TargetBranch(os.Getenv).Branch
+	}
 	// One attempt: a test fails at once when its database is down.
 	res, err := eval.Run(ctx, eval.Task{Suite: s, Agent: ag, Judge: judge, Gate: gate,
 		Store: eval.Store{DB: db, Save: models.SaveOptions{MaxWait: -1}},

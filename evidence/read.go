@@ -186,6 +186,7 @@ func (f *File) validate(name string) error {
 	if err := checkSummaryNumbers(r.Summary, bad); err != nil {
 		return err
 	}
+	stop := interruptedOf(r)
 	want := 0 // the next position the rows must hold
 	for i, c := range r.Cases {
 		p := fmt.Sprintf("$.case_results[%d]", i)
@@ -193,6 +194,9 @@ func (f *File) validate(name string) error {
 			for want < len(def.CaseIDs) && !f.Shard.Holds(want) {
 				want++
 			}
+		}
+		if stop != nil && c.Position > want { // an interrupted run holds the questions that finished
+			want = c.Position
 		}
 		switch {
 		case c.RunID != r.ID:
@@ -222,6 +226,13 @@ func (f *File) validate(name string) error {
 		if derived := c.DeriveStatus(); c.Status != derived {
 			return bad(p+".status", "%q, but its rows make the case %q (agent error, metric verdicts)", c.Status, derived)
 		}
+	}
+	if stop != nil {
+		if f.Shard != nil || stop.Planned != len(def.CaseIDs) || stop.Finished != len(r.Cases) {
+			return bad("$.run.summary.interrupted", "want finished = %d rows and planned = %d questions of a whole run, got %d and %d",
+				len(r.Cases), len(def.CaseIDs), stop.Finished, stop.Planned)
+		}
+		return checkSummaryCounts(r, func(format string, args ...any) error { return bad("$.run.summary", format, args...) })
 	}
 	if f.Shard == nil && len(r.Cases) != len(def.CaseIDs) {
 		return bad("$.case_results", "%d rows for a definition of %d questions (a whole run holds every question)", len(r.Cases), len(def.CaseIDs))
@@ -281,6 +292,15 @@ func checkMetrics(c *models.CaseResult, calculated map[string]bool, bad func(int
 		}
 	}
 	return nil
+}
+
+// interruptedOf is the run's interrupted record (nil when it ran to the end).
+func interruptedOf(r *models.Run) *models.Interrupted {
+	s, err := models.DecodeRunSummary(r.Summary)
+	if err != nil {
+		return nil
+	}
+	return s.Interrupted
 }
 
 // checkSummaryCounts refuses a summary whose case counts disagree with the

@@ -133,8 +133,12 @@ type BaselineQuery struct {
 	NotWriter string
 	// SkipInfrastructureFailures leaves out runs whose summary has a
 	// non-null infrastructure_failure: they measured the infrastructure,
-	// not the agent, and never serve as automatic baselines.
+	// not the agent, and never serve as automatic baselines. Interrupted
+	// runs (summary key interrupted) are left out with them.
 	SkipInfrastructureFailures bool
+	// Branch, when set, keeps only runs whose provenance names this git
+	// branch (summary.provenance.branch).
+	Branch string
 	// Before excludes runs at or after this point; a zero Sequence means
 	// "strictly before StartedAt".
 	Before Cursor
@@ -255,7 +259,11 @@ func (db *DB) baselineFilter(q *bun.SelectQuery, bq BaselineQuery) *bun.SelectQu
 		q = q.Where("COALESCE("+f.text("r.summary", WriterKey)+", '') <> ?", bq.NotWriter)
 	}
 	if bq.SkipInfrastructureFailures {
-		q = q.Where(f.text("r.summary", InfrastructureFailureKey) + " IS NULL")
+		q = q.Where(f.text("r.summary", InfrastructureFailureKey) + " IS NULL").
+			Where(f.text("r.summary", InterruptedKey) + " IS NULL")
+	}
+	if bq.Branch != "" {
+		q = q.Where(f.nested("r.summary", "provenance", "branch")+" = ?", bq.Branch)
 	}
 	if bq.CaseIDs != nil {
 		q = q.Where("(SELECT count(*) FROM "+CaseResultsTable+" cc WHERE cc.run_id = r.id) = ?", len(bq.CaseIDs))
@@ -279,6 +287,14 @@ func (f sqlFuncs) text(column, key string) string {
 		return "json_extract(" + column + ", '$." + key + "')"
 	}
 	return "(" + column + "::jsonb ->> '" + key + "')"
+}
+
+// nested is text for a key of an object under a top-level key.
+func (f sqlFuncs) nested(column, key, sub string) string {
+	if f.dialect == SQLite {
+		return "json_extract(" + column + ", '$." + key + "." + sub + "')"
+	}
+	return "(" + column + "::jsonb #>> '{" + key + "," + sub + "}')"
 }
 
 // joinOrdered is the aggregate that joins column's values with

@@ -26,10 +26,15 @@ type RunSummary struct {
 	DurationMS float64 `json:"duration_ms"`
 	Errors     *int    `json:"errors"`
 	Failed     *int    `json:"failed"`
+	// Gate is the decision made when the run was made; nil for runs
+	// without one (see GateDecision).
+	Gate *GateDecision `json:"gate,omitempty"`
 	// InfrastructureFailure is set only when every agent call, or every
 	// judge call, failed from infrastructure: {"agent"|"judge": "what (n
 	// of n calls)"}. Such a run is never an automatic baseline.
 	InfrastructureFailure map[string]string `json:"infrastructure_failure,omitempty"`
+	// Interrupted is set on a run stopped by a signal (see Interrupted).
+	Interrupted *Interrupted `json:"interrupted,omitempty"`
 	// InputTokens and OutputTokens sum the agent's reported tokens; nil
 	// when no case reported any.
 	InputTokens *int64 `json:"input_tokens"`

@@ -151,3 +151,13 @@ func Transient(err error) bool {
 	}
 	return false
 }
+
+// Bounded is ctx limited to the connect timeout plus the statement timeout
+// (ctx itself when either is unlimited): for a look-up that must give up,
+// not hang, when a server stops answering without closing anything.
+func (db *DB) Bounded(ctx context.Context) (context.Context, context.CancelFunc) {
+	if db.connectTimeout <= 0 || db.statementTimeout <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, db.connectTimeout+db.statementTimeout)
+}

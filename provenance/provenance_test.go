@@ -126,3 +126,28 @@ func TestWithRevision(t *testing.T) {
 		t.Errorf("no provenance: %v", got)
 	}
 }
+
+func TestTargetBranch(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		want Target
+	}{
+		{"outside CI", map[string]string{}, Target{}},
+		{"github pull request", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_BASE_REF": "main", "GITHUB_HEAD_REF": "feature"},
+			Target{Branch: "main", From: "GITHUB_BASE_REF"}},
+		{"github push", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_REF_NAME": "main"}, Target{Branch: "main", From: "GITHUB_REF_NAME"}},
+		{"gitlab merge request", map[string]string{"GITLAB_CI": "true", "CI_COMMIT_REF_NAME": "fix", "CI_MERGE_REQUEST_TARGET_BRANCH_NAME": "develop"},
+			Target{Branch: "develop", From: "CI_MERGE_REQUEST_TARGET_BRANCH_NAME"}},
+		{"buildkite without a pull request", map[string]string{"BUILDKITE": "true", "BUILDKITE_BRANCH": "main", "BUILDKITE_PULL_REQUEST_BASE_BRANCH": ""},
+			Target{Branch: "main", From: "BUILDKITE_BRANCH"}},
+		{"CI naming no branch", map[string]string{"CI": "true"}, Target{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := TargetBranch(func(k string) string { return tt.env[k] }); got != tt.want {
+				t.Errorf("TargetBranch = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}

@@ -66,6 +66,12 @@ type view struct {
 	Source, BaselineSource, Elsewhere string
 	Metadata                          string
 	NotEvaluatedWhy                   string
+	// Decision is the decision recorded when the run was made
+	// (DecisionLine); BaselineOrigin how its baseline was chosen and where
+	// it was made, BaselineWarnings what makes it doubtful. All "" or nil
+	// for a run without a recorded decision.
+	Decision, BaselineOrigin string
+	BaselineWarnings         []string
 	// Localized is the ci gate's localized findings in one sentence and
 	// Power its lines on what the gate cannot see (both untrusted, raw).
 	Localized string
@@ -104,6 +110,10 @@ type metricView struct {
 // gateVerdict says in a few words how the run compares with its baseline.
 func gateVerdict(c *compare.Comparison) string {
 	switch {
+	case c.Baseline == nil && c.Decision != nil && c.Decision.Baseline != nil && c.Regressed():
+		return "REGRESSED against the recorded baseline (not in this database)"
+	case c.Baseline == nil && c.Decision != nil && c.Decision.Baseline != nil:
+		return "no gating regression against the recorded baseline (not in this database)"
 	case c.Baseline == nil:
 		return "no baseline: thresholds only"
 	case c.Regressed():
@@ -124,6 +134,12 @@ func newView(c *compare.Comparison, kind viewKind) *view {
 	if c.Baseline != nil {
 		v.BaselineRevision = Revision(c.Baseline)
 		v.BaselineSource, v.Elsewhere = ProvenanceLine(ProvenanceOf(c.Baseline)), BaselineElsewhere(c.Run, c.Baseline)
+	}
+	if d := c.Decision; d != nil {
+		v.Decision = DecisionLine(d)
+		if d.Baseline != nil {
+			v.BaselineOrigin, v.BaselineWarnings = BaselineOriginLine(d.Baseline), d.Baseline.Warnings
+		}
 	}
 	if st := compare.Repeats(c.Run); st != nil {
 		v.Repeats, v.RepeatNoise = st.Line(), st.NoiseLine()

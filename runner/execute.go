@@ -81,6 +81,12 @@ type ExecOptions struct {
 	// Traces, when set, gives every agent call its own trace on this
 	// receiver and reads the agent's spans (runner/trace.go).
 	Traces *otlp.Receiver
+	// Stop, when closed, starts no further question: the questions being
+	// asked finish (ctx still bounds them) and Execute returns an
+	// *InterruptedError holding the finished cases. StopReason says why
+	// (the signal), for the summary's interrupted record.
+	Stop       <-chan struct{}
+	StopReason func() string
 }
 
 // caseHook prepares one case (a replay session): it returns the context for
@@ -100,11 +106,15 @@ type Progress struct {
 	Case        *models.CaseResult
 }
 
-// InterruptedError is returned by Execute when its context ends before
-// every case finished. Nothing of the run should be saved.
+// InterruptedError is returned by Execute when its context ends, or Stop
+// is closed, before every case finished. Run, when not nil, holds the
+// finished cases (at their suite positions) with a summary marked
+// interrupted (models.Interrupted): evidence to keep, never a baseline. It
+// is set only when ExecOptions.Stop was given.
 type InterruptedError struct {
 	Finished, Total int
 	Cause           error
+	Run             *models.Run
 }
 
 // Error says how many cases finished and that nothing was saved.
@@ -113,8 +123,12 @@ func (e *InterruptedError) Error() string {
 	if e.Total == 1 {
 		cases = "case"
 	}
-	return fmt.Sprintf("execute suite: interrupted (%v): %d of %d %s finished, %d unfinished; nothing was saved",
-		e.Cause, e.Finished, e.Total, cases, e.Total-e.Finished)
+	kept := "nothing was saved"
+	if e.Run != nil {
+		kept = "the finished ones are kept"
+	}
+	return fmt.Sprintf("execute suite: interrupted (%v): %d of %d %s finished, %d unfinished; %s",
+		e.Cause, e.Finished, e.Total, cases, e.Total-e.Finished, kept)
 }
 
 // Unwrap returns the context's cause (context.Canceled, a signal, …).
@@ -164,7 +178,7 @@ func Execute(ctx context.Context, s *suite.Suite, a agent.Agent, opts ExecOption
 		return nil, err
 	}
 	e := &executor{suite: s, agent: a, opts: opts, hook: hook, scorers: scorers, run: run,
-		repeat: repeat, judgeMetrics: JudgeMetrics(s, calculated), outcome: oc}
+		repeat: repeat, judgeMetrics: JudgeMetrics(s, calculated), outcome: oc, done: make([]bool, len(s.Cases))}
 	run.StartedAt = time.Now()
 	jobs := make(chan int)
 	pool := &slots{ch: make(chan struct{}, conc)}
@@ -182,33 +196,24 @@ func Execute(ctx context.Context, s *suite.Suite, a agent.Agent, opts ExecOption
 	})
 feed:
 	for i := range s.Cases {
+		if stopped(opts.Stop) { // before offering the next question: select picks at random among ready cases
+			break
+		}
 		select {
 		case jobs <- i:
 		case <-ctx.Done():
+			break feed
+		case <-opts.Stop:
 			break feed
 		}
 	}
 	close(jobs)
 	pool.wait()
 	run.FinishedAt = time.Now()
-	if ctx.Err() != nil {
-		return nil, &InterruptedError{Finished: e.finished, Total: len(s.Cases), Cause: context.Cause(ctx)}
+	if ctx.Err() != nil || (stopped(opts.Stop) && e.finished < len(s.Cases)) {
+		return nil, e.interrupted(ctx, conc)
 	}
-	summary := models.SummaryOf(run, conc, time.Duration(run.FinishedAt.Sub(run.StartedAt)))
-	if repeat > 1 {
-		summary.RepeatSummary = models.RepeatSummaryOf(run, repeat)
-	}
-	summary.InfrastructureFailure = e.calls.failure()
-	summary.Provenance = opts.Provenance
-	if opts.ExtraSummary != nil {
-		if summary.Extra, err = rawValues(opts.ExtraSummary(), keepKey); err != nil {
-			return nil, fmt.Errorf("execute suite: summary: %w", err)
-		}
-	}
-	if run.Summary, err = summary.Encode(); err != nil {
-		return nil, fmt.Errorf("execute suite: summary: %w", err)
-	}
-	return run, nil
+	return e.finish(run, conc, nil)
 }
 
 type executor struct {
@@ -229,6 +234,7 @@ type executor struct {
 
 	mu       sync.Mutex
 	finished int
+	done     []bool // by case index: the case finished (set under mu)
 }
 
 func (e *executor) runCase(ctx context.Context, i int) {
@@ -251,6 +257,7 @@ func (e *executor) runCase(ctx context.Context, i int) {
 		return
 	}
 	e.finished++
+	e.done[i] = true
 	if e.opts.Progress != nil {
 		e.opts.Progress(Progress{Done: e.finished, Total: len(e.suite.Cases), Case: rec})
 	}

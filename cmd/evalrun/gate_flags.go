@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/agentevals-go/agentevals/eval"
+	"github.com/agentevals-go/agentevals/provenance"
 	"github.com/agentevals-go/agentevals/report"
 )
 
@@ -22,16 +25,35 @@ type GateModeFlags struct {
 // CompareFlags choose the baseline and what counts as a regression; run
 // and report share them, so both gate a run the same way.
 type CompareFlags struct {
-	Baseline string `name:"baseline" placeholder:"RUN_ID" help:"Compare with this run instead of the automatic baseline. It must be an earlier run of the same suite, agent and definition; otherwise nothing is run or written (exit 2)."`
+	Baseline       string        `name:"baseline" placeholder:"RUN_ID" help:"Compare with this run instead of the automatic baseline. It must be an earlier run of the same suite, agent and definition; otherwise nothing is run or written (exit 2)."`
+	BaselineFrom   string        `name:"baseline-from" placeholder:"FILE" help:"Compare with the run in this evidence file (written by run --save-to, or saved by the Action from the default branch) instead of the automatic baseline; it needs no database. The same rules as --baseline: a whole, earlier run of the same suite, agent and definition (exit 2 otherwise)."`
+	BaselineBranch string        `name:"baseline-branch" placeholder:"BRANCH" help:"Take the automatic baseline only from runs made on this git branch (their recorded provenance). In CI it defaults to the pull request's target branch (GITHUB_BASE_REF, CI_MERGE_REQUEST_TARGET_BRANCH_NAME, BUILDKITE_PULL_REQUEST_BASE_BRANCH, CHANGE_TARGET), else the branch being built; outside CI, any branch. Runs of other branches are then never the automatic baseline."`
+	BaselineMaxAge time.Duration `name:"baseline-max-age" default:"720h" placeholder:"DURATION" help:"Warn in every report when the baseline started this long before the run, or longer (0: never)."`
 	GateModeFlags
 	FailOn           string `name:"fail-on" default:"failures" enum:"failures,regressions,both" help:"What exits 1. failures (default, the gem's behaviour): a failed or errored check. regressions: only a gated regression against the baseline, so a question that failed at the baseline and still fails exits 0. both: either."`
 	FailOnRegression bool   `name:"fail-on-regression" help:"Also exit 1 on a gated regression: --fail-on failures becomes both (kept as an alias)."`
 }
 
-// gate is the eval gate of the flags.
+// gate is the eval gate of the flags; in CI the automatic baseline comes
+// from the target branch (provenance.TargetBranch) unless
+// --baseline-branch names one.
 func (f *CompareFlags) gate() eval.Gate {
 	g := f.GateModeFlags.gate()
 	g.Baseline, g.FailOn = f.Baseline, failOn(f.FailOn, f.FailOnRegression)
+	g.BaselineFrom, g.Branch, g.MaxAge = f.BaselineFrom, f.BaselineBranch, f.BaselineMaxAge
+	if g.Branch == "" {
+		g.Branch = provenance.TargetBranch(os.Getenv).Branch
+	}
+	return g
+}
+
+// gateIn is gate for a suite in dir: a baseline of the target branch at or
+// before the merge base of dir's checkout is preferred.
+func (f *CompareFlags) gateIn(ctx context.Context, dir string) eval.Gate {
+	g := f.gate()
+	if g.Branch != "" {
+		g.IsAncestor = provenance.Ancestry(ctx, dir)
+	}
 	return g
 }
 
@@ -151,11 +173,17 @@ func checkDir(flag, path string) error {
 // --no-save) there is no baseline: --baseline is refused and
 // --fail-on-regression noted.
 func (f *GateFlags) check(g *Globals, database bool) ([]eval.Report, error) {
+	if f.Baseline != "" && f.BaselineFrom != "" {
+		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("--baseline %s and --baseline-from %s: choose one baseline", f.Baseline, f.BaselineFrom)}
+	}
+	if f.BaselineMaxAge < 0 {
+		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("--baseline-max-age %s: want a duration of 0 or more, such as 720h", f.BaselineMaxAge)}
+	}
 	if !database {
 		if f.Baseline != "" {
-			return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("--baseline needs the database, which --save-to and --no-save do not open")}
+			return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("--baseline needs the database, which --save-to and --no-save do not open; --baseline-from FILE takes an evidence file instead")}
 		}
-		if f.FailOnRegression {
+		if f.FailOnRegression && f.BaselineFrom == "" {
 			fmt.Fprintln(g.Stderr, "note: --fail-on-regression cannot fail this run: without the database there is no baseline; "+
 				"gate it after 'evalrun db:import' with 'evalrun report --fail-on-regression'")
 		}

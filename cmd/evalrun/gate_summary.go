@@ -24,6 +24,12 @@ func writeGateSummary(w io.Writer, cmp *compare.Comparison, noBaseline string) {
 	b := cmp.Baseline
 	fmt.Fprintf(w, "Baseline: %s (started %s), tolerance %g, %s gate\n", b.ID, report.FormatTime(b.StartedAt),
 		cmp.Options.Tolerance, cmp.Options.Gate)
+	if d := cmp.Decision; d != nil && d.Baseline != nil {
+		fmt.Fprintf(w, "Baseline from: %s\n", sanitize.EscapeText(report.BaselineOriginLine(d.Baseline)))
+		for _, warn := range d.Baseline.Warnings {
+			fmt.Fprintf(w, "Warning: %s\n", sanitize.EscapeText(warn))
+		}
+	}
 	q, bq := cmp.Totals.Quality.Mean, cmp.BaselineTotals.Quality.Mean
 	if q != nil && bq != nil {
 		fmt.Fprintf(w, "Quality: %.3f (baseline %.3f, %+.3f)\n", *q, *bq, *q-*bq)

@@ -9,9 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
-	"syscall"
 	"time"
 
 	"github.com/alecthomas/kong"
@@ -44,6 +42,8 @@ type Globals struct {
 	Stderr io.Writer `kong:"-"`
 
 	guard func() (tag string, stop func(), err error) // see guardProcesses
+	// signals is how SIGINT and SIGTERM stop the command (run_signals.go).
+	signals *signals
 }
 
 // CLI is the whole command line.
@@ -116,11 +116,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // runWith is run with the function that guards agent processes (nil: none).
 func runWith(args []string, stdout, stderr io.Writer, guard func() (string, func(), error)) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	sigs, ctx, stop := watchSignals(stderr)
 	defer stop()
 	stdout, stderr = releaseOnCancel(ctx, stdout), releaseOnCancel(ctx, stderr)
 
-	cli := CLI{Globals: Globals{Stdout: stdout, Stderr: stderr, guard: guard}}
+	cli := CLI{Globals: Globals{Stdout: stdout, Stderr: stderr, guard: guard, signals: sigs}}
 	exitCode := -1
 	parser, err := kong.New(&cli,
 		kong.Name("evalrun"),

@@ -122,6 +122,9 @@ type pipelineDecision struct {
 	Line string `json:"line"`
 }
 
+// recordedTime finds the baseline's start in a recorded decision.
+var recordedTime = regexp.MustCompile(`\d{4}-\d\d-\d\dT[0-9:.]+Z`)
+
 // uuidPattern finds run ids in decision lines.
 var uuidPattern = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 
@@ -278,7 +281,8 @@ func dumpPipelineRows(t *testing.T, url string) string {
 				if s, ok := v.(string); ok && tb.name == "ruby_llm_evaluations_runs" {
 					switch c {
 					case "metadata", "summary":
-						v = withoutKeys(t, s, "experiment", "go_test", "duration_ms")
+						// the recorded decision names each database's own baseline run
+						v = recordedTime.ReplaceAllString(uuidPattern.ReplaceAllString(withoutKeys(t, s, "experiment", "go_test", "duration_ms"), "<id>"), "<time>")
 					case "agent":
 						v = strings.TrimSuffix(s, " ["+pipelineVariant+"]")
 					}

@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/eval"
+	"github.com/agentevals-go/agentevals/internal/atomicfile"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/report"
 	"github.com/agentevals-go/agentevals/sanitize"
@@ -27,7 +30,10 @@ type ReportCmd struct {
 	CalibrationGateFlags
 	FailOn           string `name:"fail-on" placeholder:"RULE" help:"Exit 1 as run does: failures (a failed or errored check), regressions (a gated regression against the baseline) or both. Omitted, and without --fail-on-regression: the report is written and the exit is 0 whatever the run's outcome."`
 	FailOnRegression bool   `name:"fail-on-regression" help:"Exit 1 on a failed check or a gated regression (--fail-on both; with --fail-on regressions, regressions only)."`
-	Format           string `name:"format" short:"f" placeholder:"FORMAT" help:"text, markdown, html, json, junit or github (default: from the --output extension, else text)."`
+	Recompare        bool   `name:"recompare" help:"Compare the run again under this command's --baseline and gate flags instead of showing the decision recorded when it was made (its gate, baseline and exit). Giving --baseline, or a gate flag other than its default, also compares again. Runs without a recorded decision (the gem's, older ones) are always compared again."`
+	Format           string `name:"format" short:"f" placeholder:"FORMAT" help:"text, markdown, html, json, junit, github or comment (default: from the --output extension, else text). comment is Markdown shaped for a pull-request comment: the verdict first, the regressed questions and slices with their reasons, the baseline's branch and commit, a link (--link) and a hidden marker (--comment-key) that identifies the suite's comment."`
+	CommentKey       string `name:"comment-key" placeholder:"KEY" help:"--format comment: the key of the hidden marker that identifies this suite's comment (default: the suite's name)."`
+	Link             string `name:"link" placeholder:"URL" help:"--format comment: the address of the full report (say, the CI job's page)."`
 	Output           string `name:"output" short:"o" placeholder:"PATH" help:"Write the report to PATH (atomically) instead of stdout."`
 }
 
@@ -59,6 +65,8 @@ func (c *ReportCmd) validate() error { return checkFailOn(c.FailOn, &c.GateModeF
 // format picks the output format before anything is read or written.
 func (c *ReportCmd) format() (report.Format, error) {
 	switch {
+	case strings.EqualFold(c.Format, string(formatComment)):
+		return formatComment, nil
 	case c.Format != "":
 		return report.ParseFormat(c.Format)
 	case c.Output != "":
@@ -95,21 +103,13 @@ func (c *ReportCmd) Run(ctx context.Context, g *Globals) error {
 		return err
 	}
 	gate := c.gate()
-	baseline, err := gate.FindBaseline(ctx, db, run, nil)
+	cmp, err := c.compare(ctx, g, db, run, gate)
 	if err != nil {
 		return err
 	}
-	opts, note := gate.CompareOptions(ctx, db, run, nil)
-	if note != "" {
-		fmt.Fprintf(g.Stderr, "note: %s\n", sanitize.EscapeText(note))
-	}
-	cmp := compare.Compare(run, baseline, opts)
-	uncal, err := c.uncalibratedOf(ctx, g, db, func() []string { return runJudgeMetricNames(run) }, gate.Mode)
-	if err != nil {
-		return err
-	}
-	cmp.Ungate(uncal)
 	switch {
+	case format == formatComment:
+		err = c.writeComment(g, cmp)
 	case c.Output != "":
 		err = r.WriteFile(c.Output, format, cmp)
 	case format == report.FormatGitHub:
@@ -126,11 +126,68 @@ func (c *ReportCmd) Run(ctx context.Context, g *Globals) error {
 		return nil
 	}
 	d := gate.Decide(cmp)
+	if rec := cmp.Decision; rec != nil && rec.FailOn == gate.FailOn {
+		d = eval.Decision{Code: rec.Exit, Line: rec.Line}
+	}
 	if d.Code != exitOK {
 		return &exitError{Code: d.Code, Err: fmt.Errorf("report: run %s: %s", cmp.Run.ID, d.Line)}
 	}
 	fmt.Fprintf(g.Stderr, "evalrun: report: run %s: %s\n", cmp.Run.ID, d.Line)
 	return nil
+}
+
+// compare is the comparison report shows: the decision recorded when the
+// run was made, unless --recompare, --baseline, --gate-labels or a gate
+// flag other than its default asks to compare again (or the run recorded
+// none).
+func (c *ReportCmd) compare(ctx context.Context, g *Globals, db *models.DB, run *models.Run, gate eval.Gate) (*compare.Comparison, error) {
+	again := c.Recompare || c.Baseline != "" || c.GateModeFlags != defaultGateModeFlags() || c.GateLabels != ""
+	if rec := compare.RecordedDecision(run); rec != nil && !again {
+		cmp, err := compare.CompareRecorded(ctx, db, run)
+		if err != nil {
+			return nil, asInvalid(fmt.Errorf("report: %w", err))
+		}
+		fmt.Fprintf(g.Stderr, "note: showing the decision recorded when the run was made (%s); --recompare compares again under this command's flags\n",
+			sanitize.EscapeText(report.DecisionLine(rec)))
+		return cmp, nil
+	}
+	baseline, _, err := gate.FindBaseline(ctx, db, run, nil)
+	if err != nil {
+		return nil, err
+	}
+	opts, note := gate.CompareOptions(ctx, db, run, nil)
+	if note != "" {
+		fmt.Fprintf(g.Stderr, "note: %s\n", sanitize.EscapeText(note))
+	}
+	cmp := compare.Compare(run, baseline, opts)
+	uncal, err := c.uncalibratedOf(ctx, g, db, func() []string { return runJudgeMetricNames(run) }, gate.Mode)
+	if err != nil {
+		return nil, err
+	}
+	cmp.Ungate(uncal)
+	return cmp, nil
+}
+
+// formatComment is report's pull-request comment format (report.WriteComment).
+const formatComment report.Format = "comment"
+
+// writeComment writes the pull-request comment to --output or stdout.
+func (c *ReportCmd) writeComment(g *Globals, cmp *compare.Comparison) error {
+	var b strings.Builder
+	if err := report.WriteComment(&b, cmp, report.CommentOptions{Key: c.CommentKey, Link: c.Link}); err != nil {
+		return err
+	}
+	if c.Output != "" {
+		return atomicfile.Write(c.Output, []byte(b.String()), 0o644)
+	}
+	_, err := io.WriteString(g.Stdout, b.String())
+	return err
+}
+
+// defaultGateModeFlags are the gate flags' defaults: report compares again
+// when they differ.
+func defaultGateModeFlags() GateModeFlags {
+	return GateModeFlags{Gate: "strict", Alpha: 0.05, MinEffect: 0.02, SliceBy: "failure_mode"}
 }
 
 // run loads the requested run, or the latest one.

@@ -25,7 +25,7 @@ import (
 // RunCmd runs a suite against its agent, saves the run in one transaction,
 // compares it with its baseline and exits 0 (no failed or errored check, no
 // gated regression), 1 (failed or errored checks, a gated regression, or an
-// interrupted run: Ctrl-C or SIGTERM save nothing) or 2 (invalid suite,
+// interrupted run: Ctrl-C or SIGTERM keep only the finished cases, in an evidence file) or 2 (invalid suite,
 // options, configuration or baseline; nothing runs).
 type RunCmd struct {
 	Suite          string         `arg:"" name:"suite" help:"Suite file (JSON, or YAML with the same structure)."`
@@ -40,6 +40,7 @@ type RunCmd struct {
 	Record         bool           `name:"record" help:"Record replay fixtures: send every request of the agent to its real host and write a new suite file (see --record-to) whose inline questions replay exactly those requests strictly (reply bodies under fixtures/recorded/, headers not recorded, credential-like reply fields redacted). Nothing is overwritten and the run is not saved."`
 	RecordTo       string         `name:"record-to" placeholder:"PATH" help:"Where --record writes the new suite file, in the suite's directory (default: SUITE.recorded.json beside the suite)."`
 	RedactPII      bool           `name:"redact-pii" help:"Also replace personal data in everything stored and shown with typed markers: e-mail addresses [EMAIL], phone numbers [PHONE], payment card numbers that pass the Luhn check [CARD], IBANs with valid check digits [IBAN], IP addresses other than loopback [IP]. Applied wherever credentials are redacted; each case's response_metadata.sanitized.pii lists the columns it changed. The agent and the judge still see the text as written."`
+	Grace          time.Duration  `name:"grace" default:"30s" placeholder:"DURATION" help:"On Ctrl-C or SIGTERM no new question starts and the running ones have this long to finish (a second signal stops at once); the finished cases are then written to an evidence file (--save-to, else --evidence-dir) that 'evalrun db:import' keeps as an interrupted run, never an automatic baseline. 0 stops at once."`
 	MaxAnswerBytes int            `name:"max-answer-bytes" placeholder:"BYTES" help:"Keep (and score) at most this many bytes of each command, worker or http agent answer; a longer answer is cut there and its case's response_metadata.output_truncated records the full length and SHA-256 of the reply. Omitted or 0: the suite's agent.max_answer_bytes, else 1048576 (1 MiB)."`
 
 	JudgeFlags
@@ -118,12 +119,15 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if task.Reports, err = c.GateFlags.check(g, db != nil); err != nil {
 		return err
 	}
-	task.Store, task.Gate = c.SaveFlags.store(g, db, shard), c.gate()
+	task.Store, task.Gate = c.SaveFlags.store(g, db, shard), c.gateIn(ctx, s.Dir)
 	if task.Gate.Uncalibrated, err = c.uncalibrated(ctx, g, db, s, task.Gate.Mode); err != nil {
 		return err
 	}
 	task.Preflight = func(ctx context.Context) error { return c.preflight(ctx, s, judge != nil) }
 	task.Exec.Repeat = c.repeat(s)
+	if g.signals != nil && c.Grace > 0 && !c.NoSave {
+		task.Exec.Stop, task.Exec.StopReason = g.signals.graceful(c.Grace)
+	}
 	showProgress(g, &task.Exec, len(s.Cases), func() string { return rateNote(agentLimiter, c.JudgeFlags.limiter) })
 	res, err := eval.Run(ctx, task)
 	if res == nil || res.Comparison == nil {
@@ -180,7 +184,7 @@ func (c *RunCmd) Help() string {
 		"0 when nothing the rule acts on was found (0 does not claim quality: a question nothing was calculated on is not evaluated, not failed); " +
 		"1 under --fail-on failures (default) for failed or errored checks, under --fail-on regressions for a gated regression against the baseline " +
 		"(a question that failed at the baseline and still fails exits 0), under both for either; also 1 for an interrupted run " +
-		"(Ctrl-C or SIGTERM: nothing is saved) and, whatever --fail-on says, for a run in which every agent call or every judge call failed from " +
+		"(Ctrl-C or SIGTERM: no new question starts, the running ones finish within --grace, and the finished cases go to an evidence file that db:import keeps as an interrupted run) and, whatever --fail-on says, for a run in which every agent call or every judge call failed from " +
 		"infrastructure (saved, marked infrastructure_failure, never an automatic baseline); 2 for an invalid suite, options, configuration or baseline, or an agent or judge found unreachable by the preflight (nothing runs); " +
 		"3 when the run finished but could not be saved to the database within --save-wait: its evidence file is written to --evidence-dir, " +
 		"the reports are still written, and 'evalrun db:import FILE' saves it later (Ctrl-C while the save is retrying also keeps the evidence file, without reports).\n\n" +

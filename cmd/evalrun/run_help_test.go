@@ -17,7 +17,7 @@ func TestRunCmd_Help(t *testing.T) {
 		"Exit codes follow --fail-on, and the last line of the output says which rule produced it",
 		"1 under --fail-on failures (default) for failed or errored checks, under --fail-on regressions for a gated regression",
 		"(a question that failed at the baseline and still fails exits 0)",
-		"also 1 for an interrupted run (Ctrl-C or SIGTERM: nothing is saved)",
+		"also 1 for an interrupted run (Ctrl-C or SIGTERM: no new question starts, the running ones finish within --grace",
 		"use --gate ci for judged suites",
 		"--alpha", "--min-effect", "--fail-on",
 		"2 for an invalid suite, options, configuration or baseline",

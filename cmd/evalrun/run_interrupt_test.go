@@ -9,7 +9,7 @@ import (
 
 // TestRunCmd_InterruptedReplay interrupts a run of a suite with
 // api_interactions (the second agent process sends SIGINT to evalrun, like
-// Ctrl-C) on SQLite and on PostgreSQL: nothing is saved, and the replay
+// Ctrl-C, --grace 0: at once) on SQLite and on PostgreSQL: nothing is saved, and the replay
 // CA's temp dir, which the agents saw through SSL_CERT_FILE, is gone, so
 // TMPDIR is left empty.
 func TestRunCmd_InterruptedReplay(t *testing.T) {
@@ -33,7 +33,7 @@ echo ok
 			tmp := t.TempDir()
 			t.Setenv("TMPDIR", tmp)
 
-			code, out, stderr := evalrun(t, "--database-url", url, "run", s, "--concurrency", "1")
+			code, out, stderr := evalrun(t, "--database-url", url, "run", s, "--concurrency", "1", "--grace", "0")
 			if code != exitFailed || !strings.Contains(stderr, "1 of 3 cases finished, 2 unfinished; nothing was saved") {
 				t.Errorf("exit %d, want 1 and the interruption message:\n%s%s", code, out, stderr)
 			}

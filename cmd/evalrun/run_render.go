@@ -23,7 +23,7 @@ func (c *RunCmd) render(g *Globals, res *eval.Result, database bool) {
 	for _, n := range res.Notes {
 		fmt.Fprintf(g.Stderr, "note: %s\n", sanitize.EscapeText(n))
 	}
-	if database {
+	if database || c.BaselineFrom != "" {
 		writeGateSummary(g.Stdout, res.Comparison, c.noBaselineWhy(res))
 		writeBaselineElsewhere(g.Stdout, res.Run, res.Baseline)
 	} else {

@@ -117,7 +117,11 @@ func TestRun_DatabaseSilentWhileSaving(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatal("evalrun hung on a silent database")
 	}
-	if res.code != exitNotSaved || !strings.Contains(res.errOut, "NOT saved") || !strings.Contains(res.errOut, "did not answer within 2s") {
+	// The flaky-question look-up before the save gives up first (bounded the
+	// same way) and drops the silent connection; the save then gives up on
+	// its own timeouts, on that connection or on a new one's connect.
+	gaveUp := strings.Contains(res.errOut, "did not answer within 2s") || strings.Contains(res.errOut, "timeout: context deadline exceeded")
+	if res.code != exitNotSaved || !strings.Contains(res.errOut, "NOT saved") || !gaveUp {
 		t.Fatalf("exit %d, want %d\n%s%s", res.code, exitNotSaved, res.out, res.errOut)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "evidence", "*.json"))

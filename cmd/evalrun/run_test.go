@@ -150,8 +150,9 @@ func TestRunCmd_InvalidOptions(t *testing.T) {
 }
 
 // TestRunCmd_Interrupted interrupts a run the way Ctrl-C does: the second
-// agent process sends SIGINT to evalrun (this test process). Nothing is
-// saved, on SQLite and on PostgreSQL.
+// agent process sends SIGINT to evalrun (this test process). With --grace 0
+// the run stops at once and nothing is saved, on SQLite and on PostgreSQL
+// (TestBinary_InterruptKeepsFinishedCases covers the grace period).
 func TestRunCmd_Interrupted(t *testing.T) {
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) {
@@ -166,7 +167,7 @@ echo ok
 			  "questions": [{"question": "first", "expected_answer": "ok"}, {"question": "second", "expected_answer": "ok"},
 			    {"question": "third", "expected_answer": "ok"}]}`), 0o644)
 			url := migratedURL(t, backend)
-			code, out, stderr := evalrun(t, "--database-url", url, "run", s, "--concurrency", "1")
+			code, out, stderr := evalrun(t, "--database-url", url, "run", s, "--concurrency", "1", "--grace", "0")
 			if code != exitFailed || !strings.Contains(stderr, "1 of 3 cases finished, 2 unfinished; nothing was saved") {
 				t.Errorf("exit %d, stderr:\n%s%s", code, out, stderr)
 			}

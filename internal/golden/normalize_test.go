@@ -65,6 +65,13 @@ var (
 	provenanceRe = regexp.MustCompile(`(\\?"provenance\\?"\s*:\s*)\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}`)
 	// sourceLineRe is the same provenance as a report shows it.
 	sourceLineRe = regexp.MustCompile(`(?m)^(Source    |- Source: )[^\n]*|(<dd id="source">).*?</dd>`)
+	// baselineGitRe is the branch and commit a recorded decision names for
+	// its baseline (in the summary, escaped inside a column or not; left
+	// out, since which of them git gives depends on the checkout), and
+	// baselineMadeRe the same in a report's "made on BRANCH at COMMIT":
+	// both are the checkout's, like the provenance they come from.
+	baselineGitRe  = regexp.MustCompile(`\\?"(?:branch|commit)\\?"\s*:\s*\\?"[^"\\]*\\?",?\s*`)
+	baselineMadeRe = regexp.MustCompile(`made on \S+ at (?:<commit12>|[0-9a-f]+)(?:-dirty)?|made on \S+ \(commit not recorded\)|made at commit \S+ \(branch not recorded\)`)
 	// revisionRe is the revision filled from git (the commit, with
 	// "-dirty" when the checkout had changes) once the commit literal is
 	// replaced.
@@ -85,6 +92,8 @@ func (n *normalizer) text(s string) string {
 	s = runTimeRe.ReplaceAllString(s, "Time: <duration>")
 	s = junitTimeRe.ReplaceAllString(s, `time="<s>"`)
 	s = provenanceRe.ReplaceAllString(s, "${1}<provenance>")
+	s = baselineGitRe.ReplaceAllString(s, "")
+	s = baselineMadeRe.ReplaceAllString(s, "made at <checkout>")
 	s = sourceLineRe.ReplaceAllStringFunc(s, func(m string) string {
 		if strings.HasPrefix(m, "<dd") {
 			return `<dd id="source"><source></dd>`
