@@ -191,7 +191,8 @@ func (c *RunCmd) Help() string {
 
 // judgeFor builds the judge only when a metric of the suite needs one, so a
 // suite of deterministic checks runs without the judge provider's
-// credential. The judge flags and section are still validated. Without a
+// credential. The judge flags typed and the section are still validated;
+// the EVAL_JUDGE_* variables are then not read. Without a
 // judge-backed metric the calculated metrics and the digest are the same
 // with or without a judge.
 func (c *RunCmd) judgeFor(ctx context.Context, st *suite.Suite) (score.Judge, error) {
@@ -205,8 +206,7 @@ func (c *RunCmd) judgeFor(ctx context.Context, st *suite.Suite) (score.Judge, er
 		}
 		return j, err
 	}
-	_, _, err := c.settings(st.Judge)
-	return nil, err
+	return nil, c.checkTyped(st.Judge)
 }
 
 // load reads the suite, the --only filter and --metadata.
