@@ -8,10 +8,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/google/uuid"
-
 	"github.com/agentevals-go/agentevals/bounds"
 	"github.com/agentevals-go/agentevals/calibrate"
+	"github.com/agentevals-go/agentevals/eval"
 	"github.com/agentevals-go/agentevals/models"
 )
 
@@ -23,7 +22,7 @@ import (
 // judge. With --rejudge N it judges the run's stored answers N more times
 // and reports the judge's test-retest stability (calibrate_rejudge.go).
 type CalibrateCmd struct {
-	RunID    string   `arg:"" name:"RUN_ID" help:"Run whose judge verdicts (--labels) or stored answers (--rejudge) are used."`
+	RunID    string   `arg:"" name:"RUN_ID" help:"Run whose judge verdicts (--labels) or stored answers (--rejudge) are used: its id, or a unique part of it (its last 8 characters, or a prefix)."`
 	Labels   string   `name:"labels" placeholder:"FILE" help:"Human labels, JSONL: {\"case_id\", \"metric\", and one of \"pass\" (true/false), \"label\" (\"pass\"/\"fail\") or \"score\" (0..1, passes at the metric's threshold)}."`
 	MinKappa *float64 `name:"min-kappa" placeholder:"K" help:"With --labels: exit 1 when a labelled metric's Cohen's kappa is below K (-1..1) or cannot be computed."`
 
@@ -60,11 +59,8 @@ func (c *CalibrateCmd) Run(ctx context.Context, g *Globals) error {
 	if err := c.checkRejudge(); err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
-	id, err := uuid.Parse(c.RunID)
-	if err != nil {
-		return &exitError{Code: exitInvalid, Err: fmt.Errorf("calibrate: run id %q: %w", c.RunID, err)}
-	}
 	var labels []calibrate.Label
+	var err error
 	if c.Labels != "" {
 		if labels, err = readLabels(c.Labels); err != nil {
 			return &exitError{Code: exitInvalid, Err: err}
@@ -75,9 +71,9 @@ func (c *CalibrateCmd) Run(ctx context.Context, g *Globals) error {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
 	defer db.Close()
-	run, err := db.GetRun(ctx, id)
+	run, err := eval.LoadRun(ctx, db, c.RunID, "calibrate: RUN_ID")
 	if err != nil {
-		return &exitError{Code: exitInvalid, Err: fmt.Errorf("calibrate: %w", err)}
+		return err
 	}
 	if c.Rejudge != nil {
 		if err := c.rejudge(ctx, g, run); err != nil {
