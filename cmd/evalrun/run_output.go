@@ -32,11 +32,11 @@ type progress struct {
 	// rates, when set, describes the provider request rates ("" if none).
 	rates func() string
 	// now is the clock of the elapsed time and the ETA; began is when the
-	// first question started and failed the failed or errored questions
+	// first question started, and failed and errored count the questions
 	// so far.
-	now    func() time.Time
-	began  time.Time
-	failed int
+	now             func() time.Time
+	began           time.Time
+	failed, errored int
 }
 
 // defaultCols is the width assumed when a terminal does not report one.
@@ -73,11 +73,17 @@ func (p *progress) start() {
 // update is called once per finished case, never concurrently.
 func (p *progress) update(ev runner.Progress) {
 	c := ev.Case
-	if c.Status == models.StatusFailed || c.Status == models.StatusError {
+	switch c.Status {
+	case models.StatusFailed:
 		p.failed++
+	case models.StatusError:
+		p.errored++
 	}
 	status := p.timing(ev.Done, ev.Total)
-	if p.failed > 0 {
+	switch {
+	case p.errored > 0:
+		status = fmt.Sprintf("%d failed, %s · %s", p.failed, compare.Plural(p.errored, "error", "errors"), status)
+	case p.failed > 0:
 		status = fmt.Sprintf("%d failed · %s", p.failed, status)
 	}
 	rates := ""

@@ -52,7 +52,7 @@ var (
 	progressMsRe = regexp.MustCompile(` \(\d+ ms\)`)
 	// progressPaceRe is the failure count, elapsed time and ETA after it,
 	// which vary with the completion order and the clock.
-	progressPaceRe = regexp.MustCompile(` · (?:\d+ failed · )?elapsed [0-9.a-zµ]+(?:, ETA [0-9.a-zµ]+)?`)
+	progressPaceRe = regexp.MustCompile(` · (?:\d+ failed(?:, \d+ errors?)? · )?elapsed [0-9.a-zµ]+(?:, ETA [0-9.a-zµ]+)?`)
 	// junitTimeRe is a JUnit duration in seconds.
 	junitTimeRe = regexp.MustCompile(`\btime="\d+(?:\.\d+)?"`)
 	// rateNoteRe is the request-rate note ending a progress line once a
