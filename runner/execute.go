@@ -55,7 +55,9 @@ type ExecOptions struct {
 	Progress func(Progress)
 	// ExtraSummary, when set, is called after every case finished; its keys
 	// are added to the run summary (e.g. judge cache hits). It never
-	// replaces a key the runner computes.
+	// replaces a key the runner computes, except that a models.CallAccount
+	// under "judge_usage" (judge calls made outside the metrics, such as
+	// pairwise verdicts) is added to the summary's judge_usage.
 	ExtraSummary func() map[string]any
 	// Provenance, when set, is saved as the summary's provenance.
 	Provenance *models.Provenance
@@ -193,7 +195,16 @@ feed:
 	summary.InfrastructureFailure = e.calls.failure()
 	summary.Provenance = opts.Provenance
 	if opts.ExtraSummary != nil {
-		if summary.Extra, err = rawValues(opts.ExtraSummary(), keepKey); err != nil {
+		extra := opts.ExtraSummary()
+		if more, ok := extra["judge_usage"].(models.CallAccount); ok {
+			delete(extra, "judge_usage")
+			sum := more
+			if summary.JudgeUsage != nil {
+				sum = summary.JudgeUsage.Add(more)
+			}
+			summary.JudgeUsage = &sum
+		}
+		if summary.Extra, err = rawValues(extra, keepKey); err != nil {
 			return nil, fmt.Errorf("execute suite: summary: %w", err)
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/agentevals-go/agentevals/internal/testdb"
 )
 
 // TestInitCmd_ScaffoldRuns scaffolds a suite in an empty directory for
@@ -182,5 +184,27 @@ func TestInitCmd_GoAgentBuiltBeforeFirstQuestion(t *testing.T) {
 	code, out, _ = evalrun(t, "run", filepath.Join(dir, "suite.json"))
 	if code != exitFailed || !strings.Contains(out, "Passing questions: 3 of 4") {
 		t.Errorf("run after editing agent.go: exit %d\n%s", code, out)
+	}
+}
+
+// TestInitCmd_StubsReportActions: every stub shows how an agent reports
+// its tool calls, and the run stores them.
+func TestInitCmd_StubsReportActions(t *testing.T) {
+	for _, lang := range []string{"sh", "python", "node", "ruby", "go"} {
+		t.Run(lang, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "evals")
+			if code, out, stderr := evalrun(t, "init", dir, "--lang", lang, "--no-workflow"); code != exitOK {
+				t.Fatalf("init: exit %d\n%s%s", code, out, stderr)
+			}
+			url := testdb.SQLiteURL(t)
+			if code, out, stderr := evalrun(t, "--database-url", url, "run", filepath.Join(dir, "suite.json")); code != exitOK {
+				t.Fatalf("run: exit %d\n%s%s", code, out, stderr)
+			}
+			for _, c := range onlyRun(t, url).Cases {
+				if !strings.Contains(string(c.Actions), `"name":"lookup"`) && !strings.Contains(string(c.Actions), `"name": "lookup"`) {
+					t.Errorf("%s: actions %s, want the stub's lookup call", c.CaseID, c.Actions)
+				}
+			}
+		})
 	}
 }
