@@ -42,6 +42,7 @@ type RunCmd struct {
 
 	JudgeFlags           `group:"judge"`
 	SaveFlags            `group:"save"`
+	HostFlag             `group:"save"`
 	TraceFlags           `group:"traces"`
 	Record               bool   `name:"record" group:"record" help:"Record replay fixtures: send every request of the agent to its real host and write a new suite file (see --record-to) whose inline questions replay exactly those requests strictly (reply bodies under fixtures/recorded/, headers not recorded, credential-like reply fields redacted). Nothing is overwritten and the run is not saved."`
 	RecordTo             string `name:"record-to" group:"record" placeholder:"PATH" help:"Where --record writes the new suite file, in the suite's directory (default: SUITE.recorded.json beside the suite)."`
@@ -90,7 +91,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if cl, ok := a.(io.Closer); ok {
 		defer cl.Close()
 	}
-	prov, meta := collectProvenance(ctx, s.Dir, meta)
+	prov, meta := collectProvenance(ctx, s.Dir, meta, c.NoHost)
 	task := eval.Task{Suite: s, Agent: a, Judge: judge,
 		Exec: eval.Exec{Concurrency: conc, Timeout: c.timeout(), Metadata: meta,
 			ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge), Provenance: prov}}
