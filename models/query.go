@@ -99,9 +99,11 @@ type BaselineQuery struct {
 	// NotWriter, when set, leaves out runs whose summary's writer is this
 	// value (runs of one writer are compared by digest alone).
 	NotWriter string
-	// SkipInfrastructureFailures leaves out runs whose summary has a
-	// non-null infrastructure_failure: they measured the infrastructure,
-	// not the agent, and never serve as automatic baselines.
+	// SkipInfrastructureFailures leaves out runs whose summary's
+	// infrastructure_failure is an object (evalrun's mark; another value,
+	// such as a false a Ruby app wrote, marks nothing): they measured the
+	// infrastructure, not the agent, and never serve as automatic
+	// baselines.
 	SkipInfrastructureFailures bool
 	// Before excludes runs at or after this point; a zero Sequence means
 	// "strictly before StartedAt".
@@ -196,7 +198,7 @@ func (db *DB) baselineFilter(q *bun.SelectQuery, bq BaselineQuery) *bun.SelectQu
 		q = q.Where("COALESCE("+f.text("r.summary", WriterKey)+", '') <> ?", bq.NotWriter)
 	}
 	if bq.SkipInfrastructureFailures {
-		q = q.Where(f.text("r.summary", InfrastructureFailureKey) + " IS NULL")
+		q = q.Where(f.notObject("r.summary", InfrastructureFailureKey))
 	}
 	if bq.CaseIDs != nil {
 		q = q.Where("(SELECT count(*) FROM "+CaseResultsTable+" cc WHERE cc.run_id = r.id) = ?", len(bq.CaseIDs))
@@ -220,6 +222,15 @@ func (f sqlFuncs) text(column, key string) string {
 		return "json_extract(" + column + ", '$." + key + "')"
 	}
 	return "(" + column + "::jsonb ->> '" + key + "')"
+}
+
+// notObject is the SQL condition that a top-level key of a JSON object
+// column is missing or holds anything but a non-empty object.
+func (f sqlFuncs) notObject(column, key string) string {
+	if f.dialect == SQLite {
+		return "(json_type(" + column + ", '$." + key + "') IS NOT 'object' OR json_extract(" + column + ", '$." + key + "') = '{}')"
+	}
+	return "(jsonb_typeof(" + column + "::jsonb -> '" + key + "') IS DISTINCT FROM 'object' OR " + column + "::jsonb -> '" + key + "' = '{}'::jsonb)"
 }
 
 // joinOrdered is the aggregate that joins column's values with
