@@ -8,27 +8,19 @@ import (
 	"testing"
 )
 
-// The JSON report's cases are the gem's snapshot of the rows ActiveRecord
-// reads: a metric that was not calculated (no judge) has no row, so it is
-// not among the case's metrics (where it read as passed: false under a
-// passed question) but in the report's not_calculated list beside them.
-func TestJSONReportIsTheGemSnapshot(t *testing.T) {
-	e := newEnv(t)
-	e.mustEvalrun(t, "db:migrate")
-	s := writeSuite(t, `{"suite": "Snapshot", "agent": {"name": "A", "command": ["sh", "-c", "cat >/dev/null; echo 'Within 30 days.'"]},
-	  "questions": [{"id": "returns", "question": "How long do I have to return an item?", "expected_answer": "Within 30 days.",
-	    "minimum_scores": {"exact_match": 1, "semantic_accuracy": 0.9}}]}`)
-	reportPath := filepath.Join(t.TempDir(), "run.json")
-	if code, out := e.evalrun(t, "run", s, "--report", reportPath); code != 0 {
-		t.Fatalf("run: exit %d\n%s", code, out)
-	}
+// checkReportIsSnapshot: the JSON report's case is the gem's snapshot of
+// the rows ActiveRecord reads (c, a case of the dump): a metric that was
+// not calculated (no judge) has no row, so it is not among the case's
+// metrics (where it read as passed: false under a passed question) but in
+// the report's not_calculated list beside them.
+func checkReportIsSnapshot(t *testing.T, reportPath string, c map[string]any) {
+	t.Helper()
 	b, err := os.ReadFile(reportPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
 		Cases []struct {
-			ID      string `json:"id"`
 			Status  string `json:"status"`
 			Metrics []struct {
 				Name   string `json:"name"`
@@ -40,21 +32,19 @@ func TestJSONReportIsTheGemSnapshot(t *testing.T) {
 			Name   string `json:"name"`
 		} `json:"not_calculated"`
 	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatalf("the JSON report does not parse: %v", err)
+	if err := json.Unmarshal(b, &doc); err != nil || len(doc.Cases) != 1 {
+		t.Fatalf("the JSON report does not parse as one case: %v", err)
 	}
-	d := parseDump(t, e.ruby(t, "dump"))
-	rows := d.Runs[0]["cases"].([]any)[0].(map[string]any)["metrics"].([]any)
 	var fromRails, fromReport []string
-	for _, m := range rows {
+	for _, m := range c["metrics"].([]any) {
 		m := m.(map[string]any)
-		fromRails = append(fromRails, m["name"].(string)+"="+strings.ToLower(strings.TrimSpace(jsonText(m["passed"]))))
+		fromRails = append(fromRails, m["name"].(string)+"="+jsonText(m["passed"]))
 	}
 	for _, m := range doc.Cases[0].Metrics {
 		fromReport = append(fromReport, m.Name+"="+jsonText(m.Passed))
 	}
-	if strings.Join(fromReport, ",") != strings.Join(fromRails, ",") || doc.Cases[0].Status != "passed" {
-		t.Errorf("report case %s metrics %v, ActiveRecord's rows %v: want the same", doc.Cases[0].Status, fromReport, fromRails)
+	if strings.Join(fromReport, ",") != strings.Join(fromRails, ",") || doc.Cases[0].Status != c["status"] {
+		t.Errorf("report case %s metrics %v, ActiveRecord's %v metrics %v: want the same", doc.Cases[0].Status, fromReport, c["status"], fromRails)
 	}
 	if len(doc.NotCalculated) != 1 || doc.NotCalculated[0].Name != "semantic_accuracy" || doc.NotCalculated[0].CaseID != "returns" {
 		t.Errorf("not_calculated = %+v, want semantic_accuracy of returns", doc.NotCalculated)
