@@ -59,9 +59,10 @@ func TestFindBaseline_NoSilentLimit(t *testing.T) {
 }
 
 // TestFindBaseline_SkipsInfrastructureFailures: a run whose summary
-// records an infrastructure failure (a non-null infrastructure_failure
-// key) is never an automatic baseline, whether it has the same digest or
-// an equivalent definition; a null key does not count.
+// records an infrastructure failure (evalrun's mark, an object under
+// infrastructure_failure) is never an automatic baseline, whether it has
+// the same digest or an equivalent definition; a null key does not count,
+// nor does another value a Ruby app wrote there (false, or a string).
 func TestFindBaseline_SkipsInfrastructureFailures(t *testing.T) {
 	backends(t, func(t *testing.T, db *models.DB) {
 		ctx := context.Background()
@@ -69,16 +70,28 @@ func TestFindBaseline_SkipsInfrastructureFailures(t *testing.T) {
 		good := runfixture.SaveRun(t, db, returnsRun(uuid.NewString(), runfixture.T0, "go-1", `{"writer":"`+goWriter+`","infrastructure_failure":null}`))
 		runfixture.SaveRun(t, db, returnsRun(uuid.NewString(), runfixture.T0.Add(time.Minute), "go-1",
 			`{"writer":"`+goWriter+`","infrastructure_failure":{"reason":"judge provider unreachable"}}`))
-		runfixture.SaveRun(t, db, rubyShaped(runfixture.T0.Add(2*time.Minute), func(r *models.Run) {
-			r.Summary = models.JSON(`{"infrastructure_failure":"database timeout"}`)
-		}))
 		run := returnsRun(uuid.NewString(), runfixture.T0.Add(time.Hour), "go-1", marked)
 		got, err := FindBaseline(ctx, db, run, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if runfixture.IDOf(got) != good.ID.String() {
-			t.Fatalf("baseline = %s, want %s (the newer runs record infrastructure failures)", runfixture.IDOf(got), good.ID)
+			t.Fatalf("baseline = %s, want %s (the newer run records an infrastructure failure)", runfixture.IDOf(got), good.ID)
+		}
+		for i, value := range []string{"false", `"database timeout"`} {
+			ruby := runfixture.SaveRun(t, db, rubyShaped(runfixture.T0.Add(time.Duration(2+i)*time.Minute), func(r *models.Run) {
+				r.Summary = models.JSON(`{"infrastructure_failure":` + value + `}`)
+			}))
+			if InfrastructureFailure(ruby) {
+				t.Errorf("infrastructure_failure %s counts as an outage", value)
+			}
+			got, err := FindBaseline(ctx, db, run, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if runfixture.IDOf(got) != ruby.ID.String() {
+				t.Errorf("infrastructure_failure %s: baseline = %s, want that Ruby run %s", value, runfixture.IDOf(got), ruby.ID)
+			}
 		}
 	})
 }

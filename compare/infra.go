@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"bytes"
 	"sort"
 
 	"github.com/agentevals-go/agentevals/models"
@@ -8,8 +9,9 @@ import (
 
 // InfrastructureFailure reports whether the run is marked as failed from
 // infrastructure: its summary holds models.InfrastructureFailureKey with a
-// non-null value (the runner writes it when every agent call, or every
-// judge call, failed from infrastructure). The rule for automatic
+// non-empty object, the runner's record (written when every agent call, or
+// every judge call, failed from infrastructure); any other value, such as
+// a false written by a Ruby app, marks nothing. The rule for automatic
 // baselines: an automatic baseline is never a run marked as an
 // infrastructure failure; pass --baseline to use one anyway.
 func InfrastructureFailure(run *models.Run) bool {
@@ -26,7 +28,9 @@ func InfrastructureFailures(run *models.Run) []string {
 		return nil
 	}
 	if raw, ok := s.Extra[models.InfrastructureFailureKey]; ok { // not an object of strings
-		if string(raw) == "null" {
+		// Only an object is the mark (evalrun's record); another value,
+		// such as a false a Ruby app wrote, marks nothing.
+		if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' || string(t) == "{}" {
 			return nil
 		}
 		return []string{string(raw)}

@@ -53,7 +53,7 @@ func newRunChange(cur, prev runStats) runChange {
 		why = append(why, "quality fell by "+fmt.Sprintf("%.3f", -*ch.Delta))
 	}
 	if bad, was := cur.Failed+cur.Errors, prev.Failed+prev.Errors; bad > was {
-		why = append(why, fmt.Sprintf("%d failed or errored questions, %d before", bad, was))
+		why = append(why, fmt.Sprintf("%s, %d before", compare.Plural(bad, "failed or errored question", "failed or errored questions"), was))
 	}
 	if len(why) > 0 {
 		ch.Regressed, ch.Why = true, strings.Join(why, "; ")

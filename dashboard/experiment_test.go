@@ -93,6 +93,15 @@ func TestServer_ExperimentPage(t *testing.T) {
 				t.Errorf("case links = %d, want one per answer", len(selectAll(r.Doc, "table#grid td a")))
 			}
 
+			// An experiment of short and long answers q001 right in both:
+			// a tie, so no answer is best.
+			tieInfo := experimentFixture(t, rw, []string{"short", "long"}, 3)
+			tr := mustGet(t, ts.URL+mount+"/experiments/"+tieInfo.ID+"?from="+url.QueryEscape(tieInfo.StartedAt), http.StatusOK)
+			row := mustSelect(t, tr.Doc, "table#grid tbody tr")[1]
+			if len(selectAll(row, "td.best")) != 0 || len(selectAll(row, "strong.tie")) != 2 {
+				t.Errorf("q001, answered right by both variants: want no best answer and both marked tie")
+			}
+
 			r = mustGet(t, link+"&a=cot&b=short", http.StatusOK)
 			if h := text(mustSelect(t, r.Doc, "#pair-h")[0]); h != "short against cot" {
 				t.Errorf("chosen pair heading = %q", h)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/google/uuid"
@@ -101,8 +102,9 @@ func interrupted(run *models.Run) bool {
 }
 
 // LoadRun reads the run with the given id, or with the one id that starts
-// with the given prefix (at least minPrefix characters, as git takes a
-// commit prefix); a malformed, unknown or ambiguous id is an ExitInvalid
+// or ends with the given part (at least minPrefix characters, as git takes
+// a commit prefix; run ids are time-ordered, so the random end of an id is
+// the short name that stays unique); a malformed, unknown or ambiguous id is an ExitInvalid
 // Error naming what (a flag or argument, e.g. "--baseline") and, for an
 // ambiguous prefix, the runs it matches.
 func LoadRun(ctx context.Context, db *models.DB, id, what string) (*models.Run, error) {
@@ -129,15 +131,24 @@ const minPrefix = 4
 func resolvePrefix(ctx context.Context, db *models.DB, prefix, what string) (uuid.UUID, error) {
 	const show = 5
 	if len(prefix) < minPrefix || strings.Trim(strings.ToLower(prefix), "0123456789abcdef-") != "" {
-		return uuid.Nil, &Error{Code: ExitInvalid, Err: fmt.Errorf("%s %q: not a run id (want a UUID from evalrun history, or at least its first %d characters)", what, prefix, minPrefix)}
+		return uuid.Nil, &Error{Code: ExitInvalid, Err: fmt.Errorf("%s %q: not a run id (want a UUID from evalrun history, or at least %d of its last or first characters)", what, prefix, minPrefix)}
 	}
 	ids, err := db.RunIDsByPrefix(ctx, prefix, show+1)
 	if err != nil {
 		return uuid.Nil, &Error{Code: ExitInvalid, Err: err}
 	}
+	tail, err := db.RunIDsBySuffix(ctx, prefix, show+1)
+	if err != nil {
+		return uuid.Nil, &Error{Code: ExitInvalid, Err: err}
+	}
+	for _, id := range tail {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
 	switch len(ids) {
 	case 0:
-		return uuid.Nil, &Error{Code: ExitInvalid, Err: fmt.Errorf("%s %s: no run id starts with it in %s", what, prefix, db.URL)}
+		return uuid.Nil, &Error{Code: ExitInvalid, Err: fmt.Errorf("%s %s: no run id starts or ends with it in %s", what, prefix, db.URL)}
 	case 1:
 		return ids[0], nil
 	}
@@ -149,7 +160,7 @@ func resolvePrefix(ctx context.Context, db *models.DB, prefix, what string) (uui
 	for i, id := range ids {
 		names[i] = id.String()
 	}
-	return uuid.Nil, &Error{Code: ExitInvalid, Err: fmt.Errorf("%s %s: ambiguous, it starts %s %s; give more of the id", what, prefix, count, strings.Join(names, ", "))}
+	return uuid.Nil, &Error{Code: ExitInvalid, Err: fmt.Errorf("%s %s: ambiguous, it starts or ends %s %s; give more of the id (its last 8 characters are random)", what, prefix, count, strings.Join(names, ", "))}
 }
 
 // noBaselineWhy says why run has no automatic baseline when the reason is

@@ -2,6 +2,7 @@ package interop_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -10,14 +11,16 @@ import (
 // metric was not calculated (no judge) has no metric row with passed =
 // false: a gem-style reader counting failed rows of passed cases finds
 // none, ActiveRecord and Go agree on every case status, and the report
-// still says what was not calculated and why.
+// still says what was not calculated and why; the JSON report's cases hold
+// the rows ActiveRecord reads (checkReportIsSnapshot).
 func TestUncalculatedMetricsHaveNoFailedRows(t *testing.T) {
 	e := newEnv(t)
 	e.mustEvalrun(t, "db:migrate")
 	s := writeSuite(t, `{"suite": "Uncalculated", "agent": {"name": "A", "command": ["sh", "-c", "cat >/dev/null; echo 'Within 30 days.'"]},
 	  "questions": [{"id": "returns", "question": "How long do I have to return an item?", "expected_answer": "Within 30 days.",
 	    "minimum_scores": {"exact_match": 1, "semantic_accuracy": 0.9}}]}`)
-	if code, out := e.evalrun(t, "run", s); code != 0 {
+	reportPath := filepath.Join(t.TempDir(), "run.json")
+	if code, out := e.evalrun(t, "run", s, "--report", reportPath); code != 0 {
 		t.Fatalf("run: exit %d\n%s", code, out)
 	}
 	if n := e.count(t, "metric", `{"passed": false, "ruby_llm_evaluations_case_results": {"status": "passed"}}`); n != 0 {
@@ -28,6 +31,7 @@ func TestUncalculatedMetricsHaveNoFailedRows(t *testing.T) {
 	if c["status"] != "passed" || len(c["metrics"].([]any)) != 1 {
 		t.Errorf("Ruby reads status %v with %d metric rows, want passed with 1 (exact_match)", c["status"], len(c["metrics"].([]any)))
 	}
+	checkReportIsSnapshot(t, reportPath, c)
 	out := e.mustEvalrun(t, "report", "--format", "text")
 	if !strings.Contains(out, "semantic_accuracy") || !strings.Contains(out, "no judge") {
 		t.Errorf("the report does not say that semantic_accuracy was not calculated for lack of a judge:\n%s", out)

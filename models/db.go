@@ -50,6 +50,9 @@ type DB struct {
 	Dialect Dialect
 	// URL is the address the database was opened with, credentials removed.
 	URL string
+	// Notes are what Open changed in the URL for PostgreSQL (Rails'
+	// client-side parameters it ignored), for the caller to show.
+	Notes []string
 
 	// connectTimeout and statementTimeout are the effective OpenOptions
 	// timeouts (0: none); SaveRun bounds each attempt with their sum.
@@ -136,12 +139,19 @@ func sqlitePath(url string) string {
 }
 
 func openPostgres(ctx context.Context, url string, opts OpenOptions) (*DB, error) {
-	cfg, err := pgxConfig(url, opts)
+	pgURL, note, err := railsURL(url)
+	if err != nil {
+		return nil, fmt.Errorf("open database %q: %w", Redact(url), err)
+	}
+	cfg, err := pgxConfig(pgURL, opts)
 	if err != nil {
 		return nil, fmt.Errorf("open database %q: %w", Redact(url), err)
 	}
 	sqldb := stdlib.OpenDB(*cfg)
 	db := &DB{DB: bun.NewDB(sqldb, pgdialect.New()), Dialect: PostgreSQL, URL: Redact(url)}
+	if note != "" {
+		db.Notes = append(db.Notes, note)
+	}
 	db.connectTimeout, db.statementTimeout = opts.timeouts()
 	readTolerantly(db.DB)
 	if err := db.PingContext(ctx); err != nil {
@@ -150,6 +160,7 @@ func openPostgres(ctx context.Context, url string, opts OpenOptions) (*DB, error
 			return nil, fmt.Errorf("open database %q: the server did not answer within the connect timeout of %s "+
 				"(it accepted the connection but sent nothing, or the address is unreachable): %w", Redact(url), db.connectTimeout, err)
 		}
+		err = withoutRefusedTLS(err)
 		if hint := connectHint(err, fmt.Sprintf("%s:%d", cfg.Host, cfg.Port)); hint != "" {
 			return nil, fmt.Errorf("open database %q: %s: %w", Redact(url), hint, err)
 		}

@@ -45,3 +45,33 @@ func isTimeout(err error) bool {
 	var ne net.Error
 	return errors.As(err, &ne) && ne.Timeout()
 }
+
+// refusedTLS is the line pgx adds for the TLS attempt of sslmode=prefer (its
+// default) when the server does not speak TLS; the plaintext attempt after
+// it carries the real cause.
+const refusedTLS = "tls error: server refused TLS connection"
+
+// quietTLS is a connection error shown without the refused TLS attempt.
+type quietTLS struct{ err error }
+
+func (e quietTLS) Error() string {
+	var kept []string
+	for _, line := range strings.Split(e.err.Error(), "\n") {
+		if !strings.Contains(line, refusedTLS) {
+			kept = append(kept, line)
+		}
+	}
+	return strings.Join(kept, "\n")
+}
+
+func (e quietTLS) Unwrap() error { return e.err }
+
+// withoutRefusedTLS drops the refused TLS attempt from a connection error
+// that has another attempt to tell about.
+func withoutRefusedTLS(err error) error {
+	msg := err.Error()
+	if !strings.Contains(msg, refusedTLS) || strings.Count(msg, "\n") == 0 {
+		return err
+	}
+	return quietTLS{err}
+}

@@ -131,10 +131,12 @@ type BaselineQuery struct {
 	// NotWriter, when set, leaves out runs whose summary's writer is this
 	// value (runs of one writer are compared by digest alone).
 	NotWriter string
-	// SkipInfrastructureFailures leaves out runs whose summary has a
-	// non-null infrastructure_failure: they measured the infrastructure,
-	// not the agent, and never serve as automatic baselines. Interrupted
-	// runs (summary key interrupted) are left out with them.
+	// SkipInfrastructureFailures leaves out runs whose summary's
+	// infrastructure_failure is an object (evalrun's mark; another value,
+	// such as a false a Ruby app wrote, marks nothing): they measured the
+	// infrastructure, not the agent, and never serve as automatic
+	// baselines. Interrupted runs (summary key interrupted) are left out
+	// with them.
 	SkipInfrastructureFailures bool
 	// Branch, when set, keeps only runs whose provenance names this git
 	// branch (summary.provenance.branch).
@@ -259,7 +261,7 @@ func (db *DB) baselineFilter(q *bun.SelectQuery, bq BaselineQuery) *bun.SelectQu
 		q = q.Where("COALESCE("+f.text("r.summary", WriterKey)+", '') <> ?", bq.NotWriter)
 	}
 	if bq.SkipInfrastructureFailures {
-		q = q.Where(f.text("r.summary", InfrastructureFailureKey) + " IS NULL").
+		q = q.Where(f.notObject("r.summary", InfrastructureFailureKey)).
 			Where(f.text("r.summary", InterruptedKey) + " IS NULL")
 	}
 	if bq.Branch != "" {
@@ -295,6 +297,15 @@ func (f sqlFuncs) nested(column, key, sub string) string {
 		return "json_extract(" + column + ", '$." + key + "." + sub + "')"
 	}
 	return "(" + column + "::jsonb #>> '{" + key + "," + sub + "}')"
+}
+
+// notObject is the SQL condition that a top-level key of a JSON object
+// column is missing or holds anything but a non-empty object.
+func (f sqlFuncs) notObject(column, key string) string {
+	if f.dialect == SQLite {
+		return "(json_type(" + column + ", '$." + key + "') IS NOT 'object' OR json_extract(" + column + ", '$." + key + "') = '{}')"
+	}
+	return "(jsonb_typeof(" + column + "::jsonb -> '" + key + "') IS DISTINCT FROM 'object' OR " + column + "::jsonb -> '" + key + "' = '{}'::jsonb)"
 }
 
 // joinOrdered is the aggregate that joins column's values with

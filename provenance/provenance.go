@@ -21,17 +21,34 @@ import (
 // gitTimeout bounds each git command: provenance never holds a run up.
 const gitTimeout = 5 * time.Second
 
+// NoHostEnv is the variable that, set to a true value (1, true, yes),
+// keeps the host name out of the provenance (evalrun's --no-host).
+const NoHostEnv = "EVALRUN_NO_HOST"
+
 // Collect reads the provenance of a run of a suite in dir (the suite
 // file's directory: the checkout it belongs to, wherever evalrun is
 // started from). env reads the environment (os.Getenv). Whatever cannot be
 // read is left out; without git, or outside a work tree, the CI's own
 // variables give commit and branch when they are set.
+//
+// Every dashboard reader sees it, so no absolute path is stored: the
+// repository root is its folder's name, the working directory is relative
+// to the root ("." or "services/billing"), or, outside the checkout, to
+// the home directory ("~/src/x"). The host name is left out when NoHostEnv
+// is set.
 func Collect(ctx context.Context, dir string, env func(string) string) *models.Provenance {
 	p := &models.Provenance{}
-	p.Host, _ = os.Hostname()
-	p.WorkingDirectory, _ = os.Getwd()
+	if !truthy(env(NoHostEnv)) {
+		p.Host, _ = os.Hostname()
+	}
+	wd, _ := os.Getwd()
+	p.WorkingDirectory = homeRelative(wd, env("HOME"))
 	if root := git(ctx, dir, "rev-parse", "--show-toplevel"); root != "" {
-		p.RepositoryRoot = filepath.Clean(root)
+		root = filepath.Clean(root)
+		p.RepositoryRoot = filepath.Base(root)
+		if rel, ok := within(root, wd); ok {
+			p.WorkingDirectory = rel
+		}
 		p.Commit = git(ctx, dir, "rev-parse", "HEAD")
 		if b := git(ctx, dir, "rev-parse", "--abbrev-ref", "HEAD"); b != "HEAD" {
 			p.Branch = b // "HEAD" is a detached checkout: no branch
@@ -61,6 +78,51 @@ func Collect(ctx context.Context, dir string, env func(string) string) *models.P
 		p.CI.RunURL = sanitize.RedactText(sanitize.EscapeText(StripCredentials(p.CI.RunURL)))
 	}
 	return p
+}
+
+// truthy reads a boolean variable: 1, true or yes (any case).
+func truthy(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "1", "true", "yes":
+		return true
+	}
+	return false
+}
+
+// within returns path relative to root, with forward slashes, when path
+// is root or below it (symbolic links resolved on both sides).
+func within(root, path string) (string, bool) {
+	if path == "" {
+		return "", false
+	}
+	for _, pair := range [][2]string{{root, path}, {evalSymlinks(root), evalSymlinks(path)}} {
+		if rel, err := filepath.Rel(pair[0], pair[1]); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return filepath.ToSlash(rel), true
+		}
+	}
+	return "", false
+}
+
+func evalSymlinks(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// homeRelative writes path under home as "~/…" ("~" for home itself), so
+// no user name is stored; other paths are kept as they are.
+func homeRelative(path, home string) string {
+	if home == "" || path == "" {
+		return path
+	}
+	if rel, ok := within(home, path); ok {
+		if rel == "." {
+			return "~"
+		}
+		return "~/" + rel
+	}
+	return path
 }
 
 // Revision is the run-metadata revision derived from p: the commit's first

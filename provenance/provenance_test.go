@@ -86,8 +86,8 @@ func TestCollect(t *testing.T) {
 	if len(p.Commit) != 40 || p.Branch != "main" || p.Dirty == nil || *p.Dirty || p.Remote != "https://gitlab.example/org/app.git" || p.CI != nil {
 		t.Fatalf("clean checkout: %+v", p)
 	}
-	if root, _ := filepath.EvalSymlinks(dir); p.RepositoryRoot != root && p.RepositoryRoot != dir {
-		t.Errorf("repository root %q, want %q", p.RepositoryRoot, dir)
+	if p.RepositoryRoot != filepath.Base(dir) {
+		t.Errorf("repository root %q, want its folder's name %q (no absolute path)", p.RepositoryRoot, filepath.Base(dir))
 	}
 	os.WriteFile(filepath.Join(dir, "untracked.txt"), []byte("x"), 0o644)
 	if p := Collect(context.Background(), dir, noEnv); *p.Dirty {
@@ -149,5 +149,39 @@ func TestTargetBranch(t *testing.T) {
 				t.Errorf("TargetBranch = %+v, want %+v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestCollect_Private: every dashboard reader sees the provenance, so it
+// holds no absolute path (the working directory relative to the
+// repository, or to the home directory) and no host name when
+// EVALRUN_NO_HOST is set.
+func TestCollect_Private(t *testing.T) {
+	home := t.TempDir()
+	repo := filepath.Join(home, "src", "shop")
+	sub := filepath.Join(repo, "services", "billing")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("git", "-C", repo, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	env := map[string]string{"HOME": home}
+	get := func(k string) string { return env[k] }
+	for _, tc := range []struct{ wd, want string }{{sub, "services/billing"}, {repo, "."}, {home, "~"}} {
+		t.Chdir(tc.wd)
+		p := Collect(context.Background(), sub, get)
+		if p.WorkingDirectory != tc.want || p.RepositoryRoot != "shop" || p.Host == "" {
+			t.Errorf("from %s: working directory %q, repository root %q, host %q; want %q, shop and the host",
+				tc.wd, p.WorkingDirectory, p.RepositoryRoot, p.Host, tc.want)
+		}
+	}
+	outside := filepath.Join(home, "scratch")
+	os.MkdirAll(outside, 0o755)
+	t.Chdir(outside)
+	env[NoHostEnv] = "1"
+	p := Collect(context.Background(), outside, get)
+	if p.WorkingDirectory != "~/scratch" || p.RepositoryRoot != "" || p.Host != "" {
+		t.Errorf("outside a repository with %s=1: %+v", NoHostEnv, p)
 	}
 }

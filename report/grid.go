@@ -81,6 +81,9 @@ type GridRow struct {
 	Question string     `json:"question"`
 	Expected string     `json:"expected_answer"`
 	Cells    []GridCell `json:"answers"`
+	// Tie is set when two or more answers have a quality and all of them
+	// are equal: no answer is best, and the row says so.
+	Tie bool `json:"tie,omitempty"`
 }
 
 // GridCell is one variant's answer to one question.
@@ -206,9 +209,17 @@ func (g *Grid) buildRows() {
 			}
 			row.Cells = append(row.Cells, gridCell(v.Name, c))
 		}
-		for _, i := range markBest(row.Cells) {
+		best := markBest(row.Cells)
+		for _, i := range best {
 			g.Variants[i].Best++
 		}
+		scored := 0
+		for _, c := range row.Cells {
+			if c.Quality != nil {
+				scored++
+			}
+		}
+		row.Tie = len(best) == 0 && scored >= 2
 		g.Rows = append(g.Rows, row)
 	}
 }

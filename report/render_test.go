@@ -74,7 +74,8 @@ func TestRenderer_Golden(t *testing.T) {
 }
 
 // TestRenderer_JSONSnapshotKeys checks the snapshot key for key against the
-// gem's Run, CaseResult and MetricResult#snapshot, plus "comparison".
+// gem's Run, CaseResult and MetricResult#snapshot, plus "not_calculated"
+// (beside the cases) and "comparison".
 func TestRenderer_JSONSnapshotKeys(t *testing.T) {
 	ref, bad := runfixture.SupportRuns()
 	b, err := mustRenderer(t).Bytes(FormatJSON, compare.Compare(bad, ref, compare.Options{}))
@@ -83,7 +84,7 @@ func TestRenderer_JSONSnapshotKeys(t *testing.T) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	keys := topKeys(t, b)
-	want := "id suite agent version suite_digest started_at finished_at status metadata summary cases comparison"
+	want := "id suite agent version suite_digest started_at finished_at status metadata summary cases not_calculated comparison"
 	if got := strings.Join(keys, " "); got != want {
 		t.Fatalf("run keys = %q, want %q", got, want)
 	}

@@ -61,7 +61,10 @@ type MetricSnapshot struct {
 }
 
 // Snapshot returns the run's snapshot. SQL NULL and JSON null both become
-// null; JSON values are written as stored.
+// null; JSON values are written as stored. A metric that was not
+// calculated has no row in the gem's tables, so it is no metric of the
+// snapshot either (a passed question would otherwise carry a metric with
+// passed false); NotCalculatedOf lists those.
 func Snapshot(run *models.Run) RunSnapshot {
 	s := RunSnapshot{
 		ID: run.ID.String(), Suite: run.Suite, Agent: run.Agent, Version: run.Version,
@@ -81,6 +84,9 @@ func Snapshot(run *models.Run) RunSnapshot {
 			Error: validJSON(c.ErrorDetails), Metrics: make([]MetricSnapshot, 0, len(c.Metrics)),
 		}
 		for _, m := range c.Metrics {
+			if !m.Calculated() {
+				continue
+			}
 			cs.Metrics = append(cs.Metrics, MetricSnapshot{Name: m.Name, Threshold: m.Threshold,
 				Score: m.Score, Passed: m.Passed, Reason: m.Reason, Error: validJSON(m.ErrorDetails)})
 		}
@@ -106,10 +112,15 @@ func validJSON(j models.JSON) models.JSON {
 func FormatTime(t time.Time) string { return t.UTC().Format(TimeFormat) }
 
 // Document is the JSON report: the run snapshot plus a top-level
-// "comparison" object.
+// "comparison" object and, beside the snapshot's cases, the metrics that
+// were not calculated.
 type Document struct {
 	RunSnapshot
-	Comparison ComparisonJSON `json:"comparison"`
+	// NotCalculated lists the metrics of the run's questions that were not
+	// calculated (no score and no error, e.g. judge metrics without a
+	// judge): they are not in the cases' metrics, as they have no row.
+	NotCalculated []NotCalculatedMetric `json:"not_calculated"`
+	Comparison    ComparisonJSON        `json:"comparison"`
 	// Repeats is present when the questions were answered K > 1 times:
 	// K, pass@k, pass^k and each metric's within-question sd.
 	Repeats *compare.RepeatStats `json:"repeats,omitempty"`
@@ -152,9 +163,32 @@ type BootstrapJSON struct {
 	Confidence float64 `json:"confidence"`
 }
 
+// NotCalculatedMetric is a metric of a question that was not calculated,
+// and why.
+type NotCalculatedMetric struct {
+	CaseID    string  `json:"case_id"`
+	Name      string  `json:"name"`
+	Threshold float64 `json:"threshold"`
+	Reason    *string `json:"reason"`
+}
+
+// NotCalculatedOf lists the run's metrics that were not calculated, in
+// case and metric order.
+func NotCalculatedOf(run *models.Run) []NotCalculatedMetric {
+	out := []NotCalculatedMetric{}
+	for _, c := range run.Cases {
+		for _, m := range c.Metrics {
+			if !m.Calculated() {
+				out = append(out, NotCalculatedMetric{CaseID: c.CaseID, Name: m.Name, Threshold: m.Threshold, Reason: m.Reason})
+			}
+		}
+	}
+	return out
+}
+
 // NewDocument builds the JSON report of a comparison.
 func NewDocument(c *compare.Comparison) Document {
-	d := Document{RunSnapshot: Snapshot(c.Run), Comparison: ComparisonJSON{
+	d := Document{RunSnapshot: Snapshot(c.Run), NotCalculated: NotCalculatedOf(c.Run), Comparison: ComparisonJSON{
 		Tolerance: c.Options.Tolerance, Gate: c.Options.Gate, Regressed: c.Regressed(),
 		Alpha: c.Options.AlphaOrDefault(), MinEffect: c.Options.MinEffectOrDefault(),
 		Totals: c.Totals, BaselineTotals: c.BaselineTotals, Metrics: nonNil(c.Metrics),

@@ -59,7 +59,9 @@ type ExecOptions struct {
 	Progress func(Progress)
 	// ExtraSummary, when set, is called after every case finished; its keys
 	// are added to the run summary (e.g. judge cache hits). It never
-	// replaces a key the runner computes.
+	// replaces a key the runner computes, except that a models.CallAccount
+	// under "judge_usage" (judge calls made outside the metrics, such as
+	// pairwise verdicts) is added to the summary's judge_usage.
 	ExtraSummary func() map[string]any
 	// Provenance, when set, is saved as the summary's provenance.
 	Provenance *models.Provenance

@@ -60,7 +60,16 @@ func (e *executor) finish(run *models.Run, conc int, stop *models.Interrupted) (
 	summary.InfrastructureFailure = e.calls.failure()
 	summary.Provenance = opts.Provenance
 	if opts.ExtraSummary != nil {
-		if summary.Extra, err = rawValues(opts.ExtraSummary(), keepKey); err != nil {
+		extra := opts.ExtraSummary()
+		if more, ok := extra["judge_usage"].(models.CallAccount); ok { // pairwise calls made beside the run
+			delete(extra, "judge_usage")
+			sum := more
+			if summary.JudgeUsage != nil {
+				sum = summary.JudgeUsage.Add(more)
+			}
+			summary.JudgeUsage = &sum
+		}
+		if summary.Extra, err = rawValues(extra, keepKey); err != nil {
 			return nil, fmt.Errorf("execute suite: summary: %w", err)
 		}
 	}

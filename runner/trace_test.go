@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
+	"github.com/agentevals-go/agentevals/internal/nodedeps"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/otlp"
 )
@@ -123,18 +123,11 @@ func TestExecute_tracesGoSDK(t *testing.T) {
 	wantTraced(t, run)
 }
 
-// nodeAgents is the directory of the Node agents; its node_modules must
-// have been installed.
+// nodeAgents is the directory of the Node agents, with its npm packages
+// installed on first use.
 func nodeAgents(t *testing.T) string {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "testdata", "otel-node"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@opentelemetry", "sdk-trace-node")); err != nil {
-		t.Fatalf("the Node OpenTelemetry packages are not installed (%v); run: (cd testdata/otel-node && npm ci)", err)
-	}
-	return dir
+	return nodedeps.Require(t, filepath.Join("..", "testdata", "otel-node"))
 }
 
 func nodeAgent(t *testing.T, script string, env ...string) string {

@@ -6,11 +6,13 @@ package scaffold
 
 import (
 	"bytes"
+	"context"
 	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
@@ -24,22 +26,27 @@ import (
 //go:embed templates/*.tmpl
 var templates embed.FS
 
-// stub is an agent language's stub file, the command that runs it and the
-// flag that makes it a worker.
+// stub is an agent language's stub file, the command that runs it, the
+// flag that makes it a worker and the script that runs a compiled stub
+// ("" for the others).
 type stub struct {
 	file    string
 	command []string
 	worker  string
+	runner  string
 }
 
 // languages maps each supported agent language to its stub.
 func languages() map[string]stub {
 	return map[string]stub{
-		"python": {"agent.py", []string{"python3", "agent.py"}, "--worker"},
-		"node":   {"agent.js", []string{"node", "agent.js"}, "--worker"},
-		"ruby":   {"agent.rb", []string{"ruby", "agent.rb"}, "--worker"},
-		"sh":     {"agent.sh", []string{"sh", "agent.sh"}, "--worker"},
-		"go":     {"agent.go", []string{"go", "run", "agent.go"}, "-worker"},
+		"python": {"agent.py", []string{"python3", "agent.py"}, "--worker", ""},
+		"node":   {"agent.js", []string{"node", "agent.js"}, "--worker", ""},
+		"ruby":   {"agent.rb", []string{"ruby", "agent.rb"}, "--worker", ""},
+		"sh":     {"agent.sh", []string{"sh", "agent.sh"}, "--worker", ""},
+		// Built once by init (Build), again by the script only when
+		// agent.go changed: "go run" under the agent's timeout, several
+		// questions at once, timed every question out on a cold build cache.
+		"go": {"agent.go", []string{"sh", "run-agent.sh"}, "-worker", "run-agent.sh"},
 	}
 }
 
@@ -64,6 +71,8 @@ type Options struct {
 	Worker bool
 	// Schema is the suite JSON Schema written beside the suite for editors.
 	Schema []byte
+	// NoWorkflow writes no CI workflow.
+	NoWorkflow bool
 }
 
 // Result says what was written.
@@ -71,6 +80,24 @@ type Result struct {
 	// Suite is the suite file's path; Files every file written, in order.
 	Suite string
 	Files []string
+	// Notes are things the user should know about what was written (a
+	// workflow GitHub will not read where it is).
+	Notes []string
+	// Compiled says the stub must be built before the first question
+	// (Build does it).
+	Compiled bool
+}
+
+// Build compiles a compiled stub (Result.Compiled) in dir into ./agent,
+// as its run-agent.sh would, so that the first questions do not spend
+// their timeout compiling on a cold build cache. ctx bounds the build.
+func Build(ctx context.Context, dir string) error {
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", "agent", "agent.go")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("scaffold: go build -o agent agent.go in %s: %w\n%s", dir, err, bytes.TrimSpace(out))
+	}
+	return nil
 }
 
 // ErrExists is wrapped when a file to write already exists.
@@ -98,16 +125,29 @@ func Write(opts Options) (*Result, error) {
 	if opts.Worker {
 		command = append(command, lang.worker)
 	}
-	workflowDir, suiteRel := workflowPlace(dir)
+	workflowDir, suiteRel, inGit := workflowPlace(dir)
 	name := suiteName(dir, workflowDir)
+	workflow := workflowName(suiteRel)
 	data := map[string]any{"Name": name, "AgentName": name + "-agent", "Command": command, "Worker": opts.Worker,
-		"SuitePath": suiteRel, "ActionRef": actionRef()}
+		"SuitePath": suiteRel, "ActionRef": actionRef(), "Workflow": workflow}
 	files := []file{
 		{path: filepath.Join(dir, "suite.json"), tmpl: "suite.json.tmpl", mode: 0o644},
 		{path: filepath.Join(dir, "golden.jsonl"), tmpl: "golden.jsonl.tmpl", mode: 0o644},
 		{path: filepath.Join(dir, lang.file), tmpl: lang.file + ".tmpl", mode: 0o755},
 		{path: filepath.Join(dir, "suite.schema.json"), raw: opts.Schema, mode: 0o644},
-		{path: filepath.Join(workflowDir, ".github", "workflows", "evals.yml"), tmpl: "evals.yml.tmpl", mode: 0o644},
+	}
+	if lang.runner != "" {
+		files = append(files, file{path: filepath.Join(dir, lang.runner), tmpl: lang.runner + ".tmpl", mode: 0o755})
+	}
+	var notes []string
+	if !opts.NoWorkflow {
+		wf := filepath.Join(workflowDir, ".github", "workflows", workflow+".yml")
+		files = append(files, file{path: wf, tmpl: "evals.yml.tmpl", mode: 0o644})
+		if !inGit {
+			notes = append(notes, fmt.Sprintf("no git work tree holds %s, so the workflow went to %s, where GitHub does not read it: "+
+				"GitHub reads workflows only from .github/workflows at the repository's root, so move it there (and its suite path) once the suite is in a repository, "+
+				"or pass --no-workflow", dir, wf))
+		}
 	}
 	var exist []string
 	for _, f := range files {
@@ -118,7 +158,7 @@ func Write(opts Options) (*Result, error) {
 	if len(exist) > 0 {
 		return nil, fmt.Errorf("scaffold: %w: %s (nothing was written; move them away or choose another directory)", ErrExists, strings.Join(exist, ", "))
 	}
-	res := &Result{Suite: files[0].path}
+	res := &Result{Suite: files[0].path, Notes: notes, Compiled: lang.runner != ""}
 	for _, f := range files {
 		content := f.raw
 		if f.tmpl != "" {
@@ -159,13 +199,13 @@ func suiteName(dir, root string) string {
 }
 
 // workflowPlace returns where .github goes (the root of the git work tree
-// that holds dir, else dir) and the suite's path relative to it, with
-// forward slashes.
-func workflowPlace(dir string) (root, s string) {
+// that holds dir, else dir), the suite's path relative to it, with forward
+// slashes, and whether a git work tree holds dir.
+func workflowPlace(dir string) (root, s string, inGit bool) {
 	root = dir
 	for d := dir; ; d = filepath.Dir(d) {
 		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
-			root = d
+			root, inGit = d, true
 			break
 		}
 		if filepath.Dir(d) == d {
@@ -176,7 +216,23 @@ func workflowPlace(dir string) (root, s string) {
 	if err != nil {
 		rel = "suite.json"
 	}
-	return root, filepath.ToSlash(rel)
+	return root, filepath.ToSlash(rel), inGit
+}
+
+// nonSlug is what a workflow name leaves out of a suite's folder path.
+var nonSlug = regexp.MustCompile(`[^a-z0-9]+`)
+
+// workflowName names the suite's workflow (its file without .yml) after
+// the suite's folder, so that every suite of a repository has its own:
+// "evals" for evals/suite.json (or a suite at the root), "evals-evals2"
+// for evals2/suite.json, "evals-services-billing-evals" for
+// services/billing/evals/suite.json.
+func workflowName(suiteRel string) string {
+	folder := strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(strings.TrimSuffix(suiteRel, "suite.json")), "-"), "-")
+	if folder == "" || folder == "evals" {
+		return "evals"
+	}
+	return "evals-" + folder
 }
 
 // releaseVersion matches a released module version (no pre-release or

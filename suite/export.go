@@ -16,6 +16,10 @@ type ExportOptions struct {
 	// AgentCommand is the agent's command line in the suite file; nil
 	// writes a placeholder to edit before the first run.
 	AgentCommand []string
+	// AgentDir is the agent's directory relative to the suite file's
+	// folder (agent.dir): where the command runs and its relative program
+	// is found. Empty leaves it out (the suite file's folder).
+	AgentDir string
 	// Evaluators map metric names of the run that are not evaluator types
 	// (names a Ruby suite bound with evaluate(name, using:)) to a type of
 	// the registry, declared as suite evaluators without parameters.
@@ -58,6 +62,7 @@ type exportedSuite struct {
 type exportedAgent struct {
 	Name    string   `json:"name"`
 	Command []string `json:"command"`
+	Dir     string   `json:"dir,omitempty"`
 }
 
 type exportedEvaluator struct {
@@ -73,7 +78,9 @@ var VerifierPlaceholder = []string{"bin/rails", "runner", "script/agentevals_ver
 type exportedQuestion struct {
 	ID              string          `json:"id"`
 	Name            string          `json:"name,omitempty"`
-	Question        json.RawMessage `json:"question"`
+	Question        json.RawMessage `json:"question,omitempty"`
+	Turns           json.RawMessage `json:"turns,omitempty"`
+	Scenario        json.RawMessage `json:"scenario,omitempty"`
 	ExpectedAnswer  json.RawMessage `json:"expected_answer,omitempty"`
 	ExpectedActions json.RawMessage `json:"expected_actions,omitempty"`
 	MinimumScores   json.RawMessage `json:"minimum_scores"`
@@ -92,7 +99,7 @@ type exportedQuestion struct {
 // not a string or object, is an error: nothing is written.
 func ExportSuite(run *models.Run, opts ExportOptions) (*Export, error) {
 	out := exportedSuite{Suite: run.Suite, Version: run.Version,
-		Agent: exportedAgent{Name: run.Agent, Command: opts.AgentCommand}}
+		Agent: exportedAgent{Name: run.Agent, Command: opts.AgentCommand, Dir: opts.AgentDir}}
 	exp := &Export{}
 	if len(out.Agent.Command) == 0 {
 		out.Agent.Command = PlaceholderCommand
@@ -126,6 +133,11 @@ func ExportSuite(run *models.Run, opts ExportOptions) (*Export, error) {
 		if c.Name != c.CaseID {
 			q.Name = c.Name
 		}
+		conv, notes, isConv := exportConversation(c)
+		if isConv {
+			q.Question, q.Turns, q.Scenario = nil, conv.Turns, conv.Scenario
+			exp.Notes = append(exp.Notes, notes...)
+		}
 		if t := firstByte(c.Question); t != '"' && t != '{' {
 			problems = append(problems, fmt.Sprintf("question %q: the question is %s, want a string or an object", c.CaseID, describeJSON(c.Question)))
 		}
@@ -144,7 +156,12 @@ func ExportSuite(run *models.Run, opts ExportOptions) (*Export, error) {
 			continue
 		}
 		kept := scores[:0]
+		var turnChecks []string
 		for _, s := range scores {
+			if isConv && isTurnMetric(s.name) {
+				turnChecks = append(turnChecks, s.name)
+				continue
+			}
 			typ, ok := known(s.name)
 			if !ok {
 				u := unported[s.name]
@@ -171,6 +188,10 @@ func ExportSuite(run *models.Run, opts ExportOptions) (*Export, error) {
 				judged[s.name] = true
 			}
 			kept = append(kept, s)
+		}
+		if len(turnChecks) > 0 {
+			exp.Notes = append(exp.Notes, fmt.Sprintf("question %q: the turn checks %s were left out (the run saved their results, not their params): add them back as checks of their turns",
+				c.CaseID, strings.Join(turnChecks, ", ")))
 		}
 		if len(kept) == 0 {
 			problems = append(problems, fmt.Sprintf("question %q: no metric of its minimum_scores can be calculated in Go (map them with --evaluator NAME=TYPE)", c.CaseID))

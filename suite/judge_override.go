@@ -25,9 +25,16 @@ type JudgeOverride struct {
 func JudgeSettings(st *ModelConfig, o JudgeOverride) (s llm.Settings, ok bool, err error) {
 	provider, model, baseURL := strings.TrimSpace(o.Provider), strings.TrimSpace(o.Model), strings.TrimSpace(o.BaseURL)
 	if st == nil && model == "" {
-		if provider != "" || baseURL != "" {
-			return llm.Settings{}, false, fmt.Errorf("%s/%s: the suite names no judge, so %s %s too",
-				o.ProviderName, o.BaseURLName, o.Ask, o.ModelName)
+		var given []string // only the settings given are named
+		if provider != "" {
+			given = append(given, o.ProviderName)
+		}
+		if baseURL != "" {
+			given = append(given, o.BaseURLName)
+		}
+		if len(given) > 0 {
+			return llm.Settings{}, false, fmt.Errorf("%s: the suite names no judge, so %s %s too",
+				strings.Join(given, "/"), o.Ask, o.ModelName)
 		}
 		return llm.Settings{}, false, nil
 	}

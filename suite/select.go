@@ -107,7 +107,11 @@ func (s *Suite) Select(sel Selection) (*Suite, error) {
 		case sel.Failed != nil && len(sel.Failed) == 0:
 			add("--failed-in", "%s has no failed or errored question: nothing to run", sel.FailedSource)
 		case sel.Failed != nil:
-			add("--failed-in", "none of the %d failed or errored questions of %s is selected by the other flags or still in the suite", len(sel.Failed), sel.FailedSource)
+			if len(sel.Failed) == 1 {
+				add("--failed-in", "the 1 failed or errored question of %s is not selected by the other flags or no longer in the suite", sel.FailedSource)
+			} else {
+				add("--failed-in", "none of the %d failed or errored questions of %s is selected by the other flags or still in the suite", len(sel.Failed), sel.FailedSource)
+			}
 		default:
 			add("--only", "no question matches every given --only and --tag")
 		}

@@ -175,6 +175,10 @@ func serve(ctx context.Context, cli CLI, logger *slog.Logger) error {
 	if err != nil {
 		return invalid(fmt.Errorf("--listen: %w", err))
 	}
+	if !loopback(ln.Addr()) {
+		logger.Warn("evaldash has no login of its own and listens beyond this machine: anyone who can reach "+ln.Addr().String()+
+			" reads every run; serve it behind your application's auth proxy (docs/dashboard.md), or listen on 127.0.0.1", "listen", cli.Listen)
+	}
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: dashboard.ServerMaxHeaderBytes}
 	logger.Info("evaldash listening", "url", "http://"+ln.Addr().String()+mount+"/", "database", db.URL,
@@ -193,4 +197,11 @@ func serve(ctx context.Context, cli CLI, logger *slog.Logger) error {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil
+}
+
+// loopback reports whether a listener accepts connections from this
+// machine only.
+func loopback(addr net.Addr) bool {
+	tcp, ok := addr.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"net"
 	"strings"
 	"testing"
 
@@ -75,4 +76,21 @@ func migratedURL(t *testing.T) string {
 	t.Helper()
 	db := testdb.Postgres(t)
 	return db.URL
+}
+
+// TestLoopback: an address on every interface, or on another host's
+// network, is not loopback, so evaldash warns that it has no login of its
+// own (the addresses are not listened on: tests serve on 127.0.0.1 only).
+func TestLoopback(t *testing.T) {
+	for _, tc := range []struct {
+		ip   net.IP
+		want bool
+	}{
+		{net.IPv4(127, 0, 0, 1), true}, {net.IPv6loopback, true},
+		{net.IPv4zero, false}, {net.IPv6unspecified, false}, {net.IPv4(10, 0, 0, 5), false},
+	} {
+		if got := loopback(&net.TCPAddr{IP: tc.ip, Port: 4567}); got != tc.want {
+			t.Errorf("loopback(%s) = %v, want %v", tc.ip, got, tc.want)
+		}
+	}
 }

@@ -8,10 +8,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/google/uuid"
-
 	"github.com/agentevals-go/agentevals/bounds"
 	"github.com/agentevals-go/agentevals/calibrate"
+	"github.com/agentevals-go/agentevals/eval"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/sanitize"
 )
@@ -24,7 +23,7 @@ import (
 // judge. With --rejudge N it judges the run's stored answers N more times
 // and reports the judge's test-retest stability (calibrate_rejudge.go).
 type CalibrateCmd struct {
-	RunID    string   `arg:"" name:"RUN_ID" help:"Run whose judge verdicts (--labels) or stored answers (--rejudge) are used."`
+	RunID    string   `arg:"" name:"RUN_ID" help:"Run whose judge verdicts (--labels) or stored answers (--rejudge) are used: its id, or a unique part of it (its last 8 characters, or a prefix)."`
 	Labels   string   `name:"labels" placeholder:"FILE" help:"Human labels, JSONL: {\"case_id\", \"metric\", and one of \"pass\" (true/false), \"label\" (\"pass\"/\"fail\") or \"score\" (0..1, passes at the metric's threshold)}."`
 	MinKappa *float64 `name:"min-kappa" placeholder:"K" help:"With --labels: exit 1 when the lower bound of a labelled metric's Cohen's kappa 95% interval is below K (-1..1), or kappa cannot be computed."`
 
@@ -61,24 +60,11 @@ func (c *CalibrateCmd) Run(ctx context.Context, g *Globals) error {
 	if err := c.checkRejudge(); err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
-	id, err := uuid.Parse(c.RunID)
-	if err != nil {
-		return &exitError{Code: exitInvalid, Err: fmt.Errorf("calibrate: run id %q: %w", c.RunID, err)}
-	}
 	var labels []calibrate.Label
+	var err error
 	if c.Labels != "" {
 		if labels, err = readLabels("--labels", c.Labels); err != nil {
 			return &exitError{Code: exitInvalid, Err: err}
-		}
-		// A label given on another run judged another answer, as
-		// --gate-labels knows: comparing it with this run's verdict
-		// would measure nothing.
-		for _, l := range labels {
-			if l.RunID != "" && !strings.EqualFold(l.RunID, id.String()) {
-				return &exitError{Code: exitInvalid, Err: fmt.Errorf("--labels %s: line %d: labelled on run %s, not on run %s: "+
-					"calibrate against the run that was labelled, or label this one (evalrun label %s)", c.Labels, l.Line,
-					sanitize.EscapeText(l.RunID), id, id)}
-			}
 		}
 	}
 	db, err := g.open(ctx, true)
@@ -86,9 +72,19 @@ func (c *CalibrateCmd) Run(ctx context.Context, g *Globals) error {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
 	defer db.Close()
-	run, err := db.GetRun(ctx, id)
+	run, err := eval.LoadRun(ctx, db, c.RunID, "calibrate: RUN_ID")
 	if err != nil {
-		return &exitError{Code: exitInvalid, Err: fmt.Errorf("calibrate: %w", err)}
+		return err
+	}
+	// A label given on another run judged another answer, as
+	// --gate-labels knows: comparing it with this run's verdict would
+	// measure nothing.
+	for _, l := range labels {
+		if l.RunID != "" && !strings.EqualFold(l.RunID, run.ID.String()) {
+			return &exitError{Code: exitInvalid, Err: fmt.Errorf("--labels %s: line %d: labelled on run %s, not on run %s: "+
+				"calibrate against the run that was labelled, or label this one (evalrun label %s)", c.Labels, l.Line,
+				sanitize.EscapeText(l.RunID), run.ID, run.ID)}
+		}
 	}
 	if c.Rejudge != nil {
 		if err := c.rejudge(ctx, g, run); err != nil {

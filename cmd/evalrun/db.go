@@ -91,6 +91,11 @@ func (g *Globals) connect(ctx context.Context, readOnly bool) (*models.DB, error
 	if err != nil {
 		return nil, err
 	}
+	if g.Stderr != nil {
+		for _, n := range db.Notes {
+			fmt.Fprintf(g.Stderr, "note: %s\n", n)
+		}
+	}
 	if readOnly || db.Dialect != models.SQLite {
 		return db, nil
 	}

@@ -3,6 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
+	"time"
+	"unicode"
 
 	"github.com/agentevals-go/agentevals/schema"
 )
@@ -30,6 +33,20 @@ func (c *RailsMigrationCmd) Run(g *Globals) error {
 	if !schema.ValidRubyClass(c.ClassName) {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--class-name %q: want a Ruby class name (a capital letter, then letters, digits or _)", c.ClassName)}
 	}
-	_, err := io.WriteString(g.Stdout, schema.RailsMigrationNamed(c.ClassName))
+	header := fmt.Sprintf("# Save as db/migrate/%s and run bin/rails db:migrate\n", railsMigrationFile(c.ClassName, time.Now()))
+	_, err := io.WriteString(g.Stdout, header+schema.RailsMigrationNamed(c.ClassName))
 	return err
+}
+
+// railsMigrationFile is the file name Rails expects for a migration class:
+// a UTC timestamp (YYYYMMDDHHMMSS), then the class name in snake case.
+func railsMigrationFile(class string, now time.Time) string {
+	var b strings.Builder
+	for i, r := range class {
+		if unicode.IsUpper(r) && i > 0 {
+			b.WriteByte('_')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return now.UTC().Format("20060102150405") + "_" + b.String() + ".rb"
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -29,6 +30,10 @@ func TestDBRailsMigration_ClassName(t *testing.T) {
 	code, out, stderr := evalrun(t, "db:rails-migration", "--class-name", "UpgradeRubyLlmEvaluations2")
 	if code != exitOK || !strings.Contains(out, "class UpgradeRubyLlmEvaluations2 < ActiveRecord::Migration[6.1]") {
 		t.Errorf("--class-name: exit %d\n%s%s", code, out, stderr)
+	}
+	// Rails loads db/migrate/<UTC timestamp>_<class in snake case>.rb only.
+	if !regexp.MustCompile(`(?m)^# Save as db/migrate/20\d{12}_upgrade_ruby_llm_evaluations2\.rb `).MatchString(out) {
+		t.Errorf("the migration does not name its Rails file:\n%.300s", out)
 	}
 	if code, _, stderr := evalrun(t, "db:rails-migration", "--class-name", "upgrade; system('x')"); code != exitInvalid || !strings.Contains(stderr, "--class-name") {
 		t.Errorf("invalid --class-name: exit %d, want %d naming the flag\n%s", code, exitInvalid, stderr)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentevals-go/agentevals/eval"
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/report"
 	"github.com/agentevals-go/agentevals/runner"
 	"github.com/agentevals-go/agentevals/score"
@@ -53,7 +54,8 @@ func (c *ExperimentCmd) pairwiseHooks(ctx context.Context, g *Globals, e *eval.E
 			t := c.built.Totals()
 			rec.Judge = map[string]string{"provider": t.Provider, "model": t.Model}
 		}
-		verdicts, err := eval.JudgePairs(ctx, judge, ref.Cases, own, eval.PairwiseOptions{})
+		var usage provider.UsageRecorder // the pairwise calls count in the run's judge_usage
+		verdicts, err := eval.JudgePairs(provider.WithUsageRecorder(ctx, &usage), judge, ref.Cases, own, eval.PairwiseOptions{})
 		if err != nil {
 			// Interrupted: the run is not saved either (runner.Execute
 			// sees the same context).
@@ -62,6 +64,9 @@ func (c *ExperimentCmd) pairwiseHooks(ctx context.Context, g *Globals, e *eval.E
 		}
 		rec.Verdicts = verdicts
 		out[models.PairwiseKey] = rec
+		if acc, ok := usage.Account(); ok {
+			out["judge_usage"] = acc
+		}
 		return out
 	}
 }

@@ -57,6 +57,10 @@ func TestExperimentCmd_Pairwise(t *testing.T) {
 		case v == "regressed" && (rec == nil || len(rec.Verdicts) != 3 || rec.VariantA != "reference"):
 			t.Errorf("regressed run's pairwise record = %+v", rec)
 		case v == "regressed":
+			// Both orders of the 3 pairs are judge calls of the run.
+			if sum, err := models.DecodeRunSummary(r.Summary); err != nil || sum.JudgeUsage == nil || sum.JudgeUsage.Calls != 6 {
+				t.Errorf("regressed run's judge_usage does not count the 6 pairwise calls: %s", r.Summary)
+			}
 			for _, pv := range rec.Verdicts {
 				if wantW := map[string]string{"returns": "A"}[pv.CaseID]; pv.Winner != wantW && !(wantW == "" && pv.Winner == "tie") {
 					t.Errorf("%s: winner %q", pv.CaseID, pv.Winner)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -25,7 +27,7 @@ func TestRunIDPrefixes(t *testing.T) {
 	}
 	if common >= 4 {
 		code, _, stderr = evalrun(t, "--database-url", db, "report", reference[:common])
-		if code != exitInvalid || !strings.Contains(stderr, "ambiguous, it starts 2 runs' ids") ||
+		if code != exitInvalid || !strings.Contains(stderr, "ambiguous, it starts or ends 2 runs' ids") ||
 			!strings.Contains(stderr, reference) || !strings.Contains(stderr, regressed) {
 			t.Errorf("ambiguous prefix %s: exit %d\n%s", reference[:common], code, stderr)
 		}
@@ -38,4 +40,39 @@ func TestRunIDPrefixes(t *testing.T) {
 			t.Errorf("compare %s: exit %d\n%s", bad, code, stderr)
 		}
 	}
+}
+
+// TestRunIDTails: run ids are time-ordered, so two runs made moments
+// apart share their first characters while their random last 8 tell them
+// apart; label and calibrate take the same short ids as report and compare.
+func TestRunIDTails(t *testing.T) {
+	db, reference, regressed := supportHistory(t)
+	if reference[:8] != regressed[:8] {
+		t.Logf("the two ids differ within 8 characters: %s, %s", reference, regressed)
+	}
+	tail := regressed[len(regressed)-8:]
+	code, out, stderr := evalrun(t, "--database-url", db, "report", tail)
+	if code != exitOK || !strings.Contains(out, regressed) {
+		t.Fatalf("report %s: exit %d\n%s%s", tail, code, out, stderr)
+	}
+	labels := filepath.Join(t.TempDir(), "labels.jsonl")
+	for _, id := range []string{tail, regressed[:max(8, commonPrefix(reference, regressed)+1)]} {
+		code, out, stderr = evalrun(t, "--database-url", db, "label", id, "--labels", labels, "--export", filepath.Join(t.TempDir(), "queue.jsonl"))
+		if code != exitOK || strings.Contains(stderr, "run id") {
+			t.Errorf("label %s: exit %d\n%s%s", id, code, out, stderr)
+		}
+		os.WriteFile(labels, nil, 0o644)
+		code, out, stderr = evalrun(t, "--database-url", db, "calibrate", id, "--labels", labels)
+		if strings.Contains(stderr, "RUN_ID") || strings.Contains(stderr, "invalid UUID") {
+			t.Errorf("calibrate %s: exit %d\n%s%s", id, code, out, stderr)
+		}
+	}
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }

@@ -6,8 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/agentevals-go/agentevals/internal/testdb"
 )
 
 // TestInitCmd_ScaffoldRuns scaffolds a suite in an empty directory for
@@ -109,5 +112,99 @@ func TestInitCmd_NeverOverwrites(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "golden.jsonl")); err == nil {
 		t.Error("golden.jsonl was written next to the existing suite")
+	}
+}
+
+// TestInitCmd_SecondSuiteAndNoRepository: a second suite in one
+// repository gets its own workflow file, --no-workflow writes none, and
+// outside a git repository init says GitHub will not read the workflow it
+// wrote under the suite's folder.
+func TestInitCmd_SecondSuiteAndNoRepository(t *testing.T) {
+	repo := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{"evals", "evals2"} {
+		if code, out, stderr := evalrun(t, "init", filepath.Join(repo, dir), "--lang", "sh"); code != exitOK || strings.Contains(stderr, "note:") {
+			t.Fatalf("init %s: exit %d\n%s%s", dir, code, out, stderr)
+		}
+	}
+	for _, wf := range []string{"evals.yml", "evals-evals2.yml"} {
+		b, err := os.ReadFile(filepath.Join(repo, ".github", "workflows", wf))
+		if err != nil {
+			t.Fatalf("workflow %s: %v", wf, err)
+		}
+		if want := "suite: " + strings.TrimSuffix(strings.TrimPrefix(wf, "evals-"), ".yml") + "/suite.json"; wf != "evals.yml" && !strings.Contains(string(b), want) {
+			t.Errorf("%s does not run its own suite (%s):\n%s", wf, want, b)
+		}
+	}
+	if code, out, stderr := evalrun(t, "init", filepath.Join(repo, "evals3"), "--lang", "sh", "--no-workflow"); code != exitOK || strings.Contains(out, ".github") {
+		t.Fatalf("init --no-workflow: exit %d\n%s%s", code, out, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(repo, ".github", "workflows", "evals-evals3.yml")); err == nil {
+		t.Error("--no-workflow wrote a workflow")
+	}
+
+	outside := filepath.Join(t.TempDir(), "evals")
+	code, _, stderr := evalrun(t, "init", outside, "--lang", "sh")
+	if code != exitOK || !strings.Contains(stderr, "GitHub does not read it") || !strings.Contains(stderr, filepath.Join(outside, ".github", "workflows", "evals.yml")) {
+		t.Errorf("init outside a repository: exit %d, stderr:\n%s", code, stderr)
+	}
+}
+
+// TestInitCmd_GoAgentBuiltBeforeFirstQuestion: init builds the Go stub, so
+// no question spends its timeout compiling: the run passes on a PATH
+// without the go command, and an edited agent.go is built again.
+func TestInitCmd_GoAgentBuiltBeforeFirstQuestion(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "evals")
+	if code, out, stderr := evalrun(t, "init", dir, "--lang", "go"); code != exitOK || !strings.Contains(out, "built ") {
+		t.Fatalf("init --lang go: exit %d\n%s%s", code, out, stderr)
+	}
+	goPath := os.Getenv("PATH")
+	t.Setenv("DATABASE_URL", "sqlite:"+filepath.Join(t.TempDir(), "runs.db"))
+	t.Setenv("PATH", "/usr/bin:/bin")
+	if _, err := exec.LookPath("go"); err == nil {
+		t.Fatal("go is in /usr/bin or /bin: this test cannot hide it")
+	}
+	code, out, stderr := evalrun(t, "run", filepath.Join(dir, "suite.json"))
+	if code != exitOK || !strings.Contains(out, "Passing questions: 4 of 4") {
+		t.Fatalf("run without go on PATH: exit %d\n%s%s", code, out, stderr)
+	}
+	// An edit is picked up: the script builds again.
+	t.Setenv("PATH", goPath)
+	src := filepath.Join(dir, "agent.go")
+	b, _ := os.ReadFile(src)
+	edited := strings.Replace(string(b), `"Paris is the capital of France."`, `"Lyon."`, 1)
+	if edited == string(b) {
+		t.Fatal("the stub's answer to edit is gone")
+	}
+	os.WriteFile(src, []byte(edited), 0o644)
+	future := time.Now().Add(2 * time.Second)
+	os.Chtimes(src, future, future)
+	code, out, _ = evalrun(t, "run", filepath.Join(dir, "suite.json"))
+	if code != exitFailed || !strings.Contains(out, "Passing questions: 3 of 4") {
+		t.Errorf("run after editing agent.go: exit %d\n%s", code, out)
+	}
+}
+
+// TestInitCmd_StubsReportActions: every stub shows how an agent reports
+// its tool calls, and the run stores them.
+func TestInitCmd_StubsReportActions(t *testing.T) {
+	for _, lang := range []string{"sh", "python", "node", "ruby", "go"} {
+		t.Run(lang, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "evals")
+			if code, out, stderr := evalrun(t, "init", dir, "--lang", lang, "--no-workflow"); code != exitOK {
+				t.Fatalf("init: exit %d\n%s%s", code, out, stderr)
+			}
+			url := testdb.SQLiteURL(t)
+			if code, out, stderr := evalrun(t, "--database-url", url, "run", filepath.Join(dir, "suite.json")); code != exitOK {
+				t.Fatalf("run: exit %d\n%s%s", code, out, stderr)
+			}
+			for _, c := range onlyRun(t, url).Cases {
+				if !strings.Contains(string(c.Actions), `"name":"lookup"`) && !strings.Contains(string(c.Actions), `"name": "lookup"`) {
+					t.Errorf("%s: actions %s, want the stub's lookup call", c.CaseID, c.Actions)
+				}
+			}
+		})
 	}
 }

@@ -31,6 +31,31 @@ type JudgeFlags struct {
 	limiter *llm.Limiter `kong:"-"`
 	// prices is the catalog read from Prices (see catalog).
 	prices *prices.Catalog `kong:"-"`
+	// typed holds the names of the judge flags given on the command line
+	// (see AfterApply); the others came from their environment variables.
+	typed map[string]bool `kong:"-"`
+}
+
+// AfterApply records which flags were typed on the command line, so that
+// errors name what the user gave (a flag or its variable) and a suite that
+// needs no judge ignores the judge variables of the environment.
+func (f *JudgeFlags) AfterApply(kctx *kong.Context) error {
+	f.typed = map[string]bool{}
+	for _, p := range kctx.Path {
+		if p.Flag != nil {
+			f.typed[p.Flag.Name] = true
+		}
+	}
+	return nil
+}
+
+// source is how the user gave a judge setting: its environment variable
+// when it came from there, else its flag (typed, or missing and asked for).
+func (f *JudgeFlags) source(flag, variable, value string) string {
+	if f.typed == nil || f.typed[flag] || value == "" {
+		return "--" + flag
+	}
+	return variable
 }
 
 // judge returns the judge configured by the suite and flags, or nil when
@@ -82,11 +107,28 @@ func (f *JudgeFlags) settings(cfg *suite.ModelConfig) (llm.Settings, bool, error
 	}
 	s, ok, err := suite.JudgeSettings(cfg, suite.JudgeOverride{
 		Provider: f.JudgeProvider, Model: f.JudgeModel, BaseURL: f.JudgeBaseURL,
-		ProviderName: "--judge-provider", ModelName: "--judge-model", BaseURLName: "--judge-base-url", Ask: "give"})
+		ProviderName: f.source("judge-provider", "EVAL_JUDGE_PROVIDER", f.JudgeProvider),
+		ModelName:    f.source("judge-model", "EVAL_JUDGE_MODEL", f.JudgeModel),
+		BaseURLName:  f.source("judge-base-url", "EVAL_JUDGE_BASE_URL", f.JudgeBaseURL), Ask: "give"})
 	if err != nil {
 		return llm.Settings{}, false, &exitError{Code: exitInvalid, Err: err}
 	}
 	return s, ok, nil
+}
+
+// checkTyped validates only the judge flags typed on the command line
+// against the suite's judge section: for a suite that needs no judge, the
+// EVAL_JUDGE_* variables of the environment (set for other suites) are not
+// read at all.
+func (f *JudgeFlags) checkTyped(cfg *suite.ModelConfig) error {
+	typed := *f
+	for flag, v := range map[string]*string{"judge-provider": &typed.JudgeProvider, "judge-model": &typed.JudgeModel, "judge-base-url": &typed.JudgeBaseURL} {
+		if !f.typed[flag] {
+			*v = ""
+		}
+	}
+	_, _, err := typed.settings(cfg)
+	return err
 }
 
 // judgeSummary adds which judge ran and the cache counters to the run

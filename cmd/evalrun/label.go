@@ -12,10 +12,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
 	"golang.org/x/term"
 
 	"github.com/agentevals-go/agentevals/calibrate"
+	"github.com/agentevals-go/agentevals/eval"
 	"github.com/agentevals-go/agentevals/internal/atomicfile"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/sanitize"
@@ -24,7 +24,7 @@ import (
 // LabelCmd lets a person label a run's judge verdicts, the cases worth
 // their time first, in the terminal or in a file filled in elsewhere.
 type LabelCmd struct {
-	RunID  string `arg:"" name:"RUN_ID" help:"The run whose judge verdicts are labelled."`
+	RunID  string `arg:"" name:"RUN_ID" help:"The run whose judge verdicts are labelled: its id, or a unique part of it (its last 8 characters, or a prefix) as report and compare take."`
 	Suite  string `name:"suite" placeholder:"FILE" help:"The run's suite file: the labels are kept next to it (suite.json → suite.labels.jsonl)."`
 	Labels string `name:"labels" placeholder:"FILE" help:"The labels file (default: next to --suite)."`
 	Rater  string `name:"rater" placeholder:"NAME" help:"Who labels (default: the login name)."`
@@ -55,11 +55,8 @@ func (c *LabelCmd) Run(ctx context.Context, g *Globals) error {
 	if c.Limit < 1 {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--limit: want a whole number >= 1, got %d", c.Limit)}
 	}
-	id, err := uuid.Parse(c.RunID)
-	if err != nil {
-		return &exitError{Code: exitInvalid, Err: fmt.Errorf("label: run id %q: %w", c.RunID, err)}
-	}
 	var done []calibrate.Label
+	var err error
 	if path != "" {
 		if done, err = calibrate.ReadLabelsFile(path); err != nil {
 			return &exitError{Code: exitInvalid, Err: err}
@@ -70,9 +67,9 @@ func (c *LabelCmd) Run(ctx context.Context, g *Globals) error {
 		return asInvalid(err)
 	}
 	defer db.Close()
-	run, err := db.GetRun(ctx, id)
+	run, err := eval.LoadRun(ctx, db, c.RunID, "label: RUN_ID")
 	if err != nil {
-		return &exitError{Code: exitInvalid, Err: fmt.Errorf("label: %w", err)}
+		return err
 	}
 	queue := calibrate.QueueOf(run, done, c.Queue)
 	more := len(queue) - c.Limit

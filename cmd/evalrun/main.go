@@ -33,10 +33,10 @@ type exitError = eval.Error
 
 // Globals are the flags every command shares, plus the process's streams.
 type Globals struct {
-	DatabaseURL      string        `name:"database-url" env:"DATABASE_URL" placeholder:"URL" help:"Database: postgres://… or sqlite:PATH; also read from $$${env}. Without either, the embedded SQLite file $$XDG_DATA_HOME/agentevals/evaluations.sqlite3 (else ~/.local/share/agentevals/evaluations.sqlite3), created and migrated on first use. PostgreSQL tables are created only by db:migrate. Ignored by validate, schema, checks, init and db:rails-migration."`
-	ConnectTimeout   time.Duration `name:"connect-timeout" env:"EVALRUN_CONNECT_TIMEOUT" default:"10s" placeholder:"DURATION" help:"Give up connecting to PostgreSQL after this long, the handshake included (a server that accepts and never answers ends here); also $$${env}. 0 means no limit."`
-	StatementTimeout time.Duration `name:"statement-timeout" env:"EVALRUN_STATEMENT_TIMEOUT" default:"60s" placeholder:"DURATION" help:"Longest a database statement may run or wait for a lock (PostgreSQL statement_timeout and lock_timeout, SQLite busy timeout); also $$${env}. 0 means no limit."`
-	SaveWait         time.Duration `name:"save-wait" env:"EVALRUN_SAVE_WAIT" default:"2m" placeholder:"DURATION" help:"How long run and db:import keep retrying a save that fails for a transient reason (connection refused or reset, server restarting, serialization failure, lock timeout, SQLite busy), with backoff from 250ms to 10s; also $$${env}. 0 means one attempt. After that, run writes the evidence file and exits 3."`
+	DatabaseURL      string        `name:"database-url" group:"database" env:"DATABASE_URL" placeholder:"URL" help:"Database: postgres://… or sqlite:PATH; also read from $$${env}. Without either, the embedded SQLite file $$XDG_DATA_HOME/agentevals/evaluations.sqlite3 (else ~/.local/share/agentevals/evaluations.sqlite3), created and migrated on first use. PostgreSQL tables are created only by db:migrate. Ignored by validate, schema, checks, init and db:rails-migration."`
+	ConnectTimeout   time.Duration `name:"connect-timeout" group:"database" env:"EVALRUN_CONNECT_TIMEOUT" default:"10s" placeholder:"DURATION" help:"Give up connecting to PostgreSQL after this long, the handshake included (a server that accepts and never answers ends here); also $$${env}. 0 means no limit."`
+	StatementTimeout time.Duration `name:"statement-timeout" group:"database" env:"EVALRUN_STATEMENT_TIMEOUT" default:"60s" placeholder:"DURATION" help:"Longest a database statement may run or wait for a lock (PostgreSQL statement_timeout and lock_timeout, SQLite busy timeout); also $$${env}. 0 means no limit."`
+	SaveWait         time.Duration `name:"save-wait" group:"database" env:"EVALRUN_SAVE_WAIT" default:"2m" placeholder:"DURATION" help:"How long run and db:import keep retrying a save that fails for a transient reason (connection refused or reset, server restarting, serialization failure, lock timeout, SQLite busy), with backoff from 250ms to 10s; also $$${env}. 0 means one attempt. After that, run writes the evidence file and exits 3."`
 
 	Stdout io.Writer `kong:"-"`
 	Stderr io.Writer `kong:"-"`
@@ -130,6 +130,8 @@ func runWith(args []string, stdout, stderr io.Writer, guard func() (string, func
 		kong.Exit(func(code int) { exitCode = code }),
 		kong.BindTo(ctx, (*context.Context)(nil)),
 		kong.Vars{"version": "evalrun " + version(), "evidence_dir": DefaultEvidenceDir},
+		kong.ExplicitGroups(flagGroups),
+		kong.Help(helpPrinter),
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "evalrun: %v\n", err)

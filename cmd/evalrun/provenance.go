@@ -13,11 +13,26 @@ import (
 )
 
 // collectProvenance reads where a run of a suite in dir is made (its
-// checkout, CI, host, working directory) and returns it with the run
-// metadata, which gets a "revision" from git when the user gave none.
-func collectProvenance(ctx context.Context, dir string, meta map[string]any) (*models.Provenance, map[string]any) {
-	p := provenance.Collect(ctx, dir, os.Getenv)
+// checkout, CI, host unless noHost, working directory) and returns it
+// with the run metadata, which gets a "revision" from git when the user
+// gave none.
+func collectProvenance(ctx context.Context, dir string, meta map[string]any, noHost envBool) (*models.Provenance, map[string]any) {
+	env := os.Getenv
+	if noHost {
+		env = func(k string) string {
+			if k == provenance.NoHostEnv {
+				return "1"
+			}
+			return os.Getenv(k)
+		}
+	}
+	p := provenance.Collect(ctx, dir, env)
 	return p, provenance.WithRevision(meta, p, report.RevisionKeys)
+}
+
+// HostFlag keeps the host name out of a run's provenance.
+type HostFlag struct {
+	NoHost envBool `name:"no-host" env:"EVALRUN_NO_HOST" help:"Do not record this machine's host name in the run's provenance (every dashboard reader sees it); also $$${env}=1. Paths are stored relative to the repository (or to your home directory) either way."`
 }
 
 // writeBaselineElsewhere says when the baseline was made in another

@@ -121,3 +121,27 @@ func TestRun_RecordsProvenance(t *testing.T) {
 		t.Errorf("first run: %+v, want passed without baseline", r)
 	}
 }
+
+// TestRunCmd_ProvenanceWithoutHost: --no-host (or EVALRUN_NO_HOST=1)
+// keeps the host name out of the stored provenance, and no absolute path
+// is stored either way.
+func TestRunCmd_ProvenanceWithoutHost(t *testing.T) {
+	url := testdb.SQLiteURL(t)
+	suitePath, _ := gitProject(t, "app")
+	for _, args := range [][]string{{"run", suitePath, "--no-host"}, {"run", suitePath}} {
+		if len(args) == 2 {
+			t.Setenv("EVALRUN_NO_HOST", "1")
+		}
+		if code, out, stderr := evalrun(t, append([]string{"--database-url", url}, args...)...); code != exitOK {
+			t.Fatalf("%v: exit %d\n%s%s", args, code, out, stderr)
+		}
+		run := newestRun(t, url)
+		sum, err := models.DecodeRunSummary(run.Summary)
+		if err != nil || sum.Provenance == nil || sum.Provenance.Host != "" || sum.Provenance.Commit == "" {
+			t.Errorf("%v: provenance %+v (%v)", args, sum.Provenance, err)
+		}
+		if strings.Contains(string(run.Summary), filepath.Dir(suitePath)) {
+			t.Errorf("%v: an absolute path was stored: %s", args, run.Summary)
+		}
+	}
+}

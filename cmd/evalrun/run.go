@@ -29,25 +29,26 @@ import (
 // options, configuration or baseline; nothing runs).
 type RunCmd struct {
 	Suite          string         `arg:"" name:"suite" help:"Suite file (JSON, or YAML with the same structure)."`
-	Metadata       string         `name:"metadata" placeholder:"JSON" help:"Run metadata as a JSON object, e.g. '{\"revision\":\"abc123\"}'."`
-	Concurrency    count          `name:"concurrency" short:"j" placeholder:"N" help:"Cases run at once: a whole number >= 0; 0 or omitted means min(4, number of cases). Negative numbers are refused (exit 2)."`
-	Only           []string       `name:"only" sep:"none" placeholder:"ID" help:"Run only the questions with this id or matching this glob pattern, e.g. 'refund-*' (repeatable). A subset is its own definition (digest): its baseline is an earlier run of the same subset, never a run of the whole suite."`
-	Tag            []string       `name:"tag" sep:"none" placeholder:"TAG" help:"Run only the questions whose metadata.tags (golden set: meta.tags) holds this tag (repeatable: any of them). Combined with --only and --failed-in, every flag must match."`
-	FailedIn       string         `name:"failed-in" placeholder:"RUN_ID" help:"Run only the questions that failed or errored in this earlier run (an id from evalrun history) and are still in the suite. A subset, like --only."`
-	Timeout        *time.Duration `name:"timeout" placeholder:"DURATION" help:"Per-case agent timeout, a positive duration such as 30s (0 or negative is refused, exit 2). Omitted: the suite's agent.timeout, else 5m."`
-	Repeat         *int           `name:"repeat" placeholder:"K" help:"Answer and judge every question K times (1..100; overrides the suite's \"repeat\" key, default 1). Each question keeps one row whose metric scores are the means of the K repeats (passing needs the mean at the threshold and no repeat in error); every repeat's answer, scores and reasons are kept in response_metadata.repeats, and reports show pass@k (some repeat passed), pass^k (every repeat passed) and each judge metric's within-question sd. K is not part of the suite's fingerprint, so a K=3 run baselines against K=1 history."`
-	NoPreflight    bool           `name:"no-preflight" help:"Skip the preflight: before any question, evalrun checks that the agent (a TCP connection to an http or llm agent's host, the command found for command and worker agents) and the judge (a TCP connection to its endpoint, no request and no tokens) are reachable, and exits 2 with nothing saved when one is not."`
-	Record         bool           `name:"record" help:"Record replay fixtures: send every request of the agent to its real host and write a new suite file (see --record-to) whose inline questions replay exactly those requests strictly (reply bodies under fixtures/recorded/, headers not recorded, credential-like reply fields redacted). Nothing is overwritten and the run is not saved."`
-	RecordTo       string         `name:"record-to" placeholder:"PATH" help:"Where --record writes the new suite file, in the suite's directory (default: SUITE.recorded.json beside the suite)."`
-	RedactPII      bool           `name:"redact-pii" help:"Also replace personal data in everything stored and shown with typed markers: e-mail addresses [EMAIL], phone numbers [PHONE], payment card numbers that pass the Luhn check [CARD], IBANs with valid check digits [IBAN], IP addresses other than loopback [IP]. Applied wherever credentials are redacted; each case's response_metadata.sanitized.pii lists the columns it changed. The agent and the judge still see the text as written."`
-	Grace          time.Duration  `name:"grace" default:"30s" placeholder:"DURATION" help:"On Ctrl-C or SIGTERM no new question starts and the running ones have this long to finish (a second signal stops at once); the finished cases are then written to an evidence file (--save-to, else --evidence-dir) that 'evalrun db:import' keeps as an interrupted run, never an automatic baseline. 0 stops at once."`
-	MaxAnswerBytes int            `name:"max-answer-bytes" placeholder:"BYTES" help:"Keep (and score) at most this many bytes of each command, worker or http agent answer; a longer answer is cut there and its case's response_metadata.output_truncated records the full length and SHA-256 of the reply. Omitted or 0: the suite's agent.max_answer_bytes, else 1048576 (1 MiB)."`
+	GateFlags      `group:"gate"` // the most used flags: listed first in --help
+	Metadata       string         `name:"metadata" group:"questions" placeholder:"JSON" help:"Run metadata as a JSON object, e.g. '{\"revision\":\"abc123\"}'."`
+	Concurrency    count          `name:"concurrency" group:"questions" short:"j" placeholder:"N" help:"Cases run at once: a whole number >= 0; 0 or omitted means min(4, number of cases). Negative numbers are refused (exit 2)."`
+	Only           []string       `name:"only" group:"questions" sep:"none" placeholder:"ID" help:"Run only the questions with this id or matching this glob pattern, e.g. 'refund-*' (repeatable). A subset is its own definition (digest): its baseline is an earlier run of the same subset, never a run of the whole suite."`
+	Tag            []string       `name:"tag" group:"questions" sep:"none" placeholder:"TAG" help:"Run only the questions whose metadata.tags (golden set: meta.tags) holds this tag (repeatable: any of them). Combined with --only and --failed-in, every flag must match."`
+	FailedIn       string         `name:"failed-in" group:"questions" placeholder:"RUN_ID" help:"Run only the questions that failed or errored in this earlier run (an id from evalrun history) and are still in the suite. A subset, like --only."`
+	Timeout        *time.Duration `name:"timeout" group:"questions" placeholder:"DURATION" help:"Per-case agent timeout, a positive duration such as 30s (0 or negative is refused, exit 2). Omitted: the suite's agent.timeout, else 5m."`
+	Repeat         *int           `name:"repeat" group:"questions" placeholder:"K" help:"Answer and judge every question K times (1..100; overrides the suite's \"repeat\" key, default 1). Each question keeps one row whose metric scores are the means of the K repeats (passing needs the mean at the threshold and no repeat in error); every repeat's answer, scores and reasons are kept in response_metadata.repeats, and reports show pass@k (some repeat passed), pass^k (every repeat passed) and each judge metric's within-question sd. K is not part of the suite's fingerprint, so a K=3 run baselines against K=1 history."`
+	NoPreflight    bool           `name:"no-preflight" group:"questions" help:"Skip the preflight: before any question, evalrun checks that the agent (a TCP connection to an http or llm agent's host, the command found for command and worker agents) and the judge (a TCP connection to its endpoint, no request and no tokens) are reachable, and exits 2 with nothing saved when one is not."`
+	RedactPII      bool           `name:"redact-pii" group:"save" help:"Also replace personal data in everything stored and shown with typed markers: e-mail addresses [EMAIL], phone numbers [PHONE], payment card numbers that pass the Luhn check [CARD], IBANs with valid check digits [IBAN], IP addresses other than loopback [IP]. Applied wherever credentials are redacted; each case's response_metadata.sanitized.pii lists the columns it changed. The agent and the judge still see the text as written."`
+	Grace          time.Duration  `name:"grace" group:"questions" default:"30s" placeholder:"DURATION" help:"On Ctrl-C or SIGTERM no new question starts and the running ones have this long to finish (a second signal stops at once); the finished cases are then written to an evidence file (--save-to, else --evidence-dir) that 'evalrun db:import' keeps as an interrupted run, never an automatic baseline. 0 stops at once."`
+	MaxAnswerBytes int            `name:"max-answer-bytes" group:"questions" placeholder:"BYTES" help:"Keep (and score) at most this many bytes of each command, worker or http agent answer; a longer answer is cut there and its case's response_metadata.output_truncated records the full length and SHA-256 of the reply. Omitted or 0: the suite's agent.max_answer_bytes, else 1048576 (1 MiB)."`
 
-	JudgeFlags
-	GateFlags
-	SaveFlags
-	TraceFlags
-	CalibrationGateFlags
+	JudgeFlags           `group:"judge"`
+	SaveFlags            `group:"save"`
+	HostFlag             `group:"save"`
+	TraceFlags           `group:"traces"`
+	Record               bool   `name:"record" group:"record" help:"Record replay fixtures: send every request of the agent to its real host and write a new suite file (see --record-to) whose inline questions replay exactly those requests strictly (reply bodies under fixtures/recorded/, headers not recorded, credential-like reply fields redacted). Nothing is overwritten and the run is not saved."`
+	RecordTo             string `name:"record-to" group:"record" placeholder:"PATH" help:"Where --record writes the new suite file, in the suite's directory (default: SUITE.recorded.json beside the suite)."`
+	CalibrationGateFlags `group:"calibration"`
 }
 
 // Run executes the suite: flags, then the task, then eval.Run, then what
@@ -92,7 +93,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if cl, ok := a.(io.Closer); ok {
 		defer cl.Close()
 	}
-	prov, meta := collectProvenance(ctx, s.Dir, meta)
+	prov, meta := collectProvenance(ctx, s.Dir, meta, c.NoHost)
 	task := eval.Task{Suite: s, Agent: a, Judge: judge,
 		Exec: eval.Exec{Concurrency: conc, Timeout: c.timeout(), Metadata: meta,
 			ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge), Provenance: prov,
@@ -197,9 +198,10 @@ func (c *RunCmd) Help() string {
 
 // judgeFor builds the judge only when a metric of the suite needs one or a
 // scenario needs its model to play the user, so a suite of deterministic
-// checks runs without the judge provider's credential. The judge flags and
-// section are still validated. Without a judge-backed metric the
-// calculated metrics and the digest are the same with or without a judge.
+// checks runs without the judge provider's credential. The judge flags
+// typed and the section are still validated; the EVAL_JUDGE_* variables are
+// then not read. Without a judge-backed metric the calculated metrics and
+// the digest are the same with or without a judge.
 func (c *RunCmd) judgeFor(ctx context.Context, st *suite.Suite) (score.Judge, error) {
 	if st.NeedsJudge() || st.NeedsSimulator() {
 		j, err := c.judge(ctx, st.Judge)
@@ -211,8 +213,7 @@ func (c *RunCmd) judgeFor(ctx context.Context, st *suite.Suite) (score.Judge, er
 		}
 		return j, err
 	}
-	_, _, err := c.settings(st.Judge)
-	return nil, err
+	return nil, c.checkTyped(st.Judge)
 }
 
 // load reads the suite, the --only filter and --metadata.

@@ -30,3 +30,48 @@ func TestRunCmd_Help(t *testing.T) {
 		}
 	}
 }
+
+// TestHelp_GroupedMostUsedFirst: run --help opens with the gate, the exit
+// rule and the reports, groups the rest and ends with the database; the
+// commands that read no database list none of its flags.
+func TestHelp_GroupedMostUsedFirst(t *testing.T) {
+	code, out, _ := evalrun(t, "run", "--help")
+	if code != exitOK {
+		t.Fatalf("run --help: exit %d", code)
+	}
+	lines := strings.Split(out, "\n")
+	at := func(prefix string) int {
+		for i, l := range lines {
+			if strings.HasPrefix(strings.TrimSpace(l), prefix) {
+				return i
+			}
+		}
+		t.Fatalf("run --help has no line starting %q:\n%s", prefix, out)
+		return -1
+	}
+	for _, flag := range []string{"--gate=", "--fail-on=", "--report="} {
+		if i := at(flag); i > 70 {
+			t.Errorf("%s is on line %d of run --help, want it near the top", flag, i+1)
+		}
+	}
+	if !(at("Gate, baseline and reports:") < at("Which questions") && at("Which questions") < at("Judge:") && at("Judge:") < at("Database:")) {
+		t.Errorf("run --help groups out of order:\n%s", out)
+	}
+	for _, cmd := range []string{"schema", "validate", "checks", "init", "db:rails-migration"} {
+		_, out, _ := evalrun(t, "help", cmd)
+		if strings.Contains(out, "--database-url") || strings.Contains(out, "--save-wait") {
+			t.Errorf("%s --help lists database flags it ignores:\n%s", cmd, out)
+		}
+	}
+	for cmd, want := range map[string][]string{"history": {"--database-url", "--statement-timeout"}, "db:import": {"--save-wait"}} {
+		_, out, _ := evalrun(t, "help", cmd)
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s --help lacks %s:\n%s", cmd, w, out)
+			}
+		}
+	}
+	if _, out, _ := evalrun(t, "history", "--help"); strings.Contains(out, "--save-wait") {
+		t.Errorf("history --help lists --save-wait, which only saving commands read")
+	}
+}

@@ -125,3 +125,33 @@ func TestRunCmd_NoJudgeRefusesWhatValidateRefuses(t *testing.T) {
 		t.Error("the agent was called")
 	}
 }
+
+// TestRunCmd_JudgeVariablesIgnoredWithoutJudgedMetrics: EVAL_JUDGE_BASE_URL
+// exported for a judged suite (as the conversation guide does) leaves a
+// suite of deterministic checks alone; a judged suite's error names the
+// variables the user set, not flags never typed.
+func TestRunCmd_JudgeVariablesIgnoredWithoutJudgedMetrics(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("EVAL_JUDGE_BASE_URL", "http://127.0.0.1:8319/v1")
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "agent.sh"), []byte("cat >/dev/null; echo ok\n"), 0o644)
+	plain := filepath.Join(dir, "plain.json")
+	os.WriteFile(plain, []byte(`{"suite": "Plain", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
+	  "questions": [{"id": "q", "question": "q", "checks": [{"type": "contains", "value": "ok"}]}]}`), 0o644)
+	url := testdb.SQLiteURL(t)
+	if code, out, stderr := evalrun(t, "--database-url", url, "run", plain); code != exitOK {
+		t.Fatalf("a judge-less suite with EVAL_JUDGE_BASE_URL exported: exit %d\n%s%s", code, out, stderr)
+	}
+	// A typed flag is still checked, and named.
+	code, _, stderr := evalrun(t, "--database-url", url, "run", plain, "--judge-provider", "anthropic")
+	if code != exitInvalid || !strings.Contains(stderr, "--judge-provider") || strings.Contains(stderr, "--judge-base-url") {
+		t.Errorf("typed --judge-provider without a model: exit %d, stderr %s", code, stderr)
+	}
+	judged := filepath.Join(dir, "judged.json")
+	os.WriteFile(judged, []byte(`{"suite": "Judged", "agent": {"name": "A", "command": ["sh", "agent.sh"]},
+	  "questions": [{"id": "q", "question": "q", "expected_answer": "ok", "minimum_scores": {"semantic_accuracy": 0.9}}]}`), 0o644)
+	code, _, stderr = evalrun(t, "--database-url", url, "run", judged)
+	if code != exitInvalid || !strings.Contains(stderr, "EVAL_JUDGE_BASE_URL") || strings.Contains(stderr, "--judge-base-url") {
+		t.Errorf("judged suite with only EVAL_JUDGE_BASE_URL: exit %d, stderr %s", code, stderr)
+	}
+}

@@ -31,6 +31,12 @@ type progress struct {
 	shown bool // a bar is on the terminal's current line
 	// rates, when set, describes the provider request rates ("" if none).
 	rates func() string
+	// now is the clock of the elapsed time and the ETA; began is when the
+	// first question started, and failed and errored count the questions
+	// so far.
+	now             func() time.Time
+	began           time.Time
+	failed, errored int
 }
 
 // defaultCols is the width assumed when a terminal does not report one.
@@ -39,7 +45,7 @@ const defaultCols = 80
 // newProgress draws a bar when w is a terminal and the run is not in CI
 // (see inCI): CI logs keep every line, so they get one line per case.
 func newProgress(w io.Writer, total int) *progress {
-	p := &progress{w: w, total: total}
+	p := &progress{w: w, total: total, now: time.Now}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) && !inCI(os.Getenv) {
 		fd := int(f.Fd())
 		p.cols = func() int {
@@ -55,6 +61,10 @@ func newProgress(w io.Writer, total int) *progress {
 // start draws an empty bar on a terminal, so a slow first case does not
 // leave the screen blank.
 func (p *progress) start() {
+	if p.now == nil {
+		p.now = time.Now
+	}
+	p.began = p.now()
 	if p.cols != nil {
 		p.draw(0, "")
 	}
@@ -63,6 +73,19 @@ func (p *progress) start() {
 // update is called once per finished case, never concurrently.
 func (p *progress) update(ev runner.Progress) {
 	c := ev.Case
+	switch c.Status {
+	case models.StatusFailed:
+		p.failed++
+	case models.StatusError:
+		p.errored++
+	}
+	status := p.timing(ev.Done, ev.Total)
+	switch {
+	case p.errored > 0:
+		status = fmt.Sprintf("%d failed, %s · %s", p.failed, compare.Plural(p.errored, "error", "errors"), status)
+	case p.failed > 0:
+		status = fmt.Sprintf("%d failed · %s", p.failed, status)
+	}
 	rates := ""
 	if p.rates != nil {
 		if r := p.rates(); r != "" {
@@ -70,10 +93,38 @@ func (p *progress) update(ev runner.Progress) {
 		}
 	}
 	if p.cols == nil {
-		fmt.Fprintf(p.w, "[%d/%d] %-13s %s (%.0f ms)%s\n", ev.Done, ev.Total, c.Status, clip(sanitize.EscapeText(c.CaseID), 60), c.DurationMS, rates)
+		fmt.Fprintf(p.w, "[%d/%d] %-13s %s (%.0f ms) · %s%s\n", ev.Done, ev.Total, c.Status, clip(sanitize.EscapeText(c.CaseID), 60), c.DurationMS, status, rates)
 		return
 	}
-	p.draw(ev.Done, c.Status+" "+sanitize.EscapeText(c.CaseID)+rates)
+	// On the bar the counts come first: the last question's id is cut
+	// first on a narrow terminal.
+	p.draw(ev.Done, status+" · "+c.Status+" "+sanitize.EscapeText(c.CaseID)+rates)
+}
+
+// timing is "elapsed 1m05s, ETA 40s": the time since the first question
+// started and the remaining questions at the mean pace so far.
+func (p *progress) timing(done, total int) string {
+	if p.now == nil {
+		p.now = time.Now
+	}
+	if p.began.IsZero() {
+		p.began = p.now()
+	}
+	elapsed := p.now().Sub(p.began)
+	s := "elapsed " + shortDuration(elapsed)
+	if done > 0 && done < total {
+		s += ", ETA " + shortDuration(elapsed*time.Duration(total-done)/time.Duration(done))
+	}
+	return s
+}
+
+// shortDuration rounds d for a progress line: tenths of a second under a
+// minute, whole seconds above.
+func shortDuration(d time.Duration) string {
+	if d < time.Minute {
+		return d.Round(100 * time.Millisecond).String()
+	}
+	return d.Round(time.Second).String()
 }
 
 // finish clears the bar, so what follows (the run's table, or an error

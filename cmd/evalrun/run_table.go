@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -88,10 +89,45 @@ type metricPart struct {
 
 func (m metricPart) width() int { return displayWidth(m.text) + 1 + len(m.verdict) }
 
+// screenful is how many rows a run's table lists in full: past it the
+// passed questions are counted on one line instead of listed (the reports
+// list every question).
+const screenful = 40
+
+// tableRows orders the cases for the table, failed and errored first, then
+// not evaluated, then passed (each group in run order), and returns how
+// many passed ones it left out: all of them when the run has more cases
+// than a screenful, so the summary is not scrolled away by passing rows.
+func tableRows(cases []*models.CaseResult) (rows []*models.CaseResult, hiddenPassed int) {
+	rank := func(status string) int {
+		switch status {
+		case models.StatusFailed, models.StatusError:
+			return 0
+		case models.StatusPassed:
+			return 2
+		}
+		return 1
+	}
+	rows = slices.Clone(cases)
+	slices.SortStableFunc(rows, func(a, b *models.CaseResult) int { return rank(a.Status) - rank(b.Status) })
+	if len(rows) <= screenful {
+		return rows, 0
+	}
+	kept := rows[:0]
+	for _, c := range rows {
+		if c.Status == models.StatusPassed {
+			hiddenPassed++
+			continue
+		}
+		kept = append(kept, c)
+	}
+	return kept, hiddenPassed
+}
+
 // writeRunTable prints the saved run: one row per case (its metrics
-// wrapped to the terminal's width), under each failed or errored check one
-// line with its reason, and under an agent error the error; then the
-// totals.
+// wrapped to the terminal's width), failures first (see tableRows), under
+// each failed or errored check one line with its reason, and under an
+// agent error the error; then the totals.
 func writeRunTable(w io.Writer, run *models.Run, where string, st style) {
 	var sum map[string]any
 	_ = run.Summary.Decode(&sum)
@@ -110,7 +146,8 @@ func writeRunTable(w io.Writer, run *models.Run, where string, st style) {
 	const qualityW = len("QUALITY")
 	prefixW := idW + 2 + statusW + 2 + qualityW + 2
 	fmt.Fprintf(w, "%s  %s  %s  METRICS\n", pad("ID", idW), pad("STATUS", statusW), pad("QUALITY", qualityW))
-	for _, c := range run.Cases {
+	rows, hidden := tableRows(run.Cases)
+	for _, c := range rows {
 		fmt.Fprintf(w, "%s  %s  %s  ", pad(clip(sanitize.EscapeText(c.CaseID), 40), idW),
 			st.paint(verdictColor(c.Status), pad(c.Status, statusW)), pad(fmtScore(c.Quality()), qualityW))
 		writeMetricParts(w, metricParts(c), prefixW, st)
@@ -118,6 +155,10 @@ func writeRunTable(w io.Writer, run *models.Run, where string, st style) {
 		if note := replyNoteLine(c); note != "" {
 			fmt.Fprintln(w, "  -> "+st.paint(ansiYellow, "note")+": "+note)
 		}
+	}
+	if hidden > 0 {
+		fmt.Fprintf(w, "%s  %s passed, not listed (more than %d rows: every question is in the reports, --report FILE.json or evalrun report)\n",
+			pad("…", idW), questions(hidden), screenful)
 	}
 	t := models.TotalsOf(run.Cases)
 	fmt.Fprintf(w, "Passing questions: %d of %d   Quality: %s   Errors: %d   Not evaluated: %d   Time: %s\n",

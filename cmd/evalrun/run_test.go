@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentevals-go/agentevals/internal/testdb"
 	"github.com/agentevals-go/agentevals/models"
@@ -312,20 +313,27 @@ func TestRunCmd_NoJudgeBuiltWithoutJudgeMetrics(t *testing.T) {
 
 // TestProgress_FitsTheTerminal draws the bar on a 40-column "terminal":
 // every frame fits in 39 columns (a wrapped frame would leave a stale row
-// behind), and finish clears the line before the table or an error.
+// behind), shows the running failure count and the ETA before the last
+// question's id, and finish clears the line before the table or an error.
 func TestProgress_FitsTheTerminal(t *testing.T) {
 	var b bytes.Buffer
-	p := &progress{w: &b, total: 3, cols: func() int { return 40 }}
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	now := func() time.Time { clock = clock.Add(2 * time.Second); return clock }
+	p := &progress{w: &b, total: 3, cols: func() int { return 40 }, now: now}
 	p.start()
 	for i, id := range []string{"returns", strings.Repeat("shipping-", 10), strings.Repeat("返品期限", 10)} {
-		p.update(runner.Progress{Done: i + 1, Total: 3, Case: &models.CaseResult{CaseID: id, Status: models.StatusPassed}})
+		status := models.StatusPassed
+		if i == 1 {
+			status = models.StatusFailed
+		}
+		p.update(runner.Progress{Done: i + 1, Total: 3, Case: &models.CaseResult{CaseID: id, Status: status}})
 	}
 	frames := strings.Split(b.String(), "\r\x1b[K")
 	if frames[0] != "" || len(frames) != 5 {
 		t.Fatalf("frames = %q, want 4 frames each after \\r\\x1b[K", frames)
 	}
-	want := []string{"[.............] 0/3", "[####.........] 1/3 passed returns",
-		"[########.....] 2/3 passed shipping-sh…", "[#############] 3/3 passed 返品期限返…"}
+	want := []string{"[.............] 0/3", "[####.........] 1/3 elapsed 2s, ETA 4s…",
+		"[########.....] 2/3 1 failed · elapsed…", "[#############] 3/3 1 failed · elapsed…"}
 	for i, f := range frames[1:] {
 		if w := displayWidth(f); w > 39 || f != want[i] {
 			t.Errorf("frame %d = %q (%d columns), want %q (at most 39 columns)", i, f, w, want[i])
@@ -343,7 +351,7 @@ func TestProgress_FitsTheTerminal(t *testing.T) {
 	q.start()
 	q.update(runner.Progress{Done: 1, Total: 1, Case: &models.CaseResult{CaseID: "returns", Status: models.StatusFailed, DurationMS: 12}})
 	q.finish()
-	if got, want := plain.String(), "[1/1] failed        returns (12 ms)\n"; got != want {
+	if got, want := plain.String(), "[1/1] failed        returns (12 ms) · 1 failed · elapsed 0s\n"; got != want {
 		t.Errorf("plain progress = %q, want %q", got, want)
 	}
 }

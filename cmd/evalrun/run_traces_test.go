@@ -13,16 +13,15 @@ import (
 	"testing"
 
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
+
+	"github.com/agentevals-go/agentevals/internal/nodedeps"
 )
 
 // TestRun_tracesAndExport runs a Node SDK agent under evalrun run
 // --traces: its tool calls are scored from its spans, and --export-otlp
 // sends one span per question, in the agent's trace, to a collector.
 func TestRun_tracesAndExport(t *testing.T) {
-	nodeDir, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "otel-node"))
-	if _, err := os.Stat(filepath.Join(nodeDir, "node_modules", "@opentelemetry", "sdk-trace-node")); err != nil {
-		t.Fatalf("the Node OpenTelemetry packages are not installed (%v); run: (cd testdata/otel-node && npm ci)", err)
-	}
+	nodeDir := nodedeps.Require(t, filepath.Join("..", "..", "testdata", "otel-node"))
 	var mu sync.Mutex
 	exported := map[string]string{} // span name -> trace id
 	col := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -75,7 +75,7 @@ func ttyRunCols(t *testing.T, cols uint16, args ...string) (code int, stdout, st
 
 var (
 	runIDRE    = regexp.MustCompile(`run [0-9a-f-]{36} saved to \S+`)
-	durationRE = regexp.MustCompile(`Time: [0-9.]+m?s|\([0-9]+ ms\)`)
+	durationRE = regexp.MustCompile(`Time: [0-9.]+m?s|\([0-9]+ ms\)|elapsed [0-9.a-zµ]+(, ETA [0-9.a-zµ]+)?`)
 )
 
 // normalize replaces what changes between runs: the run id, the database

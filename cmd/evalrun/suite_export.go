@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/agentevals-go/agentevals/eval"
@@ -35,6 +37,29 @@ Metrics whose names are no evaluator type (custom Ruby evaluator blocks) are lef
 Exit 0 when written (read the warnings), 2 when the run is missing or cannot be exported.`
 }
 
+// agentDir is agent.dir for a suite written with -o: the working
+// directory (where the agent command was typed, e.g. a Rails root for
+// bin/rails) relative to the file's folder, so the command runs where it
+// was written for. Standard output leaves it out.
+func (c *SuiteExportCmd) agentDir() (string, error) {
+	if c.Output == "" {
+		return "", nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	out, err := filepath.Abs(c.Output)
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(filepath.Dir(out), wd)
+	if err != nil || rel == "." {
+		return "", err
+	}
+	return filepath.ToSlash(rel), nil
+}
+
 // Run exports the suite.
 func (c *SuiteExportCmd) Run(ctx context.Context, g *Globals) error {
 	db, err := g.open(ctx, true)
@@ -46,8 +71,12 @@ func (c *SuiteExportCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
+	dir, err := c.agentDir()
+	if err != nil {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("export suite: %w", err)}
+	}
 	exp, err := suite.ExportSuite(run, suite.ExportOptions{
-		AgentCommand: strings.Fields(c.AgentCommand), Evaluators: c.Evaluator, Registry: score.Builtins()})
+		AgentCommand: strings.Fields(c.AgentCommand), AgentDir: dir, Evaluators: c.Evaluator, Registry: score.Builtins()})
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: err}
 	}
@@ -55,6 +84,8 @@ func (c *SuiteExportCmd) Run(ctx context.Context, g *Globals) error {
 		if _, err := g.Stdout.Write(exp.File); err != nil {
 			return fmt.Errorf("export suite: %w", err)
 		}
+	} else if err := os.MkdirAll(filepath.Dir(c.Output), 0o755); err != nil {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("export suite: %w", err)}
 	} else if err := atomicfile.CreateNew(c.Output, exp.File, 0o644); err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("export suite: %w", err)}
 	}
@@ -65,8 +96,8 @@ func (c *SuiteExportCmd) Run(ctx context.Context, g *Globals) error {
 		fmt.Fprintf(g.Stderr, "note: %s\n", sanitize.EscapeText(n))
 	}
 	if c.Output != "" {
-		fmt.Fprintf(g.Stderr, "Wrote %s: %d questions of run %s; check it with evalrun validate %s\n",
-			c.Output, len(run.Cases), run.ID, c.Output)
+		fmt.Fprintf(g.Stderr, "Wrote %s: %s of run %s; check it with evalrun validate %s\n",
+			c.Output, questions(len(run.Cases)), run.ID, c.Output)
 	}
 	return nil
 }

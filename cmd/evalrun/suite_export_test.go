@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentevals-go/agentevals/internal/testdb"
 )
 
 // TestSuiteExport_FirstGoRunBaselinedByRubyRun exports a Ruby-written run
@@ -75,4 +77,51 @@ func mustMarshal(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestSuiteExport_RailsLayoutAndConversation exports a run as the Rails
+// guide does, from the application's root into a suites/ folder that does
+// not exist yet: the folder is created, agent.dir points back at the root
+// so bin/rails resolves, a conversation keeps its turns, and the file
+// passes validate.
+func TestSuiteExport_RailsLayoutAndConversation(t *testing.T) {
+	url := testdb.SQLiteURL(t)
+	src := filepath.Join(t.TempDir(), "conv.json")
+	os.WriteFile(src, []byte(`{"suite": "Conv", "agent": {"name": "A", "command": ["sh", "-c", "cat >/dev/null; echo ok"]},
+	  "questions": [{"id": "c", "turns": ["hi", {"content": "again", "checks": [{"type": "contains", "value": "ok"}]}],
+	    "expected_answer": "ok", "minimum_scores": {"exact_match": 1}}]}`), 0o644)
+	if code, out, stderr := evalrun(t, "--database-url", url, "run", src); code != exitOK {
+		t.Fatalf("run: exit %d\n%s%s", code, out, stderr)
+	}
+	run := onlyRun(t, url)
+
+	root := t.TempDir() // the Rails application
+	os.MkdirAll(filepath.Join(root, "bin"), 0o755)
+	os.WriteFile(filepath.Join(root, "bin", "rails"), []byte("#!/bin/sh\necho ok\n"), 0o755)
+	t.Chdir(root)
+	code, _, stderr := evalrun(t, "--database-url", url, "suite", "export", run.ID.String(), "-o", "suites/conv.json",
+		"--agent-command", "bin/rails runner script/agent.rb")
+	if code != exitOK {
+		t.Fatalf("export into a missing suites/: exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "turn2.contains") {
+		t.Errorf("the left-out turn check is not named:\n%s", stderr)
+	}
+	var s struct {
+		Agent     struct{ Dir string }
+		Questions []struct {
+			Turns    []string
+			Question json.RawMessage
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(root, "suites", "conv.json"))
+	if err != nil || json.Unmarshal(b, &s) != nil {
+		t.Fatalf("read the export: %v\n%s", err, b)
+	}
+	if s.Agent.Dir != ".." || len(s.Questions) != 1 || strings.Join(s.Questions[0].Turns, "|") != "hi|again" || s.Questions[0].Question != nil {
+		t.Errorf("exported suite:\n%s", b)
+	}
+	if code, out, stderr := evalrun(t, "validate", "suites/conv.json"); code != exitOK {
+		t.Fatalf("validate the export: exit %d\n%s%s", code, out, stderr)
+	}
 }

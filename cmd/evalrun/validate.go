@@ -73,5 +73,5 @@ func checkProgram(w io.Writer, path string, cfg suite.AgentConfig) error {
 			path, sanitize.EscapeText(cfg.Name), sanitize.EscapeText(err.Error()))
 		return nil
 	}
-	return fmt.Errorf("%s: $.agent.command[0]: %w (the program is resolved as run resolves it: relative to agent.dir, else to the working directory)", path, err)
+	return fmt.Errorf("%s: $.agent.command[0]: %w (run starts the agent in agent.dir, itself relative to the suite file's folder, else in the suite file's folder, and resolves a relative program there: set agent.dir to the folder the command is written for, e.g. \"dir\": \"..\" when the suite sits one folder below it)", path, err)
 }

@@ -91,7 +91,7 @@ func TestDocs(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			copyRepo(t, work)
+			copyRepo(t, env.root, work)
 			for _, b := range blocks {
 				where := fmt.Sprintf("%s:%d", rel, b.Line)
 				if b.Marker.File != "" {

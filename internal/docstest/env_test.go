@@ -150,20 +150,24 @@ func workRoot(t *testing.T) string {
 }
 
 // copyRepo copies the files git tracks (and the working tree's changes to
-// them) to dst, so blocks can write files without touching the checkout.
-func copyRepo(t *testing.T, dst string) {
+// them) from root to dst, so blocks can write files without touching the
+// checkout. Untracked files stay behind: what a reader made by following
+// the docs in the checkout (the tour's evals/, support/, .github/ and
+// report) would otherwise be in the way of the blocks that make it again.
+// A new file must be added to git (git add -N is enough) to be copied.
+func copyRepo(t *testing.T, root, dst string) {
 	t.Helper()
-	cmd := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-	cmd.Dir = env.root
+	cmd := exec.Command("git", "ls-files", "-z", "--cached")
+	cmd.Dir = root
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("git ls-files in %s: %v (the docs test needs a git checkout)", env.root, err)
+		t.Fatalf("git ls-files in %s: %v (the docs test needs a git checkout)", root, err)
 	}
 	for _, rel := range bytes.Split(out, []byte{0}) {
 		if len(rel) == 0 {
 			continue
 		}
-		src := filepath.Join(env.root, string(rel))
+		src := filepath.Join(root, string(rel))
 		info, err := os.Lstat(src)
 		if err != nil || !info.Mode().IsRegular() {
 			continue // deleted in the working tree, or a symlink

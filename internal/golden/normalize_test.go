@@ -50,6 +50,9 @@ var (
 	runTimeRe = regexp.MustCompile(`\bTime: (?:\d+(?:\.\d+)?(?:h|ms|m|s|µs|us|ns))+\b`)
 	// progressMsRe is a case's wall-clock time on its progress line.
 	progressMsRe = regexp.MustCompile(` \(\d+ ms\)`)
+	// progressPaceRe is the failure count, elapsed time and ETA after it,
+	// which vary with the completion order and the clock.
+	progressPaceRe = regexp.MustCompile(` · (?:\d+ failed(?:, \d+ errors?)? · )?elapsed [0-9.a-zµ]+(?:, ETA [0-9.a-zµ]+)?`)
 	// junitTimeRe is a JUnit duration in seconds.
 	junitTimeRe = regexp.MustCompile(`\btime="\d+(?:\.\d+)?"`)
 	// rateNoteRe is the request-rate note ending a progress line once a
@@ -121,7 +124,7 @@ func (n *normalizer) stderr(s string) string {
 		j := i
 		for j < len(lines) && progressRe.MatchString(lines[j]) {
 			m := progressRe.FindStringSubmatch(lines[j])
-			lines[j] = "[<n>/" + m[1] + "] " + progressMsRe.ReplaceAllString(rateNoteRe.ReplaceAllString(m[2], ""), " (<ms> ms)")
+			lines[j] = "[<n>/" + m[1] + "] " + progressMsRe.ReplaceAllString(progressPaceRe.ReplaceAllString(rateNoteRe.ReplaceAllString(m[2], ""), ""), " (<ms> ms)")
 			j++
 		}
 		slices.Sort(lines[i:j])
