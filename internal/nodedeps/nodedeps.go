@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/agentevals-go/agentevals/bounds"
 )
 
 // stamp is the file in node_modules that records the hash of the
@@ -46,7 +48,7 @@ func ensure(dir string, command []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	lockfile, err := os.ReadFile(filepath.Join(abs, "package-lock.json"))
+	lockfile, err := bounds.ReadFile(filepath.Join(abs, "package-lock.json"), 64<<20)
 	if err != nil {
 		return "", fmt.Errorf("npm packages of %s: %w", abs, err)
 	}
@@ -88,7 +90,7 @@ func ensure(dir string, command []string) (string, error) {
 // installed reports whether node_modules was installed from the lock file
 // whose hash is want.
 func installed(dir string, want []byte) bool {
-	got, err := os.ReadFile(filepath.Join(dir, "node_modules", stamp))
+	got, err := bounds.ReadFile(filepath.Join(dir, "node_modules", stamp), 1<<10)
 	return err == nil && bytes.Equal(got, want)
 }
 
