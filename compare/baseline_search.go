@@ -38,7 +38,7 @@ func FindBaseline(ctx context.Context, db *models.DB, run *models.Run, calculate
 	}
 	exact, err := db.BaselineCandidates(ctx, models.BaselineQuery{
 		Suite: run.Suite, Agent: run.Agent, Digest: run.SuiteDigest, Before: before, Limit: 1,
-		SkipInfrastructureFailures: true,
+		SkipInfrastructureFailures: true, Kind: models.KindOf(run),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("find baseline: %w", err)
@@ -57,7 +57,7 @@ func FindBaseline(ctx context.Context, db *models.DB, run *models.Run, calculate
 	}
 	q := models.BaselineQuery{
 		Suite: run.Suite, Agent: run.Agent, Version: run.Version, CaseIDs: ids, NotWriter: WriterOf(run),
-		SkipInfrastructureFailures: true, Before: before,
+		SkipInfrastructureFailures: true, Before: before, Kind: models.KindOf(run),
 	}
 	if best != nil {
 		q.After = &models.Cursor{StartedAt: best.StartedAt, Sequence: best.Sequence}

@@ -62,6 +62,9 @@ type Exec struct {
 	Record *suite.Recordings
 	// Traces receives the agent's spans (nil: tracing off).
 	Traces *otlp.Receiver
+	// Observed gives each case's answer as already observed (production
+	// traces): the agent is not called.
+	Observed func(caseID string) (runner.Observed, bool)
 	// Started is called just before the first question is asked, Progress
 	// after each question (one call at a time), Finished when the
 	// execution ended, successfully or not, before anything is saved.
@@ -164,7 +167,7 @@ func execute(ctx context.Context, t Task) (*models.Run, error) {
 	e := t.Exec
 	opts := runner.ExecOptions{Judge: t.Judge, JudgeDisabled: e.JudgeDisabled, Concurrency: e.Concurrency,
 		Timeout: e.Timeout, Metadata: e.Metadata, Progress: e.Progress, ExtraSummary: e.ExtraSummary,
-		Repeat: e.Repeat, Record: e.Record, Provenance: e.Provenance, Traces: e.Traces}
+		Repeat: e.Repeat, Record: e.Record, Provenance: e.Provenance, Traces: e.Traces, Observed: e.Observed}
 	if e.Started != nil {
 		e.Started()
 	}

@@ -103,6 +103,10 @@ type BaselineQuery struct {
 	// non-null infrastructure_failure: they measured the infrastructure,
 	// not the agent, and never serve as automatic baselines.
 	SkipInfrastructureFailures bool
+	// Kind keeps only production windows (runs whose summary has
+	// ProductionKey) when Kind is KindProduction, only other runs when it
+	// is KindSuite; every run when it is "".
+	Kind RunKind
 	// Before excludes runs at or after this point; a zero Sequence means
 	// "strictly before StartedAt".
 	Before Cursor
@@ -198,6 +202,7 @@ func (db *DB) baselineFilter(q *bun.SelectQuery, bq BaselineQuery) *bun.SelectQu
 	if bq.SkipInfrastructureFailures {
 		q = q.Where(f.text("r.summary", InfrastructureFailureKey) + " IS NULL")
 	}
+	q = bq.Kind.filter(q, f)
 	if bq.CaseIDs != nil {
 		q = q.Where("(SELECT count(*) FROM "+CaseResultsTable+" cc WHERE cc.run_id = r.id) = ?", len(bq.CaseIDs))
 		if len(bq.CaseIDs) > 0 {

@@ -78,6 +78,9 @@ type ExecOptions struct {
 	// Traces, when set, gives every agent call its own trace on this
 	// receiver and reads the agent's spans (runner/trace.go).
 	Traces *otlp.Receiver
+	// Observed, when set, gives each case's answer as already observed
+	// (production traces): the agent is not called (runner/observed.go).
+	Observed func(caseID string) (Observed, bool)
 }
 
 // caseHook prepares one case (a replay session): it returns the context for
@@ -290,6 +293,9 @@ func (e *executor) answer(ctx context.Context, c *suite.Case, rec *models.CaseRe
 // the case's replay evidence (nil without replay), tr what its spans said
 // (nil without tracing).
 func (e *executor) ask(ctx context.Context, c *suite.Case) (resp agent.Response, ev *models.APIReplay, tr *otlp.Evidence, dur time.Duration, answered bool, err error) {
+	if e.opts.Observed != nil {
+		return e.observed(ctx, c)
+	}
 	runCtx := ctx
 	if e.opts.Timeout > 0 {
 		var cancel context.CancelFunc
