@@ -27,6 +27,9 @@ type ScoreTracesCmd struct {
 	SaveTo      string   `name:"save-to" placeholder:"FILE" help:"Write the window's run to this evidence file instead of the database."`
 	NoSave      bool     `name:"no-save" help:"Dry run: save nothing; the table and reports are still written."`
 	EvidenceDir string   `name:"evidence-dir" default:"${evidence_dir}" placeholder:"DIR" help:"Where a window that could not be saved to the database is written as DIR/<run-id>.json (exit 3)."`
+	Alpha       float64  `name:"alpha" default:"0.01" placeholder:"A" help:"Family-wise false-alarm level of the drop tests, split over every metric's pass-rate and mean tests (0 < A < 1)."`
+	Previous    int      `name:"previous" default:"5" placeholder:"N" help:"How many earlier windows of the monitor, pooled, this window is compared with."`
+	DropsReport []string `name:"drops-report" sep:"none" placeholder:"PATH" help:"Write the drop tests to PATH (.json or .md; repeatable)."`
 	RedactPII   bool     `name:"redact-pii" help:"Replace e-mail addresses, phone numbers, card numbers, IBANs and IP addresses by typed markers before anything is stored or shown. Not available in this build yet: refused (exit 2) rather than silently ignored."`
 
 	JudgeFlags
@@ -36,6 +39,14 @@ type ScoreTracesCmd struct {
 func (c *ScoreTracesCmd) Run(ctx context.Context, g *Globals) error {
 	if c.RedactPII {
 		return &exitError{Code: exitInvalid, Err: errors.New("--redact-pii: the PII pass is not in this build yet; nothing was read")}
+	}
+	if !(c.Alpha > 0 && c.Alpha < 1) || c.Previous < 1 {
+		return &exitError{Code: exitInvalid, Err: fmt.Errorf("--alpha %g --previous %d: want 0 < alpha < 1 and at least 1 previous window", c.Alpha, c.Previous)}
+	}
+	for _, p := range c.DropsReport {
+		if err := checkDir("--drops-report", p); err != nil {
+			return asInvalid(err)
+		}
 	}
 	if c.SaveTo != "" && c.NoSave {
 		return &exitError{Code: exitInvalid, Err: errors.New("--save-to and --no-save: choose one")}
@@ -102,6 +113,15 @@ func (c *ScoreTracesCmd) Run(ctx context.Context, g *Globals) error {
 	if res.Evidence.Kept == eval.Spooled {
 		return &exitError{Code: exitNotSaved, Err: notSaved(g, res.Evidence)}
 	}
+	fell, err := c.checkDrops(ctx, g, db, res.Run)
+	if err != nil {
+		return asInvalid(err)
+	}
+	if fell {
+		fmt.Fprintln(g.Stdout, "exit 1: a metric fell beyond noise against the previous windows")
+		return &exitError{Code: exitFailed}
+	}
+	fmt.Fprintln(g.Stdout, "exit 0: no metric fell beyond noise")
 	return nil
 }
 
