@@ -67,7 +67,7 @@ func export(path, name string, n int, seed uint64, start time.Time) error {
 		return err
 	}
 	res := resource.NewSchemaless(attribute.String("service.name", "shop"), attribute.String("service.version", name))
-	tp := sdktrace.NewTracerProvider(sdktrace.WithResource(res), sdktrace.WithBatcher(exp, sdktrace.WithMaxExportBatchSize(64)))
+	tp := sdktrace.NewTracerProvider(sdktrace.WithResource(res), sdktrace.WithIDGenerator(newSeededIDs(seed)), sdktrace.WithBatcher(exp, sdktrace.WithMaxExportBatchSize(64)))
 	rng := rand.New(rand.NewPCG(seed, 7))
 	for i := range n {
 		answer(tp.Tracer("shop"), rng, rev, start.Add(time.Duration(i)*2*time.Second), i)
