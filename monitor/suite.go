@@ -11,7 +11,7 @@ import (
 // question is one case of the suite a window is scored as.
 type question struct {
 	ID       string          `json:"id"`
-	Question string          `json:"question"`
+	Question any             `json:"question"`
 	Checks   json.RawMessage `json:"checks"`
 	Metadata any             `json:"metadata,omitempty"`
 }

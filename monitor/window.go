@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/models"
@@ -59,6 +60,7 @@ func (m *Monitor) Read(files []string, limits tracefile.Limits) (*Window, error)
 			case seen[id]:
 				w.Record.Duplicates++
 			case !m.Traces.Match(c):
+				seen[id] = true
 				w.Record.Filtered++
 			default:
 				seen[id] = true
@@ -86,7 +88,7 @@ func (m *Monitor) Read(files []string, limits tracefile.Limits) (*Window, error)
 			w.Record.WindowEnd = src.End
 		}
 		pc := models.ProductionCase{ConversationID: src.ConversationID, Start: src.Start, End: src.End, TraceIDs: src.TraceIDs, Service: c.Service}
-		qs[i] = question{ID: caseID(c), Question: c.Question, Metadata: map[string]any{models.ProductionKey: pc}}
+		qs[i] = question{ID: caseID(c), Question: questionOf(c), Metadata: map[string]any{models.ProductionKey: pc}}
 		w.observed[qs[i].ID] = observedOf(c)
 		for _, n := range c.Notes {
 			w.Notes = append(w.Notes, qs[i].ID+": "+n)
@@ -197,4 +199,13 @@ func sum(a, b *int64) *int64 {
 	}
 	s := *a + *b
 	return &s
+}
+
+// questionOf is the case's question: the user's first message, or, when
+// the traces hold none, an object saying so (a question is never blank).
+func questionOf(c *tracefile.Case) any {
+	if strings.TrimSpace(c.Question) != "" {
+		return c.Question
+	}
+	return map[string]any{"user_message": nil, "trace_id": c.Turns[0].TraceID}
 }
