@@ -78,8 +78,7 @@ type ExecOptions struct {
 	// Traces, when set, gives every agent call its own trace on this
 	// receiver and reads the agent's spans (runner/trace.go).
 	Traces *otlp.Receiver
-	// Observed, when set, gives each case's answer as already observed
-	// (production traces): the agent is not called (runner/observed.go).
+	// Observed, when set, gives each case's observed answer: no agent call (runner/observed.go).
 	Observed func(caseID string) (Observed, bool)
 }
 
