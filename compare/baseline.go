@@ -201,6 +201,9 @@ func CheckBaseline(run, candidate *models.Run, calculated []string) error {
 	if candidate.ID == run.ID {
 		return fmt.Errorf("%w: run %s cannot be its own baseline", ErrIncompatible, run.ID)
 	}
+	if models.IsProduction(run) != models.IsProduction(candidate) {
+		return fmt.Errorf("%w: %s", ErrIncompatible, productionMismatch(run, candidate))
+	}
 	if candidate.Agent != run.Agent {
 		return fmt.Errorf("%w: agent %q is not %q", ErrIncompatible, candidate.Agent, run.Agent)
 	}

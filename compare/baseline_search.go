@@ -50,7 +50,7 @@ func FindBaselineOnBranch(ctx context.Context, db *models.DB, run *models.Run, c
 	}
 	exact, err := db.BaselineCandidates(ctx, models.BaselineQuery{
 		Suite: run.Suite, Agent: run.Agent, Digest: run.SuiteDigest, Before: before, Limit: 1,
-		SkipInfrastructureFailures: true, Branch: branch,
+		SkipInfrastructureFailures: true, Branch: branch, Kind: models.KindOf(run),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("find baseline: %w", err)
@@ -69,7 +69,7 @@ func FindBaselineOnBranch(ctx context.Context, db *models.DB, run *models.Run, c
 	}
 	q := models.BaselineQuery{
 		Suite: run.Suite, Agent: run.Agent, Version: run.Version, CaseIDs: ids, NotWriter: WriterOf(run),
-		SkipInfrastructureFailures: true, Before: before, Branch: branch,
+		SkipInfrastructureFailures: true, Before: before, Branch: branch, Kind: models.KindOf(run),
 	}
 	if best != nil {
 		q.After = &models.Cursor{StartedAt: best.StartedAt, Sequence: best.Sequence}

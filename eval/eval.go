@@ -71,6 +71,9 @@ type Exec struct {
 	// StopReason names what closed it.
 	Stop       <-chan struct{}
 	StopReason func() string
+	// Observed gives each case's answer as already observed (production
+	// traces): the agent is not called.
+	Observed func(caseID string) (runner.Observed, bool)
 	// Started is called just before the first question is asked, Progress
 	// after each question (one call at a time), Finished when the
 	// execution ended, successfully or not, before anything is saved.
@@ -172,7 +175,7 @@ func execute(ctx context.Context, t Task, calculated []string) (*models.Run, err
 	opts := runner.ExecOptions{Judge: t.Judge, JudgeDisabled: e.JudgeDisabled, Concurrency: e.Concurrency,
 		Timeout: e.Timeout, Metadata: e.Metadata, Progress: e.Progress, ExtraSummary: e.ExtraSummary,
 		Repeat: e.Repeat, Record: e.Record, Provenance: e.Provenance, Traces: e.Traces, Sanitize: e.Sanitize,
-		Stop: e.Stop, StopReason: e.StopReason}
+		Stop: e.Stop, StopReason: e.StopReason, Observed: e.Observed}
 	if e.Started != nil {
 		e.Started()
 	}

@@ -141,6 +141,10 @@ type BaselineQuery struct {
 	// Branch, when set, keeps only runs whose provenance names this git
 	// branch (summary.provenance.branch).
 	Branch string
+	// Kind keeps only production windows (runs whose summary has
+	// ProductionKey) when Kind is KindProduction, only other runs when it
+	// is KindSuite; every run when it is "".
+	Kind RunKind
 	// Before excludes runs at or after this point; a zero Sequence means
 	// "strictly before StartedAt".
 	Before Cursor
@@ -267,6 +271,7 @@ func (db *DB) baselineFilter(q *bun.SelectQuery, bq BaselineQuery) *bun.SelectQu
 	if bq.Branch != "" {
 		q = q.Where(f.nested("r.summary", "provenance", "branch")+" = ?", bq.Branch)
 	}
+	q = bq.Kind.filter(q, f)
 	if bq.CaseIDs != nil {
 		q = q.Where("(SELECT count(*) FROM "+CaseResultsTable+" cc WHERE cc.run_id = r.id) = ?", len(bq.CaseIDs))
 		if len(bq.CaseIDs) > 0 {

@@ -89,6 +89,8 @@ type ExecOptions struct {
 	// (the signal), for the summary's interrupted record.
 	Stop       <-chan struct{}
 	StopReason func() string
+	// Observed, when set, gives each case's observed answer: no agent call (runner/observed.go).
+	Observed func(caseID string) (Observed, bool)
 }
 
 // caseHook prepares one case (a replay session): it returns the context for
@@ -305,6 +307,9 @@ func (e *executor) answer(ctx context.Context, c *suite.Case, rec *models.CaseRe
 // the case's replay evidence (nil without replay), tr what its spans said
 // (nil without tracing).
 func (e *executor) ask(ctx context.Context, c *suite.Case) (resp agent.Response, ev *models.APIReplay, tr *otlp.Evidence, dur time.Duration, answered bool, err error) {
+	if e.opts.Observed != nil {
+		return e.observed(ctx, c)
+	}
 	runCtx := ctx
 	if e.opts.Timeout > 0 {
 		var cancel context.CancelFunc

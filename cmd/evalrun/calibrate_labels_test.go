@@ -34,7 +34,7 @@ func TestCalibrateCmd_LabelsOfAnotherRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, stderr = evalrun(t, "--database-url", dbURL, "calibrate", run.ID.String(), "--labels", own)
-	if code != exitOK || !strings.Contains(out, "semantic_accuracy  6      6      1.000") {
+	if code != exitOK || !strings.Contains(out, "semantic_accuracy  6       6      1.000") {
 		t.Errorf("labels of this run: exit %d, want 0 and full agreement\n%s%s", code, out, stderr)
 	}
 }

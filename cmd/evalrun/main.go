@@ -54,6 +54,7 @@ type CLI struct {
 	Init           InitCmd           `cmd:"" help:"Scaffold a runnable suite, an agent stub, a golden set and a CI workflow."`
 	Run            RunCmd            `cmd:"" help:"Run a suite against its agent, save the run and gate on the result."`
 	Validate       ValidateCmd       `cmd:"" help:"Check a suite file without running it."`
+	ScoreTraces    ScoreTracesCmd    `cmd:"" name:"score-traces" help:"Score a window of production traces (a collector's file export) with a monitor's checks, without calling the agent; saved as one run."`
 	Schema         SchemaCmd         `cmd:"" help:"Print the JSON Schema of suite files."`
 	Checks         CheckTypesCmd     `cmd:"" help:"List every check type with its params and an example."`
 	History        HistoryCmd        `cmd:"" help:"List recent runs."`

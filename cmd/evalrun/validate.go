@@ -14,7 +14,7 @@ import (
 
 // ValidateCmd checks a suite file without running it.
 type ValidateCmd struct {
-	Suite string `arg:"" name:"suite" help:"Suite file to check."`
+	Suite string `arg:"" name:"suite" help:"Suite file to check (or a monitor file: JSON with a \"monitor\" key)."`
 }
 
 // Run loads the suite and reports every problem (exit 2) or a short
@@ -24,6 +24,9 @@ type ValidateCmd struct {
 // Credentials and header values belong to the machine, not the suite: an
 // unset one is a note on stderr, not a failure.
 func (c *ValidateCmd) Run(g *Globals) error {
+	if isMonitorFile(c.Suite) {
+		return validateMonitor(g, c.Suite)
+	}
 	s, err := suite.Load(c.Suite)
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: err}

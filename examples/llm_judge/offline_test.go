@@ -31,7 +31,7 @@ func TestOffline(t *testing.T) {
 		"ci gate",
 		"-> semantic_accuracy FAIL: The answer gives a 14-day deadline; the reference says 30 days.",
 		"(exit 1: the regressed returns answer fails semantic_accuracy)",
-		"semantic_accuracy  3      3      1.000          1.000",
+		"semantic_accuracy  3       3      1.000          1.000",
 	} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("offline.sh output lacks %q:\n%s", want, out)

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// revision is one version of the simulated shop agent: how often it skips
+// the order lookup and answers from memory, and how often its tool fails.
+type revision struct {
+	skipTool, toolError float64
+}
+
+// revisions are the agent's versions: the reference and a regressed one
+// whose prompt change makes it guess without looking the order up.
+var revisions = map[string]revision{
+	"reference": {skipTool: 0.02, toolError: 0.02},
+	"regressed": {skipTool: 0.30, toolError: 0.15},
+}
+
+// answer is one simulated request to the agent, instrumented with the
+// GenAI semantic conventions through the OpenTelemetry SDK's tracer: the
+// root invoke_agent span, a model call, the order lookup tool (unless the
+// revision skips it) and the model call that answers.
+func answer(tr trace.Tracer, rng *rand.Rand, rev revision, start time.Time, n int) {
+	at := func(ms int) trace.SpanEventOption {
+		return trace.WithTimestamp(start.Add(time.Duration(ms) * time.Millisecond))
+	}
+	order := 1000 + rng.IntN(9000)
+	question := fmt.Sprintf("Where is my order %d?", order)
+	in := messages("user", question)
+	ctx, root := tr.Start(context.Background(), "invoke_agent shop", at(0), trace.WithAttributes(
+		attribute.String("gen_ai.operation.name", "invoke_agent"), attribute.String("gen_ai.agent.name", "shop"),
+		attribute.String("gen_ai.input.messages", in), attribute.String("app.request", fmt.Sprint(n))))
+	_, chat := tr.Start(ctx, "chat shop-model", at(10), trace.WithAttributes(attribute.String("gen_ai.operation.name", "chat"),
+		attribute.String("gen_ai.input.messages", in), attribute.Int("gen_ai.usage.input_tokens", 80+rng.IntN(40)),
+		attribute.Int("gen_ai.usage.output_tokens", 10+rng.IntN(10))))
+	chat.End(at(200 + rng.IntN(200)))
+	reply := fmt.Sprintf("Order %d ships tomorrow.", order)
+	ms := 420
+	if rng.Float64() >= rev.skipTool {
+		args, _ := json.Marshal(map[string]int{"order": order})
+		_, tool := tr.Start(ctx, "execute_tool lookup_order", at(ms), trace.WithAttributes(attribute.String("gen_ai.operation.name", "execute_tool"),
+			attribute.String("gen_ai.tool.name", "lookup_order"), attribute.String("gen_ai.tool.call.arguments", string(args))))
+		if rng.Float64() < rev.toolError {
+			tool.SetStatus(codes.Error, "order service timed out")
+			reply = "Sorry, I cannot see your order right now."
+		} else {
+			tool.SetAttributes(attribute.String("gen_ai.tool.call.result", `{"status":"packed"}`))
+			reply = fmt.Sprintf("Order %d is packed and ships today.", order)
+		}
+		tool.End(at(ms + 30 + rng.IntN(50)))
+		ms += 100
+	}
+	_, chat2 := tr.Start(ctx, "chat shop-model", at(ms), trace.WithAttributes(attribute.String("gen_ai.operation.name", "chat"),
+		attribute.String("gen_ai.input.messages", in), attribute.String("gen_ai.output.messages", messages("assistant", reply)),
+		attribute.Int("gen_ai.usage.input_tokens", 150+rng.IntN(50)), attribute.Int("gen_ai.usage.output_tokens", 12)))
+	chat2.End(at(ms + 300 + rng.IntN(300)))
+	root.SetAttributes(attribute.String("gen_ai.output.messages", messages("assistant", reply)))
+	root.End(at(ms + 650))
+}
+
+func messages(role, text string) string {
+	b, _ := json.Marshal([]map[string]any{{"role": role, "parts": []map[string]string{{"type": "text", "content": text}}}})
+	return string(b)
+}
