@@ -35,6 +35,9 @@ func answer(tr trace.Tracer, rng *rand.Rand, rev revision, start time.Time, n in
 	}
 	order := 1000 + rng.IntN(9000)
 	question := fmt.Sprintf("Where is my order %d?", order)
+	if n%10 == 0 { // some customers leave an address: production input holds personal data
+		question += fmt.Sprintf(" Write to customer%d@example.com.", n)
+	}
 	in := messages("user", question)
 	ctx, root := tr.Start(context.Background(), "invoke_agent shop", at(0), trace.WithAttributes(
 		attribute.String("gen_ai.operation.name", "invoke_agent"), attribute.String("gen_ai.agent.name", "shop"),
