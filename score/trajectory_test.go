@@ -59,7 +59,7 @@ func TestActionGroup_modes(t *testing.T) {
 		{name: "ignored everything equals no arguments", params: `{"ignore_paths": ["q", "limit"]}`, sample: trace(e(act("kb", "search", "")), e(search)), score: 1},
 		{name: "null and {} arguments are none", params: `{"mode": "strict"}`, sample: trace(e(act("kb", "f", "null")), e(act("kb", "f", "{}"))), score: 1},
 		{name: "observed non-JSON arguments never match", params: `{"mode": "unordered"}`, sample: trace(e(fetch), e(act("kb", "fetch", `{bad`))), score: 0},
-		{name: "invalid expected action", params: `{"mode": "unordered"}`, sample: trace(e(act("", "x", "")), none), errKind: "invalid_expected_actions"},
+		{name: "invalid expected action", params: `{"mode": "unordered"}`, sample: trace(e(act("g", "", "")), none), errKind: "invalid_expected_actions"},
 	})
 }
 
@@ -122,7 +122,7 @@ func TestTrajectoryChecks(t *testing.T) {
 	})
 	runChecks(t, "tool_success", []checkCase{
 		{name: "all ok", sample: obs(withStatus(search, StatusOK), withStatus(del, StatusOK)), score: 1, reason: "all 2 calls succeeded"},
-		{name: "one failed", sample: obs(withStatus(search, StatusOK), withStatus(del, StatusError)), score: 0.5, reason: "#2 (no group)/delete"},
+		{name: "one failed", sample: obs(withStatus(search, StatusOK), withStatus(del, StatusError)), score: 0.5, reason: "#2 delete"},
 		{name: "status unknown", sample: obs(search), errKind: KindMissingInput},
 		{name: "empty", sample: emptySample, score: 1},
 		{name: "nil trace", sample: Sample{}, errKind: "not_instrumented"},
