@@ -3,7 +3,10 @@ package suite
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -242,4 +245,19 @@ func parseModel(p Problems, path string, raw json.RawMessage) *ModelConfig {
 		p.add(child(path, "model"), "missing: want the model's name")
 	}
 	return &m
+}
+
+// CheckListenAddress accepts a host:port to listen on, such as
+// 127.0.0.1:4318 (the host may be empty for every interface).
+func CheckListenAddress(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err == nil {
+		if n, perr := strconv.Atoi(port); perr != nil || n < 1 || n > 65535 {
+			err = errors.New("bad port")
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("want host:port such as 127.0.0.1:4318, got %q", addr)
+	}
+	return nil
 }
