@@ -1,6 +1,9 @@
 package score
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // ok and failed mark a call's outcome, as calls taken from spans carry it.
 func withStatus(a Action, status string) Action {
@@ -161,4 +164,25 @@ func TestTraceChecks(t *testing.T) {
 		{name: "share of no spans", params: `{"max_share": 0}`, sample: tr(), score: 1},
 		{name: "not traced", sample: Sample{}, errKind: "not_traced"},
 	})
+}
+
+// TestObservedCalls_hint: with tracing on, a missing action trace says why
+// (no span arrived, or none was a tool call) instead of "run with --traces".
+func TestObservedCalls_hint(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		trace     *Trace
+		want, not string
+	}{
+		{name: "tracing off", want: "run with --traces"},
+		{name: "tracing on, no span", trace: &Trace{}, want: "no span of this case's trace arrived", not: "run with --traces"},
+		{name: "tracing on, no tool span", trace: &Trace{Spans: []Span{{Name: "chat"}}}, want: "none of its spans is a tool call", not: "run with --traces"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := observedCalls("tool_used", Sample{Trace: tc.trace})
+			if err == nil || !strings.Contains(err.Error(), tc.want) || (tc.not != "" && strings.Contains(err.Error(), tc.not)) {
+				t.Errorf("error = %v, want %q", err, tc.want)
+			}
+		})
+	}
 }
