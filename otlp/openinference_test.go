@@ -62,4 +62,3 @@ func TestEvidence_openInferenceLangChain(t *testing.T) {
 		})
 	}
 }
-
