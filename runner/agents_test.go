@@ -30,7 +30,7 @@ func TestCommandAgent_Answer(t *testing.T) {
 		{"reads the question", `printf '%s' "$(cat)"  | sed 's/^/echo:/'`, `"echo:{\"id\":\"q1\",\"name\":\"n\",\"question\":\"How long?\"}"`, true, ""},
 		{"bad json", `cat >/dev/null; echo '{"output": '`, "", false, "bad_response"},
 		{"unknown key", `cat >/dev/null; echo '{"answer": "x"}'`, "", false, "bad_response"},
-		{"unknown action key", `cat >/dev/null; echo '{"output": "x", "actions": [{"group": "g", "name": "n", "result": 1}]}'`, "", false, "bad_response"},
+		{"unknown action key", `cat >/dev/null; echo '{"output": "x", "actions": [{"group": "g", "name": "n", "outcome": 1}]}'`, "", false, "bad_response"},
 		{"action without name", `cat >/dev/null; echo '{"output": "x", "actions": [{"group": "g"}]}'`, "", false, "bad_response"},
 		{"exit status", `cat >/dev/null; echo oops >&2; exit 3`, "", false, "exit_status"},
 	}
