@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -72,12 +71,7 @@ func TestBinary_ChatWebApp(t *testing.T) {
 	}
 	bin := buildBinary(t)
 	model := streamingModel(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	traces := ln.Addr().String()
-	ln.Close()
+	traces := freeLoopbackAddr(t)
 	app := exec.Command("node", filepath.Join(nodeDir, "chat-app.mjs"))
 	app.Env = append(os.Environ(), "MODEL_BASE_URL="+model.URL, "OTEL_EXPORTER_OTLP_ENDPOINT=http://"+traces)
 	app.Stderr = os.Stderr

@@ -25,12 +25,7 @@ import (
 // the case by the traceparent header), and the spans of another trace it
 // exports there are counted, never filed.
 func TestRun_tracesListen(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := freeLoopbackAddr(t)
 	exp, err := otlptracehttp.New(context.Background(), otlptracehttp.WithEndpoint(addr), otlptracehttp.WithInsecure())
 	if err != nil {
 		t.Fatal(err)
@@ -69,4 +64,16 @@ func TestRun_tracesListen(t *testing.T) {
 	if code != exitInvalid || !strings.Contains(stderr, "want host:port") {
 		t.Errorf("a bad address: exit %d\n%s", code, stderr)
 	}
+}
+
+// freeLoopbackAddr returns a loopback address with a port free right now,
+// for a fixed --traces-listen address.
+func freeLoopbackAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
 }
