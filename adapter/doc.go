@@ -22,8 +22,10 @@
 //
 //   - output: the answer, any JSON value (usually a string).
 //   - actions: the tool calls the agent observed itself make, in order, each
-//     {"group", "name", "arguments"} with a non-empty name; null (or no key)
-//     means the agent is not instrumented, [] that it made no call.
+//     {"group", "name", "arguments"} with a non-empty name and optionally
+//     its outcome, read like calls from spans: "status" ("ok" or "error"),
+//     "result" (any JSON value) and "duration_ms"; null (or no key) means
+//     the agent is not instrumented, [] that it made no call.
 //   - input_tokens, output_tokens: integers in [0, 2147483647].
 //   - cost: USD, finite and non-negative.
 //   - metadata: an object, kept with the case as evidence.

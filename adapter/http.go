@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/agentevals-go/agentevals/agent"
@@ -28,6 +29,7 @@ type HTTP struct {
 	timeout time.Duration
 	client  *http.Client
 	limiter *llm.Limiter // nil: not paced
+	proto   chatProtocol // nil: the Question JSON in, a Response out
 }
 
 var (
@@ -47,14 +49,18 @@ func newHTTPAgent(cfg suite.AgentConfig, timeout time.Duration, opts Options) (*
 		}
 		h.Set(k, v)
 	}
+	proto := chatProtocolOf(cfg.Protocol)
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/json, text/plain;q=0.9")
+	if proto != nil {
+		h.Set("Accept", proto.accept())
+	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	// Keep one idle connection per concurrent case: the default (2) would
 	// open and close connections at every request under load.
 	tr.MaxIdleConnsPerHost = opts.Concurrency
 	tr.MaxIdleConns = opts.Concurrency
-	return &HTTP{cfg: cfg, headers: h, timeout: timeout, client: &http.Client{Transport: tr}, limiter: opts.Limiter}, nil
+	return &HTTP{cfg: cfg, headers: h, timeout: timeout, client: &http.Client{Transport: tr}, limiter: opts.Limiter, proto: proto}, nil
 }
 
 // Answer posts the question. A 429 (or a 503 with Retry-After) is the
@@ -63,7 +69,7 @@ func newHTTPAgent(cfg suite.AgentConfig, timeout time.Duration, opts Options) (*
 // times in all and within the case's timeout, and the agent's shared
 // limiter (Options.Limiter) slows every worker down meanwhile.
 func (a *HTTP) Answer(ctx context.Context, q agent.Question) (agent.Response, error) {
-	in, err := json.Marshal(q)
+	in, err := a.requestBody(q)
 	if err != nil {
 		return agent.Response{}, &Error{Kind: "bad_question", Message: err.Error()}
 	}
@@ -91,6 +97,16 @@ func (a *HTTP) Answer(ctx context.Context, q agent.Question) (agent.Response, er
 			return resp, err // the case's deadline came first: report the last 429
 		}
 	}
+}
+
+// requestBody is the body of the question's request: the Question JSON, or
+// the conversation in the agent's chat protocol (the agent's name as the
+// model).
+func (a *HTTP) requestBody(q agent.Question) ([]byte, error) {
+	if a.proto != nil {
+		return a.proto.request(q, a.cfg.Name)
+	}
+	return json.Marshal(q)
 }
 
 // ctxError is the agent error of a request whose context ended.
@@ -134,7 +150,11 @@ func (a *HTTP) post(ctx context.Context, in []byte, session string) (agent.Respo
 	details["status"] = res.StatusCode
 	if res.StatusCode/100 != 2 {
 		details["body"] = excerpt(body.Buf)
-		return agent.Response{}, res.StatusCode, retryAfter, &Error{Kind: "http_status", Message: res.Status, Details: details}
+		msg := res.Status
+		if b := strings.TrimSpace(quoteReply(body.Buf)); b != `""` {
+			msg += ": " + b
+		}
+		return agent.Response{}, res.StatusCode, retryAfter, &Error{Kind: "http_status", Message: msg, Details: details}
 	}
 	if body.over {
 		return agent.Response{}, res.StatusCode, 0, &Error{Kind: "bad_response", Message: fmt.Sprintf("body exceeds %d bytes besides the answer", maxStdout), Details: details}
@@ -142,7 +162,18 @@ func (a *HTTP) post(ctx context.Context, in []byte, session string) (agent.Respo
 	// Like a command agent's stdout: a JSON object is a Response, whatever
 	// the Content-Type (servers often label JSON text/plain); anything else
 	// is plain text, the output with actions null.
-	resp, err := parseReplyAs(body.Buf, a.cfg.Reply)
+	var resp agent.Response
+	if a.proto != nil {
+		if body.cut {
+			return agent.Response{}, res.StatusCode, 0, &Error{Kind: "bad_response", Message: fmt.Sprintf("the reply exceeds the agent's max_answer_bytes (%d)", body.limit), Details: details}
+		}
+		resp, err = a.proto.read(res.Header.Get("Content-Type"), body.Buf)
+		if err == nil {
+			err = CheckResponse(&resp)
+		}
+	} else {
+		resp, err = parseReplyAs(body.Buf, a.cfg.Reply)
+	}
 	if err != nil {
 		details["body"] = excerpt(body.Buf)
 		return agent.Response{}, res.StatusCode, 0, &Error{Kind: "bad_response", Message: err.Error(), Details: details}

@@ -16,6 +16,7 @@ import (
 	"github.com/agentevals-go/agentevals/bounds"
 	"github.com/agentevals-go/agentevals/money"
 	"github.com/agentevals-go/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/score"
 	"github.com/agentevals-go/agentevals/suite"
 )
 
@@ -23,7 +24,7 @@ import (
 // one of its actions: anything else is refused (see unknownKeys).
 var (
 	responseKeys = []string{"output", "actions", "input_tokens", "output_tokens", "cost", "metadata"}
-	actionKeys   = []string{"group", "name", "arguments"}
+	actionKeys   = []string{"group", "name", "arguments", "status", "result", "duration_ms"}
 )
 
 // errNotObject is parseReply's error for a reply that is not a JSON object
@@ -98,7 +99,7 @@ func unknownKeys(t []byte) error {
 	}
 	for i, a := range actions {
 		if bad := notIn(a, actionKeys); bad != "" {
-			return fmt.Errorf("actions[%d]: %s: an action's keys are group, name and arguments; put anything else under the Response's \"metadata\"", i, bad)
+			return fmt.Errorf("actions[%d]: %s: an action's keys are group, name, arguments, status, result and duration_ms; put anything else under the Response's \"metadata\"", i, bad)
 		}
 	}
 	return nil
@@ -148,6 +149,9 @@ func repairResponse(r *agent.Response) {
 		if args, ok := sanitize.RepairJSON(r.Actions[i].Arguments); ok {
 			r.Actions[i].Arguments, fixed = args, true
 		}
+		if res, ok := sanitize.RepairJSON(r.Actions[i].Result); ok {
+			r.Actions[i].Result, fixed = res, true
+		}
 	}
 	if fixed {
 		r.Metadata = maps.Clone(r.Metadata)
@@ -173,6 +177,15 @@ func CheckResponse(r *agent.Response) error {
 		}
 		if a.Arguments != nil && !p.Portable(a.Arguments) {
 			return fmt.Errorf("actions[%d].arguments: %s", i, list[0].Message)
+		}
+		if a.Result != nil && !p.Portable(a.Result) {
+			return fmt.Errorf("actions[%d].result: %s", i, list[0].Message)
+		}
+		if a.Status != "" && a.Status != score.StatusOK && a.Status != score.StatusError {
+			return fmt.Errorf("actions[%d].status: want %q or %q, got %s", i, score.StatusOK, score.StatusError, quoteReply([]byte(a.Status)))
+		}
+		if d := a.DurationMS; d != nil && (*d < 0 || math.IsNaN(*d) || math.IsInf(*d, 0)) {
+			return fmt.Errorf("actions[%d].duration_ms: want a finite, non-negative number of milliseconds", i)
 		}
 	}
 	for _, n := range []*int64{r.InputTokens, r.OutputTokens} {

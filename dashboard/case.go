@@ -1,7 +1,6 @@
 package dashboard
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/agentevals-go/agentevals/compare"
-	"github.com/agentevals-go/agentevals/internal/jsonvalue"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/report"
 	"github.com/agentevals-go/agentevals/score"
@@ -181,7 +179,7 @@ func (s *Server) casePage(c *gin.Context) error {
 		}
 		page.Metrics = append(page.Metrics, mv)
 	}
-	page.Actions = sideBySide(cr.ExpectedActions, cr.Actions)
+	page.Actions = sideBySide(cr.ExpectedActions, cr.Actions, partialArguments(meta.MetricDetails["action_group"]))
 	page.Replay = report.NewReplayView(cr.ResponseMetadata)
 	page.Transcript = report.NewTranscriptView(cr.ResponseMetadata)
 	if page.TranscriptCut != nil {
@@ -208,8 +206,9 @@ func (s *Server) casePage(c *gin.Context) error {
 }
 
 // sideBySide aligns expected and observed calls by position. The action
-// metric's reason explains the scoring; this view only shows the evidence.
-func sideBySide(expected, observed models.JSON) []actionRow {
+// metric's reason explains the scoring; this view only shows the evidence,
+// matching calls by the metric's rule (partial: its arguments mode).
+func sideBySide(expected, observed models.JSON, partial bool) []actionRow {
 	exp, obs := jsonItems(expected), jsonItems(observed)
 	n := max(len(exp), len(obs))
 	rows := make([]actionRow, n)
@@ -223,7 +222,7 @@ func sideBySide(expected, observed models.JSON) []actionRow {
 		default:
 			r.Expected, r.Observed = describeCall(exp[i]), describeCall(obs[i])
 			r.State = "differs"
-			if sameCall(exp[i], obs[i]) {
+			if score.CallsMatch(exp[i], obs[i], partial) {
 				r.State = "match"
 			}
 		}
@@ -284,36 +283,9 @@ func toText(v any) string {
 	return compare.ReadableJSON(b, "")
 }
 
-// sameCall compares group, name and arguments as JSON values (jsonvalue
-// rules); absent, null and {} arguments all mean "no arguments".
-func sameCall(a, b json.RawMessage) bool {
-	norm := func(raw json.RawMessage) ([]any, bool) {
-		var c call
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		if dec.Decode(&c) != nil {
-			return nil, false
-		}
-		var args any
-		if len(c.Arguments) > 0 {
-			v, err := jsonvalue.Decode(c.Arguments)
-			if err != nil {
-				return nil, false
-			}
-			args = v
-		}
-		if m, ok := args.(map[string]any); ok && len(m) == 0 {
-			args = nil
-		}
-		return []any{c.Group, c.Name, args, c.Status}, true
-	}
-	x, ok1 := norm(a)
-	y, ok2 := norm(b)
-	if !ok1 || !ok2 {
-		return false
-	}
-	if y[3] != "" && y[0] == nil { // read from spans: the group is unknown, so it matches by name
-		y[0] = x[0]
-	}
-	return jsonvalue.Same(x[:3], y[:3])
+// partialArguments reports whether the action metric compared arguments
+// partially (its details say "arguments": "partial").
+func partialArguments(details map[string]json.RawMessage) bool {
+	var mode string
+	return json.Unmarshal(details["arguments"], &mode) == nil && mode == "partial"
 }

@@ -31,8 +31,11 @@ import (
 //     / promptTokens and outputTokens / completionTokens). The outer
 //     ai.generateText span is structure, so usage is not counted twice.
 //   - OpenInference: openinference.span.kind "TOOL" is a tool call
-//     (tool.name, input.value, output.value); "LLM" a model call
-//     (llm.token_count.prompt and llm.token_count.completion).
+//     (tool.name, input.value, output.value; arguments that are not an
+//     object come from the model span's tool call of that name, and a
+//     serialized ToolMessage result is its content, see openinference.go);
+//     "LLM" a model call (llm.token_count.prompt and
+//     llm.token_count.completion).
 //
 // A tool call's status is "error" when its span's status is error or it
 // has error.type, else "ok"; its group is agentevals.tool.group when the
@@ -67,7 +70,7 @@ var mappedKeys = map[string]bool{
 	"input.value": true, "output.value": true, "llm.token_count.prompt": true, "llm.token_count.completion": true,
 }
 
-func mapped(key string) bool { return mappedKeys[key] }
+func mapped(key string) bool { return mappedKeys[key] || oiMapped(key) }
 
 // Evidence is what one case's spans say.
 type Evidence struct {
@@ -161,12 +164,21 @@ func (c Collected) Evidence() Evidence {
 		first = c.spans[0].start
 	}
 	var raw []*string // each call's argument text when not an object
+	var oiCalls []oiCall // tool calls OpenInference model spans asked for
 	for _, s := range c.spans {
 		dur := durationMS(s.start, s.end)
 		rec.Spans = append(rec.Spans, models.TraceSpan{SpanID: s.id, ParentID: s.parent, Name: s.name, Kind: s.kind,
 			StartMS: durationMS(first, s.start), DurationMS: dur, Status: s.status, StatusMessage: s.statusMessage, Attributes: s.attrs})
 		ev.Trace.Spans = append(ev.Trace.Spans, score.Span{Name: s.name, DurationMS: dur, Error: s.status == "error"})
+		if strings.EqualFold(s.attrs[attrOIKind], "LLM") {
+			oiCalls = append(oiCalls, oiModelCalls(s.attrs)...)
+		}
 		if a, rawArgs, ok := toolCall(s); ok {
+			if strings.EqualFold(s.attrs[attrOIKind], "TOOL") {
+				// input.value was not an arguments object (stored as {}):
+				// the model span's tool call holds the arguments.
+				oiRepair(&a, rawArgs != nil || string(a.Arguments) == "{}", oiCalls)
+			}
 			a.DurationMS = &dur
 			ev.Actions = append(ev.Actions, a)
 			raw = append(raw, rawArgs)

@@ -112,10 +112,14 @@ type refusal struct {
 }
 
 // Start listens on a free loopback port; Close stops it.
-func Start(limits Limits) (*Receiver, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+func Start(limits Limits) (*Receiver, error) { return StartAt("127.0.0.1:0", limits) }
+
+// StartAt listens on addr (host:port), a fixed address that a service
+// started outside the run can export to; Close stops it.
+func StartAt(addr string, limits Limits) (*Receiver, error) {
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("otlp receiver: listen on 127.0.0.1: %w", err)
+		return nil, fmt.Errorf("otlp receiver: listen on %s: %w", addr, err)
 	}
 	r := &Receiver{limits: limits.withDefaults(), ln: ln, decoding: make(chan struct{}, maxDecoding), reading: make(chan struct{}, maxReading), cases: map[pcommon.TraceID]*Case{}}
 	mux := http.NewServeMux()

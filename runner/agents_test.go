@@ -30,7 +30,7 @@ func TestCommandAgent_Answer(t *testing.T) {
 		{"reads the question", `printf '%s' "$(cat)"  | sed 's/^/echo:/'`, `"echo:{\"id\":\"q1\",\"name\":\"n\",\"question\":\"How long?\"}"`, true, ""},
 		{"bad json", `cat >/dev/null; echo '{"output": '`, "", false, "bad_response"},
 		{"unknown key", `cat >/dev/null; echo '{"answer": "x"}'`, "", false, "bad_response"},
-		{"unknown action key", `cat >/dev/null; echo '{"output": "x", "actions": [{"group": "g", "name": "n", "result": 1}]}'`, "", false, "bad_response"},
+		{"unknown action key", `cat >/dev/null; echo '{"output": "x", "actions": [{"group": "g", "name": "n", "outcome": 1}]}'`, "", false, "bad_response"},
 		{"action without name", `cat >/dev/null; echo '{"output": "x", "actions": [{"group": "g"}]}'`, "", false, "bad_response"},
 		{"exit status", `cat >/dev/null; echo oops >&2; exit 3`, "", false, "exit_status"},
 	}
@@ -285,8 +285,8 @@ func TestParseReply_UnknownKeys(t *testing.T) {
 	tests := []struct{ reply, want string }{
 		{`{"output": "x", "trace_id": "t", "Cost": 1}`,
 			`unknown keys "Cost", "trace_id" in the Response: its keys are output, actions, input_tokens, output_tokens, cost and metadata; put anything else under "metadata"`},
-		{`{"output": "x", "actions": [{"group": "g", "name": "n"}, {"name": "n", "result": "r"}]}`,
-			`actions[1]: unknown key "result": an action's keys are group, name and arguments; put anything else under the Response's "metadata"`},
+		{`{"output": "x", "actions": [{"group": "g", "name": "n"}, {"name": "n", "outcome": "r"}]}`,
+			`actions[1]: unknown key "outcome": an action's keys are group, name, arguments, status, result and duration_ms; put anything else under the Response's "metadata"`},
 	}
 	for _, tt := range tests {
 		if _, err := adapter.ParseReply([]byte(tt.reply), true); err == nil || err.Error() != tt.want {

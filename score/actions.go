@@ -29,13 +29,15 @@ func addActionGroup(r Registry) {
 //   - The question must give expected_actions (Definition.Needs): the
 //     runner refuses a suite whose question scored on action_group has
 //     none; [] expects no call.
-//   - Every expected action names a group and a name; one that does not
-//     makes the metric an error of kind "invalid_expected_actions".
+//   - Every expected action names a name (a group is optional); one that
+//     does not makes the metric an error of kind "invalid_expected_actions".
 //   - Observed actions of nil (the agent was not instrumented) make the
 //     metric an error of kind "not_instrumented"; an empty list honestly
 //     means no call was observed.
-//   - Two calls are the same call when group, name and arguments are equal.
-//     Arguments compare as JSON values, like equals: types must agree
+//   - Two calls are the same call when name and arguments are equal, and
+//     their groups are equal when both give one: an expected call without a
+//     group, or an observed call without one (as read from spans), matches
+//     on name and arguments. Arguments compare as JSON values, like equals: types must agree
 //     ("42" is not 42), key order does not matter; absent arguments, null
 //     and {} all mean "no arguments". Observed arguments that are not JSON
 //     never equal anything.
@@ -144,31 +146,38 @@ func newCall(a Action) call {
 
 func expectedProblem(c call) string {
 	switch {
-	case c.Group == "" && c.Name == "":
-		return "has no group: expected actions need one"
-	case c.Group == "":
-		return fmt.Sprintf("(%s) has no group: expected actions need one", clip(c.Name))
+	case c.Name == "" && c.Group == "":
+		return "has no name"
 	case c.Name == "":
 		return fmt.Sprintf("in group %s has no name", quote(c.Group))
 	case !c.valid:
-		return fmt.Sprintf("%s has arguments that are not JSON", clip(c.Group+"/"+c.Name))
+		return fmt.Sprintf("%s has arguments that are not JSON", clip(c.describeName()))
 	}
 	return ""
 }
 
 // same reports whether two calls are the same call.
 func same(a, b call) bool {
-	return a.valid && b.valid && a.Group == b.Group && a.Name == b.Name && jsonvalue.Same(a.args, b.args)
+	return a.valid && b.valid && sameGroup(a.Group, b.Group) && a.Name == b.Name && jsonvalue.Same(a.args, b.args)
 }
 
-// describe renders a call for a reason: group/name and compact arguments,
-// clipped ("(no group)" stands for an observed call without one).
-func (c call) describe() string {
-	group := c.Group
-	if group == "" {
-		group = "(no group)"
+// sameGroup reports whether two groups agree: equal, or either one unknown.
+func sameGroup(a, b string) bool {
+	return a == "" || b == "" || a == b
+}
+
+// describeName is group/name, or the name alone without a group.
+func (c call) describeName() string {
+	if c.Group == "" {
+		return c.Name
 	}
-	text := group + "/" + c.Name
+	return c.Group + "/" + c.Name
+}
+
+// describe renders a call for a reason: group/name (the name alone without
+// a group) and compact arguments, clipped.
+func (c call) describe() string {
+	text := c.describeName()
 	if !isNull(c.Arguments) {
 		text += " " + compactJSON(bytes.TrimSpace(c.Arguments))
 	}
@@ -178,7 +187,7 @@ func (c call) describe() string {
 // differences names what differs between two calls.
 func differences(a, b call) string {
 	var parts []string
-	if a.Group != b.Group {
+	if !sameGroup(a.Group, b.Group) {
 		parts = append(parts, "group")
 	}
 	if a.Name != b.Name {
@@ -191,4 +200,55 @@ func differences(a, b call) string {
 		return parts[0] + " differs"
 	}
 	return strings.Join(parts, " and ") + " differ"
+}
+
+// CallsMatch reports whether an observed call satisfies an expected one,
+// both given as stored JSON objects, under action_group's rules: names
+// equal, groups equal when both give one, and arguments equal as JSON
+// values or, when partial, holding every expected key with a matching
+// value. Stored names and groups may be any JSON value (compared by
+// meaning); anything that is not a call never matches.
+func CallsMatch(expected, observed json.RawMessage, partial bool) bool {
+	e, ok1 := storedCall(expected)
+	o, ok2 := storedCall(observed)
+	if !ok1 || !ok2 || e.name == nil || !jsonvalue.Same(e.name, o.name) {
+		return false
+	}
+	if e.group != nil && o.group != nil && !jsonvalue.Same(e.group, o.group) {
+		return false
+	}
+	return trajectoryRule{partial: partial}.matches(e.call, o.call)
+}
+
+// stored is a call read back from evidence: group and name as JSON values.
+type stored struct {
+	call
+	group, name any // nil: absent, null or "" (a group that is unknown)
+}
+
+func storedCall(raw json.RawMessage) (stored, bool) {
+	var c struct {
+		Group, Name json.RawMessage
+		Arguments   json.RawMessage
+	}
+	if json.Unmarshal(raw, &c) != nil {
+		return stored{}, false
+	}
+	s := stored{call: newCall(Action{Arguments: c.Arguments})}
+	for _, f := range []struct {
+		raw json.RawMessage
+		to  *any
+	}{{c.Group, &s.group}, {c.Name, &s.name}} {
+		if isNull(f.raw) {
+			continue
+		}
+		v, err := jsonvalue.Decode(f.raw)
+		if err != nil {
+			return stored{}, false
+		}
+		if v != "" {
+			*f.to = v
+		}
+	}
+	return s, true
 }

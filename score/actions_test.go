@@ -56,8 +56,12 @@ func TestActionGroup_Score(t *testing.T) {
 			[]Action{act("a", "ping", `{}`), act("a", "ping", `null`), act("a", "ping", "")}), score: 1},
 		{name: "group must match", sample: trace([]Action{order}, []Action{act("billing", "lookup_order", `{"id": 42}`)}),
 			score: 0, reason: "(group differs)"},
-		{name: "missing observed group is not invented", sample: trace([]Action{order}, []Action{act("", "lookup_order", `{"id": 42}`)}),
-			score: 0, reason: "observed #1 (no group)/lookup_order"},
+		{name: "observed call without a group matches on name and arguments", sample: trace([]Action{order}, []Action{act("", "lookup_order", `{"id": 42}`)}),
+			score: 1},
+		{name: "observed call without a group, other arguments", sample: trace([]Action{order}, []Action{act("", "lookup_order", `{"id": 7}`)}),
+			score: 0, reason: `observed #1 lookup_order {"id":7} (arguments differ)`},
+		{name: "expected call without a group", sample: trace([]Action{act("", "lookup_order", `{"id": 42}`)}, []Action{order}),
+			score: 1},
 		{name: "name must match", sample: trace([]Action{order}, []Action{act("orders", "find_order", `{"id": 42}`)}),
 			score: 0, reason: "(name differs)"},
 		{name: "several differences", sample: trace([]Action{order}, []Action{act("crm", "find", `{}`)}),
@@ -70,7 +74,7 @@ func TestActionGroup_Score(t *testing.T) {
 			score: 0, reason: `x\ny`},
 		{name: "not instrumented", sample: trace([]Action{order}, nil), errKind: "not_instrumented"},
 		{name: "not instrumented with nothing expected", sample: trace(nil, nil), errKind: "not_instrumented"},
-		{name: "expected action without group", sample: trace([]Action{act("", "lookup_order", "")}, []Action{order}), errKind: "invalid_expected_actions"},
+		{name: "expected action without name or group", sample: trace([]Action{act("", "", "")}, none), errKind: "invalid_expected_actions"},
 		{name: "expected action without name", sample: trace([]Action{act("orders", "", "")}, none), errKind: "invalid_expected_actions"},
 		{name: "expected arguments not JSON", sample: trace([]Action{act("orders", "x", `{`)}, none), errKind: "invalid_expected_actions"},
 	})
@@ -151,6 +155,34 @@ func TestDiffCalls(t *testing.T) {
 			want := fmt.Sprint(tc.matched, tc.wrong, tc.miss, tc.extra, tc.moved)
 			if got != want {
 				t.Errorf("matched, wrong, missing, extra, moved = %s, want %s", got, want)
+			}
+		})
+	}
+}
+
+func TestCallsMatch(t *testing.T) {
+	for _, tc := range []struct {
+		name, a, b string
+		partial    bool
+		want       bool
+	}{
+		{name: "same call", a: `{"group": "g", "name": "n", "arguments": {"id": 1}}`, b: `{"name": "n", "group": "g", "arguments": {"id": 1}}`, want: true},
+		{name: "numbers by exact value", a: `{"group": "g", "name": "n", "arguments": {"id": 1.0}}`, b: `{"group": "g", "name": "n", "arguments": {"id": 1}}`, want: true},
+		{name: "no float64 rounding", a: `{"group": "g", "name": "n", "arguments": {"id": 12345678901234567890}}`, b: `{"group": "g", "name": "n", "arguments": {"id": 12345678901234567891}}`},
+		{name: "absent, null and {} arguments", a: `{"group": "g", "name": "n"}`, b: `{"group": "g", "name": "n", "arguments": {}}`, want: true},
+		{name: "null arguments", a: `{"group": "g", "name": "n", "arguments": null}`, b: `{"group": "g", "name": "n"}`, want: true},
+		{name: "other name", a: `{"group": "g", "name": "n"}`, b: `{"group": "g", "name": "m"}`},
+		{name: "other group", a: `{"group": "g", "name": "n"}`, b: `{"group": "h", "name": "n"}`},
+		{name: "expected without group", a: `{"name": "n"}`, b: `{"group": "h", "name": "n"}`, want: true},
+		{name: "observed without group", a: `{"group": "g", "name": "n"}`, b: `{"group": "", "name": "n", "status": "ok"}`, want: true},
+		{name: "numeric names", a: `{"group": 1, "name": 2.0}`, b: `{"group": 1.0, "name": 2}`, want: true},
+		{name: "partial arguments", a: `{"name": "n", "arguments": {"q": "x"}}`, b: `{"name": "n", "arguments": {"q": "x", "k": 1}}`, partial: true, want: true},
+		{name: "exact arguments", a: `{"name": "n", "arguments": {"q": "x"}}`, b: `{"name": "n", "arguments": {"q": "x", "k": 1}}`},
+		{name: "invalid arguments", a: `{"group": "g", "name": "n", "arguments": "x"}`, b: `not json`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := CallsMatch(json.RawMessage(tc.a), json.RawMessage(tc.b), tc.partial); got != tc.want {
+				t.Errorf("CallsMatch(%s, %s, %v) = %v, want %v", tc.a, tc.b, tc.partial, got, tc.want)
 			}
 		})
 	}

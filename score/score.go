@@ -21,8 +21,8 @@ type Action struct {
 	Group     string          `json:"group,omitempty"`
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments,omitempty"`
-	// Observed calls taken from spans also carry the call's outcome; agents
-	// reply with the three fields above only.
+	// An observed call's outcome, read from its span or reported by the
+	// agent; all optional.
 	Result     json.RawMessage `json:"result,omitempty"`
 	Status     string          `json:"status,omitempty"` // StatusOK, StatusError or "" (unknown)
 	DurationMS *float64        `json:"duration_ms,omitempty"`

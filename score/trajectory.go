@@ -29,9 +29,8 @@ import (
 // are ignored; arrays match element by element and must have the same
 // length). "ignore_paths" removes argument paths from both sides before
 // comparing: dotted keys, "[n]" or ".n" for an array index and "*" for
-// any key or index ("query.limit", "$.filters.*.id"). In these modes an
-// observed call whose group is unknown (empty, as for calls taken from
-// spans) matches on its name; a named group must be equal.
+// any key or index ("query.limit", "$.filters.*.id"). As in the original
+// rule, groups must be equal only when both calls give one.
 const (
 	ModeStrict    = "strict"
 	ModeInOrder   = "in_order"
@@ -162,7 +161,7 @@ func (r trajectoryRule) prepare(c call) call {
 
 // matches reports whether an observed call satisfies an expected one.
 func (r trajectoryRule) matches(exp, obs call) bool {
-	if !exp.valid || !obs.valid || exp.Name != obs.Name || (obs.Group != "" && obs.Group != exp.Group) {
+	if !exp.valid || !obs.valid || exp.Name != obs.Name || !sameGroup(exp.Group, obs.Group) {
 		return false
 	}
 	if r.partial {
@@ -340,12 +339,17 @@ func bipartite(exp, obs []call, eq func(a, b call) bool) []callPair {
 	return pairs
 }
 
+// arguments names how arguments compare: "exact" or "partial".
+func (r trajectoryRule) arguments() string {
+	if r.partial {
+		return "partial"
+	}
+	return "exact"
+}
+
 // reason explains the match in one line.
 func (r trajectoryRule) reason(m trajectoryMatch, exp, obs []call, score float64) string {
-	args := "exact"
-	if r.partial {
-		args = "partial"
-	}
+	args := r.arguments()
 	head := fmt.Sprintf("%s (arguments %s): %d of %d expected calls matched among %d observed (score %.3g)",
 		r.mode, args, len(m.pairs), len(exp), len(obs), score)
 	parts := []string{head}
@@ -373,7 +377,7 @@ func (r trajectoryRule) scoreTrajectory(expected, observed []call) (Assessment, 
 	m := r.match(expected, observed)
 	score := r.score(m, len(expected), len(observed))
 	return Assessment{Score: score, Reason: r.reason(m, expected, observed, score), Details: map[string]any{
-		"mode": r.mode, "expected": len(expected), "observed": len(observed), "matched": len(m.pairs),
+		"mode": r.mode, "arguments": r.arguments(), "expected": len(expected), "observed": len(observed), "matched": len(m.pairs),
 		"missing": len(m.unExpected), "extra": len(m.unObserved),
 	}}, nil
 }

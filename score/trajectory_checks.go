@@ -27,7 +27,14 @@ func addTrajectoryChecks(r Registry) {
 // observedCalls returns the observed actions, or the not_instrumented
 // error that names the check.
 func observedCalls(check string, s Sample) ([]Action, error) {
-	if s.Actions == nil {
+	switch {
+	case s.Actions == nil && s.Trace != nil && len(s.Trace.Spans) == 0:
+		return nil, &Error{Kind: "not_instrumented",
+			Message: check + ": no action trace: tracing is on but no span of this case's trace arrived; the agent must export its spans to OTEL_EXPORTER_OTLP_ENDPOINT (a service started apart: the --traces-listen address) inside the trace it is given (TRACEPARENT, or the traceparent header of an http agent); an llm agent is not traced"}
+	case s.Actions == nil && s.Trace != nil:
+		return nil, &Error{Kind: "not_instrumented",
+			Message: check + ": no action trace: the agent reported no calls and none of its spans is a tool call its framework's conventions name (see docs/traces.md)"}
+	case s.Actions == nil:
 		return nil, &Error{Kind: "not_instrumented",
 			Message: check + ": no action trace (actions is null): have the agent report its calls, or run with --traces so its spans are read"}
 	}
@@ -283,7 +290,7 @@ func (ToolSuccess) Score(_ context.Context, s Sample) (Assessment, error) {
 	}
 	if unknown > 0 {
 		return Assessment{}, &Error{Kind: KindMissingInput,
-			Message: fmt.Sprintf("tool_success: %d of %d calls have no status (only calls taken from spans carry one: run with --traces)", unknown, len(actions))}
+			Message: fmt.Sprintf("tool_success: %d of %d calls have no status (%s)", unknown, len(actions), statusHint(s))}
 	}
 	if len(actions) == 0 {
 		return Assessment{Score: 1, Reason: "no calls observed"}, nil
@@ -296,4 +303,13 @@ func (ToolSuccess) Score(_ context.Context, s Sample) (Assessment, error) {
 		a.Reason = fmt.Sprintf("%d of %d calls failed: %s", len(failed), len(actions), listCalls(failed, func(s string) string { return s }))
 	}
 	return a, nil
+}
+
+// statusHint says where calls get a status from, for a run with or without
+// tracing.
+func statusHint(s Sample) string {
+	if s.Trace != nil {
+		return `the agent reported its calls without one: report "status" with each call, or leave the calls to its spans`
+	}
+	return `report "status" with each call, or run with --traces so calls are taken from spans`
 }

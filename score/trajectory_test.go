@@ -1,6 +1,9 @@
 package score
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // ok and failed mark a call's outcome, as calls taken from spans carry it.
 func withStatus(a Action, status string) Action {
@@ -59,7 +62,7 @@ func TestActionGroup_modes(t *testing.T) {
 		{name: "ignored everything equals no arguments", params: `{"ignore_paths": ["q", "limit"]}`, sample: trace(e(act("kb", "search", "")), e(search)), score: 1},
 		{name: "null and {} arguments are none", params: `{"mode": "strict"}`, sample: trace(e(act("kb", "f", "null")), e(act("kb", "f", "{}"))), score: 1},
 		{name: "observed non-JSON arguments never match", params: `{"mode": "unordered"}`, sample: trace(e(fetch), e(act("kb", "fetch", `{bad`))), score: 0},
-		{name: "invalid expected action", params: `{"mode": "unordered"}`, sample: trace(e(act("", "x", "")), none), errKind: "invalid_expected_actions"},
+		{name: "invalid expected action", params: `{"mode": "unordered"}`, sample: trace(e(act("g", "", "")), none), errKind: "invalid_expected_actions"},
 	})
 }
 
@@ -122,7 +125,7 @@ func TestTrajectoryChecks(t *testing.T) {
 	})
 	runChecks(t, "tool_success", []checkCase{
 		{name: "all ok", sample: obs(withStatus(search, StatusOK), withStatus(del, StatusOK)), score: 1, reason: "all 2 calls succeeded"},
-		{name: "one failed", sample: obs(withStatus(search, StatusOK), withStatus(del, StatusError)), score: 0.5, reason: "#2 (no group)/delete"},
+		{name: "one failed", sample: obs(withStatus(search, StatusOK), withStatus(del, StatusError)), score: 0.5, reason: "#2 delete"},
 		{name: "status unknown", sample: obs(search), errKind: KindMissingInput},
 		{name: "empty", sample: emptySample, score: 1},
 		{name: "nil trace", sample: Sample{}, errKind: "not_instrumented"},
@@ -161,4 +164,25 @@ func TestTraceChecks(t *testing.T) {
 		{name: "share of no spans", params: `{"max_share": 0}`, sample: tr(), score: 1},
 		{name: "not traced", sample: Sample{}, errKind: "not_traced"},
 	})
+}
+
+// TestObservedCalls_hint: with tracing on, a missing action trace says why
+// (no span arrived, or none was a tool call) instead of "run with --traces".
+func TestObservedCalls_hint(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		trace     *Trace
+		want, not string
+	}{
+		{name: "tracing off", want: "run with --traces"},
+		{name: "tracing on, no span", trace: &Trace{}, want: "no span of this case's trace arrived", not: "run with --traces"},
+		{name: "tracing on, no tool span", trace: &Trace{Spans: []Span{{Name: "chat"}}}, want: "none of its spans is a tool call", not: "run with --traces"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := observedCalls("tool_used", Sample{Trace: tc.trace})
+			if err == nil || !strings.Contains(err.Error(), tc.want) || (tc.not != "" && strings.Contains(err.Error(), tc.not)) {
+				t.Errorf("error = %v, want %q", err, tc.want)
+			}
+		})
+	}
 }

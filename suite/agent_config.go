@@ -3,7 +3,10 @@ package suite
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -55,7 +58,23 @@ type AgentConfig struct {
 	// Reply is how a command or http agent's reply is read: ReplyAuto
 	// (default), ReplyJSON or ReplyText.
 	Reply string `json:"reply,omitempty"`
+	// Protocol is how an http agent is spoken to: ProtocolEvalrun
+	// (default), ProtocolOpenAIChat, ProtocolOpenAIResponses or
+	// ProtocolAISDKUI.
+	Protocol string `json:"protocol,omitempty"`
 }
+
+// Protocols of the suite file's "agent.protocol" (http agents).
+const (
+	// ProtocolEvalrun posts the Question JSON and reads a Response.
+	ProtocolEvalrun = "evalrun"
+	// ProtocolOpenAIChat speaks OpenAI chat completions.
+	ProtocolOpenAIChat = "openai_chat"
+	// ProtocolOpenAIResponses speaks the OpenAI Responses API.
+	ProtocolOpenAIResponses = "openai_responses"
+	// ProtocolAISDKUI speaks the AI SDK's UI message stream (POST /api/chat).
+	ProtocolAISDKUI = "ai_sdk_ui"
+)
 
 // Reply modes of the suite file's "agent.reply".
 const (
@@ -71,7 +90,7 @@ const (
 	ReplyText = "text"
 )
 
-var agentKeys = []string{"name", "type", "command", "dir", "env", "url", "headers", "header_env", "timeout", "llm", "max_answer_bytes", "reply"}
+var agentKeys = []string{"name", "type", "command", "dir", "env", "url", "headers", "header_env", "timeout", "llm", "max_answer_bytes", "reply", "protocol"}
 
 var modelKeys = []string{"provider", "model", "base_url", "temperature", "max_tokens", "timeout", "system_prompt"}
 
@@ -154,6 +173,15 @@ func parseAgent(p Problems, path string, raw json.RawMessage, dir string) AgentC
 			}
 		}
 	}
+	if r, ok := obj["protocol"]; ok {
+		if cfg.Protocol, ok = p.str(child(path, "protocol"), r); ok {
+			switch cfg.Protocol {
+			case ProtocolEvalrun, ProtocolOpenAIChat, ProtocolOpenAIResponses, ProtocolAISDKUI:
+			default:
+				p.add(child(path, "protocol"), "want one of evalrun, openai_chat, openai_responses, ai_sdk_ui, got %q", cfg.Protocol)
+			}
+		}
+	}
 	if len(*p.List) > before {
 		return cfg
 	}
@@ -183,6 +211,9 @@ func parseAgent(p Problems, path string, raw json.RawMessage, dir string) AgentC
 	}
 	if cfg.Reply != "" && cfg.Reply != ReplyJSON && (cfg.Type == AgentWorker || cfg.Type == AgentLLM) {
 		p.add(child(path, "reply"), "a %s agent's replies are always read as Response JSON objects; reply applies to command and http agents", cfg.Type)
+	}
+	if cfg.Protocol != "" && cfg.Type != AgentHTTP {
+		p.add(child(path, "protocol"), "protocol applies to http agents, not to a %s agent", cfg.Type)
 	}
 	if cfg.Dir != "" && !filepath.IsAbs(cfg.Dir) {
 		cfg.Dir = filepath.Join(dir, cfg.Dir)
@@ -214,4 +245,19 @@ func parseModel(p Problems, path string, raw json.RawMessage) *ModelConfig {
 		p.add(child(path, "model"), "missing: want the model's name")
 	}
 	return &m
+}
+
+// CheckListenAddress accepts a host:port to listen on, such as
+// 127.0.0.1:4318 (the host may be empty for every interface).
+func CheckListenAddress(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err == nil {
+		if n, perr := strconv.Atoi(port); perr != nil || n < 1 || n > 65535 {
+			err = errors.New("bad port")
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("want host:port such as 127.0.0.1:4318, got %q", addr)
+	}
+	return nil
 }

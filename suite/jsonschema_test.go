@@ -44,7 +44,7 @@ func TestJSONSchema_AgreesWithLoad(t *testing.T) {
 	}
 	for _, name := range []string{"unknown-top-key.json", "missing-suite.json", "agent-unknown-key.json",
 		"agent-bad-type.json", "threshold-high.json", "threshold-string.json", "question-number.json",
-		"expected-actions-no-group.json", "evaluator-missing-type.json", "judge-missing-model.json", "no-questions.json"} {
+		"expected-actions-no-name.json", "evaluator-missing-type.json", "judge-missing-model.json", "no-questions.json"} {
 		if err := validate(filepath.Join("testdata", "invalid", name)); err == nil {
 			t.Errorf("%s validates against the schema", name)
 		}

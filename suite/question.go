@@ -215,10 +215,8 @@ func parseActions(p Problems, path string, raw json.RawMessage) []score.Action {
 			continue
 		}
 		var a score.Action
-		if g, ok := obj["group"]; ok {
+		if g, ok := obj["group"]; ok { // optional: without one the call matches on name and arguments
 			a.Group, _ = p.nonEmpty(child(ip, "group"), g)
-		} else {
-			p.add(child(ip, "group"), "missing: expected actions need a group")
 		}
 		if n, ok := obj["name"]; ok {
 			a.Name, _ = p.nonEmpty(child(ip, "name"), n)

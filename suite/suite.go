@@ -50,6 +50,11 @@ type Suite struct {
 	// read (suite/outcome.go); Setup and Teardown run around every question.
 	Databases       []Database
 	Setup, Teardown []Step
+	// TracesListen is the suite's "traces_listen" key: the host:port the
+	// run's OTLP receiver listens on (evalrun run --traces-listen), so a
+	// service started outside the run can export to it; it turns tracing
+	// on. Not part of the digest.
+	TracesListen string
 
 	// whole is the suite a shard was cut from (nil unless Shard made s);
 	// positions are the suite positions of a shard's cases.
@@ -186,7 +191,7 @@ func readsAsYAML(data []byte) bool {
 }
 
 // topKeys are the keys a suite file may have.
-var topKeys = []string{"$schema", "suite", "version", "agent", "judge", "evaluators", "defaults", "questions", "golden_set", "repeat", "traces", "databases", "setup", "teardown"}
+var topKeys = []string{"$schema", "suite", "version", "agent", "judge", "evaluators", "defaults", "questions", "golden_set", "repeat", "traces", "traces_listen", "databases", "setup", "teardown"}
 
 // topLevelHint is the "did you mean" of an unknown top-level key (a
 // "question" key: "questions"), "" when no key is close.
@@ -230,6 +235,13 @@ func (s *Suite) parse(p Problems, data []byte) {
 	}
 	if raw, ok := top["teardown"]; ok {
 		s.Teardown = s.parseSteps(p, "$.teardown", raw)
+	}
+	if raw, ok := top["traces_listen"]; ok {
+		if s.TracesListen, ok = p.str("$.traces_listen", raw); ok {
+			if err := CheckListenAddress(s.TracesListen); err != nil {
+				p.add("$.traces_listen", "%v", err)
+			}
+		}
 	}
 	if raw, ok := top["judge"]; ok && !isNull(raw) {
 		s.Judge = parseModel(p, "$.judge", raw)
