@@ -284,27 +284,14 @@ func (r *Receiver) take(td ptrace.Traces) {
 	now := time.Now()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	rss := td.ResourceSpans()
-	for i := range rss.Len() {
-		rs := rss.At(i)
-		service := ""
-		if v, ok := rs.Resource().Attributes().Get("service.name"); ok {
-			service = v.AsString()
+	EachSpan(td, func(sp ptrace.Span, service string) {
+		c, ok := r.cases[sp.TraceID()]
+		if !ok {
+			r.unknown++
+			return
 		}
-		sss := rs.ScopeSpans()
-		for j := range sss.Len() {
-			spans := sss.At(j).Spans()
-			for k := range spans.Len() {
-				sp := spans.At(k)
-				c, ok := r.cases[sp.TraceID()]
-				if !ok {
-					r.unknown++
-					continue
-				}
-				c.add(sp, service, now)
-			}
-		}
-	}
+		c.add(sp, service, now)
+	})
 }
 
 // Begin registers a new trace for one agent call and returns its case.
