@@ -143,27 +143,13 @@ func (c *Case) End(ctx context.Context) Collected {
 	if !c.Complete() {
 		c.await(ctx)
 	}
-	l := c.r.limits
 	r := c.r
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	c.ended = true
 	delete(r.cases, c.traceID)
-	out := Collected{TraceID: hex.EncodeToString(c.traceID[:]), ParentID: hex.EncodeToString(c.parentID[:]), Received: c.received, spans: c.spans}
-	out.Dropped = c.received - len(c.spans)
-	if out.Dropped > 0 {
-		out.Notes = append(out.Notes, fmt.Sprintf("kept the first %d of %d spans (the span cap)", len(c.spans), c.received))
-	}
-	attrsDropped := 0
-	for _, s := range c.spans {
-		attrsDropped += s.droppedAttrs
-	}
-	if attrsDropped > 0 {
-		out.Notes = append(out.Notes, fmt.Sprintf("%d span attributes left out (at most %d per span)", attrsDropped, l.MaxAttributes))
-	}
-	if c.overBudget > 0 {
-		out.Notes = append(out.Notes, fmt.Sprintf("%d span attributes left out: the case's attribute text reached %d bytes", c.overBudget, l.MaxTraceBytes))
-	}
+	out := c.collected()
+	out.ParentID = hex.EncodeToString(c.parentID[:])
 	refused := 0
 	var first string
 	for _, f := range r.refusal {

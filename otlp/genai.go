@@ -132,7 +132,14 @@ const spanOverhead = 256
 // Collected is what the trace kept, with the notes Case.End writes for
 // spans and attributes left out, its spans in start order.
 func (s *Spans) Collected() Collected {
-	c := &s.c
+	out := s.c.collected()
+	sort.SliceStable(out.spans, func(i, j int) bool { return out.spans[i].start < out.spans[j].start })
+	return out
+}
+
+// collected is what the case kept, with the notes for spans and
+// attributes the limits left out; its spans in arrival order.
+func (c *Case) collected() Collected {
 	l := c.r.limits
 	out := Collected{TraceID: c.TraceID(), Received: c.received, Dropped: c.received - len(c.spans), spans: c.spans}
 	if out.Dropped > 0 {
@@ -148,7 +155,6 @@ func (s *Spans) Collected() Collected {
 	if c.overBudget > 0 {
 		out.Notes = append(out.Notes, fmt.Sprintf("%d span attributes left out: the case's attribute text reached %d bytes", c.overBudget, l.MaxTraceBytes))
 	}
-	sort.SliceStable(out.spans, func(i, j int) bool { return out.spans[i].start < out.spans[j].start })
 	return out
 }
 
@@ -163,7 +169,7 @@ func (c Collected) Evidence() Evidence {
 	if len(c.spans) > 0 {
 		first = c.spans[0].start
 	}
-	var raw []*string // each call's argument text when not an object
+	var raw []*string    // each call's argument text when not an object
 	var oiCalls []oiCall // tool calls OpenInference model spans asked for
 	for _, s := range c.spans {
 		dur := durationMS(s.start, s.end)
