@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/sanitize"
 	"github.com/agentevals-go/agentevals/score"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -80,15 +81,17 @@ func (c *callCounter) judged(rec *models.CaseResult, judgeMetrics map[string]boo
 
 // failure is the summary's infrastructure_failure value, or nil when
 // neither every agent call nor every judge call failed from infrastructure.
-func (c *callCounter) failure() map[string]string {
+// The errors it quotes (an HTTP reply's body, a provider's message) are
+// redacted under p like every stored string.
+func (c *callCounter) failure(p sanitize.Policy) map[string]string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := map[string]string{}
 	if c.agentCalls > 0 && c.agentInfra == c.agentCalls {
-		out["agent"] = describeOutage(c.agentFirst, c.agentCalls)
+		out["agent"] = describeOutage(p, c.agentFirst, c.agentCalls)
 	}
 	if c.judgeCalls > 0 && c.judgeInfra == c.judgeCalls {
-		out["judge"] = describeOutage(c.judgeFirst, c.judgeCalls)
+		out["judge"] = describeOutage(p, c.judgeFirst, c.judgeCalls)
 	}
 	if len(out) == 0 {
 		return nil
@@ -98,7 +101,8 @@ func (c *callCounter) failure() map[string]string {
 
 // describeOutage is "the first error (n of n calls)", the error cut to a
 // readable length.
-func describeOutage(first string, n int) string {
+func describeOutage(p sanitize.Policy, first string, n int) string {
+	first, _ = p.Text(first)
 	first = strings.Join(strings.Fields(first), " ")
 	if r := []rune(first); len(r) > 200 {
 		first = string(r[:200]) + "…"

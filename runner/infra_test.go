@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/sanitize"
 	"github.com/agentevals-go/agentevals/score"
 )
 
@@ -42,7 +43,7 @@ func TestCallCounter_Failure(t *testing.T) {
 			for _, d := range tc.judge {
 				c.judge(d)
 			}
-			if got := fmt.Sprint(c.failure()); got != tc.want {
+			if got := fmt.Sprint(c.failure(sanitize.Policy{})); got != tc.want {
 				t.Errorf("failure = %s, want %s", got, tc.want)
 			}
 		})

@@ -57,7 +57,7 @@ func (e *executor) finish(run *models.Run, conc int, stop *models.Interrupted) (
 	if repeat > 1 {
 		summary.RepeatSummary = models.RepeatSummaryOf(run, repeat)
 	}
-	summary.InfrastructureFailure = e.calls.failure()
+	summary.InfrastructureFailure = e.calls.failure(opts.Sanitize)
 	summary.Provenance = opts.Provenance
 	if opts.ExtraSummary != nil {
 		extra := opts.ExtraSummary()
