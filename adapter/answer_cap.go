@@ -175,7 +175,7 @@ func (a *answerBuffer) stringByte(c byte) bool {
 	return true
 }
 
-// truncation describes a cut answer for the case's response metadata
+// Truncation describes a cut answer for the case's response metadata
 // ("output_truncated"), nil when nothing was cut.
 func (a *answerBuffer) Truncation() map[string]any {
 	if !a.cut {

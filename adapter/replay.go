@@ -5,7 +5,7 @@ import (
 	"net/http"
 )
 
-// replayHeadersKey carries the headers an http agent's request gets.
+// ReplayHeadersKey carries the headers an http agent's request gets.
 type ReplayHeadersKey struct{}
 
 // addReplayHeaders adds the case's replay headers (if any) to an http
@@ -17,7 +17,7 @@ func addReplayHeaders(ctx context.Context, h http.Header) {
 	}
 }
 
-// workerReplayKey carries, for a worker agent, the function that arms
+// WorkerReplayKey carries, for a worker agent, the function that arms
 // worker n's proxy with the case's session and returns the disarm.
 type WorkerReplayKey struct{}
 

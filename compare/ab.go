@@ -233,7 +233,7 @@ func pairedVerdict(diffs []float64, opts Options) (string, PairedTest, PairedTes
 	return VerdictNoDifference, drop, rise
 }
 
-// abVerdict combines the ci gate's findings with the paired verdict on the
+// AbVerdict combines the ci gate's findings with the paired verdict on the
 // quality difference: regressions are never hidden behind "no significant
 // difference", and drops within noise never count as regressions (see the
 // package doc for the rules).

@@ -222,7 +222,7 @@ func startOf(run *models.Run) time.Time {
 	return run.StartedAt
 }
 
-// earlier reports whether a comes strictly before b in (started_at,
+// Earlier reports whether a comes strictly before b in (started_at,
 // sequence) order; a planned b (no sequence yet) follows every run that
 // started at or before its start.
 func Earlier(a, b *models.Run) bool {
@@ -233,7 +233,7 @@ func Earlier(a, b *models.Run) bool {
 	return a.StartedAt.Before(bs)
 }
 
-// marshalJSON is json.Marshal for values that always encode.
+// MarshalJSON is json.Marshal for values that always encode.
 func MarshalJSON(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {

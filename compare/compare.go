@@ -366,7 +366,7 @@ func ErrorSummary(details models.JSON) string {
 	return DisplayJSON(v)
 }
 
-// fmtScore formats a score with three decimals; nil is "n/a".
+// FmtScore formats a score with three decimals; nil is "n/a".
 func FmtScore(v *float64) string {
 	if v == nil {
 		return "n/a"
@@ -374,7 +374,7 @@ func FmtScore(v *float64) string {
 	return fmt.Sprintf("%.3f", *v)
 }
 
-// fmtDelta formats a signed difference with three decimals; nil is "n/a".
+// FmtDelta formats a signed difference with three decimals; nil is "n/a".
 func FmtDelta(v *float64) string {
 	if v == nil {
 		return "n/a"

@@ -60,7 +60,7 @@ type MetricTest struct {
 	Note string `json:"note"`
 }
 
-// judgedMetrics names the judge-backed metrics of the two runs: opts.Judged
+// JudgedMetrics names the judge-backed metrics of the two runs: opts.Judged
 // when given; else the built-in evaluator types the score registry marks
 // NeedsJudge, plus every metric a run's evidence shows a judge was asked
 // about (response_metadata.judge_usage), which covers suite-declared

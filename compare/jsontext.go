@@ -28,7 +28,7 @@ func ReadableJSON(raw []byte, indent string) string {
 	return unescapeHTMLInJSON(b.String())
 }
 
-// displayJSON encodes v compactly for people (see ReadableJSON).
+// DisplayJSON encodes v compactly for people (see ReadableJSON).
 func DisplayJSON(v any) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

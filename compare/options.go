@@ -15,7 +15,7 @@ const (
 	GateCI = "ci"
 )
 
-// scoreEpsilon absorbs floating-point noise in score differences, so that
+// ScoreEpsilon absorbs floating-point noise in score differences, so that
 // 0.98-0.96 is not "more than 0.02".
 const ScoreEpsilon = 1e-9
 

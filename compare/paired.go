@@ -106,7 +106,7 @@ func pairedTP(d []float64) float64 {
 	return StudentTCDF(m/(sd/math.Sqrt(n)), n-1)
 }
 
-// studentTCDF is the cumulative distribution function of Student's t with
+// StudentTCDF is the cumulative distribution function of Student's t with
 // df degrees of freedom.
 func StudentTCDF(t, df float64) float64 {
 	x := df / (df + t*t)

@@ -126,7 +126,7 @@ func decodeError(j models.JSON) errorJSON {
 	return e
 }
 
-// judgeMetrics are the calculated metric names scored by the judge.
+// JudgeMetrics are the calculated metric names scored by the judge.
 func JudgeMetrics(s *suite.Suite, calculated []string) map[string]bool {
 	want := map[string]bool{}
 	for _, name := range calculated {

@@ -163,7 +163,7 @@ func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseRe
 	rec.Status = rec.DeriveStatus()
 }
 
-// sampleOf is the suite's side of a scorer's input for the case: its
+// SampleOf is the suite's side of a scorer's input for the case: its
 // definition, without an answer.
 func SampleOf(c *suite.Case) score.Sample {
 	return score.Sample{CaseID: c.ID, Name: c.Name, Question: c.Question, ExpectedAnswer: c.ExpectedAnswer,
@@ -193,7 +193,7 @@ func DecodeObject(raw json.RawMessage) map[string]any {
 	return m
 }
 
-// assess calls the scorer, turning panics and invalid assessments into errors.
+// Assess calls the scorer, turning panics and invalid assessments into errors.
 func Assess(ctx context.Context, sc score.Scorer, s score.Sample) (a score.Assessment, err error) {
 	defer func() {
 		if r := recover(); r != nil {

@@ -14,7 +14,7 @@ type scorerSet struct {
 	inline map[*suite.Case]map[string]score.Scorer
 }
 
-// scorer returns the scorer of case c's metric name; false when the metric
+// Scorer returns the scorer of case c's metric name; false when the metric
 // is not calculated.
 func (ss scorerSet) Scorer(c *suite.Case, name string) (score.Scorer, bool) {
 	if _, ok := c.Check(name); ok {
@@ -25,7 +25,7 @@ func (ss scorerSet) Scorer(c *suite.Case, name string) (score.Scorer, bool) {
 	return sc, ok
 }
 
-// buildScorers builds the scorers of every calculated metric: judge-backed
+// BuildScorers builds the scorers of every calculated metric: judge-backed
 // ones only with a judge.
 func BuildScorers(s *suite.Suite, calculated []string, judge score.Judge) (scorerSet, error) {
 	return buildScorers(s, s.Registry, calculated, judge)

@@ -37,7 +37,7 @@ var _ Scorer = (*LLMMetric)(nil)
 // Name is the metric's type name (e.g. "semantic_accuracy").
 func (m *LLMMetric) Name() string { return m.spec.name }
 
-// addLLMMetrics registers the judge-backed metrics. Each one needs a judge:
+// AddLLMMetrics registers the judge-backed metrics. Each one needs a judge:
 // without one the runner does not calculate it (null, no invented score).
 func AddLLMMetrics(r Registry) {
 	for _, spec := range builtinMetricSpecs() {

@@ -69,7 +69,7 @@ func storedSample(c StoredCase) Sample {
 // MaxRawReply is how many bytes of a judge's raw reply the evidence keeps.
 const MaxRawReply = 8 << 10
 
-// rawReply is a judge's reply text as evidence: sanitized (repaired and
+// RawReply is a judge's reply text as evidence: sanitized (repaired and
 // redacted), then cut to MaxRawReply bytes on a character boundary with a
 // note saying how much was kept.
 func RawReply(text string) string {

@@ -55,7 +55,7 @@ func (s *Suite) ValidateAgent() error {
 	return nil
 }
 
-// errNoAgentType is NewAgent's refusal of an agent section that names no
+// ErrNoAgentType is NewAgent's refusal of an agent section that names no
 // way to reach the agent.
 var ErrNoAgentType = errors.New("want a command, worker, http or llm agent (set command, url or llm)")
 
@@ -90,7 +90,7 @@ func (m ModelConfig) Settings() llm.Settings {
 	}
 }
 
-// agentConfigError is NewAgent's error for a section checkAgent refuses.
+// AgentConfigError is NewAgent's error for a section checkAgent refuses.
 func AgentConfigError(cfg AgentConfig) error {
 	var list []Problem
 	checkAgent(Problems{List: &list}, cfg)

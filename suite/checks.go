@@ -231,7 +231,7 @@ func (s *Suite) definitionFor(c *Case, name string) (typ string, params json.Raw
 	return s.MetricDefinition(name)
 }
 
-// check returns the case's inline check called name.
+// Check returns the case's inline check called name.
 func (c *Case) Check(name string) (Evaluator, bool) {
 	for _, ev := range c.Checks {
 		if ev.Name == name {

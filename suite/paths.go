@@ -27,5 +27,5 @@ func isIdent(s string) bool {
 	return s != ""
 }
 
-// index appends an array index to a JSON path.
+// Index appends an array index to a JSON path.
 func Index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }

@@ -57,7 +57,7 @@ func (e *ValidationError) Error() string {
 	return b.String()
 }
 
-// problems collects the problems of one file.
+// Problems collects the problems of one file.
 type Problems struct {
 	File string
 	List *[]Problem
@@ -230,7 +230,7 @@ func describe(raw json.RawMessage) string {
 // errNotPortable marks values that JSON cannot carry between implementations.
 var errNotPortable = errors.New("not JSON-portable")
 
-// portable walks a whole JSON document and records values that do not
+// Portable walks a whole JSON document and records values that do not
 // survive a trip through other JSON implementations (PostgreSQL jsonb, Ruby):
 // duplicate object keys, numbers outside the float64 range, invalid UTF-8 and
 // NUL characters (jsonb rejects \u0000).

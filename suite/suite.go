@@ -344,7 +344,7 @@ func (s *Suite) evaluator(name string) (Evaluator, bool) {
 	return Evaluator{}, false
 }
 
-// metricDefinition resolves a metric name: a suite evaluator, or a registry
+// MetricDefinition resolves a metric name: a suite evaluator, or a registry
 // type used without parameters.
 func (s *Suite) MetricDefinition(name string) (typ string, params json.RawMessage, ok bool) {
 	if ev, found := s.evaluator(name); found {

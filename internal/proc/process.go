@@ -51,7 +51,7 @@ func isSubreaper() bool {
 	return err == nil && v != 0
 }
 
-// processes tracks the agent processes of one agent.
+// Processes tracks the agent processes of one agent.
 type Processes struct {
 	Tag          string // this agent's tag prefix
 	subreaper    bool
@@ -77,7 +77,7 @@ func newTag() string {
 	return hex.EncodeToString(b)
 }
 
-// prepare sets up cmd as a tagged group leader that dies with evalrun and
+// Prepare sets up cmd as a tagged group leader that dies with evalrun and
 // returns its tag.
 func (p *Processes) Prepare(cmd *exec.Cmd) string {
 	p.mu.Lock()
@@ -89,7 +89,7 @@ func (p *Processes) Prepare(cmd *exec.Cmd) string {
 	return tag
 }
 
-// started records a running leader.
+// Started records a running leader.
 func (p *Processes) Started(cmd *exec.Cmd) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -97,7 +97,7 @@ func (p *Processes) Started(cmd *exec.Cmd) {
 	p.groupsSeen[cmd.Process.Pid] = true
 }
 
-// cleanup runs after the leader exited (and was waited for): it kills
+// Cleanup runs after the leader exited (and was waited for): it kills
 // whatever is left of the agent's group and, under a subreaper, every
 // re-parented process carrying tag. It returns a description of the
 // processes that were still running ("sleep (pid 123)"), nil when none.
@@ -257,7 +257,7 @@ func uniqueNames(list []string) []string {
 	return out
 }
 
-// killGroup kills the command's process group.
+// KillGroup kills the command's process group.
 func KillGroup(cmd *exec.Cmd) error {
 	if cmd.Process == nil {
 		return nil
