@@ -17,12 +17,12 @@ func (m *MetricResult) Value() (v float64, ok bool) {
 	return 0, false
 }
 
-// AgentErrored reports whether the agent call of the case failed.
 // NotCalculatedPrefix starts the reason stored for a metric that was not
 // calculated ("not calculated: no judge configured"); readers that show the
 // state themselves strip it.
 const NotCalculatedPrefix = "not calculated: "
 
+// AgentErrored reports whether the agent call of the case failed.
 func (c *CaseResult) AgentErrored() bool { return !c.ErrorDetails.IsNull() }
 
 // DeriveStatus computes the case's status from its rows alone: "error" for
