@@ -225,7 +225,7 @@ type executor struct {
 	agent   agent.Agent
 	opts    ExecOptions
 	hook    caseHook // nil when no case replays fixtures
-	scorers scorerSet
+	scorers ScorerSet
 	run     *models.Run
 	// repeat is how many times each question is answered (>= 1).
 	repeat int

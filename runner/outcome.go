@@ -22,10 +22,10 @@ const reasonSetupFailed = models.NotCalculatedPrefix + "setup failed"
 // runScorers builds the run's scorers, with the suite's outcome checks
 // bound to the run when it has any (the runtime is then not nil; Close on
 // a nil runtime does nothing).
-func runScorers(ctx context.Context, s *suite.Suite, run *models.Run, conc int, calculated []string, judge score.Judge) (*outcome.Runtime, scorerSet, error) {
+func runScorers(ctx context.Context, s *suite.Suite, run *models.Run, conc int, calculated []string, judge score.Judge) (*outcome.Runtime, ScorerSet, error) {
 	oc, err := openOutcome(ctx, s, run, conc)
 	if err != nil {
-		return nil, scorerSet{}, fmt.Errorf("execute suite: %w", err)
+		return nil, ScorerSet{}, fmt.Errorf("execute suite: %w", err)
 	}
 	reg := s.Registry
 	if oc != nil {
@@ -34,7 +34,7 @@ func runScorers(ctx context.Context, s *suite.Suite, run *models.Run, conc int, 
 	scorers, err := buildScorers(s, reg, calculated, judge)
 	if err != nil {
 		oc.Close()
-		return nil, scorerSet{}, err
+		return nil, ScorerSet{}, err
 	}
 	return oc, scorers, nil
 }

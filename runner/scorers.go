@@ -7,16 +7,16 @@ import (
 	"github.com/agentevals-go/agentevals/suite"
 )
 
-// scorerSet holds the scorers of a run: one per calculated suite-level
+// ScorerSet holds the scorers of a run: one per calculated suite-level
 // metric name, and one per inline check of each case.
-type scorerSet struct {
+type ScorerSet struct {
 	shared map[string]score.Scorer
 	inline map[*suite.Case]map[string]score.Scorer
 }
 
 // Scorer returns the scorer of case c's metric name; false when the metric
 // is not calculated.
-func (ss scorerSet) Scorer(c *suite.Case, name string) (score.Scorer, bool) {
+func (ss ScorerSet) Scorer(c *suite.Case, name string) (score.Scorer, bool) {
 	if _, ok := c.Check(name); ok {
 		sc, ok := ss.inline[c][name]
 		return sc, ok
@@ -27,14 +27,14 @@ func (ss scorerSet) Scorer(c *suite.Case, name string) (score.Scorer, bool) {
 
 // BuildScorers builds the scorers of every calculated metric: judge-backed
 // ones only with a judge.
-func BuildScorers(s *suite.Suite, calculated []string, judge score.Judge) (scorerSet, error) {
+func BuildScorers(s *suite.Suite, calculated []string, judge score.Judge) (ScorerSet, error) {
 	return buildScorers(s, s.Registry, calculated, judge)
 }
 
 // buildScorers is BuildScorers with the registry reg (the suite's, with
 // outcome checks bound to the run).
-func buildScorers(s *suite.Suite, reg score.Registry, calculated []string, judge score.Judge) (scorerSet, error) {
-	ss := scorerSet{shared: map[string]score.Scorer{}, inline: map[*suite.Case]map[string]score.Scorer{}}
+func buildScorers(s *suite.Suite, reg score.Registry, calculated []string, judge score.Judge) (ScorerSet, error) {
+	ss := ScorerSet{shared: map[string]score.Scorer{}, inline: map[*suite.Case]map[string]score.Scorer{}}
 	for _, c := range s.Cases {
 		for _, ev := range c.Checks {
 			if judge == nil && s.Registry[ev.Type].NeedsJudge {
