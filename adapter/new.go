@@ -34,7 +34,7 @@ type Options struct {
 	// MaxAnswerBytes overrides the suite's agent.max_answer_bytes when
 	// positive.
 	MaxAnswerBytes int
-	// ProcessTag prefixes the ProcessTagEnv value every agent process gets
+	// ProcessTag prefixes the TagEnv value every agent process gets
 	// (default: random); pass the tag of a Guardian so that it can kill
 	// them if evalrun is killed.
 	ProcessTag string

@@ -64,7 +64,7 @@ func liveTagged(t *testing.T, tag string) int {
 	n := 0
 	for _, e := range entries {
 		b, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-		if err != nil || !strings.Contains(string(b), proc.ProcessTagEnv+"="+tag) {
+		if err != nil || !strings.Contains(string(b), proc.TagEnv+"="+tag) {
 			continue
 		}
 		if b, err := os.ReadFile("/proc/" + e.Name() + "/stat"); err == nil && !strings.Contains(string(b), ") Z ") {

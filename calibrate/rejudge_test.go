@@ -86,7 +86,7 @@ func TestRejudge_EstimatesKnownNoise(t *testing.T) {
 	for _, sd := range []float64{0.05, 0.10} {
 		t.Run(fmt.Sprint(sd), func(t *testing.T) {
 			srv := noisyJudgeServer(t, 42, sd, func(i int) float64 { return 0.35 + 0.3*float64(i%10)/9 })
-			judge, err := provider.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
+			judge, err := provider.NewJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
 				Timeout: 10 * time.Second, Retry: llm.Retry{MaxAttempts: 1}}, provider.Options{Getenv: func(string) string { return "" }}, nil)
 			if err != nil {
 				t.Fatal(err)

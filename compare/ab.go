@@ -110,12 +110,12 @@ type ABChanges struct {
 	Text       string `json:"-"`
 }
 
-// CompareAB compares runs a and b question by question. They must evaluate
+// AB compares runs a and b question by question. They must evaluate
 // the same definition (see SameDefinition; the agents may differ);
 // otherwise the error wraps ErrIncompatible. It reads B against A with the
 // ci gate whatever opts.Gate says, so that judge noise is told from a
 // regression and "no significant difference" is reachable.
-func CompareAB(a, b *models.Run, opts Options) (*ABComparison, error) {
+func AB(a, b *models.Run, opts Options) (*ABComparison, error) {
 	if err := SameDefinition(a, b, nil, nil); err != nil {
 		return nil, fmt.Errorf("compare %s with %s: %w", a.ID, b.ID, err)
 	}
@@ -170,7 +170,7 @@ func CompareAB(a, b *models.Run, opts Options) (*ABComparison, error) {
 	ab.ByQuestion = cmp.RegressionsByQuestion()
 	ab.Localized = cmp.Localized
 	ab.Changes = abChanges(ab.Cases, cmp)
-	ab.Verdict, ab.VerdictDetail = AbVerdict(overall, ab.Difference, ab.Drop, ab.Rise, ab.Changes)
+	ab.Verdict, ab.VerdictDetail = ABVerdict(overall, ab.Difference, ab.Drop, ab.Rise, ab.Changes)
 	statsA, statsB := map[string]MetricStat{}, map[string]MetricStat{}
 	for _, s := range MetricStats(a.Cases, opts) {
 		statsA[s.Name] = s
@@ -233,11 +233,11 @@ func pairedVerdict(diffs []float64, opts Options) (string, PairedTest, PairedTes
 	return VerdictNoDifference, drop, rise
 }
 
-// AbVerdict combines the ci gate's findings with the paired verdict on the
+// ABVerdict combines the ci gate's findings with the paired verdict on the
 // quality difference: regressions are never hidden behind "no significant
 // difference", and drops within noise never count as regressions (see the
 // package doc for the rules).
-func AbVerdict(overall string, diff Stat, drop, rise PairedTest, ch ABChanges) (verdictText, detail string) {
+func ABVerdict(overall string, diff Stat, drop, rise PairedTest, ch ABChanges) (verdictText, detail string) {
 	regressed := ch.Regressions > 0 || ch.Aggregates > 0
 	switch {
 	case overall == VerdictNoData:

@@ -17,7 +17,7 @@ func TestCompareAB(t *testing.T) {
 	}{{0.2, VerdictBBetter}, {-0.2, VerdictBWorse}, {0, VerdictNoDifference}}
 	for _, tt := range tests {
 		a, b := runfixture.ABRuns(tt.shift)
-		ab, err := CompareAB(a, b, Options{})
+		ab, err := AB(a, b, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -31,7 +31,7 @@ func TestCompareAB(t *testing.T) {
 	a, b := runfixture.ABRuns(0.1)
 	b.SuiteDigest = "other"
 	b.Cases[3].MinimumScores = models.JSON(`{"judge":0.7}`)
-	if _, err := CompareAB(a, b, Options{}); !errors.Is(err, ErrIncompatible) {
+	if _, err := AB(a, b, Options{}); !errors.Is(err, ErrIncompatible) {
 		t.Fatalf("different definitions: error %v, want ErrIncompatible", err)
 	}
 }
@@ -69,7 +69,7 @@ func TestCompareAB_VerdictAccountsForFindings(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a := runfixture.Build("01900000-0000-7000-8000-000000000401", 1, runfixture.T0, three(tt.a...)...)
 			b := runfixture.Build("01900000-0000-7000-8000-000000000402", 2, runfixture.T0.Add(time.Hour), three(tt.b...)...)
-			ab, err := CompareAB(a, b, Options{})
+			ab, err := AB(a, b, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,7 +103,7 @@ func TestABVerdict_Rules(t *testing.T) {
 		{"no data", VerdictNoData, reg, VerdictNoData},
 	}
 	for _, tt := range tests {
-		if got, _ := AbVerdict(tt.overall, diff, drop, drop, tt.ch); got != tt.want {
+		if got, _ := ABVerdict(tt.overall, diff, drop, drop, tt.ch); got != tt.want {
 			t.Errorf("%s: verdict %q, want %q", tt.name, got, tt.want)
 		}
 	}

@@ -107,7 +107,7 @@ func definitionDiff(a, b *models.Run, aCalculated, bCalculated []string) *differ
 			{"metadata", ca.Metadata, cb.Metadata, true},
 		}
 		for _, col := range cols {
-			eq, err := JsonEqual(col.av, col.bv, col.object)
+			eq, err := JSONEqual(col.av, col.bv, col.object)
 			if err != nil || !eq {
 				return &difference{what: "column", caseID: ca.CaseID, column: col.name, jsonErr: err}
 			}

@@ -48,12 +48,12 @@ func RecordedBaseline(ctx context.Context, db *models.DB, d *models.GateDecision
 	return base, nil
 }
 
-// CompareRecorded compares run as its recorded decision did: against the
+// Recorded compares run as its recorded decision did: against the
 // recorded baseline, under the recorded gate, flaky questions marked as
 // FlakyQuestions finds them now. The comparison carries the decision
 // (Comparison.Decision), whose verdict the renderers show. A run without a
 // decision returns nil: compare it as before.
-func CompareRecorded(ctx context.Context, db *models.DB, run *models.Run) (*Comparison, error) {
+func Recorded(ctx context.Context, db *models.DB, run *models.Run) (*Comparison, error) {
 	d := RecordedDecision(run)
 	if d == nil {
 		return nil, nil

@@ -114,7 +114,7 @@ func TestJSONEqual_ExactNumbers(t *testing.T) {
 		{`1e999999999`, `1e999999998`, false},
 	}
 	for _, tt := range tests {
-		got, err := JsonEqual(models.JSON(tt.a), models.JSON(tt.b), false)
+		got, err := JSONEqual(models.JSON(tt.a), models.JSON(tt.b), false)
 		if err != nil || got != tt.want {
 			t.Errorf("jsonEqual(%s, %s) = %v, %v; want %v", tt.a, tt.b, got, err, tt.want)
 		}

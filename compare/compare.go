@@ -121,7 +121,7 @@ type Comparison struct {
 	// strict gate or without a baseline).
 	Localized *Localization
 	// Decision is the gate decision recorded when the run was made (see
-	// CompareRecorded); nil for a comparison made now. When set, it is
+	// Recorded); nil for a comparison made now. When set, it is
 	// the verdict: Regressed follows its gating findings.
 	Decision *models.GateDecision
 }

@@ -114,7 +114,7 @@
 //
 // # A/B verdict
 //
-// CompareAB (`evalrun compare A B` and the dashboard's compare page) reads
+// AB (`evalrun compare A B` and the dashboard's compare page) reads
 // B against A as if A were B's baseline, always with the ci gate, and tests
 // the paired quality difference B-A in both directions with the same
 // paired test (alpha and min effect from the options):

@@ -170,7 +170,7 @@ func TestCompare_GateCI_JudgeErrorsNotMeasurable(t *testing.T) {
 // "B is worse".
 func TestCompareAB_NoSignificantDifference(t *testing.T) {
 	a, b := runfixture.JudgedRuns(200, 0, 11)
-	ab, err := CompareAB(a, b, Options{})
+	ab, err := AB(a, b, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestCompareAB_NoSignificantDifference(t *testing.T) {
 		}
 	}
 	_, worse := runfixture.JudgedRuns(200, 0.05, 11)
-	if ab, _ := CompareAB(a, worse, Options{}); ab.Verdict != VerdictBWorse {
+	if ab, _ := AB(a, worse, Options{}); ab.Verdict != VerdictBWorse {
 		t.Fatalf("a true 0.05 drop: %q: %q", ab.Verdict, ab.VerdictDetail)
 	}
 }

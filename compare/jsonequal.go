@@ -7,14 +7,14 @@ import (
 	"github.com/agentevals-go/agentevals/score"
 )
 
-// JsonEqual compares two JSON column values as JSON values (score.JSONEqual,
+// JSONEqual compares two JSON column values as JSON values (score.JSONEqual,
 // that is jsonvalue.Equal): key order and whitespace do not matter, numbers
 // are equal when their exact decimal values are (1.0 == 1 and 1e2 == 100,
 // as Ruby writes floats and jsonb compares numerics; but
 // 0.1000000000000000001 != 0.1 and two 20-digit integers that differ in the
 // last digit differ, with no float64 in between). SQL NULL and JSON null are
 // alike; for object columns (metadata) they also equal {}.
-func JsonEqual(a, b models.JSON, object bool) (bool, error) {
+func JSONEqual(a, b models.JSON, object bool) (bool, error) {
 	return score.JSONEqual(columnValue(a, object), columnValue(b, object))
 }
 

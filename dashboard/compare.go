@@ -103,7 +103,7 @@ func (s *Server) compare(c *gin.Context) error {
 	ida, idb := page.RunA.ID.String(), page.RunB.ID.String()
 	page.LinkA, page.LinkB = b.Path("runs", ida), b.Path("runs", idb)
 	page.SwapLink = b.Path("compare") + "?a=" + idb + "&b=" + ida
-	ab, err := compare.CompareAB(page.RunA, page.RunB, compare.Options{})
+	ab, err := compare.AB(page.RunA, page.RunB, compare.Options{})
 	switch {
 	case errors.Is(err, compare.ErrIncompatible):
 		// Like `evalrun compare`: runs of different definitions are not

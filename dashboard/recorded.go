@@ -33,10 +33,10 @@ func newRecordedView(d *models.GateDecision) *recordedView {
 }
 
 // compareRun compares a run as every view does: as its recorded decision
-// did when there is one (compare.CompareRecorded), else against its
+// did when there is one (compare.Recorded), else against its
 // automatic baseline, flaky questions marked.
 func compareRun(ctx context.Context, db *models.DB, run *models.Run) (*compare.Comparison, error) {
-	cmp, err := compare.CompareRecorded(ctx, db, run)
+	cmp, err := compare.Recorded(ctx, db, run)
 	if err != nil || cmp != nil {
 		return cmp, err
 	}

@@ -77,7 +77,7 @@ func ExampleMaxTokens() {
 
 // keywordJudge is a scripted score.Judge for the example: it fails
 // answers that mention 14 days. Real tests get a model from the
-// environment (EVAL_JUDGE_MODEL) or pass a provider.LLMJudge.
+// environment (EVAL_JUDGE_MODEL) or pass a provider.Judge.
 type keywordJudge struct{}
 
 func (keywordJudge) Assess(_ context.Context, _, user string) (score.Assessment, error) {

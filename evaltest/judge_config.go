@@ -59,7 +59,7 @@ func (c *config) resolveJudge(st *suite.ModelConfig, short bool) (score.Judge, s
 			return nil, "", fmt.Errorf("judge: %s: %w", envJudgeCache, err)
 		}
 	}
-	j, err := provider.NewLLMJudge(s, provider.Options{}, cache)
+	j, err := provider.NewJudge(s, provider.Options{}, cache)
 	if err != nil {
 		return nil, "", fmt.Errorf("judge: %w", err)
 	}

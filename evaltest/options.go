@@ -60,7 +60,7 @@ type config struct {
 }
 
 // WithJudge scores judge-backed checks with j instead of the judge the
-// environment and the suite configure, for example a provider.LLMJudge built
+// environment and the suite configure, for example a provider.Judge built
 // once for the whole package.
 func WithJudge(j score.Judge) Option { return func(c *config) { c.judge = j } }
 

@@ -178,9 +178,9 @@ func execute(t *testing.T, cfg *config, s *suite.Suite, ag agent.Agent, out *out
 }
 
 // judgeSummary adds which judge ran to the run summary, as evalrun does
-// (provider.LLMJudge.RunSummary); nil for other judges.
+// (provider.Judge.RunSummary); nil for other judges.
 func judgeSummary(j score.Judge) func() map[string]any {
-	if lj, ok := j.(*provider.LLMJudge); ok {
+	if lj, ok := j.(*provider.Judge); ok {
 		return lj.RunSummary
 	}
 	return nil

@@ -35,7 +35,7 @@ func (r *UsageRecorder) add(a models.CallAccount) {
 
 type recorderKey struct{}
 
-// WithUsageRecorder returns a context under which LLMJudge.Assess records
+// WithUsageRecorder returns a context under which Judge.Assess records
 // every call (and cache hit) into r.
 func WithUsageRecorder(ctx context.Context, r *UsageRecorder) context.Context {
 	return context.WithValue(ctx, recorderKey{}, r)

@@ -67,7 +67,7 @@ func TestLLMJudge_CallAccount(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			j, err := NewLLMJudge(s, o, cache)
+			j, err := NewJudge(s, o, cache)
 			if err != nil {
 				t.Fatal(err)
 			}

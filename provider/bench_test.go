@@ -15,7 +15,7 @@ func BenchmarkLLMJudge_Assess(b *testing.B) {
 	for _, p := range allProviders {
 		b.Run(p, func(b *testing.B) {
 			srv := newScripted(b, p, step{status: 200, content: `{"reason":"Same facts.","score":0.9}`})
-			j, err := NewLLMJudge(srv.settings(), testOptions(), nil)
+			j, err := NewJudge(srv.settings(), testOptions(), nil)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -34,7 +34,7 @@ func BenchmarkLLMJudge_Assess(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		j, err := NewLLMJudge(srv.settings(), testOptions(), cache)
+		j, err := NewJudge(srv.settings(), testOptions(), cache)
 		if err != nil {
 			b.Fatal(err)
 		}

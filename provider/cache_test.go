@@ -19,7 +19,7 @@ func TestCache_HitsMissesAndErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	j, err := NewLLMJudge(srv.settings(), testOptions(), cache)
+	j, err := NewJudge(srv.settings(), testOptions(), cache)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestCache_Concurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	j, err := NewLLMJudge(srv.settings(), testOptions(), cache)
+	j, err := NewJudge(srv.settings(), testOptions(), cache)
 	if err != nil {
 		t.Fatal(err)
 	}

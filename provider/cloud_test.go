@@ -136,7 +136,7 @@ func TestCloudProviders_Judge(t *testing.T) {
 	for _, provider := range []string{llm.ProviderAzure, llm.ProviderGemini, llm.ProviderBedrock} {
 		t.Run(provider, func(t *testing.T) {
 			srv := newCloudServer(t, provider, http.StatusOK)
-			j, err := NewLLMJudge(srv.settings(), Options{Getenv: cloudEnv}, nil)
+			j, err := NewJudge(srv.settings(), Options{Getenv: cloudEnv}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -160,7 +160,7 @@ func TestCloudProviders_Judge(t *testing.T) {
 			}
 
 			bad := newCloudServer(t, provider, http.StatusInternalServerError)
-			j, err = NewLLMJudge(bad.settings(), Options{Getenv: cloudEnv}, nil)
+			j, err = NewJudge(bad.settings(), Options{Getenv: cloudEnv}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -34,7 +34,7 @@ func TestClient_404NamesEndpointAndHint(t *testing.T) {
 			if tc.suffix == "/v1" {
 				s.BaseURL = srv.srv.URL + "/v1"
 			}
-			j, err := NewLLMJudge(s, testOptions(), nil)
+			j, err := NewJudge(s, testOptions(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,7 +73,7 @@ func TestClient_RefusedIsRetried(t *testing.T) {
 			if p == llm.ProviderOllama {
 				s.BaseURL = "http://user:pw@" + addr
 			}
-			j, err := NewLLMJudge(s, testOptions(), nil)
+			j, err := NewJudge(s, testOptions(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

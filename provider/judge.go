@@ -15,11 +15,11 @@ import (
 	"github.com/agentevals-go/agentevals/score"
 )
 
-// LLMJudge is the langchaingo-backed Judge: every Assess is a fresh
+// Judge is the langchaingo-backed Judge: every Assess is a fresh
 // two-message conversation whose reply must be a JSON object with a
 // non-empty "reason" and a finite "score" in [0,1]. Anything else is a
-// *Error, never a verdict. An LLMJudge is safe for concurrent use.
-type LLMJudge struct {
+// *Error, never a verdict. An Judge is safe for concurrent use.
+type Judge struct {
 	client *Client
 	cache  *Cache // nil: no cache
 
@@ -27,7 +27,7 @@ type LLMJudge struct {
 	totals JudgeTotals
 }
 
-var _ score.Judge = (*LLMJudge)(nil)
+var _ score.Judge = (*Judge)(nil)
 
 // JudgeTotals account for every judge call of a run, cache hits and failed
 // calls included, exactly as the per-metric accounts the runner records
@@ -38,18 +38,18 @@ type JudgeTotals struct {
 	models.CallAccount
 }
 
-// NewLLMJudge validates the settings and builds the judge; cache may be nil.
+// NewJudge validates the settings and builds the judge; cache may be nil.
 // Errors wrap ErrInvalidSettings.
-func NewLLMJudge(s llm.Settings, o Options, cache *Cache) (*LLMJudge, error) {
+func NewJudge(s llm.Settings, o Options, cache *Cache) (*Judge, error) {
 	c, err := NewClient(s, o)
 	if err != nil {
 		return nil, err
 	}
-	return &LLMJudge{client: c, cache: cache, totals: JudgeTotals{Provider: s.Provider, Model: s.Model}}, nil
+	return &Judge{client: c, cache: cache, totals: JudgeTotals{Provider: s.Provider, Model: s.Model}}, nil
 }
 
 // Totals returns the usage of all judge calls so far.
-func (j *LLMJudge) Totals() JudgeTotals {
+func (j *Judge) Totals() JudgeTotals {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	t := j.totals
@@ -58,7 +58,7 @@ func (j *LLMJudge) Totals() JudgeTotals {
 }
 
 // Cache returns the judge's cache, or nil.
-func (j *LLMJudge) Cache() *Cache { return j.cache }
+func (j *Judge) Cache() *Cache { return j.cache }
 
 // RunSummary is what a run's summary says about the judge:
 //
@@ -68,7 +68,7 @@ func (j *LLMJudge) Cache() *Cache { return j.cache }
 // The judge's calls, errors, tokens and cost are in the summary's
 // judge_usage account, which the runner sums from the per-metric accounts;
 // they are not repeated here, so they cannot disagree.
-func (j *LLMJudge) RunSummary() map[string]any {
+func (j *Judge) RunSummary() map[string]any {
 	t := j.Totals()
 	out := map[string]any{"judge": map[string]any{"provider": t.Provider, "model": t.Model}}
 	if c := j.Cache(); c != nil {
@@ -81,7 +81,7 @@ func (j *LLMJudge) RunSummary() map[string]any {
 // Assess asks the model for a verdict on one fresh conversation. Every
 // call, failed or served from the cache, is accounted in Totals and in the
 // UsageRecorder of ctx (WithUsageRecorder), if any.
-func (j *LLMJudge) Assess(ctx context.Context, system, user string) (score.Assessment, error) {
+func (j *Judge) Assess(ctx context.Context, system, user string) (score.Assessment, error) {
 	s := j.client.Settings()
 	judgeInfo := map[string]any{"provider": s.Provider, "model": s.Model}
 	var key string
@@ -139,7 +139,7 @@ func (j *LLMJudge) Assess(ctx context.Context, system, user string) (score.Asses
 }
 
 // account adds one call (or cache hit) to the totals and to ctx's recorder.
-func (j *LLMJudge) account(ctx context.Context, a models.CallAccount) {
+func (j *Judge) account(ctx context.Context, a models.CallAccount) {
 	j.mu.Lock()
 	j.totals.CallAccount = j.totals.Add(a)
 	j.mu.Unlock()

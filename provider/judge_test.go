@@ -63,7 +63,7 @@ func supportSample() score.Sample {
 // and labelled untrusted in the user message.
 func TestLLMMetric_Score(t *testing.T) {
 	srv := newScripted(t, llm.ProviderOpenAI, step{status: 200, content: `{"reason":"Paraphrase of 30 days.","score":0.95}`})
-	j, err := NewLLMJudge(srv.settings(), testOptions(), nil)
+	j, err := NewJudge(srv.settings(), testOptions(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestLLMMetric_MissingInput(t *testing.T) {
 
 func TestLLMMetric_ContextAndRubric(t *testing.T) {
 	srv := newScripted(t, llm.ProviderAnthropic, step{status: 200, content: `{"reason":"Supported.","score":1}`})
-	j, err := NewLLMJudge(srv.settings(), testOptions(), nil)
+	j, err := NewJudge(srv.settings(), testOptions(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestLLMMetric_PositionSwap(t *testing.T) {
 	srv := newScripted(t, llm.ProviderOpenAI,
 		step{status: 200, content: `{"reason":"Matches.","score":1}`},
 		step{status: 200, content: `{"reason":"Mostly matches.","score":0.6}`})
-	j, err := NewLLMJudge(srv.settings(), testOptions(), nil)
+	j, err := NewJudge(srv.settings(), testOptions(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

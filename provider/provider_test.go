@@ -87,7 +87,7 @@ func TestLLMJudge_Assess(t *testing.T) {
 				if tc.timeout > 0 {
 					s.Timeout = tc.timeout
 				}
-				j, err := NewLLMJudge(s, testOptions(), nil)
+				j, err := NewJudge(s, testOptions(), nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -159,7 +159,7 @@ func TestLLMJudge_Request(t *testing.T) {
 			s := srv.settings()
 			temp := 0.2
 			s.Temperature, s.MaxTokens = &temp, 321
-			j, err := NewLLMJudge(s, testOptions(), nil)
+			j, err := NewJudge(s, testOptions(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -207,7 +207,7 @@ func TestLLMJudge_Request(t *testing.T) {
 
 func TestLLMJudge_CanceledContext(t *testing.T) {
 	srv := newScripted(t, llm.ProviderOpenAI, step{status: 200, content: `{"reason":"x","score":1}`, delay: 3 * time.Second})
-	j, err := NewLLMJudge(srv.settings(), testOptions(), nil)
+	j, err := NewJudge(srv.settings(), testOptions(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func TestLLMJudge_TruncatedReply(t *testing.T) {
 		`"message":{"role":"assistant","content":"{\"reason\":\"The answer states"},"finish_reason":"length"}],` +
 		`"usage":{"prompt_tokens":120,"completion_tokens":16,"total_tokens":136}}`
 	srv := newScripted(t, llm.ProviderOpenAI, step{status: 200, body: body})
-	j, err := NewLLMJudge(srv.settings(), testOptions(), nil)
+	j, err := NewJudge(srv.settings(), testOptions(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func sentMessages(t *testing.T, req seen) score.Prompt {
 func TestLLMMetric_EvidenceAndRebuiltPrompt(t *testing.T) {
 	verdict := "```json\n{\"reason\": \"States the refund window <b>.\", \"score\": 0.75}\n```"
 	srv := newScripted(t, llm.ProviderOpenAI, step{status: 200, content: verdict})
-	j, err := NewLLMJudge(srv.settings(), testOptions(), nil)
+	j, err := NewJudge(srv.settings(), testOptions(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

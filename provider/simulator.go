@@ -13,7 +13,7 @@ import (
 // Totals and in ctx's UsageRecorder, but never cached: a simulated user
 // must see the conversation it is in. The reply is the model's text; the
 // caller parses it.
-func (j *LLMJudge) SimulateUser(ctx context.Context, system string, history []llm.ChatMessage) (Reply, error) {
+func (j *Judge) SimulateUser(ctx context.Context, system string, history []llm.ChatMessage) (Reply, error) {
 	s := j.client.Settings()
 	reply, err := j.client.Chat(ctx, system, history, true)
 	j.account(ctx, callAccount(s, j.client.prices, reply.Usage, len(reply.Attempts), err != nil))

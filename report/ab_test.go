@@ -14,7 +14,7 @@ import (
 
 func TestRenderer_RenderABGolden(t *testing.T) {
 	a, b := runfixture.ABRuns(0.1)
-	ab, err := compare.CompareAB(a, b, compare.Options{})
+	ab, err := compare.AB(a, b, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestCompareAB_ErroredScoreIsDash(t *testing.T) {
 	a, b := runfixture.ABRuns(0.1)
 	a.Cases[0].Metrics[0].Score = nil
 	a.Cases[0].Metrics[0].ErrorDetails = models.JSON(`{"message":"judge timed out"}`)
-	ab, err := compare.CompareAB(a, b, compare.Options{})
+	ab, err := compare.AB(a, b, compare.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -281,7 +281,7 @@ func markBest(cells []GridCell) []int {
 func gridPairs(vs []GridVariant, opts compare.Options) ([]GridPair, error) {
 	var out []GridPair
 	add := func(a, b GridVariant) error {
-		ab, err := compare.CompareAB(a.Run, b.Run, opts)
+		ab, err := compare.AB(a.Run, b.Run, opts)
 		if err != nil {
 			return fmt.Errorf("build grid: %w", err)
 		}
@@ -313,7 +313,7 @@ func (g *Grid) Pair(a, b string, opts compare.Options) (*GridPair, error) {
 	if va == nil || vb == nil {
 		return nil, nil
 	}
-	ab, err := compare.CompareAB(va.Run, vb.Run, opts)
+	ab, err := compare.AB(va.Run, vb.Run, opts)
 	if err != nil {
 		return nil, fmt.Errorf("compare variants: %w", err)
 	}

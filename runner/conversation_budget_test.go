@@ -32,7 +32,7 @@ func bigTurns(n int) string {
 
 // largestJudgeRequest is a local OpenAI-compatible judge that scores 1 and
 // remembers the largest request body it was sent.
-func largestJudgeRequest(t *testing.T) (*provider.LLMJudge, func() int) {
+func largestJudgeRequest(t *testing.T) (*provider.Judge, func() int) {
 	var mu sync.Mutex
 	largest := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -44,7 +44,7 @@ func largestJudgeRequest(t *testing.T) (*provider.LLMJudge, func() int) {
 		fmt.Fprint(w, `{"id":"1","object":"chat.completion","model":"j","choices":[{"index":0,"message":{"role":"assistant","content":"{\"reason\":\"Fine.\",\"score\":1}"},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":5,"total_tokens":10}}`)
 	}))
 	t.Cleanup(srv.Close)
-	judge, err := provider.NewLLMJudge(llm.Settings{Provider: "openai", Model: "j", BaseURL: srv.URL + "/v1", Timeout: 10 * time.Second,
+	judge, err := provider.NewJudge(llm.Settings{Provider: "openai", Model: "j", BaseURL: srv.URL + "/v1", Timeout: 10 * time.Second,
 		Retry: llm.Retry{MaxAttempts: 1}}, provider.Options{Getenv: func(string) string { return "" }}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -80,7 +80,7 @@ const simulatedSuite = `{"suite": "Simulated", "version": "1", "agent": {"name":
 func TestConverse_SimulatedUserStops(t *testing.T) {
 	s := mustLoad(t, simulatedSuite)
 	srv := simServer(t)
-	judge, err := provider.NewLLMJudge(llm.Settings{Provider: "openai", Model: "sim", BaseURL: srv.URL + "/v1",
+	judge, err := provider.NewJudge(llm.Settings{Provider: "openai", Model: "sim", BaseURL: srv.URL + "/v1",
 		Timeout: 5 * time.Second, Retry: llm.Retry{MaxAttempts: 2, Backoff: time.Millisecond}},
 		provider.Options{Getenv: func(string) string { return "" }}, nil)
 	if err != nil {

@@ -66,7 +66,7 @@ func TestExecute_JudgeEvidenceRebuildsThePrompt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	judge, err := provider.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
+	judge, err := provider.NewJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
 		Timeout: 5 * time.Second, Retry: llm.Retry{MaxAttempts: 1}}, provider.Options{Getenv: func(string) string { return "" }}, nil)
 	if err != nil {
 		t.Fatal(err)

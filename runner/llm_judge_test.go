@@ -101,7 +101,7 @@ func TestExecute_WithAndWithoutJudge(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv, calls := judgeServer(t)
-	judge, err := provider.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
+	judge, err := provider.NewJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
 		Timeout: 5 * time.Second, Retry: llm.Retry{MaxAttempts: 2, Backoff: time.Millisecond}},
 		provider.Options{Getenv: func(string) string { return "" }}, nil)
 	if err != nil {

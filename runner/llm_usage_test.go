@@ -40,7 +40,7 @@ func TestExecute_JudgeUsageAccount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	judge, err := provider.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: flaky.URL + "/v1",
+	judge, err := provider.NewJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: flaky.URL + "/v1",
 		Timeout: 5 * time.Second, Retry: llm.Retry{MaxAttempts: 2, Backoff: time.Millisecond}},
 		provider.Options{Getenv: func(string) string { return "" }}, cache)
 	if err != nil {

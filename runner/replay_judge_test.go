@@ -30,7 +30,7 @@ func TestExecute_ReplayJudgeBypassesReplay(t *testing.T) {
 	for _, kind := range []string{"go", "command"} {
 		t.Run(kind, func(t *testing.T) {
 			srv, calls := judgeServer(t)
-			judge, err := provider.NewLLMJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
+			judge, err := provider.NewJudge(llm.Settings{Provider: "openai", Model: "judge", BaseURL: srv.URL + "/v1",
 				Timeout: 5 * time.Second, Retry: llm.Retry{MaxAttempts: 1}},
 				provider.Options{Getenv: func(string) string { return "" }}, nil)
 			if err != nil {

@@ -15,14 +15,14 @@ import (
 )
 
 // UserSimulator plays the user of a scenario: given the instructions and
-// the prompt, it returns the model's reply text. *provider.LLMJudge is one, so
+// the prompt, it returns the model's reply text. *provider.Judge is one, so
 // the judge's provider plays the user unless ExecOptions.Simulator names
 // another.
 type UserSimulator interface {
 	SimulateUser(ctx context.Context, system string, history []llm.ChatMessage) (provider.Reply, error)
 }
 
-var _ UserSimulator = (*provider.LLMJudge)(nil)
+var _ UserSimulator = (*provider.Judge)(nil)
 
 // simulatorReplyFormat is what the simulated user must reply.
 const simulatorReplyFormat = `Reply with exactly one JSON object and nothing else:

@@ -134,7 +134,7 @@ type Error struct {
 // Error reads "kind: message".
 func (e *Error) Error() string { return e.Kind + ": " + e.Message }
 
-// Kinds of *Error returned by Client.Generate and LLMJudge.Assess.
+// Kinds of *Error returned by Client.Generate and Judge.Assess.
 const (
 	KindRateLimited   = "rate_limited"   // HTTP 429 on the last attempt
 	KindServerError   = "server_error"   // HTTP 5xx on the last attempt

@@ -39,7 +39,7 @@ func ModelFamily(model string) string {
 
 // warnSameFamily warns when the judge and an llm agent share a model
 // family (self-preference bias).
-func warnSameFamily(w io.Writer, agentCfg *suite.ModelConfig, judge *provider.LLMJudge, what string) {
+func warnSameFamily(w io.Writer, agentCfg *suite.ModelConfig, judge *provider.Judge, what string) {
 	if agentCfg == nil || judge == nil {
 		return
 	}

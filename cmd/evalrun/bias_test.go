@@ -26,7 +26,7 @@ func TestModelFamily(t *testing.T) {
 // TestWarnSameFamily: a judge of the llm agent's family is warned about;
 // another family, or an agent that is not an llm, is not.
 func TestWarnSameFamily(t *testing.T) {
-	judge, err := provider.NewLLMJudge(llm.Settings{Provider: "openai", Model: "gpt-4o-mini", BaseURL: "http://127.0.0.1:9/v1"},
+	judge, err := provider.NewJudge(llm.Settings{Provider: "openai", Model: "gpt-4o-mini", BaseURL: "http://127.0.0.1:9/v1"},
 		provider.Options{Getenv: func(string) string { return "" }}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -52,7 +52,7 @@ func (c *CompareCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return err
 	}
-	ab, err := compare.CompareAB(a, b, compare.Options{})
+	ab, err := compare.AB(a, b, compare.Options{})
 	if errors.Is(err, compare.ErrIncompatible) {
 		return &exitError{Code: exitInvalid, Err: err}
 	}

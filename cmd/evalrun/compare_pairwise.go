@@ -71,7 +71,7 @@ func (c *CompareCmd) renderPairwise(ctx context.Context, g *Globals, r *report.R
 }
 
 // pairwiseRecord judges b's answers against a's, with progress on stderr.
-func pairwiseRecord(ctx context.Context, g *Globals, j score.Judge, built *provider.LLMJudge, a, b *models.Run) (models.PairwiseRecord, error) {
+func pairwiseRecord(ctx context.Context, g *Globals, j score.Judge, built *provider.Judge, a, b *models.Run) (models.PairwiseRecord, error) {
 	rec := models.PairwiseRecord{RunA: a.ID.String(), RunB: b.ID.String()}
 	if built != nil {
 		t := built.Totals()

@@ -26,7 +26,7 @@ type JudgeFlags struct {
 	Prices        string  `name:"prices" env:"EVALRUN_PRICES" type:"path" placeholder:"FILE" help:"Your own model prices, over the vendored catalog of public list prices: {\"prices\": [{\"provider\": \"openai\", \"model\": \"M\", \"input_mtok\": USD, \"output_mtok\": USD}]} per million tokens; an entry without provider applies on any endpoint (a local or compatible server). Unpriced models keep an unknown (null) cost."`
 	JudgeCache    string  `name:"judge-cache" env:"EVAL_JUDGE_CACHE" placeholder:"DIR" help:"Reuse successful judge verdicts stored in DIR (keyed on provider, model, settings and the full prompt); errors are never cached."`
 
-	built *provider.LLMJudge `kong:"-"`
+	built *provider.Judge `kong:"-"`
 	// limiter paces the judge's calls (the progress line shows its rate).
 	limiter *llm.Limiter `kong:"-"`
 	// prices is the catalog read from Prices (see catalog).
@@ -78,7 +78,7 @@ func (f *JudgeFlags) judge(ctx context.Context, cfg *suite.ModelConfig) (score.J
 		return nil, err
 	}
 	f.limiter = llm.NewLimiter()
-	j, err := provider.NewLLMJudge(s, provider.Options{Limiter: f.limiter, Prices: catalog}, cache)
+	j, err := provider.NewJudge(s, provider.Options{Limiter: f.limiter, Prices: catalog}, cache)
 	if err != nil {
 		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("judge: %w", err)}
 	}
@@ -132,7 +132,7 @@ func (f *JudgeFlags) checkTyped(cfg *suite.ModelConfig) error {
 }
 
 // judgeSummary adds which judge ran and the cache counters to the run
-// summary (runner.ExecOptions.ExtraSummary; see provider.LLMJudge.RunSummary).
+// summary (runner.ExecOptions.ExtraSummary; see provider.Judge.RunSummary).
 // It returns nil when no judge was built.
 func (f *JudgeFlags) judgeSummary() map[string]any {
 	if f.built == nil {

@@ -55,7 +55,7 @@ func TestJudgeFlags_Judge(t *testing.T) {
 				}
 				return
 			}
-			s := j.(*provider.LLMJudge).Totals()
+			s := j.(*provider.Judge).Totals()
 			got := s.Provider + "/" + s.Model + "@"
 			if fs, ok, _ := f.settings(tc.cfg); ok {
 				got += fs.BaseURL

@@ -143,7 +143,7 @@ func (c *ReportCmd) Run(ctx context.Context, g *Globals) error {
 func (c *ReportCmd) compare(ctx context.Context, g *Globals, db *models.DB, run *models.Run, gate eval.Gate) (*compare.Comparison, error) {
 	again := c.Recompare || c.Baseline != "" || c.GateModeFlags != defaultGateModeFlags() || c.GateLabels != ""
 	if rec := compare.RecordedDecision(run); rec != nil && !again {
-		cmp, err := compare.CompareRecorded(ctx, db, run)
+		cmp, err := compare.Recorded(ctx, db, run)
 		if err != nil {
 			return nil, asInvalid(fmt.Errorf("report: %w", err))
 		}

@@ -33,7 +33,7 @@ func TestConversations(t *testing.T) {
 	}
 	srv := httptest.NewServer(scripted.Handler())
 	t.Cleanup(srv.Close)
-	judge, err := provider.NewLLMJudge(llm.Settings{Provider: llm.ProviderOpenAI, Model: "scripted-judge", BaseURL: srv.URL + "/v1",
+	judge, err := provider.NewJudge(llm.Settings{Provider: llm.ProviderOpenAI, Model: "scripted-judge", BaseURL: srv.URL + "/v1",
 		Timeout: 10 * time.Second, Retry: llm.Retry{MaxAttempts: 1}}, provider.Options{Getenv: func(string) string { return "" }}, nil)
 	if err != nil {
 		t.Fatal(err)

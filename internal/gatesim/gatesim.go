@@ -110,7 +110,7 @@ func New(cfg Config, dir string) (*Harness, error) {
 		return nil, fmt.Errorf("gatesim: %w", err)
 	}
 	h.srv = httptest.NewServer(http.HandlerFunc(h.serveJudge))
-	h.judge, err = provider.NewLLMJudge(llm.Settings{Provider: llm.ProviderOpenAI, Model: "sim-judge",
+	h.judge, err = provider.NewJudge(llm.Settings{Provider: llm.ProviderOpenAI, Model: "sim-judge",
 		BaseURL: h.srv.URL + "/v1", Retry: llm.Retry{MaxAttempts: 1}},
 		provider.Options{Getenv: func(string) string { return "sim-key" }}, nil)
 	if err != nil {

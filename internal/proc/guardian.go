@@ -23,7 +23,7 @@ const GuardianEnv = "AGENTEVALS_GUARDIAN_FOR"
 // the agents' main processes; their children, and the ones that escaped
 // with setsid, are the guardian's.
 type Guardian struct {
-	// Tag is the prefix of every agent process's ProcessTagEnv value;
+	// Tag is the prefix of every agent process's TagEnv value;
 	// pass it as AgentOptions.ProcessTag.
 	Tag string
 	w   *os.File
@@ -59,7 +59,7 @@ func (g *Guardian) Close() error {
 }
 
 // Guard is the guardian's body: it waits until r (the pipe from evalrun)
-// ends, then kills every process whose ProcessTagEnv starts with tag,
+// ends, then kills every process whose TagEnv starts with tag,
 // repeating until none is left. It ignores SIGINT, SIGTERM and SIGHUP so
 // that it outlives evalrun.
 func Guard(r io.Reader, tag string) {
@@ -68,11 +68,11 @@ func Guard(r io.Reader, tag string) {
 	KillTagged(tag)
 }
 
-// KillTagged kills every live process whose ProcessTagEnv value starts
+// KillTagged kills every live process whose TagEnv value starts
 // with tag+"-" and returns how many it killed; processes started by their
 // victims are found on the next pass.
 func KillTagged(tag string) int {
-	prefix := []byte(ProcessTagEnv + "=" + tag + "-")
+	prefix := []byte(TagEnv + "=" + tag + "-")
 	killed := 0
 	for range 50 {
 		found := 0

@@ -24,7 +24,7 @@ import (
 //     OS thread that started the process exits, and the Go runtime does
 //     not end its threads while evalrun runs, so in practice it fires when
 //     evalrun dies);
-//   - carries ProcessTagEnv=<run tag>-<n> in its environment, which its
+//   - carries TagEnv=<run tag>-<n> in its environment, which its
 //     children inherit. When evalrun is a child subreaper (BecomeSubreaper,
 //     which evalrun's main calls), orphans of an agent, including ones that
 //     escaped the group with setsid, are re-parented to evalrun; they are
@@ -32,8 +32,8 @@ import (
 //     says the agent left background processes running. A Guardian process
 //     kills every tagged process when evalrun itself is killed.
 
-// ProcessTagEnv names the environment variable that tags agent processes.
-const ProcessTagEnv = "AGENTEVALS_PROCESS_TAG"
+// TagEnv names the environment variable that tags agent processes.
+const TagEnv = "AGENTEVALS_PROCESS_TAG"
 
 // BecomeSubreaper makes the calling process a child subreaper: orphaned
 // descendants are re-parented to it instead of init, so agents' escaped
@@ -84,7 +84,7 @@ func (p *Processes) Prepare(cmd *exec.Cmd) string {
 	p.n++
 	tag := p.Tag + "-" + strconv.Itoa(p.n)
 	p.mu.Unlock()
-	cmd.Env = append(cmd.Env, ProcessTagEnv+"="+tag)
+	cmd.Env = append(cmd.Env, TagEnv+"="+tag)
 	setProcessGroup(cmd)
 	return tag
 }
@@ -219,7 +219,7 @@ func hasTag(pid int, tag string) bool {
 	if err != nil {
 		return false
 	}
-	want := []byte(ProcessTagEnv + "=" + tag)
+	want := []byte(TagEnv + "=" + tag)
 	for _, kv := range bytes.Split(b, []byte{0}) {
 		if bytes.Equal(kv, want) {
 			return true
