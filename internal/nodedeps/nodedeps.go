@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -99,4 +100,32 @@ func tail(b []byte, n int) string {
 		return "…" + string(b[len(b)-n:])
 	}
 	return string(b)
+}
+
+// RequireNode fails tb unless the node on PATH is at least the given major
+// version, saying which one it found and how to put a newer one first.
+func RequireNode(tb testing.TB, major int) {
+	tb.Helper()
+	if err := checkNode(major, nodeVersion); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// nodeVersion runs node --version.
+func nodeVersion() (string, error) {
+	out, err := exec.Command("node", "--version").Output()
+	return strings.TrimSpace(string(out)), err
+}
+
+func checkNode(major int, version func() (string, error)) error {
+	fix := fmt.Sprintf("install Node.js %d or newer and put it first on PATH (export PATH=/path/to/node%d/bin:$PATH)", major, major)
+	v, err := version()
+	if err != nil {
+		return fmt.Errorf("these tests need Node.js %d+ and node --version failed (%v): %s", major, err, fix)
+	}
+	got, _, _ := strings.Cut(strings.TrimPrefix(v, "v"), ".")
+	if n, err := strconv.Atoi(got); err != nil || n < major {
+		return fmt.Errorf("node %s found, these tests need Node.js %d+: %s", v, major, fix)
+	}
+	return nil
 }

@@ -65,3 +65,23 @@ func TestEnsure_failureQuotesTheCommand(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+// An old or missing node fails with the version found and the fix.
+func TestCheckNode(t *testing.T) {
+	for _, tc := range []struct {
+		version string
+		err     error
+		want    string
+	}{
+		{version: "v22.13.0"},
+		{version: "v24.1.0"},
+		{version: "v20.19.2", want: "node v20.19.2 found, these tests need Node.js 22+: install Node.js 22 or newer and put it first on PATH (export PATH="},
+		{version: "garbage", want: "node garbage found"},
+		{err: os.ErrNotExist, want: "node --version failed"},
+	} {
+		err := checkNode(22, func() (string, error) { return tc.version, tc.err })
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%q, %v: error %v, want %q", tc.version, tc.err, err, tc.want)
+		}
+	}
+}

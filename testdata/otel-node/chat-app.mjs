@@ -6,13 +6,13 @@
 // OTEL_EXPORTER_OTLP_ENDPOINT (set once, when the app starts) in the trace
 // of each request's traceparent header. It prints its port on stdout.
 import http from "node:http";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { createOpenAICompatible } from "ai6-openai-compatible";
 import { context, propagation } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { NodeTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-node";
-import { convertToModelMessages, generateText, stepCountIs, streamText, tool } from "ai";
+import { convertToModelMessages, generateText, stepCountIs, streamText, tool } from "ai6";
 import { z } from "zod";
 
 const provider = new NodeTracerProvider({

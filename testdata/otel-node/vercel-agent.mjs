@@ -1,9 +1,9 @@
 // A command agent built on the Vercel AI SDK with telemetry on: the SDK
 // emits its own spans (ai.generateText, ai.toolCall, …); the agent reports
 // no actions. The model is the OpenAI-compatible server at MODEL_BASE_URL.
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { createOpenAICompatible } from "ai6-openai-compatible";
 import { context } from "@opentelemetry/api";
-import { generateText, stepCountIs, tool } from "ai";
+import { generateText, stepCountIs, tool } from "ai6";
 import { z } from "zod";
 import { readQuestion, startTracing } from "./tracing.mjs";
 

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// The scripted OpenAI-compatible model every framework agent calls. Within
+// one user turn its replies follow a fixed script: the first request asks
+// for lookup_order, the second (with that tool's result) for track_parcel,
+// the third gets the answer; so each agent call is exactly three model
+// calls, whatever the framework sends besides. Every reply reports the same
+// usage, plain or as a chunk stream when the request asks for one.
+const (
+	scriptAnswer       = "Order 42 has shipped with DHL and arrives on Friday."
+	scriptPromptTokens = 50
+	scriptOutputTokens = 10
+)
+
+// scriptedCall is one tool call of the script, as the model asks for it.
+type scriptedCall struct{ name, args string }
+
+var modelScript = []scriptedCall{
+	{"lookup_order", `{"id":42}`},
+	{"track_parcel", `{"order_id":42,"carrier":"DHL"}`},
+}
+
+// scriptedChat is the model server; calls counts the requests it answered.
+type scriptedChat struct {
+	srv   *httptest.Server
+	calls atomic.Int64
+	ids   atomic.Int64
+}
+
+func newScriptedChat(t *testing.T) *scriptedChat {
+	t.Helper()
+	m := &scriptedChat{}
+	m.srv = httptest.NewServer(http.HandlerFunc(m.serve))
+	t.Cleanup(m.srv.Close)
+	return m
+}
+
+// step is how many of the script's tool calls the request's current turn
+// has answered: the tool results after its last user message.
+func step(messages []struct {
+	Role string `json:"role"`
+}) int {
+	n := 0
+	for _, msg := range messages {
+		switch msg.Role {
+		case "user":
+			n = 0
+		case "tool":
+			n++
+		}
+	}
+	return n
+}
+
+func (m *scriptedChat) serve(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
+		http.Error(w, "the scripted model serves POST /chat/completions only, not "+r.Method+" "+r.URL.Path, http.StatusNotFound)
+		return
+	}
+	var req struct {
+		Stream   bool `json:"stream"`
+		Messages []struct {
+			Role string `json:"role"`
+		} `json:"messages"`
+	}
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 4<<20))
+	if err := json.Unmarshal(body, &req); err != nil || len(req.Messages) == 0 {
+		http.Error(w, fmt.Sprintf("want a chat completions request with messages: %v", err), http.StatusBadRequest)
+		return
+	}
+	m.calls.Add(1)
+	var call *scriptedCall
+	if n := step(req.Messages); n < len(modelScript) {
+		call = &modelScript[n]
+	}
+	id := fmt.Sprintf("call_%d", m.ids.Add(1))
+	usage := fmt.Sprintf(`{"prompt_tokens": %d, "completion_tokens": %d, "total_tokens": %d}`, scriptPromptTokens, scriptOutputTokens, scriptPromptTokens+scriptOutputTokens)
+	head := `"id": "chatcmpl-` + id + `", "created": 1, "model": "scripted-model"`
+	toolCall := func(withIndex bool) string {
+		args, _ := json.Marshal(call.args)
+		idx := ""
+		if withIndex {
+			idx = `"index": 0, `
+		}
+		return fmt.Sprintf(`[{%s"id": %q, "type": "function", "function": {"name": %q, "arguments": %s}}]`, idx, id, call.name, args)
+	}
+	if !req.Stream {
+		w.Header().Set("Content-Type", "application/json")
+		msg, finish := fmt.Sprintf(`{"role": "assistant", "content": %q}`, scriptAnswer), "stop"
+		if call != nil {
+			msg, finish = `{"role": "assistant", "content": null, "tool_calls": `+toolCall(false)+`}`, "tool_calls"
+		}
+		fmt.Fprintf(w, `{%s, "object": "chat.completion", "choices": [{"index": 0, "finish_reason": %q, "message": %s}], "usage": %s}`, head, finish, msg, usage)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	chunk := func(delta, finish string) {
+		fmt.Fprintf(w, "data: {%s, \"object\": \"chat.completion.chunk\", \"choices\": [{\"index\": 0, \"delta\": %s, \"finish_reason\": %s}]}\n\n", head, delta, finish)
+	}
+	if call != nil {
+		chunk(`{"role": "assistant", "content": null, "tool_calls": `+toolCall(true)+`}`, "null")
+		chunk(`{}`, `"tool_calls"`)
+	} else {
+		half := len(scriptAnswer) / 2
+		chunk(fmt.Sprintf(`{"role": "assistant", "content": %q}`, scriptAnswer[:half]), "null")
+		chunk(fmt.Sprintf(`{"content": %q}`, scriptAnswer[half:]), "null")
+		chunk(`{}`, `"stop"`)
+	}
+	fmt.Fprintf(w, "data: {%s, \"object\": \"chat.completion.chunk\", \"choices\": [], \"usage\": %s}\n\ndata: [DONE]\n\n", head, usage)
+}

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentevals-go/agentevals/internal/jsonvalue"
+	"github.com/agentevals-go/agentevals/internal/nodedeps"
+	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/models"
+)
+
+// frameworkAgents are the agents of testdata/otel-node, one per framework,
+// each exporting its spans its own way, and the span names a suite counts
+// with span_count: the pattern matches the spans of the two tool calls.
+var frameworkAgents = []struct {
+	name, script, toolSpans string
+}{
+	{"ai-sdk-6", "ai6-agent.mjs", "ai.toolCall*"},
+	{"ai-sdk-7", "ai7-agent.mjs", "execute_tool *"},
+	{"langgraph", "langgraph-agent.mjs", "lookup_order"},
+	{"openai-agents", "openai-agents-agent.mjs", "execute_tool *"},
+	{"mastra", "mastra-agent.mjs", "execute_tool *"},
+}
+
+// frameworkSuite is one framework's suite: a question scored on its
+// trajectory and its spans, and a 3-turn conversation, both with every
+// tool call read from the spans (the agents report none).
+const frameworkSuite = `{"suite": "Framework %[1]s", "agent": %[2]s, "traces": true,
+  "questions": [
+    {"id": "order", "question": "Where is order 42?",
+     "expected_actions": [{"name": "lookup_order", "arguments": {"id": 42}}, {"name": "track_parcel", "arguments": {"order_id": 42, "carrier": "DHL"}}],
+     "checks": [{"type": "action_group", "params": {"mode": "strict"}}, {"type": "tool_success"}, {"type": "contains", "value": "Friday"},
+                {"type": "span_count", "params": {"pattern": %[3]q, "min": 2, "max": 2}}]},
+    {"id": "chat", "turns": ["Where is order 42?",
+       {"content": "When will it arrive?", "checks": [{"type": "contains", "value": "Friday"}]},
+       {"content": "Who carries it?", "checks": [{"type": "contains", "value": "DHL"}]}],
+     "checks": [{"type": "conversation_turns", "max": 3}, {"type": "tool_success"},
+                {"type": "tool_used", "params": {"tools": ["lookup_order", "track_parcel"], "min": 3, "max": 3}}]}]}`
+
+// TestBinary_Frameworks runs each framework's agent (real npm packages,
+// pinned in testdata/otel-node's lock file) under the real evalrun with
+// tracing on, against the scripted model, and reads the stored rows: every
+// tool call's name, arguments, result and status come from the framework's
+// spans, model calls and token counts are numbers, and the trajectory, span
+// and conversation checks pass.
+func TestBinary_Frameworks(t *testing.T) {
+	nodedeps.RequireNode(t, 22)
+	nodeDir := nodedeps.Require(t, filepath.Join("..", "..", "testdata", "otel-node"))
+	bin := buildBinary(t)
+	only := os.Getenv("FRAMEWORK") // one framework while iterating
+	for _, fw := range frameworkAgents {
+		if only != "" && only != fw.name {
+			continue
+		}
+		t.Run(fw.name, func(t *testing.T) {
+			model := newScriptedChat(t)
+			dir := t.TempDir()
+			url := testdb.SQLiteURL(t)
+			agentCfg, _ := json.Marshal(map[string]any{"name": fw.name, "type": "worker", "command": []string{"node", filepath.Join(nodeDir, fw.script)},
+				"dir": nodeDir, "env": []string{"MODEL_BASE_URL"}, "timeout": "60s"})
+			suitePath := filepath.Join(dir, "suite.json")
+			writeTestFile(t, suitePath, fmt.Sprintf(frameworkSuite, fw.name, agentCfg, fw.toolSpans))
+			cmd := exec.Command(bin, "--database-url", url, "run", suitePath, "-j", "1")
+			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TMPDIR=" + dir, "NO_COLOR=1", "CI=true", "MODEL_BASE_URL=" + model.srv.URL + "/v1"}
+			out, err := cmd.CombinedOutput()
+			run := newestRun(t, url)
+			if err != nil {
+				t.Errorf("evalrun run: %v\n%s", err, out)
+			}
+			for _, c := range run.Cases {
+				wantFrameworkCase(t, c)
+			}
+			if got := model.calls.Load(); got != 12 {
+				t.Errorf("the model was called %d times, want 12 (3 per agent call)", got)
+			}
+		})
+	}
+}
+
+// wantFrameworkCase checks one stored case of a framework's suite.
+func wantFrameworkCase(t *testing.T, c *models.CaseResult) {
+	t.Helper()
+	meta, err := models.DecodeCaseMetadata(c.ResponseMetadata)
+	if err != nil {
+		t.Fatalf("%s: metadata: %v", c.CaseID, err)
+	}
+	dump := func() string {
+		if meta.Trace == nil {
+			return "no trace record"
+		}
+		b, _ := json.MarshalIndent(meta.Trace.Spans, "", " ")
+		return string(b)
+	}
+	if os.Getenv("FRAMEWORK_DUMP") != "" {
+		t.Logf("%s: actions %s\nspans %s", c.CaseID, c.Actions, dump())
+	}
+	if c.Status != models.StatusPassed {
+		t.Errorf("%s: status %s, error %s\nmetrics %s\nspans %s", c.CaseID, c.Status, c.ErrorDetails, metricReasons(c), dump())
+	}
+	calls := 1
+	if c.CaseID == "chat" {
+		calls = 3
+	}
+	wantActions(t, c.CaseID, c.Actions, calls)
+	wantTokens := func(what string, got *int64, per int64) {
+		if got == nil || *got != per*3*int64(calls) {
+			t.Errorf("%s: %s tokens %v, want %d (3 model calls of %d per agent call)", c.CaseID, what, got, per*3*int64(calls), per)
+		}
+	}
+	wantTokens("input", c.InputTokens, scriptPromptTokens)
+	wantTokens("output", c.OutputTokens, scriptOutputTokens)
+	if c.CaseID != "order" {
+		return
+	}
+	if meta.Trace == nil || meta.Trace.ActionsFrom != "spans" || meta.Trace.ModelCalls != 3 {
+		t.Errorf("order: trace record %+v, want actions from spans and 3 model calls\nspans %s", meta.Trace, dump())
+	}
+	if strings.Contains(string(c.ResponseMetadata), "[REDACTED]") {
+		t.Errorf("order: the stored trace has redacted values\nspans %s", dump())
+	}
+}
+
+// wantActions checks the stored actions: the script's two tool calls per
+// agent call, each with its arguments, the tool's result and status ok.
+func wantActions(t *testing.T, caseID string, raw models.JSON, calls int) {
+	t.Helper()
+	var acts []struct {
+		Group      *string         `json:"group"`
+		Name       string          `json:"name"`
+		Arguments  json.RawMessage `json:"arguments"`
+		Result     json.RawMessage `json:"result"`
+		Status     string          `json:"status"`
+		DurationMS *float64        `json:"duration_ms"`
+	}
+	if err := json.Unmarshal(raw, &acts); err != nil || len(acts) != 2*calls {
+		t.Errorf("%s: stored actions %s (%v), want %d calls", caseID, raw, err, 2*calls)
+		return
+	}
+	results := []string{`{"id":42,"status":"shipped","carrier":"DHL"}`, `{"order_id":42,"carrier":"DHL","eta":"Friday"}`}
+	for i, a := range acts {
+		want := modelScript[i%2]
+		if a.Name != want.name || !sameJSON(a.Arguments, want.args) || !sameJSON(a.Result, results[i%2]) ||
+			a.Status != "ok" || a.DurationMS == nil || a.Group != nil {
+			t.Errorf("%s: action %d = %s %s → %s (%s, group %v, %v ms), want %s %s → %s ok", caseID, i, a.Name, a.Arguments, a.Result, a.Status, a.Group, a.DurationMS,
+				want.name, want.args, results[i%2])
+		}
+	}
+}
+
+// sameJSON reports whether raw is the JSON value of want.
+func sameJSON(raw json.RawMessage, want string) bool {
+	ok, err := jsonvalue.Equal(raw, []byte(want))
+	return err == nil && ok
+}

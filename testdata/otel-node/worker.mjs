@@ -1,0 +1,36 @@
+// The worker protocol every framework agent speaks: one question per line
+// on stdin, one reply per line on stdout. Each question line carries the
+// case's "traceparent"; the agent runs inside that trace, and the spans are
+// flushed before the reply, so the case's trace is complete when it
+// answers. Tools and the scripted model are the same for every framework.
+import { createInterface } from "node:readline";
+import { context, propagation } from "@opentelemetry/api";
+
+// serve answers every question line with answer(question, parentContext)
+// and calls flush() before writing the reply.
+export async function serve(answer, flush) {
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (!line.trim()) continue;
+    const q = JSON.parse(line);
+    const parent = propagation.extract(context.active(), { traceparent: q.traceparent ?? "" });
+    const output = await answer(q, parent);
+    await flush();
+    process.stdout.write(JSON.stringify({ output }) + "\n");
+  }
+}
+
+// history is the conversation so far as OpenAI chat messages: every turn's
+// messages, or the single question.
+export function history(q) {
+  if (Array.isArray(q.messages) && q.messages.length > 0) return q.messages;
+  return [{ role: "user", content: typeof q.question === "string" ? q.question : JSON.stringify(q.question) }];
+}
+
+// The two tools every agent offers, as plain functions.
+export const lookupOrder = ({ id }) => ({ id, status: "shipped", carrier: "DHL" });
+export const trackParcel = ({ order_id, carrier }) => ({ order_id, carrier, eta: "Friday" });
+export const toolDescriptions = {
+  lookup_order: "Look an order up by id.",
+  track_parcel: "Track an order's parcel with its carrier.",
+};
