@@ -53,7 +53,8 @@ func oiModelCalls(a map[string]string) []oiCall {
 
 // oiRepair fixes an OpenInference tool call read from its span: arguments
 // that are not a JSON object are taken from the first unused model call of
-// the same name, and a serialized ToolMessage result becomes its content.
+// the same name, and a serialized ToolMessage result becomes its content
+// (a message with status "error" makes the call an error).
 func oiRepair(act *score.Action, notArgs bool, calls []oiCall) {
 	if notArgs || !isObject(act.Arguments) {
 		for i := range calls {
@@ -64,8 +65,11 @@ func oiRepair(act *score.Action, notArgs bool, calls []oiCall) {
 			}
 		}
 	}
-	if content, ok := toolMessageContent(act.Result); ok {
+	if content, failed, ok := toolMessageContent(act.Result); ok {
 		act.Result = content
+		if failed {
+			act.Status = score.StatusError
+		}
 	}
 }
 
@@ -76,22 +80,32 @@ func isObject(raw json.RawMessage) bool {
 
 // toolMessageContent returns the content of a LangChain ToolMessage
 // serialized as {"lc": 1, "type": "constructor", "id": [..., "ToolMessage"],
-// "kwargs": {"content": ...}}: JSON text content as JSON, other text as a
-// JSON string.
-func toolMessageContent(raw json.RawMessage) (json.RawMessage, bool) {
+// "kwargs": {"content": ..., "status": ...}}, bare or under "output" as
+// the instrumentation of LangChain 1.x writes a tool's output: JSON text
+// content as JSON, other text as a JSON string. failed says the message's
+// status is "error" (a tool node reports a tool's exception that way).
+func toolMessageContent(raw json.RawMessage) (content json.RawMessage, failed, ok bool) {
+	var wrapped struct {
+		Output json.RawMessage `json:"output"`
+	}
+	if json.Unmarshal(raw, &wrapped) == nil && len(wrapped.Output) > 0 && wrapped.Output[0] == '{' {
+		raw = wrapped.Output
+	}
 	var m struct {
 		LC     *int     `json:"lc"`
 		ID     []string `json:"id"`
 		Kwargs struct {
 			Content json.RawMessage `json:"content"`
+			Status  string          `json:"status"`
 		} `json:"kwargs"`
 	}
 	if json.Unmarshal(raw, &m) != nil || m.LC == nil || len(m.ID) == 0 || m.ID[len(m.ID)-1] != "ToolMessage" || len(m.Kwargs.Content) == 0 {
-		return nil, false
+		return nil, false, false
 	}
+	failed = m.Kwargs.Status == "error"
 	var text string
 	if json.Unmarshal(m.Kwargs.Content, &text) == nil {
-		return jsonOrText(text), true
+		return jsonOrText(text), failed, true
 	}
-	return m.Kwargs.Content, true
+	return m.Kwargs.Content, failed, true
 }

@@ -1,6 +1,7 @@
 package otlp
 
 import (
+	"cmp"
 	"context"
 	"testing"
 	"time"
@@ -19,10 +20,16 @@ func TestEvidence_openInferenceLangChain(t *testing.T) {
 	for _, tc := range []struct {
 		name, input, output string
 		wantArgs, wantRes   string
+		wantStatus          string
 	}{
 		{name: "bare string input, ToolMessage output", input: "42", output: toolMessage, wantArgs: `{"id":42}`, wantRes: `{"id":42,"status":"shipped"}`},
 		{name: "object input kept", input: `{"id":7}`, output: `"plain"`, wantArgs: `{"id":7}`, wantRes: `"plain"`},
 		{name: "text content", input: "42", output: `{"lc":1,"type":"constructor","id":["ToolMessage"],"kwargs":{"content":"shipped"}}`, wantArgs: `{"id":42}`, wantRes: `"shipped"`},
+		// LangChain 1.x with its instrumentation wraps the message in "output".
+		{name: "ToolMessage under output", input: `{"id":42}`, output: `{"output":` + toolMessage + `}`, wantArgs: `{"id":42}`, wantRes: `{"id":42,"status":"shipped"}`},
+		{name: "ToolMessage with status error", input: `{"id":42}`, wantStatus: "error", wantArgs: `{"id":42}`, wantRes: `"Error: no such order"`,
+			output: `{"output":{"lc":1,"type":"constructor","id":["ToolMessage"],"kwargs":{"status":"error","content":"Error: no such order"}}}`},
+		{name: "an output object that is no message is kept", input: `{"id":42}`, output: `{"output":{"id":42}}`, wantArgs: `{"id":42}`, wantRes: `{"output":{"id":42}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := startReceiver(t, fast)
@@ -55,6 +62,9 @@ func TestEvidence_openInferenceLangChain(t *testing.T) {
 			a := ev.Actions[0]
 			if string(a.Arguments) != tc.wantArgs || string(a.Result) != tc.wantRes {
 				t.Errorf("arguments %s result %s, want %s and %s", a.Arguments, a.Result, tc.wantArgs, tc.wantRes)
+			}
+			if want := cmp.Or(tc.wantStatus, "ok"); a.Status != want {
+				t.Errorf("status %q, want %q", a.Status, want)
 			}
 			if ev.Record.ModelCalls != 1 {
 				t.Errorf("model calls = %d", ev.Record.ModelCalls)

@@ -16,16 +16,18 @@ import (
 )
 
 // frameworkAgents are the agents of testdata/otel-node, one per framework,
-// each exporting its spans its own way, and the span names a suite counts
-// with span_count: the pattern matches the spans of the two tool calls.
+// each exporting its spans its own way, and a span_count a suite checks
+// with the framework's span names: the two tool calls' spans, or (where
+// tool spans are named after the tool) the three model calls'.
 var frameworkAgents = []struct {
-	name, script, toolSpans string
+	name, script, spans string
+	count               int
 }{
-	{"ai-sdk-6", "ai6-agent.mjs", "ai.toolCall*"},
-	{"ai-sdk-7", "ai7-agent.mjs", "execute_tool *"},
-	{"langgraph", "langgraph-agent.mjs", "lookup_order"},
-	{"openai-agents", "openai-agents-agent.mjs", "execute_tool *"},
-	{"mastra", "mastra-agent.mjs", "execute_tool *"},
+	{"ai-sdk-6", "ai6-agent.mjs", "ai.toolCall*", 2},
+	{"ai-sdk-7", "ai7-agent.mjs", "execute_tool *", 2},
+	{"langgraph", "langgraph-agent.mjs", "ChatOpenAI", 3},
+	{"openai-agents", "openai-agents-agent.mjs", "execute_tool *", 2},
+	{"mastra", "mastra-agent.mjs", "execute_tool *", 2},
 }
 
 // frameworkSuite is one framework's suite: a question scored on its
@@ -36,7 +38,7 @@ const frameworkSuite = `{"suite": "Framework %[1]s", "agent": %[2]s, "traces": t
     {"id": "order", "question": "Where is order 42?",
      "expected_actions": [{"name": "lookup_order", "arguments": {"id": 42}}, {"name": "track_parcel", "arguments": {"order_id": 42, "carrier": "DHL"}}],
      "checks": [{"type": "action_group", "params": {"mode": "strict"}}, {"type": "tool_success"}, {"type": "contains", "value": "Friday"},
-                {"type": "span_count", "params": {"pattern": %[3]q, "min": 2, "max": 2}}]},
+                {"type": "span_count", "params": {"pattern": %[3]q, "min": %[4]d, "max": %[4]d}}]},
     {"id": "chat", "turns": ["Where is order 42?",
        {"content": "When will it arrive?", "checks": [{"type": "contains", "value": "Friday"}]},
        {"content": "Who carries it?", "checks": [{"type": "contains", "value": "DHL"}]}],
@@ -65,7 +67,7 @@ func TestBinary_Frameworks(t *testing.T) {
 			agentCfg, _ := json.Marshal(map[string]any{"name": fw.name, "type": "worker", "command": []string{"node", filepath.Join(nodeDir, fw.script)},
 				"dir": nodeDir, "env": []string{"MODEL_BASE_URL"}, "timeout": "60s"})
 			suitePath := filepath.Join(dir, "suite.json")
-			writeTestFile(t, suitePath, fmt.Sprintf(frameworkSuite, fw.name, agentCfg, fw.toolSpans))
+			writeTestFile(t, suitePath, fmt.Sprintf(frameworkSuite, fw.name, agentCfg, fw.spans, fw.count))
 			cmd := exec.Command(bin, "--database-url", url, "run", suitePath, "-j", "1")
 			cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "TMPDIR=" + dir, "NO_COLOR=1", "CI=true", "MODEL_BASE_URL=" + model.srv.URL + "/v1"}
 			out, err := cmd.CombinedOutput()
