@@ -36,6 +36,8 @@ import (
 //     serialized ToolMessage result is its content, see openinference.go);
 //     "LLM" a model call (llm.token_count.prompt and
 //     llm.token_count.completion).
+//   - Mastra writes GenAI spans; a "chat" span that is a whole generation
+//     counts one model call per model_step child (mastra.go).
 //
 // A tool call's status is "error" when its span's status is error or it
 // has error.type, else "ok"; its group is agentevals.tool.group when the
@@ -68,6 +70,7 @@ var mappedKeys = map[string]bool{
 	"ai.toolCall.output": true, "ai.usage.inputTokens": true, "ai.usage.outputTokens": true,
 	"ai.usage.promptTokens": true, "ai.usage.completionTokens": true, attrOIKind: true, "tool.name": true,
 	"input.value": true, "output.value": true, "llm.token_count.prompt": true, "llm.token_count.completion": true,
+	attrMastraType: true,
 }
 
 func mapped(key string) bool { return mappedKeys[key] || oiMapped(key) }
@@ -171,6 +174,7 @@ func (c Collected) Evidence() Evidence {
 	}
 	var raw []*string    // each call's argument text when not an object
 	var oiCalls []oiCall // tool calls OpenInference model spans asked for
+	var mastra mastraSteps
 	for _, s := range c.spans {
 		dur := durationMS(s.start, s.end)
 		rec.Spans = append(rec.Spans, models.TraceSpan{SpanID: s.id, ParentID: s.parent, Name: s.name, Kind: s.kind,
@@ -190,12 +194,17 @@ func (c Collected) Evidence() Evidence {
 			raw = append(raw, rawArgs)
 			continue
 		}
-		if in, out, ok := modelCall(s); ok {
+		in, out, ok := modelCall(s)
+		if ok {
 			rec.ModelCalls++
 			ev.InputTokens = addTokens(ev.InputTokens, in)
 			ev.OutputTokens = addTokens(ev.OutputTokens, out)
 		}
+		if s.attrs[attrMastraType] != "" {
+			mastra.see(s, ok)
+		}
 	}
+	rec.ModelCalls += mastra.extraCalls()
 	rec.InputTokens, rec.OutputTokens = ev.InputTokens, ev.OutputTokens
 	if len(ev.Actions) > 0 {
 		rec.SpanActions = storedActions(ev.Actions, raw)
