@@ -15,10 +15,11 @@ import (
 // one user turn its replies follow a fixed script: the first request asks
 // for lookup_order, the second (with that tool's result) for track_parcel,
 // the third gets the answer; so each agent call is exactly three model
-// calls, whatever the framework sends besides. Every reply reports the same
-// usage, plain or as a chunk stream when the request asks for one.
+// calls, whatever the framework sends besides. The order is 42 unless the
+// turn's user message names order 7, whose parcel the agents' tool cannot
+// track (it throws). Every reply reports the same usage, plain or as a
+// chunk stream when the request asks for one.
 const (
-	scriptAnswer       = "Order 42 has shipped with DHL and arrives on Friday."
 	scriptPromptTokens = 50
 	scriptOutputTokens = 10
 )
@@ -26,10 +27,22 @@ const (
 // scriptedCall is one tool call of the script, as the model asks for it.
 type scriptedCall struct{ name, args string }
 
-var modelScript = []scriptedCall{
-	{"lookup_order", `{"id":42}`},
-	{"track_parcel", `{"order_id":42,"carrier":"DHL"}`},
+// orderScript is the script for one order: its tool calls and the answer.
+type orderScript struct {
+	calls  []scriptedCall
+	answer string
 }
+
+var (
+	modelScript = orderScript{[]scriptedCall{
+		{"lookup_order", `{"id":42}`},
+		{"track_parcel", `{"order_id":42,"carrier":"DHL"}`},
+	}, "Order 42 has shipped with DHL and arrives on Friday."}
+	brokenScript = orderScript{[]scriptedCall{
+		{"lookup_order", `{"id":7}`},
+		{"track_parcel", `{"order_id":7,"carrier":"DHL"}`},
+	}, "Order 7 has shipped, but its parcel cannot be tracked."}
+)
 
 // scriptedChat is the model server; calls counts the requests it answered.
 type scriptedChat struct {
@@ -46,21 +59,29 @@ func newScriptedChat(t *testing.T) *scriptedChat {
 	return m
 }
 
-// step is how many of the script's tool calls the request's current turn
-// has answered: the tool results after its last user message.
-func step(messages []struct {
-	Role string `json:"role"`
-}) int {
-	n := 0
+// chatMessage is a request message; only its role and text matter.
+type chatMessage struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+}
+
+// step is the script of the request's current turn (its last user
+// message) and how many of its tool calls the turn has answered: the tool
+// results after that message.
+func step(messages []chatMessage) (orderScript, int) {
+	n, script := 0, modelScript
 	for _, msg := range messages {
 		switch msg.Role {
 		case "user":
-			n = 0
+			n, script = 0, modelScript
+			if strings.Contains(string(msg.Content), "order 7") {
+				script = brokenScript
+			}
 		case "tool":
 			n++
 		}
 	}
-	return n
+	return script, n
 }
 
 func (m *scriptedChat) serve(w http.ResponseWriter, r *http.Request) {
@@ -69,10 +90,8 @@ func (m *scriptedChat) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req struct {
-		Stream   bool `json:"stream"`
-		Messages []struct {
-			Role string `json:"role"`
-		} `json:"messages"`
+		Stream   bool          `json:"stream"`
+		Messages []chatMessage `json:"messages"`
 	}
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 4<<20))
 	if err := json.Unmarshal(body, &req); err != nil || len(req.Messages) == 0 {
@@ -81,8 +100,9 @@ func (m *scriptedChat) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	m.calls.Add(1)
 	var call *scriptedCall
-	if n := step(req.Messages); n < len(modelScript) {
-		call = &modelScript[n]
+	script, n := step(req.Messages)
+	if n < len(script.calls) {
+		call = &script.calls[n]
 	}
 	id := fmt.Sprintf("call_%d", m.ids.Add(1))
 	usage := fmt.Sprintf(`{"prompt_tokens": %d, "completion_tokens": %d, "total_tokens": %d}`, scriptPromptTokens, scriptOutputTokens, scriptPromptTokens+scriptOutputTokens)
@@ -97,7 +117,7 @@ func (m *scriptedChat) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if !req.Stream {
 		w.Header().Set("Content-Type", "application/json")
-		msg, finish := fmt.Sprintf(`{"role": "assistant", "content": %q}`, scriptAnswer), "stop"
+		msg, finish := fmt.Sprintf(`{"role": "assistant", "content": %q}`, script.answer), "stop"
 		if call != nil {
 			msg, finish = `{"role": "assistant", "content": null, "tool_calls": `+toolCall(false)+`}`, "tool_calls"
 		}
@@ -112,9 +132,9 @@ func (m *scriptedChat) serve(w http.ResponseWriter, r *http.Request) {
 		chunk(`{"role": "assistant", "content": null, "tool_calls": `+toolCall(true)+`}`, "null")
 		chunk(`{}`, `"tool_calls"`)
 	} else {
-		half := len(scriptAnswer) / 2
-		chunk(fmt.Sprintf(`{"role": "assistant", "content": %q}`, scriptAnswer[:half]), "null")
-		chunk(fmt.Sprintf(`{"content": %q}`, scriptAnswer[half:]), "null")
+		half := len(script.answer) / 2
+		chunk(fmt.Sprintf(`{"role": "assistant", "content": %q}`, script.answer[:half]), "null")
+		chunk(fmt.Sprintf(`{"content": %q}`, script.answer[half:]), "null")
 		chunk(`{}`, `"stop"`)
 	}
 	fmt.Fprintf(w, "data: {%s, \"object\": \"chat.completion.chunk\", \"choices\": [], \"usage\": %s}\n\ndata: [DONE]\n\n", head, usage)

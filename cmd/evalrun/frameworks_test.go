@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -31,14 +32,19 @@ var frameworkAgents = []struct {
 }
 
 // frameworkSuite is one framework's suite: a question scored on its
-// trajectory and its spans, and a 3-turn conversation, both with every
-// tool call read from the spans (the agents report none).
+// trajectory and its spans, one whose second tool call fails, and a 3-turn
+// conversation, all with every tool call read from the spans (the agents
+// report none).
 const frameworkSuite = `{"suite": "Framework %[1]s", "agent": %[2]s, "traces": true,
   "questions": [
     {"id": "order", "question": "Where is order 42?",
      "expected_actions": [{"name": "lookup_order", "arguments": {"id": 42}}, {"name": "track_parcel", "arguments": {"order_id": 42, "carrier": "DHL"}}],
      "checks": [{"type": "action_group", "params": {"mode": "strict"}}, {"type": "tool_success"}, {"type": "contains", "value": "Friday"},
                 {"type": "span_count", "params": {"pattern": %[3]q, "min": %[4]d, "max": %[4]d}}]},
+    {"id": "broken", "question": "Where is order 7?",
+     "expected_actions": [{"name": "lookup_order", "arguments": {"id": 7}}, {"name": "track_parcel", "arguments": {"order_id": 7, "carrier": "DHL"}}],
+     "checks": [{"type": "action_group", "params": {"mode": "strict"}}, {"type": "contains", "value": "cannot be tracked"},
+                {"type": "error_spans", "params": {"pattern": "*", "max_count": 1}}]},
     {"id": "chat", "turns": ["Where is order 42?",
        {"content": "When will it arrive?", "checks": [{"type": "contains", "value": "Friday"}]},
        {"content": "Who carries it?", "checks": [{"type": "contains", "value": "DHL"}]}],
@@ -78,8 +84,8 @@ func TestBinary_Frameworks(t *testing.T) {
 			for _, c := range run.Cases {
 				wantFrameworkCase(t, c)
 			}
-			if got := model.calls.Load(); got != 12 {
-				t.Errorf("the model was called %d times, want 12 (3 per agent call)", got)
+			if got := model.calls.Load(); got != 15 {
+				t.Errorf("the model was called %d times, want 15 (3 per agent call)", got)
 			}
 		})
 	}
@@ -106,7 +112,11 @@ func wantFrameworkCase(t *testing.T, c *models.CaseResult) {
 	if c.CaseID == "chat" {
 		calls = 3
 	}
-	wantActions(t, c.CaseID, c.Actions, calls)
+	script := modelScript
+	if c.CaseID == "broken" {
+		script = brokenScript
+	}
+	wantActions(t, c.CaseID, c.Actions, script, calls)
 	wantTokens := func(what string, got *int64, per int64) {
 		if got == nil || *got != per*3*int64(calls) {
 			t.Errorf("%s: %s tokens %v, want %d (3 model calls of %d per agent call)", c.CaseID, what, got, per*3*int64(calls), per)
@@ -114,20 +124,21 @@ func wantFrameworkCase(t *testing.T, c *models.CaseResult) {
 	}
 	wantTokens("input", c.InputTokens, scriptPromptTokens)
 	wantTokens("output", c.OutputTokens, scriptOutputTokens)
-	if c.CaseID != "order" {
+	if c.CaseID == "chat" {
 		return
 	}
 	if meta.Trace == nil || meta.Trace.ActionsFrom != "spans" || meta.Trace.ModelCalls != 3 {
-		t.Errorf("order: trace record %+v, want actions from spans and 3 model calls\nspans %s", meta.Trace, dump())
+		t.Errorf("%s: trace record %+v, want actions from spans and 3 model calls\nspans %s", c.CaseID, meta.Trace, dump())
 	}
 	if strings.Contains(string(c.ResponseMetadata), "[REDACTED]") {
-		t.Errorf("order: the stored trace has redacted values\nspans %s", dump())
+		t.Errorf("%s: the stored trace has redacted values\nspans %s", c.CaseID, dump())
 	}
 }
 
 // wantActions checks the stored actions: the script's two tool calls per
-// agent call, each with its arguments, the tool's result and status ok.
-func wantActions(t *testing.T, caseID string, raw models.JSON, calls int) {
+// agent call, each with its arguments, the tool's result and status ok;
+// order 7's track_parcel failed (status error).
+func wantActions(t *testing.T, caseID string, raw models.JSON, script orderScript, calls int) {
 	t.Helper()
 	var acts []struct {
 		Group      *string         `json:"group"`
@@ -142,12 +153,18 @@ func wantActions(t *testing.T, caseID string, raw models.JSON, calls int) {
 		return
 	}
 	results := []string{`{"id":42,"status":"shipped","carrier":"DHL"}`, `{"order_id":42,"carrier":"DHL","eta":"Friday"}`}
+	statuses := []string{"ok", "ok"}
+	if script.calls[0].args == brokenScript.calls[0].args {
+		results, statuses = []string{`{"id":7,"status":"shipped","carrier":"DHL"}`, ""}, []string{"ok", "error"}
+	}
 	for i, a := range acts {
-		want := modelScript[i%2]
-		if a.Name != want.name || !sameJSON(a.Arguments, want.args) || !sameJSON(a.Result, results[i%2]) ||
-			a.Status != "ok" || a.DurationMS == nil || a.Group != nil {
-			t.Errorf("%s: action %d = %s %s → %s (%s, group %v, %v ms), want %s %s → %s ok", caseID, i, a.Name, a.Arguments, a.Result, a.Status, a.Group, a.DurationMS,
-				want.name, want.args, results[i%2])
+		want := script.calls[i%2]
+		// A failed call's result is whatever the framework recorded (the
+		// error, or the text the model was given instead); its status counts.
+		resultOK := results[i%2] == "" || sameJSON(a.Result, results[i%2])
+		if a.Name != want.name || !sameJSON(a.Arguments, want.args) || !resultOK || a.Status != statuses[i%2] || a.DurationMS == nil || a.Group != nil {
+			t.Errorf("%s: action %d = %s %s → %s (%s, group %v, %v ms), want %s %s → %s %s", caseID, i, a.Name, a.Arguments, a.Result, a.Status, a.Group, a.DurationMS,
+				want.name, want.args, cmp.Or(results[i%2], "anything"), statuses[i%2])
 		}
 	}
 }

@@ -27,9 +27,13 @@ export function history(q) {
   return [{ role: "user", content: typeof q.question === "string" ? q.question : JSON.stringify(q.question) }];
 }
 
-// The two tools every agent offers, as plain functions.
+// The two tools every agent offers, as plain functions; order 7's parcel
+// cannot be tracked (the tool throws), for a failing call.
 export const lookupOrder = ({ id }) => ({ id, status: "shipped", carrier: "DHL" });
-export const trackParcel = ({ order_id, carrier }) => ({ order_id, carrier, eta: "Friday" });
+export const trackParcel = ({ order_id, carrier }) => {
+  if (order_id === 7) throw new Error(`no parcel found for order ${order_id}`);
+  return { order_id, carrier, eta: "Friday" };
+};
 export const toolDescriptions = {
   lookup_order: "Look an order up by id.",
   track_parcel: "Track an order's parcel with its carrier.",
