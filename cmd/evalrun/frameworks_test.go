@@ -58,7 +58,7 @@ const frameworkSuite = `{"suite": "Framework %[1]s", "agent": %[2]s, "traces": t
 // spans, model calls and token counts are numbers, and the trajectory, span
 // and conversation checks pass.
 func TestBinary_Frameworks(t *testing.T) {
-	nodedeps.RequireNode(t, 22)
+	nodedeps.RequireNode(t, "22.13") // the engines of the pinned frameworks
 	nodeDir := nodedeps.Require(t, filepath.Join("..", "..", "testdata", "otel-node"))
 	bin := buildBinary(t)
 	only := os.Getenv("FRAMEWORK") // FRAMEWORK=mastra runs one while iterating

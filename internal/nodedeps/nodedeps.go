@@ -102,11 +102,12 @@ func tail(b []byte, n int) string {
 	return string(b)
 }
 
-// RequireNode fails tb unless the node on PATH is at least the given major
-// version, saying which one it found and how to put a newer one first.
-func RequireNode(tb testing.TB, major int) {
+// RequireNode fails tb unless the node on PATH is at least version min
+// ("22.13": major and minor), saying which one it found and how to put a
+// newer one first.
+func RequireNode(tb testing.TB, min string) {
 	tb.Helper()
-	if err := checkNode(major, nodeVersion); err != nil {
+	if err := checkNode(min, nodeVersion); err != nil {
 		tb.Fatal(err)
 	}
 }
@@ -117,15 +118,30 @@ func nodeVersion() (string, error) {
 	return strings.TrimSpace(string(out)), err
 }
 
-func checkNode(major int, version func() (string, error)) error {
-	fix := fmt.Sprintf("install Node.js %d or newer and put it first on PATH (export PATH=/path/to/node%d/bin:$PATH)", major, major)
+func checkNode(min string, version func() (string, error)) error {
+	want := majorMinor(min)
+	fix := fmt.Sprintf("install Node.js %s or newer and put it first on PATH (export PATH=/path/to/node%d/bin:$PATH)", min, want[0])
 	v, err := version()
 	if err != nil {
-		return fmt.Errorf("these tests need Node.js %d+ and node --version failed (%v): %s", major, err, fix)
+		return fmt.Errorf("these tests need Node.js %s+ and node --version failed (%v): %s", min, err, fix)
 	}
-	got, _, _ := strings.Cut(strings.TrimPrefix(v, "v"), ".")
-	if n, err := strconv.Atoi(got); err != nil || n < major {
-		return fmt.Errorf("node %s found, these tests need Node.js %d+: %s", v, major, fix)
+	got := majorMinor(strings.TrimPrefix(v, "v"))
+	if got[0] < 0 || got[0] < want[0] || got[0] == want[0] && got[1] < want[1] {
+		return fmt.Errorf("node %s found, these tests need Node.js %s+: %s", v, min, fix)
 	}
 	return nil
+}
+
+// majorMinor reads "22.13.1" as [22 13]; -1 for a part that is no number.
+func majorMinor(v string) [2]int {
+	out := [2]int{-1, 0}
+	parts := strings.SplitN(v, ".", 3)
+	for i := 0; i < 2 && i < len(parts); i++ {
+		if n, err := strconv.Atoi(parts[i]); err == nil {
+			out[i] = n
+		} else if i == 0 {
+			return out
+		}
+	}
+	return out
 }

@@ -74,12 +74,14 @@ func TestCheckNode(t *testing.T) {
 		want    string
 	}{
 		{version: "v22.13.0"},
+		{version: "v22.23.5"},
 		{version: "v24.1.0"},
-		{version: "v20.19.2", want: "node v20.19.2 found, these tests need Node.js 22+: install Node.js 22 or newer and put it first on PATH (export PATH="},
+		{version: "v22.12.0", want: "node v22.12.0 found, these tests need Node.js 22.13+"},
+		{version: "v20.19.2", want: "node v20.19.2 found, these tests need Node.js 22.13+: install Node.js 22.13 or newer and put it first on PATH (export PATH=/path/to/node22/bin:$PATH)"},
 		{version: "garbage", want: "node garbage found"},
 		{err: os.ErrNotExist, want: "node --version failed"},
 	} {
-		err := checkNode(22, func() (string, error) { return tc.version, tc.err })
+		err := checkNode("22.13", func() (string, error) { return tc.version, tc.err })
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("%q, %v: error %v, want %q", tc.version, tc.err, err, tc.want)
 		}
