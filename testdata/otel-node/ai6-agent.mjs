@@ -5,16 +5,12 @@
 import { context } from "@opentelemetry/api";
 import { generateText, stepCountIs, tool } from "ai6";
 import { createOpenAICompatible } from "ai6-openai-compatible";
-import { z } from "zod";
 import { startTracing } from "./tracing.mjs";
-import { history, lookupOrder, serve, toolDescriptions, trackParcel } from "./worker.mjs";
+import { aiSdkTools, history, serve } from "./worker.mjs";
 
 const { provider } = startTracing("ai-sdk-6-agent");
 const model = createOpenAICompatible({ name: "scripted", baseURL: process.env.MODEL_BASE_URL, apiKey: "none" }).chatModel("scripted-model");
-const tools = {
-  lookup_order: tool({ description: toolDescriptions.lookup_order, inputSchema: z.object({ id: z.number() }), execute: async (a) => lookupOrder(a) }),
-  track_parcel: tool({ description: toolDescriptions.track_parcel, inputSchema: z.object({ order_id: z.number(), carrier: z.string() }), execute: async (a) => trackParcel(a) }),
-};
+const tools = aiSdkTools(tool);
 
 await serve(async (q, parent) => {
   const result = await context.with(parent, () => generateText({

@@ -7,17 +7,13 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { OpenTelemetry } from "@ai-sdk/otel";
 import { context } from "@opentelemetry/api";
 import { generateText, registerTelemetry, stepCountIs, tool } from "ai";
-import { z } from "zod";
 import { startTracing } from "./tracing.mjs";
-import { history, lookupOrder, serve, toolDescriptions, trackParcel } from "./worker.mjs";
+import { aiSdkTools, history, serve } from "./worker.mjs";
 
 const { provider } = startTracing("ai-sdk-7-agent");
 registerTelemetry(new OpenTelemetry());
 const model = createOpenAICompatible({ name: "scripted", baseURL: process.env.MODEL_BASE_URL, apiKey: "none" }).chatModel("scripted-model");
-const tools = {
-  lookup_order: tool({ description: toolDescriptions.lookup_order, inputSchema: z.object({ id: z.number() }), execute: async (a) => lookupOrder(a) }),
-  track_parcel: tool({ description: toolDescriptions.track_parcel, inputSchema: z.object({ order_id: z.number(), carrier: z.string() }), execute: async (a) => trackParcel(a) }),
-};
+const tools = aiSdkTools(tool);
 
 await serve(async (q, parent) => {
   const result = await context.with(parent, () => generateText({

@@ -10,17 +10,13 @@ import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph
 import { ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";
 import { ChatOpenAI } from "@langchain/openai";
 import { context } from "@opentelemetry/api";
-import { z } from "zod";
 import { startTracing } from "./tracing.mjs";
-import { history, lookupOrder, serve, toolDescriptions, trackParcel } from "./worker.mjs";
+import { history, serve, tools as workerTools } from "./worker.mjs";
 
 const { provider } = startTracing("langgraph-agent");
 new LangChainInstrumentation().manuallyInstrument(CallbackManagerModule);
 
-const tools = [
-  tool(async (a) => JSON.stringify(lookupOrder(a)), { name: "lookup_order", description: toolDescriptions.lookup_order, schema: z.object({ id: z.number() }) }),
-  tool(async (a) => JSON.stringify(trackParcel(a)), { name: "track_parcel", description: toolDescriptions.track_parcel, schema: z.object({ order_id: z.number(), carrier: z.string() }) }),
-];
+const tools = workerTools.map((t) => tool(async (a) => JSON.stringify(t.run(a)), { name: t.name, description: t.description, schema: t.schema }));
 const model = new ChatOpenAI({ model: "scripted-model", apiKey: "none", configuration: { baseURL: process.env.MODEL_BASE_URL } }).bindTools(tools);
 const graph = new StateGraph(MessagesAnnotation)
   .addNode("agent", async (state) => ({ messages: [await model.invoke(state.messages)] }))

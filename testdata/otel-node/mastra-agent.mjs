@@ -12,8 +12,7 @@ const { Mastra } = await import("@mastra/core/mastra");
 const { createTool } = await import("@mastra/core/tools");
 const { Observability } = await import("@mastra/observability");
 const { OtelExporter } = await import("@mastra/otel-exporter");
-const { z } = await import("zod");
-const { history, lookupOrder, serve, toolDescriptions, trackParcel } = await import("./worker.mjs");
+const { history, serve, tools } = await import("./worker.mjs");
 
 const observability = new Observability({
   configs: {
@@ -28,10 +27,7 @@ const support = new Agent({
   name: "support",
   instructions: "Answer questions about orders with the tools.",
   model: createOpenAICompatible({ name: "scripted", baseURL: process.env.MODEL_BASE_URL, apiKey: "none" }).chatModel("scripted-model"),
-  tools: {
-    lookup_order: createTool({ id: "lookup_order", description: toolDescriptions.lookup_order, inputSchema: z.object({ id: z.number() }), execute: async (a) => lookupOrder(a) }),
-    track_parcel: createTool({ id: "track_parcel", description: toolDescriptions.track_parcel, inputSchema: z.object({ order_id: z.number(), carrier: z.string() }), execute: async (a) => trackParcel(a) }),
-  },
+  tools: Object.fromEntries(tools.map((t) => [t.name, createTool({ id: t.name, description: t.description, inputSchema: t.schema, execute: async (a) => t.run(a) })])),
 });
 const mastra = new Mastra({ agents: { support }, observability, logger: false });
 

@@ -5,10 +5,9 @@
 // OpenAI-compatible server at MODEL_BASE_URL.
 import { Agent, OpenAIProvider, Runner, setTraceProcessors, setTracingDisabled, tool } from "@openai/agents";
 import { context } from "@opentelemetry/api";
-import { z } from "zod";
 import { OpenTelemetryTracingProcessor } from "./openai-agents-otel.mjs";
 import { startTracing } from "./tracing.mjs";
-import { history, lookupOrder, serve, toolDescriptions, trackParcel } from "./worker.mjs";
+import { history, serve, tools } from "./worker.mjs";
 
 const { provider } = startTracing("openai-agents-agent");
 setTracingDisabled(false);
@@ -18,10 +17,7 @@ const agent = new Agent({
   name: "support",
   instructions: "Answer questions about orders with the tools.",
   model: "scripted-model",
-  tools: [
-    tool({ name: "lookup_order", description: toolDescriptions.lookup_order, parameters: z.object({ id: z.number() }), execute: async (a) => lookupOrder(a) }),
-    tool({ name: "track_parcel", description: toolDescriptions.track_parcel, parameters: z.object({ order_id: z.number(), carrier: z.string() }), execute: async (a) => trackParcel(a) }),
-  ],
+  tools: tools.map((t) => tool({ name: t.name, description: t.description, parameters: t.schema, execute: async (a) => t.run(a) })),
 });
 const runner = new Runner({
   modelProvider: new OpenAIProvider({ baseURL: process.env.MODEL_BASE_URL, apiKey: "none", useResponses: false }),

@@ -2,9 +2,10 @@
 // on stdin, one reply per line on stdout. Each question line carries the
 // case's "traceparent"; the agent runs inside that trace, and the spans are
 // flushed before the reply, so the case's trace is complete when it
-// answers. Tools and the scripted model are the same for every framework.
+// answers. Every framework agent offers the same two tools from here.
 import { createInterface } from "node:readline";
 import { context, propagation } from "@opentelemetry/api";
+import { z } from "zod";
 
 // serve answers every question line with answer(question, parentContext)
 // and calls flush() before writing the reply.
@@ -27,14 +28,25 @@ export function history(q) {
   return [{ role: "user", content: typeof q.question === "string" ? q.question : JSON.stringify(q.question) }];
 }
 
-// The two tools every agent offers, as plain functions; order 7's parcel
-// cannot be tracked (the tool throws), for a failing call.
-export const lookupOrder = ({ id }) => ({ id, status: "shipped", carrier: "DHL" });
-export const trackParcel = ({ order_id, carrier }) => {
-  if (order_id === 7) throw new Error(`no parcel found for order ${order_id}`);
-  return { order_id, carrier, eta: "Friday" };
-};
-export const toolDescriptions = {
-  lookup_order: "Look an order up by id.",
-  track_parcel: "Track an order's parcel with its carrier.",
-};
+// The two tools every agent offers, each as its name, description, input
+// schema and function; order 7's parcel cannot be tracked (the tool
+// throws), for a failing call.
+export const tools = [
+  {
+    name: "lookup_order", description: "Look an order up by id.", schema: z.object({ id: z.number() }),
+    run: ({ id }) => ({ id, status: "shipped", carrier: "DHL" }),
+  },
+  {
+    name: "track_parcel", description: "Track an order's parcel with its carrier.", schema: z.object({ order_id: z.number(), carrier: z.string() }),
+    run: ({ order_id, carrier }) => {
+      if (order_id === 7) throw new Error(`no parcel found for order ${order_id}`);
+      return { order_id, carrier, eta: "Friday" };
+    },
+  },
+];
+
+// aiSdkTools is the tools as a Vercel AI SDK tool set, made with that
+// major's tool helper.
+export function aiSdkTools(tool) {
+  return Object.fromEntries(tools.map((t) => [t.name, tool({ description: t.description, inputSchema: t.schema, execute: async (a) => t.run(a) })]));
+}
