@@ -85,8 +85,12 @@ func step(messages []chatMessage) (orderScript, int) {
 }
 
 func (m *scriptedChat) serve(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/responses") {
+		m.serveResponses(w, r)
+		return
+	}
 	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
-		http.Error(w, "the scripted model serves POST /chat/completions only, not "+r.Method+" "+r.URL.Path, http.StatusNotFound)
+		http.Error(w, "the scripted model serves POST /chat/completions and /responses only, not "+r.Method+" "+r.URL.Path, http.StatusNotFound)
 		return
 	}
 	var req struct {
@@ -138,4 +142,45 @@ func (m *scriptedChat) serve(w http.ResponseWriter, r *http.Request) {
 		chunk(`{}`, `"stop"`)
 	}
 	fmt.Fprintf(w, "data: {%s, \"object\": \"chat.completion.chunk\", \"choices\": [], \"usage\": %s}\n\ndata: [DONE]\n\n", head, usage)
+}
+
+// serveResponses answers the OpenAI Responses API (not streamed) by the
+// same script: the input items after the last user message that are
+// function call outputs say how far the turn is.
+func (m *scriptedChat) serveResponses(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Stream bool `json:"stream"`
+		Input  []struct {
+			Type    string          `json:"type"`
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"input"`
+	}
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 4<<20))
+	if err := json.Unmarshal(body, &req); err != nil || len(req.Input) == 0 || req.Stream {
+		http.Error(w, fmt.Sprintf("want a Responses API request with input items, not streamed: %v", err), http.StatusBadRequest)
+		return
+	}
+	m.calls.Add(1)
+	msgs := make([]chatMessage, 0, len(req.Input))
+	for _, item := range req.Input {
+		switch {
+		case item.Role == "user":
+			msgs = append(msgs, chatMessage{Role: "user", Content: item.Content})
+		case item.Type == "function_call_output":
+			msgs = append(msgs, chatMessage{Role: "tool"})
+		}
+	}
+	script, n := step(msgs)
+	id := m.ids.Add(1)
+	output := fmt.Sprintf(`{"type": "message", "id": "msg_%d", "role": "assistant", "status": "completed", "content": [{"type": "output_text", "text": %q, "annotations": []}]}`, id, script.answer)
+	if n < len(script.calls) {
+		call := script.calls[n]
+		args, _ := json.Marshal(call.args)
+		output = fmt.Sprintf(`{"type": "function_call", "id": "fc_%d", "call_id": "call_%d", "name": %q, "arguments": %s, "status": "completed"}`, id, id, call.name, args)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"id": "resp_%d", "object": "response", "created_at": 1, "status": "completed", "model": "scripted-model", "output": [%s],
+	  "usage": {"input_tokens": %d, "output_tokens": %d, "total_tokens": %d, "input_tokens_details": {"cached_tokens": 0}, "output_tokens_details": {"reasoning_tokens": 0}}}`,
+		id, output, scriptPromptTokens, scriptOutputTokens, scriptPromptTokens+scriptOutputTokens)
 }

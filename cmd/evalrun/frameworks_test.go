@@ -28,6 +28,7 @@ var frameworkAgents = []struct {
 	{"ai-sdk-7", "ai7-agent.mjs", "execute_tool *", 2},
 	{"langgraph", "langgraph-agent.mjs", "ChatOpenAI", 3},
 	{"openai-agents", "openai-agents-agent.mjs", "execute_tool *", 2},
+	{"openai-agents-responses", "openai-agents-agent.mjs --responses", "execute_tool *", 2},
 	{"mastra", "mastra-agent.mjs", "execute_tool *", 2},
 }
 
@@ -67,10 +68,11 @@ func TestBinary_Frameworks(t *testing.T) {
 			continue
 		}
 		t.Run(fw.name, func(t *testing.T) {
+			command := strings.Fields(fw.script) // the script, then its arguments
 			model := newScriptedChat(t)
 			dir := t.TempDir()
 			url := testdb.SQLiteURL(t)
-			agentCfg, _ := json.Marshal(map[string]any{"name": fw.name, "type": "worker", "command": []string{"node", filepath.Join(nodeDir, fw.script)},
+			agentCfg, _ := json.Marshal(map[string]any{"name": fw.name, "type": "worker", "command": append([]string{"node", filepath.Join(nodeDir, command[0])}, command[1:]...),
 				"dir": nodeDir, "env": []string{"MODEL_BASE_URL"}, "timeout": "60s"})
 			suitePath := filepath.Join(dir, "suite.json")
 			writeTestFile(t, suitePath, fmt.Sprintf(frameworkSuite, fw.name, agentCfg, fw.spans, fw.count))
