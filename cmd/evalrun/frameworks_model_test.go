@@ -59,16 +59,16 @@ func newScriptedChat(t *testing.T) *scriptedChat {
 	return m
 }
 
-// chatMessage is a request message; only its role and text matter.
-type chatMessage struct {
+// scriptMessage is a request message; only its role and text matter.
+type scriptMessage struct {
 	Role    string          `json:"role"`
 	Content json.RawMessage `json:"content"`
 }
 
-// step is the script of the request's current turn (its last user
+// scriptStep is the script of the request's current turn (its last user
 // message) and how many of its tool calls the turn has answered: the tool
 // results after that message.
-func step(messages []chatMessage) (orderScript, int) {
+func scriptStep(messages []scriptMessage) (orderScript, int) {
 	n, script := 0, modelScript
 	for _, msg := range messages {
 		switch msg.Role {
@@ -95,7 +95,7 @@ func (m *scriptedChat) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	var req struct {
 		Stream   bool          `json:"stream"`
-		Messages []chatMessage `json:"messages"`
+		Messages []scriptMessage `json:"messages"`
 	}
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 4<<20))
 	if err := json.Unmarshal(body, &req); err != nil || len(req.Messages) == 0 {
@@ -104,7 +104,7 @@ func (m *scriptedChat) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	m.calls.Add(1)
 	var call *scriptedCall
-	script, n := step(req.Messages)
+	script, n := scriptStep(req.Messages)
 	if n < len(script.calls) {
 		call = &script.calls[n]
 	}
@@ -162,16 +162,16 @@ func (m *scriptedChat) serveResponses(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m.calls.Add(1)
-	msgs := make([]chatMessage, 0, len(req.Input))
+	msgs := make([]scriptMessage, 0, len(req.Input))
 	for _, item := range req.Input {
 		switch {
 		case item.Role == "user":
-			msgs = append(msgs, chatMessage{Role: "user", Content: item.Content})
+			msgs = append(msgs, scriptMessage{Role: "user", Content: item.Content})
 		case item.Type == "function_call_output":
-			msgs = append(msgs, chatMessage{Role: "tool"})
+			msgs = append(msgs, scriptMessage{Role: "tool"})
 		}
 	}
-	script, n := step(msgs)
+	script, n := scriptStep(msgs)
 	id := m.ids.Add(1)
 	output := fmt.Sprintf(`{"type": "message", "id": "msg_%d", "role": "assistant", "status": "completed", "content": [{"type": "output_text", "text": %q, "annotations": []}]}`, id, script.answer)
 	if n < len(script.calls) {
