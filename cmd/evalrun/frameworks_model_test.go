@@ -94,7 +94,7 @@ func (m *scriptedChat) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req struct {
-		Stream   bool          `json:"stream"`
+		Stream   bool            `json:"stream"`
 		Messages []scriptMessage `json:"messages"`
 	}
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 4<<20))

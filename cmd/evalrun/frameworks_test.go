@@ -83,6 +83,9 @@ func TestBinary_Frameworks(t *testing.T) {
 			if err != nil {
 				t.Errorf("evalrun run: %v\n%s", err, out)
 			}
+			if len(run.Cases) != 3 {
+				t.Fatalf("%d stored cases, want 3\n%s", len(run.Cases), out)
+			}
 			for _, c := range run.Cases {
 				wantFrameworkCase(t, c)
 			}
