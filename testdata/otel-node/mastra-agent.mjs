@@ -4,16 +4,20 @@
 // OTEL_EXPORTER_OTLP_TRACES_ENDPOINT. Mastra keeps its own trace ids, so each
 // call names the case's trace and parent span from its traceparent
 // (tracingOptions). The model is the OpenAI-compatible server at
-// MODEL_BASE_URL.
+// MODEL_BASE_URL. With --generation-chat the exporter is told (through its
+// own test hook) that @mastra/observability emits no model inference
+// spans, as with an older pairing of the packages: the whole generation is
+// then the "chat" span and each model call an agent_step.
 process.env.MASTRA_TELEMETRY_DISABLED = "1"; // no product analytics from a test
 const { createOpenAICompatible } = await import("@ai-sdk/openai-compatible");
 const { Agent } = await import("@mastra/core/agent");
 const { Mastra } = await import("@mastra/core/mastra");
 const { createTool } = await import("@mastra/core/tools");
 const { Observability } = await import("@mastra/observability");
-const { OtelExporter } = await import("@mastra/otel-exporter");
+const { OtelExporter, __setObservabilityFeaturesForTest } = await import("@mastra/otel-exporter");
 const { history, serve, tools } = await import("./worker.mjs");
 
+if (process.argv.includes("--generation-chat")) __setObservabilityFeaturesForTest(new Set());
 const observability = new Observability({
   configs: {
     otel: {
