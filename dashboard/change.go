@@ -119,7 +119,7 @@ func (s *Server) runStatsOf(ctx context.Context, runs []*models.Run) ([]runStats
 	for i, r := range runs {
 		ids[i] = r.ID
 	}
-	cases, err := s.rows.CasesOf(ctx, ids)
+	cases, err := s.rows.CaseTotalsOf(ctx, ids)
 	if err != nil {
 		return nil, unavailable(err)
 	}

@@ -299,7 +299,7 @@ func (s *Server) historyRows(c *gin.Context, runs []*models.Run) ([]historyRow, 
 	for i, r := range runs {
 		ids[i] = r.ID
 	}
-	cases, err := s.rows.CasesOf(c.Request.Context(), ids)
+	cases, err := s.rows.CaseTotalsOf(c.Request.Context(), ids)
 	if err != nil {
 		return nil, unavailable(err)
 	}

@@ -154,7 +154,11 @@ func (db *DB) cappedJSON(col string, n int) string {
 // text whole: a string is measured and cut as text, anything else is
 // measured by its binary size, and a structured value bigger than 16
 // times the cap is marked cut without its first characters (writing it
-// out as text to cut it would cost what the cap saves).
+// out as text to cut it would cost what the cap saves). An object's
+// members are listed by key (jsonb_object_keys), each taken out once to
+// be measured, and only the members kept whole are taken out again: no
+// row that holds a long member is buffered (jsonb_each and a window over
+// its rows would spill every member to disk).
 func (db *DB) cappedJSONB(col string, n int) string {
 	ns, total, big := strconv.Itoa(n), strconv.Itoa(4*n), strconv.Itoa(16*n)
 	size := func(v string) string {
@@ -164,11 +168,13 @@ func (db *DB) cappedJSONB(col string, n int) string {
 		return "jsonb_build_object('" + cutKey + "', jsonb_build_array(" + size + ", CASE WHEN jsonb_typeof(" + v + ") = 'string' THEN left(" +
 			v + " #>> '{}', " + ns + ") WHEN " + size + " <= " + big + " THEN left(" + v + "::text, " + ns + ") ELSE '' END))"
 	}
-	object := "(SELECT COALESCE(jsonb_object_agg(e.key, CASE WHEN e.size <= " + ns + " THEN e.value ELSE " + mark("e.value", "e.size") +
+	member := "(d.v -> e.key)"
+	object := "(SELECT COALESCE(jsonb_object_agg(e.key, CASE WHEN e.size <= " + ns + " THEN " + member + " ELSE " + mark(member, "e.size") +
 		" END) FILTER (WHERE e.keep), '{}'::jsonb) || CASE WHEN bool_or(NOT e.keep) THEN jsonb_build_object('" + cutKey +
-		"', count(*) FILTER (WHERE NOT e.keep)) ELSE '{}'::jsonb END FROM (SELECT t.key, t.value, t.size, t.i <= " +
+		"', count(*) FILTER (WHERE NOT e.keep)) ELSE '{}'::jsonb END FROM (SELECT t.key, t.i, t.size, t.i <= " +
 		strconv.Itoa(MaxCutMembers) + " AND sum(LEAST(t.size, " + ns + ")) OVER (ORDER BY t.i) <= " + total +
-		" AS keep FROM (SELECT x.key, x.value, x.i, " + size("x.value") + " AS size FROM jsonb_each(d.v) WITH ORDINALITY AS x(key, value, i)) AS t) AS e)"
+		" AS keep FROM (SELECT k.key, k.i, (SELECT " + size("x.value") + " FROM (SELECT d.v -> k.key AS value OFFSET 0) AS x) AS size" +
+		" FROM jsonb_object_keys(d.v) WITH ORDINALITY AS k(key, i)) AS t) AS e)"
 	return "(SELECT CASE WHEN d.v IS NULL THEN NULL WHEN jsonb_typeof(d.v) = 'object' THEN " + object +
 		" WHEN " + size("d.v") + " <= " + ns + " THEN d.v ELSE " + mark("d.v", size("d.v")) + " END FROM (SELECT " + col +
 		" #> '{}' AS v OFFSET 0) AS d)"
