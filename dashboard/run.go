@@ -51,6 +51,9 @@ type runPage struct {
 	// none) and ExperimentLink is its grid page.
 	Experiment     *report.ExperimentInfo
 	ExperimentLink string
+	// Monitor is a production window's monitor across its windows (nil
+	// for a suite run).
+	Monitor *monitorTrend
 
 	// Verdict leads the page; Revision, BaselineRevision and KeyMeta
 	// follow it (the whole metadata stays at the bottom).
@@ -161,6 +164,9 @@ func (s *Server) runPage(c *gin.Context) error {
 	page.Cases = caseRows(b, run, cmp)
 	if info := report.ExperimentOf(run); info != nil {
 		page.Experiment, page.ExperimentLink = info, b.experimentLink(info)
+	}
+	if page.Monitor, err = s.newMonitorTrend(c.Request.Context(), b, run); err != nil {
+		return err
 	}
 	if compare.WriterOf(run) == "" {
 		prev, err := compare.GemPrevious(c.Request.Context(), s.runs, run)

@@ -29,6 +29,9 @@ type RunFilter struct {
 	// Digest, when set, keeps only runs with this suite_digest.
 	Digest   string
 	From, To time.Time // started_at >= From, started_at < To
+	// Kind keeps only production windows or only suite runs (every run
+	// when "").
+	Kind RunKind
 	// Before continues a listing after the last run of the previous page.
 	Before *Cursor
 	Limit  int // default 50
@@ -62,6 +65,7 @@ func (db *DB) ListRuns(ctx context.Context, f RunFilter) ([]*Run, *Cursor, error
 	if f.Before != nil {
 		q = before(q, *f.Before)
 	}
+	q = f.Kind.filter(q, db.funcs())
 	if err := q.Scan(ctx); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, nil, fmt.Errorf("list runs: %w", err)
 	}
