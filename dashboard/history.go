@@ -30,7 +30,7 @@ const (
 
 // historyFilter is the history page's query, as typed (for the form) and parsed.
 type historyFilter struct {
-	// Kind is "" (every run), "suite" or "production" (models.RunKind).
+	// Kind is "" (every run), "suite" or "production" (a models.RunKind).
 	Suite, Agent, From, To, Status, Kind string
 	Limit                                int
 	cursor                               *models.Cursor
