@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
-	"github.com/google/uuid"
 
 	"github.com/agentevals-go/agentevals/internal/suggest"
 	"github.com/agentevals-go/agentevals/models"
@@ -305,10 +304,7 @@ func (s *Server) didYouMean(ctx context.Context, home string, f historyFilter) (
 // another implementation, may lack keys or disagree with its rows.
 func (s *Server) historyRows(c *gin.Context, runs []*models.Run) ([]historyRow, error) {
 	base := s.base(c.Request, "", "")
-	ids := make([]uuid.UUID, len(runs))
-	for i, r := range runs {
-		ids[i] = r.ID
-	}
+	ids := runIDs(runs)
 	cases, err := s.rows.CaseTotalsOf(c.Request.Context(), ids)
 	if err != nil {
 		return nil, unavailable(err)

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/models"
 )
@@ -57,10 +55,7 @@ func (s *Server) newMonitorTrend(ctx context.Context, b BasePage, run *models.Ru
 	if err != nil {
 		return nil, unavailable(err)
 	}
-	ids := make([]uuid.UUID, len(runs))
-	for i, r := range runs {
-		ids[i] = r.ID
-	}
+	ids := runIDs(runs)
 	cases, err := s.rows.CaseTotalsOf(ctx, ids)
 	if err != nil {
 		return nil, unavailable(err)

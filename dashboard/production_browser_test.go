@@ -13,7 +13,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentevals-go/agentevals/internal/testdb"
-	"github.com/agentevals-go/agentevals/models"
 )
 
 // seedProductionWindows builds the shop agent's traffic simulator
@@ -73,14 +72,7 @@ func seedProductionWindows(t *testing.T, url string) {
 func TestProductionWindows_InTheDashboard(t *testing.T) {
 	url := testdb.SQLiteURL(t)
 	seedProductionWindows(t, url)
-	ro, err := models.Open(t.Context(), url, models.OpenOptions{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ro.Close() })
-	base := MustServe(t, ro, mount).URL + mount
-	bctx, _ := newBrowser(t)
-	step, eval := browserSteps(t, bctx)
+	base, step, eval := browseDatabase(t, url)
 	textOf := func(expr string) string {
 		t.Helper()
 		s, _ := eval(expr).(string)

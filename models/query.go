@@ -81,8 +81,14 @@ func (db *DB) ListRuns(ctx context.Context, f RunFilter) ([]*Run, *Cursor, error
 
 // GetRun returns one run with its cases and metrics in position order.
 func (db *DB) GetRun(ctx context.Context, id uuid.UUID) (*Run, error) {
+	return db.readRun(ctx, id, db.withCases)
+}
+
+// readRun reads run id through the select that with makes of a select of
+// that run.
+func (db *DB) readRun(ctx context.Context, id uuid.UUID, with func(*bun.SelectQuery) *bun.SelectQuery) (*Run, error) {
 	run := new(Run)
-	err := db.withCases(db.NewSelect().Model(run).Where("r.id = ?", id)).Scan(ctx)
+	err := with(db.NewSelect().Model(run).Where("r.id = ?", id)).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("get run %s: %w", id, ErrNotFound)
 	}

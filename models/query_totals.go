@@ -51,14 +51,5 @@ func (db *DB) CaseTotalsOf(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]
 // cut to db's caps (whole without caps): for a reader that then reads the
 // cases one at a time (CaseAt).
 func (db *DB) RunHeader(ctx context.Context, id uuid.UUID) (*Run, error) {
-	run := new(Run)
-	err := db.capRuns(db.NewSelect().Model(run).Where("r.id = ?", id)).Scan(ctx)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("get run %s: %w", id, ErrNotFound)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("get run %s: %w", id, err)
-	}
-	db.normalizeRuns([]*Run{run})
-	return run, nil
+	return db.readRun(ctx, id, db.capRuns)
 }
