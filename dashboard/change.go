@@ -110,16 +110,22 @@ func (s *Server) linkPrevious(c *gin.Context, rows []historyRow, shown func(sequ
 	return nil
 }
 
+// runIDs are the ids of runs, in order.
+func runIDs(runs []*models.Run) []uuid.UUID {
+	ids := make([]uuid.UUID, len(runs))
+	for i, r := range runs {
+		ids[i] = r.ID
+	}
+	return ids
+}
+
 // runStatsOf computes the totals of runs from their case and metric rows
 // (loaded in one batch), as every view does: summaries, above all those
 // written by another implementation, may lack keys or disagree with the
 // rows.
 func (s *Server) runStatsOf(ctx context.Context, runs []*models.Run) ([]runStats, error) {
-	ids := make([]uuid.UUID, len(runs))
-	for i, r := range runs {
-		ids[i] = r.ID
-	}
-	cases, err := s.rows.CasesOf(ctx, ids)
+	ids := runIDs(runs)
+	cases, err := s.rows.CaseTotalsOf(ctx, ids)
 	if err != nil {
 		return nil, unavailable(err)
 	}

@@ -46,13 +46,16 @@ type chartSeries struct {
 type trendChart struct {
 	ID           string
 	Suite, Agent string
-	Width        int
-	Height       int
-	Series       []chartSeries
-	Description  string
-	GridLines    []gridLine
-	XLabels      []axisLabel
-	Runs         int
+	// Title names the chart for screen readers ("": the quality and
+	// pass-rate trend of Suite / Agent).
+	Title       string
+	Width       int
+	Height      int
+	Series      []chartSeries
+	Description string
+	GridLines   []gridLine
+	XLabels     []axisLabel
+	Runs        int
 	// The plot area: the zero line is at PlotBottom, 1.0 at PlotTop.
 	PlotLeft, PlotRight, PlotTop, PlotBottom float64
 }

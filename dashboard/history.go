@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
-	"github.com/google/uuid"
 
 	"github.com/agentevals-go/agentevals/internal/suggest"
 	"github.com/agentevals-go/agentevals/models"
@@ -30,10 +29,11 @@ const (
 
 // historyFilter is the history page's query, as typed (for the form) and parsed.
 type historyFilter struct {
-	Suite, Agent, From, To, Status string
-	Limit                          int
-	cursor                         *models.Cursor
-	from, to                       time.Time
+	// Kind is "" (every run), "suite" or "production" (a models.RunKind).
+	Suite, Agent, From, To, Status, Kind string
+	Limit                                int
+	cursor                               *models.Cursor
+	from, to                             time.Time
 }
 
 // historyRow is one run in the history table. Its display strings are
@@ -48,6 +48,8 @@ type historyRow struct {
 	Outcomes []string
 	// Revision is the agent revision from the run's metadata ("" when none).
 	Revision string
+	// Production: the run is a monitor's window of production traces.
+	Production bool
 	// Cases is the compact count ("2/3 passed") and CasesDetail the
 	// non-zero rest ("1 failed, 1 error").
 	Cases, CasesDetail string
@@ -63,6 +65,7 @@ func (r *historyRow) finish() {
 	r.PassRate = formatPercent(r.Stats.PassRate)
 	r.Outcomes = r.Stats.Outcomes()
 	r.Revision = report.Revision(r.Run)
+	r.Production = models.IsProduction(r.Run)
 	r.Cases, r.CasesDetail = compactCases(r.Stats)
 }
 
@@ -93,7 +96,7 @@ type nameLink struct {
 
 func parseHistoryFilter(q url.Values) (historyFilter, error) {
 	f := historyFilter{Suite: q.Get("suite"), Agent: q.Get("agent"), From: q.Get("from"), To: q.Get("to"),
-		Status: q.Get("status"), Limit: defaultLimit}
+		Status: q.Get("status"), Kind: q.Get("kind"), Limit: defaultLimit}
 	for name, v := range map[string]string{"suite": f.Suite, "agent": f.Agent} {
 		if len(v) > maxFilterLen || !utf8.ValidString(v) || strings.IndexFunc(v, unicode.IsControl) >= 0 {
 			return f, badRequest(fmt.Sprintf("The %s filter must be at most %d characters of text.", name, maxFilterLen))
@@ -116,6 +119,11 @@ func parseHistoryFilter(q url.Values) (historyFilter, error) {
 	case "", outcomePassed, outcomeFailed, outcomeError, outcomeNotEvaluated:
 	default:
 		return f, badRequest("The status filter must be passed, failed, error or not_evaluated.")
+	}
+	switch models.RunKind(f.Kind) {
+	case "", models.KindSuite, models.KindProduction:
+	default:
+		return f, badRequest("The kind filter must be suite or production.")
 	}
 	if l := q.Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
@@ -170,7 +178,7 @@ func parseCursor(s string) (*models.Cursor, error) {
 func (f historyFilter) query(cursor string) string {
 	v := url.Values{}
 	for k, s := range map[string]string{"suite": f.Suite, "agent": f.Agent, "from": f.From, "to": f.To,
-		"status": f.Status, "cursor": cursor} {
+		"status": f.Status, "kind": f.Kind, "cursor": cursor} {
 		if s != "" {
 			v.Set(k, s)
 		}
@@ -189,8 +197,9 @@ func (s *Server) history(c *gin.Context) error {
 	}
 	page := &historyPage{BasePage: s.base(c.Request, "Evaluation history", "history"), Filter: f,
 		Statuses: []string{outcomePassed, outcomeFailed, outcomeError, outcomeNotEvaluated},
-		Filtered: f.Suite != "" || f.Agent != "" || f.From != "" || f.To != "" || f.Status != ""}
-	rf := models.RunFilter{Suite: f.Suite, Agent: f.Agent, From: f.from, To: f.to, Before: f.cursor, Limit: f.Limit}
+		Filtered: f.Suite != "" || f.Agent != "" || f.From != "" || f.To != "" || f.Status != "" || f.Kind != ""}
+	rf := models.RunFilter{Suite: f.Suite, Agent: f.Agent, From: f.from, To: f.to, Kind: models.RunKind(f.Kind),
+		Before: f.cursor, Limit: f.Limit}
 	if f.Status != "" {
 		rf.Limit = maxLimit
 	}
@@ -295,11 +304,8 @@ func (s *Server) didYouMean(ctx context.Context, home string, f historyFilter) (
 // another implementation, may lack keys or disagree with its rows.
 func (s *Server) historyRows(c *gin.Context, runs []*models.Run) ([]historyRow, error) {
 	base := s.base(c.Request, "", "")
-	ids := make([]uuid.UUID, len(runs))
-	for i, r := range runs {
-		ids[i] = r.ID
-	}
-	cases, err := s.rows.CasesOf(c.Request.Context(), ids)
+	ids := runIDs(runs)
+	cases, err := s.rows.CaseTotalsOf(c.Request.Context(), ids)
 	if err != nil {
 		return nil, unavailable(err)
 	}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/internal/jsonindent"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/report"
@@ -81,12 +80,12 @@ func (s *Server) caseOutput(c *gin.Context) error {
 	return nil
 }
 
-// writeReportJSON streams the JSON report of cmp to w one case at a time:
-// the document without its cases is small, and each case is encoded and
-// written on its own, so the response is never held whole in memory.
-func writeReportJSON(w http.ResponseWriter, cmp *compare.Comparison) error {
-	doc := report.NewDocument(cmp)
-	cases := doc.Cases
+// writeReportJSON streams the JSON report doc to w one case at a time:
+// the document without its cases is small, and each case, as caseAt
+// returns it, is encoded and written on its own, so the response is never
+// held whole in memory.
+func writeReportJSON(w http.ResponseWriter, doc report.Document, caseAt func(int) (report.CaseSnapshot, error)) error {
+	n := len(doc.Cases)
 	doc.Cases = nil
 	var headBuf bytes.Buffer
 	if err := jsonindent.EncodeFrom(&headBuf, doc, "", "  ", 0); err != nil {
@@ -101,7 +100,11 @@ func writeReportJSON(w http.ResponseWriter, cmp *compare.Comparison) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	bw.Write(head[:at+len(`"cases": `)])
 	bw.WriteString("[")
-	for i, cs := range cases {
+	for i := range n {
+		cs, err := caseAt(i)
+		if err != nil {
+			return fmt.Errorf("run json: case %d: %w", i, err)
+		}
 		if i > 0 {
 			bw.WriteString(",")
 		}
@@ -112,7 +115,7 @@ func writeReportJSON(w http.ResponseWriter, cmp *compare.Comparison) error {
 		}
 		bw.Write(b.Bytes())
 	}
-	if len(cases) > 0 {
+	if n > 0 {
 		bw.WriteString("\n  ")
 	}
 	bw.WriteString("]")

@@ -82,7 +82,7 @@ func (s *Server) linkRecorded(ctx context.Context, rows []historyRow) error {
 	cases := map[uuid.UUID][]*models.CaseResult{}
 	if len(ids) > 0 {
 		var err error
-		if cases, err = s.rows.CasesOf(ctx, ids); err != nil {
+		if cases, err = s.rows.CaseTotalsOf(ctx, ids); err != nil {
 			return unavailable(err)
 		}
 	}

@@ -101,15 +101,7 @@ func TestRecordedDecision_EveryViewAgrees(t *testing.T) {
 	}
 
 	// The dashboard, in Chromium.
-	ctx := t.Context()
-	ro, err := models.Open(ctx, url, models.OpenOptions{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ro.Close() })
-	base := MustServe(t, ro, mount).URL + mount
-	bctx, _ := newBrowser(t)
-	step, eval := browserSteps(t, bctx)
+	base, step, eval := browseDatabase(t, url)
 	textOf := func(expr string) string {
 		t.Helper()
 		s, _ := eval(expr).(string)
@@ -135,6 +127,21 @@ func TestRecordedDecision_EveryViewAgrees(t *testing.T) {
 	if page := textOf(`document.querySelector("main").innerHTML`); !strings.Contains(page, "/runs/"+x+"/cases/") {
 		t.Errorf("case page diffs against another baseline than %s", x)
 	}
+}
+
+// browseDatabase serves the database at url read-only under mount and
+// opens Chromium: the dashboard's base URL and the browser's steps.
+func browseDatabase(t *testing.T, url string) (base string, step func(string, ...chromedp.Action[chromedp.Void]), eval func(string) any) {
+	t.Helper()
+	ro, err := models.Open(t.Context(), url, models.OpenOptions{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ro.Close() })
+	base = MustServe(t, ro, mount).URL + mount
+	bctx, _ := newBrowser(t)
+	step, eval = browserSteps(t, bctx)
+	return base, step, eval
 }
 
 // buildEvalrunForDashboard builds the evalrun binary of the checkout at

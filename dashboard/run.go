@@ -51,6 +51,9 @@ type runPage struct {
 	// none) and ExperimentLink is its grid page.
 	Experiment     *report.ExperimentInfo
 	ExperimentLink string
+	// Monitor is a production window's monitor across its windows (nil
+	// for a suite run).
+	Monitor *monitorTrend
 
 	// Verdict leads the page; Revision, BaselineRevision and KeyMeta
 	// follow it (the whole metadata stays at the bottom).
@@ -162,6 +165,9 @@ func (s *Server) runPage(c *gin.Context) error {
 	if info := report.ExperimentOf(run); info != nil {
 		page.Experiment, page.ExperimentLink = info, b.experimentLink(info)
 	}
+	if page.Monitor, err = s.newMonitorTrend(c.Request.Context(), b, run); err != nil {
+		return err
+	}
 	if compare.WriterOf(run) == "" {
 		prev, err := compare.GemPrevious(c.Request.Context(), s.runs, run)
 		if err != nil {
@@ -226,22 +232,44 @@ func caseRows(b BasePage, run *models.Run, cmp *compare.Comparison) []caseRow {
 }
 
 // runJSON downloads the same snapshot and comparison document as
-// `evalrun report --format json`.
+// `evalrun report --format json`. The comparison is made from the run as
+// the run page reads it (each value cut to rowCaps: it compares statuses,
+// scores and definitions); the run's metadata and each case are then read
+// whole from the database one at a time and written as they are read, so
+// a download holds one case, never the run.
 func (s *Server) runJSON(c *gin.Context) error {
-	release, err := s.holdWhole(c.Request.Context())
+	ctx := c.Request.Context()
+	release, err := s.holdWhole(ctx)
 	if err != nil {
 		return err
 	}
 	defer release()
-	run, cmp, err := s.loadComparison(c.Request.Context(), s.db, c.Param("id"))
+	run, cmp, err := s.loadComparison(ctx, s.runs, c.Param("id"))
 	if err != nil {
 		return err
+	}
+	head, err := s.db.RunHeader(ctx, run.ID)
+	if err != nil {
+		return unavailable(err)
+	}
+	doc := report.NewDocument(cmp)
+	whole := report.Snapshot(head)
+	doc.Metadata, doc.Summary = whole.Metadata, whole.Summary
+	caseAt := func(i int) (report.CaseSnapshot, error) {
+		if err := budgetLeft(ctx); err != nil {
+			return report.CaseSnapshot{}, err
+		}
+		cr, err := s.db.CaseAt(ctx, run.ID, run.Cases[i].Position)
+		if err != nil {
+			return report.CaseSnapshot{}, err
+		}
+		return report.Snapshot(&models.Run{Cases: []*models.CaseResult{cr}}).Cases[0], nil
 	}
 	c.Header("Content-Disposition", fmt.Sprintf(`attachment; filename="run-%s.json"`, run.ID))
 	c.Header("Cache-Control", "no-store")
 	c.Header("Content-Type", "application/json; charset=utf-8")
 	c.Status(http.StatusOK)
-	if err := writeReportJSON(c.Writer, cmp); err != nil {
+	if err := writeReportJSON(c.Writer, doc, caseAt); err != nil {
 		// the status is sent: cut the response short rather than finish it as if whole
 		s.log.Error("run json", "run", run.ID, "error", err)
 		panic(http.ErrAbortHandler)

@@ -52,9 +52,10 @@ const maxPageBytes = 2 << 20
 
 // TestDashboard_HugeValuesStayBounded stores the 50 × 1 MiB conversation
 // and the 20 × 1 MiB compare pair, fetches every page over them from an
-// idle evaldash (each must answer 200 and stay under 2 MB; the times are
-// logged, never asserted), then sends all of them from 16 clients for
-// EVALDASH_LOAD_SECONDS (default 5; the figures in the notes are from 30)
+// idle evaldash (each must answer 200 and stay under 2 MB; the fastest of
+// three times is logged, never asserted, beside the same from the binary
+// EVALDASH_BASELINE_BIN names when set, an older build), then sends all
+// of them from 16 clients for EVALDASH_LOAD_SECONDS (default 5; the figures in the notes are from 30)
 // while sampling evaldash's resident memory from /proc. Each request must
 // get a page or the budget's 503 within the 20 s budget and a generous
 // 10 s of margin, and the peak must stay under 300 MB.
@@ -65,7 +66,7 @@ func TestDashboard_HugeValuesStayBounded(t *testing.T) {
 	client := &http.Client{Timeout: 30 * time.Second}
 	get := func(p string) (int, int64, time.Duration, error) {
 		start := time.Now()
-		res, err := client.Get(base + p)
+		res, err := client.Get(p)
 		if err != nil {
 			return 0, 0, time.Since(start), err
 		}
@@ -74,16 +75,25 @@ func TestDashboard_HugeValuesStayBounded(t *testing.T) {
 		return res.StatusCode, n, time.Since(start), err
 	}
 	idlePeak := sampleRSS(t, proc.Pid)
+	var baseline string
+	if bin := os.Getenv("EVALDASH_BASELINE_BIN"); bin != "" {
+		baseline, _ = startEvaldashBin(t, bin, dbURL)
+	}
 	for _, p := range paths {
-		code, n, d, err := get(p)
-		if err != nil || code != http.StatusOK {
-			t.Errorf("idle %s: %d %v", p, code, err)
+		fastest, n, ok := fastestOf(t, get, base, p)
+		if !ok {
 			continue
 		}
 		if n >= maxPageBytes {
 			t.Errorf("idle %s is %d bytes, want under %d", p, n, maxPageBytes)
 		}
-		t.Logf("idle %s: %d bytes in %s", p, n, d.Round(time.Millisecond))
+		if baseline == "" {
+			t.Logf("idle %s: %d bytes, fastest of %d in %s", p, n, idleTries, fastest.Round(time.Millisecond))
+			continue
+		}
+		old, oldN, _ := fastestOf(t, get, baseline, p)
+		t.Logf("idle %s: %d bytes, fastest of %d in %s; baseline binary %d bytes in %s (baseline/this %.1f)", p, n, idleTries,
+			fastest.Round(time.Millisecond), oldN, old.Round(time.Millisecond), float64(old)/float64(fastest))
 	}
 	t.Logf("idle: evaldash peak RSS %d MB", idlePeak()/1024)
 	seconds := 5
@@ -101,7 +111,7 @@ func TestDashboard_HugeValuesStayBounded(t *testing.T) {
 			defer wg.Done()
 			for i := c; time.Now().Before(deadline); i++ {
 				p := paths[i%len(paths)]
-				code, n, d, err := get(p)
+				code, n, d, err := get(base + p)
 				done.Add(1)
 				switch {
 				case err != nil || (code != http.StatusOK && code != http.StatusServiceUnavailable):
@@ -126,6 +136,29 @@ func TestDashboard_HugeValuesStayBounded(t *testing.T) {
 	if kb > 300*1024 {
 		t.Errorf("evaldash peak RSS %d MB, want under 300 MB", kb/1024)
 	}
+}
+
+// idleTries is how many times an idle page is fetched: the fastest is
+// logged, the others were slowed by whatever else the machine ran.
+const idleTries = 3
+
+// fastestOf fetches base+p idleTries times through get and returns the
+// fastest time and the page's size; every fetch must answer 200.
+func fastestOf(t *testing.T, get func(string) (int, int64, time.Duration, error), base, p string) (time.Duration, int64, bool) {
+	t.Helper()
+	fastest, size := time.Duration(-1), int64(0)
+	for range idleTries {
+		code, n, d, err := get(base + p)
+		if err != nil || code != http.StatusOK {
+			t.Errorf("idle %s%s: %d %v", base, p, code, err)
+			return 0, 0, false
+		}
+		if fastest < 0 || d < fastest {
+			fastest = d
+		}
+		size = n
+	}
+	return fastest, size, true
 }
 
 // sampleRSS samples pid's resident memory every 50 ms until the returned

@@ -57,7 +57,13 @@ func execAll(t *testing.T, dbURL string, stmts ...string) {
 // elsewhere instead (an older build, to measure it the same way).
 func startEvaldash(t *testing.T, dbURL string) (string, *os.Process) {
 	t.Helper()
-	bin := os.Getenv("EVALDASH_BIN")
+	return startEvaldashBin(t, os.Getenv("EVALDASH_BIN"), dbURL)
+}
+
+// startEvaldashBin is startEvaldash with the binary bin ("": built from
+// this tree).
+func startEvaldashBin(t *testing.T, bin, dbURL string) (string, *os.Process) {
+	t.Helper()
 	if bin == "" {
 		bin = filepath.Join(t.TempDir(), "evaldash")
 		if out, err := exec.Command("go", "build", "-o", bin, "github.com/agentevals-go/agentevals/cmd/evaldash").CombinedOutput(); err != nil {

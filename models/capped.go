@@ -154,24 +154,31 @@ func (db *DB) cappedJSON(col string, n int) string {
 // text whole: a string is measured and cut as text, anything else is
 // measured by its binary size, and a structured value bigger than 16
 // times the cap is marked cut without its first characters (writing it
-// out as text to cut it would cost what the cap saves).
+// out as text to cut it would cost what the cap saves). An object's
+// members are listed by key and each is taken out once to be measured;
+// only the members kept whole are taken out again. No row holding a
+// member's value is buffered: jsonb_each, or a window over rows that
+// carry the values, would write a 50 MB member to disk on every read.
 func (db *DB) cappedJSONB(col string, n int) string {
 	ns, total, big := strconv.Itoa(n), strconv.Itoa(4*n), strconv.Itoa(16*n)
-	size := func(v string) string {
-		return "CASE WHEN jsonb_typeof(" + v + ") = 'string' THEN octet_length(" + v + " #>> '{}') ELSE pg_column_size(" + v + ") END"
+	size := func(v, typ string) string {
+		return "CASE WHEN " + typ + " = 'string' THEN octet_length(" + v + " #>> '{}') ELSE pg_column_size(" + v + ") END"
 	}
-	mark := func(v, size string) string {
-		return "jsonb_build_object('" + cutKey + "', jsonb_build_array(" + size + ", CASE WHEN jsonb_typeof(" + v + ") = 'string' THEN left(" +
+	mark := func(v, typ, size string) string {
+		return "jsonb_build_object('" + cutKey + "', jsonb_build_array(" + size + ", CASE WHEN " + typ + " = 'string' THEN left(" +
 			v + " #>> '{}', " + ns + ") WHEN " + size + " <= " + big + " THEN left(" + v + "::text, " + ns + ") ELSE '' END))"
 	}
-	object := "(SELECT COALESCE(jsonb_object_agg(e.key, CASE WHEN e.size <= " + ns + " THEN e.value ELSE " + mark("e.value", "e.size") +
+	member := "(d.v -> e.key)"
+	object := "(SELECT COALESCE(jsonb_object_agg(e.key, CASE WHEN e.size <= " + ns + " THEN " + member + " ELSE " + mark(member, "CASE WHEN e.str THEN 'string' END", "e.size") +
 		" END) FILTER (WHERE e.keep), '{}'::jsonb) || CASE WHEN bool_or(NOT e.keep) THEN jsonb_build_object('" + cutKey +
-		"', count(*) FILTER (WHERE NOT e.keep)) ELSE '{}'::jsonb END FROM (SELECT t.key, t.value, t.size, t.i <= " +
+		"', count(*) FILTER (WHERE NOT e.keep)) ELSE '{}'::jsonb END FROM (SELECT t.key, t.str, t.size, t.i <= " +
 		strconv.Itoa(MaxCutMembers) + " AND sum(LEAST(t.size, " + ns + ")) OVER (ORDER BY t.i) <= " + total +
-		" AS keep FROM (SELECT x.key, x.value, x.i, " + size("x.value") + " AS size FROM jsonb_each(d.v) WITH ORDINALITY AS x(key, value, i)) AS t) AS e)"
+		" AS keep FROM (SELECT k.key, k.i, m.ts[1] = 1 AS str, m.ts[2] AS size FROM jsonb_object_keys(d.v) WITH ORDINALITY AS k(key, i)," +
+		" LATERAL (SELECT (SELECT ARRAY[(jsonb_typeof(x.value) = 'string')::int, " + size("x.value", "jsonb_typeof(x.value)") +
+		"] FROM (SELECT d.v -> k.key AS value OFFSET 0) AS x) AS ts OFFSET 0) AS m) AS t) AS e)"
 	return "(SELECT CASE WHEN d.v IS NULL THEN NULL WHEN jsonb_typeof(d.v) = 'object' THEN " + object +
-		" WHEN " + size("d.v") + " <= " + ns + " THEN d.v ELSE " + mark("d.v", size("d.v")) + " END FROM (SELECT " + col +
-		" #> '{}' AS v OFFSET 0) AS d)"
+		" WHEN " + size("d.v", "jsonb_typeof(d.v)") + " <= " + ns + " THEN d.v ELSE " + mark("d.v", "jsonb_typeof(d.v)", size("d.v", "jsonb_typeof(d.v)")) +
+		" END FROM (SELECT " + col + " #> '{}' AS v OFFSET 0) AS d)"
 }
 
 // unfoldCut turns the cut markers of a capped value back into values the

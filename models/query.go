@@ -29,6 +29,9 @@ type RunFilter struct {
 	// Digest, when set, keeps only runs with this suite_digest.
 	Digest   string
 	From, To time.Time // started_at >= From, started_at < To
+	// Kind keeps only production windows or only suite runs (every run
+	// when "").
+	Kind RunKind
 	// Before continues a listing after the last run of the previous page.
 	Before *Cursor
 	Limit  int // default 50
@@ -62,6 +65,7 @@ func (db *DB) ListRuns(ctx context.Context, f RunFilter) ([]*Run, *Cursor, error
 	if f.Before != nil {
 		q = before(q, *f.Before)
 	}
+	q = f.Kind.filter(q, db.funcs())
 	if err := q.Scan(ctx); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, nil, fmt.Errorf("list runs: %w", err)
 	}
@@ -77,8 +81,14 @@ func (db *DB) ListRuns(ctx context.Context, f RunFilter) ([]*Run, *Cursor, error
 
 // GetRun returns one run with its cases and metrics in position order.
 func (db *DB) GetRun(ctx context.Context, id uuid.UUID) (*Run, error) {
+	return db.readRun(ctx, id, db.withCases)
+}
+
+// readRun reads run id through the select that with makes of a select of
+// that run.
+func (db *DB) readRun(ctx context.Context, id uuid.UUID, with func(*bun.SelectQuery) *bun.SelectQuery) (*Run, error) {
 	run := new(Run)
-	err := db.withCases(db.NewSelect().Model(run).Where("r.id = ?", id)).Scan(ctx)
+	err := with(db.NewSelect().Model(run).Where("r.id = ?", id)).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("get run %s: %w", id, ErrNotFound)
 	}

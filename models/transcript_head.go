@@ -23,17 +23,17 @@ func (db *DB) TranscriptHead(ctx context.Context, id int64, turns int) (*Transcr
 	k := strconv.Itoa(turns)
 	var query string
 	if db.Dialect == PostgreSQL {
-		// The metadata is detoasted once, the turns taken out of it once;
-		// each turn shown is then one element fetched from them.
-		query = `SELECT jsonb_build_object('kind', s.kind, 'stop_reason', s.stop, 'failing_turn', s.failing, 'max_turns', s.max,
-			'turns', COALESCE((SELECT jsonb_agg(` + db.cappedJSON("(s.turns -> (g - 1))", n) + ` ORDER BY g)
-				FROM generate_series(1, LEAST(` + k + `, jsonb_array_length(s.turns))) AS g), '[]'::jsonb))::text,
-			jsonb_array_length(s.turns)
-		FROM (SELECT r.rm #> '{transcript,kind}' AS kind, r.rm #> '{transcript,stop_reason}' AS stop,
-				r.rm #> '{transcript,failing_turn}' AS failing, r.rm #> '{transcript,max_turns}' AS max,
-				r.rm #> '{transcript,turns}' AS turns
-			FROM (SELECT c.response_metadata #> '{}' AS rm FROM ` + CaseResultsTable + ` AS c WHERE c.id = ? OFFSET 0) AS r
-			WHERE jsonb_typeof(r.rm #> '{transcript,turns}') = 'array' OFFSET 0) AS s`
+		// The metadata is detoasted once; the turns' count and type are
+		// read by jsonpath inside it, and each turn shown is taken out on
+		// its own: the turns are never copied out whole.
+		query = `SELECT jsonb_build_object('kind', r.rm #> '{transcript,kind}', 'stop_reason', r.rm #> '{transcript,stop_reason}',
+			'failing_turn', r.rm #> '{transcript,failing_turn}', 'max_turns', r.rm #> '{transcript,max_turns}',
+			'turns', COALESCE((SELECT jsonb_agg(` + db.cappedJSON("(r.rm #> ARRAY['transcript', 'turns', (g - 1)::text])", n) + ` ORDER BY g)
+				FROM generate_series(1, LEAST(` + k + `, s.len)) AS g), '[]'::jsonb))::text,
+			s.len
+		FROM (SELECT c.response_metadata #> '{}' AS rm FROM ` + CaseResultsTable + ` AS c WHERE c.id = ? OFFSET 0) AS r,
+			LATERAL (SELECT (jsonb_path_query_first(r.rm, '$.transcript.turns.size()'))::int AS len) AS s
+		WHERE jsonb_path_query_first(r.rm, '$.transcript.turns.type()') = '"array"'::jsonb`
 	} else {
 		// Each turn is taken out of the transcript once (MATERIALIZED),
 		// so cutting it reads that turn, not the whole transcript again.

@@ -150,27 +150,8 @@ esac
 	if !strings.Contains(shown.String(), "Imported run") {
 		t.Fatalf("db:import did not import:\n%s", shown.String())
 	}
-	places := map[string]string{"stdout and stderr": shown.String()}
-	for _, f := range []string{"runs.sqlite3", "runs.sqlite3-wal", "r.json", "r.md", "r.html", "r.xml", "r.txt", "r2.json", "r2.html"} {
-		b, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil && !strings.HasSuffix(f, "-wal") {
-			t.Fatalf("read %s: %v", f, err)
-		}
-		places[f] = string(b)
-	}
-	stored := places["runs.sqlite3"] + places["runs.sqlite3-wal"]
-	for _, want := range []string{"[REDACTED]", "execute_tool login", `"gen_ai.usage.input_tokens":"812"`, "and then?"} {
-		if !strings.Contains(stored, want) {
-			t.Fatalf("the database holds no %s: the run or its span was not saved", want)
-		}
-	}
-	for _, s := range all {
-		for where, content := range places {
-			if strings.Contains(content, s.secret) {
-				t.Errorf("%s planted in %s (%s) appears in %s", s.shape, s.origin, s.secret, where)
-			}
-		}
-	}
+	findPlanted(t, dir, []string{"runs.sqlite3", "runs.sqlite3-wal", "r.json", "r.md", "r.html", "r.xml", "r.txt", "r2.json", "r2.html"},
+		shown.String(), []string{"[REDACTED]", "execute_tool login", `"gen_ai.usage.input_tokens":"812"`, "and then?"}, all)
 }
 
 // plantEvidence copies the evidence file from to to with credentials of
