@@ -2,10 +2,8 @@ package adapter
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/score"
@@ -20,36 +18,34 @@ type openAIChat struct{}
 func (openAIChat) accept() string { return "application/json, text/event-stream" }
 
 func (openAIChat) request(q agent.Question, model string) ([]byte, error) {
-	var msgs []openai.ChatCompletionMessageParamUnion
+	var msgs []openAIMessage
 	for _, m := range turns(q) {
+		role := agent.RoleUser
 		if m.Role == agent.RoleAssistant {
-			msgs = append(msgs, openai.AssistantMessage(m.Content))
-		} else {
-			msgs = append(msgs, openai.UserMessage(m.Content))
+			role = agent.RoleAssistant
 		}
+		msgs = append(msgs, openAIMessage{Content: m.Content, Role: role})
 	}
-	return json.Marshal(openai.ChatCompletionNewParams{Model: model, Messages: msgs})
+	return json.Marshal(chatRequest{Messages: msgs, Model: model})
 }
 
 func (openAIChat) read(contentType string, body []byte) (agent.Response, error) {
-	var c openai.ChatCompletion
+	var c chatCompletion
 	if isEventStream(contentType, body) {
 		events, err := sseEvents(body)
 		if err != nil {
 			return agent.Response{}, fmt.Errorf("read the chat completion stream: %w", err)
 		}
-		var acc openai.ChatCompletionAccumulator
 		for i, data := range events {
-			var chunk openai.ChatCompletionChunk
-			if err := json.Unmarshal(data, &chunk); err != nil {
+			var chunk chatChunk
+			if err := decodeLenient(data, &chunk); err != nil {
 				return agent.Response{}, fmt.Errorf("chunk %d of the chat completion stream: %w", i+1, err)
 			}
-			if !acc.AddChunk(chunk) {
+			if !c.add(chunk) {
 				return agent.Response{}, fmt.Errorf("chunk %d of the chat completion stream does not follow the ones before it", i+1)
 			}
 		}
-		c = acc.ChatCompletion
-	} else if err := json.Unmarshal(body, &c); err != nil {
+	} else if err := decodeLenient(body, &c); err != nil {
 		return agent.Response{}, fmt.Errorf("want a chat completion: %w", err)
 	}
 	if len(c.Choices) == 0 {
@@ -64,8 +60,8 @@ func (openAIChat) read(contentType string, body []byte) (agent.Response, error) 
 		}
 		calls = append(calls, score.Action{Name: tc.Function.Name, Arguments: toolArguments(tc.Function.Arguments)})
 	}
-	return agent.Response{Output: textOutput(msg.Content), Actions: callActions(calls),
-		InputTokens: tokens(c.Usage.PromptTokens), OutputTokens: tokens(c.Usage.CompletionTokens)}, nil
+	return agent.Response{Output: textOutput(string(msg.Content)), Actions: callActions(calls),
+		InputTokens: tokens(int64(c.Usage.PromptTokens)), OutputTokens: tokens(int64(c.Usage.CompletionTokens))}, nil
 }
 
 // openAIResponses speaks the OpenAI Responses API: every turn posts the
@@ -77,19 +73,19 @@ type openAIResponses struct{}
 func (openAIResponses) accept() string { return "application/json, text/event-stream" }
 
 func (openAIResponses) request(q agent.Question, model string) ([]byte, error) {
-	var input responses.ResponseInputParam
+	var input []openAIMessage
 	for _, m := range turns(q) {
-		role := responses.EasyInputMessageRoleUser
+		role := agent.RoleUser
 		if m.Role == agent.RoleAssistant {
-			role = responses.EasyInputMessageRoleAssistant
+			role = agent.RoleAssistant
 		}
-		input = append(input, responses.ResponseInputItemParamOfMessage(m.Content, role))
+		input = append(input, openAIMessage{Content: m.Content, Role: role})
 	}
-	return json.Marshal(responses.ResponseNewParams{Model: model, Input: responses.ResponseNewParamsInputUnion{OfInputItemList: input}})
+	return json.Marshal(responsesRequest{Input: input, Model: model})
 }
 
 func (openAIResponses) read(contentType string, body []byte) (agent.Response, error) {
-	var r responses.Response
+	var r responseObject
 	if isEventStream(contentType, body) {
 		events, err := sseEvents(body)
 		if err != nil {
@@ -97,21 +93,21 @@ func (openAIResponses) read(contentType string, body []byte) (agent.Response, er
 		}
 		done := false
 		for i, data := range events {
-			var ev responses.ResponseStreamEventUnion
-			if err := json.Unmarshal(data, &ev); err != nil {
+			var ev responseEvent
+			if err := decodeLenient(data, &ev); err != nil {
 				return agent.Response{}, fmt.Errorf("event %d of the response stream: %w", i+1, err)
 			}
 			switch ev.Type {
 			case "response.completed", "response.incomplete", "response.failed":
 				r, done = ev.Response, true
 			case "error":
-				return agent.Response{}, errStream(ev.Message)
+				return agent.Response{}, errStream(string(ev.Message))
 			}
 		}
 		if !done {
 			return agent.Response{}, fmt.Errorf("the response stream ended without response.completed")
 		}
-	} else if err := json.Unmarshal(body, &r); err != nil {
+	} else if err := decodeLenient(body, &r); err != nil {
 		return agent.Response{}, fmt.Errorf("want a response object: %w", err)
 	}
 	if r.Error.Message != "" {
@@ -120,10 +116,22 @@ func (openAIResponses) read(contentType string, body []byte) (agent.Response, er
 	var calls []score.Action
 	for _, item := range r.Output {
 		if item.Type == "function_call" {
-			fc := item.AsFunctionCall()
-			calls = append(calls, score.Action{Name: fc.Name, Arguments: toolArguments(fc.Arguments)})
+			calls = append(calls, score.Action{Name: string(item.Name), Arguments: toolArguments(string(item.Arguments))})
 		}
 	}
-	return agent.Response{Output: textOutput(r.OutputText()), Actions: callActions(calls),
-		InputTokens: tokens(r.Usage.InputTokens), OutputTokens: tokens(r.Usage.OutputTokens)}, nil
+	return agent.Response{Output: textOutput(r.outputText()), Actions: callActions(calls),
+		InputTokens: tokens(int64(r.Usage.InputTokens)), OutputTokens: tokens(int64(r.Usage.OutputTokens))}, nil
+}
+
+// decodeLenient reads a JSON object into v the way the OpenAI client
+// libraries read replies: a value of an unexpected type leaves its field
+// empty instead of failing the whole reply. Anything but an object, and
+// malformed JSON, is an error.
+func decodeLenient(data []byte, v any) error {
+	err := json.Unmarshal(data, v)
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) && typeErr.Field != "" {
+		return nil // a field of the object; the rest was read
+	}
+	return err
 }

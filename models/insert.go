@@ -130,8 +130,10 @@ func prepareRun(run *Run, now time.Time) error {
 		for _, m := range c.Metrics {
 			m.ErrorDetails = sqlNull(m.ErrorDetails)
 		}
-		if err := foldUncalculated(c); err != nil {
-			return err
+		if needsFold(c) {
+			if err := foldUncalculated(c); err != nil {
+				return err
+			}
 		}
 	}
 	now = UTC(now)
@@ -145,6 +147,22 @@ func prepareRun(run *Run, now time.Time) error {
 		}
 	}
 	return nil
+}
+
+// needsFold reports whether foldUncalculated could change c: c has a
+// metric that was not calculated, or its response_metadata may hold a
+// not-calculated list to replace. Without either it would decode the
+// whole object (a traced case's spans) to change nothing. The key could
+// only hide behind a \u escape of an ASCII letter or the underscore.
+func needsFold(c *CaseResult) bool {
+	for _, m := range c.Metrics {
+		if !m.Calculated() {
+			return true
+		}
+	}
+	meta := []byte(c.ResponseMetadata)
+	return bytes.Contains(meta, []byte(NotCalculatedKey)) || bytes.Contains(meta, []byte(`\u005`)) ||
+		bytes.Contains(meta, []byte(`\u006`)) || bytes.Contains(meta, []byte(`\u007`))
 }
 
 // sqlNull turns JSON null into SQL NULL (nil) and keeps every other value.

@@ -60,7 +60,7 @@ func main() {
 	flag.IntVar(&o.cases, "cases", 5000, "cases per run")
 	flag.IntVar(&o.history, "history", 1, "earlier runs of the suite in the database every evalrun round starts from (baseline and flaky-question history)")
 	flag.IntVar(&o.rounds, "rounds", 5, "rounds; each runs every side once, alternating")
-	flag.StringVar(&o.only, "only", "", "run one comparison only: worker, command, traces or conversation (the last two run only when asked for)")
+	flag.StringVar(&o.only, "only", "", "run one comparison only: worker, command, traces, conversation or startup (the last three run only when asked for)")
 	flag.IntVar(&o.workerJ, "worker-j", 4, "worker comparison: evalrun -j and the bare driver's number of python workers (4 is evalrun's default)")
 	flag.IntVar(&o.commandJ, "command-j", 16, "command comparison: evalrun -j and xargs -P")
 	flag.BoolVar(&o.keep, "keep", false, "keep the temp dir (suites, scripts, databases) and print its path")
@@ -75,8 +75,11 @@ func run(o options) error {
 	if o.cases < 1 || o.rounds < 1 || o.workerJ < 1 || o.commandJ < 1 || o.history < 0 {
 		return errors.New("-cases, -rounds, -worker-j and -command-j must be at least 1, -history at least 0")
 	}
-	if o.only != "" && o.only != "worker" && o.only != "command" && o.only != "traces" && o.only != "conversation" {
-		return fmt.Errorf("-only: want worker, command, traces or conversation, got %q", o.only)
+	if o.only != "" && o.only != "worker" && o.only != "command" && o.only != "traces" && o.only != "conversation" && o.only != "startup" {
+		return fmt.Errorf("-only: want worker, command, traces, conversation or startup, got %q", o.only)
+	}
+	if o.only == "startup" && o.compare == "" {
+		return errors.New("-only startup needs -compare BASELINE: the evalrun binary whose start-up is the yardstick")
 	}
 	dir, err := os.MkdirTemp("", "evalrun-overhead-")
 	if err != nil {
@@ -109,6 +112,9 @@ func run(o options) error {
 			return err
 		}
 		comps = append(comps, c)
+	}
+	if o.only == "startup" {
+		comps = append(comps, newStartupComparison(o))
 	}
 	if o.only == "traces" {
 		for _, j := range []int{1, o.workerJ} {
@@ -148,6 +154,7 @@ func run(o options) error {
 				}
 				s.walls = append(s.walls, t.wall)
 				s.cpus = append(s.cpus, t.cpu)
+				s.peaks = append(s.peaks, time.Duration(t.peakKiB))
 				fmt.Fprintf(os.Stderr, "round %d/%d  %-8s %-34s %8.3fs wall %8.3fs cpu\n", r+1, o.rounds, c.name, s.label, t.wall.Seconds(), t.cpu.Seconds())
 			}
 		}
@@ -159,7 +166,9 @@ func run(o options) error {
 // comparison is one or two evalrun binaries against the zero-framework
 // baseline, which is the last side.
 type comparison struct {
-	name   string
+	name string
+	// cases is how many cases one run of a side answers (o.cases when 0).
+	cases  int
 	sides  []*side
 	warmUp func() error
 }
@@ -172,12 +181,17 @@ type side struct {
 	run   func(round int) (timing, error)
 	walls []time.Duration
 	cpus  []time.Duration
+	peaks []time.Duration // peak resident set in KiB, kept as a Duration for statsOf
 }
 
 // timing is one run's wall time and CPU time (user and system, of every
 // process of the run: see each side for what that covers). On a busy
 // machine the wall time carries the other load; the CPU time much less.
-type timing struct{ wall, cpu time.Duration }
+// peakKiB is the run's peak resident set (peakOf; 0 where not measured).
+type timing struct {
+	wall, cpu time.Duration
+	peakKiB   int64
+}
 
 // moduleDir is the root of the module around the current directory.
 func moduleDir() (string, error) {
@@ -224,12 +238,12 @@ func printTable(w *os.File, o options, comps []*comparison) {
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "comparison\tside\twall min\t  median\t     max\tmedian per case\tCPU median\tper case")
+	fmt.Fprintln(tw, "comparison\tside\twall min\t  median\t     max\tmedian per case\tCPU median\tper case\tpeak RSS median")
 	for _, c := range comps {
 		for _, s := range c.sides {
-			st, cpu := statsOf(s.walls), statsOf(s.cpus)
-			fmt.Fprintf(tw, "%s\t%s\t%7.3fs\t%7.3fs\t%7.3fs\t%8.3f ms\t%9.3fs\t%6.3f ms\n", c.name, s.label,
-				st.min.Seconds(), st.med.Seconds(), st.max.Seconds(), perCase(st.med, o.cases), cpu.med.Seconds(), perCase(cpu.med, o.cases))
+			st, cpu, peak := statsOf(s.walls), statsOf(s.cpus), statsOf(s.peaks)
+			fmt.Fprintf(tw, "%s\t%s\t%7.3fs\t%7.3fs\t%7.3fs\t%8.3f ms\t%9.3fs\t%6.3f ms\t%6.1f MiB\n", c.name, s.label,
+				st.min.Seconds(), st.med.Seconds(), st.max.Seconds(), perCase(st.med, c.casesOr(o)), cpu.med.Seconds(), perCase(cpu.med, c.casesOr(o)), mib(peak.med))
 		}
 	}
 	tw.Flush()
@@ -240,14 +254,29 @@ func printTable(w *os.File, o options, comps []*comparison) {
 			if s.base != nil {
 				base = s.base
 			}
-			b, bc := statsOf(base.walls), statsOf(base.cpus)
-			a, ac := statsOf(s.walls), statsOf(s.cpus)
+			b, bc, bp := statsOf(base.walls), statsOf(base.cpus), statsOf(base.peaks)
+			a, ac, ap := statsOf(s.walls), statsOf(s.cpus), statsOf(s.peaks)
+			n := c.casesOr(o)
 			fmt.Fprintf(w, "%s: %s / %s\n  wall: ratio of medians %.3fx; overhead per case %.3f ms (medians), %.3f ms (mins)\n  CPU:  ratio of medians %.3fx; overhead per case %.3f ms (medians)\n",
-				c.name, s.label, base.label, a.med.Seconds()/b.med.Seconds(), perCase(a.med-b.med, o.cases), perCase(a.min-b.min, o.cases),
-				ac.med.Seconds()/bc.med.Seconds(), perCase(ac.med-bc.med, o.cases))
+				c.name, s.label, base.label, a.med.Seconds()/b.med.Seconds(), perCase(a.med-b.med, n), perCase(a.min-b.min, n),
+				ac.med.Seconds()/bc.med.Seconds(), perCase(ac.med-bc.med, n))
+			if ap.med > 0 && bp.med > 0 {
+				fmt.Fprintf(w, "  peak RSS: ratio of medians %.3fx (%.1f MiB against %.1f MiB)\n", float64(ap.med)/float64(bp.med), mib(ap.med), mib(bp.med))
+			}
 		}
 	}
 }
+
+// casesOr is how many cases one run of c's sides answers.
+func (c *comparison) casesOr(o options) int {
+	if c.cases > 0 {
+		return c.cases
+	}
+	return o.cases
+}
+
+// mib is a peak kept in KiB as MiB.
+func mib(kib time.Duration) float64 { return float64(kib) / 1024 }
 
 func perCase(d time.Duration, cases int) float64 {
 	return float64(d) / float64(time.Millisecond) / float64(cases)

@@ -214,7 +214,7 @@ func (e *evalrunSide) run(db string) (timing, error) {
 	if want := fmt.Sprintf("Passing questions: %d of %d", e.cases, e.cases); !bytes.Contains(stdout.Bytes(), []byte(want)) {
 		return timing{}, fmt.Errorf("evalrun output lacks %q:\n%s", want, tail(stdout.Bytes()))
 	}
-	return timing{wall: d, cpu: cpuOf(cmd.ProcessState)}, nil
+	return timing{wall: d, cpu: cpuOf(cmd.ProcessState), peakKiB: peakOf(cmd.ProcessState)}, nil
 }
 
 // barePipe starts workers copies of the worker command and feeds them the
@@ -330,6 +330,19 @@ func cpuOf(ps *os.ProcessState) time.Duration {
 		return 0
 	}
 	return ps.UserTime() + ps.SystemTime()
+}
+
+// peakOf is a finished process's peak resident set in KiB: the largest
+// of it and its waited-for descendants (wait4's ru_maxrss), so for an
+// evalrun run, evalrun's own unless an agent process grew larger.
+func peakOf(ps *os.ProcessState) int64 {
+	if ps == nil {
+		return 0
+	}
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+		return ru.Maxrss
+	}
+	return 0
 }
 
 // selfCPU is this process's user and system time so far.
