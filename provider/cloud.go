@@ -2,6 +2,7 @@ package provider
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -11,6 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/bedrock"
+	"github.com/tmc/langchaingo/llms/googleai"
+	"google.golang.org/api/option"
 
 	"github.com/agentevals-go/agentevals/llm"
 )
@@ -20,11 +23,25 @@ import (
 const AzureAPIVersion = "2024-10-21"
 
 // newGemini builds a Gemini API client over REST. The key travels in the
-// x-goog-api-key header, set by our own transport, and nowhere else.
+// x-goog-api-key header, set by our own transport: the Google client
+// ignores its API key option when it is given an HTTP client, and the
+// HTTP client is how retries and statuses are observed.
 func newGemini(s llm.Settings, token string, hc *http.Client) (llms.Model, error) {
 	keyed := *hc
 	keyed.Transport = headerTransport{next: hc.Transport, name: "x-goog-api-key", value: token}
-	return &gemini{hc: &keyed, endpoint: s.Endpoint(), model: s.Model, maxTokens: s.MaxTokens}, nil
+	opts := []googleai.Option{
+		googleai.WithDefaultModel(s.Model),
+		googleai.WithHTTPClient(&keyed),
+		googleai.WithRest(),
+		googleai.WithHarmThreshold(googleai.HarmBlockOnlyHigh),
+		func(o *googleai.Options) {
+			o.ClientOptions = append(o.ClientOptions, option.WithEndpoint(s.Endpoint()), option.WithAPIKey(token))
+		},
+	}
+	if s.MaxTokens > 0 {
+		opts = append(opts, googleai.WithDefaultMaxTokens(s.MaxTokens))
+	}
+	return googleai.New(context.Background(), opts...)
 }
 
 // newBedrock builds a Bedrock runtime client from the standard AWS
