@@ -2,8 +2,10 @@ package adapter
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/score"
@@ -18,34 +20,36 @@ type openAIChat struct{}
 func (openAIChat) accept() string { return "application/json, text/event-stream" }
 
 func (openAIChat) request(q agent.Question, model string) ([]byte, error) {
-	var msgs []openAIMessage
+	var msgs []openai.ChatCompletionMessageParamUnion
 	for _, m := range turns(q) {
-		role := agent.RoleUser
 		if m.Role == agent.RoleAssistant {
-			role = agent.RoleAssistant
+			msgs = append(msgs, openai.AssistantMessage(m.Content))
+		} else {
+			msgs = append(msgs, openai.UserMessage(m.Content))
 		}
-		msgs = append(msgs, openAIMessage{Content: m.Content, Role: role})
 	}
-	return json.Marshal(chatRequest{Messages: msgs, Model: model})
+	return json.Marshal(openai.ChatCompletionNewParams{Model: model, Messages: msgs})
 }
 
 func (openAIChat) read(contentType string, body []byte) (agent.Response, error) {
-	var c chatCompletion
+	var c openai.ChatCompletion
 	if isEventStream(contentType, body) {
 		events, err := sseEvents(body)
 		if err != nil {
 			return agent.Response{}, fmt.Errorf("read the chat completion stream: %w", err)
 		}
+		var acc openai.ChatCompletionAccumulator
 		for i, data := range events {
-			var chunk chatChunk
-			if err := decodeLenient(data, &chunk); err != nil {
+			var chunk openai.ChatCompletionChunk
+			if err := json.Unmarshal(data, &chunk); err != nil {
 				return agent.Response{}, fmt.Errorf("chunk %d of the chat completion stream: %w", i+1, err)
 			}
-			if !c.add(chunk) {
+			if !acc.AddChunk(chunk) {
 				return agent.Response{}, fmt.Errorf("chunk %d of the chat completion stream does not follow the ones before it", i+1)
 			}
 		}
-	} else if err := decodeLenient(body, &c); err != nil {
+		c = acc.ChatCompletion
+	} else if err := json.Unmarshal(body, &c); err != nil {
 		return agent.Response{}, fmt.Errorf("want a chat completion: %w", err)
 	}
 	if len(c.Choices) == 0 {
@@ -60,8 +64,8 @@ func (openAIChat) read(contentType string, body []byte) (agent.Response, error) 
 		}
 		calls = append(calls, score.Action{Name: tc.Function.Name, Arguments: toolArguments(tc.Function.Arguments)})
 	}
-	return agent.Response{Output: textOutput(string(msg.Content)), Actions: callActions(calls),
-		InputTokens: tokens(int64(c.Usage.PromptTokens)), OutputTokens: tokens(int64(c.Usage.CompletionTokens))}, nil
+	return agent.Response{Output: textOutput(msg.Content), Actions: callActions(calls),
+		InputTokens: tokens(c.Usage.PromptTokens), OutputTokens: tokens(c.Usage.CompletionTokens)}, nil
 }
 
 // openAIResponses speaks the OpenAI Responses API: every turn posts the
@@ -73,19 +77,19 @@ type openAIResponses struct{}
 func (openAIResponses) accept() string { return "application/json, text/event-stream" }
 
 func (openAIResponses) request(q agent.Question, model string) ([]byte, error) {
-	var input []openAIMessage
+	var input responses.ResponseInputParam
 	for _, m := range turns(q) {
-		role := agent.RoleUser
+		role := responses.EasyInputMessageRoleUser
 		if m.Role == agent.RoleAssistant {
-			role = agent.RoleAssistant
+			role = responses.EasyInputMessageRoleAssistant
 		}
-		input = append(input, openAIMessage{Content: m.Content, Role: role})
+		input = append(input, responses.ResponseInputItemParamOfMessage(m.Content, role))
 	}
-	return json.Marshal(responsesRequest{Input: input, Model: model})
+	return json.Marshal(responses.ResponseNewParams{Model: model, Input: responses.ResponseNewParamsInputUnion{OfInputItemList: input}})
 }
 
 func (openAIResponses) read(contentType string, body []byte) (agent.Response, error) {
-	var r responseObject
+	var r responses.Response
 	if isEventStream(contentType, body) {
 		events, err := sseEvents(body)
 		if err != nil {
@@ -93,21 +97,21 @@ func (openAIResponses) read(contentType string, body []byte) (agent.Response, er
 		}
 		done := false
 		for i, data := range events {
-			var ev responseEvent
-			if err := decodeLenient(data, &ev); err != nil {
+			var ev responses.ResponseStreamEventUnion
+			if err := json.Unmarshal(data, &ev); err != nil {
 				return agent.Response{}, fmt.Errorf("event %d of the response stream: %w", i+1, err)
 			}
 			switch ev.Type {
 			case "response.completed", "response.incomplete", "response.failed":
 				r, done = ev.Response, true
 			case "error":
-				return agent.Response{}, errStream(string(ev.Message))
+				return agent.Response{}, errStream(ev.Message)
 			}
 		}
 		if !done {
 			return agent.Response{}, fmt.Errorf("the response stream ended without response.completed")
 		}
-	} else if err := decodeLenient(body, &r); err != nil {
+	} else if err := json.Unmarshal(body, &r); err != nil {
 		return agent.Response{}, fmt.Errorf("want a response object: %w", err)
 	}
 	if r.Error.Message != "" {
@@ -116,22 +120,10 @@ func (openAIResponses) read(contentType string, body []byte) (agent.Response, er
 	var calls []score.Action
 	for _, item := range r.Output {
 		if item.Type == "function_call" {
-			calls = append(calls, score.Action{Name: string(item.Name), Arguments: toolArguments(string(item.Arguments))})
+			fc := item.AsFunctionCall()
+			calls = append(calls, score.Action{Name: fc.Name, Arguments: toolArguments(fc.Arguments)})
 		}
 	}
-	return agent.Response{Output: textOutput(r.outputText()), Actions: callActions(calls),
-		InputTokens: tokens(int64(r.Usage.InputTokens)), OutputTokens: tokens(int64(r.Usage.OutputTokens))}, nil
-}
-
-// decodeLenient reads a JSON object into v the way the OpenAI client
-// libraries read replies: a value of an unexpected type leaves its field
-// empty instead of failing the whole reply. Anything but an object, and
-// malformed JSON, is an error.
-func decodeLenient(data []byte, v any) error {
-	err := json.Unmarshal(data, v)
-	var typeErr *json.UnmarshalTypeError
-	if errors.As(err, &typeErr) && typeErr.Field != "" {
-		return nil // a field of the object; the rest was read
-	}
-	return err
+	return agent.Response{Output: textOutput(r.OutputText()), Actions: callActions(calls),
+		InputTokens: tokens(r.Usage.InputTokens), OutputTokens: tokens(r.Usage.OutputTokens)}, nil
 }

@@ -1,10 +1,13 @@
 package adapter
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/score"
@@ -53,41 +56,24 @@ func turns(q agent.Question) []agent.Message {
 	return []agent.Message{{Role: agent.RoleUser, Content: text}}
 }
 
-// sseEvents reads a text/event-stream body: the data of each event (its
-// data lines joined, each ending in a newline), up to a "[DONE]" one. An
-// event is dispatched by the blank line after it; comments and other
-// fields are skipped.
+// sseEvents reads a text/event-stream body: the data of each event, up to
+// a "[DONE]" one.
 func sseEvents(body []byte) ([][]byte, error) {
-	scn := bufio.NewScanner(bytes.NewReader(body))
-	scn.Buffer(nil, maxSSELine)
+	res := &http.Response{Header: http.Header{"Content-Type": {"text/event-stream"}}, Body: io.NopCloser(bytes.NewReader(body))}
+	dec := ssestream.NewDecoder(res)
+	defer dec.Close()
 	var out [][]byte
-	var data []byte
-	for scn.Scan() {
-		line := scn.Bytes()
-		if len(line) == 0 {
-			if len(data) == 0 {
-				continue
-			}
-			if bytes.HasPrefix(data, []byte("[DONE]")) {
-				return out, nil
-			}
-			if len(bytes.TrimSpace(data)) > 0 {
-				out = append(out, data)
-			}
-			data = nil
-			continue
+	for dec.Next() {
+		data := dec.Event().Data
+		if bytes.HasPrefix(data, []byte("[DONE]")) {
+			break
 		}
-		name, value, _ := bytes.Cut(line, []byte(":"))
-		if string(name) == "data" {
-			value = bytes.TrimPrefix(value, []byte(" "))
-			data = append(append(data, value...), '\n')
+		if len(bytes.TrimSpace(data)) > 0 {
+			out = append(out, data)
 		}
 	}
-	return out, scn.Err()
+	return out, dec.Err()
 }
-
-// maxSSELine is the longest line of an event stream read.
-const maxSSELine = 32 << 20
 
 // isEventStream reports whether a reply is a server-sent event stream: by
 // its Content-Type, or by starting with a "data:" line when the server
