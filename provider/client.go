@@ -138,7 +138,7 @@ func (c *Client) attempt(ctx context.Context, n int, msgs []llms.MessageContent,
 	actx, cancel := context.WithTimeout(withStatusRecord(ctx, rec), c.settings.Timeout)
 	defer cancel()
 	start := time.Now()
-	resp, err := c.model.GenerateContent(actx, msgs, opts...)
+	resp, err := c.generate(actx, msgs, opts)
 	at := Attempt{Attempt: n, DurationMS: ms(time.Since(start))}
 	status, retryAfter := rec.get()
 	at.Status = status
@@ -269,6 +269,18 @@ func (c *Client) hint(last Attempt) string {
 		return "an Ollama base URL is the server root (http://host:11434), without a path"
 	}
 	return ""
+}
+
+// generate calls the model client, turning a panic inside it (a client
+// that dereferences a reply it did not expect, such as an empty one) into
+// an error, so one odd reply fails its call rather than the run.
+func (c *Client) generate(ctx context.Context, msgs []llms.MessageContent, opts []llms.CallOption) (resp *llms.ContentResponse, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			resp, err = nil, fmt.Errorf("the %s client failed on the reply: %v", c.settings.Provider, p)
+		}
+	}()
+	return c.model.GenerateContent(ctx, msgs, opts...)
 }
 
 func kindForStatus(status int) string {
