@@ -88,7 +88,11 @@ func (m *Monitor) Read(files []string, limits tracefile.Limits) (*Window, error)
 			w.Record.WindowEnd = src.End
 		}
 		pc := models.ProductionCase{ConversationID: src.ConversationID, Start: src.Start, End: src.End, TraceIDs: src.TraceIDs, Service: c.Service}
-		qs[i] = question{ID: caseID(c), Question: questionOf(c), Metadata: map[string]any{models.ProductionKey: pc}}
+		meta := map[string]any{models.ProductionKey: pc}
+		if c.ConversationID != "" {
+			meta[ConversationKey] = turnsOf(c)
+		}
+		qs[i] = question{ID: caseID(c), Question: questionOf(c), Metadata: meta}
 		w.observed[qs[i].ID] = observedOf(c)
 		for _, n := range c.Notes {
 			w.Notes = append(w.Notes, qs[i].ID+": "+n)

@@ -6,6 +6,9 @@
 // scores the file with monitor.json.
 //
 //	go run ./examples/production -revision reference -requests 300 -out window1.jsonl
+//
+// With -answer it is the same agent as evalrun run calls it (suite.json):
+// one question on stdin, one reply with the tool call it made on stdout.
 package main
 
 import (
@@ -35,7 +38,15 @@ func main() {
 	seed := flag.Uint64("seed", 1, "the simulation's seed")
 	start := flag.String("start", "2026-11-03T09:00:00Z", "when the first request arrives (RFC 3339)")
 	out := flag.String("out", "traces.jsonl", "the file export to write")
+	ask := flag.Bool("answer", false, "answer one question from stdin as a command agent (evalrun run) instead; SHOP_REVISION overrides -revision")
 	flag.Parse()
+	if *ask {
+		if err := answerOne(os.Stdin, os.Stdout, revisionFromEnv(*rev)); err != nil {
+			fmt.Fprintln(os.Stderr, "production:", err)
+			os.Exit(2)
+		}
+		return
+	}
 	t0, err := time.Parse(time.RFC3339, *start)
 	if err == nil {
 		err = export(*out, *rev, *n, *seed, t0)
