@@ -65,7 +65,9 @@ func regressionQuestion(t *testing.T, bin, db, dir, window string) {
 			Question string
 			Metadata struct {
 				Review     bool
-				Production struct{ RunID string `json:"run_id"` }
+				Production struct {
+					RunID string `json:"run_id"`
+				}
 			}
 		}
 	}
