@@ -54,7 +54,6 @@ func Files(paths []string) []Source {
 	return out
 }
 
-
 // Read reads the trace files into a window: sampled by trace or
 // conversation id, filtered, capped at MaxCases (the earliest cases kept).
 // A file that does not parse is an error naming it; so is a window
