@@ -29,6 +29,7 @@ type TraceToSuiteCmd struct {
 	Output  string   `short:"o" name:"output" required:"" placeholder:"FILE" help:"Write the suite with the new question at the end of its questions here; refused when FILE exists. Relative paths in it are read from FILE's folder, so keep it beside the suite."`
 	RunID   string   `name:"run" placeholder:"RUN_ID" help:"A saved production window (evalrun score-traces) that holds the case."`
 	Case    string   `name:"case" placeholder:"ID|N" help:"With --run: the case's id (its trace or conversation id) or its position in the window (1 is the first)."`
+	Failing string   `name:"failing" placeholder:"METRIC" help:"With --run, instead of --case: the window's first case (in time order) that failed or errored on this metric."`
 	Traces  []string `name:"traces" sep:"none" placeholder:"FILE" help:"A collector's file export holding the trace (repeatable), instead of --run."`
 	TraceID string   `name:"trace-id" placeholder:"ID" help:"With --traces: the trace id (hex) or the conversation id of the case."`
 	Monitor string   `name:"monitor" placeholder:"FILE" help:"The monitor file whose checks the question gets: with --run the checks the case failed, or those named by --check."`
@@ -101,12 +102,12 @@ func (c *TraceToSuiteCmd) Run(ctx context.Context, g *Globals) error {
 
 // flags refuses a missing or doubled source.
 func (c *TraceToSuiteCmd) flags() error {
-	fromRun, fromFile := c.RunID != "" || c.Case != "", len(c.Traces) > 0 || c.TraceID != ""
+	fromRun, fromFile := c.RunID != "" || c.Case != "" || c.Failing != "", len(c.Traces) > 0 || c.TraceID != ""
 	switch {
 	case fromRun == fromFile:
-		return errors.New("trace-to-suite: give the case either as --run RUN_ID --case ID|N or as --traces FILE --trace-id ID")
-	case fromRun && (c.RunID == "" || c.Case == ""):
-		return errors.New("trace-to-suite: --run and --case go together")
+		return errors.New("trace-to-suite: give the case either as --run RUN_ID --case ID|N (or --failing METRIC) or as --traces FILE --trace-id ID")
+	case fromRun && (c.RunID == "" || (c.Case == "") == (c.Failing == "")):
+		return errors.New("trace-to-suite: --run takes one of --case ID|N and --failing METRIC")
 	case fromFile && (len(c.Traces) == 0 || c.TraceID == ""):
 		return errors.New("trace-to-suite: --traces and --trace-id go together")
 	case len(c.Check) > 0 && c.Monitor == "":
@@ -116,8 +117,11 @@ func (c *TraceToSuiteCmd) flags() error {
 }
 
 func (c *TraceToSuiteCmd) source() string {
-	if c.RunID != "" {
+	if c.RunID != "" && c.Case != "" {
 		return "case " + c.Case + " of run " + c.RunID
+	}
+	if c.RunID != "" {
+		return "the first case of run " + c.RunID + " that failed " + c.Failing
 	}
 	return "trace " + c.TraceID
 }
@@ -136,6 +140,13 @@ func (c *TraceToSuiteCmd) draft(ctx context.Context, g *Globals) (monitor.Draft,
 	if err != nil {
 		return monitor.Draft{}, err
 	}
+	if c.Failing != "" {
+		cr := failingCase(run, c.Failing)
+		if cr == nil {
+			return monitor.Draft{}, fmt.Errorf("--failing %s: no case of run %s failed or errored on that metric", c.Failing, run.ID)
+		}
+		return monitor.DraftFromCase(run, cr)
+	}
 	cr := caseOf(run, c.Case)
 	if cr == nil {
 		return monitor.Draft{}, fmt.Errorf("--case %s: run %s has no case with that id, nor at that position (1 to %d)", c.Case, run.ID, len(run.Cases))
@@ -152,6 +163,18 @@ func caseOf(run *models.Run, key string) *models.CaseResult {
 	}
 	if n, err := strconv.Atoi(key); err == nil && n >= 1 && n <= len(run.Cases) {
 		return run.Cases[n-1]
+	}
+	return nil
+}
+
+// failingCase is the first case that failed or errored on metric.
+func failingCase(run *models.Run, metric string) *models.CaseResult {
+	for _, cr := range run.Cases {
+		for _, m := range cr.Metrics {
+			if m.Name == metric && (!m.Passed || len(m.ErrorDetails) > 0 && string(m.ErrorDetails) != "null") {
+				return cr
+			}
+		}
 	}
 	return nil
 }

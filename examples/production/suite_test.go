@@ -11,20 +11,17 @@ import (
 	"testing"
 )
 
-var (
-	savedRun   = regexp.MustCompile(`run ([0-9a-f-]{36}) saved to`)
-	skippedRow = regexp.MustCompile(`(?m)^([0-9a-f]{32}) +failed .*looked_up_order 0\.000/1\.000 FAIL`)
-)
+var savedRun = regexp.MustCompile(`run ([0-9a-f-]{36}) saved to`)
 
-// regressionQuestion turns a case of the regressed window that failed
-// looked_up_order into a suite question (evalrun trace-to-suite), and
+// regressionQuestion turns the first case of the regressed window that
+// failed looked_up_order into a suite question (evalrun trace-to-suite), and
 // shows that evalrun run fails it on the regressed revision and passes
 // it on the reference.
 func regressionQuestion(t *testing.T, bin, db, dir, window string) {
 	t.Helper()
-	run, row := savedRun.FindStringSubmatch(window), skippedRow.FindStringSubmatch(window)
-	if run == nil || row == nil {
-		t.Fatalf("the regressed window should name its run and a case that failed looked_up_order:\n%s", window)
+	run := savedRun.FindStringSubmatch(window)
+	if run == nil {
+		t.Fatalf("the regressed window should name its run:\n%s", window)
 	}
 	shop := filepath.Join(dir, "shop")
 	if out, err := exec.Command("go", "build", "-o", shop, ".").CombinedOutput(); err != nil {
@@ -54,7 +51,7 @@ func regressionQuestion(t *testing.T, bin, db, dir, window string) {
 		}
 		return 0, string(out)
 	}
-	add := []string{"trace-to-suite", suite, "-o", grown, "--run", run[1], "--case", row[1], "--monitor", monitor}
+	add := []string{"trace-to-suite", suite, "-o", grown, "--run", run[1], "--failing", "looked_up_order", "--monitor", monitor}
 	if code, out := evalrun("", add...); code != 0 || !strings.Contains(out, "looked_up_order") {
 		t.Fatalf("trace-to-suite: exit %d, want 0 and the failed check carried over:\n%s", code, out)
 	}
