@@ -64,7 +64,7 @@ func (c *ScoreTracesCmd) listen(ctx context.Context, g *Globals, m *monitor.Moni
 	var stop <-chan struct{}
 	reason := func() string { return "" }
 	if g.signals != nil {
-		stop, reason = g.signals.graceful(liveGrace)
+		stop, reason = g.signals.gracefulThen(liveGrace, fmt.Sprintf("the live window closes now; what arrived is scored and saved within %s", liveGrace))
 	}
 	began := time.Now()
 	fmt.Fprintf(g.Stdout, "Listening for spans on %s%s for %s (OTEL_EXPORTER_OTLP_ENDPOINT=%s)\n", endpoint, otlp.TracesPath, c.Window, endpoint)
