@@ -105,17 +105,10 @@ func postShopTraces(t *testing.T, endpoint string, n int) {
 func TestScoreTraces_LiveWindow(t *testing.T) {
 	bin := buildEvalrun(t)
 	db := "sqlite:" + filepath.Join(t.TempDir(), "db.sqlite3")
-	production := func(t *testing.T) (*models.Production, int, int) {
+	production := func(t *testing.T) (models.Production, int, int) {
 		t.Helper()
 		run := getRun(t, db, latestRunID(t, db))
-		s, err := models.DecodeRunSummary(run.Summary)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := models.ProductionOf(s)
-		if err != nil || p == nil {
-			t.Fatalf("the run should be production scoring: %v", err)
-		}
+		p := productionRecord(t, run)
 		passed := 0
 		for _, c := range run.Cases {
 			if c.Status == "passed" {

@@ -118,18 +118,22 @@ func TestScoreTraces_ShardsMergeIntoTheWindow(t *testing.T) {
 	if same, diff := evidence.Equal(withoutTiming(t, merged), withoutTiming(t, unsharded)); !same {
 		t.Errorf("the merged shards differ from the unsharded window: %s", diff)
 	}
-	record := func(run *models.Run) models.Production {
-		s, err := models.DecodeRunSummary(run.Summary)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := models.ProductionOf(s)
-		if err != nil || p == nil {
-			t.Fatalf("no production record: %v", err)
-		}
-		return *p
-	}
-	if m, u := record(merged), record(unsharded); m.Read != u.Read || m.Sampled != u.Sampled || m.Capped != u.Capped || m.Sample != u.Sample || m.SpansRead != u.SpansRead {
+	if m, u := productionRecord(t, merged), productionRecord(t, unsharded); m.Read != u.Read || m.Sampled != u.Sampled || m.Capped != u.Capped || m.Sample != u.Sample || m.SpansRead != u.SpansRead {
 		t.Errorf("merged record %+v, unsharded %+v", m, u)
 	}
+}
+
+// productionRecord is the run's production record; a run without one
+// fails the test.
+func productionRecord(t *testing.T, run *models.Run) models.Production {
+	t.Helper()
+	s, err := models.DecodeRunSummary(run.Summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := models.ProductionOf(s)
+	if err != nil || p == nil {
+		t.Fatalf("run %s holds no production record: %v", run.ID, err)
+	}
+	return *p
 }
