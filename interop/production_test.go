@@ -1,8 +1,10 @@
 package interop_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,7 +15,8 @@ import (
 // A production window (evalrun score-traces) is an ordinary run to the
 // gem: ActiveRecord reads its summary with the production record, one case
 // row per trace with the trace id in its metadata, and a metric row per
-// check; and the gem's previous run of it is not a suite run.
+// check; the gem's validations accept the run, its cases and metrics, and
+// Run#snapshot gives them back as JSON values.
 func TestProductionWindowReadByRails(t *testing.T) {
 	e := newEnv(t)
 	e.mustEvalrun(t, "db:migrate")
@@ -73,5 +76,56 @@ func TestProductionWindowReadByRails(t *testing.T) {
 	}
 	if ms, _ := c["metrics"].([]any); len(ms) != 2 {
 		t.Errorf("Ruby reads %d metric rows, want 2", len(ms))
+	}
+
+	var snap struct {
+		Runs []struct {
+			Snapshot struct {
+				ID, Suite string
+				StartedAt string `json:"started_at"`
+				Summary   struct {
+					Production struct {
+						Monitor string
+						Read    int
+						Files   []string
+					}
+				}
+				Cases []struct {
+					ID       string
+					Status   string
+					Output   string
+					Metadata struct {
+						Production struct {
+							TraceIDs []string `json:"trace_ids"`
+						}
+					}
+					Metrics []struct {
+						Name   string
+						Passed bool
+						Score  *float64
+					}
+				}
+			}
+			Errors []string
+		}
+	}
+	raw := e.ruby(t, "snapshot")
+	if err := json.Unmarshal(raw, &snap); err != nil || len(snap.Runs) != 1 {
+		t.Fatalf("Run#snapshot: %v\n%s", err, raw)
+	}
+	got := snap.Runs[0]
+	if len(got.Errors) > 0 {
+		t.Errorf("the gem's validations refuse the production run: %v", got.Errors)
+	}
+	sp := got.Snapshot
+	if sp.ID != run["id"] || sp.Summary.Production.Monitor != "shop-production" || sp.Summary.Production.Read != 3 ||
+		len(sp.Summary.Production.Files) != 1 || !strings.HasPrefix(sp.StartedAt, "20") || len(sp.Cases) != 3 {
+		t.Fatalf("Run#snapshot: %s", raw)
+	}
+	for i, sc := range sp.Cases {
+		if sc.Status != "passed" || sc.Output != "It ships today." || len(sc.Metadata.Production.TraceIDs) != 1 ||
+			sc.ID != sc.Metadata.Production.TraceIDs[0] || len(sc.Metrics) != 2 || !sc.Metrics[1].Passed || sc.Metrics[1].Score == nil {
+			t.Errorf("Run#snapshot case %d: %+v", i, sc)
+		}
 	}
 }

@@ -39,6 +39,12 @@ type Production struct {
 	// (no trace id, late, other signals).
 	SpansRead    int `json:"spans_read"`
 	SpansSkipped int `json:"spans_skipped"`
+	// Listen is the address a live window received spans on over
+	// OTLP/HTTP (Files is then empty); Window its planned length, and
+	// ClosedEarly why it closed before that (a signal), with what it had.
+	Listen      string `json:"listen,omitempty"`
+	Window      string `json:"window,omitempty"`
+	ClosedEarly string `json:"closed_early,omitempty"`
 }
 
 // ProductionCase is what a production case's metadata keeps of its traces.

@@ -10,7 +10,7 @@ import (
 	"github.com/agentevals-go/agentevals/suite"
 )
 
-func write(t *testing.T, body string) string {
+func write(t testing.TB, body string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "monitor.json")
 	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {

@@ -37,16 +37,43 @@ func (w *Window) Observed(id string) (runner.Observed, bool) {
 	return o, ok
 }
 
+// Source is one stream of exported traces: a file, or a live window.
+type Source struct {
+	// Name is the file as given, or the live window's address.
+	Name string
+	// Open starts reading it.
+	Open func(tracefile.Options) (*tracefile.Reader, error)
+}
+
+// Files are trace files as sources.
+func Files(paths []string) []Source {
+	out := make([]Source, len(paths))
+	for i, p := range paths {
+		out[i] = Source{Name: p, Open: func(o tracefile.Options) (*tracefile.Reader, error) { return tracefile.Open(p, o) }}
+	}
+	return out
+}
+
 // Read reads the trace files into a window: sampled by trace or
 // conversation id, filtered, capped at MaxCases (the earliest cases kept).
 // A file that does not parse is an error naming it; so is a window
 // without a case to score (wrapping ErrEmpty).
 func (m *Monitor) Read(files []string, limits tracefile.Limits) (*Window, error) {
-	w := &Window{Record: models.Production{Monitor: m.Name, Files: files, Sample: m.Sample}, observed: map[string]runner.Observed{}}
+	w, err := m.ReadFrom(Files(files), limits)
+	if w != nil {
+		w.Record.Files = files
+	}
+	return w, err
+}
+
+// ReadFrom is Read over any sources.
+func (m *Monitor) ReadFrom(srcs []Source, limits tracefile.Limits) (*Window, error) {
+	w := &Window{Record: models.Production{Monitor: m.Name, Files: []string{}, Sample: m.Sample}, observed: map[string]runner.Observed{}}
+	keep := func(key string) bool { return tracefile.Sampled(key, m.Sample) }
 	var cases []*tracefile.Case
 	seen := map[string]bool{}
-	for _, f := range files {
-		got, st, err := readFile(f, m.Sample, limits)
+	for _, src := range srcs {
+		got, st, err := readSource(src, tracefile.Options{Limits: limits, Keep: keep})
 		if err != nil {
 			return nil, err
 		}
@@ -88,7 +115,11 @@ func (m *Monitor) Read(files []string, limits tracefile.Limits) (*Window, error)
 			w.Record.WindowEnd = src.End
 		}
 		pc := models.ProductionCase{ConversationID: src.ConversationID, Start: src.Start, End: src.End, TraceIDs: src.TraceIDs, Service: c.Service}
-		qs[i] = question{ID: caseID(c), Question: questionOf(c), Metadata: map[string]any{models.ProductionKey: pc}}
+		meta := map[string]any{models.ProductionKey: pc}
+		if c.ConversationID != "" {
+			meta[ConversationKey] = turnsOf(c)
+		}
+		qs[i] = question{ID: caseID(c), Question: questionOf(c), Metadata: meta}
 		w.observed[qs[i].ID] = observedOf(c)
 		for _, n := range c.Notes {
 			w.Notes = append(w.Notes, qs[i].ID+": "+n)
@@ -102,9 +133,9 @@ func (m *Monitor) Read(files []string, limits tracefile.Limits) (*Window, error)
 	return w, nil
 }
 
-// readFile reads the sampled cases of one file.
-func readFile(path string, rate float64, limits tracefile.Limits) ([]*tracefile.Case, tracefile.Stats, error) {
-	r, err := tracefile.Open(path, tracefile.Options{Limits: limits, Keep: func(key string) bool { return tracefile.Sampled(key, rate) }})
+// readSource reads the chosen cases of one source.
+func readSource(src Source, opts tracefile.Options) ([]*tracefile.Case, tracefile.Stats, error) {
+	r, err := src.Open(opts)
 	if err != nil {
 		return nil, tracefile.Stats{}, err
 	}

@@ -99,6 +99,8 @@ type Receiver struct {
 	decoding chan struct{}
 	reading  chan struct{}
 
+	sink func(ptrace.Traces) // StartSink: every request's spans, instead of the cases
+
 	mu      sync.Mutex
 	cases   map[pcommon.TraceID]*Case
 	refusal []refusal // requests refused, for the notes of the cases running then
@@ -116,12 +118,22 @@ func Start(limits Limits) (*Receiver, error) { return StartAt("127.0.0.1:0", lim
 
 // StartAt listens on addr (host:port), a fixed address that a service
 // started outside the run can export to; Close stops it.
-func StartAt(addr string, limits Limits) (*Receiver, error) {
+func StartAt(addr string, limits Limits) (*Receiver, error) { return start(addr, limits, nil) }
+
+// StartSink listens on addr and hands the spans of every request it
+// accepts to sink, with the same bounds, instead of filing them under
+// cases (a window of production traces, which expects no trace id). sink
+// is called by up to two requests at once.
+func StartSink(addr string, limits Limits, sink func(ptrace.Traces)) (*Receiver, error) {
+	return start(addr, limits, sink)
+}
+
+func start(addr string, limits Limits, sink func(ptrace.Traces)) (*Receiver, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("otlp receiver: listen on %s: %w", addr, err)
 	}
-	r := &Receiver{limits: limits.withDefaults(), ln: ln, decoding: make(chan struct{}, maxDecoding), reading: make(chan struct{}, maxReading), cases: map[pcommon.TraceID]*Case{}}
+	r := &Receiver{limits: limits.withDefaults(), ln: ln, decoding: make(chan struct{}, maxDecoding), reading: make(chan struct{}, maxReading), cases: map[pcommon.TraceID]*Case{}, sink: sink}
 	mux := http.NewServeMux()
 	mux.HandleFunc(TracesPath, r.serveTraces)
 	r.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 30 * time.Second, MaxHeaderBytes: 64 << 10}
@@ -198,7 +210,11 @@ func (r *Receiver) serveTraces(w http.ResponseWriter, req *http.Request) {
 		r.refuse(w, http.StatusBadRequest, "OTLP request refused: not a valid export request: "+clipText(err.Error(), 200))
 		return
 	}
-	r.take(er.Traces())
+	if r.sink != nil {
+		r.sink(er.Traces())
+	} else {
+		r.take(er.Traces())
+	}
 	resp := ptraceotlp.NewExportResponse()
 	var out []byte
 	if isJSON {

@@ -55,6 +55,7 @@ type CLI struct {
 	Run            RunCmd            `cmd:"" help:"Run a suite against its agent, save the run and gate on the result."`
 	Validate       ValidateCmd       `cmd:"" help:"Check a suite file without running it."`
 	ScoreTraces    ScoreTracesCmd    `cmd:"" name:"score-traces" help:"Score a window of production traces (a collector's file export) with a monitor's checks, without calling the agent; saved as one run."`
+	TraceToSuite   TraceToSuiteCmd   `cmd:"" name:"trace-to-suite" help:"Turn one production case (a saved window's case, or a trace in a file export) into a suite question for review, written to a copy of the suite."`
 	Schema         SchemaCmd         `cmd:"" help:"Print the JSON Schema of suite files."`
 	Checks         CheckTypesCmd     `cmd:"" help:"List every check type with its params and an example."`
 	History        HistoryCmd        `cmd:"" help:"List recent runs."`

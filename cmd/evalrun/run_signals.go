@@ -19,6 +19,7 @@ import (
 type signals struct {
 	mu     sync.Mutex
 	grace  time.Duration // 0: the first signal cancels
+	then   string        // what the first signal does, said on stderr; "" for run's
 	stop   chan struct{}
 	reason string
 	stderr io.Writer
@@ -58,7 +59,7 @@ func (s *signals) loop(ch <-chan os.Signal, cancel context.CancelCauseFunc, done
 			if first {
 				s.reason = name
 			}
-			grace := s.grace
+			grace, then := s.grace, s.then
 			s.mu.Unlock()
 			if !first || grace <= 0 {
 				cancel(fmt.Errorf("%s", name))
@@ -66,8 +67,10 @@ func (s *signals) loop(ch <-chan os.Signal, cancel context.CancelCauseFunc, done
 			}
 			close(s.stop)
 			timeout = time.After(grace)
-			fmt.Fprintf(s.stderr, "evalrun: %s: no new questions; the running ones have %s to finish, then the finished cases are kept (a second signal stops at once)\n",
-				name, grace)
+			if then == "" {
+				then = fmt.Sprintf("no new questions; the running ones have %s to finish, then the finished cases are kept", grace)
+			}
+			fmt.Fprintf(s.stderr, "evalrun: %s: %s (a second signal stops at once)\n", name, then)
 		}
 	}
 }
@@ -75,9 +78,15 @@ func (s *signals) loop(ch <-chan os.Signal, cancel context.CancelCauseFunc, done
 // graceful asks for a grace period: the stop channel the first signal
 // closes, and what closed it.
 func (s *signals) graceful(grace time.Duration) (<-chan struct{}, func() string) {
+	return s.gracefulThen(grace, "")
+}
+
+// gracefulThen is graceful for a command whose first signal does what
+// then says.
+func (s *signals) gracefulThen(grace time.Duration, then string) (<-chan struct{}, func() string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.grace = grace
+	s.grace, s.then = grace, then
 	return s.stop, func() string {
 		s.mu.Lock()
 		defer s.mu.Unlock()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/eval"
@@ -13,24 +14,26 @@ import (
 	"github.com/agentevals-go/agentevals/runner"
 	"github.com/agentevals-go/agentevals/sanitize"
 	"github.com/agentevals-go/agentevals/score"
-	"github.com/agentevals-go/agentevals/tracefile"
 )
 
 // ScoreTracesCmd scores one window of production traces with a monitor's
 // checks, without calling the agent, and saves it as one run.
 type ScoreTracesCmd struct {
-	Monitor     string   `arg:"" name:"monitor" help:"Monitor file (JSON): which traces, the sample rate, max_cases and the reference-free checks."`
-	Traces      []string `name:"traces" required:"" sep:"none" placeholder:"FILE" help:"A collector's file export of traces (JSON lines or length-prefixed protobuf/JSON, optionally gzip or zstd); repeatable. Together the files are one window, saved as one run."`
-	Metadata    string   `name:"metadata" placeholder:"JSON" help:"Run metadata as a JSON object, e.g. '{\"revision\":\"abc123\"}'."`
-	Concurrency count    `name:"concurrency" short:"j" placeholder:"N" help:"Cases scored at once (judged metrics): 0 or omitted means min(4, number of cases)."`
-	Report      []string `name:"report" sep:"none" placeholder:"PATH" help:"Write a report of the window to PATH (repeatable); the extension picks the format, as for run."`
-	SaveTo      string   `name:"save-to" placeholder:"FILE" help:"Write the window's run to this evidence file instead of the database."`
-	NoSave      bool     `name:"no-save" help:"Dry run: save nothing; the table and reports are still written."`
-	EvidenceDir string   `name:"evidence-dir" default:"${evidence_dir}" placeholder:"DIR" help:"Where a window that could not be saved to the database is written as DIR/<run-id>.json (exit 3)."`
-	Alpha       float64  `name:"alpha" default:"0.01" placeholder:"A" help:"Family-wise false-alarm level of the drop tests, split over every metric's pass-rate and mean tests (0 < A < 1)."`
-	Previous    int      `name:"previous" default:"5" placeholder:"N" help:"How many earlier windows of the monitor, pooled, this window is compared with."`
-	DropsReport []string `name:"drops-report" sep:"none" placeholder:"PATH" help:"Write the drop tests to PATH (.json or .md; repeatable)."`
-	KeepPII     bool     `name:"keep-pii" help:"Store and show personal data as the traces hold it. By default production input passes the PII pass before anything is stored or shown: e-mail addresses [EMAIL], phone numbers [PHONE], card numbers that pass the Luhn check [CARD], IBANs with valid check digits [IBAN] and IP addresses other than loopback [IP], each case's response_metadata.sanitized.pii listing the columns changed (credentials are redacted either way)."`
+	Monitor     string        `arg:"" name:"monitor" help:"Monitor file (JSON): which traces, the sample rate, max_cases and the reference-free checks."`
+	Traces      []string      `name:"traces" sep:"none" placeholder:"FILE" help:"A collector's file export of traces (JSON lines or length-prefixed protobuf/JSON, optionally gzip or zstd); repeatable. Together the files are one window, saved as one run. Give --traces or --listen."`
+	Listen      string        `name:"listen" placeholder:"ADDR" help:"Score a live window instead: listen as an OTLP/HTTP endpoint on ADDR (host:port, e.g. 127.0.0.1:4318; POST /v1/traces, protobuf or JSON, gzip or none) for --window, then score and save what arrived as one run. SIGINT or SIGTERM closes the window early: what arrived is scored and saved, and the output and the run's summary (production.closed_early) say so."`
+	Window      time.Duration `name:"window" placeholder:"DURATION" help:"How long a live window (--listen) listens, e.g. 10m."`
+	Shard       string        `name:"shard" placeholder:"I/N" help:"Score only shard I of N of the window (with --traces): every shard reads the whole window, so all N agree on its cases, and scores the cases at positions p with p mod N = I-1. Needs --save-to; join the N files with 'evalrun db:import --merge', which saves the window as one run, as if scored unsharded."`
+	Metadata    string        `name:"metadata" placeholder:"JSON" help:"Run metadata as a JSON object, e.g. '{\"revision\":\"abc123\"}'."`
+	Concurrency count         `name:"concurrency" short:"j" placeholder:"N" help:"Cases scored at once (judged metrics): 0 or omitted means min(4, number of cases)."`
+	Report      []string      `name:"report" sep:"none" placeholder:"PATH" help:"Write a report of the window to PATH (repeatable); the extension picks the format, as for run."`
+	SaveTo      string        `name:"save-to" placeholder:"FILE" help:"Write the window's run to this evidence file instead of the database."`
+	NoSave      bool          `name:"no-save" help:"Dry run: save nothing; the table and reports are still written."`
+	EvidenceDir string        `name:"evidence-dir" default:"${evidence_dir}" placeholder:"DIR" help:"Where a window that could not be saved to the database is written as DIR/<run-id>.json (exit 3)."`
+	Alpha       float64       `name:"alpha" default:"0.01" placeholder:"A" help:"Family-wise false-alarm level of the drop tests, split over every metric's pass-rate and mean tests (0 < A < 1)."`
+	Previous    int           `name:"previous" default:"5" placeholder:"N" help:"How many earlier windows of the monitor, pooled, this window is compared with."`
+	DropsReport []string      `name:"drops-report" sep:"none" placeholder:"PATH" help:"Write the drop tests to PATH (.json or .md; repeatable)."`
+	KeepPII     bool          `name:"keep-pii" help:"Store and show personal data as the traces hold it. By default production input passes the PII pass before anything is stored or shown: e-mail addresses [EMAIL], phone numbers [PHONE], card numbers that pass the Luhn check [CARD], IBANs with valid check digits [IBAN] and IP addresses other than loopback [IP], each case's response_metadata.sanitized.pii listing the columns changed (credentials are redacted either way)."`
 
 	JudgeFlags
 	HostFlag
@@ -49,6 +52,11 @@ func (c *ScoreTracesCmd) Run(ctx context.Context, g *Globals) error {
 	if c.SaveTo != "" && c.NoSave {
 		return &exitError{Code: exitInvalid, Err: errors.New("--save-to and --no-save: choose one")}
 	}
+	saveFlags := SaveFlags{SaveTo: c.SaveTo, NoSave: c.NoSave, EvidenceDir: c.EvidenceDir, Shard: c.Shard}
+	shard, err := c.source(&saveFlags)
+	if err != nil {
+		return asInvalid(err)
+	}
 	meta, err := parseMetadata(c.Metadata)
 	if err != nil {
 		return asInvalid(err)
@@ -57,7 +65,7 @@ func (c *ScoreTracesCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return asInvalid(err)
 	}
-	w, err := m.Read(c.Traces, tracefile.Limits{})
+	w, err := c.read(ctx, g, m)
 	if err != nil {
 		return asInvalid(fmt.Errorf("score-traces: %w; nothing was saved", err))
 	}
@@ -65,7 +73,6 @@ func (c *ScoreTracesCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return asInvalid(err)
 	}
-	saveFlags := SaveFlags{SaveTo: c.SaveTo, NoSave: c.NoSave, EvidenceDir: c.EvidenceDir}
 	var db *models.DB
 	if saveFlags.usesDatabase() {
 		if db, err = g.open(ctx, false); err != nil {
@@ -78,10 +85,13 @@ func (c *ScoreTracesCmd) Run(ctx context.Context, g *Globals) error {
 		return asInvalid(err)
 	}
 	prov, meta := collectProvenance(ctx, m.Dir, meta, c.NoHost)
-	record := w.Record
-	task := eval.Task{Suite: w.Suite, Agent: agent.Func(notCalled), Judge: judge, Reports: reports,
-		Store: saveFlags.store(g, db, nil), Gate: eval.Gate{FailOn: eval.FailOnRegressions},
-		Exec: eval.Exec{Concurrency: runner.Concurrency(int(c.Concurrency), len(w.Suite.Cases)), Metadata: meta,
+	record, scored := w.Record, w.Suite
+	if shard != nil {
+		scored, record = w.Suite.Shard(*shard), shardRecord(record, *shard)
+	}
+	task := eval.Task{Suite: scored, Agent: agent.Func(notCalled), Judge: judge, Reports: reports,
+		Store: saveFlags.store(g, db, shard), Gate: eval.Gate{FailOn: eval.FailOnRegressions},
+		Exec: eval.Exec{Concurrency: runner.Concurrency(int(c.Concurrency), len(scored.Cases)), Metadata: meta,
 			JudgeDisabled: bool(c.NoJudge), Provenance: prov, Observed: w.Observed,
 			Sanitize: sanitize.Policy{PII: !c.KeepPII},
 			ExtraSummary: func() map[string]any {
@@ -104,7 +114,11 @@ func (c *ScoreTracesCmd) Run(ctx context.Context, g *Globals) error {
 	for _, n := range w.Notes {
 		fmt.Fprintf(g.Stderr, "note: %s\n", sanitize.EscapeText(n))
 	}
-	writeWindowLine(g, m, record)
+	writeWindowLine(g, m, w.Record)
+	if shard != nil {
+		fmt.Fprintf(g.Stdout, "Shard %d/%d: %d of the window's %d cases scored here; merge the %d files with evalrun db:import --merge\n",
+			shard.Index, shard.Count, len(scored.Cases), len(w.Suite.Cases), shard.Count)
+	}
 	writeReports(g.Stdout, res.Reports)
 	if err != nil {
 		return asInvalid(err)

@@ -34,6 +34,12 @@ func TestScoreTraces_Refuses(t *testing.T) {
 		{"not traces", []string{"score-traces", good, "--traces", notTraces}, []string{"metrics.jsonl", "nothing was saved"}},
 		{"alpha", []string{"score-traces", good, "--traces", notTraces, "--alpha", "1"}, []string{"--alpha"}},
 		{"validate", []string{"validate", unknown}, []string{"load monitor", "$.sampel: unknown key"}},
+		{"no window", []string{"score-traces", good}, []string{"--traces FILE... or as --listen ADDR"}},
+		{"two windows", []string{"score-traces", good, "--traces", notTraces, "--listen", "127.0.0.1:0", "--window", "1s"}, []string{"--traces FILE... or as --listen ADDR"}},
+		{"listen without a window", []string{"score-traces", good, "--listen", "127.0.0.1:0"}, []string{"needs --window"}},
+		{"a window without listen", []string{"score-traces", good, "--traces", notTraces, "--window", "1m"}, []string{"--window is the length of a live window"}},
+		{"a shard of a live window", []string{"score-traces", good, "--listen", "127.0.0.1:0", "--window", "1s", "--shard", "1/2", "--save-to", filepath.Join(dir, "s.json")}, []string{"score it whole"}},
+		{"a shard without --save-to", []string{"score-traces", good, "--traces", notTraces, "--shard", "1/2"}, []string{"--save-to"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errOut := evalrun(t, append([]string{"--database-url", db}, tc.args...)...)

@@ -57,6 +57,7 @@ func TestProductionWindows(t *testing.T) {
 		}
 		return p
 	}
+	var regressed string // the regressed window's output
 	for i, rev := range []string{"reference", "reference", "reference", "regressed"} {
 		path := file("window"+string(rune('1'+i))+".jsonl", rev, uint64(i+1), 9+i)
 		report := filepath.Join(dir, "drops"+string(rune('1'+i))+".json")
@@ -83,6 +84,7 @@ func TestProductionWindows(t *testing.T) {
 			t.Errorf("window %d compared with %d previous windows, want %d", i+1, len(d.Previous), i)
 		}
 		if rev == "regressed" {
+			regressed = out
 			if !strings.Contains(out, "looked_up_order") || !strings.Contains(out, "FELL") || !strings.Contains(strings.Join(d.Alerts, ","), "looked_up_order pass_rate") {
 				t.Errorf("the regressed window should name looked_up_order: alerts %v\n%s", d.Alerts, out)
 			}
@@ -90,6 +92,8 @@ func TestProductionWindows(t *testing.T) {
 			t.Errorf("window %d (reference) alerted: %v\n%s", i+1, d.Alerts, out)
 		}
 	}
+
+	regressionQuestion(t, bin, db, dir, regressed)
 
 	// Every tenth question names an e-mail address: the PII pass, on by
 	// default for production input, leaves only its marker in the database.

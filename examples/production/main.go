@@ -6,6 +6,9 @@
 // scores the file with monitor.json.
 //
 //	go run ./examples/production -revision reference -requests 300 -out window1.jsonl
+//
+// With -answer it is the same agent as evalrun run calls it (suite.json):
+// one question on stdin, one reply with the tool call it made on stdout.
 package main
 
 import (
@@ -18,6 +21,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -35,9 +39,21 @@ func main() {
 	seed := flag.Uint64("seed", 1, "the simulation's seed")
 	start := flag.String("start", "2026-11-03T09:00:00Z", "when the first request arrives (RFC 3339)")
 	out := flag.String("out", "traces.jsonl", "the file export to write")
+	endpoint := flag.String("endpoint", "", "send the spans to this OTLP/HTTP endpoint (a collector, or evalrun score-traces --listen) instead of writing -out")
+	ask := flag.Bool("answer", false, "answer one question from stdin as a command agent (evalrun run) instead; SHOP_REVISION overrides -revision")
 	flag.Parse()
+	if *ask {
+		if err := answerOne(os.Stdin, os.Stdout, revisionFromEnv(*rev)); err != nil {
+			fmt.Fprintln(os.Stderr, "production:", err)
+			os.Exit(2)
+		}
+		return
+	}
 	t0, err := time.Parse(time.RFC3339, *start)
-	if err == nil {
+	switch {
+	case err == nil && *endpoint != "":
+		err = simulate(*endpoint, *rev, *n, *seed, t0)
+	case err == nil:
 		err = export(*out, *rev, *n, *seed, t0)
 	}
 	if err != nil {
@@ -49,10 +65,6 @@ func main() {
 // export simulates n requests of the revision and writes their spans to
 // path in the file exporter's JSON-lines shape.
 func export(path, name string, n int, seed uint64, start time.Time) error {
-	rev, ok := revisions[name]
-	if !ok {
-		return fmt.Errorf("revision %q: want reference or regressed", name)
-	}
 	col := &receiver{}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -61,18 +73,7 @@ func export(path, name string, n int, seed uint64, start time.Time) error {
 	srv := &http.Server{Handler: col, ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	defer srv.Close()
-	ctx := context.Background()
-	exp, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL("http://"+ln.Addr().String()+"/v1/traces"), otlptracehttp.WithInsecure())
-	if err != nil {
-		return err
-	}
-	res := resource.NewSchemaless(attribute.String("service.name", "shop"), attribute.String("service.version", name))
-	tp := sdktrace.NewTracerProvider(sdktrace.WithResource(res), sdktrace.WithIDGenerator(newSeededIDs(seed)), sdktrace.WithBatcher(exp, sdktrace.WithMaxExportBatchSize(64)))
-	rng := rand.New(rand.NewPCG(seed, 7))
-	for i := range n {
-		answer(tp.Tracer("shop"), rng, rev, start.Add(time.Duration(i)*2*time.Second), i)
-	}
-	if err := tp.Shutdown(ctx); err != nil {
+	if err := simulate("http://"+ln.Addr().String(), name, n, seed, start); err != nil {
 		return err
 	}
 	if col.err != nil {
@@ -97,6 +98,27 @@ func export(path, name string, n int, seed uint64, start time.Time) error {
 		return err
 	}
 	return f.Close()
+}
+
+// simulate answers n requests of the revision, the SDK exporting their
+// spans over OTLP/HTTP to endpoint (its base URL).
+func simulate(endpoint, name string, n int, seed uint64, start time.Time) error {
+	rev, ok := revisions[name]
+	if !ok {
+		return fmt.Errorf("revision %q: want reference or regressed", name)
+	}
+	ctx := context.Background()
+	exp, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(strings.TrimSuffix(endpoint, "/")+"/v1/traces"), otlptracehttp.WithInsecure())
+	if err != nil {
+		return err
+	}
+	res := resource.NewSchemaless(attribute.String("service.name", "shop"), attribute.String("service.version", name))
+	tp := sdktrace.NewTracerProvider(sdktrace.WithResource(res), sdktrace.WithIDGenerator(newSeededIDs(seed)), sdktrace.WithBatcher(exp, sdktrace.WithMaxExportBatchSize(64)))
+	rng := rand.New(rand.NewPCG(seed, 7))
+	for i := range n {
+		answer(tp.Tracer("shop"), rng, rev, start.Add(time.Duration(i)*2*time.Second), i)
+	}
+	return tp.Shutdown(ctx)
 }
 
 // receiver is the OTLP/HTTP receiver a collector runs: it keeps each

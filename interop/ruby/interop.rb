@@ -11,6 +11,8 @@
 #   write-versions FIXTURE INDEX N STARTED_AT
 #                                 write N copies of one fixture run, versions v1..vN, one second apart
 #   count MODEL WHERE             count run|case|metric records matching a where(...) hash given as JSON
+#   snapshot                      every run's Run#snapshot, and the validation errors of the run,
+#                                 its cases and their metrics (empty when the gem accepts them)
 #
 # Output is JSON on stdout.
 
@@ -167,6 +169,13 @@ when "write-versions"
   puts JSON.generate(written: n)
 when "action-shapes"
   puts JSON.generate(E::CaseResult.order(:id).map { |c| { case_id: c.case_id, shapes: action_shapes(c.actions) } })
+when "snapshot"
+  out = E::Run.recent.includes(case_results: :metric_results).map do |r|
+    records = [r] + r.case_results.to_a + r.case_results.flat_map { |c| c.metric_results.to_a }
+    errors = records.reject(&:valid?).map { |rec| "#{rec.class.name.split('::').last} #{rec.id}: #{rec.errors.full_messages.join(', ')}" }
+    { snapshot: r.snapshot, errors: errors }
+  end
+  puts JSON.generate(runs: out)
 when "count"
   model = { "run" => E::Run, "case" => E::CaseResult, "metric" => E::MetricResult }.fetch(ARGV.shift)
   where = JSON.parse(ARGV.shift)
