@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/eval"
+	"github.com/agentevals-go/agentevals/prices"
 	"github.com/agentevals-go/agentevals/score"
 )
 
@@ -46,6 +47,8 @@ type Option func(*config)
 // config is the options after they were applied.
 type config struct {
 	judge            score.Judge
+	models           eval.Models
+	catalog          *prices.Catalog // read by setup
 	noJudge          bool
 	minScore         float64
 	databaseURL      string
@@ -63,6 +66,12 @@ type config struct {
 // environment and the suite configure, for example a provider.Judge built
 // once for the whole package.
 func WithJudge(j score.Judge) Option { return func(c *config) { c.judge = j } }
+
+// WithModels builds what calls a model with m, usually modelkit.Models{}:
+// the judge the environment and the suite configure, and a suite's llm
+// agent. Without it evaltest links no model SDK, and a judge or llm agent
+// the configuration asks for fails the test with this remedy.
+func WithModels(m eval.Models) Option { return func(c *config) { c.models = m } }
 
 // WithoutJudge leaves judge-backed checks not evaluated whatever the
 // environment and the suite configure (evalrun --no-judge).
