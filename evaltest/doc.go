@@ -80,7 +80,10 @@
 // EVALTEST_FAIL_ON_REGRESSION=1 in CI, a gating regression fails the test
 // even when every threshold still holds; under FailOn("regressions") only
 // gating regressions fail, and failed checks are logged as not acted on.
-// Rules that act on regressions, and Baseline, need a database. The log
+// WithGateLabels(path, minKappa) is evalrun's --gate-labels and
+// --min-kappa: a judge metric the human labels do not vouch for does not
+// gate. Rules that act on regressions, Baseline and WithGateLabels need a
+// database. The log
 // ends with the line evalrun run would end with ("gate decision: exit 1:
 // …"), which Result.Decision holds.
 //

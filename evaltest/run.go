@@ -134,6 +134,11 @@ func execute(t *testing.T, cfg *config, s *suite.Suite, ag agent.Agent, out *out
 	} else if err := cfg.needsDatabase(gate); err != nil {
 		return nil, err
 	}
+	if db != nil {
+		if gate.Uncalibrated, err = cfg.uncalibrated(t, db, s); err != nil {
+			return nil, err
+		}
+	}
 	if ag == nil {
 		setup, err := cfg.setup()
 		if err != nil {
