@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/stats"
 )
 
 // Sizes below which the ci gate's localized tests do not run: the suite
@@ -270,7 +271,7 @@ func questionTests(ps []pair) (zs, pvals []float64, noise MetricNoise) {
 			sumVar += v
 			z := p.diff / math.Sqrt(v)
 			zs = append(zs, z)
-			pvals = append(pvals, StudentTCDF(z, float64(priorDF+p.cur.df+p.base.df)))
+			pvals = append(pvals, stats.StudentTCDF(z, float64(priorDF+p.cur.df+p.base.df)))
 		}
 		noise.Source, noise.SD = NoiseRepeats, Ptr(math.Sqrt(sumVar/float64(len(ps))))
 		return zs, pvals, noise
@@ -305,7 +306,7 @@ func questionTests(ps []pair) (zs, pvals []float64, noise MetricNoise) {
 	for _, d := range diffs {
 		z := d / sd
 		zs = append(zs, z)
-		p := StudentTCDF(z*math.Sqrt(nu/(nu-2)), nu)
+		p := stats.StudentTCDF(z*math.Sqrt(nu/(nu-2)), nu)
 		if -d <= maxRise {
 			// A rise this large came with no change: so can a drop.
 			p = math.Max(p, 0.5)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/agentevals-go/agentevals/stats"
 )
 
 // Finding kinds of the ci gate's localized tests (both regressions).
@@ -47,7 +49,7 @@ func localize(cases []CaseComparison, tests map[string]*MetricTest, opts Options
 		for i, c := range family {
 			ps[i] = c.pv
 		}
-		adj := holm(ps)
+		adj := stats.Holm(ps)
 		for i, c := range family {
 			if adj[i] > aq || -c.p.diff < minEffect-ScoreEpsilon {
 				continue
@@ -80,7 +82,7 @@ func localize(cases []CaseComparison, tests map[string]*MetricTest, opts Options
 		for i, s := range all {
 			ps[i] = s.P
 		}
-		adj := holm(ps)
+		adj := stats.Holm(ps)
 		for i := range all {
 			s := &all[i]
 			s.AdjustedP = adj[i]
@@ -139,7 +141,7 @@ func powerLine(metric string, noise MetricNoise, t *MetricTest, ps []pair, opts 
 	if t != nil && t.Flips != nil {
 		perTest /= 2
 	}
-	mde := MinimumDetectable(NormalQuantile(1-perTest), *noise.SD, len(ps))
+	mde := MinimumDetectable(stats.NormalQuantile(1-perTest), *noise.SD, len(ps))
 	if mde <= target+ScoreEpsilon {
 		return nil
 	}
@@ -151,7 +153,7 @@ func powerLine(metric string, noise MetricNoise, t *MetricTest, ps []pair, opts 
 	line := fmt.Sprintf("%s: the gate cannot see a mean drop of %g over %s (noise sd %.3f per question, %s): the smallest it sees is %.3f",
 		metric, target, Plural(len(ps), "question", "questions"), *noise.SD, noise.Source, mde)
 	if aq > 0 && tested > 0 {
-		one := (NormalQuantile(1-aq/float64(tested)) + zPower80) * *noise.SD
+		one := (stats.NormalQuantile(1-aq/float64(tested)) + zPower80) * *noise.SD
 		line += fmt.Sprintf(", and %.3f on one question", one)
 	}
 	return []string{line + fmt.Sprintf("; --repeat %d would make %g visible", need, target)}
