@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/show"
 	"github.com/agentevals-go/agentevals/stats"
 )
 
@@ -121,7 +122,7 @@ func (s SliceDrop) Name() string { return s.Key + "=" + s.Value }
 // (4000 splits) p < 0.001, Holm-adjusted p < 0.001)".
 func (s SliceDrop) Rule() string {
 	return fmt.Sprintf("slice %s (%s): %s mean change %s against %s for the rest of the suite, beyond noise (%s %s, Holm-adjusted %s)", s.Name(),
-		Plural(s.Size, "question", "questions"), s.Metric, fmtChange(s.MeanChange), fmtChange(s.RestChange), s.Method, fmtP(s.P), fmtP(s.AdjustedP))
+		show.Count(s.Size, "question", "questions"), s.Metric, fmtChange(s.MeanChange), fmtChange(s.RestChange), s.Method, fmtP(s.P), fmtP(s.AdjustedP))
 }
 
 // pair is one question's scores of one judged metric in both runs.
@@ -277,7 +278,7 @@ func questionTests(ps []pair) (zs, pvals []float64, noise MetricNoise) {
 		return zs, pvals, noise
 	}
 	if len(ps) < minSpreadPairs {
-		noise.Why = fmt.Sprintf("%s, fewer than %d to measure the noise without repeats", Plural(len(ps), "question", "questions"), minSpreadPairs)
+		noise.Why = fmt.Sprintf("%s, fewer than %d to measure the noise without repeats", show.Count(len(ps), "question", "questions"), minSpreadPairs)
 		return nil, nil, noise
 	}
 	diffs := make([]float64, len(ps))

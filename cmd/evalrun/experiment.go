@@ -19,6 +19,7 @@ import (
 	"github.com/agentevals-go/agentevals/runner"
 	"github.com/agentevals-go/agentevals/sanitize"
 	"github.com/agentevals-go/agentevals/score"
+	"github.com/agentevals-go/agentevals/show"
 	"github.com/agentevals-go/agentevals/suite"
 )
 
@@ -139,11 +140,11 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	if c.notSaved > 0 {
 		return &exitError{Code: exitNotSaved, Err: fmt.Errorf("%s of %d not saved to the database: import the evidence files named above",
-			compare.Plural(c.notSaved, "variant", "variants"), len(runs))}
+			show.Count(c.notSaved, "variant", "variants"), len(runs))}
 	}
 	if c.failed > 0 {
 		return &exitError{Code: exitFailed, Err: fmt.Errorf("%s of %d failed the gate (--fail-on %s): see the exit lines above",
-			compare.Plural(c.failed, "variant", "variants"), len(runs), c.gate().FailOn)}
+			show.Count(c.failed, "variant", "variants"), len(runs), c.gate().FailOn)}
 	}
 	return nil
 }
