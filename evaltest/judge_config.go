@@ -56,7 +56,7 @@ func (c *config) resolveJudge(st *suite.ModelConfig, short bool) (score.Judge, s
 		return nil, reasonNoJudge, err
 	}
 	if c.models == nil {
-		return nil, "", fmt.Errorf("judge: %s configure one, and it calls a model: pass evaltest.WithModels(modelkit.Models{}) to build it, "+
+		return nil, "", fmt.Errorf("judge: %s configures one, and a judge calls a model: pass evaltest.WithModels(modelkit.Models{}) to build it, "+
 			"or evaltest.WithJudge", judgeSource(st))
 	}
 	setup, err := c.setup()
@@ -74,9 +74,9 @@ func (c *config) resolveJudge(st *suite.ModelConfig, short bool) (score.Judge, s
 // or the environment.
 func judgeSource(st *suite.ModelConfig) string {
 	if st != nil {
-		return "the suite's judge section and " + envJudgeModel
+		return "the suite's judge section"
 	}
-	return envJudgeModel + " and " + envJudgeProvider
+	return envJudgeModel
 }
 
 // setup is how Run and NewJudge build agents and judges, as evalrun builds
