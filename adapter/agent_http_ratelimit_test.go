@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/modelkit"
 	"github.com/agentevals-go/agentevals/suite"
 )
 
@@ -89,7 +90,7 @@ func TestLLMAgent_RetryAfter(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "agent-key")
 	limiter := llm.NewLimiter()
 	a, err := New(suite.AgentConfig{Name: "Model", Type: suite.AgentLLM, LLM: &suite.ModelConfig{
-		Provider: "openai", Model: "m", BaseURL: srv.URL + "/v1"}}, Options{Limiter: limiter})
+		Provider: "openai", Model: "m", BaseURL: srv.URL + "/v1"}}, Options{Limiter: limiter, LLM: modelkit.Models{}.Agent})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/llm"
-	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/sanitize"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -65,7 +64,7 @@ func newHTTPAgent(cfg suite.AgentConfig, timeout time.Duration, opts Options) (*
 
 // Answer posts the question. A 429 (or a 503 with Retry-After) is the
 // server pacing us: the request is repeated after the Retry-After it names
-// (else 1s, 2s, 4s, … up to 20s), at most provider.MaxRateLimitedAttempts
+// (else 1s, 2s, 4s, … up to 20s), at most llm.MaxRateLimitedAttempts
 // times in all and within the case's timeout, and the agent's shared
 // limiter (Options.Limiter) slows every worker down meanwhile.
 func (a *HTTP) Answer(ctx context.Context, q agent.Question) (agent.Response, error) {
@@ -82,7 +81,7 @@ func (a *HTTP) Answer(ctx context.Context, q agent.Question) (agent.Response, er
 		resp, status, retryAfter, err := a.post(ctx, in, q.SessionID)
 		limited := status == http.StatusTooManyRequests || (status == http.StatusServiceUnavailable && retryAfter > 0)
 		a.limiter.Observe(status == http.StatusTooManyRequests, retryAfter, err == nil)
-		if !limited || attempt >= provider.MaxRateLimitedAttempts {
+		if !limited || attempt >= llm.MaxRateLimitedAttempts {
 			return resp, err
 		}
 		wait := retryAfter

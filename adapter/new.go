@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -9,7 +10,6 @@ import (
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/prices"
-	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/suite"
 )
 
@@ -28,9 +28,12 @@ type Options struct {
 	// Limiter, when set, paces the requests of http and llm agents across
 	// all workers and adapts them to the server's 429s (llm.Limiter).
 	Limiter *llm.Limiter
-	// Prices prices llm agents' calls (provider.Options.Prices); nil means the
-	// vendored catalog alone.
+	// Prices prices llm agents' calls; nil means the vendored catalog
+	// alone.
 	Prices *prices.Catalog
+	// LLM builds llm agents (modelkit.Models.Agent); without it a suite
+	// whose agent is an llm section is refused.
+	LLM NewLLMFunc
 	// MaxAnswerBytes overrides the suite's agent.max_answer_bytes when
 	// positive.
 	MaxAnswerBytes int
@@ -39,6 +42,14 @@ type Options struct {
 	// them if evalrun is killed.
 	ProcessTag string
 }
+
+// ErrNoModels: something that calls a model (an llm agent, a judge) was
+// asked for, and no model provider was given to build it (Options.LLM).
+var ErrNoModels = errors.New("no model provider was given to build it")
+
+// NewLLMFunc builds the agent that asks the model s with the system
+// prompt, paced by limiter and priced by catalog.
+type NewLLMFunc func(s llm.Settings, system string, limiter *llm.Limiter, catalog *prices.Catalog) (agent.Agent, error)
 
 // New builds the agent a suite names. Agents holding processes or
 // connections also implement io.Closer; close them when the run ends.
@@ -73,7 +84,10 @@ func New(cfg suite.AgentConfig, opts Options) (agent.Agent, error) {
 	case suite.AgentHTTP:
 		return newHTTPAgent(cfg, timeout, opts)
 	case suite.AgentLLM:
-		return NewLLM(*cfg.LLM, provider.Options{Limiter: opts.Limiter, Prices: opts.Prices})
+		if opts.LLM == nil {
+			return nil, fmt.Errorf("new agent %q: $.agent.llm: an llm agent calls a model: %w", cfg.Name, ErrNoModels)
+		}
+		return opts.LLM(cfg.LLM.Settings(), cfg.LLM.SystemPrompt, opts.Limiter, opts.Prices)
 	default: // refused by agentConfigError
 		return nil, fmt.Errorf("new agent %q: $.agent: %w", cfg.Name, suite.ErrNoAgentType)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/stats"
 )
 
 // zAlpha05 is the normal quantile of a one-sided test at α = 0.05 (the
@@ -98,7 +99,7 @@ func measure(name string, qs []Rejudged) Stability {
 			st.Questions++
 		}
 		if len(xs) >= 2 {
-			m := mean(xs)
+			m := stats.Mean(xs)
 			for _, x := range xs {
 				ss += (x - m) * (x - m)
 			}
@@ -137,42 +138,24 @@ func measure(name string, qs []Rejudged) Stability {
 				st.KappaUndefined = true
 			}
 			if len(diffs) >= 2 {
-				diffVar = append(diffVar, variance(diffs))
+				diffVar = append(diffVar, stats.Variance(diffs))
 			}
 		}
 	}
 	if len(agree) > 0 {
-		st.Agreement = ptr(mean(agree))
+		st.Agreement = ptr(stats.Mean(agree))
 	}
 	if len(kappa) > 0 && !st.KappaUndefined {
-		st.Kappa = ptr(mean(kappa))
+		st.Kappa = ptr(stats.Mean(kappa))
 	}
 	if len(diffVar) > 0 {
-		sd := math.Sqrt(mean(diffVar))
+		sd := math.Sqrt(stats.Mean(diffVar))
 		st.DiffSD = &sd
 		if st.Questions > 0 {
 			st.MDE = ptr(compare.MinimumDetectable(zAlpha05, sd, st.Questions))
 		}
 	}
 	return st
-}
-
-func mean(xs []float64) float64 {
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
-}
-
-// variance is the sample variance (n − 1); len(xs) >= 2.
-func variance(xs []float64) float64 {
-	m := mean(xs)
-	var ss float64
-	for _, x := range xs {
-		ss += (x - m) * (x - m)
-	}
-	return ss / float64(len(xs)-1)
 }
 
 func ptr(v float64) *float64 { return &v }

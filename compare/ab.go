@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/show"
 )
 
 // Verdicts of an A/B comparison (the rules are in the package doc). The
@@ -251,24 +252,24 @@ func ABVerdict(overall string, diff Stat, drop, rise PairedTest, ch ABChanges) (
 	}
 	var parts []string
 	if ch.NewlyFailing > 0 {
-		parts = append(parts, Plural(ch.NewlyFailing, "question newly fails", "questions newly fail"))
+		parts = append(parts, show.Count(ch.NewlyFailing, "question newly fails", "questions newly fail"))
 	}
 	if ch.NewlyErrored > 0 {
-		parts = append(parts, Plural(ch.NewlyErrored, "question newly ends in an error", "questions newly end in an error"))
+		parts = append(parts, show.Count(ch.NewlyErrored, "question newly ends in an error", "questions newly end in an error"))
 	}
 	if ch.NewlyPassing > 0 {
-		parts = append(parts, Plural(ch.NewlyPassing, "question newly passes", "questions newly pass"))
+		parts = append(parts, show.Count(ch.NewlyPassing, "question newly passes", "questions newly pass"))
 	}
 	switch {
 	case regressed && ch.Text != "":
 		parts = append(parts, ch.Text)
 	case regressed:
-		parts = append(parts, Plural(ch.Regressions, "regression", "regressions"))
+		parts = append(parts, show.Count(ch.Regressions, "regression", "regressions"))
 	default:
 		parts = append(parts, "no regressions")
 	}
 	if ch.WithinNoise > 0 {
-		parts = append(parts, Plural(ch.WithinNoise, "question drops within noise", "questions drop within noise"))
+		parts = append(parts, show.Count(ch.WithinNoise, "question drops within noise", "questions drop within noise"))
 	}
 	q := "no question was evaluated in both runs"
 	if diff.CI != nil && drop.P != nil {
@@ -285,17 +286,8 @@ func ABVerdict(overall string, diff Stat, drop, rise PairedTest, ch ABChanges) (
 		if *drop.MeanChange > 0 && rise.P != nil {
 			test, direction = rise, "rise"
 		}
-		q = fmt.Sprintf("quality difference %s, 95%% CI [%.3f, %.3f], %s for a %s, %s on %s", FmtDelta(diff.Mean),
-			diff.CI.Low, diff.CI.High, fmtP(*test.P), direction, sig, Plural(diff.N, "question", "questions"))
+		q = fmt.Sprintf("quality difference %s, 95%% CI [%.3f, %.3f], %s for a %s, %s on %s", show.Delta(diff.Mean),
+			diff.CI.Low, diff.CI.High, fmtP(*test.P), direction, sig, show.Count(diff.N, "question", "questions"))
 	}
 	return verdictText, strings.Join(parts, ", ") + " (" + q + ")"
-}
-
-// Plural writes a count with the singular or plural noun: "1 question",
-// "2 questions".
-func Plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

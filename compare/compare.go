@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/show"
 )
 
 // Kind classifies a finding of the comparison.
@@ -320,17 +321,17 @@ func compareCase(c, b *models.CaseResult, opts Options, tests map[string]*Metric
 		failedBefore := bm.Score != nil && !bm.Errored() && !bm.Passed
 		if failedNow && !failedBefore && !bm.Errored() {
 			f(NewFailure, m.Name, bm.Score, m.Score, th, fmt.Sprintf("%s now fails its minimum %s (score %s, was %s)",
-				m.Name, FmtScore(th), FmtScore(m.Score), FmtScore(bm.Score)))
+				m.Name, show.Score(th), show.Score(m.Score), show.Score(bm.Score)))
 		}
 		if md.Delta != nil && !m.Errored() && !bm.Errored() {
 			d := *md.Delta
 			switch {
 			case -d > opts.Tolerance+ScoreEpsilon:
 				f(ScoreDrop, m.Name, bm.Score, m.Score, th, fmt.Sprintf("%s fell by %.3f, from %s to %s (tolerance %s)",
-					m.Name, -d, FmtScore(bm.Score), FmtScore(m.Score), TrimFloat(opts.Tolerance)))
+					m.Name, -d, show.Score(bm.Score), show.Score(m.Score), show.Float(opts.Tolerance)))
 			case d > opts.Tolerance+ScoreEpsilon:
 				f(Improvement, m.Name, bm.Score, m.Score, th, fmt.Sprintf("%s rose by %.3f, from %s to %s",
-					m.Name, d, FmtScore(bm.Score), FmtScore(m.Score)))
+					m.Name, d, show.Score(bm.Score), show.Score(m.Score)))
 			}
 		}
 		if failedBefore && m.Score != nil && !m.Errored() && m.Passed {
@@ -363,23 +364,5 @@ func ErrorSummary(details models.JSON) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
-	return DisplayJSON(v)
+	return show.Value(v)
 }
-
-// FmtScore formats a score with three decimals; nil is "n/a".
-func FmtScore(v *float64) string {
-	if v == nil {
-		return "n/a"
-	}
-	return fmt.Sprintf("%.3f", *v)
-}
-
-// FmtDelta formats a signed difference with three decimals; nil is "n/a".
-func FmtDelta(v *float64) string {
-	if v == nil {
-		return "n/a"
-	}
-	return fmt.Sprintf("%+.3f", *v)
-}
-
-func TrimFloat(v float64) string { return fmt.Sprintf("%g", v) }

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/show"
 )
 
 // FlakyWindow is how many earlier compatible runs FlakyQuestions looks at.
@@ -42,7 +43,7 @@ func (f Flakiness) Text() string {
 	if f.Commit != "" {
 		at = " of commit " + shortCommit(f.Commit)
 	}
-	return fmt.Sprintf("status flipped %s in the last %d runs%s: %s", Plural(f.Flips, "time", "times"), f.Runs, at,
+	return fmt.Sprintf("status flipped %s in the last %d runs%s: %s", show.Count(f.Flips, "time", "times"), f.Runs, at,
 		strings.Join(f.Statuses, ", "))
 }
 

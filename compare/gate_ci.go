@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/score"
+	"github.com/agentevals-go/agentevals/show"
 )
 
 // Defaults of the ci gate's statistics.
@@ -185,7 +186,7 @@ func (t *MetricTest) decide(opts Options, baselineMeasured bool) (string, string
 		return TestNoPairs, "no question has a score in both runs"
 	}
 	change, p := *t.Drop.MeanChange, *t.Drop.P
-	stats := fmt.Sprintf("%s, mean change %s over %s", fmtP(p), fmtChange(change), Plural(t.Drop.N, "question", "questions"))
+	stats := fmt.Sprintf("%s, mean change %s over %s", fmtP(p), fmtChange(change), show.Count(t.Drop.N, "question", "questions"))
 	// A judge metric faces two tests (scores and flips): each gets half of
 	// alpha (Bonferroni), so an unchanged metric raises a false alarm at
 	// most alpha of the time.

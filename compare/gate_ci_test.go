@@ -45,16 +45,6 @@ func TestPairedDropTest(t *testing.T) {
 	}
 }
 
-func TestStudentTCDF(t *testing.T) {
-	for _, tt := range []struct{ t, df, want float64 }{
-		{0, 5, 0.5}, {-2.0, 10, 0.03669}, {2.0, 10, 0.96331}, {-1.645, 1e6, 0.04999}, {-3, 2, 0.04773},
-	} {
-		if got := StudentTCDF(tt.t, tt.df); math.Abs(got-tt.want) > 2e-5 {
-			t.Errorf("studentTCDF(%v, %v) = %v, want %v", tt.t, tt.df, got, tt.want)
-		}
-	}
-}
-
 func TestMcNemar(t *testing.T) {
 	got := McNemar(10, 2)
 	if want := (66.0 + 12 + 1) / 4096; got.P == nil || math.Abs(*got.P-want) > 1e-12 {

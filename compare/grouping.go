@@ -3,6 +3,8 @@ package compare
 import (
 	"sort"
 	"strings"
+
+	"github.com/agentevals-go/agentevals/show"
 )
 
 // QuestionFindings are the regression findings of one question merged into
@@ -149,7 +151,7 @@ func (c *Comparison) GatingAggregates() []QuestionFindings {
 func (c *Comparison) RegressionText() string {
 	var parts []string
 	if n := c.GatingCount(); n > 0 || len(c.GatingAggregates()) == 0 {
-		parts = append(parts, Plural(n, "regression", "regressions"))
+		parts = append(parts, show.Count(n, "regression", "regressions"))
 	}
 	for _, q := range c.GatingAggregates() {
 		switch {

@@ -6,6 +6,8 @@ import (
 	"sort"
 
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/show"
+	"github.com/agentevals-go/agentevals/stats"
 )
 
 // Sizes below which the ci gate's localized tests do not run: the suite
@@ -120,7 +122,7 @@ func (s SliceDrop) Name() string { return s.Key + "=" + s.Value }
 // (4000 splits) p < 0.001, Holm-adjusted p < 0.001)".
 func (s SliceDrop) Rule() string {
 	return fmt.Sprintf("slice %s (%s): %s mean change %s against %s for the rest of the suite, beyond noise (%s %s, Holm-adjusted %s)", s.Name(),
-		Plural(s.Size, "question", "questions"), s.Metric, fmtChange(s.MeanChange), fmtChange(s.RestChange), s.Method, fmtP(s.P), fmtP(s.AdjustedP))
+		show.Count(s.Size, "question", "questions"), s.Metric, fmtChange(s.MeanChange), fmtChange(s.RestChange), s.Method, fmtP(s.P), fmtP(s.AdjustedP))
 }
 
 // pair is one question's scores of one judged metric in both runs.
@@ -270,13 +272,13 @@ func questionTests(ps []pair) (zs, pvals []float64, noise MetricNoise) {
 			sumVar += v
 			z := p.diff / math.Sqrt(v)
 			zs = append(zs, z)
-			pvals = append(pvals, StudentTCDF(z, float64(priorDF+p.cur.df+p.base.df)))
+			pvals = append(pvals, stats.StudentTCDF(z, float64(priorDF+p.cur.df+p.base.df)))
 		}
 		noise.Source, noise.SD = NoiseRepeats, Ptr(math.Sqrt(sumVar/float64(len(ps))))
 		return zs, pvals, noise
 	}
 	if len(ps) < minSpreadPairs {
-		noise.Why = fmt.Sprintf("%s, fewer than %d to measure the noise without repeats", Plural(len(ps), "question", "questions"), minSpreadPairs)
+		noise.Why = fmt.Sprintf("%s, fewer than %d to measure the noise without repeats", show.Count(len(ps), "question", "questions"), minSpreadPairs)
 		return nil, nil, noise
 	}
 	diffs := make([]float64, len(ps))
@@ -305,7 +307,7 @@ func questionTests(ps []pair) (zs, pvals []float64, noise MetricNoise) {
 	for _, d := range diffs {
 		z := d / sd
 		zs = append(zs, z)
-		p := StudentTCDF(z*math.Sqrt(nu/(nu-2)), nu)
+		p := stats.StudentTCDF(z*math.Sqrt(nu/(nu-2)), nu)
 		if -d <= maxRise {
 			// A rise this large came with no change: so can a drop.
 			p = math.Max(p, 0.5)

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/agentevals-go/agentevals/show"
+	"github.com/agentevals-go/agentevals/stats"
 )
 
 // Finding kinds of the ci gate's localized tests (both regressions).
@@ -47,7 +50,7 @@ func localize(cases []CaseComparison, tests map[string]*MetricTest, opts Options
 		for i, c := range family {
 			ps[i] = c.pv
 		}
-		adj := holm(ps)
+		adj := stats.Holm(ps)
 		for i, c := range family {
 			if adj[i] > aq || -c.p.diff < minEffect-ScoreEpsilon {
 				continue
@@ -56,7 +59,7 @@ func localize(cases []CaseComparison, tests map[string]*MetricTest, opts Options
 				P: c.pv, AdjustedP: adj[i], Source: c.p.sourceOf()}
 			f := Finding{Kind: QuestionDropKind, CaseID: q.CaseID, CaseName: q.CaseName,
 				Metric: q.Metric, After: Ptr(q.Change), Gating: true, Message: q.Rule(),
-				Why: fmt.Sprintf("gates: Holm over %s at α %g, noise from the %s", Plural(len(family), "question test", "question tests"), aq, q.Source)}
+				Why: fmt.Sprintf("gates: Holm over %s at α %g, noise from the %s", show.Count(len(family), "question test", "question tests"), aq, q.Source)}
 			if q.Source == NoiseSpread {
 				f.Why += "; it rests on one verdict per run, which a judge's rare large error can match: --repeat 3 tells them apart"
 			}
@@ -80,7 +83,7 @@ func localize(cases []CaseComparison, tests map[string]*MetricTest, opts Options
 		for i, s := range all {
 			ps[i] = s.P
 		}
-		adj := holm(ps)
+		adj := stats.Holm(ps)
 		for i := range all {
 			s := &all[i]
 			s.AdjustedP = adj[i]
@@ -102,7 +105,7 @@ func localize(cases []CaseComparison, tests map[string]*MetricTest, opts Options
 	for _, s := range loc.Slices {
 		if s.Regressed {
 			sliceFindings = append(sliceFindings, Finding{Kind: SliceDropKind, Metric: s.Metric, Slice: s.Name(), After: Ptr(s.MeanChange),
-				Gating: true, Message: s.Rule(), Why: fmt.Sprintf("gates: Holm over %s at α %g", Plural(len(loc.Slices), "slice test", "slice tests"), as)})
+				Gating: true, Message: s.Rule(), Why: fmt.Sprintf("gates: Holm over %s at α %g", show.Count(len(loc.Slices), "slice test", "slice tests"), as)})
 		}
 	}
 	return loc, sliceFindings, byCase
@@ -139,7 +142,7 @@ func powerLine(metric string, noise MetricNoise, t *MetricTest, ps []pair, opts 
 	if t != nil && t.Flips != nil {
 		perTest /= 2
 	}
-	mde := MinimumDetectable(NormalQuantile(1-perTest), *noise.SD, len(ps))
+	mde := MinimumDetectable(stats.NormalQuantile(1-perTest), *noise.SD, len(ps))
 	if mde <= target+ScoreEpsilon {
 		return nil
 	}
@@ -149,9 +152,9 @@ func powerLine(metric string, noise MetricNoise, t *MetricTest, ps []pair, opts 
 	}
 	need := int(math.Ceil(float64(k) * (mde / target) * (mde / target)))
 	line := fmt.Sprintf("%s: the gate cannot see a mean drop of %g over %s (noise sd %.3f per question, %s): the smallest it sees is %.3f",
-		metric, target, Plural(len(ps), "question", "questions"), *noise.SD, noise.Source, mde)
+		metric, target, show.Count(len(ps), "question", "questions"), *noise.SD, noise.Source, mde)
 	if aq > 0 && tested > 0 {
-		one := (NormalQuantile(1-aq/float64(tested)) + zPower80) * *noise.SD
+		one := (stats.NormalQuantile(1-aq/float64(tested)) + zPower80) * *noise.SD
 		line += fmt.Sprintf(", and %.3f on one question", one)
 	}
 	return []string{line + fmt.Sprintf("; --repeat %d would make %g visible", need, target)}
@@ -175,7 +178,7 @@ func (l *Localization) Headline() string {
 		inSlice[s.Value] = true
 		if s.QuestionsRegressed > 0 {
 			parts = append(parts, fmt.Sprintf("%s in slice %s regressed (%s mean change %s over %d, %s)",
-				Plural(s.QuestionsRegressed, "question", "questions"), s.Name(), s.Metric, fmtChange(s.MeanChange), s.Size, "Holm-adjusted "+fmtP(s.AdjustedP)))
+				show.Count(s.QuestionsRegressed, "question", "questions"), s.Name(), s.Metric, fmtChange(s.MeanChange), s.Size, "Holm-adjusted "+fmtP(s.AdjustedP)))
 		} else {
 			parts = append(parts, fmt.Sprintf("slice %s regressed (%s mean change %s over %d questions, %s)",
 				s.Name(), s.Metric, fmtChange(s.MeanChange), s.Size, "Holm-adjusted "+fmtP(s.AdjustedP)))
@@ -195,7 +198,7 @@ func (l *Localization) Headline() string {
 			shown = append(shown[:10:10], fmt.Sprintf("… %d more", len(ids)-10))
 		}
 		parts = append(parts, fmt.Sprintf("%s regressed beyond judge noise: %s",
-			Plural(len(ids), "question", "questions"), strings.Join(shown, ", ")))
+			show.Count(len(ids), "question", "questions"), strings.Join(shown, ", ")))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -4,6 +4,8 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+
+	"github.com/agentevals-go/agentevals/stats"
 )
 
 // riseSpread is √(2/n·Σ r²) over the n pairs that keep, r being each
@@ -17,7 +19,7 @@ func riseSpread(ps []pair, keep func(pair) bool) (float64, int, []float64) {
 			diffs = append(diffs, p.diff)
 		}
 	}
-	med := median(diffs)
+	med := stats.Median(diffs)
 	var ss float64
 	var mirrored []float64
 	for _, d := range diffs {
@@ -109,7 +111,7 @@ func welchLowerP(in, all []float64, meanIn, meanRest float64) float64 {
 		return 1
 	}
 	df := (vIn + vRest) * (vIn + vRest) / (vIn*vIn/(k-1) + vRest*vRest/(restN-1))
-	return StudentTCDF((meanIn-meanRest)/se, df)
+	return stats.StudentTCDF((meanIn-meanRest)/se, df)
 }
 
 // splitP is the one-sided random-split p-value of a slice of k questions

@@ -3,9 +3,9 @@ package compare
 import (
 	"fmt"
 	"math"
-	"math/big"
 
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/stats"
 )
 
 // PairwiseStats sums the pairwise verdicts of a candidate B against a
@@ -97,7 +97,7 @@ func PairwiseOf(rec models.PairwiseRecord, alpha float64) PairwiseStats {
 	}
 	if st.Decisive > 0 {
 		share := float64(first) / float64(st.Decisive)
-		p := SignTest(first, st.Decisive-first)
+		p := stats.SignTest(first, st.Decisive-first)
 		st.FirstSlot, st.FirstSlotP = &share, &p
 		if p < PositionBiasAlpha && math.Abs(share-0.5) >= PositionBiasMin {
 			slot := "first"
@@ -114,7 +114,7 @@ func PairwiseOf(rec models.PairwiseRecord, alpha float64) PairwiseStats {
 		st.Verdict = PairwiseNoPref
 	}
 	if n := st.Wins + st.Losses; n > 0 {
-		p := SignTest(st.Wins, st.Losses)
+		p := stats.SignTest(st.Wins, st.Losses)
 		st.SignTestP = &p
 		switch {
 		case p < alpha && st.Wins > st.Losses:
@@ -124,24 +124,4 @@ func PairwiseOf(rec models.PairwiseRecord, alpha float64) PairwiseStats {
 		}
 	}
 	return st
-}
-
-// SignTest is the exact two-sided sign test of w successes against l
-// failures under p = 1/2: twice the binomial tail of the smaller count,
-// at most 1. It is 1 when w + l is 0.
-func SignTest(w, l int) float64 {
-	n := w + l
-	k := min(w, l)
-	if n == 0 {
-		return 1
-	}
-	// The tail sum(C(n,i), i <= k) over 2^(n-1), in integers: exact for
-	// any n, where float binomials of a few thousand pairs overflow.
-	tail, c := new(big.Int), big.NewInt(1)
-	for i := 0; i <= k; i++ {
-		tail.Add(tail, c)
-		c.Mul(c, big.NewInt(int64(n-i))).Quo(c, big.NewInt(int64(i+1)))
-	}
-	p, _ := new(big.Rat).SetFrac(tail, new(big.Int).Lsh(big.NewInt(1), uint(n-1))).Float64()
-	return math.Min(1, p)
 }

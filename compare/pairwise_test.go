@@ -1,41 +1,10 @@
 package compare
 
 import (
-	"math"
 	"testing"
 
 	"github.com/agentevals-go/agentevals/models"
 )
-
-// TestSignTest compares the exact sign test with hand computations:
-// p = 2 * sum_{i <= min(w,l)} C(n,i) / 2^n, at most 1.
-func TestSignTest(t *testing.T) {
-	tests := []struct {
-		w, l int
-		want float64
-	}{
-		{0, 0, 1},
-		{1, 0, 1},                // 2 * 1/2
-		{5, 0, 2.0 / 32},         // 2 * 1/32
-		{8, 2, 112.0 / 1024},     // 2 * (1+10+45)/1024
-		{2, 8, 112.0 / 1024},     // symmetric
-		{5, 5, 1},                // capped
-		{9, 3, 2 * 299.0 / 4096}, // 2 * (1+12+66+220)/4096
-		{20, 0, 2 / math.Pow(2, 20)},
-	}
-	for _, tt := range tests {
-		if got := SignTest(tt.w, tt.l); math.Abs(got-tt.want) > 1e-15 {
-			t.Errorf("SignTest(%d, %d) = %v, want %v", tt.w, tt.l, got, tt.want)
-		}
-	}
-	// Thousands of pairs stay finite and exact enough: 1000 vs 1000 is 1.
-	if got := SignTest(1000, 1000); got != 1 {
-		t.Errorf("SignTest(1000, 1000) = %v, want 1", got)
-	}
-	if got := SignTest(1100, 900); got <= 0 || got >= 0.0001 {
-		t.Errorf("SignTest(1100, 900) = %v, want a small positive p", got)
-	}
-}
 
 // TestPairwiseOf: errors count apart, ties include disagreements, and
 // consistency is over judged pairs only.

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/stats"
 )
 
 // Bootstrap defaults: 1,000 resamples and a fixed seed, so that the same
@@ -40,7 +41,7 @@ func Bootstrap(values []float64, resamples int, seed uint64, label string) Stat 
 	if resamples <= 0 {
 		resamples = DefaultResamples
 	}
-	m := mean(values)
+	m := stats.Mean(values)
 	st.Mean = &m
 	if constant(values) {
 		// A resample of n equal values adds n copies of the value in the
@@ -77,14 +78,6 @@ func constant(values []float64) bool {
 		}
 	}
 	return true
-}
-
-func mean(values []float64) float64 {
-	var sum float64
-	for _, v := range values {
-		sum += v
-	}
-	return sum / float64(len(values))
 }
 
 // CaseStatus returns the case's persisted status when it is one of the four

@@ -13,6 +13,7 @@ import (
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/report"
 	"github.com/agentevals-go/agentevals/score"
+	"github.com/agentevals-go/agentevals/show"
 )
 
 // metricView is one metric row of a case, with its state spelled out:
@@ -264,7 +265,7 @@ func describeCall(raw json.RawMessage) string {
 	if len(c.Arguments) == 0 || string(c.Arguments) == "null" {
 		head += "()"
 	} else {
-		head += " " + compare.ReadableJSON(c.Arguments, "")
+		head += " " + show.JSON(c.Arguments, "")
 	}
 	if c.Status != "" {
 		head += " — " + c.Status
@@ -280,7 +281,7 @@ func toText(v any) string {
 		return s
 	}
 	b, _ := json.Marshal(v)
-	return compare.ReadableJSON(b, "")
+	return show.JSON(b, "")
 }
 
 // partialArguments reports whether the action metric compared arguments

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/show"
 )
 
 // changeEpsilon ignores float noise when quality values are compared.
@@ -53,7 +54,7 @@ func newRunChange(cur, prev runStats) runChange {
 		why = append(why, "quality fell by "+fmt.Sprintf("%.3f", -*ch.Delta))
 	}
 	if bad, was := cur.Failed+cur.Errors, prev.Failed+prev.Errors; bad > was {
-		why = append(why, fmt.Sprintf("%s, %d before", compare.Plural(bad, "failed or errored question", "failed or errored questions"), was))
+		why = append(why, fmt.Sprintf("%s, %d before", show.Count(bad, "failed or errored question", "failed or errored questions"), was))
 	}
 	if len(why) > 0 {
 		ch.Regressed, ch.Why = true, strings.Join(why, "; ")
@@ -145,7 +146,7 @@ func compactCases(st runStats) (head, detail string) {
 		rest = append(rest, fmt.Sprintf("%d failed", st.Failed))
 	}
 	if st.Errors > 0 {
-		rest = append(rest, compare.Plural(st.Errors, "error", "errors"))
+		rest = append(rest, show.Count(st.Errors, "error", "errors"))
 	}
 	if st.NotEvaluated > 0 {
 		rest = append(rest, fmt.Sprintf("%d not evaluated", st.NotEvaluated))

@@ -17,6 +17,7 @@ import (
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/report"
 	"github.com/agentevals-go/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/show"
 )
 
 // pageNames are the pages; each gets its own template set made of the base
@@ -152,7 +153,7 @@ func templateFuncs() template.FuncMap {
 		"short":    shortID,
 		"clean":    clean,
 		"minimum":  func(v float64) string { return formatScore(&v) },
-		"plural":   compare.Plural,
+		"plural":   show.Count,
 		"label":    statusLabel,
 		"tone":     abTone,
 		"add":      func(a, b float64) float64 { return a + b },
@@ -260,7 +261,7 @@ func prettyJSON(j models.JSON) string {
 	if j.IsNull() {
 		return "null"
 	}
-	return compare.ReadableJSON(j, "  ")
+	return show.JSON(j, "  ")
 }
 
 // jsonText shows a JSON string column as its text and anything else as

@@ -9,6 +9,7 @@ import (
 	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/report"
+	"github.com/agentevals-go/agentevals/show"
 )
 
 // verdictBanner is what the run page leads with: did this run regress
@@ -39,11 +40,11 @@ func newVerdictBanner(cmp *compare.Comparison) verdictBanner {
 	case h.Regressed && aggregates > 0:
 		v.Title = "Regressed"
 		v.Detail = fmt.Sprintf("%s against the baseline (%s failing the regression gate).",
-			cmp.RegressionText(), compare.Plural(gating, "question", "questions"))
+			cmp.RegressionText(), show.Count(gating, "question", "questions"))
 	case h.Regressed:
 		v.Title = "Regressed"
 		v.Detail = fmt.Sprintf("%s against the baseline, %d of them failing the regression gate.",
-			compare.Plural(regs, "regression", "regressions"), gating)
+			show.Count(regs, "regression", "regressions"), gating)
 	case regs > 0 || len(cmp.Regressions()) > 0:
 		v.Title = "Regressions found, none gating"
 		v.Detail = h.Verdict + "."
@@ -62,7 +63,7 @@ func newVerdictBanner(cmp *compare.Comparison) verdictBanner {
 	}
 	if h.NotEvaluatedWhy != "" && cmp.Totals.Evaluated > 0 {
 		v.Detail += fmt.Sprintf(" %s not evaluated: %s.",
-			compare.Plural(cmp.Totals.NotEvaluated, "question", "questions"), h.NotEvaluatedWhy)
+			show.Count(cmp.Totals.NotEvaluated, "question", "questions"), h.NotEvaluatedWhy)
 	}
 	return v
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/show"
 )
 
 // Rules of Gate.FailOn: what makes a compared run exit 1.
@@ -103,8 +104,8 @@ type Decision struct {
 func (g Gate) Decide(cmp *compare.Comparison) Decision {
 	rule := g.rule()
 	t := cmp.Totals
-	failures := fmt.Sprintf("%d failed, %s", t.Failed, compare.Plural(t.Errored, "error", "errors"))
-	regressions := compare.Plural(0, "regression", "regressions")
+	failures := fmt.Sprintf("%d failed, %s", t.Failed, show.Count(t.Errored, "error", "errors"))
+	regressions := show.Count(0, "regression", "regressions")
 	if cmp.Baseline != nil {
 		regressions = sanitize.EscapeText(cmp.RegressionText()) + " against baseline " + cmp.Baseline.ID.String()
 	}

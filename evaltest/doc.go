@@ -41,7 +41,10 @@
 // environment evalrun reads (EVAL_JUDGE_PROVIDER, EVAL_JUDGE_MODEL,
 // EVAL_JUDGE_BASE_URL, EVAL_JUDGE_CACHE, EVAL_NO_JUDGE, and the provider's
 // credential such as OPENAI_API_KEY) merged over the suite's judge
-// section, as evalrun's flags are. Without a judge they are not evaluated:
+// section, as evalrun's flags are, built by the models passed with
+// WithModels(modelkit.Models{}). evaltest links no model SDK itself: a
+// judge (or a suite's llm agent) that is configured without WithModels
+// fails the test, naming the option. Without a judge they are not evaluated:
 // the question's log says "not evaluated: no judge configured" and a
 // single-answer judge assertion skips. Under go test -short judge-backed
 // checks are skipped with a reason, so a quick local run never calls a
@@ -77,7 +80,10 @@
 // EVALTEST_FAIL_ON_REGRESSION=1 in CI, a gating regression fails the test
 // even when every threshold still holds; under FailOn("regressions") only
 // gating regressions fail, and failed checks are logged as not acted on.
-// Rules that act on regressions, and Baseline, need a database. The log
+// WithGateLabels(path, minKappa) is evalrun's --gate-labels and
+// --min-kappa: a judge metric the human labels do not vouch for does not
+// gate. Rules that act on regressions, Baseline and WithGateLabels need a
+// database. The log
 // ends with the line evalrun run would end with ("gate decision: exit 1:
 // …"), which Result.Decision holds.
 //

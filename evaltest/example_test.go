@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/evaltest"
+	"github.com/agentevals-go/agentevals/modelkit"
 	"github.com/agentevals-go/agentevals/score"
 )
 
@@ -76,8 +77,9 @@ func ExampleMaxTokens() {
 }
 
 // keywordJudge is a scripted score.Judge for the example: it fails
-// answers that mention 14 days. Real tests get a model from the
-// environment (EVAL_JUDGE_MODEL) or pass a provider.Judge.
+// answers that mention 14 days. Real tests pass
+// evaltest.WithModels(modelkit.Models{}) to get the model the environment
+// names (EVAL_JUDGE_MODEL), or a provider.Judge with WithJudge.
 type keywordJudge struct{}
 
 func (keywordJudge) Assess(_ context.Context, _, user string) (score.Assessment, error) {
@@ -106,4 +108,14 @@ func ExampleJudge_Rubric() {
 	j.Rubric(t, "Sorry about that! Here is a refund.", "Apologises once and offers a refund")
 	// Output:
 	// SKIP: llm_judge: not evaluated: judge switched off (evaltest.WithoutJudge or EVAL_NO_JUDGE)
+}
+
+// A judge configured by the environment is built by the model providers
+// passed with WithModels; evaltest links none of them itself.
+func ExampleWithModels() {
+	testSupport := func(t *testing.T) {
+		evaltest.Run(t, "testdata/suite.json", nil, evaltest.WithModels(modelkit.Models{}))
+		evaltest.NewJudge(t, evaltest.WithModels(modelkit.Models{})).Relevant(t, "How long?", "Thirty days.")
+	}
+	_ = testSupport // func TestSupport(t *testing.T) in a _test.go file
 }

@@ -5,8 +5,13 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"testing"
 
+	"github.com/agentevals-go/agentevals/calibrate"
 	"github.com/agentevals-go/agentevals/eval"
+	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/suite"
 )
 
 // readGateEnv sets the gate from the environment (EnvGate …), as evalrun
@@ -67,6 +72,31 @@ func (c *config) needsDatabase(g eval.Gate) error {
 		return fmt.Errorf("fail on %s needs a database to find the baseline in: set %s or pass evaltest.SaveTo", g.FailOn, EnvDatabaseURL)
 	case g.Baseline != "":
 		return fmt.Errorf("baseline %s needs the database it was saved to: set %s or pass evaltest.SaveTo", g.Baseline, EnvDatabaseURL)
+	case c.calibration != nil:
+		return fmt.Errorf("WithGateLabels reads the labelled runs from the database: set %s or pass evaltest.SaveTo", EnvDatabaseURL)
 	}
 	return nil
+}
+
+// uncalibrated calibrates the suite's judge metrics against the labels of
+// WithGateLabels, logs on t which gate and which do not, and returns those
+// the gate must not gate on (eval.Gate.Uncalibrated); nil without the
+// option.
+func (c *config) uncalibrated(t *testing.T, db *models.DB, s *suite.Suite) (map[string]string, error) {
+	t.Helper()
+	if c.calibration == nil {
+		return nil, nil
+	}
+	verdicts, err := c.calibration.Check(t.Context(), db, calibrate.SuiteJudgeMetrics(s))
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range verdicts {
+		if v.Gates {
+			t.Logf("ci gate: judge metric %s is calibrated: %s", sanitize.EscapeText(v.Metric), v.Why)
+		} else {
+			t.Logf("ci gate: not gating on judge metric %s: %s in %s", sanitize.EscapeText(v.Metric), v.Why, sanitize.EscapeText(c.calibration.Labels))
+		}
+	}
+	return c.calibration.Uncalibrated(verdicts), nil
 }

@@ -69,6 +69,8 @@ func TestConfig_gateRefused(t *testing.T) {
 		{map[string]string{EnvGate: "lenient"}, nil, `gate: gate "lenient": want "strict" or "ci"`},
 		{nil, []Option{Alpha(0.7)}, "gate: alpha 0.7: want a significance level above 0 and below 0.5"},
 		{nil, []Option{FailOn("never")}, `gate: fail on "never"`},
+		{nil, []Option{WithGateLabels("labels.jsonl", 1.5)}, `WithGateLabels("labels.jsonl", 1.5): min kappa: want a number from -1 to 1`},
+		{nil, []Option{WithGateLabels("labels.jsonl", 0.6), Gate("strict")}, "WithGateLabels: only the ci gate gates judge metrics in aggregate, and the gate is strict"},
 	} {
 		env := tt.env
 		_, err := newConfig(append([]Option{withEnv(func(k string) string { return env[k] })}, tt.opts...))
@@ -83,6 +85,7 @@ func TestConfig_gateRefused(t *testing.T) {
 		{[]Option{FailOnRegression()}, "FailOnRegression needs a database to find the baseline in: set EVALTEST_DATABASE_URL or pass evaltest.SaveTo"},
 		{[]Option{FailOn("regressions")}, "fail on regressions needs a database"},
 		{[]Option{Baseline("0190a3c8-0000-7000-8000-000000000000")}, "needs the database it was saved to"},
+		{[]Option{WithGateLabels("labels.jsonl", 0.6)}, "WithGateLabels reads the labelled runs from the database"},
 		{nil, ""},
 	} {
 		c, err := newConfig(append([]Option{withEnv(func(string) string { return "" })}, tt.opts...))

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/agentevals-go/agentevals/eval"
 	"github.com/agentevals-go/agentevals/llm"
-	"github.com/agentevals-go/agentevals/provider"
+	"github.com/agentevals-go/agentevals/prices"
 	"github.com/agentevals-go/agentevals/score"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -18,6 +19,7 @@ const (
 	envJudgeBaseURL  = "EVAL_JUDGE_BASE_URL"
 	envJudgeCache    = "EVAL_JUDGE_CACHE"
 	envNoJudge       = "EVAL_NO_JUDGE"
+	envPrices        = "EVALRUN_PRICES"
 )
 
 // Why a judge-backed check was not evaluated.
@@ -53,17 +55,43 @@ func (c *config) resolveJudge(st *suite.ModelConfig, short bool) (score.Judge, s
 	if err != nil || !ok {
 		return nil, reasonNoJudge, err
 	}
-	var cache *provider.Cache
-	if dir := c.getenv(envJudgeCache); dir != "" {
-		if cache, err = provider.OpenCache(dir); err != nil {
-			return nil, "", fmt.Errorf("judge: %s: %w", envJudgeCache, err)
-		}
+	if c.models == nil {
+		return nil, "", fmt.Errorf("judge: %s configures one, and a judge calls a model: pass evaltest.WithModels(modelkit.Models{}) to build it, "+
+			"or evaltest.WithJudge", judgeSource(st))
 	}
-	j, err := provider.NewJudge(s, provider.Options{}, cache)
+	setup, err := c.setup()
+	if err != nil {
+		return nil, "", err
+	}
+	j, _, err := setup.Judge(s, c.getenv(envJudgeCache))
 	if err != nil {
 		return nil, "", fmt.Errorf("judge: %w", err)
 	}
 	return j, "", nil
+}
+
+// judgeSource names what configured the judge: the suite's judge section
+// or the environment.
+func judgeSource(st *suite.ModelConfig) string {
+	if st != nil {
+		return "the suite's judge section"
+	}
+	return envJudgeModel
+}
+
+// setup is how Run and NewJudge build agents and judges, as evalrun builds
+// them (eval.Setup): the models of WithModels, priced by the catalog under
+// the EVALRUN_PRICES file, read once. No process guardian: it is evalrun's
+// own binary; the agents' process groups and parent-death signal remain.
+func (c *config) setup() (eval.Setup, error) {
+	if c.models != nil && c.catalog == nil {
+		cat, err := prices.Load(c.getenv(envPrices))
+		if err != nil {
+			return eval.Setup{}, fmt.Errorf("%s: %w", envPrices, err)
+		}
+		c.catalog = cat
+	}
+	return eval.Setup{Models: c.models, Prices: c.catalog}, nil
 }
 
 // judgeSettings merges the suite's judge section with the environment the

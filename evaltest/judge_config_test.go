@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentevals-go/agentevals/modelkit"
 	"github.com/agentevals-go/agentevals/suite"
 )
 
@@ -51,7 +52,7 @@ func TestJudgeSettings(t *testing.T) {
 
 func TestResolveJudge_reasons(t *testing.T) {
 	env := map[string]string{envJudgeModel: "m", envJudgeBaseURL: "http://127.0.0.1:1/v1", envNoJudge: "1"}
-	c, err := newConfig([]Option{withEnv(func(k string) string { return env[k] })})
+	c, err := newConfig([]Option{withEnv(func(k string) string { return env[k] }), WithModels(modelkit.Models{})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,5 +69,9 @@ func TestResolveJudge_reasons(t *testing.T) {
 	env[envNoJudge] = ""
 	if j, _, err := c.resolveJudge(nil, false); j == nil || err != nil {
 		t.Errorf("EVAL_JUDGE_MODEL with a base URL: judge %v, err %v", j, err)
+	}
+	c.models = nil // a judge is configured, and nothing can build it
+	if j, _, err := c.resolveJudge(nil, false); j != nil || err == nil || !strings.Contains(err.Error(), "evaltest.WithModels(modelkit.Models{})") {
+		t.Errorf("EVAL_JUDGE_MODEL without WithModels: judge %v, err %v, want the error naming WithModels", j, err)
 	}
 }

@@ -7,8 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentevals-go/agentevals/calibrate"
 	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/eval"
+	"github.com/agentevals-go/agentevals/prices"
 	"github.com/agentevals-go/agentevals/score"
 )
 
@@ -46,13 +48,18 @@ type Option func(*config)
 // config is the options after they were applied.
 type config struct {
 	judge            score.Judge
+	models           eval.Models
+	catalog          *prices.Catalog // read by setup
 	noJudge          bool
 	minScore         float64
 	databaseURL      string
 	failOnRegression bool
 	// gate is the gate of the options over the environment's; its FailOn
 	// is "" until effectiveGate resolves it with failOnRegression.
-	gate        eval.Gate
+	gate eval.Gate
+	// calibration, when set, keeps judge metrics the labels do not vouch
+	// for from gating (WithGateLabels).
+	calibration *calibrate.Gate
 	concurrency int
 	timeout     time.Duration
 	metadata    map[string]any
@@ -63,6 +70,12 @@ type config struct {
 // environment and the suite configure, for example a provider.Judge built
 // once for the whole package.
 func WithJudge(j score.Judge) Option { return func(c *config) { c.judge = j } }
+
+// WithModels builds what calls a model with m, usually modelkit.Models{}:
+// the judge the environment and the suite configure, and a suite's llm
+// agent. Without it evaltest links no model SDK, and a judge or llm agent
+// the configuration asks for fails the test with this remedy.
+func WithModels(m eval.Models) Option { return func(c *config) { c.models = m } }
 
 // WithoutJudge leaves judge-backed checks not evaluated whatever the
 // environment and the suite configure (evalrun --no-judge).
@@ -113,6 +126,18 @@ func MinEffect(d float64) Option { return func(c *config) { c.gate.MinEffect = &
 // the database runs are saved to.
 func Baseline(runID string) Option { return func(c *config) { c.gate.Baseline = runID } }
 
+// WithGateLabels keeps the ci gate from gating on judge metrics that the
+// human labels in path do not vouch for (evalrun run --gate-labels path
+// --min-kappa minKappa): a judge metric gates only when the lower bound of
+// its Cohen's kappa 95% interval against the labels reaches minKappa
+// (-1..1). The labelled runs are read from the database runs are saved
+// to, so it needs one, and the ci gate.
+func WithGateLabels(path string, minKappa float64) Option {
+	return func(c *config) {
+		c.calibration = &calibrate.Gate{Labels: path, Source: "evaltest.WithGateLabels", MinKappa: minKappa}
+	}
+}
+
 // WithConcurrency sets how many questions Run asks at once (default
 // min(4, questions), as evalrun).
 func WithConcurrency(n int) Option { return func(c *config) { c.concurrency = n } }
@@ -162,6 +187,14 @@ func newConfig(opts []Option) (*config, error) {
 	}
 	if c.minScore < 0 || c.minScore > 1 || c.minScore != c.minScore {
 		return nil, fmt.Errorf("MinScore(%v): want a number from 0 to 1", c.minScore)
+	}
+	if c.calibration != nil {
+		if err := c.calibration.Validate(); err != nil {
+			return nil, fmt.Errorf("WithGateLabels(%q, %v): min kappa: %w", c.calibration.Labels, c.calibration.MinKappa, err)
+		}
+		if g := c.effectiveGate(); g.Mode != compare.GateCI {
+			return nil, fmt.Errorf("WithGateLabels: only the ci gate gates judge metrics in aggregate, and the gate is %s", g.Mode)
+		}
 	}
 	if c.concurrency < 0 {
 		return nil, fmt.Errorf("WithConcurrency(%d): want a whole number >= 0 (0 = default)", c.concurrency)

@@ -1,8 +1,8 @@
 package evaltest
 
 import (
+	"errors"
 	"fmt"
-	"io"
 	"os"
 	"sync"
 	"testing"
@@ -13,7 +13,6 @@ import (
 	"github.com/agentevals-go/agentevals/eval"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/provenance"
-	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/report"
 	"github.com/agentevals-go/agentevals/runner"
 	"github.com/agentevals-go/agentevals/sanitize"
@@ -135,15 +134,25 @@ func execute(t *testing.T, cfg *config, s *suite.Suite, ag agent.Agent, out *out
 	} else if err := cfg.needsDatabase(gate); err != nil {
 		return nil, err
 	}
+	if db != nil {
+		if gate.Uncalibrated, err = cfg.uncalibrated(t, db, s); err != nil {
+			return nil, err
+		}
+	}
 	if ag == nil {
-		a, err := adapter.New(s.Agent, adapter.Options{Concurrency: runner.Concurrency(cfg.concurrency, len(s.Cases)), Timeout: cfg.timeout})
+		setup, err := cfg.setup()
+		if err != nil {
+			return nil, err
+		}
+		built, err := setup.Agent(s.Agent, eval.AgentOptions{Concurrency: runner.Concurrency(cfg.concurrency, len(s.Cases)), Timeout: cfg.timeout})
+		if errors.Is(err, adapter.ErrNoModels) {
+			err = fmt.Errorf("%w: pass evaltest.WithModels(modelkit.Models{})", err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Path, err)
 		}
-		if c, ok := a.(io.Closer); ok {
-			defer c.Close()
-		}
-		ag = a
+		defer built.Close()
+		ag = built.Agent
 	}
 	meta := map[string]any{"go_test": t.Name()}
 	for k, v := range cfg.metadata {
@@ -158,7 +167,7 @@ func execute(t *testing.T, cfg *config, s *suite.Suite, ag agent.Agent, out *out
 	res, err := eval.Run(ctx, eval.Task{Suite: s, Agent: ag, Judge: judge, Gate: gate,
 		Store: eval.Store{DB: db, Save: models.SaveOptions{MaxWait: -1}},
 		Exec: eval.Exec{Concurrency: cfg.concurrency, Timeout: cfg.timeout, Metadata: meta,
-			JudgeDisabled: judge == nil && why != reasonNoJudge, ExtraSummary: judgeSummary(judge), Provenance: prov}})
+			JudgeDisabled: judge == nil && why != reasonNoJudge, ExtraSummary: eval.JudgeSummary(judge), Provenance: prov}})
 	if err != nil {
 		return nil, err
 	}
@@ -175,15 +184,6 @@ func execute(t *testing.T, cfg *config, s *suite.Suite, ag agent.Agent, out *out
 	logHistory(t, db.URL, res)
 	reportRunFindings(t, res.Comparison, out)
 	return r, nil
-}
-
-// judgeSummary adds which judge ran to the run summary, as evalrun does
-// (provider.Judge.RunSummary); nil for other judges.
-func judgeSummary(j score.Judge) func() map[string]any {
-	if lj, ok := j.(*provider.Judge); ok {
-		return lj.RunSummary
-	}
-	return nil
 }
 
 // fill keeps the cases for the subtests, with why judge metrics were not

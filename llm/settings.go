@@ -61,6 +61,10 @@ type Settings struct {
 	Retry Retry
 }
 
+// MaxRateLimitedAttempts bounds the attempts of one call, 429s with
+// Retry-After included (those do not count against Retry.MaxAttempts).
+const MaxRateLimitedAttempts = 10
+
 // Retry is a bounded exponential backoff: attempt n waits Backoff*2^(n-1),
 // at most MaxBackoff (a Retry-After header is honoured up to MaxBackoff).
 type Retry struct {

@@ -5,8 +5,8 @@ import (
 	"math"
 	"sort"
 
-	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/stats"
 )
 
 // DefaultAlpha is the family-wise false-alarm level of a window's drop
@@ -137,7 +137,7 @@ func proportionTest(name string, p, c *values, level float64) Test {
 	t.Previous, t.Current = float64(p.passed)/n0, float64(c.passed)/n1
 	pooled := float64(p.passed+c.passed) / (n0 + n1)
 	se := math.Sqrt(pooled * (1 - pooled) * (1/n0 + 1/n1))
-	t.Noise = compare.NormalQuantile(1-level) * se
+	t.Noise = stats.NormalQuantile(1-level) * se
 	pv := oneSided(t.Previous-t.Current, se, func(z float64) float64 { return 0.5 * math.Erfc(z/math.Sqrt2) })
 	t.P = &pv
 	t.Alert = pv < level
@@ -151,8 +151,8 @@ func welchTest(name string, p, c *values, level float64) Test {
 	if len(p.scores) < 2 || len(c.scores) < 2 {
 		return t
 	}
-	m0, v0 := meanVar(p.scores)
-	m1, v1 := meanVar(c.scores)
+	m0, v0 := stats.Mean(p.scores), stats.Variance(p.scores)
+	m1, v1 := stats.Mean(c.scores), stats.Variance(c.scores)
 	t.Previous, t.Current = m0, m1
 	a, b := v0/float64(len(p.scores)), v1/float64(len(c.scores))
 	se := math.Sqrt(a + b)
@@ -160,8 +160,8 @@ func welchTest(name string, p, c *values, level float64) Test {
 	if a+b > 0 {
 		df = (a + b) * (a + b) / (a*a/float64(len(p.scores)-1) + b*b/float64(len(c.scores)-1))
 	}
-	t.Noise = tQuantile(1-level, df) * se
-	pv := oneSided(m0-m1, se, func(x float64) float64 { return 1 - compare.StudentTCDF(x, df) })
+	t.Noise = stats.TQuantile(1-level, df) * se
+	pv := oneSided(m0-m1, se, func(x float64) float64 { return 1 - stats.StudentTCDF(x, df) })
 	t.P = &pv
 	t.Alert = pv < level
 	return t
@@ -178,31 +178,6 @@ func oneSided(drop, se float64, upper func(float64) float64) float64 {
 		return 1
 	}
 	return upper(drop / se)
-}
-
-func meanVar(xs []float64) (mean, variance float64) {
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	for _, x := range xs {
-		variance += (x - mean) * (x - mean)
-	}
-	return mean, variance / float64(len(xs)-1)
-}
-
-// tQuantile is the p-quantile of Student's t, by bisection.
-func tQuantile(p, df float64) float64 {
-	lo, hi := -1e3, 1e3
-	for range 100 {
-		mid := (lo + hi) / 2
-		if compare.StudentTCDF(mid, df) < p {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return (lo + hi) / 2
 }
 
 // Line is the one line a cron job's log keeps: which metrics fell, or

@@ -71,17 +71,17 @@ func TestLLMJudge_CallAccount(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var rec UsageRecorder
-			ctx := WithUsageRecorder(context.Background(), &rec)
+			var rec models.UsageRecorder
+			ctx := models.WithUsageRecorder(context.Background(), &rec)
 			_, _ = j.Assess(ctx, "s", "u")
 			if tc.cached {
-				var hit UsageRecorder
-				a, err := j.Assess(WithUsageRecorder(context.Background(), &hit), "s", "u")
+				var hit models.UsageRecorder
+				a, err := j.Assess(models.WithUsageRecorder(context.Background(), &hit), "s", "u")
 				got, _ := hit.Account()
 				if err != nil || a.Details["judge_cache"] != "hit" || !sameAccount(got, models.CallAccount{Cached: 1, Cost: &zero}) {
 					t.Errorf("cache hit = %+v (%v), account %+v, want 1 cached at cost 0", a, err, got)
 				}
-				rec.add(got)
+				rec.Add(got)
 			}
 			got, _ := rec.Account()
 			if !sameAccount(got, tc.want) {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -32,17 +33,21 @@ type Cache struct {
 	misses atomic.Int64
 }
 
+// ErrCache: the judge cache's directory cannot be used.
+var ErrCache = errors.New("open judge cache")
+
 // OpenCache creates dir if needed and checks it is a writable directory.
+// Its errors wrap ErrCache.
 func OpenCache(dir string) (*Cache, error) {
 	if strings.TrimSpace(dir) == "" {
-		return nil, fmt.Errorf("open judge cache: %w: empty directory", llm.ErrInvalidSettings)
+		return nil, fmt.Errorf("%w: %w: empty directory", ErrCache, llm.ErrInvalidSettings)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("open judge cache: %w", err)
+		return nil, fmt.Errorf("%w: %w", ErrCache, err)
 	}
 	probe, err := os.CreateTemp(dir, ".probe-*")
 	if err != nil {
-		return nil, fmt.Errorf("open judge cache: %w", err)
+		return nil, fmt.Errorf("%w: %w", ErrCache, err)
 	}
 	probe.Close()
 	os.Remove(probe.Name())

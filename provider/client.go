@@ -74,10 +74,6 @@ type Attempt struct {
 	url string // the endpoint requested, without credentials or query
 }
 
-// MaxRateLimitedAttempts bounds the attempts of one call, 429s with
-// Retry-After included (those do not count against Retry.MaxAttempts).
-const MaxRateLimitedAttempts = 10
-
 // retryable kinds are transient: rate limits, server errors, timeouts and
 // an unreachable server (a local server still starting, a dropped
 // connection) get the bounded retries.
@@ -115,11 +111,11 @@ func (c *Client) Chat(ctx context.Context, system string, history []llm.ChatMess
 			return reply, nil
 		}
 		// A 429 that says when to come back is the provider pacing us,
-		// not a failure: it costs no attempt, up to MaxRateLimitedAttempts.
+		// not a failure: it costs no attempt, up to llm.MaxRateLimitedAttempts.
 		if at.Kind != score.KindRateLimited || hint == 0 {
 			spent++
 		}
-		if !retryable(at.Kind) || spent >= c.settings.Retry.MaxAttempts || n >= MaxRateLimitedAttempts {
+		if !retryable(at.Kind) || spent >= c.settings.Retry.MaxAttempts || n >= llm.MaxRateLimitedAttempts {
 			return Reply{Usage: reply.Usage, Attempts: attempts}, c.failure(at, attempts)
 		}
 		wait := c.backoff(n, hint)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/score"
 )
 
@@ -140,8 +141,8 @@ func TestCloudProviders_Judge(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rec := &UsageRecorder{}
-			a, err := j.Assess(WithUsageRecorder(context.Background(), rec), "You grade answers.", "Question: 2+2? Answer: 4")
+			rec := &models.UsageRecorder{}
+			a, err := j.Assess(models.WithUsageRecorder(context.Background(), rec), "You grade answers.", "Question: 2+2? Answer: 4")
 			if err != nil {
 				t.Fatalf("assess: %v", err)
 			}

@@ -80,7 +80,7 @@ func (j *Judge) RunSummary() map[string]any {
 
 // Assess asks the model for a verdict on one fresh conversation. Every
 // call, failed or served from the cache, is accounted in Totals and in the
-// UsageRecorder of ctx (WithUsageRecorder), if any.
+// UsageRecorder of ctx (models.WithUsageRecorder), if any.
 func (j *Judge) Assess(ctx context.Context, system, user string) (score.Assessment, error) {
 	s := j.client.Settings()
 	judgeInfo := map[string]any{"provider": s.Provider, "model": s.Model}
@@ -143,8 +143,8 @@ func (j *Judge) account(ctx context.Context, a models.CallAccount) {
 	j.mu.Lock()
 	j.totals.CallAccount = j.totals.Add(a)
 	j.mu.Unlock()
-	if r := recorderFrom(ctx); r != nil {
-		r.add(a)
+	if r := models.UsageRecorderOf(ctx); r != nil {
+		r.Add(a)
 	}
 }
 

@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/show"
 )
 
 // maxReplayRequests bounds the observed requests a report lists for one
@@ -79,8 +79,8 @@ func interactionNumber(n int) int {
 }
 
 // compactJSON is raw without insignificant whitespace, for people (raw
-// itself when it is not JSON; see ReadableJSON).
-func compactJSON(raw []byte) string { return compare.ReadableJSON(raw, "") }
+// itself when it is not JSON; see show.JSON).
+func compactJSON(raw []byte) string { return show.JSON(raw, "") }
 
 // NewReplayView reads response_metadata.api_replay; nil when the case has
 // none. It never fails: evidence in an unknown shape is shown as JSON.

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/show"
 )
 
 // Chart geometry (SVG user units; the SVG scales to the page width).
@@ -112,7 +113,7 @@ func buildCharts(c *compare.Comparison) charts {
 	}
 	sc.Height = chartTop + float64(len(items))*rowHeight + 20
 	for _, v := range []float64{0, 0.25, 0.5, 0.75, 1} {
-		sc.Axis = append(sc.Axis, tick{X: x(v), Label: compare.TrimFloat(v)})
+		sc.Axis = append(sc.Axis, tick{X: x(v), Label: show.Float(v)})
 	}
 	out := charts{Scores: sc}
 	if c.Baseline == nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/show"
 )
 
 // GitHubOptions are the settings of GitHub Actions annotations.
@@ -95,13 +96,13 @@ func writeGitHub(b *strings.Builder, c *compare.Comparison, opts GitHubOptions) 
 	}
 	if len(flaky) > 0 {
 		annotate(b, "notice", Location{}, title+": flaky questions",
-			compare.Plural(len(flaky), "question", "questions")+" flipped between passing and failing in recent runs: "+strings.Join(flaky, "; "))
+			show.Count(len(flaky), "question", "questions")+" flipped between passing and failing in recent runs: "+strings.Join(flaky, "; "))
 	}
 	annotate(b, "notice", Location{}, title, totalsText(c.Totals)+"; "+gateVerdict(c))
 	for _, s := range c.Slices {
 		msg := totalsText(s.Totals) + "; pass rate " + fmtPercent(s.PassRate)
 		if s.Baseline != nil {
-			msg += "; baseline quality " + compare.FmtScore(s.Baseline.Quality.Mean) + "; " + compare.Plural(s.Regressions, "regression", "regressions")
+			msg += "; baseline quality " + show.Score(s.Baseline.Quality.Mean) + "; " + show.Count(s.Regressions, "regression", "regressions")
 		}
 		annotate(b, "notice", Location{}, title+": slice "+s.Key+"="+s.Value, msg)
 	}
@@ -150,7 +151,7 @@ func gatingLevel(gating bool) string {
 // totalsText is the one-line summary of totals in annotations.
 func totalsText(t compare.Totals) string {
 	return fmt.Sprintf("%s: %d passed, %d failed, %s, %d not evaluated; quality %s",
-		compare.Plural(t.Cases, "question", "questions"), t.Passed, t.Failed, compare.Plural(t.Errored, "error", "errors"), t.NotEvaluated, compare.FmtScore(t.Quality.Mean))
+		show.Count(t.Cases, "question", "questions"), t.Passed, t.Failed, show.Count(t.Errored, "error", "errors"), t.NotEvaluated, show.Score(t.Quality.Mean))
 }
 
 // fmtPercent formats a nullable rate as a percentage; nil is "n/a".

@@ -9,6 +9,7 @@ import (
 	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/show"
 )
 
 // JUnit XML (the Ant/Jenkins dialect CI systems read): one testsuite per
@@ -73,14 +74,14 @@ func renderJUnit(w io.Writer, c *compare.Comparison) error {
 	s := junitSuite{Name: run.Suite, Timestamp: run.StartedAt.UTC().Format("2006-01-02T15:04:05"),
 		Time: seconds(run.FinishedAt.Sub(run.StartedAt).Seconds())}
 	s.Properties = []junitProperty{{"run", run.ID.String()}, {"agent", run.Agent}, {"version", run.Version}, {"suite_digest", run.SuiteDigest},
-		{"quality", compare.FmtScore(c.Totals.Quality.Mean)}, {"pass_rate", compare.FmtScore(c.Totals.PassRate)}}
+		{"quality", show.Score(c.Totals.Quality.Mean)}, {"pass_rate", show.Score(c.Totals.PassRate)}}
 	if c.Baseline != nil {
 		s.Properties = append(s.Properties, junitProperty{"baseline", c.Baseline.ID.String()},
 			junitProperty{"regressed", fmt.Sprint(c.Regressed())})
 	}
 	if st := compare.Repeats(run); st != nil { // run --repeat K: K and the pass@k and pass^k rates
 		s.Properties = append(s.Properties, junitProperty{"repeats", fmt.Sprint(st.K)},
-			junitProperty{"pass_at_k", compare.FmtScore(st.PassAtK)}, junitProperty{"pass_hat_k", compare.FmtScore(st.PassHatK)})
+			junitProperty{"pass_at_k", show.Score(st.PassAtK)}, junitProperty{"pass_hat_k", show.Score(st.PassHatK)})
 	}
 	s.Properties = append(s.Properties, sliceProperties(c.Slices)...)
 	if l := c.Localized; l != nil {
@@ -178,7 +179,7 @@ func failureSummary(c *models.CaseResult) string {
 	for _, m := range c.Metrics {
 		switch metricState(m) {
 		case "fail":
-			parts = append(parts, fmt.Sprintf("%s %s < %s", m.Name, compare.FmtScore(m.Score), compare.TrimFloat(m.Threshold)))
+			parts = append(parts, fmt.Sprintf("%s %s < %s", m.Name, show.Score(m.Score), show.Float(m.Threshold)))
 		case "error":
 			parts = append(parts, m.Name+" error")
 		}
@@ -194,7 +195,7 @@ func failureSummary(c *models.CaseResult) string {
 func metricLines(c *models.CaseResult, regs []string) string {
 	var b strings.Builder
 	for _, m := range c.Metrics {
-		fmt.Fprintf(&b, "%s: %s (minimum %s) %s", m.Name, compare.FmtScore(m.Score), compare.TrimFloat(m.Threshold), metricState(m))
+		fmt.Fprintf(&b, "%s: %s (minimum %s) %s", m.Name, show.Score(m.Score), show.Float(m.Threshold), metricState(m))
 		if e := compare.ErrorSummary(m.ErrorDetails); e != "" {
 			b.WriteString(": " + e)
 		} else if m.Reason != nil && *m.Reason != "" {
@@ -215,8 +216,8 @@ func sliceProperties(slices []compare.Slice) []junitProperty {
 	var out []junitProperty
 	for _, s := range slices {
 		prefix := "slice." + s.Key + "=" + sanitize.StripControl(s.Value, false) + "."
-		out = append(out, junitProperty{prefix + "quality", compare.FmtScore(s.Quality.Mean)},
-			junitProperty{prefix + "pass_rate", compare.FmtScore(s.PassRate)})
+		out = append(out, junitProperty{prefix + "quality", show.Score(s.Quality.Mean)},
+			junitProperty{prefix + "pass_rate", show.Score(s.PassRate)})
 		if s.Baseline != nil {
 			out = append(out, junitProperty{prefix + "regressions", fmt.Sprint(s.Regressions)})
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/score"
+	"github.com/agentevals-go/agentevals/show"
 )
 
 type viewKind int
@@ -153,7 +154,7 @@ func newView(c *compare.Comparison, kind viewKind) *view {
 	}
 	v.Outage = compare.InfrastructureFailures(c.Run)
 	if !c.Run.Metadata.IsNull() && string(c.Run.Metadata) != "{}" {
-		v.Metadata = compare.ReadableJSON(c.Run.Metadata, "  ")
+		v.Metadata = show.JSON(c.Run.Metadata, "  ")
 	}
 	v.JudgeUsage = JudgeUsageOf(c.Run.Cases).String()
 	for _, f := range c.Findings {
@@ -244,22 +245,22 @@ func (u *JudgeUsage) String() string {
 		return "none recorded"
 	}
 	var b strings.Builder
-	b.WriteString(compare.Plural(int(u.Calls), "call", "calls"))
+	b.WriteString(show.Count(int(u.Calls), "call", "calls"))
 	var notes []string
 	if u.Errors > 0 {
 		notes = append(notes, fmt.Sprintf("%d failed", u.Errors))
 	}
 	if r := u.Attempts - u.Calls; r > 0 {
-		notes = append(notes, compare.Plural(int(r), "retry", "retries"))
+		notes = append(notes, show.Count(int(r), "retry", "retries"))
 	}
 	if len(notes) > 0 {
 		b.WriteString(" (" + strings.Join(notes, ", ") + ")")
 	}
 	if u.Cached > 0 {
-		b.WriteString(", " + compare.Plural(int(u.Cached), "verdict", "verdicts") + " from cache")
+		b.WriteString(", " + show.Count(int(u.Cached), "verdict", "verdicts") + " from cache")
 	}
-	fmt.Fprintf(&b, ", %s, %s, cost ", compare.Plural(int(u.InputTokens), "input token", "input tokens"),
-		compare.Plural(int(u.OutputTokens), "output token", "output tokens"))
+	fmt.Fprintf(&b, ", %s, %s, cost ", show.Count(int(u.InputTokens), "input token", "input tokens"),
+		show.Count(int(u.OutputTokens), "output token", "output tokens"))
 	switch c := u.Cost; {
 	case c == nil:
 		b.WriteString("unknown")
@@ -276,21 +277,21 @@ func (u *JudgeUsage) String() string {
 func outcome(t compare.Totals) string {
 	ne := ""
 	if t.NotEvaluated > 0 {
-		ne = ", " + compare.Plural(t.NotEvaluated, "question", "questions") + " not evaluated"
+		ne = ", " + show.Count(t.NotEvaluated, "question", "questions") + " not evaluated"
 	}
 	switch {
 	case t.Evaluated == 0:
-		return "NOT EVALUATED: no question had a calculated check (" + compare.Plural(t.Cases, "question", "questions") + ")"
+		return "NOT EVALUATED: no question had a calculated check (" + show.Count(t.Cases, "question", "questions") + ")"
 	case t.Failed > 0 || t.Errored > 0:
 		var bad []string
 		if t.Failed > 0 {
 			bad = append(bad, fmt.Sprintf("%d failed", t.Failed))
 		}
 		if t.Errored > 0 {
-			bad = append(bad, compare.Plural(t.Errored, "error", "errors"))
+			bad = append(bad, show.Count(t.Errored, "error", "errors"))
 		}
 		return fmt.Sprintf("FAILED: %d of %s passed (%s%s)", t.Passed,
-			compare.Plural(t.Evaluated, "evaluated question", "evaluated questions"), strings.Join(bad, ", "), ne)
+			show.Count(t.Evaluated, "evaluated question", "evaluated questions"), strings.Join(bad, ", "), ne)
 	}
 	if t.Evaluated == 1 {
 		return "PASSED: the 1 evaluated question passed" + ne
@@ -324,7 +325,7 @@ func jsonText(j models.JSON) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
-	return compare.DisplayJSON(v)
+	return show.Value(v)
 }
 
 // funcs are the formatting helpers shared by the templates; esc is the
@@ -335,14 +336,14 @@ func funcs(esc func(string) string) map[string]any {
 		"esc":    esc,
 		"short":  func(s string, n int) string { return esc(truncate(s, n)) },
 		"reason": func(s string) string { return esc(wholeReason(s)) },
-		"score":  compare.FmtScore,
+		"score":  show.Score,
 		// scoreOrDash shows a metric score as the dashboard does: "—" for
 		// a NULL score (errored or not calculated).
 		"scoreOrDash": func(v *float64) string {
 			if v == nil {
 				return "—"
 			}
-			return compare.FmtScore(v)
+			return show.Score(v)
 		},
 		"pct": func(v *float64) string {
 			if v == nil {
@@ -356,10 +357,10 @@ func funcs(esc func(string) string) map[string]any {
 			}
 			return fmt.Sprintf("[%.3f, %.3f]", st.CI.Low, st.CI.High)
 		},
-		"delta":   compare.FmtDelta,
-		"num":     func(v float64) string { return compare.TrimFloat(v) },
+		"delta":   show.Delta,
+		"num":     func(v float64) string { return show.Float(v) },
 		"minimum": func(v float64) string { return fmt.Sprintf("%.3f", v) },
-		"plural":  compare.Plural,
+		"plural":  show.Count,
 		"time":    FormatTime,
 		"upper":   strings.ToUpper,
 		"tokens": func(v *int64) string {

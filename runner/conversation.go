@@ -14,7 +14,6 @@ import (
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/otlp"
-	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/score"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -36,7 +35,7 @@ type conversationRun struct {
 	// last is the last reply (its metadata becomes the case's).
 	last agent.Response
 	// simUsage accounts the simulator's and goal judge's calls.
-	simUsage provider.UsageRecorder
+	simUsage models.UsageRecorder
 	// size is the conversation's text so far and budgetNotes what the
 	// budget cut (runner/conversation_budget.go).
 	size        int

@@ -26,6 +26,10 @@ import (
 //	hit-cap      user: "next" forever; judge: never reached
 //	bad-user     user: a reply that is not JSON
 //	user-500     user: HTTP 500 on every attempt
+//
+// The judge's provider plays the simulated user.
+var _ UserSimulator = (*provider.Judge)(nil)
+
 func simServer(tb testing.TB) *httptest.Server {
 	tb.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/stats"
 	"github.com/agentevals-go/agentevals/suite"
 )
 
@@ -152,7 +153,7 @@ func mergeMetric(pos int, m suite.Metric, reps []*models.CaseResult) (*models.Me
 	case len(scored) == 0:
 		row.Reason = &notCalculated
 	default:
-		mean := meanOf(scored)
+		mean := stats.Mean(scored)
 		row.Score = &mean
 		row.Passed = lost == 0 && mean >= m.Threshold-scoreEpsilon
 		parts := []string{summary}
@@ -183,15 +184,7 @@ func scoreList(scored []float64, k int) string {
 	if len(scored) < k {
 		head = fmt.Sprintf("mean of %d scored of %d", len(scored), k)
 	}
-	return fmt.Sprintf("%s: %.3f (%s)", head, meanOf(scored), strings.Join(list, ", "))
-}
-
-func meanOf(xs []float64) float64 {
-	var sum float64
-	for _, x := range xs {
-		sum += x
-	}
-	return sum / float64(len(xs))
+	return fmt.Sprintf("%s: %.3f (%s)", head, stats.Mean(scored), strings.Join(list, ", "))
 }
 
 // repeatErrorDetails is the first error of a metric over repeats, its kind

@@ -15,7 +15,6 @@ import (
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/otlp"
-	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/score"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -124,8 +123,8 @@ func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseRe
 		}
 		s.Metadata = DecodeObject(c.Metadata) // a fresh copy per scorer
 		s.Metric = m.Name
-		var used provider.UsageRecorder
-		a, err := Assess(provider.WithUsageRecorder(ctx, &used), sc, s)
+		var used models.UsageRecorder
+		a, err := Assess(models.WithUsageRecorder(ctx, &used), sc, s)
 		mr := &models.MetricResult{Position: pos, Name: m.Name, Threshold: m.Threshold}
 		if err != nil {
 			mr.ErrorDetails = metricErrorJSON(err)
@@ -174,7 +173,7 @@ func SampleOf(c *suite.Case) score.Sample {
 // under the scorer's context (every call, failed ones and retries, and cache
 // hits), or, for a Judge that records nothing, one call with the usage its
 // assessment reported.
-func metricJudgeUsage(used *provider.UsageRecorder, a score.Assessment) (models.CallAccount, bool) {
+func metricJudgeUsage(used *models.UsageRecorder, a score.Assessment) (models.CallAccount, bool) {
 	if acc, ok := used.Account(); ok {
 		return acc, true
 	}

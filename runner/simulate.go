@@ -10,7 +10,6 @@ import (
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/models"
-	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/score"
 )
 
@@ -19,10 +18,8 @@ import (
 // the judge's provider plays the user unless ExecOptions.Simulator names
 // another.
 type UserSimulator interface {
-	SimulateUser(ctx context.Context, system string, history []llm.ChatMessage) (provider.Reply, error)
+	SimulateUser(ctx context.Context, system string, history []llm.ChatMessage) (string, error)
 }
-
-var _ UserSimulator = (*provider.Judge)(nil)
 
 // simulatorReplyFormat is what the simulated user must reply.
 const simulatorReplyFormat = `Reply with exactly one JSON object and nothing else:
@@ -66,14 +63,14 @@ func (s simulation) next(ctx context.Context, turn int, history []agent.Message)
 	if cutSent {
 		s.cv.note(fmt.Sprintf("the conversation sent to the simulated user was cut to %d bytes", MaxSentBytes))
 	}
-	reply, err := sim.SimulateUser(provider.WithUsageRecorder(ctx, &s.cv.simUsage), s.system(), []llm.ChatMessage{{Role: llm.RoleUser, Content: simulatorPrompt(sent)}})
+	text, err := sim.SimulateUser(models.WithUsageRecorder(ctx, &s.cv.simUsage), s.system(), []llm.ChatMessage{{Role: llm.RoleUser, Content: simulatorPrompt(sent)}})
 	if err != nil {
 		return "", "", &adapter.Error{Kind: "simulator_error", Message: fmt.Sprintf("turn %d: the simulated user failed: %v", turn+1, err)}
 	}
-	msg, done, perr := parseSimulatorReply(reply.Text)
+	msg, done, perr := parseSimulatorReply(text)
 	if perr != nil {
 		return "", "", &adapter.Error{Kind: "simulator_error", Message: fmt.Sprintf("turn %d: the simulated user's reply is unusable: %v", turn+1, perr),
-			Details: map[string]any{"reply": score.RawReply(reply.Text)}}
+			Details: map[string]any{"reply": score.RawReply(text)}}
 	}
 	if done {
 		return "", models.StopUserDone, nil
@@ -148,7 +145,7 @@ func (s simulation) reached(ctx context.Context, cv *conversationRun) (bool, err
 	}
 	sample := score.Sample{Conversation: cv.scoreConversation()}
 	p := score.ConversationPrompt(score.GoalCompletion, "", sample)
-	a, err := s.e.opts.Judge.Assess(provider.WithUsageRecorder(ctx, &cv.simUsage), goalSystem(), p.User)
+	a, err := s.e.opts.Judge.Assess(models.WithUsageRecorder(ctx, &cv.simUsage), goalSystem(), p.User)
 	if err != nil {
 		return false, &adapter.Error{Kind: "simulator_error", Message: fmt.Sprintf("turn %d: the goal judge failed: %v", len(cv.turns), err)}
 	}

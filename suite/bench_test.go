@@ -72,3 +72,16 @@ func BenchmarkLoad5000(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPlan5000 is the planned run of a 5,000-question suite whose
+// digest is already kept (Execute's plan after the baseline lookup's).
+func BenchmarkPlan5000(b *testing.B) {
+	s := benchSuite(b, 5000)
+	calc := s.Calculated(false)
+	s.Plan(calc)
+	b.ResetTimer()
+	for b.Loop() {
+		s.Plan(calc)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/5000, "ns/case")
+}

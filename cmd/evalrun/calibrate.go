@@ -6,12 +6,9 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/agentevals-go/agentevals/bounds"
 	"github.com/agentevals-go/agentevals/calibrate"
 	"github.com/agentevals-go/agentevals/eval"
-	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/sanitize"
 )
 
@@ -63,7 +60,7 @@ func (c *CalibrateCmd) Run(ctx context.Context, g *Globals) error {
 	var labels []calibrate.Label
 	var err error
 	if c.Labels != "" {
-		if labels, err = readLabels("--labels", c.Labels); err != nil {
+		if labels, err = calibrate.ReadLabels("--labels", c.Labels); err != nil {
 			return &exitError{Code: exitInvalid, Err: err}
 		}
 	}
@@ -94,7 +91,7 @@ func (c *CalibrateCmd) Run(ctx context.Context, g *Globals) error {
 	if c.Labels == "" {
 		return nil
 	}
-	ms := calibrate.Calibrate(labels, judgedMetrics(run))
+	ms := calibrate.Calibrate(labels, calibrate.JudgedMetrics(run))
 	fmt.Fprintf(g.Stdout, "Calibration of run %s (%s, %s) against %s: pass/fail agreement\n\n", run.ID, run.Suite, run.Agent, c.Labels)
 	if err := calibrate.WriteCalibration(g.Stdout, ms); err != nil {
 		return err
@@ -115,7 +112,7 @@ func (c *CalibrateCmd) Run(ctx context.Context, g *Globals) error {
 func checkKappa(ms []calibrate.MetricAgreement, bar float64) error {
 	var problems []string
 	for _, m := range ms {
-		if why, ok := kappaBelow(m, bar); ok {
+		if why, ok := calibrate.KappaBelow(m, bar); ok {
 			problems = append(problems, m.Metric+": "+why)
 		}
 	}
@@ -124,63 +121,4 @@ func checkKappa(ms []calibrate.MetricAgreement, bar float64) error {
 			bar, strings.Join(problems, "; "))
 	}
 	return nil
-}
-
-// kappaBelow says why a metric's calibration does not reach bar: the
-// lower bound of its kappa interval is below it (up to floating-point
-// error), or kappa cannot be computed; ok is false when it reaches bar.
-func kappaBelow(m calibrate.MetricAgreement, bar float64) (why string, ok bool) {
-	switch {
-	case m.Pairs == 0:
-		return "no human label", true
-	case m.KappaUndefined:
-		return "undefined (only one label on both sides)", true
-	case m.Kappa == nil:
-		return "no label could be compared", true
-	}
-	low := *m.Kappa
-	if m.KappaLow != nil {
-		low = *m.KappaLow
-	}
-	text := fmt.Sprintf("Cohen's kappa %.3f", *m.Kappa)
-	if m.KappaLow != nil {
-		text += fmt.Sprintf(" [%.3f, %.3f]", *m.KappaLow, *m.KappaHigh)
-	}
-	// The tolerance keeps a bound that is exactly the bar on paper from
-	// failing on floating-point error.
-	if low < bar-1e-9 {
-		return fmt.Sprintf("%s over %d labels: the interval's lower bound %.3f < %v", text, m.Pairs, low, bar), true
-	}
-	return fmt.Sprintf("%s over %d labels: the interval's lower bound %.3f >= %v", text, m.Pairs, low, bar), false
-}
-
-// readLabels reads the labels file path that flag (as the user typed
-// it, e.g. "--gate-labels") named.
-func readLabels(flag, path string) ([]calibrate.Label, error) {
-	f, err := bounds.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", flag, err)
-	}
-	defer f.Close()
-	labels, err := calibrate.ParseLabels(bounds.NewReader(f, bounds.DefaultMaxBytes))
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", flag, path, err)
-	}
-	return labels, nil
-}
-
-// judgedMetrics flattens a run's metric rows into the judge verdicts that
-// calibration compares with human labels.
-func judgedMetrics(run *models.Run) []calibrate.JudgedMetric {
-	var out []calibrate.JudgedMetric
-	for _, cr := range run.Cases {
-		for _, m := range cr.Metrics {
-			out = append(out, calibrate.JudgedMetric{
-				CaseID: cr.CaseID, Metric: m.Name, Threshold: m.Threshold,
-				Score: m.Score, Passed: m.Passed, Errored: m.Errored(),
-				AnswerLength: utf8.RuneCountInString(textOf(cr.Output)),
-			})
-		}
-	}
-	return out
 }

@@ -5,23 +5,21 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
-	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/bounds"
 	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/eval"
-	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/report"
 	"github.com/agentevals-go/agentevals/runner"
 	"github.com/agentevals-go/agentevals/sanitize"
 	"github.com/agentevals-go/agentevals/score"
+	"github.com/agentevals-go/agentevals/show"
 	"github.com/agentevals-go/agentevals/suite"
 )
 
@@ -97,19 +95,16 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 		}
 		suites[i] = &s
 	}
-	var rc RunCmd
-	rc.JudgeFlags = c.JudgeFlags
-	judge, err := rc.judgeFor(ctx, exp.Suite)
+	judge, err := c.judgeFor(ctx, exp.Suite)
 	if err != nil {
 		return asInvalid(err)
 	}
-	if c.Pairwise && judge == nil && !bool(rc.NoJudge) {
+	if c.Pairwise && judge == nil && !bool(c.NoJudge) {
 		// No metric needs a judge, the pairwise verdicts do.
-		if judge, err = rc.judge(ctx, exp.Suite.Judge); err != nil {
+		if judge, err = c.judge(ctx, exp.Suite.Judge); err != nil {
 			return asInvalid(err)
 		}
 	}
-	c.JudgeFlags = rc.JudgeFlags // the judge built, whose summary every variant's run carries
 	for i, v := range exp.Variants {
 		warnSameFamily(g.Stderr, suites[i].Agent.LLM, c.built, fmt.Sprintf("variant %q: ", sanitize.EscapeText(v.Name)))
 	}
@@ -145,11 +140,11 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	if c.notSaved > 0 {
 		return &exitError{Code: exitNotSaved, Err: fmt.Errorf("%s of %d not saved to the database: import the evidence files named above",
-			compare.Plural(c.notSaved, "variant", "variants"), len(runs))}
+			show.Count(c.notSaved, "variant", "variants"), len(runs))}
 	}
 	if c.failed > 0 {
 		return &exitError{Code: exitFailed, Err: fmt.Errorf("%s of %d failed the gate (--fail-on %s): see the exit lines above",
-			compare.Plural(c.failed, "variant", "variants"), len(runs), c.gate().FailOn)}
+			show.Count(c.failed, "variant", "variants"), len(runs), c.gate().FailOn)}
 	}
 	return nil
 }
@@ -197,20 +192,16 @@ func writeGrid(g *Globals, runs []*models.Run, targets []eval.Report) error {
 func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.DB, s *suite.Suite, v suite.Variant,
 	judge score.Judge, meta map[string]any) (*models.Run, error) {
 	conc := runner.Concurrency(int(c.Concurrency), len(s.Cases))
-	catalog, err := c.catalog()
+	setup, err := c.setup(g)
 	if err != nil {
 		return nil, err
 	}
-	agentOpts := adapter.Options{Concurrency: conc, LookupEnv: v.LookupEnv(os.LookupEnv), Limiter: llm.NewLimiter(), Prices: catalog}
-	stop := g.guardAgent(s.Agent, &agentOpts)
-	defer stop()
-	a, err := adapter.New(s.Agent, agentOpts)
+	built, err := setup.Agent(s.Agent, eval.AgentOptions{Concurrency: conc, LookupEnv: v.LookupEnv(os.LookupEnv)})
 	if err != nil {
 		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("variant %q: %w", v.Name, err)}
 	}
-	if cl, ok := a.(io.Closer); ok {
-		defer cl.Close()
-	}
+	defer built.Close()
+	a := built.Agent
 	prov, meta := collectProvenance(ctx, s.Dir, meta, c.NoHost)
 	task := eval.Task{Suite: s, Agent: a, Judge: judge, Gate: c.gate(),
 		Store: eval.Store{DB: db, EvidenceDir: DefaultEvidenceDir, Save: g.saveOptions(g.announceRetry)},

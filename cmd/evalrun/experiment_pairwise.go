@@ -8,7 +8,6 @@ import (
 
 	"github.com/agentevals-go/agentevals/eval"
 	"github.com/agentevals-go/agentevals/models"
-	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/report"
 	"github.com/agentevals-go/agentevals/runner"
 	"github.com/agentevals-go/agentevals/score"
@@ -54,8 +53,8 @@ func (c *ExperimentCmd) pairwiseHooks(ctx context.Context, g *Globals, e *eval.E
 			t := c.built.Totals()
 			rec.Judge = map[string]string{"provider": t.Provider, "model": t.Model}
 		}
-		var usage provider.UsageRecorder // the pairwise calls count in the run's judge_usage
-		verdicts, err := eval.JudgePairs(provider.WithUsageRecorder(ctx, &usage), judge, ref.Cases, own, eval.PairwiseOptions{})
+		var usage models.UsageRecorder // the pairwise calls count in the run's judge_usage
+		verdicts, err := eval.JudgePairs(models.WithUsageRecorder(ctx, &usage), judge, ref.Cases, own, eval.PairwiseOptions{})
 		if err != nil {
 			// Interrupted: the run is not saved either (runner.Execute
 			// sees the same context).

@@ -8,6 +8,7 @@ import (
 	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/report"
 	"github.com/agentevals-go/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/show"
 )
 
 // writeGateSummary prints the comparison in a few lines: the baseline, the
@@ -56,7 +57,7 @@ func writeGateSummary(w io.Writer, cmp *compare.Comparison, noBaseline string) {
 		fmt.Fprintf(w, "Regressed: %s (! fails the gate)\n", sanitize.EscapeText(cmp.RegressionText()))
 	case len(byQuestion) > 0:
 		fmt.Fprintf(w, "No gating regression (%s not gating under the %s gate)\n",
-			compare.Plural(len(byQuestion), "question with findings", "questions with findings"), cmp.Options.Gate)
+			show.Count(len(byQuestion), "question with findings", "questions with findings"), cmp.Options.Gate)
 	default:
 		fmt.Fprintln(w, "No regression")
 	}

@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/alecthomas/kong"
 
+	"github.com/agentevals-go/agentevals/eval"
 	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/modelkit"
 	"github.com/agentevals-go/agentevals/prices"
 	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/score"
@@ -67,23 +70,35 @@ func (f *JudgeFlags) judge(ctx context.Context, cfg *suite.ModelConfig) (score.J
 	if err != nil || !ok {
 		return nil, err
 	}
-	var cache *provider.Cache
-	if f.JudgeCache != "" {
-		if cache, err = provider.OpenCache(f.JudgeCache); err != nil {
-			return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("--judge-cache: %w", err)}
-		}
-	}
-	catalog, err := f.catalog()
+	setup, err := f.setup(nil)
 	if err != nil {
 		return nil, err
 	}
-	f.limiter = llm.NewLimiter()
-	j, err := provider.NewJudge(s, provider.Options{Limiter: f.limiter, Prices: catalog}, cache)
+	j, limiter, err := setup.Judge(s, f.JudgeCache)
+	if errors.Is(err, provider.ErrCache) {
+		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("--judge-cache: %w", err)}
+	}
 	if err != nil {
 		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("judge: %w", err)}
 	}
-	f.built = j
+	f.limiter = limiter
+	f.built, _ = j.(*provider.Judge)
 	return j, nil
+}
+
+// setup is how run, experiment and the judge commands build agents and
+// judges (eval.Setup): the model providers, the --prices catalog, and the
+// process guardian of g (nil: none).
+func (f *JudgeFlags) setup(g *Globals) (eval.Setup, error) {
+	catalog, err := f.catalog()
+	if err != nil {
+		return eval.Setup{}, err
+	}
+	s := eval.Setup{Models: modelkit.Models{}, Prices: catalog}
+	if g != nil {
+		s.Guard, s.Warnings = g.guard, g.Stderr
+	}
+	return s, nil
 }
 
 // catalog is the price catalog under the --prices file, read once; a bad
@@ -140,6 +155,8 @@ func (f *JudgeFlags) judgeSummary() map[string]any {
 	}
 	return f.built.RunSummary()
 }
+
+var _ eval.Models = modelkit.Models{}
 
 // envBool is a boolean flag whose environment variable may be set but
 // empty, as CI templates often leave it ("EVAL_NO_JUDGE="): empty reads as

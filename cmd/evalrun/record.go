@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/eval"
+	"github.com/agentevals-go/agentevals/show"
 	"github.com/agentevals-go/agentevals/suite"
 )
 
@@ -43,7 +43,7 @@ func (c *RunCmd) record(ctx context.Context, g *Globals, task eval.Task) error {
 		}
 		return &exitError{Code: exitFailed, Err: err}
 	}
-	fmt.Fprintf(g.Stdout, "Recorded %s of %s: wrote %s", compare.Plural(written.Requests, "request", "requests"), questions(written.Questions), displayPath(absPath(written.Suite)))
+	fmt.Fprintf(g.Stdout, "Recorded %s of %s: wrote %s", show.Count(written.Requests, "request", "requests"), questions(written.Questions), displayPath(absPath(written.Suite)))
 	for _, f := range written.Files {
 		fmt.Fprintf(g.Stdout, ", %s", displayPath(f))
 	}

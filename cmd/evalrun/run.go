@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -78,21 +77,16 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	}
 	warnSameFamily(g.Stderr, s.Agent.LLM, c.built, "")
 	conc := runner.Concurrency(int(c.Concurrency), len(s.Cases))
-	catalog, err := c.catalog()
+	setup, err := c.setup(g)
 	if err != nil {
 		return err
 	}
-	agentLimiter := llm.NewLimiter()
-	agentOpts := adapter.Options{Concurrency: conc, Timeout: c.timeout(), Limiter: agentLimiter, MaxAnswerBytes: c.MaxAnswerBytes, Prices: catalog}
-	stop := g.guardAgent(s.Agent, &agentOpts)
-	defer stop()
-	a, err := adapter.New(s.Agent, agentOpts)
+	built, err := setup.Agent(s.Agent, eval.AgentOptions{Concurrency: conc, Timeout: c.timeout(), MaxAnswerBytes: c.MaxAnswerBytes})
 	if err != nil {
 		return &exitError{Code: exitInvalid, Err: fmt.Errorf("%s: %w", s.Path, err)}
 	}
-	if cl, ok := a.(io.Closer); ok {
-		defer cl.Close()
-	}
+	defer built.Close()
+	a := built.Agent
 	prov, meta := collectProvenance(ctx, s.Dir, meta, c.NoHost)
 	task := eval.Task{Suite: s, Agent: a, Judge: judge,
 		Exec: eval.Exec{Concurrency: conc, Timeout: c.timeout(), Metadata: meta,
@@ -129,7 +123,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	if g.signals != nil && c.Grace > 0 && !c.NoSave {
 		task.Exec.Stop, task.Exec.StopReason = g.signals.graceful(c.Grace)
 	}
-	showProgress(g, &task.Exec, len(s.Cases), func() string { return rateNote(agentLimiter, c.JudgeFlags.limiter) })
+	showProgress(g, &task.Exec, len(s.Cases), func() string { return rateNote(built.Limiter, c.JudgeFlags.limiter) })
 	res, err := eval.Run(ctx, task)
 	if res == nil || res.Comparison == nil {
 		return asFailed(keptAnyway(g, res, err))
@@ -150,24 +144,6 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 		return &exitError{Code: res.Decision.Code}
 	}
 	return nil
-}
-
-// guardAgent starts the process guardian for command and worker agents
-// and sets opts.ProcessTag, so that no agent process outlives evalrun, even
-// a SIGKILLed one. A machine that refuses (say, a locked-down container)
-// still runs the suite with a warning: process groups and Pdeathsig
-// remain. The returned function stops the guardian.
-func (g *Globals) guardAgent(cfg suite.AgentConfig, opts *adapter.Options) (stop func()) {
-	if g.guard == nil || (cfg.Type != suite.AgentCommand && cfg.Type != suite.AgentWorker) {
-		return func() {}
-	}
-	tag, stop, err := g.guard()
-	if err != nil {
-		fmt.Fprintf(g.Stderr, "warning: %v: agent processes that leave their process group may outlive evalrun\n", err)
-		return func() {}
-	}
-	opts.ProcessTag = tag
-	return stop
 }
 
 // asFailed keeps an exitError's code and makes anything else exit 1.
@@ -202,7 +178,7 @@ func (c *RunCmd) Help() string {
 // typed and the section are still validated; the EVAL_JUDGE_* variables are
 // then not read. Without a judge-backed metric the calculated metrics and
 // the digest are the same with or without a judge.
-func (c *RunCmd) judgeFor(ctx context.Context, st *suite.Suite) (score.Judge, error) {
+func (c *JudgeFlags) judgeFor(ctx context.Context, st *suite.Suite) (score.Judge, error) {
 	if st.NeedsJudge() || st.NeedsSimulator() {
 		j, err := c.judge(ctx, st.Judge)
 		var ee *exitError

@@ -15,11 +15,11 @@ import (
 	"golang.org/x/term"
 	"golang.org/x/text/width"
 
-	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/eval"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/runner"
 	"github.com/agentevals-go/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/show"
 )
 
 // progress shows a bar on a terminal and plain lines otherwise.
@@ -82,7 +82,7 @@ func (p *progress) update(ev runner.Progress) {
 	status := p.timing(ev.Done, ev.Total)
 	switch {
 	case p.errored > 0:
-		status = fmt.Sprintf("%d failed, %s · %s", p.failed, compare.Plural(p.errored, "error", "errors"), status)
+		status = fmt.Sprintf("%d failed, %s · %s", p.failed, show.Count(p.errored, "error", "errors"), status)
 	case p.failed > 0:
 		status = fmt.Sprintf("%d failed · %s", p.failed, status)
 	}
@@ -299,7 +299,7 @@ func writeCoverageWarnings(w io.Writer, run *models.Run) {
 }
 
 // questions is "1 question", "3 questions".
-func questions(n int) string { return compare.Plural(n, "question", "questions") }
+func questions(n int) string { return show.Count(n, "question", "questions") }
 
 // showProgress shows the execution's progress on stderr: a bar on a
 // terminal, a line per question otherwise; rates, when not nil, adds the

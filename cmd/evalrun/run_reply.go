@@ -5,10 +5,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/agentevals-go/agentevals/compare"
-
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/sanitize"
+	"github.com/agentevals-go/agentevals/show"
 )
 
 // replyNoteLine is the run table's line under a case whose reply was not
@@ -24,7 +23,7 @@ func replyNoteLine(c *models.CaseResult) string {
 	case "json":
 		lines := strings.Count(n.TextBefore, "\n") + 1
 		return fmt.Sprintf("reply read from the last line of stdout; %s of text before it kept as a note (response_metadata.reply_note), not scored",
-			compare.Plural(lines, "line", "lines"))
+			show.Count(lines, "line", "lines"))
 	case "text":
 		return "reply read and scored as PLAIN TEXT although it holds a JSON object (response_metadata.reply_note says why)"
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/evaltest"
 	"github.com/agentevals-go/agentevals/examples/gotest"
+	"github.com/agentevals-go/agentevals/modelkit"
 )
 
 // revision is the agent revision under test: AGENT_REVISION, else the
@@ -24,7 +25,7 @@ func revision() string {
 func TestSupportSuite(t *testing.T) {
 	t.Parallel()
 	evaltest.Run(t, "suite.json", gotest.Agent(revision()),
-		evaltest.WithMetadata(map[string]any{"revision": revision()}))
+		evaltest.WithMetadata(map[string]any{"revision": revision()}), evaltest.WithModels(modelkit.Models{}))
 }
 
 // TestWarrantyAnswer checks one answer with single-answer assertions.
@@ -46,8 +47,9 @@ func TestWarrantyAnswer(t *testing.T) {
 
 	// Judge-backed checks in a subtest of their own: without a judge
 	// (EVAL_JUDGE_MODEL unset) or under -short they skip it with the
-	// reason, and the deterministic checks above still count.
+	// reason, and the deterministic checks above still count. The judge
+	// the environment configures is built with provider.Models.
 	t.Run("faithful", func(t *testing.T) {
-		evaltest.NewJudge(t).Faithful(t, answer, gotest.Policies["warranty"])
+		evaltest.NewJudge(t, evaltest.WithModels(modelkit.Models{})).Faithful(t, answer, gotest.Policies["warranty"])
 	})
 }

@@ -63,3 +63,24 @@ func TestLayout_GoAgentPackages(t *testing.T) {
 		}
 	}
 }
+
+// TestLayout_EvaltestLinksNoModelSDK: a Go agent's go test imports
+// evaltest; it links no model SDK and not provider, which the caller passes
+// in (evaltest.WithModels) when a judge or an llm agent is wanted. gRPC is
+// not counted here: the trace receiver's OTLP types bring it.
+func TestLayout_EvaltestLinksNoModelSDK(t *testing.T) {
+	const provider = "github.com/agentevals-go/agentevals/provider"
+	for _, p := range list(t, "./evaltest", "./eval", "./runner", "./adapter") {
+		for _, d := range p.deps {
+			if d == provider {
+				t.Errorf("%s links %s: the model providers are passed in, never imported", p.path, d)
+			}
+			for _, sdk := range sdkPrefixes {
+				if strings.HasPrefix(d, sdk) && sdk != "google.golang.org/grpc" {
+					t.Errorf("%s links %s: evaltest and the pipeline under it must link no model SDK", p.path, d)
+					break
+				}
+			}
+		}
+	}
+}

@@ -1,4 +1,4 @@
-package compare
+package show
 
 import (
 	"bytes"
@@ -8,13 +8,13 @@ import (
 	"github.com/agentevals-go/agentevals/internal/jsonindent"
 )
 
-// ReadableJSON shows a JSON value to people: compact when indent is "",
+// JSON shows a JSON value to people: compact when indent is "",
 // else indented by indent. Go's encoder writes <, > and & inside strings as
 // \u003c, \u003e and \u0026, which reads as noise; they are turned back
 // into the characters (the output is text for a template or a terminal,
 // which escape it for their context, never JSON embedded in HTML). Raw that
 // is not JSON is returned as it is.
-func ReadableJSON(raw []byte, indent string) string {
+func JSON(raw []byte, indent string) string {
 	var b bytes.Buffer
 	var err error
 	if indent == "" {
@@ -28,8 +28,8 @@ func ReadableJSON(raw []byte, indent string) string {
 	return unescapeHTMLInJSON(b.String())
 }
 
-// DisplayJSON encodes v compactly for people (see ReadableJSON).
-func DisplayJSON(v any) string {
+// Value encodes v compactly for people (see JSON).
+func Value(v any) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

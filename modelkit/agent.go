@@ -1,4 +1,4 @@
-package adapter
+package modelkit
 
 import (
 	"bytes"
@@ -10,11 +10,10 @@ import (
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/provider"
-	"github.com/agentevals-go/agentevals/suite"
 )
 
-// llmAgent is the "llm" agent type: it evaluates a provider, model and
-// system prompt directly. Each question is one fresh conversation (system
+// llmAgent is the "llm" agent type (adapter.Options.LLM): it evaluates a
+// provider, model and system prompt directly. Each question is one fresh conversation (system
 // prompt + the question as the user message); the model's text is the
 // output, actions are nil (a bare model call is not instrumented) and the
 // model's usage is the agent's usage.
@@ -25,16 +24,17 @@ type llmAgent struct {
 
 var _ agent.Agent = (*llmAgent)(nil)
 
-// NewLLM validates the model section and builds the client. The
-// provider's credential comes from its usual environment variable.
-// o's Limiter and Prices apply; its HTTP client is the agent's own.
-func NewLLM(cfg suite.ModelConfig, o provider.Options) (agent.Agent, error) {
+// NewAgent validates the model settings and builds the agent that asks
+// that model with the system prompt. The provider's credential comes from
+// its usual environment variable. o's Limiter and Prices apply; its HTTP
+// client is the agent's own.
+func NewAgent(s llm.Settings, system string, o provider.Options) (agent.Agent, error) {
 	o.HTTPClient = &http.Client{Transport: caseTransport{}}
-	c, err := provider.NewClient(cfg.Settings(), o)
+	c, err := provider.NewClient(s, o)
 	if err != nil {
 		return nil, fmt.Errorf("new llm agent: %w", err)
 	}
-	return &llmAgent{client: c, system: cfg.SystemPrompt}, nil
+	return &llmAgent{client: c, system: system}, nil
 }
 
 // Answer asks the model the question.

@@ -1,4 +1,4 @@
-package adapter
+package modelkit
 
 import (
 	"context"
@@ -15,7 +15,6 @@ import (
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/score"
-	"github.com/agentevals-go/agentevals/suite"
 )
 
 // countingTransport counts the requests of one case's HTTP client.
@@ -46,9 +45,8 @@ func TestLLMAgent_Answer(t *testing.T) {
 	}))
 	defer srv.Close()
 	t.Setenv("ANTHROPIC_API_KEY", "agent-key")
-	a, err := New(suite.AgentConfig{Name: "Model", Type: suite.AgentLLM, LLM: &suite.ModelConfig{
-		Provider: "anthropic", Model: "claude-test", BaseURL: srv.URL + "/v1", SystemPrompt: "You are a support agent.",
-	}}, Options{})
+	a, err := Models{}.Agent(llm.Settings{Provider: "anthropic", Model: "claude-test", BaseURL: srv.URL + "/v1"},
+		"You are a support agent.", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,12 +82,12 @@ func TestLLMAgent_Answer(t *testing.T) {
 
 func TestLLMAgent_InvalidConfig(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
-	for _, cfg := range []suite.ModelConfig{
+	for _, cfg := range []llm.Settings{
 		{Provider: "openai", Model: "gpt-4o-mini"}, // no key
 		{Provider: "ollama", Model: "m", BaseURL: "http://[::1"},
 		{Provider: "vertex", Model: "m"},
 	} {
-		if _, err := NewLLM(cfg, provider.Options{}); !errors.Is(err, llm.ErrInvalidSettings) {
+		if _, err := NewAgent(cfg, "", provider.Options{}); !errors.Is(err, llm.ErrInvalidSettings) {
 			t.Errorf("%+v: err = %v, want ErrInvalidSettings", cfg, err)
 		}
 	}

@@ -1,8 +1,8 @@
-package compare
+package show
 
 import "testing"
 
-func TestReadableJSON(t *testing.T) {
+func TestJSON(t *testing.T) {
 	tests := []struct {
 		raw, indent, want string
 	}{
@@ -14,8 +14,8 @@ func TestReadableJSON(t *testing.T) {
 		{`not json`, "", `not json`},
 	}
 	for _, tt := range tests {
-		if got := ReadableJSON([]byte(tt.raw), tt.indent); got != tt.want {
-			t.Errorf("ReadableJSON(%s) = %s, want %s", tt.raw, got, tt.want)
+		if got := JSON([]byte(tt.raw), tt.indent); got != tt.want {
+			t.Errorf("JSON(%s) = %s, want %s", tt.raw, got, tt.want)
 		}
 	}
 }
