@@ -122,10 +122,6 @@ func check(t *testing.T, judge string, repeats int, scenario string, n, flagged,
 	share := func(k int) float64 { return float64(k) / float64(n) }
 	switch scenario {
 	case "no change":
-		if heavyTailLimit(judge, repeats) {
-			t.Logf("%s judge, repeat %d: ci gate flagged %d of %d no-change trials (reported, not required: see heavyTailLimit)", judge, repeats, flagged, n)
-			return
-		}
 		if share(flagged) > 0.05 {
 			t.Errorf("%s judge, repeat %d: ci gate flagged %d of %d no-change trials, want at most 5%%", judge, repeats, flagged, n)
 		}
@@ -146,19 +142,6 @@ func check(t *testing.T, judge string, repeats int, scenario string, n, flagged,
 			t.Errorf("%s judge, repeat %d: the dropped slice alone was named in %d of %d, want at least 95%%", judge, repeats, right, n)
 		}
 	}
-}
-
-// heavyTailLimit marks the cells the table reports without holding them
-// to 5 %: no change with one verdict per question from a judge whose
-// errors are heavy-tailed. One verdict against one cannot tell a rare
-// large judge error from a real drop of that question, and 200 questions
-// do not show the judge's tails reliably enough to read every drop
-// against them without losing the Gaussian judge's nine questions: the
-// gate reads drops against a Student-t fitted to the rises' kurtosis and
-// says, in its power line, that --repeat is needed. With --repeat 3 these
-// judges stay within 5 %.
-func heavyTailLimit(judge string, repeats int) bool {
-	return repeats == 1 && (judge == "t(3)" || judge == "wild 1%")
 }
 
 // namedSlices are the regressed slices of a localization, each once.
