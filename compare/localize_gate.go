@@ -72,9 +72,9 @@ func localize(cases []CaseComparison, tests map[string]*MetricTest, opts Options
 					P: c.pv, AdjustedP: adj[i], Source: mb.p.sourceOf(), Tail: c.tail}
 				f := Finding{Kind: QuestionDropKind, CaseID: q.CaseID, CaseName: q.CaseName,
 					Metric: q.Metric, After: Ptr(q.Change), Gating: true, Message: q.Rule(),
-					Why: fmt.Sprintf("gates: Holm over %s at α %g, noise from the %s", Plural(len(family), "question test", "question tests"), aq, q.Source)}
+					Why: fmt.Sprintf("gates: Holm over %s at α %.4g, noise from the %s", Plural(len(family), "question test", "question tests"), aq, q.Source)}
 				if c.tail != nil {
-					f.Why = fmt.Sprintf("gates: Holm over %s at α %g; the %s found more large drops than rises, and this drop is larger than any rise; "+
+					f.Why = fmt.Sprintf("gates: Holm over %s at α %.4g; the %s found more large drops than rises, and this drop is larger than any rise; "+
 						"a single verdict cannot support this finding on its own: a judge's rare large error can match it, --repeat 3 tells them apart",
 						Plural(len(family), "question test", "question tests"), aq, MethodTailSignFlip)
 				}

@@ -11,8 +11,11 @@ import (
 // Settings of the tail test of a judged metric without repeats.
 const (
 	// tailQuantile places the cut: the pairs whose change is larger in
-	// size than this quantile of every change's size form the tail.
+	// size than this quantile of every change's size form the tail...
 	tailQuantile = 0.9
+	// ...but at least minTail pairs, so that a small suite's tail can
+	// reach a small p-value (all of 12 dropping has p = 2⁻¹²).
+	minTail = 12
 	// tailFlips is the number of random sign assignments the tail test
 	// draws; the count is fixed before any draw, so (1 + #{at least as
 	// extreme}) / (tailFlips + 1) is a valid p-value.
@@ -63,7 +66,7 @@ func tailSignFlip(diffs []float64, seed uint64, label string) TailTest {
 	if len(sizes) == 0 {
 		return t
 	}
-	t.Cut = sizes[min(len(sizes)-1, int(tailQuantile*float64(len(sizes))))]
+	t.Cut = sizes[max(0, min(len(sizes)-minTail-1, int(tailQuantile*float64(len(sizes)))))]
 	var excess []float64
 	for _, d := range diffs {
 		if e := math.Abs(d) - t.Cut; e > ScoreEpsilon {

@@ -23,14 +23,15 @@ func TestTailSignFlip(t *testing.T) {
 	}{
 		{"no pairs", nil, 0, 0, 1, 1},
 		{"every change zero", make([]float64, 50), 0, 0, 1, 1},
-		{"only rises", spread(100, func(int) float64 { return 1 }), 9, 0, 1, 1},
-		{"signs alternate", spread(100, alternate), 9, 5, 0.2, 1},
-		{"the ten largest are drops", spread(100, func(i int) float64 {
-			if i >= 90 {
+		{"only rises", spread(100, func(int) float64 { return 1 }), 12, 0, 1, 1},
+		{"small suite: signs alternate, tail of minTail", spread(100, alternate), 12, 6, 0.2, 1},
+		{"large suite: signs alternate, tail of a tenth", spread(200, alternate), 19, 10, 0.2, 1},
+		{"the twelve largest are drops", spread(100, func(i int) float64 {
+			if i >= 88 {
 				return -1
 			}
 			return alternate(i)
-		}), 9, 9, 1.0 / (tailFlips + 1), 0.005}, // 2⁻⁹ ≈ 0.002 exactly
+		}), 12, 12, 1.0 / (tailFlips + 1), 0.001}, // 2⁻¹² ≈ 0.00024 exactly
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := tailSignFlip(tc.diffs, 7, "m")
