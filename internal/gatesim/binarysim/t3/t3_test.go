@@ -1,0 +1,13 @@
+// Package t3_test runs the binary gate simulation of one judge, in a
+// package of its own so that it fits its own test timeout.
+package t3_test
+
+import (
+	"testing"
+
+	"github.com/agentevals-go/agentevals/internal/gatesim/binarysim"
+)
+
+func TestRunBinary_GateSimulation(t *testing.T) {
+	binarysim.Simulate(t, binarysim.BuildEvalrun(t), binarysim.T3)
+}
