@@ -2,9 +2,7 @@ package compare
 
 import (
 	"fmt"
-	"hash/fnv"
 	"math"
-	"math/rand/v2"
 	"sort"
 )
 
@@ -81,27 +79,12 @@ func tailSignFlip(diffs []float64, seed uint64, label string) TailTest {
 	if t.Drops == 0 {
 		return t
 	}
-	h := fnv.New64a()
-	h.Write([]byte(label))
-	rng := rand.New(rand.NewPCG(seed, h.Sum64()))
 	atLeast := 0
-	for range tailFlips {
-		var s float64
-		bits, left := uint64(0), 0
-		for _, e := range excess {
-			if left == 0 {
-				bits, left = rng.Uint64(), 64
-			}
-			if bits&1 == 1 {
-				s += e
-			}
-			bits >>= 1
-			left--
-		}
-		if s >= t.Excess-1e-12 {
+	flipSums(excess, tailFlips, seed, label, func(drops, _ float64) {
+		if drops >= t.Excess-1e-12 {
 			atLeast++
 		}
-	}
+	})
 	t.P = float64(1+atLeast) / float64(tailFlips+1)
 	return t
 }

@@ -114,30 +114,39 @@ func signFlipMC(d []float64, flips int, seed uint64, label string) float64 {
 		observed += v
 		abs[i] = math.Abs(v)
 	}
+	atMost := 0
+	flipSums(abs, flips, seed, label, func(neg, pos float64) {
+		if pos-neg <= observed+1e-12 {
+			atMost++
+		}
+	})
+	return float64(1+atMost) / float64(flips+1)
+}
+
+// flipSums draws flips random sign assignments of the sizes w, on a
+// stream fixed by seed and label, and calls f with the sum of the sizes
+// drawn negative and the sum of those drawn positive.
+func flipSums(w []float64, flips int, seed uint64, label string, f func(neg, pos float64)) {
 	h := fnv.New64a()
 	h.Write([]byte(label))
 	rng := rand.New(rand.NewPCG(seed, h.Sum64()))
-	atMost := 0
 	for range flips {
-		var s float64
+		var neg, pos float64
 		bits, left := uint64(0), 0
-		for _, a := range abs {
+		for _, a := range w {
 			if left == 0 {
 				bits, left = rng.Uint64(), 64
 			}
 			if bits&1 == 1 {
-				s -= a
+				neg += a
 			} else {
-				s += a
+				pos += a
 			}
 			bits >>= 1
 			left--
 		}
-		if s <= observed+1e-12 {
-			atMost++
-		}
+		f(neg, pos)
 	}
-	return float64(1+atMost) / float64(flips+1)
 }
 
 // hasRepeats reports whether any pair has repeats in either run.

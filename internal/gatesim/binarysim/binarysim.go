@@ -8,7 +8,6 @@ package binarysim
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -71,26 +70,9 @@ type scenario struct {
 var (
 	noChange = scenario{"no change", func(int) func(int) float64 { return func(int) float64 { return 0 } }, nil}
 	uniform  = scenario{"uniform -0.05", func(int) func(int) float64 { return func(int) float64 { return 0.05 } }, nil}
-	nine     = scenario{"9 questions -0.4", func(t int) func(int) float64 {
-		hit := map[int]bool{}
-		for _, i := range rand.New(rand.NewPCG(uint64(t), 9)).Perm(questions)[:9] {
-			hit[i] = true
-		}
-		return func(i int) float64 {
-			if hit[i] {
-				return 0.4
-			}
-			return 0
-		}
-	}, nil}
-	oneSlice = scenario{"slice of 20 -0.3", func(t int) func(int) float64 {
-		return func(i int) float64 {
-			if i/sliceSize == t%(questions/sliceSize) {
-				return 0.3
-			}
-			return 0
-		}
-	}, func(t int) string { return fmt.Sprintf("failure_mode=mode-%d", t%(questions/sliceSize)) }}
+	nine     = scenario{"9 questions -0.4", func(t int) func(int) float64 { return gatesim.NineDropped(t, questions) }, nil}
+	oneSlice = scenario{"slice of 20 -0.3", func(t int) func(int) float64 { return gatesim.SliceDropped(t, questions, sliceSize) },
+		func(t int) string { return fmt.Sprintf("failure_mode=mode-%d", t%(questions/sliceSize)) }}
 )
 
 // cell is one row of the table.

@@ -4,7 +4,6 @@ package localized_test
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -31,27 +30,8 @@ func scenarios(questions, slice int) []scenario {
 	return []scenario{
 		{"no change", func(int) func(int) float64 { return func(int) float64 { return 0 } }, 0.05},
 		{"uniform -0.05", func(int) func(int) float64 { return func(int) float64 { return 0.05 } }, 0.95},
-		{"9 questions -0.4", func(t int) func(int) float64 {
-			hit := map[int]bool{}
-			for _, i := range rand.New(rand.NewPCG(uint64(t), 9)).Perm(questions)[:9] {
-				hit[i] = true
-			}
-			return func(i int) float64 {
-				if hit[i] {
-					return 0.4
-				}
-				return 0
-			}
-		}, 0.80},
-		{"slice of 20 -0.3", func(t int) func(int) float64 {
-			k := t % (questions / slice)
-			return func(i int) float64 {
-				if i/slice == k {
-					return 0.3
-				}
-				return 0
-			}
-		}, 0.90},
+		{"9 questions -0.4", func(t int) func(int) float64 { return gatesim.NineDropped(t, questions) }, 0.80},
+		{"slice of 20 -0.3", func(t int) func(int) float64 { return gatesim.SliceDropped(t, questions, slice) }, 0.90},
 	}
 }
 
