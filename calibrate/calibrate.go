@@ -184,7 +184,7 @@ type MetricAgreement struct {
 	// Kappa is Cohen's kappa on pass/fail; nil when there are no pairs or
 	// when it is undefined (KappaUndefined).
 	Kappa *float64
-	// KappaLow and KappaHigh bound kappa's 95 % bootstrap interval
+	// KappaLow and KappaHigh bound kappa's 95 % interval
 	// (KappaInterval); nil with Kappa.
 	KappaLow, KappaHigh *float64
 	// KappaUndefined says that every pair has one and the same label on both

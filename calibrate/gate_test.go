@@ -52,9 +52,9 @@ func TestGate_Check(t *testing.T) {
 		whySubstr map[string]string
 	}{
 		{bar: 0.6, gates: map[string]bool{"answer_relevancy": false, "semantic_accuracy": false},
-			whySubstr: map[string]string{"answer_relevancy": "no human label", "semantic_accuracy": "Cohen's kappa 0.000 [0.000, 0.000] over 10 labels: the interval's lower bound 0.000 < 0.6"}},
+			whySubstr: map[string]string{"answer_relevancy": "no human label", "semantic_accuracy": "Cohen's kappa 0.000 [-0.527, 0.527] over 10 labels: the interval's lower bound -0.527 < 0.6"}},
 		{bar: -1, gates: map[string]bool{"answer_relevancy": false, "semantic_accuracy": true},
-			whySubstr: map[string]string{"semantic_accuracy": "lower bound 0.000 >= -1"}},
+			whySubstr: map[string]string{"semantic_accuracy": "lower bound -0.527 >= -1"}},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.bar), func(t *testing.T) {

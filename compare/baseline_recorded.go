@@ -49,8 +49,9 @@ func RecordedBaseline(ctx context.Context, db *models.DB, d *models.GateDecision
 }
 
 // Recorded compares run as its recorded decision did: against the
-// recorded baseline, under the recorded gate, flaky questions marked as
-// FlakyQuestions finds them now. The comparison carries the decision
+// recorded baseline, under the recorded gate, with the flaky marks the
+// decision recorded (not as the history reads now, which later runs of the
+// same commit change). The comparison carries the decision
 // (Comparison.Decision), whose verdict the renderers show. A run without a
 // decision returns nil: compare it as before.
 func Recorded(ctx context.Context, db *models.DB, run *models.Run) (*Comparison, error) {
@@ -63,18 +64,29 @@ func Recorded(ctx context.Context, db *models.DB, run *models.Run) (*Comparison,
 		return nil, err
 	}
 	opts := RecordedOptions(d)
-	if opts.Flaky, err = FlakyQuestions(ctx, db, run, nil); err != nil {
-		return nil, err
-	}
+	opts.Flaky = RecordedFlaky(d)
 	cmp := Compare(run, base, opts)
 	cmp.Ungate(d.Ungated)
 	cmp.Decision = d
 	return cmp, nil
 }
 
+// RecordedFlaky are the flaky marks of a recorded decision, by case id;
+// nil when it recorded none.
+func RecordedFlaky(d *models.GateDecision) map[string]Flakiness {
+	if d == nil || len(d.Flaky) == 0 {
+		return nil
+	}
+	out := make(map[string]Flakiness, len(d.Flaky))
+	for _, f := range d.Flaky {
+		out[f.CaseID] = Flakiness{Runs: f.Runs, Flips: f.Flips, Statuses: f.Statuses, Commit: f.Commit}
+	}
+	return out
+}
+
 // DecisionOf records the decision of a fresh comparison: its gate, its
-// baseline (from where), the findings that gated, and the exit code and
-// line the exit rule gave.
+// baseline (from where), the findings that gated, the flaky marks of its
+// questions, and the exit code and line the exit rule gave.
 func DecisionOf(c *Comparison, failOn string, ungated map[string]string, base *models.GateBaseline, exit int, line string) *models.GateDecision {
 	o := c.Options
 	d := &models.GateDecision{Mode: o.Gate, Tolerance: o.Tolerance, Alpha: o.AlphaOrDefault(), SliceBy: o.SliceByOrDefault(),
@@ -83,6 +95,11 @@ func DecisionOf(c *Comparison, failOn string, ungated map[string]string, base *m
 		d.MinEffect = Ptr(o.MinEffectOrDefault())
 	} else {
 		d.Alpha, d.SliceBy = 0, ""
+	}
+	for _, cc := range c.Cases {
+		if fl := cc.Flaky; fl != nil {
+			d.Flaky = append(d.Flaky, models.GateFlaky{CaseID: cc.CaseID, Commit: fl.Commit, Flips: fl.Flips, Runs: fl.Runs, Statuses: fl.Statuses})
+		}
 	}
 	for _, f := range c.Findings {
 		if f.Gating {

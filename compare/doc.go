@@ -60,16 +60,18 @@
 // them a lot and the mean a little. Under the ci gate two more families
 // of tests look for it (Localization):
 //
-//   - question tests: each judge-scored question's difference is tested
-//     against the measured noise, Holm-corrected over every question and
-//     judge metric. With repeats the noise is the question's own
-//     within-question variance moderated toward the suite's pooled one
-//     (priorDF degrees of freedom of prior weight); without, the spread of
-//     the questions that rose above the median, √(2/n·Σ r²), taken over
-//     the questions away from the 0 and 1 bounds when that is larger
-//     (needs minSpreadPairs questions). A finding (QuestionDropKind) reads
-//     "refunds-3 · semantic_accuracy: −0.410, beyond noise (z = 4.2,
-//     Holm-adjusted p = 0.004)";
+//   - question tests: with repeats, each judge-scored question's
+//     difference is tested against its own within-question variance
+//     moderated toward the suite's pooled one (priorDF degrees of freedom
+//     of prior weight); without, each judge metric gets one TailTest, a
+//     sign-flip test of its largest changes that holds its α whatever the
+//     shape of the judge's errors, naming the questions whose drop from
+//     the median is larger than every rise (needs minSpreadPairs
+//     questions). Holm-corrected over every test of the family. A finding
+//     (QuestionDropKind) reads "refunds-3 · semantic_accuracy: −0.410,
+//     beyond noise (z = 4.2, Holm-adjusted p = 0.004)" or, from the tail
+//     test, "… a drop larger than any rise (sign-flip test of the largest
+//     changes: …)";
 //   - slice tests: the paired drop test per value of a case metadata key
 //     (Options.SliceBy, default failure_mode) and judge metric, on slices
 //     of at least minSlicePairs questions that are not the whole suite,

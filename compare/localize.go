@@ -63,14 +63,10 @@ type MetricNoise struct {
 	// SD is the typical standard deviation of one question's paired
 	// difference (nil when not measured).
 	SD *float64 `json:"sd"`
-	// Kurtosis is, without repeats, the kurtosis of the rises mirrored
-	// around the median (3 for a normal judge).
-	Kurtosis *float64 `json:"kurtosis,omitempty"`
-	// TailDF is, without repeats, the degrees of freedom of the Student-t
-	// drops are read against when the rises show heavy tails; nil when
-	// they do not.
-	TailDF *float64 `json:"tail_df,omitempty"`
-	Why    string   `json:"why,omitempty"`
+	// Tail is, without repeats, the sign-flip test of the largest
+	// changes, the metric's one question test.
+	Tail *TailTest `json:"tail_test,omitempty"`
+	Why  string    `json:"why,omitempty"`
 }
 
 // QuestionDrop is one judged question whose drop on one metric is beyond
@@ -85,11 +81,21 @@ type QuestionDrop struct {
 	// AdjustedP is Holm's adjusted p-value over the question family.
 	AdjustedP float64 `json:"holm_p"`
 	Source    string  `json:"noise"`
+	// Tail is the tail test that found it, when the question had no
+	// repeats (P is then that test's p-value).
+	Tail *TailTest `json:"tail_test,omitempty"`
 }
 
 // Rule is the finding's one sentence: "refunds-3 · semantic_accuracy:
-// −0.410, beyond noise (z = 4.2, Holm-adjusted p = 0.004)".
+// −0.410, beyond noise (z = 4.2, Holm-adjusted p = 0.004)"; found by the
+// tail test, "refunds-3 · semantic_accuracy: −0.410, a drop larger than
+// any rise (sign-flip test of the largest changes: 14 of 20 beyond ±0.265
+// dropped, p = 0.004, Holm-adjusted p = 0.004)".
 func (q QuestionDrop) Rule() string {
+	if q.Tail != nil {
+		return fmt.Sprintf("%s · %s: %s, a drop larger than any rise (%s, Holm-adjusted %s)", q.CaseID, q.Metric,
+			fmtChange(q.Change), q.Tail.Text(), fmtP(q.AdjustedP))
+	}
 	return fmt.Sprintf("%s · %s: %s, beyond noise (z = %.1f, Holm-adjusted %s)", q.CaseID, q.Metric,
 		fmtChange(q.Change), -q.Z, fmtP(q.AdjustedP))
 }
@@ -237,22 +243,26 @@ func plan(order []string, pairs map[string][]pair, alpha float64) (agg, question
 	return alpha, 0, 0
 }
 
-// questionTests gives each pair of a metric its z (t) statistic and
-// one-sided p-value against the metric's noise, and says how the noise
-// was measured.
+// questionTests gives each pair of a metric its z (t) statistic and, with
+// repeats, its one-sided p-value against the metric's noise, and says how
+// the noise was measured.
 //
 // With repeats, a question's variance is its own within-question variance
 // moderated toward the suite's pooled one, (priorDF·s₀² + SS)/(priorDF +
 // df) per run, divided by the run's repeats: three repeats alone give two
 // degrees of freedom, too few to test 200 questions at a family-wise α,
 // while the prior keeps a question that is noisier than most from raising
-// alarms. Without repeats, the noise of one difference is the spread of
-// the questions that rose above the median, √(2/n·Σ r²): under no change
-// a question is as likely to rise as to fall, so the rises measure the
-// noise and the drops being tested cannot inflate it (a robust choice
-// that, unlike the MAD, stays above zero for coarse judges whose scores
-// mostly repeat exactly).
-func questionTests(ps []pair) (zs, pvals []float64, noise MetricNoise) {
+// alarms.
+//
+// Without repeats one verdict against one cannot tell a judge's rare
+// large error from a drop of that question, so the metric gets one test,
+// the distribution-free TailTest (noise.Tail), and pvals is nil. z is then
+// the change over the spread of the questions that rose above the median,
+// √(2/n·Σ r²), shown and used for the power line: under no change a
+// question is as likely to rise as to fall, so the rises measure the noise
+// and the drops cannot inflate it (unlike the MAD, it stays above zero for
+// coarse judges whose scores mostly repeat exactly).
+func questionTests(ps []pair, seed uint64, label string) (zs, pvals []float64, noise MetricNoise) {
 	noise.Pairs = len(ps)
 	if hasRepeats(ps) {
 		var ss float64
@@ -281,11 +291,7 @@ func questionTests(ps []pair) (zs, pvals []float64, noise MetricNoise) {
 		noise.Why = fmt.Sprintf("%s, fewer than %d to measure the noise without repeats", show.Count(len(ps), "question", "questions"), minSpreadPairs)
 		return nil, nil, noise
 	}
-	diffs := make([]float64, len(ps))
-	for i, p := range ps {
-		diffs[i] = p.diff
-	}
-	sd, rises, sample := riseSpread(ps, func(pair) bool { return true })
+	sd, rises := riseSpread(ps, func(pair) bool { return true })
 	if rises < minSlicePairs*2 || sd <= 0 {
 		noise.Why = fmt.Sprintf("only %d questions rose, too few to measure the noise", rises)
 		return nil, nil, noise
@@ -294,31 +300,17 @@ func questionTests(ps []pair) (zs, pvals []float64, noise MetricNoise) {
 	// would pull the spread below that of the others: the interior
 	// questions' spread is used when it is larger.
 	c := 1.5 * sd / math.Sqrt2
-	if in, n, x := riseSpread(ps, func(p pair) bool { return p.baseScore > c && p.baseScore < 1-c }); n >= minSlicePairs*2 && in > sd {
-		sd, rises, sample = in, n, x
+	if in, n := riseSpread(ps, func(p pair) bool { return p.baseScore > c && p.baseScore < 1-c }); n >= minSlicePairs*2 && in > sd {
+		sd = in
 	}
-	k := riseKurtosis(sample)
-	noise.Kurtosis = &k
-	nu := tailDF(k, rises)
-	maxRise := 0.0
-	for _, x := range sample {
-		maxRise = math.Max(maxRise, x)
+	diffs := make([]float64, len(ps))
+	for i, p := range ps {
+		diffs[i] = p.diff
+		zs = append(zs, p.diff/sd)
 	}
-	for _, d := range diffs {
-		z := d / sd
-		zs = append(zs, z)
-		p := stats.StudentTCDF(z*math.Sqrt(nu/(nu-2)), nu)
-		if -d <= maxRise {
-			// A rise this large came with no change: so can a drop.
-			p = math.Max(p, 0.5)
-		}
-		pvals = append(pvals, p)
-	}
-	if nu < float64(rises) {
-		noise.TailDF = &nu
-	}
-	noise.Source, noise.SD = NoiseSpread, &sd
-	return zs, pvals, noise
+	tail := tailSignFlip(diffs, seed, label)
+	noise.Source, noise.SD, noise.Tail = NoiseSpread, &sd, &tail
+	return zs, nil, noise
 }
 
 // sliceTests tests, per slice with enough pairs (a slice holding every

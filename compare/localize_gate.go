@@ -23,25 +23,37 @@ func localize(cases []CaseComparison, tests map[string]*MetricTest, opts Options
 	key := opts.SliceByOrDefault()
 	loc := &Localization{SliceBy: key, AlphaAggregate: agg, AlphaQuestions: aq, AlphaSlices: as}
 	minEffect := opts.MinEffectOrDefault()
-	type cand struct {
-		p     pair
-		z, pv float64
-		m     string
+	// One test of the question family: a question's own test (with
+	// repeats) or a metric's tail test, naming its suspects.
+	type member struct {
+		p pair
+		z float64
 	}
-	var family []cand
+	type test struct {
+		pv      float64
+		m       string
+		members []member
+		tail    *TailTest
+	}
+	var family []test
 	for _, name := range order {
-		zs, ps, noise := questionTests(pairs[name])
+		ps := pairs[name]
+		zs, pvs, noise := questionTests(ps, opts.Seed, name)
 		noise.Metric = name
 		loc.Noise = append(loc.Noise, noise)
-		for i := range zs {
-			family = append(family, cand{p: pairs[name][i], z: zs[i], pv: ps[i], m: name})
+		switch {
+		case noise.Tail != nil:
+			t := test{pv: noise.Tail.P, m: name, tail: noise.Tail}
+			for _, i := range tailSuspects(ps) {
+				t.members = append(t.members, member{p: ps[i], z: zs[i]})
+			}
+			family = append(family, t)
+		default:
+			for i := range pvs {
+				family = append(family, test{pv: pvs[i], m: name, members: []member{{p: ps[i], z: zs[i]}}})
+			}
 		}
-		loc.Power = append(loc.Power, powerLine(name, noise, tests[name], pairs[name], opts, agg, aq, len(zs))...)
-		if noise.TailDF != nil {
-			loc.Power = append(loc.Power, fmt.Sprintf("%s: the judge's errors look heavy-tailed (the rises' kurtosis is %.1f, 3 for normal errors): "+
-				"one verdict per question cannot tell a judge's rare large error from a drop of that question, so drops are read against a Student-t of %.0f degrees of freedom; "+
-				"--repeat 3 tells them apart", name, *noise.Kurtosis, *noise.TailDF))
-		}
+		loc.Power = append(loc.Power, powerLine(name, noise, tests[name], ps, opts, agg, aq, len(zs))...)
 	}
 	byCase := map[string][]Finding{}
 	regressedCases := map[string]bool{}
@@ -52,25 +64,32 @@ func localize(cases []CaseComparison, tests map[string]*MetricTest, opts Options
 		}
 		adj := stats.Holm(ps)
 		for i, c := range family {
-			if adj[i] > aq || -c.p.diff < minEffect-ScoreEpsilon {
+			if adj[i] > aq {
 				continue
 			}
-			q := QuestionDrop{CaseID: c.p.caseID, CaseName: c.p.name, Metric: c.m, Change: c.p.diff, Z: c.z,
-				P: c.pv, AdjustedP: adj[i], Source: c.p.sourceOf()}
-			f := Finding{Kind: QuestionDropKind, CaseID: q.CaseID, CaseName: q.CaseName,
-				Metric: q.Metric, After: Ptr(q.Change), Gating: true, Message: q.Rule(),
-				Why: fmt.Sprintf("gates: Holm over %s at α %g, noise from the %s", show.Count(len(family), "question test", "question tests"), aq, q.Source)}
-			if q.Source == NoiseSpread {
-				f.Why += "; it rests on one verdict per run, which a judge's rare large error can match: --repeat 3 tells them apart"
+			for _, mb := range c.members {
+				if -mb.p.diff < minEffect-ScoreEpsilon {
+					continue
+				}
+				q := QuestionDrop{CaseID: mb.p.caseID, CaseName: mb.p.name, Metric: c.m, Change: mb.p.diff, Z: mb.z,
+					P: c.pv, AdjustedP: adj[i], Source: mb.p.sourceOf(), Tail: c.tail}
+				f := Finding{Kind: QuestionDropKind, CaseID: q.CaseID, CaseName: q.CaseName,
+					Metric: q.Metric, After: Ptr(q.Change), Gating: true, Message: q.Rule(),
+					Why: fmt.Sprintf("gates: Holm over %s at α %.4g, noise from the %s", show.Count(len(family), "question test", "question tests"), aq, q.Source)}
+				if c.tail != nil {
+					f.Why = fmt.Sprintf("gates: Holm over %s at α %.4g; the %s found more large drops than rises, and this drop is larger than any rise; "+
+						"a single verdict cannot support this finding on its own: a judge's rare large error can match it, --repeat 3 tells them apart",
+						show.Count(len(family), "question test", "question tests"), aq, MethodTailSignFlip)
+				}
+				if fl, ok := opts.Flaky[q.CaseID]; ok {
+					// Measured on the same code, so its flips are judge noise.
+					f.Gating, f.Why = false, "not gating: flaky judged question at this revision ("+fl.Text()+"); it still counts in the metric tests"
+				} else {
+					loc.Questions = append(loc.Questions, q)
+					regressedCases[q.CaseID] = true
+				}
+				byCase[q.CaseID] = append(byCase[q.CaseID], f)
 			}
-			if fl, ok := opts.Flaky[q.CaseID]; ok {
-				// Measured on the same code, so its flips are judge noise.
-				f.Gating, f.Why = false, "not gating: flaky judged question at this revision ("+fl.Text()+"); it still counts in the metric tests"
-			} else {
-				loc.Questions = append(loc.Questions, q)
-				regressedCases[q.CaseID] = true
-			}
-			byCase[q.CaseID] = append(byCase[q.CaseID], f)
 		}
 	}
 	var sliceFindings []Finding

@@ -9,51 +9,28 @@ import (
 )
 
 // riseSpread is √(2/n·Σ r²) over the n pairs that keep, r being each
-// difference's rise above their median (only rises count), the number of
-// rises, and the mirrored sample the spread is the root mean square of:
-// each rise with both signs, and a zero for each other pair beyond them.
-func riseSpread(ps []pair, keep func(pair) bool) (float64, int, []float64) {
+// difference's rise above their median (only rises count), and the number
+// of rises.
+func riseSpread(ps []pair, keep func(pair) bool) (float64, int) {
 	var diffs []float64
 	for _, p := range ps {
 		if keep(p) {
 			diffs = append(diffs, p.diff)
 		}
 	}
+	if len(diffs) == 0 {
+		return 0, 0
+	}
 	med := stats.Median(diffs)
 	var ss float64
-	var mirrored []float64
+	rises := 0
 	for _, d := range diffs {
 		if r := d - med; r > ScoreEpsilon {
 			ss += r * r
-			mirrored = append(mirrored, r, -r)
+			rises++
 		}
 	}
-	if len(diffs) == 0 {
-		return 0, 0, nil
-	}
-	rises := len(mirrored) / 2
-	for len(mirrored) < len(diffs) {
-		mirrored = append(mirrored, 0)
-	}
-	return math.Sqrt(2 * ss / float64(len(diffs))), rises, mirrored
-}
-
-// riseKurtosis is the kurtosis of the mirrored rises x, zeros left out:
-// 3 for normal errors, more for a judge whose errors are heavy-tailed.
-func riseKurtosis(x []float64) float64 {
-	var s2, s4 float64
-	n := 0
-	for _, v := range x {
-		if v != 0 {
-			s2 += v * v
-			s4 += v * v * v * v
-			n++
-		}
-	}
-	if s2 == 0 {
-		return 0
-	}
-	return float64(n) * s4 / (s2 * s2)
+	return math.Sqrt(2 * ss / float64(len(diffs))), rises
 }
 
 // sliceFlips is the number of random sign assignments of a slice's test
@@ -67,18 +44,6 @@ func sliceFlips(m int, alpha float64) int {
 
 func moderated(s repeatSide, s0 float64) float64 {
 	return (priorDF*s0 + s.ss) / float64(priorDF+s.df)
-}
-
-// tailDF is the degrees of freedom of the Student-t whose kurtosis, 3 +
-// 6/(ν−4), is the rises' kurtosis k: drops are read against it, so that a
-// judge with heavy-tailed errors does not turn one rare large error into
-// a finding. A kurtosis of 3 or less (normal, or lighter as clipped
-// scores are) gives rises, the spread's own degrees of freedom.
-func tailDF(k float64, rises int) float64 {
-	if k <= 3 {
-		return float64(rises)
-	}
-	return math.Min(float64(rises), 4+6/(k-3))
 }
 
 // welchLowerP is the one-sided Welch t-test p-value of "the slice's mean
@@ -151,30 +116,39 @@ func signFlipMC(d []float64, flips int, seed uint64, label string) float64 {
 		observed += v
 		abs[i] = math.Abs(v)
 	}
+	atMost := 0
+	flipSums(abs, flips, seed, label, func(neg, pos float64) {
+		if pos-neg <= observed+1e-12 {
+			atMost++
+		}
+	})
+	return float64(1+atMost) / float64(flips+1)
+}
+
+// flipSums draws flips random sign assignments of the sizes w, on a
+// stream fixed by seed and label, and calls f with the sum of the sizes
+// drawn negative and the sum of those drawn positive.
+func flipSums(w []float64, flips int, seed uint64, label string, f func(neg, pos float64)) {
 	h := fnv.New64a()
 	h.Write([]byte(label))
 	rng := rand.New(rand.NewPCG(seed, h.Sum64()))
-	atMost := 0
 	for range flips {
-		var s float64
+		var neg, pos float64
 		bits, left := uint64(0), 0
-		for _, a := range abs {
+		for _, a := range w {
 			if left == 0 {
 				bits, left = rng.Uint64(), 64
 			}
 			if bits&1 == 1 {
-				s -= a
+				neg += a
 			} else {
-				s += a
+				pos += a
 			}
 			bits >>= 1
 			left--
 		}
-		if s <= observed+1e-12 {
-			atMost++
-		}
+		f(neg, pos)
 	}
-	return float64(1+atMost) / float64(flips+1)
 }
 
 // hasRepeats reports whether any pair has repeats in either run.

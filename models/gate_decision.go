@@ -29,9 +29,12 @@ type GateDecision struct {
 	// FailOn is the exit rule: failures, regressions or both.
 	FailOn string `json:"fail_on"`
 	// Findings are the findings that gated (empty when none did).
-	Findings  []GateFinding `json:"findings"`
-	MinEffect *float64      `json:"min_effect,omitempty"`
-	Mode      string        `json:"mode"`
+	Findings []GateFinding `json:"findings"`
+	// Flaky are the questions the decision marked flaky, as it measured
+	// them; later views show these marks instead of measuring again.
+	Flaky     []GateFlaky `json:"flaky,omitempty"`
+	MinEffect *float64    `json:"min_effect,omitempty"`
+	Mode      string      `json:"mode"`
 	// NoBaseline says why there was none, when known.
 	NoBaseline string  `json:"no_baseline,omitempty"`
 	SliceBy    string  `json:"slice_by,omitempty"`
@@ -79,6 +82,17 @@ type GateFinding struct {
 	Message string `json:"message"`
 	Metric  string `json:"metric,omitempty"`
 	Slice   string `json:"slice,omitempty"`
+}
+
+// GateFlaky is one question a decision marked flaky: its outcome went back
+// and forth in the last Runs runs of one commit.
+type GateFlaky struct {
+	CaseID string `json:"case_id"`
+	// Commit is the agent revision the history was measured on.
+	Commit   string   `json:"commit,omitempty"`
+	Flips    int      `json:"flips"`
+	Runs     int      `json:"runs"`
+	Statuses []string `json:"statuses"`
 }
 
 // Interrupted is the summary's "interrupted": the run was stopped by a

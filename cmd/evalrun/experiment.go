@@ -27,10 +27,11 @@ import (
 // of its agent, one ordinary run per variant, and shows the answers side by
 // side.
 type ExperimentCmd struct {
-	File        string   `arg:"" name:"experiment" help:"Experiment file (JSON, or YAML with the same structure): the suite and its variants or a model × system-prompt matrix."`
-	Metadata    string   `name:"metadata" placeholder:"JSON" help:"Metadata added to every variant's run, as a JSON object, e.g. '{\"revision\":\"abc123\"}'."`
-	Concurrency count    `name:"concurrency" short:"j" placeholder:"N" help:"Cases of one variant run at once: a whole number >= 0; 0 or omitted means min(4, number of cases). Variants run one after another."`
-	Report      []string `name:"report" sep:"none" placeholder:"PATH" help:"Write the grid to PATH (repeatable); the extension picks the format: .html/.htm, .md/.markdown, .txt/.text or .json."`
+	File        string        `arg:"" name:"experiment" help:"Experiment file (JSON, or YAML with the same structure): the suite and its variants or a model × system-prompt matrix."`
+	Metadata    string        `name:"metadata" placeholder:"JSON" help:"Metadata added to every variant's run, as a JSON object, e.g. '{\"revision\":\"abc123\"}'."`
+	Concurrency count         `name:"concurrency" short:"j" placeholder:"N" help:"Cases of one variant run at once: a whole number >= 0; 0 or omitted means min(4, number of cases). Variants run one after another."`
+	Report      []string      `name:"report" sep:"none" placeholder:"PATH" help:"Write the grid to PATH (repeatable); the extension picks the format: .html/.htm, .md/.markdown, .txt/.text or .json."`
+	Grace       time.Duration `name:"grace" default:"30s" placeholder:"DURATION" help:"On Ctrl-C or SIGTERM no new question or variant starts and the running questions have this long to finish (a second signal stops at once); the variants that finished are saved and the finished cases of the interrupted one are written to an evidence file under ./evalrun-evidence that 'evalrun db:import' keeps as an interrupted run, never an automatic baseline. 0 stops at once."`
 
 	GateModeFlags
 	FailOn           string `name:"fail-on" placeholder:"RULE" help:"Gate every variant against its own baseline as run --fail-on does (failures, regressions or both; see run --help): each variant prints its exit line, and the experiment exits 1 when a variant's would be 1. Omitted: the experiment is a measurement, and failed checks or regressions of a variant do not fail it."`
@@ -63,7 +64,7 @@ Every variant is an ordinary run of the suite, saved like "evalrun run" saves it
 
 Each variant is compared with its own baseline under --gate (strict by default; --tolerance, --alpha and --min-effect as for run), and its gate summary is printed with the variant's name in brackets.
 
-Exit codes: 0 when every variant ran and was saved (an experiment is a measurement, like compare: failing checks of a variant do not fail it, unless --fail-on or --fail-on-regression asks to gate each variant as run would, which exits 1 when a variant's exit line says 1), 1 when interrupted (nothing of the unfinished variant is saved; variants that finished are), 2 for an invalid experiment, suite, options or configuration (nothing runs), 3 when a variant's run could not be saved within --save-wait: its evidence file is written to ./` + DefaultEvidenceDir + ` (import it with evalrun db:import) and the grid is still shown.`
+Exit codes: 0 when every variant ran and was saved (an experiment is a measurement, like compare: failing checks of a variant do not fail it, unless --fail-on or --fail-on-regression asks to gate each variant as run would, which exits 1 when a variant's exit line says 1), 1 when interrupted (Ctrl-C or SIGTERM: variants that finished are saved, no other starts, and the interrupted variant's running questions finish within --grace and its finished cases go to an evidence file that db:import keeps as an interrupted run), 2 for an invalid experiment, suite, options or configuration (nothing runs), 3 when a variant's run could not be saved within --save-wait: its evidence file is written to ./` + DefaultEvidenceDir + ` (import it with evalrun db:import) and the grid is still shown.`
 }
 
 // Run executes every variant and prints the grid.
@@ -121,7 +122,17 @@ func (c *ExperimentCmd) Run(ctx context.Context, g *Globals) error {
 		info.Variants = append(info.Variants, v.Name)
 	}
 	var runs []*models.Run
+	var stop <-chan struct{}
+	if g.signals != nil && c.Grace > 0 {
+		stop, _ = g.signals.graceful(c.Grace)
+	}
 	for i, v := range exp.Variants {
+		select {
+		case <-stop:
+			return &exitError{Code: exitFailed, Err: fmt.Errorf("interrupted: %d of %d variants ran and were saved; %d did not start",
+				len(runs), len(exp.Variants), len(exp.Variants)-len(runs))}
+		default:
+		}
 		fmt.Fprintf(g.Stderr, "variant %d/%d: %s (agent %s)\n", i+1, len(exp.Variants),
 			sanitize.EscapeText(v.Name), sanitize.EscapeText(v.Agent.Name))
 		vi := info
@@ -206,6 +217,9 @@ func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.D
 	task := eval.Task{Suite: s, Agent: a, Judge: judge, Gate: c.gate(),
 		Store: eval.Store{DB: db, EvidenceDir: DefaultEvidenceDir, Save: g.saveOptions(g.announceRetry)},
 		Exec:  eval.Exec{Concurrency: conc, Metadata: meta, ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge), Provenance: prov}}
+	if g.signals != nil && c.Grace > 0 {
+		task.Exec.Stop, task.Exec.StopReason = g.signals.graceful(c.Grace)
+	}
 	showProgress(g, &task.Exec, len(s.Cases), nil)
 	c.pairwiseHooks(ctx, g, &task.Exec, judge, v)
 	res, err := eval.Run(ctx, task)

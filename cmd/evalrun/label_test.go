@@ -155,7 +155,7 @@ func TestLabelCmd_Terminal(t *testing.T) {
 	}
 
 	code, out, stderr := evalrun(t, "--database-url", url, "calibrate", id, "--labels", labels)
-	if want := "semantic_accuracy  20      16     0.800          0.583 [0.18, 0.90]            0.833  0.750  0"; code != exitOK || !strings.Contains(out, want) {
+	if want := "semantic_accuracy  20      16     0.800          0.583 [0.13, 0.90]            0.833  0.750  0"; code != exitOK || !strings.Contains(out, want) {
 		t.Errorf("calibrate: exit %d, lacks %q\n%s%s", code, want, out, stderr)
 	}
 	// A second session has nothing left to ask.

@@ -61,8 +61,8 @@ func TestRunCmd_MinKappa(t *testing.T) {
 		t.Fatalf("the drop without --min-kappa: exit %d, want 1\n%s%s", code, out, stderr)
 	}
 	code, out, stderr := run("--baseline", baseline, "--gate-labels", labels, "--min-kappa", "0.6")
-	want := "ci gate: not gating on judge metric semantic_accuracy: Cohen's kappa 0.000 [0.000, 0.000] over 10 labels: the interval's lower bound 0.000 < 0.6 in " + labels
-	if code != exitOK || !strings.Contains(stderr, want) || !strings.Contains(out, "not gating: Cohen's kappa 0.000 [0.000, 0.000] over 10 labels") {
+	want := "ci gate: not gating on judge metric semantic_accuracy: Cohen's kappa 0.000 [-0.527, 0.527] over 10 labels: the interval's lower bound -0.527 < 0.6 in " + labels
+	if code != exitOK || !strings.Contains(stderr, want) || !strings.Contains(out, "not gating: Cohen's kappa 0.000 [-0.527, 0.527] over 10 labels") {
 		t.Errorf("with --min-kappa: exit %d, want 0 and %q\n%s%s", code, want, out, stderr)
 	}
 	if code, _, stderr := run("--gate", "strict", "--gate-labels", labels, "--min-kappa", "0.6"); code != exitInvalid || !strings.Contains(stderr, "add --gate ci") {

@@ -1,0 +1,14 @@
+// Package studentt3_test runs the binary gate simulation of one judge at
+// --repeat 3, in a package of its own so that it fits its own test
+// timeout.
+package studentt3_test
+
+import (
+	"testing"
+
+	"github.com/agentevals-go/agentevals/internal/gatesim/binarysim"
+)
+
+func TestRunBinary_GateSimulation(t *testing.T) {
+	binarysim.Simulate(t, binarysim.BuildEvalrun(t), binarysim.T3, 3)
+}
