@@ -53,7 +53,7 @@ func (c *Case) add(sp ptrace.Span, service string, now time.Time) {
 	}
 	l := c.r.limits
 	k := span{id: hexID(sp.SpanID()), name: text(sp.Name(), l.MaxValueBytes), kind: kindName(sp.Kind()),
-		start: uint64(sp.StartTimestamp()), end: uint64(sp.EndTimestamp()), attrs: map[string]string{}}
+		start: uint64(sp.StartTimestamp()), end: uint64(sp.EndTimestamp()), attrs: make(map[string]string, min(sp.Attributes().Len()+1, l.MaxAttributes+1))}
 	if p := sp.ParentSpanID(); !p.IsEmpty() {
 		k.parent = hexID(p)
 	}
