@@ -22,8 +22,9 @@ type Meter struct {
 // NewMeter starts a meter at zero under limit, which must be a positive
 // number.
 func NewMeter(limit Decimal) (*Meter, error) {
+	_, err := ParseDecimal(string(limit))
 	max := limit.Rat()
-	if max == nil || max.Sign() <= 0 {
+	if err != nil || max == nil || max.Sign() <= 0 {
 		return nil, fmt.Errorf("spend limit %q: want a positive number of USD", string(limit))
 	}
 	return &Meter{limit: limit, max: max, spent: "0", total: new(big.Rat)}, nil

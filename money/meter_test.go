@@ -11,7 +11,7 @@ func TestNewMeter(t *testing.T) {
 		ok    bool
 	}{
 		{"2.50", true}, {"0.0001", true}, {"1e-3", true},
-		{"0", false}, {"-1", false}, {"two", false}, {"", false},
+		{"0", false}, {"-1", false}, {"two", false}, {"", false}, {"1/2", false}, {"$2", false},
 	} {
 		_, err := NewMeter(tc.limit)
 		if (err == nil) != tc.ok {

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/agentevals-go/agentevals/models"
+)
+
+// spendJudge is a scripted OpenAI-compatible judge whose every call
+// reports 200 input and 25 output tokens; calls counts them.
+func spendJudge(t *testing.T, calls *atomic.Int64) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		calls.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"1","object":"chat.completion","model":"judge","choices":[{"index":0,`+
+			`"message":{"role":"assistant","content":"{\"reason\":\"Same facts.\",\"score\":0.97}"},"finish_reason":"stop"}],`+
+			`"usage":{"prompt_tokens":200,"completion_tokens":25,"total_tokens":225}}`)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestRunCmd_MaxJudgeSpend: with a cap of 0.001 USD and judge calls of
+// 0.00045 USD each, one question at a time, the third call reaches the
+// cap: the other six judged metrics are not calculated (no call made, no
+// score, the reason stored), the summary records the cap, and stderr says
+// so. Four at a time, the calls in flight may finish, but no call starts
+// once the cap is reached.
+func TestRunCmd_MaxJudgeSpend(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	var calls atomic.Int64
+	srv := spendJudge(t, &calls)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "prices.json")
+	if err := os.WriteFile(file, []byte(`{"prices": [{"model": "judge", "input_mtok": 1.5, "output_mtok": 6}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := filepath.Join("..", "..", "examples", "llm_judge", "suite.json")
+	for _, tc := range []struct {
+		name     string
+		j        string
+		min, max int64 // judge calls made
+	}{
+		{"one at a time", "1", 3, 3},
+		{"four at a time", "4", 3, 3 + 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			calls.Store(0)
+			dbURL := "sqlite:" + filepath.Join(t.TempDir(), "runs.sqlite3")
+			code, out, stderr := evalrun(t, "--database-url", dbURL, "run", st, "-j", tc.j, "--judge-base-url", srv.URL+"/v1",
+				"--judge-model", "judge", "--prices", file, "--max-judge-spend", "0.001")
+			if code == exitInvalid || code == exitNotSaved {
+				t.Fatalf("run: exit %d\n%s%s", code, out, stderr)
+			}
+			made := calls.Load()
+			if made < tc.min || made > tc.max {
+				t.Errorf("%d judge calls; want %d to %d", made, tc.min, tc.max)
+			}
+			run := onlyRun(t, dbURL)
+			sum, err := models.DecodeRunSummary(run.Summary)
+			if err != nil {
+				t.Fatal(err)
+			}
+			js := sum.JudgeSpend
+			if js == nil || !js.Reached || js.Limit != "0.001" || js.NotCalculated != int(9-made) {
+				t.Fatalf("summary judge_spend %+v; want the cap 0.001 reached, %d not calculated", js, 9-made)
+			}
+			if got, want := js.Spent.Float64(), float64(made)*0.00045; got < want-1e-12 || got > want+1e-12 {
+				t.Errorf("spent %s; want %d calls × 0.00045 = %g", js.Spent, made, want)
+			}
+			capped := 0
+			for _, c := range run.Cases {
+				for _, m := range c.Metrics {
+					if m.Reason != nil && *m.Reason == "not calculated: judge spend cap reached" {
+						capped++
+						if m.Score != nil || m.Passed || m.ErrorDetails != nil {
+							t.Errorf("case %s metric %s: left out by the cap but stored as %v/%v", c.CaseID, m.Name, m.Score, m.Passed)
+						}
+					}
+				}
+			}
+			if capped != js.NotCalculated {
+				t.Errorf("%d metrics stored as left out by the cap; the summary says %d", capped, js.NotCalculated)
+			}
+			want := "judge spend cap reached: the judge's calls cost $" + string(js.Spent) + " of the $0.001 cap; " +
+				map[bool]string{true: "6 judged metrics", false: ""}[made == 3]
+			if !strings.Contains(stderr, want) {
+				t.Errorf("stderr does not say %q:\n%s", want, stderr)
+			}
+		})
+	}
+}
+
+// TestRunCmd_MaxJudgeSpend_Unpriced: a cap on a judge whose model has no
+// known price is refused before anything runs, naming the model and the
+// price-file flag, rather than silently not capping.
+func TestRunCmd_MaxJudgeSpend_Unpriced(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	var calls atomic.Int64
+	srv := spendJudge(t, &calls)
+	st := filepath.Join("..", "..", "examples", "llm_judge", "suite.json")
+	for _, tc := range []struct{ name, limit, want string }{
+		{"unpriced model", "2.50", `--max-judge-spend: the judge model openai "local-judge" has no known price`},
+		{"not a number", "two", `--max-judge-spend: spend limit "two": want a positive number`},
+		{"zero", "0", `--max-judge-spend: spend limit "0": want a positive number`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dbURL := "sqlite:" + filepath.Join(t.TempDir(), "runs.sqlite3")
+			code, _, stderr := evalrun(t, "--database-url", dbURL, "run", st, "--judge-base-url", srv.URL+"/v1",
+				"--judge-model", "local-judge", "--max-judge-spend", tc.limit)
+			if code != exitInvalid || !strings.Contains(stderr, tc.want) || (tc.name == "unpriced model" && !strings.Contains(stderr, "--prices")) {
+				t.Errorf("exit %d, stderr %q; want exit 2 saying %q", code, stderr, tc.want)
+			}
+			if calls.Load() != 0 {
+				t.Errorf("%d judge calls made before the refusal", calls.Load())
+			}
+		})
+	}
+}
