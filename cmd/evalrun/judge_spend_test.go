@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +10,10 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/agentevals-go/agentevals/models"
 )
@@ -124,4 +129,85 @@ func TestRunCmd_MaxJudgeSpend_Unpriced(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestScoreTraces_MaxJudgeSpend: a monitor's max_judge_spend caps a
+// window's judging as --max-judge-spend caps a run's, and the flag wins
+// over the key. One case at a time at 0.00045 USD a call: a cap of 0.0005
+// lets two calls through, 0.0001 one.
+func TestScoreTraces_MaxJudgeSpend(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	var calls atomic.Int64
+	srv := spendJudge(t, &calls)
+	dir := t.TempDir()
+	prices := filepath.Join(dir, "prices.json")
+	mon := filepath.Join(dir, "monitor.json")
+	export := filepath.Join(dir, "traces.jsonl")
+	for p, body := range map[string]string{
+		prices: `{"prices": [{"model": "judge", "input_mtok": 1.5, "output_mtok": 6}]}`,
+		mon:    `{"monitor": "shop", "agent": "shop", "max_judge_spend": "0.0005", "checks": [{"type": "task_completion"}]}`,
+		export: agentExport(t, 4),
+	} {
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		flags []string
+		calls int64
+		limit string
+	}{
+		{"monitor key", nil, 2, "0.0005"},
+		{"flag wins", []string{"--max-judge-spend", "0.0001"}, 1, "0.0001"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			calls.Store(0)
+			dbURL := "sqlite:" + filepath.Join(t.TempDir(), "runs.sqlite3")
+			args := append([]string{"--database-url", dbURL, "score-traces", mon, "--traces", export, "-j", "1",
+				"--judge-base-url", srv.URL + "/v1", "--judge-model", "judge", "--prices", prices}, tc.flags...)
+			code, out, stderr := evalrun(t, args...)
+			if code != exitOK {
+				t.Fatalf("score-traces: exit %d\n%s%s", code, out, stderr)
+			}
+			if calls.Load() != tc.calls {
+				t.Errorf("%d judge calls; want %d", calls.Load(), tc.calls)
+			}
+			sum, err := models.DecodeRunSummary(onlyRun(t, dbURL).Summary)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if js := sum.JudgeSpend; js == nil || !js.Reached || string(js.Limit) != tc.limit || js.NotCalculated != 4-int(tc.calls) {
+				t.Errorf("summary judge_spend %+v; want cap %s reached, %d not calculated", js, tc.limit, 4-tc.calls)
+			}
+			if !strings.Contains(stderr, "judge spend cap reached") {
+				t.Errorf("stderr does not say the cap was reached:\n%s", stderr)
+			}
+		})
+	}
+}
+
+// agentExport is a collector's JSON-lines file export of n agent
+// invocations, one root span each with the user's message and the answer.
+func agentExport(t *testing.T, n int) string {
+	td := ptrace.NewTraces()
+	rs := td.ResourceSpans().AppendEmpty()
+	rs.Resource().Attributes().PutStr("service.name", "shop")
+	spans := rs.ScopeSpans().AppendEmpty().Spans()
+	start := time.Date(2026, 11, 3, 9, 0, 0, 0, time.UTC)
+	for i := range n {
+		sp := spans.AppendEmpty()
+		sp.SetTraceID(pcommon.TraceID{1, byte(i + 1)})
+		sp.SetSpanID(pcommon.SpanID{2, byte(i + 1)})
+		sp.SetName("invoke_agent shop")
+		sp.SetStartTimestamp(pcommon.NewTimestampFromTime(start.Add(time.Duration(i) * time.Second)))
+		sp.SetEndTimestamp(pcommon.NewTimestampFromTime(start.Add(time.Duration(i)*time.Second + 500*time.Millisecond)))
+		sp.Attributes().PutStr("gen_ai.input.messages", fmt.Sprintf(`[{"role":"user","parts":[{"type":"text","content":"Where is order %d?"}]}]`, i))
+		sp.Attributes().PutStr("gen_ai.output.messages", fmt.Sprintf(`[{"role":"assistant","parts":[{"type":"text","content":"Order %d ships today."}]}]`, i))
+	}
+	b, err := (&ptrace.JSONMarshaler{}).MarshalTraces(td)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b) + "\n"
 }
