@@ -155,7 +155,7 @@ func newView(c *compare.Comparison, kind viewKind) *view {
 	if !c.Run.Metadata.IsNull() && string(c.Run.Metadata) != "{}" {
 		v.Metadata = compare.ReadableJSON(c.Run.Metadata, "  ")
 	}
-	v.JudgeUsage = JudgeUsageOf(c.Run.Cases).String()
+	v.JudgeUsage = JudgeUsageOf(c.Run.Cases).String() + spendCapNote(c.Run)
 	for _, f := range c.Findings {
 		if f.Kind.Regression() {
 			v.Regressions = append(v.Regressions, f)
@@ -269,6 +269,21 @@ func (u *JudgeUsage) String() string {
 		fmt.Fprintf(&b, "$%.4f", *c)
 	}
 	return b.String()
+}
+
+// spendCapNote follows the usage line of a run made under a judge spend
+// cap: the cap, and when it was reached how many judged metrics it left
+// out; "" for a run without one.
+func spendCapNote(run *models.Run) string {
+	sum, err := models.DecodeRunSummary(run.Summary)
+	if err != nil || sum.JudgeSpend == nil {
+		return ""
+	}
+	js := sum.JudgeSpend
+	if !js.Reached {
+		return fmt.Sprintf("; spend cap $%s, not reached", js.Limit)
+	}
+	return fmt.Sprintf("; spend cap $%s reached: %s not calculated", js.Limit, compare.Plural(js.NotCalculated, "judged metric", "judged metrics"))
 }
 
 // outcome sums up a run's own checks in one line, for example "FAILED: 0
