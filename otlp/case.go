@@ -98,6 +98,9 @@ func (c *Case) add(sp ptrace.Span, service string, now time.Time) {
 		keep(key, valueString(v))
 		return true
 	})
+	if c.spans == nil {
+		c.spans = make([]span, 0, 4) // an agent call's few spans in one allocation
+	}
 	c.spans = append(c.spans, k)
 }
 
