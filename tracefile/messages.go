@@ -2,7 +2,6 @@ package tracefile
 
 import (
 	"encoding/json"
-	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -188,199 +187,50 @@ func (p payload) messages() []message {
 	return []message{{text: p.raw}}
 }
 
+// jsonMessage is the common shape of a message: GenAI's role and parts,
+// or a role and content (text, or parts as the AI SDK writes them).
+type jsonMessage struct {
+	Role    string     `json:"role"`
+	Content any        `json:"content"`
+	Parts   []jsonPart `json:"parts"`
+}
+
+// jsonPart is one part of a message; only text parts are read.
+type jsonPart struct {
+	Type    string `json:"type"`
+	Content any    `json:"content"`
+	Text    any    `json:"text"`
+}
+
 // typedMessages reads an array of messages in the common shape, the
-// usual case, in one pass: GenAI's role and parts, or a role and content
-// (text, or parts as the AI SDK writes them); only text parts are read.
-// ok is false for any other shape. It walks the JSON with an iterator
-// rather than decoding it into values, which a trace's every case would
-// pay for; keys match as encoding/json matches struct fields (case
-// folded, the last of a repeated key wins).
+// usual case, in one pass; ok is false for any other shape.
 func typedMessages(raw string) ([]message, bool) {
 	if raw[0] != '[' {
 		return nil, false
 	}
-	if end := valueEnd(raw); end > len(raw) || strings.TrimLeft(raw[end:], " \t\n\r") != "" { // one array and nothing after it, as decoding asks
+	var ms []jsonMessage
+	if err := jsoniter.ConfigCompatibleWithStandardLibrary.UnmarshalFromString(raw, &ms); err != nil {
 		return nil, false
 	}
-	it := jsoniter.ConfigCompatibleWithStandardLibrary.BorrowIterator([]byte(raw))
-	defer jsoniter.ConfigCompatibleWithStandardLibrary.ReturnIterator(it)
-	var out []message
-	ok := true
-	it.ReadArrayCB(func(it *jsoniter.Iterator) bool {
-		m, good := readMessage(it)
-		if !good {
-			ok = false
-			return false
+	out := make([]message, 0, len(ms))
+	for _, m := range ms {
+		text := partsText(m.Content)
+		for _, p := range m.Parts {
+			if p.Type != "" && p.Type != "text" {
+				continue
+			}
+			t, ok := p.Content.(string)
+			if !ok {
+				t, _ = p.Text.(string)
+			}
+			if text != "" && t != "" {
+				text += "\n"
+			}
+			text += t
 		}
-		out = append(out, m)
-		return true
-	})
-	if !ok || (it.Error != nil && it.Error != io.EOF) {
-		return nil, false
-	}
-	if out == nil {
-		out = []message{}
+		out = append(out, message{role: strings.ToLower(m.Role), text: text})
 	}
 	return out, true
-}
-
-// valueEnd is where the array or object that starts s ends (len(s) + 1
-// when it does not): brackets are counted outside strings.
-func valueEnd(s string) int {
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '"': // to the closing quote: one not escaped by an odd run of backslashes
-			for {
-				j := strings.IndexByte(s[i+1:], '"')
-				if j < 0 {
-					return len(s) + 1
-				}
-				i += j + 1
-				k := i - 1
-				for s[k] == '\\' {
-					k--
-				}
-				if (i-1-k)%2 == 0 {
-					break
-				}
-			}
-		case '[', '{':
-			depth++
-		case ']', '}':
-			if depth--; depth == 0 {
-				return i + 1
-			}
-		}
-	}
-	return len(s) + 1
-}
-
-// readMessage reads one message object (null reads as an empty one).
-func readMessage(it *jsoniter.Iterator) (message, bool) {
-	switch it.WhatIsNext() {
-	case jsoniter.NilValue:
-		it.ReadNil()
-		return message{}, true
-	case jsoniter.ObjectValue:
-	default:
-		return message{}, false
-	}
-	var role, content string
-	var parts []string
-	ok := true
-	it.ReadObjectCB(func(it *jsoniter.Iterator, key string) bool {
-		switch {
-		case strings.EqualFold(key, "role"):
-			role, ok = readText(it)
-		case strings.EqualFold(key, "content"):
-			switch it.WhatIsNext() {
-			case jsoniter.StringValue:
-				content = it.ReadString()
-			case jsoniter.ArrayValue:
-				content = partsText(it.Read())
-			default:
-				content = ""
-				it.Skip()
-			}
-		case strings.EqualFold(key, "parts"):
-			parts, ok = readParts(it)
-		default:
-			it.Skip()
-		}
-		return ok
-	})
-	if !ok || (it.Error != nil && it.Error != io.EOF) {
-		return message{}, false
-	}
-	text := content
-	for _, t := range parts {
-		if text != "" && t != "" {
-			text += "\n"
-		}
-		text += t
-	}
-	return message{role: strings.ToLower(role), text: text}, true
-}
-
-// readParts reads a message's parts: the text of each text part (a part
-// of no type counts as text), its content when a string, else its text.
-func readParts(it *jsoniter.Iterator) ([]string, bool) {
-	switch it.WhatIsNext() {
-	case jsoniter.NilValue:
-		it.ReadNil()
-		return nil, true
-	case jsoniter.ArrayValue:
-	default:
-		return nil, false
-	}
-	var out []string
-	ok := true
-	it.ReadArrayCB(func(it *jsoniter.Iterator) bool {
-		switch it.WhatIsNext() {
-		case jsoniter.NilValue:
-			it.ReadNil()
-			out = append(out, "")
-			return true
-		case jsoniter.ObjectValue:
-		default:
-			ok = false
-			return false
-		}
-		var typ, content, text string
-		var hasContent, hasText bool
-		it.ReadObjectCB(func(it *jsoniter.Iterator, key string) bool {
-			switch {
-			case strings.EqualFold(key, "type"):
-				typ, ok = readText(it)
-			case strings.EqualFold(key, "content"):
-				content, hasContent = readString(it)
-			case strings.EqualFold(key, "text"):
-				text, hasText = readString(it)
-			default:
-				it.Skip()
-			}
-			return ok
-		})
-		if !ok {
-			return false
-		}
-		if typ != "" && typ != "text" {
-			return true
-		}
-		switch {
-		case hasContent:
-			out = append(out, content)
-		case hasText:
-			out = append(out, text)
-		default:
-			out = append(out, "")
-		}
-		return true
-	})
-	return out, ok
-}
-
-// readText reads a string field, null as ""; false for another type.
-func readText(it *jsoniter.Iterator) (string, bool) {
-	switch it.WhatIsNext() {
-	case jsoniter.StringValue:
-		return it.ReadString(), true
-	case jsoniter.NilValue:
-		it.ReadNil()
-		return "", true
-	}
-	it.Skip()
-	return "", false
-}
-
-// readString reads any value, and says whether it was a string.
-func readString(it *jsoniter.Iterator) (string, bool) {
-	if it.WhatIsNext() == jsoniter.StringValue {
-		return it.ReadString(), true
-	}
-	it.Skip()
-	return "", false
 }
 
 // fromJSON finds messages in a decoded value: a string; an array of

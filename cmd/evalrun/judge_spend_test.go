@@ -18,10 +18,14 @@ import (
 	"github.com/agentevals-go/agentevals/models"
 )
 
-// spendJudge is a scripted OpenAI-compatible judge whose every call
-// reports 200 input and 25 output tokens; calls counts them.
-func spendJudge(t *testing.T, calls *atomic.Int64) *httptest.Server {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+// pricedJudge is a scripted OpenAI-compatible judge, model "judge", whose
+// every call reports 200 input and 25 output tokens, and a price file that
+// prices it at 1.5 and 6 USD per million (0.00045 USD a call); calls
+// counts the calls.
+func pricedJudge(t *testing.T) (srv *httptest.Server, calls *atomic.Int64, prices string) {
+	t.Setenv("OPENAI_API_KEY", "")
+	calls = new(atomic.Int64)
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		calls.Add(1)
 		w.Header().Set("Content-Type", "application/json")
@@ -30,7 +34,11 @@ func spendJudge(t *testing.T, calls *atomic.Int64) *httptest.Server {
 			`"usage":{"prompt_tokens":200,"completion_tokens":25,"total_tokens":225}}`)
 	}))
 	t.Cleanup(srv.Close)
-	return srv
+	prices = filepath.Join(t.TempDir(), "prices.json")
+	if err := os.WriteFile(prices, []byte(`{"prices": [{"model": "judge", "input_mtok": 1.5, "output_mtok": 6}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return srv, calls, prices
 }
 
 // TestRunCmd_MaxJudgeSpend: with a cap of 0.001 USD and judge calls of
@@ -40,14 +48,7 @@ func spendJudge(t *testing.T, calls *atomic.Int64) *httptest.Server {
 // so. Four at a time, the calls in flight may finish, but no call starts
 // once the cap is reached.
 func TestRunCmd_MaxJudgeSpend(t *testing.T) {
-	t.Setenv("OPENAI_API_KEY", "")
-	var calls atomic.Int64
-	srv := spendJudge(t, &calls)
-	dir := t.TempDir()
-	file := filepath.Join(dir, "prices.json")
-	if err := os.WriteFile(file, []byte(`{"prices": [{"model": "judge", "input_mtok": 1.5, "output_mtok": 6}]}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	srv, calls, file := pricedJudge(t)
 	st := filepath.Join("..", "..", "examples", "llm_judge", "suite.json")
 	for _, tc := range []struct {
 		name     string
@@ -108,9 +109,7 @@ func TestRunCmd_MaxJudgeSpend(t *testing.T) {
 // known price is refused before anything runs, naming the model and the
 // price-file flag, rather than silently not capping.
 func TestRunCmd_MaxJudgeSpend_Unpriced(t *testing.T) {
-	t.Setenv("OPENAI_API_KEY", "")
-	var calls atomic.Int64
-	srv := spendJudge(t, &calls)
+	srv, calls, _ := pricedJudge(t)
 	st := filepath.Join("..", "..", "examples", "llm_judge", "suite.json")
 	for _, tc := range []struct{ name, limit, want string }{
 		{"unpriced model", "2.50", `--max-judge-spend: the judge model openai "local-judge" has no known price`},
@@ -136,15 +135,11 @@ func TestRunCmd_MaxJudgeSpend_Unpriced(t *testing.T) {
 // over the key. One case at a time at 0.00045 USD a call: a cap of 0.0005
 // lets two calls through, 0.0001 one.
 func TestScoreTraces_MaxJudgeSpend(t *testing.T) {
-	t.Setenv("OPENAI_API_KEY", "")
-	var calls atomic.Int64
-	srv := spendJudge(t, &calls)
+	srv, calls, prices := pricedJudge(t)
 	dir := t.TempDir()
-	prices := filepath.Join(dir, "prices.json")
 	mon := filepath.Join(dir, "monitor.json")
 	export := filepath.Join(dir, "traces.jsonl")
 	for p, body := range map[string]string{
-		prices: `{"prices": [{"model": "judge", "input_mtok": 1.5, "output_mtok": 6}]}`,
 		mon:    `{"monitor": "shop", "agent": "shop", "max_judge_spend": "0.0005", "checks": [{"type": "task_completion"}]}`,
 		export: agentExport(t, 4),
 	} {
