@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -56,7 +57,7 @@ func TestRunCmd_MaxJudgeSpend(t *testing.T) {
 		min, max int64 // judge calls made
 	}{
 		{"one at a time", "1", 3, 3},
-		{"four at a time", "4", 3, 3 + 3},
+		{"four at a time", "4", 3, 3 + 2}, // two more may be running when the third call reaches the cap
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			calls.Store(0)
@@ -205,4 +206,54 @@ func agentExport(t *testing.T, n int) string {
 		t.Fatal(err)
 	}
 	return string(b) + "\n"
+}
+
+// TestExperimentCmd_MaxJudgeSpend: the cap holds for each variant's run
+// on its own: each run stops starting judged metrics once its third call
+// (0.00135 USD) reached the cap of 0.001; its questions run at once, so
+// up to two more already started may finish, and the rest are left out.
+func TestExperimentCmd_MaxJudgeSpend(t *testing.T) {
+	srv, calls, prices := pricedJudge(t)
+	st, err := filepath.Abs(filepath.Join("..", "..", "examples", "llm_judge", "suite.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp := filepath.Join(t.TempDir(), "experiment.json")
+	if err := os.WriteFile(exp, []byte(`{"experiment": "capped", "suite": "`+st+`", "variants": [{"name": "a"}, {"name": "b"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dbURL := "sqlite:" + filepath.Join(t.TempDir(), "runs.sqlite3")
+	code, out, stderr := evalrun(t, "--database-url", dbURL, "experiment", exp, "--judge-base-url", srv.URL+"/v1",
+		"--judge-model", "judge", "--prices", prices, "--max-judge-spend", "0.001")
+	if code == exitInvalid || code == exitNotSaved {
+		t.Fatalf("experiment: exit %d\n%s%s", code, out, stderr)
+	}
+	db, err := (&Globals{DatabaseURL: dbURL}).open(context.Background(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	runs, _, err := db.ListRuns(context.Background(), models.RunFilter{})
+	if err != nil || len(runs) != 2 {
+		t.Fatalf("runs = %d, %v; want one per variant", len(runs), err)
+	}
+	made := 0
+	for _, r := range runs {
+		sum, err := models.DecodeRunSummary(r.Summary)
+		if err != nil {
+			t.Fatal(err)
+		}
+		js := sum.JudgeSpend
+		if js == nil {
+			t.Fatalf("run %s: no judge_spend in its summary", r.Agent)
+		}
+		n := int(js.Spent.Float64()/0.00045 + 0.5)
+		made += n
+		if !js.Reached || n < 3 || n > 5 || js.NotCalculated != 9-n {
+			t.Errorf("run %s: judge_spend %+v; want the cap reached after 3 to 5 calls and the other judged metrics left out", r.Agent, js)
+		}
+	}
+	if int(calls.Load()) != made {
+		t.Errorf("%d judge calls; the runs' summaries count %d", calls.Load(), made)
+	}
 }
