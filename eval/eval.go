@@ -11,6 +11,7 @@ import (
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/money"
 	"github.com/agentevals-go/agentevals/otlp"
 	"github.com/agentevals-go/agentevals/runner"
 	"github.com/agentevals-go/agentevals/sanitize"
@@ -57,6 +58,9 @@ type Exec struct {
 	Sanitize sanitize.Policy
 	// JudgeDisabled says Judge is nil on purpose (--no-judge).
 	JudgeDisabled bool
+	// JudgeSpend caps what the judge's metric calls may cost (nil: no
+	// cap; runner.ExecOptions.JudgeSpend).
+	JudgeSpend *money.Meter
 	// ExtraSummary adds keys to the run summary after the last question.
 	ExtraSummary func() map[string]any
 	// Provenance is where the run is made (provenance.Collect); nil
@@ -172,7 +176,7 @@ func Run(ctx context.Context, t Task) (*Result, error) {
 // (Store.keepInterrupted); any other failure is ExitInvalid.
 func execute(ctx context.Context, t Task, calculated []string) (*models.Run, error) {
 	e := t.Exec
-	opts := runner.ExecOptions{Judge: t.Judge, JudgeDisabled: e.JudgeDisabled, Concurrency: e.Concurrency,
+	opts := runner.ExecOptions{Judge: t.Judge, JudgeDisabled: e.JudgeDisabled, JudgeSpend: e.JudgeSpend, Concurrency: e.Concurrency,
 		Timeout: e.Timeout, Metadata: e.Metadata, Progress: e.Progress, ExtraSummary: e.ExtraSummary,
 		Repeat: e.Repeat, Record: e.Record, Provenance: e.Provenance, Traces: e.Traces, Sanitize: e.Sanitize,
 		Stop: e.Stop, StopReason: e.StopReason, Observed: e.Observed}

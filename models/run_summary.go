@@ -41,6 +41,8 @@ type RunSummary struct {
 	// JudgeUsage sums the cases' judge accounts (CaseMetadata.JudgeUsage);
 	// nil when no judge was used. It is never part of the agent's usage.
 	JudgeUsage *CallAccount `json:"judge_usage"`
+	// JudgeSpend is set on a run made under a judge spend cap.
+	JudgeSpend *JudgeSpend `json:"judge_spend,omitempty"`
 	// Metrics summarize each metric over the cases, by name.
 	Metrics      map[string]MetricSummary `json:"metrics"`
 	NotEvaluated *int                     `json:"not_evaluated"`

@@ -36,6 +36,10 @@ func TestJSONSchema_AgreesWithLoad(t *testing.T) {
 	}{
 		{"example", example, true},
 		{"filters", []byte(`{"monitor":"m","agent":"a","traces":{"root_span":"invoke_agent shop","attributes":{"env":"prod"}},"checks":[{"type":"step_budget","max":3}]}`), true},
+		{"spend cap as text", []byte(`{"monitor":"m","agent":"a","max_judge_spend":"2.50","checks":[{"type":"error_spans"}]}`), true},
+		{"spend cap as a number", []byte(`{"monitor":"m","agent":"a","max_judge_spend":0.25,"checks":[{"type":"error_spans"}]}`), true},
+		{"spend cap zero", []byte(`{"monitor":"m","agent":"a","max_judge_spend":0,"checks":[{"type":"error_spans"}]}`), false},
+		{"spend cap not a number", []byte(`{"monitor":"m","agent":"a","max_judge_spend":"lots","checks":[{"type":"error_spans"}]}`), false},
 		{"unknown key", []byte(`{"monitor":"m","agent":"a","samples":0.1,"checks":[{"type":"error_spans"}]}`), false},
 		{"unknown check param", []byte(`{"monitor":"m","agent":"a","checks":[{"type":"step_budget","maximum":3}]}`), false},
 	} {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentevals-go/agentevals/bounds"
+	"github.com/agentevals-go/agentevals/money"
 	"github.com/agentevals-go/agentevals/score"
 	"github.com/agentevals-go/agentevals/suite"
 )
@@ -35,6 +36,9 @@ type Monitor struct {
 	Sample float64
 	// MaxCases caps the cases scored per window.
 	MaxCases int
+	// MaxJudgeSpend caps what the judge's calls may cost per window in
+	// USD; "" for no cap.
+	MaxJudgeSpend money.Decimal
 
 	judge, checks json.RawMessage
 	registry      score.Registry
@@ -57,7 +61,7 @@ type Filter struct {
 }
 
 var (
-	topKeys    = []string{"$schema", "monitor", "agent", "traces", "sample", "max_cases", "judge", "checks"}
+	topKeys    = []string{"$schema", "monitor", "agent", "traces", "sample", "max_cases", "max_judge_spend", "judge", "checks"}
 	filterKeys = []string{"service", "root_span", "agent_name", "attributes"}
 )
 
@@ -106,6 +110,9 @@ func LoadWithRegistry(path string, reg score.Registry) (*Monitor, error) {
 			add("$.max_cases", "want a whole number of cases per window, at least 1, got %s", raw)
 		}
 	}
+	if raw, ok := top["max_judge_spend"]; ok {
+		m.MaxJudgeSpend = spendCap(raw, add)
+	}
 	m.judge, m.checks = top["judge"], top["checks"]
 	if m.checks == nil {
 		add("$.checks", "missing: want an array of reference-free checks (trace, tool, error_spans, step_budget, judged metrics without an expected answer)")
@@ -121,6 +128,22 @@ func LoadWithRegistry(path string, reg score.Registry) (*Monitor, error) {
 	}
 	m.Check = s
 	return m, nil
+}
+
+// spendCap reads max_judge_spend: a positive number of USD, as a JSON
+// number or a string holding one ("2.50").
+func spendCap(raw json.RawMessage, add func(string, string, ...any)) money.Decimal {
+	text := string(bytes.TrimSpace(raw))
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		text = s
+	}
+	d, err := money.ParseDecimal(text)
+	if r := d.Rat(); err != nil || r == nil || r.Sign() <= 0 {
+		add("$.max_judge_spend", "want a positive number of USD the judge may spend per window, e.g. \"2.50\", got %s", describe(raw))
+		return ""
+	}
+	return d
 }
 
 // object decodes an object and refuses keys not in allowed.

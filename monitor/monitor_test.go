@@ -28,6 +28,8 @@ func TestLoad_Refuses(t *testing.T) {
 		{"no name", `{"agent":"a","checks":[{"type":"error_spans"}]}`, "$.monitor: missing"},
 		{"sample out of range", `{"monitor":"m","agent":"a","sample":1.5,"checks":[{"type":"error_spans"}]}`, "$.sample: want a share"},
 		{"max_cases zero", `{"monitor":"m","agent":"a","max_cases":0,"checks":[{"type":"error_spans"}]}`, "$.max_cases: want a whole number"},
+		{"spend cap negative", `{"monitor":"m","agent":"a","max_judge_spend":"-1","checks":[{"type":"error_spans"}]}`, "$.max_judge_spend: want a positive number of USD"},
+		{"spend cap not a number", `{"monitor":"m","agent":"a","max_judge_spend":"$2","checks":[{"type":"error_spans"}]}`, "$.max_judge_spend: want a positive number of USD"},
 		{"needs an expected answer", `{"monitor":"m","agent":"a","checks":[{"type":"correctness"}]}`,
 			`$.checks: check "correctness" needs the question's expected_answer`},
 		{"needs expected actions", `{"monitor":"m","agent":"a","checks":[{"type":"action_group"}]}`, "reference-free checks only"},
@@ -49,13 +51,13 @@ func TestLoad_Refuses(t *testing.T) {
 }
 
 func TestLoad_ReferenceFreeChecks(t *testing.T) {
-	p := write(t, `{"monitor":"shop","agent":"shop","traces":{"service":"shop","attributes":{"deployment":"eu"}},"sample":0.25,"max_cases":50,
+	p := write(t, `{"monitor":"shop","agent":"shop","traces":{"service":"shop","attributes":{"deployment":"eu"}},"sample":0.25,"max_cases":50,"max_judge_spend":"2.50",
 		"checks":[{"type":"error_spans"},{"type":"tool_used","tools":["lookup"]},{"type":"step_budget","max":4},{"type":"task_completion"},{"type":"contains","value":"order"}]}`)
 	m, err := Load(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Name != "shop" || m.Sample != 0.25 || m.MaxCases != 50 || m.Traces.Attributes["deployment"] != "eu" {
+	if m.Name != "shop" || m.Sample != 0.25 || m.MaxCases != 50 || m.MaxJudgeSpend != "2.50" || m.Traces.Attributes["deployment"] != "eu" {
 		t.Errorf("loaded %+v", m)
 	}
 	got := strings.Join(m.Check.Calculated(true), ",")

@@ -2,6 +2,8 @@ package otlp
 
 import (
 	"encoding/json"
+	"math"
+	"strconv"
 
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/score"
@@ -30,19 +32,92 @@ func StoredActions(acts []score.Action) models.JSON {
 }
 
 // storedActions is StoredActions with each call's raw argument text beside
-// it where raw has one (the trace record's span_actions).
+// it where raw has one (the trace record's span_actions). It writes the
+// bytes json.Marshal writes for []storedAction, without reflection: a
+// trace of many tool calls is read on every case (see
+// TestStoredActions_AsMarshal).
 func storedActions(acts []score.Action, raw []*string) models.JSON {
-	out := make([]storedAction, len(acts))
+	b := make([]byte, 0, 256*len(acts)+2)
+	b = append(b, '[')
 	for i, a := range acts {
-		out[i] = storedAction{Name: a.Name, Arguments: objectArguments(a.Arguments), Result: a.Result, Status: a.Status, DurationMS: a.DurationMS}
-		if a.Group != "" {
-			out[i].Group = &a.Group
+		if i > 0 {
+			b = append(b, ',')
 		}
-		if i < len(raw) {
-			out[i].RawArguments = raw[i]
+		b = append(b, `{"group":`...)
+		if a.Group != "" {
+			b = appendString(b, a.Group)
+		} else {
+			b = append(b, "null"...)
+		}
+		b = append(b, `,"name":`...)
+		b = appendString(b, a.Name)
+		b = append(b, `,"arguments":`...)
+		b = appendRaw(b, objectArguments(a.Arguments))
+		if len(a.Result) > 0 {
+			b = append(b, `,"result":`...)
+			b = appendRaw(b, a.Result)
+		}
+		if a.Status != "" {
+			b = append(b, `,"status":`...)
+			b = appendString(b, a.Status)
+		}
+		if a.DurationMS != nil {
+			b = append(b, `,"duration_ms":`...)
+			b = appendFloat(b, *a.DurationMS)
+		}
+		if i < len(raw) && raw[i] != nil {
+			b = append(b, `,"raw_arguments":`...)
+			b = appendString(b, *raw[i])
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+// appendString writes s as json.Marshal does: as it is when every byte is
+// printable ASCII that needs no escape, else through json.Marshal.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			out, _ := json.Marshal(s) // a string always encodes
+			return append(b, out...)
 		}
 	}
-	return models.MustJSON(out)
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// appendRaw writes valid JSON text as json.Marshal writes a RawMessage
+// (compacted, HTML characters escaped): as it is when no byte would
+// change, else through json.Marshal.
+func appendRaw(b []byte, raw json.RawMessage) []byte {
+	for _, c := range raw {
+		if c <= ' ' || c >= 0x80 || c == '<' || c == '>' || c == '&' {
+			out, err := json.Marshal(raw)
+			if err != nil {
+				panic(err) // the callers pass only JSON they validated, as MustJSON did
+			}
+			return append(b, out...)
+		}
+	}
+	return append(b, raw...)
+}
+
+// appendFloat writes a finite float as json.Marshal does.
+func appendFloat(b []byte, f float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' { // e-09 to e-9
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
 }
 
 // argumentsOf reads a tool call's argument text: a JSON object is kept as
@@ -58,8 +133,9 @@ func argumentsOf(text string) (args json.RawMessage, raw *string) {
 
 // objectArguments is args when it is a JSON object, else {}.
 func objectArguments(args json.RawMessage) json.RawMessage {
-	var probe map[string]json.RawMessage
-	if len(args) > 0 && args[0] == '{' && json.Unmarshal(args, &probe) == nil {
+	// Valid JSON that starts with a brace is an object: checking it is
+	// far cheaper than decoding it.
+	if len(args) > 0 && args[0] == '{' && json.Valid(args) {
 		return args
 	}
 	return json.RawMessage(`{}`)

@@ -29,6 +29,9 @@ type Case struct {
 	// attribute text kept: [0] mapped keys, [1] the others
 	kept       [2]int
 	overBudget int // attributes left out for MaxTraceBytes
+	// the last parent span id seen, in hex: siblings share it
+	lastParent    pcommon.SpanID
+	lastParentHex string
 }
 
 // span is a kept span: text already cut to the limits and sanitized.
@@ -53,9 +56,12 @@ func (c *Case) add(sp ptrace.Span, service string, now time.Time) {
 	}
 	l := c.r.limits
 	k := span{id: hexID(sp.SpanID()), name: text(sp.Name(), l.MaxValueBytes), kind: kindName(sp.Kind()),
-		start: uint64(sp.StartTimestamp()), end: uint64(sp.EndTimestamp()), attrs: map[string]string{}}
+		start: uint64(sp.StartTimestamp()), end: uint64(sp.EndTimestamp()), attrs: make(map[string]string, min(sp.Attributes().Len()+1, l.MaxAttributes+1))}
 	if p := sp.ParentSpanID(); !p.IsEmpty() {
-		k.parent = hexID(p)
+		if p != c.lastParent || c.lastParentHex == "" {
+			c.lastParent, c.lastParentHex = p, hexID(p)
+		}
+		k.parent = c.lastParentHex // siblings share their parent's id text
 	}
 	switch sp.Status().Code() {
 	case ptrace.StatusCodeError:
@@ -66,17 +72,18 @@ func (c *Case) add(sp ptrace.Span, service string, now time.Time) {
 		k.status = "unset"
 	}
 	k.statusMessage = text(sp.Status().Message(), l.MaxValueBytes)
-	keep := func(key string, v pcommon.Value) {
-		if len(k.attrs) >= l.MaxAttributes && !mapped(key) {
+	keep := func(key, val string) {
+		isMapped := mapped(key)
+		if !isMapped && len(k.attrs) >= l.MaxAttributes {
 			k.droppedAttrs++
 			return
 		}
 		budget := 1
-		if mapped(key) {
+		if isMapped {
 			budget = 0
 		}
 		key = text(key, 256)
-		val := valueText(v, l.MaxValueBytes)
+		val = text(val, l.MaxValueBytes)
 		if c.kept[budget]+len(key)+len(val) > l.MaxTraceBytes {
 			c.overBudget++
 			return
@@ -85,23 +92,29 @@ func (c *Case) add(sp ptrace.Span, service string, now time.Time) {
 		k.attrs[key] = val
 	}
 	if service != "" {
-		keep("service.name", pcommon.NewValueStr(service))
+		keep("service.name", service)
 	}
 	sp.Attributes().Range(func(key string, v pcommon.Value) bool {
-		keep(key, v)
+		keep(key, valueString(v))
 		return true
 	})
+	if c.spans == nil {
+		c.spans = make([]span, 0, 4) // an agent call's few spans in one allocation
+	}
 	c.spans = append(c.spans, k)
 }
 
-// valueText renders an attribute value as text within n bytes. Maps and
-// arrays are written as JSON by pdata; the request's own depth limit
-// bounds them.
-func valueText(v pcommon.Value, n int) string {
-	if v.Type() == pcommon.ValueTypeBytes {
-		return text(fmt.Sprintf("(%d bytes)", v.Bytes().Len()), n)
+// valueString renders an attribute value as text, cut and repaired by
+// the caller. Maps and arrays are written as JSON by pdata; the request's
+// own depth limit bounds them.
+func valueString(v pcommon.Value) string {
+	switch v.Type() {
+	case pcommon.ValueTypeStr:
+		return v.Str()
+	case pcommon.ValueTypeBytes:
+		return fmt.Sprintf("(%d bytes)", v.Bytes().Len())
 	}
-	return text(v.AsString(), n)
+	return v.AsString()
 }
 
 // text cuts s to n bytes and repairs it (NUL, invalid UTF-8). Redaction

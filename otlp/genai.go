@@ -163,8 +163,8 @@ func (c *Case) collected() Collected {
 
 // Evidence maps the collected spans.
 func (c Collected) Evidence() Evidence {
-	rec := &models.CaseTrace{TraceID: c.TraceID, ParentSpanID: c.ParentID, SpansReceived: c.Received, SpansDropped: c.Dropped, Notes: c.Notes, Spans: []models.TraceSpan{}}
-	ev := Evidence{Record: rec, Trace: &score.Trace{Dropped: c.Dropped}}
+	rec := &models.CaseTrace{TraceID: c.TraceID, ParentSpanID: c.ParentID, SpansReceived: c.Received, SpansDropped: c.Dropped, Notes: c.Notes, Spans: make([]models.TraceSpan, 0, len(c.spans))}
+	ev := Evidence{Record: rec, Trace: &score.Trace{Dropped: c.Dropped, Spans: make([]score.Span, 0, len(c.spans))}}
 	if len(c.spans) > 0 {
 		ev.Actions = []score.Action{}
 	}

@@ -80,3 +80,27 @@ func TestJudgeUsageOf(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeUsage_SpendCap: a run made under a judge spend cap says so after
+// its judge usage in every report, with the judged metrics it left out.
+func TestJudgeUsage_SpendCap(t *testing.T) {
+	run := runfixture.Build("01900000-0000-7000-8000-0000000c0002", 1, runfixture.T0,
+		runfixture.Case{ID: "a", Question: "q", Expected: "x", Output: "x", Metrics: []runfixture.Metric{runfixture.NewMetric("semantic_accuracy", 0.5, runfixture.Score(0.9))}})
+	r := mustRenderer(t)
+	for _, tc := range []struct{ summary, want string }{
+		{`{"judge_spend":{"limit":0.001,"spent":0.00135,"reached":true,"not_calculated":6}}`, "; spend cap $0.001 reached: 6 judged metrics not calculated"},
+		{`{"judge_spend":{"limit":2.5,"spent":0.1,"reached":false,"not_calculated":0}}`, "; spend cap $2.5, not reached"},
+	} {
+		run.Summary = models.JSON(tc.summary)
+		c := compare.Compare(run, nil, compare.Options{})
+		for _, f := range []Format{FormatText, FormatMarkdown, FormatHTML} {
+			b, err := r.Bytes(f, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(b), tc.want) {
+				t.Errorf("%s report lacks %q", f, tc.want)
+			}
+		}
+	}
+}

@@ -156,7 +156,7 @@ func newView(c *compare.Comparison, kind viewKind) *view {
 	if !c.Run.Metadata.IsNull() && string(c.Run.Metadata) != "{}" {
 		v.Metadata = show.JSON(c.Run.Metadata, "  ")
 	}
-	v.JudgeUsage = JudgeUsageOf(c.Run.Cases).String()
+	v.JudgeUsage = JudgeUsageOf(c.Run.Cases).String() + spendCapNote(c.Run)
 	for _, f := range c.Findings {
 		if f.Kind.Regression() {
 			v.Regressions = append(v.Regressions, f)

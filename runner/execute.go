@@ -12,6 +12,7 @@ import (
 	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/money"
 	"github.com/agentevals-go/agentevals/otlp"
 	"github.com/agentevals-go/agentevals/outcome"
 	"github.com/agentevals-go/agentevals/sanitize"
@@ -41,6 +42,10 @@ type ExecOptions struct {
 	// Judge scores judge-backed metrics; nil means none is configured and
 	// those metrics are not calculated.
 	Judge score.Judge
+	// JudgeSpend, when set, caps what the judge's metric calls may cost
+	// (runner/spend.go): once it is reached no judged metric starts, and
+	// the rest are not calculated.
+	JudgeSpend *money.Meter
 	// JudgeDisabled says Judge is nil because the caller switched the
 	// judge off on purpose (evalrun --no-judge); the reasons of the metrics
 	// that were not calculated then say so.
@@ -143,6 +148,7 @@ const (
 	reasonNoJudge       = models.NotCalculatedPrefix + "no judge configured"
 	reasonJudgeDisabled = models.NotCalculatedPrefix + "judge disabled for this run"
 	reasonAgentError    = models.NotCalculatedPrefix + "agent error"
+	reasonSpendCap      = models.NotCalculatedPrefix + "judge spend cap reached"
 )
 
 // Execute runs every case of the suite against the agent, scores the

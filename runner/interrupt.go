@@ -59,6 +59,7 @@ func (e *executor) finish(run *models.Run, conc int, stop *models.Interrupted) (
 	}
 	summary.InfrastructureFailure = e.calls.failure(opts.Sanitize)
 	summary.Provenance = opts.Provenance
+	summary.JudgeSpend = e.spendSummary(run)
 	if opts.ExtraSummary != nil {
 		extra := opts.ExtraSummary()
 		if more, ok := extra["judge_usage"].(models.CallAccount); ok { // pairwise calls made beside the run

@@ -117,6 +117,10 @@ func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseRe
 			rec.Metrics = append(rec.Metrics, notCalculated(pos, m, reason))
 			continue
 		}
+		if e.judgeMetrics[m.Name] && e.opts.JudgeSpend != nil && !e.opts.JudgeSpend.Allow() {
+			rec.Metrics = append(rec.Metrics, notCalculated(pos, m, reasonSpendCap))
+			continue
+		}
 		s := sample
 		if cv != nil {
 			s = cv.sample(m.Name, sample)
@@ -142,6 +146,7 @@ func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseRe
 		}
 		if acc, ok := metricJudgeUsage(&used, a); ok {
 			meta.JudgeUsage[m.Name] = acc
+			e.spent(acc)
 		}
 		rec.Metrics = append(rec.Metrics, mr)
 		if cv != nil {

@@ -280,11 +280,20 @@ const maxDepth = 64
 
 // nestsValues reports whether a JSON record may nest attribute values:
 // without arrays or maps of values its depth is OTLP's own (the decoder
-// skips unknown fields within its own depth limit).
+// skips unknown fields within its own depth limit). It looks for the
+// keys' endings, rare in a record, and checks what precedes them, rather
+// than scanning the record once per key.
 func nestsValues(data []byte) bool {
-	for _, k := range []string{"arrayValue", "kvlistValue", "array_value", "kvlist_value"} {
-		if bytes.Contains(data, []byte(k)) {
-			return true
+	for _, end := range [...][]byte{[]byte(`Value"`), []byte(`_value"`)} {
+		for rest := data; ; {
+			i := bytes.Index(rest, end)
+			if i < 0 {
+				break
+			}
+			if head := rest[:i]; bytes.HasSuffix(head, []byte("array")) || bytes.HasSuffix(head, []byte("kvlist")) {
+				return true
+			}
+			rest = rest[i+len(end):]
 		}
 	}
 	return false

@@ -193,3 +193,22 @@ func TestNext_boundedOpenTraces(t *testing.T) {
 		t.Errorf("cases %d, traces %d, returned %d", st.Cases, st.Traces, n)
 	}
 }
+
+func TestNestsValues(t *testing.T) {
+	for _, tc := range []struct {
+		data string
+		want bool
+	}{
+		{`{"resourceSpans":[{"attributes":[{"key":"a","value":{"stringValue":"x"}}]}]}`, false},
+		{`{"key":"a","value":{"arrayValue":{"values":[]}}}`, true},
+		{`{"key":"a","value":{"kvlistValue":{"values":[]}}}`, true},
+		{`{"key":"a","value":{"array_value":{"values":[]}}}`, true},
+		{`{"key":"a","value":{"kvlist_value":{"values":[]}}}`, true},
+		{`{"key":"a","value":{"intValue":"3"},"x":"Value\""}`, false},
+		{`Value"`, false},
+	} {
+		if got := nestsValues([]byte(tc.data)); got != tc.want {
+			t.Errorf("nestsValues(%s) = %v; want %v", tc.data, got, tc.want)
+		}
+	}
+}

@@ -38,6 +38,7 @@ type ExperimentCmd struct {
 	FailOnRegression bool   `name:"fail-on-regression" help:"As run --fail-on-regression: --fail-on failures becomes both; alone, it means --fail-on both."`
 
 	JudgeFlags
+	SpendFlags
 	HostFlag
 	Pairwise bool `name:"pairwise" help:"Judge every later variant's answers against the first variant's, question by question and twice with the slots swapped (as compare --pairwise); the verdicts are stored in the later variant's run summary and shown in the grid. Needs a judge."`
 
@@ -214,9 +215,13 @@ func (c *ExperimentCmd) runVariant(ctx context.Context, g *Globals, db *models.D
 	defer built.Close()
 	a := built.Agent
 	prov, meta := collectProvenance(ctx, s.Dir, meta, c.NoHost)
+	spend, err := c.meter(c.built, "", "")
+	if err != nil {
+		return nil, err
+	}
 	task := eval.Task{Suite: s, Agent: a, Judge: judge, Gate: c.gate(),
 		Store: eval.Store{DB: db, EvidenceDir: DefaultEvidenceDir, Save: g.saveOptions(g.announceRetry)},
-		Exec:  eval.Exec{Concurrency: conc, Metadata: meta, ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge), Provenance: prov}}
+		Exec:  eval.Exec{Concurrency: conc, Metadata: meta, ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge), JudgeSpend: spend, Provenance: prov}}
 	if g.signals != nil && c.Grace > 0 {
 		task.Exec.Stop, task.Exec.StopReason = g.signals.graceful(c.Grace)
 	}

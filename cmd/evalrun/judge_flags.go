@@ -11,6 +11,7 @@ import (
 	"github.com/agentevals-go/agentevals/eval"
 	"github.com/agentevals-go/agentevals/llm"
 	"github.com/agentevals-go/agentevals/modelkit"
+	"github.com/agentevals-go/agentevals/money"
 	"github.com/agentevals-go/agentevals/prices"
 	"github.com/agentevals-go/agentevals/provider"
 	"github.com/agentevals-go/agentevals/score"
@@ -192,4 +193,33 @@ func (b *envBool) Decode(ctx *kong.DecodeContext) error {
 		return fmt.Errorf("want true, 1, yes, false, 0, no or empty, got %q", v)
 	}
 	return fmt.Errorf("want a boolean, got %v", token.Value)
+}
+
+// SpendFlags cap what the judge may cost one run (run, experiment: each
+// variant's run; score-traces: each window).
+type SpendFlags struct {
+	MaxJudgeSpend string `name:"max-judge-spend" env:"EVAL_MAX_JUDGE_SPEND" placeholder:"USD" help:"Cap the judge's cost per run at USD (e.g. 2.50): once its calls have cost that much no further judged metric starts and the rest are not calculated, with the reason (metrics already started finish, so the total can pass the cap by what they cost). The judge model needs a known price (the catalog or --prices); an unpriced model is refused."`
+}
+
+// meter is the spend meter of one run with judge j, capped by
+// --max-judge-spend, else by fallback (a monitor's max_judge_spend, named
+// from); nil when neither caps it or no judge runs. A judge whose model
+// has no known price is an exit-2 error: its cost could not be counted.
+func (f SpendFlags) meter(j *provider.Judge, fallback money.Decimal, from string) (*money.Meter, error) {
+	limit, name := money.Decimal(strings.TrimSpace(f.MaxJudgeSpend)), "--max-judge-spend"
+	if limit == "" {
+		limit, name = fallback, from
+	}
+	if limit == "" || j == nil {
+		return nil, nil
+	}
+	m, err := money.NewMeter(limit)
+	if err != nil {
+		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("%s: %w", name, err)}
+	}
+	if s, ok := j.Priced(); !ok {
+		return nil, &exitError{Code: exitInvalid, Err: fmt.Errorf("%s: the judge model %s %q has no known price, so its spending cannot be counted: give its price in a --prices file ({\"prices\": [{\"model\": %q, \"input_mtok\": USD, \"output_mtok\": USD}]})",
+			name, s.Provider, s.Model, s.Model)}
+	}
+	return m, nil
 }

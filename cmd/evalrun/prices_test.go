@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"io"
 	"math"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,20 +16,8 @@ import (
 // what the file's prices make of the tokens the server reported. A bad
 // price file is an exit-2 error naming it.
 func TestRunCmd_Prices(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"id":"1","object":"chat.completion","model":"judge","choices":[{"index":0,`+
-			`"message":{"role":"assistant","content":"{\"reason\":\"Same facts.\",\"score\":0.97}"},"finish_reason":"stop"}],`+
-			`"usage":{"prompt_tokens":200,"completion_tokens":25,"total_tokens":225}}`)
-	}))
-	defer srv.Close()
-	t.Setenv("OPENAI_API_KEY", "")
+	srv, _, file := pricedJudge(t)
 	dir := t.TempDir()
-	file := filepath.Join(dir, "prices.json")
-	if err := os.WriteFile(file, []byte(`{"prices": [{"model": "judge", "input_mtok": 1.5, "output_mtok": 6}]}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	dbURL := "sqlite:" + filepath.Join(dir, "runs.sqlite3")
 	st := filepath.Join("..", "..", "examples", "llm_judge", "suite.json")
 	args := []string{"--database-url", dbURL, "run", st, "--judge-base-url", srv.URL + "/v1", "--judge-model", "judge", "--prices", file}

@@ -42,6 +42,7 @@ type RunCmd struct {
 	MaxAnswerBytes int            `name:"max-answer-bytes" group:"questions" placeholder:"BYTES" help:"Keep (and score) at most this many bytes of each command, worker or http agent answer; a longer answer is cut there and its case's response_metadata.output_truncated records the full length and SHA-256 of the reply. Omitted or 0: the suite's agent.max_answer_bytes, else 1048576 (1 MiB)."`
 
 	JudgeFlags           `group:"judge"`
+	SpendFlags           `group:"judge"`
 	SaveFlags            `group:"save"`
 	HostFlag             `group:"save"`
 	TraceFlags           `group:"traces"`
@@ -76,6 +77,10 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 		return asInvalid(err)
 	}
 	warnSameFamily(g.Stderr, s.Agent.LLM, c.built, "")
+	spend, err := c.meter(c.built, "", "")
+	if err != nil {
+		return err
+	}
 	conc := runner.Concurrency(int(c.Concurrency), len(s.Cases))
 	setup, err := c.setup(g)
 	if err != nil {
@@ -90,7 +95,7 @@ func (c *RunCmd) Run(ctx context.Context, g *Globals) error {
 	prov, meta := collectProvenance(ctx, s.Dir, meta, c.NoHost)
 	task := eval.Task{Suite: s, Agent: a, Judge: judge,
 		Exec: eval.Exec{Concurrency: conc, Timeout: c.timeout(), Metadata: meta,
-			ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge), Provenance: prov,
+			ExtraSummary: c.judgeSummary, JudgeDisabled: bool(c.NoJudge), JudgeSpend: spend, Provenance: prov,
 			Sanitize: sanitize.Policy{PII: c.RedactPII}}}
 	traces, stopTraces, err := c.startTraces(s, g.Stderr)
 	if err != nil {

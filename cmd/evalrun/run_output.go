@@ -259,6 +259,7 @@ func metadataCell(meta models.JSON) string {
 // as specified (docs/architecture.md, Semantics), so this is where a CI log shows that a green
 // run checked less than its suite asks for.
 func writeCoverageWarnings(w io.Writer, run *models.Run) {
+	writeSpendCap(w, run)
 	cov := runner.CoverageOf(run)
 	quality := ""
 	if !runFailed(run) {
@@ -296,6 +297,18 @@ func writeCoverageWarnings(w io.Writer, run *models.Run) {
 		fmt.Fprintf(w, "warning: %s: %s not calculated on %s%s%s%s\n", reason, strings.Join(names, ", "),
 			questions(u.Questions), also, quality, hint)
 	}
+}
+
+// writeSpendCap says when the judge spend cap stopped the judging: what
+// was spent and how many judged metrics were left out.
+func writeSpendCap(w io.Writer, run *models.Run) {
+	sum, err := models.DecodeRunSummary(run.Summary)
+	if err != nil || sum.JudgeSpend == nil || !sum.JudgeSpend.Reached {
+		return
+	}
+	js := sum.JudgeSpend
+	fmt.Fprintf(w, "warning: judge spend cap reached: the judge's calls cost $%s of the $%s cap; %s not calculated\n",
+		js.Spent, js.Limit, show.Count(js.NotCalculated, "judged metric", "judged metrics"))
 }
 
 // questions is "1 question", "3 questions".

@@ -36,6 +36,7 @@ type ScoreTracesCmd struct {
 	KeepPII     bool          `name:"keep-pii" help:"Store and show personal data as the traces hold it. By default production input passes the PII pass before anything is stored or shown: e-mail addresses [EMAIL], phone numbers [PHONE], card numbers that pass the Luhn check [CARD], IBANs with valid check digits [IBAN] and IP addresses other than loopback [IP], each case's response_metadata.sanitized.pii listing the columns changed (credentials are redacted either way)."`
 
 	JudgeFlags
+	SpendFlags
 	HostFlag
 }
 
@@ -73,6 +74,10 @@ func (c *ScoreTracesCmd) Run(ctx context.Context, g *Globals) error {
 	if err != nil {
 		return asInvalid(err)
 	}
+	spend, err := c.meter(c.built, m.MaxJudgeSpend, c.Monitor+": max_judge_spend")
+	if err != nil {
+		return err
+	}
 	var db *models.DB
 	if saveFlags.usesDatabase() {
 		if db, err = g.open(ctx, false); err != nil {
@@ -92,7 +97,7 @@ func (c *ScoreTracesCmd) Run(ctx context.Context, g *Globals) error {
 	task := eval.Task{Suite: scored, Agent: agent.Func(notCalled), Judge: judge, Reports: reports,
 		Store: saveFlags.store(g, db, shard), Gate: eval.Gate{FailOn: eval.FailOnRegressions},
 		Exec: eval.Exec{Concurrency: runner.Concurrency(int(c.Concurrency), len(scored.Cases)), Metadata: meta,
-			JudgeDisabled: bool(c.NoJudge), Provenance: prov, Observed: w.Observed,
+			JudgeDisabled: bool(c.NoJudge), JudgeSpend: spend, Provenance: prov, Observed: w.Observed,
 			Sanitize: sanitize.Policy{PII: !c.KeepPII},
 			ExtraSummary: func() map[string]any {
 				extra := c.judgeSummary()

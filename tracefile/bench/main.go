@@ -47,9 +47,10 @@ func main() {
 	mode := flag.String("mode", "", "internal: read the file in one mode (pdata or cases)")
 	file := flag.String("file", "", "internal: the export to read")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the cases reading")
+	memProfile := flag.String("memprofile", "", "write an allocation profile of the cases reading")
 	flag.Parse()
 	if *mode != "" {
-		r, err := measure(*mode, *file, *profile)
+		r, err := measure(*mode, *file, *profile, *memProfile)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -57,14 +58,14 @@ func main() {
 		_ = json.NewEncoder(os.Stdout).Encode(r)
 		return
 	}
-	if err := run(*traces, *proto, *profile); err != nil {
+	if err := run(*traces, *proto, *profile, *memProfile); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 }
 
 // run writes the export, then reads it in a child process per mode.
-func run(traces int, proto bool, profile string) error {
+func run(traces int, proto bool, profile, memProfile string) error {
 	dir, err := os.MkdirTemp("", "tracefile-bench")
 	if err != nil {
 		return err
@@ -86,7 +87,7 @@ func run(traces int, proto bool, profile string) error {
 	fmt.Printf("export: %d spans, %d traces, %.0f MB (%s)\n", spans, traces, float64(st.Size())/1e6, map[bool]string{false: "JSON lines", true: "proto"}[proto])
 	for _, gc := range []string{"", "GOGC=off GOMEMLIMIT=150MiB"} {
 		fmt.Printf("garbage collector: %s\n", map[bool]string{true: "default (GOGC=100)", false: gc}[gc == ""])
-		if err := compare(path, profile, strings.Fields(gc)); err != nil {
+		if err := compare(path, profile, memProfile, strings.Fields(gc)); err != nil {
 			return err
 		}
 	}
@@ -95,12 +96,15 @@ func run(traces int, proto bool, profile string) error {
 
 // compare reads the file with pdata alone, then into cases, each in a
 // process of its own on one core.
-func compare(path, profile string, env []string) error {
+func compare(path, profile, memProfile string, env []string) error {
 	var results []result
 	for _, mode := range []string{"pdata", "cases"} {
 		args := []string{"-mode", mode, "-file", path}
 		if mode == "cases" && profile != "" {
 			args = append(args, "-cpuprofile", profile)
+		}
+		if mode == "cases" && memProfile != "" {
+			args = append(args, "-memprofile", memProfile)
 		}
 		cmd := exec.Command(os.Args[0], args...)
 		cmd.Env = append(append(os.Environ(), "GOMAXPROCS=1"), env...)
@@ -122,7 +126,7 @@ func compare(path, profile string, env []string) error {
 }
 
 // measure reads the file once in mode on this process.
-func measure(mode, path, profile string) (result, error) {
+func measure(mode, path, profile, memProfile string) (result, error) {
 	if profile != "" {
 		pf, err := os.Create(profile)
 		if err != nil {
@@ -154,6 +158,16 @@ func measure(mode, path, profile string) (result, error) {
 	runtime.ReadMemStats(&ms)
 	r.HeapSysMB = float64(ms.HeapSys) / (1 << 20)
 	r.PeakRSSMB = peakRSS()
+	if memProfile != "" {
+		mf, err := os.Create(memProfile)
+		if err != nil {
+			return r, err
+		}
+		defer mf.Close()
+		if err := pprof.Lookup("allocs").WriteTo(mf, 0); err != nil {
+			return r, err
+		}
+	}
 	return r, nil
 }
 
