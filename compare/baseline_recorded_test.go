@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals-go/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/internal/testkit/runfixture"
 	"github.com/agentevals-go/agentevals/models"
 )
 

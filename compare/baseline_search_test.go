@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/agentevals-go/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/internal/testkit/runfixture"
 	"github.com/agentevals-go/agentevals/models"
 )
 

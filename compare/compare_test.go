@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals-go/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/internal/testkit/runfixture"
 )
 
 func findKinds(c *Comparison) map[Kind]int {

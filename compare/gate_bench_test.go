@@ -6,7 +6,7 @@ import (
 
 	"github.com/agentevals-go/agentevals/models"
 
-	"github.com/agentevals-go/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/internal/testkit/runfixture"
 )
 
 // BenchmarkCompare_Gate measures what the ci gate's tests cost on 200

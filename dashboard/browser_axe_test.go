@@ -12,7 +12,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
-	"github.com/agentevals-go/agentevals/internal/axe"
+	"github.com/agentevals-go/agentevals/internal/testkit/axe"
 )
 
 // auditView is one combination of viewport and colour scheme an audit runs in.

@@ -13,7 +13,7 @@ import (
 	"github.com/agentevals-go/agentevals/agent"
 	"github.com/agentevals-go/agentevals/compare"
 	"github.com/agentevals-go/agentevals/eval"
-	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/internal/testkit/testdb"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/report"
 	"github.com/agentevals-go/agentevals/suite"

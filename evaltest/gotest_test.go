@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/agentevals-go/agentevals/compare"
-	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/internal/testkit/testdb"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/schema"
 )

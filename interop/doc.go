@@ -3,5 +3,5 @@
 // write and read the same PostgreSQL tables, and every value must match.
 // Run it with `go test ./interop/...`; it needs `ruby`, `ruby-activerecord`
 // and `ruby-pg` (apt-get install -y ruby ruby-activerecord ruby-pg) and
-// starts its PostgreSQL through internal/testdb.
+// starts its PostgreSQL through internal/testkit/testdb.
 package interop

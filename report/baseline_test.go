@@ -8,14 +8,14 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/agentevals-go/agentevals/compare"
-	"github.com/agentevals-go/agentevals/internal/runfixture"
-	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/internal/testkit/runfixture"
+	"github.com/agentevals-go/agentevals/internal/testkit/testdb"
 	"github.com/agentevals-go/agentevals/models"
 )
 
 // backends runs a test against a real PostgreSQL schema and a SQLite file.
-// compare's tests have the same helper: it needs internal/testdb, which
-// internal/runfixture does not import.
+// compare's tests have the same helper: it needs internal/testkit/testdb, which
+// internal/testkit/runfixture does not import.
 func backends(t *testing.T, fn func(t *testing.T, db *models.DB)) {
 	t.Run("postgres", func(t *testing.T) { fn(t, testdb.Postgres(t)) })
 	t.Run("sqlite", func(t *testing.T) { fn(t, testdb.SQLite(t)) })

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/agentevals-go/agentevals/compare"
-	"github.com/agentevals-go/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/internal/testkit/runfixture"
 )
 
 // TestBuildCharts_DeltasOnlyChanged: the change chart draws only the

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentevals-go/agentevals/compare"
-	"github.com/agentevals-go/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/internal/testkit/runfixture"
 )
 
 func TestEscapeGitHub(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/agentevals-go/agentevals/compare"
-	"github.com/agentevals-go/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/internal/testkit/runfixture"
 	"github.com/agentevals-go/agentevals/models"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentevals-go/agentevals/compare"
-	"github.com/agentevals-go/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/internal/testkit/runfixture"
 )
 
 // TestRenderGitHub_Locations puts file= and line= on the annotations of a

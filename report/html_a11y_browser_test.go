@@ -11,8 +11,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentevals-go/agentevals/compare"
-	"github.com/agentevals-go/agentevals/internal/axe"
-	"github.com/agentevals-go/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/internal/testkit/axe"
+	"github.com/agentevals-go/agentevals/internal/testkit/runfixture"
 )
 
 // TestRenderer_HTMLAccessibleInChromium audits HTML reports with axe-core

@@ -20,7 +20,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentevals-go/agentevals/compare"
-	"github.com/agentevals-go/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/internal/testkit/runfixture"
 	"github.com/agentevals-go/agentevals/models"
 )
 

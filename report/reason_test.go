@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentevals-go/agentevals/compare"
-	"github.com/agentevals-go/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/internal/testkit/runfixture"
 )
 
 // TestReports_ReasonWhole renders a failed action_group with the README's

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/agentevals-go/agentevals/compare"
-	"github.com/agentevals-go/agentevals/internal/runfixture"
+	"github.com/agentevals-go/agentevals/internal/testkit/runfixture"
 	"github.com/agentevals-go/agentevals/models"
 )
 

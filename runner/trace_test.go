@@ -21,7 +21,7 @@ import (
 
 	"github.com/agentevals-go/agentevals/adapter"
 	"github.com/agentevals-go/agentevals/agent"
-	"github.com/agentevals-go/agentevals/internal/nodedeps"
+	"github.com/agentevals-go/agentevals/internal/testkit/nodedeps"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/otlp"
 )

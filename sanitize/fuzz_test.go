@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/internal/testkit/testdb"
 	"github.com/agentevals-go/agentevals/sanitize"
 )
 

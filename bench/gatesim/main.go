@@ -1,7 +1,7 @@
 // Command gatesim measures how often the strict and ci regression gates
 // flag a candidate run against its baseline when the true quality did not
 // change, or dropped by 0.02, 0.05 or 0.10 (-drops), with an LLM judge whose
-// verdicts carry seeded noise (internal/gatesim), with one judge verdict
+// verdicts carry seeded noise (internal/testkit/gatesim), with one judge verdict
 // per question and with --repeat 3 (runner.ExecOptions.Repeat: every
 // question answered and judged three times, the metric rows holding the
 // means, which is what the gates read). It prints one Markdown table per
@@ -19,7 +19,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentevals-go/agentevals/internal/gatesim"
+	"github.com/agentevals-go/agentevals/internal/testkit/gatesim"
 )
 
 func main() {

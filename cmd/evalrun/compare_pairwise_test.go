@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals-go/agentevals/internal/runfixture"
-	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/internal/testkit/runfixture"
+	"github.com/agentevals-go/agentevals/internal/testkit/testdb"
 	"github.com/agentevals-go/agentevals/models"
 )
 

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/agentevals-go/agentevals/internal/jsonvalue"
-	"github.com/agentevals-go/agentevals/internal/nodedeps"
-	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/internal/testkit/nodedeps"
+	"github.com/agentevals-go/agentevals/internal/testkit/testdb"
 	"github.com/agentevals-go/agentevals/models"
 )
 

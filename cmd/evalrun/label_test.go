@@ -15,8 +15,8 @@ import (
 
 	"github.com/creack/pty"
 
-	"github.com/agentevals-go/agentevals/internal/runfixture"
-	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/internal/testkit/runfixture"
+	"github.com/agentevals-go/agentevals/internal/testkit/testdb"
 	"github.com/agentevals-go/agentevals/models"
 )
 

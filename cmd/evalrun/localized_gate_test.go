@@ -15,7 +15,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/internal/testkit/testdb"
 )
 
 // buildEvalrun builds this command into a temporary binary.

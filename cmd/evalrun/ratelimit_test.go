@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/internal/testkit/testdb"
 )
 
 // bucket is a provider's rate limit: a token bucket holding up to rate

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/internal/testkit/testdb"
 )
 
 // TestBinary_ReportedCallOutcomes: an agent that reports its own calls

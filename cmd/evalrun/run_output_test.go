@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/agentevals-go/agentevals/eval"
-	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/internal/testkit/testdb"
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/runner"
 )

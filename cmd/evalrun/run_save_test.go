@@ -14,7 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/agentevals-go/agentevals/evidence"
-	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/internal/testkit/testdb"
 	"github.com/agentevals-go/agentevals/models"
 )
 

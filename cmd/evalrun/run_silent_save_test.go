@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/internal/testkit/testdb"
 )
 
 // freezingProxy forwards TCP connections to a server until it is frozen;

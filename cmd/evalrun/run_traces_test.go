@@ -14,7 +14,7 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/ptrace/ptraceotlp"
 
-	"github.com/agentevals-go/agentevals/internal/nodedeps"
+	"github.com/agentevals-go/agentevals/internal/testkit/nodedeps"
 )
 
 // TestRun_tracesAndExport runs a Node SDK agent under evalrun run

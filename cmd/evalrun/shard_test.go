@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentevals-go/agentevals/evidence"
-	"github.com/agentevals-go/agentevals/internal/testdb"
+	"github.com/agentevals-go/agentevals/internal/testkit/testdb"
 )
 
 // writeHTTPSuite writes a suite of n questions answered by an HTTP agent

@@ -11,11 +11,11 @@ import (
 // unboundedReadAllowed are the non-test files that may read a whole file
 // without a limit, and why: none reads a path or stream a user gives.
 var unboundedReadAllowed = map[string]string{
-	"bounds/read.go":               "the bounded reader itself",
-	"internal/proc/guardian.go":    "the kernel's /proc files",
-	"internal/proc/process.go":     "the kernel's /proc files",
-	"internal/testdb/dedicated.go": "the log of a test server it started",
-	"internal/testdb/server.go":    "the port and log files of a test server it started",
+	"bounds/read.go":                       "the bounded reader itself",
+	"internal/proc/guardian.go":            "the kernel's /proc files",
+	"internal/proc/process.go":             "the kernel's /proc files",
+	"internal/testkit/testdb/dedicated.go": "the log of a test server it started",
+	"internal/testkit/testdb/server.go":    "the port and log files of a test server it started",
 }
 
 // TestLayout_BoundedReads: no non-test code reads a whole file or stream

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentevals-go/agentevals/compare"
-	"github.com/agentevals-go/agentevals/internal/gatesim"
+	"github.com/agentevals-go/agentevals/internal/testkit/gatesim"
 )
 
 // scenario is one kind of candidate of the localized simulation.

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/agentevals-go/agentevals/internal/gatesim"
+	"github.com/agentevals-go/agentevals/internal/testkit/gatesim"
 )
 
 // simAgent is an http agent for the binary simulation: it answers

@@ -24,7 +24,7 @@ import (
 	"time"
 
 	"github.com/agentevals-go/agentevals/evidence"
-	"github.com/agentevals-go/agentevals/internal/gatesim"
+	"github.com/agentevals-go/agentevals/internal/testkit/gatesim"
 )
 
 // Sizes of the simulation: trials per no-change cell (one judge at one
@@ -115,7 +115,7 @@ type job struct {
 // and 95 % with --repeat 3; a uniform drop names a slice in at most 5 %; a one-slice
 // drop names that slice alone in at least 95 %. Each trial's exit and
 // named slices must also be what gatesim.GateCI (the gate of the
-// in-process table, internal/gatesim/localized) decides on the two runs
+// in-process table, internal/testkit/gatesim/localized) decides on the two runs
 // read back from their files. Workers run chains in parallel, one per
 // CPU (at least two).
 func Simulate(t *testing.T, bin string, j Judge, repeats int) {

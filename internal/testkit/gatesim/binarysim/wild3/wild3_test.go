@@ -6,7 +6,7 @@ package wild3_test
 import (
 	"testing"
 
-	"github.com/agentevals-go/agentevals/internal/gatesim/binarysim"
+	"github.com/agentevals-go/agentevals/internal/testkit/gatesim/binarysim"
 )
 
 func TestRunBinary_GateSimulation(t *testing.T) {
