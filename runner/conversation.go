@@ -40,8 +40,9 @@ type conversationRun struct {
 	// budget cut (runner/conversation_budget.go).
 	size        int
 	budgetNotes []string
-	// spanActions says the last turn's actions were read from its spans.
-	spanActions bool
+	// spanActions says the last turn's actions were read from its spans;
+	// anySpanActions says some turn's were.
+	spanActions, anySpanActions bool
 }
 
 // newSessionID is a fresh random conversation id in the form of a
@@ -180,6 +181,7 @@ func (e *executor) askTurn(ctx context.Context, cv *conversationRun, q agent.Que
 	if err == nil {
 		applyTrace(&resp, tr) // the turn's actions from its spans when it reported none
 		cv.spanActions = tr != nil && tr.Record.ActionsFrom == "spans"
+		cv.anySpanActions = cv.anySpanActions || cv.spanActions
 	}
 	if err != nil && ctx.Err() != nil && !isAgentError(err) {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {

@@ -93,7 +93,7 @@ func rawValues(m map[string]any, key func(string) string) (map[string]json.RawMe
 func (e *executor) record(ctx context.Context, c *suite.Case, rec *models.CaseResult, resp agent.Response, ev *models.APIReplay, cv *conversationRun, tr *otlp.Evidence) {
 	applyTrace(&resp, tr) // runner/trace.go
 	agentMeta := storeReply(rec, resp)
-	if tr != nil && tr.Record.ActionsFrom == "spans" {
+	if (tr != nil && tr.Record.ActionsFrom == "spans") || (cv != nil && cv.anySpanActions) {
 		rec.Actions = otlp.StoredActions(resp.Actions) // the gem's shape: group null when unknown
 	}
 	sample := SampleOf(c)

@@ -163,6 +163,9 @@ func wantActions(t *testing.T, caseID string, raw models.JSON, script orderScrip
 		t.Errorf("%s: stored actions %s (%v), want %d calls", caseID, raw, err, 2*calls)
 		return
 	}
+	if n := strings.Count(string(raw), `"group":null`); n != len(acts) {
+		t.Errorf("%s: %d of %d stored actions carry \"group\": null, the gem's shape for a call without a group: %s", caseID, n, len(acts), raw)
+	}
 	results := []string{`{"id":42,"status":"shipped","carrier":"DHL"}`, `{"order_id":42,"carrier":"DHL","eta":"Friday"}`}
 	statuses := []string{"ok", "ok"}
 	if script.calls[0].args == brokenScript.calls[0].args {
