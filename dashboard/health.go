@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/uptrace/bun/schema"
 
 	"github.com/agentevals-go/agentevals/models"
 )
@@ -56,11 +57,7 @@ func (s *Server) schemaProblem(ctx context.Context) (tablesMissing bool, problem
 			tables = append(tables, tbl.Name)
 			continue
 		}
-		names := make([]string, len(tbl.Fields))
-		for i, f := range tbl.Fields {
-			names[i] = `"` + f.Name + `"`
-		}
-		if s.probe(ctx, "SELECT "+strings.Join(names, ", ")+` FROM "`+tbl.Name+`"`) == nil {
+		if s.probe(ctx, columnsProbe(tbl)) == nil {
 			continue
 		}
 		for _, f := range tbl.Fields {
@@ -77,6 +74,33 @@ func (s *Server) schemaProblem(ctx context.Context) (tablesMissing bool, problem
 			"; run `evalrun db:migrate` against this database to upgrade them in place (every row is kept)"
 	}
 	return false, ""
+}
+
+// readable is nil when every column of the three tables' records can be
+// read, else the schema's 503. Pages that read only some columns (the
+// history's totals) call it first, so an older schema is explained there
+// too rather than shown as a history with values missing. Three LIMIT 0
+// queries.
+func (s *Server) readable(ctx context.Context) error {
+	for _, m := range []any{(*models.Run)(nil), (*models.CaseResult)(nil), (*models.MetricResult)(nil)} {
+		tbl := s.db.Table(reflect.TypeOf(m).Elem())
+		if err := s.probe(ctx, columnsProbe(tbl)); err != nil {
+			if se := s.schemaError(ctx, err); se != nil {
+				return se
+			}
+			return unavailable(err)
+		}
+	}
+	return nil
+}
+
+// columnsProbe selects every column of a record's table.
+func columnsProbe(tbl *schema.Table) string {
+	names := make([]string, len(tbl.Fields))
+	for i, f := range tbl.Fields {
+		names[i] = `"` + f.Name + `"`
+	}
+	return "SELECT " + strings.Join(names, ", ") + ` FROM "` + tbl.Name + `"`
 }
 
 // probe runs query with LIMIT 0: an error means a table or column does not

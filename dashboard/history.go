@@ -191,6 +191,9 @@ func (f historyFilter) query(cursor string) string {
 
 func (s *Server) history(c *gin.Context) error {
 	ctx := c.Request.Context()
+	if err := s.readable(ctx); err != nil {
+		return err
+	}
 	f, err := parseHistoryFilter(c.Request.URL.Query())
 	if err != nil {
 		return err
