@@ -175,11 +175,11 @@ func Execute(ctx context.Context, s *suite.Suite, a agent.Agent, opts ExecOption
 	}
 	conc := Concurrency(opts.Concurrency, len(s.Cases))
 	oc, scorers, err := runScorers(ctx, s, run, conc, calculated, opts.Judge != nil) // runner/outcome.go
-	ctx = score.WithJudge(ctx, opts.Judge)                                           // the judge judge-backed scorers ask
 	if err != nil {
 		return nil, err
 	}
 	defer oc.Close()
+	ctx = score.WithJudge(ctx, opts.Judge) // the judge that judge-backed scorers ask
 	hook, closeReplay, err := installReplay(s, a, opts) // runner/replay.go
 	if err != nil {
 		return nil, err
