@@ -179,7 +179,7 @@ func Execute(ctx context.Context, s *suite.Suite, a agent.Agent, opts ExecOption
 		return nil, err
 	}
 	defer oc.Close()
-	ctx = score.WithJudge(ctx, opts.Judge) // the judge that judge-backed scorers ask
+	ctx = score.WithJudge(ctx, opts.Judge)              // the judge that judge-backed scorers ask
 	hook, closeReplay, err := installReplay(s, a, opts) // runner/replay.go
 	if err != nil {
 		return nil, err
