@@ -108,4 +108,6 @@ func ptr(f float64) *float64 { return &f }
 // scoreFunc adapts a function to score.Scorer.
 type scoreFunc func(context.Context, score.Sample) (score.Assessment, error)
 
-func (f scoreFunc) Score(ctx context.Context, s score.Sample) (score.Assessment, error) { return f(ctx, s) }
+func (f scoreFunc) Score(ctx context.Context, s score.Sample) (score.Assessment, error) {
+	return f(ctx, s)
+}
