@@ -3,6 +3,8 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -110,4 +112,35 @@ type scoreFunc func(context.Context, score.Sample) (score.Assessment, error)
 
 func (f scoreFunc) Score(ctx context.Context, s score.Sample) (score.Assessment, error) {
 	return f(ctx, s)
+}
+
+// BenchmarkScorers is what a run pays for its scorers before the first
+// question, on 1,000 questions with two inline checks each: "gather" takes
+// the ones Load built; "rebuild" constructs each again from the registry,
+// as every run did before, and is the baseline.
+func BenchmarkScorers(b *testing.B) {
+	var qs []string
+	for i := range 1000 {
+		qs = append(qs, fmt.Sprintf(`{"id": "q%d", "question": "Q%d?", "checks": [{"type": "matches", "pattern": "\\b%d\\b"}, {"type": "contains", "name": "word", "value": "w%d"}]}`, i, i, i, i))
+	}
+	s := mustLoad(b, `{"suite": "S", "agent": {"name": "A", "command": ["true"]}, "questions": [`+strings.Join(qs, ",")+`]}`)
+	calculated := s.Calculated(false)
+	b.Run("gather", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := Scorers(s, calculated, false); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("rebuild", func(b *testing.B) {
+		for b.Loop() {
+			for _, c := range s.Cases {
+				for _, ev := range c.Checks {
+					if _, err := s.Registry.Build(ev.Type, ev.Params, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		}
+	})
 }
