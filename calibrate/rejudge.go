@@ -39,10 +39,11 @@ func Rejudge(ctx context.Context, s *suite.Suite, run *models.Run, judge score.J
 	for n := range names {
 		list = append(list, n)
 	}
-	scorers, err := runner.BuildScorers(s, list, judge)
+	scorers, err := runner.Scorers(s, list, judge != nil)
 	if err != nil {
 		return nil, fmt.Errorf("rejudge: %w", err)
 	}
+	ctx = score.WithJudge(ctx, judge)
 	byID := map[string]*suite.Case{}
 	for _, c := range s.Cases {
 		byID[c.ID] = c

@@ -132,7 +132,8 @@ func Run(ctx context.Context, t Task) (*Result, error) {
 	}
 	res := &Result{Calculated: t.Suite.Calculated(t.Judge != nil)}
 	db := t.Store.DB
-	base, origin, err := t.Gate.FindBaseline(ctx, db, t.Suite.Plan(res.Calculated), res.Calculated)
+	plan := t.Suite.Plan(res.Calculated) // planned once: the baseline is looked up with it, then it is executed
+	base, origin, err := t.Gate.FindBaseline(ctx, db, plan, res.Calculated)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +143,7 @@ func Run(ctx context.Context, t Task) (*Result, error) {
 			return nil, failure(StagePreflight, ExitInvalid, err)
 		}
 	}
-	run, err := execute(ctx, t, res.Calculated)
+	run, err := execute(ctx, t, plan, res.Calculated)
 	if err != nil {
 		return nil, err
 	}
@@ -174,12 +175,12 @@ func Run(ctx context.Context, t Task) (*Result, error) {
 // execute asks every question of the suite. An interrupted run is an
 // ExitFailed Error, whose finished cases are kept in an evidence file
 // (Store.keepInterrupted); any other failure is ExitInvalid.
-func execute(ctx context.Context, t Task, calculated []string) (*models.Run, error) {
+func execute(ctx context.Context, t Task, plan *models.Run, calculated []string) (*models.Run, error) {
 	e := t.Exec
 	opts := runner.ExecOptions{Judge: t.Judge, JudgeDisabled: e.JudgeDisabled, JudgeSpend: e.JudgeSpend, Concurrency: e.Concurrency,
 		Timeout: e.Timeout, Metadata: e.Metadata, Progress: e.Progress, ExtraSummary: e.ExtraSummary,
 		Repeat: e.Repeat, Record: e.Record, Provenance: e.Provenance, Traces: e.Traces, Sanitize: e.Sanitize,
-		Stop: e.Stop, StopReason: e.StopReason, Observed: e.Observed}
+		Stop: e.Stop, StopReason: e.StopReason, Observed: e.Observed, Plan: plan}
 	if e.Started != nil {
 		e.Started()
 	}

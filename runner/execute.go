@@ -96,6 +96,10 @@ type ExecOptions struct {
 	StopReason func() string
 	// Observed, when set, gives each case's observed answer: no agent call (runner/observed.go).
 	Observed func(caseID string) (Observed, bool)
+	// Plan, when set, is the suite's Plan for the calculated metrics,
+	// already made by the caller (to look the baseline up): Execute fills
+	// it in and returns it instead of planning again.
+	Plan *models.Run
 }
 
 // caseHook prepares one case (a replay session): it returns the context for
@@ -158,7 +162,10 @@ const (
 // *InterruptedError and no run.
 func Execute(ctx context.Context, s *suite.Suite, a agent.Agent, opts ExecOptions) (*models.Run, error) {
 	calculated := s.Calculated(opts.Judge != nil)
-	run := s.Plan(calculated)
+	run := opts.Plan
+	if run == nil {
+		run = s.Plan(calculated)
+	}
 	meta := opts.Metadata
 	if meta == nil {
 		meta = map[string]any{}
@@ -173,11 +180,12 @@ func Execute(ctx context.Context, s *suite.Suite, a agent.Agent, opts ExecOption
 		run.Metadata = models.JSON(out)
 	}
 	conc := Concurrency(opts.Concurrency, len(s.Cases))
-	oc, scorers, err := runScorers(ctx, s, run, conc, calculated, opts.Judge) // runner/outcome.go
+	oc, scorers, err := runScorers(ctx, s, run, conc, calculated, opts.Judge != nil) // runner/outcome.go
 	if err != nil {
 		return nil, err
 	}
 	defer oc.Close()
+	ctx = score.WithJudge(ctx, opts.Judge)              // the judge that judge-backed scorers ask
 	hook, closeReplay, err := installReplay(s, a, opts) // runner/replay.go
 	if err != nil {
 		return nil, err

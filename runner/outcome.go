@@ -19,20 +19,22 @@ import (
 // failed: the agent was not asked.
 const reasonSetupFailed = models.NotCalculatedPrefix + "setup failed"
 
-// runScorers builds the run's scorers, with the suite's outcome checks
-// bound to the run when it has any (the runtime is then not nil; Close on
-// a nil runtime does nothing).
-func runScorers(ctx context.Context, s *suite.Suite, run *models.Run, conc int, calculated []string, judge score.Judge) (*outcome.Runtime, ScorerSet, error) {
+// runScorers gathers the run's scorers (built when the suite was loaded),
+// with the suite's outcome checks bound to the run when it has any (the
+// runtime is then not nil; Close on a nil runtime does nothing).
+func runScorers(ctx context.Context, s *suite.Suite, run *models.Run, conc int, calculated []string, withJudge bool) (*outcome.Runtime, ScorerSet, error) {
+	scorers, err := Scorers(s, calculated, withJudge)
+	if err != nil {
+		return nil, ScorerSet{}, err
+	}
 	oc, err := openOutcome(ctx, s, run, conc)
 	if err != nil {
 		return nil, ScorerSet{}, fmt.Errorf("execute suite: %w", err)
 	}
-	reg := s.Registry
-	if oc != nil {
-		reg = oc.Bind(reg)
+	if oc == nil {
+		return nil, scorers, nil
 	}
-	scorers, err := buildScorers(s, reg, calculated, judge)
-	if err != nil {
+	if scorers, err = scorers.bind(s, oc.Bind(s.Registry)); err != nil {
 		oc.Close()
 		return nil, ScorerSet{}, err
 	}

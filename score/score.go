@@ -180,7 +180,9 @@ type Definition struct {
 	// checks`); custom types may leave it empty.
 	Doc Doc
 	// New builds a scorer from the evaluator's JSON parameters (may be empty)
-	// and, for NeedsJudge types, the judge (never nil for those).
+	// and, for NeedsJudge types, the judge (never nil for those). A suite
+	// builds each scorer once, when it is loaded, with ContextJudge: the
+	// judge asked is then the one the scoring context carries.
 	New func(params json.RawMessage, judge Judge) (Scorer, error)
 }
 

@@ -8,13 +8,15 @@ import (
 	"time"
 
 	"github.com/agentevals-go/agentevals/llm"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // Validate reports every problem that would stop evalrun from running the
 // suite with the agent its file describes, beyond what Load checks: the
 // agent section names an agent NewAgent can build (Load accepts an agent
 // with only a name, for suites run with a Go function agent), the judge
-// section's settings are usable, and every metric's scorer can be built.
+// section's settings are usable, and every metric's scorer can be built
+// (Load built them; only an evaluator made by hand is built here).
 // Replay fixtures are checked by Load. Validate starts no process, opens no
 // connection and reads no credential or environment variable, so it suits
 // `evalrun validate` on a machine without the run's secrets. Problems come
@@ -29,11 +31,11 @@ func (s *Suite) Validate() error {
 		}
 	}
 	for _, name := range s.Calculated(true) {
-		typ, params, ok := s.MetricDefinition(name)
-		if !ok {
-			continue // an inline check's name: Load built each of them
+		ev, found := s.evaluator(name)
+		if !found || ev.scorer != nil {
+			continue // built by Load, or an inline check's or a type's name, which resolve only when built
 		}
-		if _, err := s.Registry.Build(typ, params, checkJudge{}); err != nil {
+		if _, err := s.Registry.Build(ev.Type, ev.Params, score.ContextJudge{}); err != nil {
 			p.add("$", "metric %q: %v", name, err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentevals-go/agentevals/internal/suggest"
+	"github.com/agentevals-go/agentevals/score"
 )
 
 // Per-question checks and explicit defaults.
@@ -142,10 +143,12 @@ func (s *Suite) parseCheck(p Problems, path string, raw json.RawMessage) (Evalua
 		}
 		ev.Params = b
 	}
-	if _, err := def.New(ev.Params, checkJudge{}); err != nil {
+	sc, err := def.New(ev.Params, score.ContextJudge{})
+	if err != nil {
 		p.add(path, "%s check: %v", ev.Type, err)
 		return ev, false
 	}
+	ev.scorer = sc
 	return ev, s.checkOutcome(p, path, ev, true)
 }
 

@@ -21,8 +21,9 @@ func Parse(file, dir string, data []byte, reg score.Registry) (*Suite, error) {
 		p.add("", "cannot resolve the directory: %v", err)
 		return nil, &ValidationError{Problems: list}
 	}
-	s := &Suite{Path: file, Dir: abs, Registry: reg, memo: &digestMemo{}}
+	s := &Suite{Path: file, Dir: abs, Registry: reg, memo: &digestMemo{}, typed: typeScorers{}}
 	s.parse(p, data)
+	s.seal()
 	if len(list) > 0 {
 		return nil, &ValidationError{Problems: list}
 	}

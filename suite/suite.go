@@ -62,6 +62,10 @@ type Suite struct {
 	positions []int
 	// memo keeps the last digest computed (Load sets it; nil: none kept).
 	memo *digestMemo
+	// typed are the scorers of registry types used by name without
+	// parameters, built once while Load parses (nil: none kept).
+	typed  typeScorers
+	sealed bool
 }
 
 // Evaluator is a suite-level evaluator: a name bound to a registry type,
@@ -71,6 +75,10 @@ type Evaluator struct {
 	Type      string
 	Params    json.RawMessage
 	Threshold float64
+
+	// scorer is built once, by Load, with score.ContextJudge (nil in an
+	// evaluator made by hand: Suite.Scorer builds it then).
+	scorer score.Scorer
 }
 
 // Metric is one metric a case is scored on, with its inclusive threshold.
@@ -169,8 +177,9 @@ func LoadWithRegistry(path string, reg score.Registry) (*Suite, error) {
 		p.add("", "cannot resolve the suite path: %v", err)
 		return nil, &ValidationError{Problems: list}
 	}
-	s := &Suite{Path: path, Dir: filepath.Dir(abs), Registry: reg, memo: &digestMemo{}}
+	s := &Suite{Path: path, Dir: filepath.Dir(abs), Registry: reg, memo: &digestMemo{}, typed: typeScorers{}}
 	s.parse(p, data)
+	s.seal()
 	if len(list) > 0 {
 		return nil, &ValidationError{Problems: list}
 	}
@@ -323,10 +332,12 @@ func (s *Suite) parseEvaluators(p Problems, raw json.RawMessage) {
 		if t, ok := obj["threshold"]; ok {
 			ev.Threshold, _ = p.threshold(child(path, "threshold"), t)
 		}
-		if _, err := def.New(ev.Params, checkJudge{}); err != nil {
+		sc, err := def.New(ev.Params, score.ContextJudge{})
+		if err != nil {
 			p.add(child(path, "params"), "%v", err)
 			continue
 		}
+		ev.scorer = sc
 		if !s.checkOutcome(p, path, ev, false) {
 			continue
 		}
@@ -350,11 +361,7 @@ func (s *Suite) MetricDefinition(name string) (typ string, params json.RawMessag
 	if ev, found := s.evaluator(name); found {
 		return ev.Type, ev.Params, true
 	}
-	def, found := s.Registry[name]
-	if !found {
-		return "", nil, false
-	}
-	if _, err := def.New(nil, checkJudge{}); err != nil {
+	if _, ok := s.typeScorer(name); !ok {
 		return "", nil, false
 	}
 	return name, nil, true
