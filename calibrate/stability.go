@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentevals-go/agentevals/compare"
+	"github.com/agentevals-go/agentevals/show"
 	"github.com/agentevals-go/agentevals/stats"
 )
 
@@ -188,25 +189,18 @@ func WriteStability(w io.Writer, ms []Stability, clean func(string) string) erro
 	for _, m := range ms {
 		fmt.Fprintf(&b, "%s: %d repetitions of %d questions (%d judge errors)\n", clean(m.Metric), m.Repetitions, m.Questions, m.Errors)
 		fmt.Fprintf(&b, "  pass/fail agreement between repetitions  %s\n", fmtRate(m.Agreement))
-		kappa := fmtNum(m.Kappa)
+		kappa := show.Score(m.Kappa)
 		if m.KappaUndefined {
 			kappa = "undefined (one verdict throughout in some pair of repetitions)"
 		}
 		fmt.Fprintf(&b, "  Cohen's kappa between repetitions        %s\n", kappa)
-		fmt.Fprintf(&b, "  within-question score sd                 %s\n", fmtNum(m.WithinSD))
-		fmt.Fprintf(&b, "  sd of the difference of two judgements   %s\n", fmtNum(m.DiffSD))
-		fmt.Fprintf(&b, "  minimum detectable effect                %s\n", fmtNum(m.MDE))
+		fmt.Fprintf(&b, "  within-question score sd                 %s\n", show.Score(m.WithinSD))
+		fmt.Fprintf(&b, "  sd of the difference of two judgements   %s\n", show.Score(m.DiffSD))
+		fmt.Fprintf(&b, "  minimum detectable effect                %s\n", show.Score(m.MDE))
 		fmt.Fprintf(&b, "  verdict: %s\n", m.Verdict())
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-func fmtNum(p *float64) string {
-	if p == nil {
-		return "n/a"
-	}
-	return fmt.Sprintf("%.3f", *p)
 }
 
 func fmtRate(p *float64) string {
