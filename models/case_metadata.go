@@ -1,6 +1,9 @@
 package models
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"reflect"
+)
 
 // CaseMetadata is a case's response_metadata: the metadata the agent
 // returned (Extra), and the keys the runner adds as evidence. The fields
@@ -176,4 +179,43 @@ func AgentKey(k string) string {
 		return "agent_" + k
 	}
 	return k
+}
+
+// scoredMetadata is a record with the encoding it was written to.
+type scoredMetadata struct {
+	meta CaseMetadata
+	j    JSON
+}
+
+// KeepMetadata sets the case's response_metadata to j, the encoding of
+// meta, and keeps meta beside it, so that MetadataOf reads it back without
+// decoding j again. meta must not be changed afterwards. A record whose
+// Extra holds a key of its own fields (which a decode would read into the
+// field) is not kept.
+func (c *CaseResult) KeepMetadata(meta CaseMetadata, j JSON) {
+	c.ResponseMetadata, c.scored = j, nil
+	fields := objectFields(reflect.TypeOf(meta))
+	for k := range meta.Extra {
+		if _, ok := fields[k]; ok {
+			return
+		}
+	}
+	c.scored = &scoredMetadata{meta: meta, j: j}
+}
+
+// MetadataOf is the case's response_metadata as DecodeCaseMetadata reads
+// it: the record it was encoded from when KeepMetadata kept it and the
+// column still holds that very encoding (a sanitizer that rewrote it gives
+// a new one), else decoded. Its maps and slices may be shared: read only.
+func MetadataOf(c *CaseResult) (CaseMetadata, error) {
+	if s := c.scored; s != nil && sameBytes(s.j, c.ResponseMetadata) {
+		return s.meta, nil
+	}
+	return DecodeCaseMetadata(c.ResponseMetadata)
+}
+
+// sameBytes reports whether a and b are the same non-empty slice of
+// memory, not merely equal bytes.
+func sameBytes(a, b []byte) bool {
+	return len(a) > 0 && len(a) == len(b) && &a[0] == &b[0]
 }
