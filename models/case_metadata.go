@@ -162,6 +162,9 @@ func DecodeCaseMetadata(j JSON) (CaseMetadata, error) {
 // DecodeCaseMetadata is written back as it was read where it was not
 // changed.
 func (m CaseMetadata) Encode() (JSON, error) {
+	if m.read == nil {
+		return encodeFields(&m, m.Extra)
+	}
 	return encodeObject(&m, m.Extra, m.read)
 }
 
