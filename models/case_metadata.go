@@ -184,17 +184,30 @@ func AgentKey(k string) string {
 	return k
 }
 
-// scoredMetadata is a record with the encoding it was written to.
-type scoredMetadata struct {
-	meta CaseMetadata
-	j    JSON
+// CaseFacts are the keys of a case's response_metadata that the run's
+// summary, its repeat statistics and the run table's warnings read.
+type CaseFacts struct {
+	JudgeUsage JudgeUsage
+	ReplyNote  *ReplyNote
+	*CaseRepeats
+}
+
+// Repeated reports whether the case was answered more than once.
+func (f CaseFacts) Repeated() bool {
+	return f.CaseRepeats != nil && len(f.Repeats) > 1
+}
+
+// scoredFacts are a record's facts with the encoding it was written to.
+type scoredFacts struct {
+	facts CaseFacts
+	j     JSON
 }
 
 // KeepMetadata sets the case's response_metadata to j, the encoding of
-// meta, and keeps meta beside it, so that MetadataOf reads it back without
-// decoding j again. meta must not be changed afterwards. A record whose
-// Extra holds a key of its own fields (which a decode would read into the
-// field) is not kept.
+// meta, and keeps meta's facts beside it, so that FactsOf reads them
+// without decoding j again. meta must not be changed afterwards. A record
+// whose Extra holds a key of its own fields (which a decode would read into
+// the field) keeps none.
 func (c *CaseResult) KeepMetadata(meta CaseMetadata, j JSON) {
 	c.ResponseMetadata, c.scored = j, nil
 	fields := objectFields(reflect.TypeOf(meta))
@@ -203,18 +216,27 @@ func (c *CaseResult) KeepMetadata(meta CaseMetadata, j JSON) {
 			return
 		}
 	}
-	c.scored = &scoredMetadata{meta: meta, j: j}
+	c.scored = &scoredFacts{facts: factsOf(meta), j: j}
 }
 
-// MetadataOf is the case's response_metadata as DecodeCaseMetadata reads
-// it: the record it was encoded from when KeepMetadata kept it and the
-// column still holds that very encoding (a sanitizer that rewrote it gives
-// a new one), else decoded. Its maps and slices may be shared: read only.
-func MetadataOf(c *CaseResult) (CaseMetadata, error) {
+// FactsOf is the case's facts as DecodeCaseMetadata reads them: those kept
+// by KeepMetadata when the column still holds that very encoding (a
+// sanitizer that rewrote it made a new one), else decoded. Their maps and
+// slices may be shared: read only.
+func FactsOf(c *CaseResult) (CaseFacts, error) {
 	if s := c.scored; s != nil && sameBytes(s.j, c.ResponseMetadata) {
-		return s.meta, nil
+		return s.facts, nil
 	}
-	return DecodeCaseMetadata(c.ResponseMetadata)
+	meta, err := DecodeCaseMetadata(c.ResponseMetadata)
+	if err != nil {
+		return CaseFacts{}, err
+	}
+	return factsOf(meta), nil
+}
+
+// factsOf is meta's facts.
+func factsOf(meta CaseMetadata) CaseFacts {
+	return CaseFacts{JudgeUsage: meta.JudgeUsage, ReplyNote: meta.ReplyNote, CaseRepeats: meta.CaseRepeats}
 }
 
 // sameBytes reports whether a and b are the same non-empty slice of

@@ -8,7 +8,7 @@ import (
 	"github.com/agentevals-go/agentevals/models"
 )
 
-func TestMetadataOf_readsWhatADecodeReads(t *testing.T) {
+func TestFactsOf_readsWhatADecodeReads(t *testing.T) {
 	yes := true
 	tests := []struct {
 		name    string
@@ -34,7 +34,7 @@ func TestMetadataOf_readsWhatADecodeReads(t *testing.T) {
 			if tt.rewrite {
 				c.ResponseMetadata = append(models.JSON(nil), j...)
 			}
-			got, err := models.MetadataOf(&c)
+			got, err := models.FactsOf(&c)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -44,7 +44,7 @@ func TestMetadataOf_readsWhatADecodeReads(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got.ReplyNote, want.ReplyNote) || got.Repeated() != want.Repeated() ||
 				!reflect.DeepEqual(got.JudgeUsage.Names(), want.JudgeUsage.Names()) {
-				t.Errorf("MetadataOf = %+v, a decode reads %+v", got, want)
+				t.Errorf("FactsOf = %+v, a decode reads %+v", got, want)
 			}
 		})
 	}
