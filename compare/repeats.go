@@ -105,7 +105,7 @@ func Repeats(run *models.Run) *RepeatStats {
 // repeatMeta reads the case's repeat keys; ok is false when the case was
 // answered once (or the keys are not what the runner writes).
 func repeatMeta(c *models.CaseResult) (*models.CaseRepeats, bool) {
-	meta, err := models.DecodeCaseMetadata(c.ResponseMetadata)
+	meta, err := models.FactsOf(c)
 	if err != nil || !meta.Repeated() {
 		return nil, false
 	}

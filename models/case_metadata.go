@@ -1,6 +1,9 @@
 package models
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"reflect"
+)
 
 // CaseMetadata is a case's response_metadata: the metadata the agent
 // returned (Extra), and the keys the runner adds as evidence. The fields
@@ -159,6 +162,9 @@ func DecodeCaseMetadata(j JSON) (CaseMetadata, error) {
 // DecodeCaseMetadata is written back as it was read where it was not
 // changed.
 func (m CaseMetadata) Encode() (JSON, error) {
+	if m.read == nil {
+		return encodeFields(&m, m.Extra)
+	}
 	return encodeObject(&m, m.Extra, m.read)
 }
 
@@ -176,4 +182,65 @@ func AgentKey(k string) string {
 		return "agent_" + k
 	}
 	return k
+}
+
+// CaseFacts are the keys of a case's response_metadata that the run's
+// summary, its repeat statistics and the run table's warnings read.
+type CaseFacts struct {
+	JudgeUsage JudgeUsage
+	ReplyNote  *ReplyNote
+	*CaseRepeats
+}
+
+// Repeated reports whether the case was answered more than once.
+func (f CaseFacts) Repeated() bool {
+	return f.CaseRepeats != nil && len(f.Repeats) > 1
+}
+
+// scoredFacts are a record's facts with the encoding it was written to.
+type scoredFacts struct {
+	facts CaseFacts
+	j     JSON
+}
+
+// KeepMetadata sets the case's response_metadata to j, the encoding of
+// meta, and keeps meta's facts beside it, so that FactsOf reads them
+// without decoding j again. meta must not be changed afterwards. A record
+// whose Extra holds a key of its own fields (which a decode would read into
+// the field) keeps none.
+func (c *CaseResult) KeepMetadata(meta CaseMetadata, j JSON) {
+	c.ResponseMetadata, c.scored = j, nil
+	fields := objectFields(reflect.TypeOf(meta))
+	for k := range meta.Extra {
+		if _, ok := fields[k]; ok {
+			return
+		}
+	}
+	c.scored = &scoredFacts{facts: factsOf(meta), j: j}
+}
+
+// FactsOf is the case's facts as DecodeCaseMetadata reads them: those kept
+// by KeepMetadata when the column still holds that very encoding (a
+// sanitizer that rewrote it made a new one), else decoded. Their maps and
+// slices may be shared: read only.
+func FactsOf(c *CaseResult) (CaseFacts, error) {
+	if s := c.scored; s != nil && sameBytes(s.j, c.ResponseMetadata) {
+		return s.facts, nil
+	}
+	meta, err := DecodeCaseMetadata(c.ResponseMetadata)
+	if err != nil {
+		return CaseFacts{}, err
+	}
+	return factsOf(meta), nil
+}
+
+// factsOf is meta's facts.
+func factsOf(meta CaseMetadata) CaseFacts {
+	return CaseFacts{JudgeUsage: meta.JudgeUsage, ReplyNote: meta.ReplyNote, CaseRepeats: meta.CaseRepeats}
+}
+
+// sameBytes reports whether a and b are the same non-empty slice of
+// memory, not merely equal bytes.
+func sameBytes(a, b []byte) bool {
+	return len(a) > 0 && len(a) == len(b) && &a[0] == &b[0]
 }

@@ -54,6 +54,9 @@ type Run struct {
 	Cases []*CaseResult `bun:"rel:has-many,join:id=run_id"`
 	// Cuts are the values a capped read shortened (DB.WithValueCaps).
 	Cuts []Cut `bun:"-" json:"-"`
+	// scored are the facts of the record ResponseMetadata was encoded
+	// from in this process (KeepMetadata); never stored.
+	scored *scoredFacts `bun:"-" json:"-"`
 }
 
 // CaseResult is the evidence of one question in a run.
@@ -86,6 +89,9 @@ type CaseResult struct {
 	Metrics []*MetricResult `bun:"rel:has-many,join:id=case_result_id"`
 	// Cuts are the values a capped read shortened (DB.WithValueCaps).
 	Cuts []Cut `bun:"-" json:"-"`
+	// scored are the facts of the record ResponseMetadata was encoded
+	// from in this process (KeepMetadata); never stored.
+	scored *scoredFacts `bun:"-" json:"-"`
 }
 
 // MetricResult is one metric's verdict on one case.
@@ -105,6 +111,9 @@ type MetricResult struct {
 	UpdatedAt    time.Time `bun:"updated_at,notnull"`
 	// Cuts are the values a capped read shortened (DB.WithValueCaps).
 	Cuts []Cut `bun:"-" json:"-"`
+	// scored are the facts of the record ResponseMetadata was encoded
+	// from in this process (KeepMetadata); never stored.
+	scored *scoredFacts `bun:"-" json:"-"`
 }
 
 // Calculated reports whether the metric produced a verdict: a score, or an

@@ -16,7 +16,7 @@ func SummaryOf(run *Run, concurrency int, wall time.Duration) RunSummary {
 	}
 	metrics := map[string]*metricAgg{}
 	for _, c := range run.Cases {
-		if meta, err := DecodeCaseMetadata(c.ResponseMetadata); err == nil {
+		if meta, err := FactsOf(c); err == nil {
 			for _, name := range meta.JudgeUsage.Names() {
 				judge = judge.Add(meta.JudgeUsage[name])
 			}
@@ -65,7 +65,7 @@ func SummaryOf(run *Run, concurrency int, wall time.Duration) RunSummary {
 func RepeatSummaryOf(run *Run, k int) *RepeatSummary {
 	var at, hat, n int
 	for _, c := range run.Cases {
-		meta, err := DecodeCaseMetadata(c.ResponseMetadata)
+		meta, err := FactsOf(c)
 		if err != nil || meta.CaseRepeats == nil || meta.PassAtK == nil || meta.PassHatK == nil {
 			continue
 		}

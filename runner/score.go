@@ -53,9 +53,10 @@ func setResponseMetadata(rec *models.CaseResult, agentMeta map[string]any, meta 
 func saveMetadata(rec *models.CaseResult, meta models.CaseMetadata) {
 	j, err := meta.Encode()
 	if err != nil {
-		j = unencodable(err)
+		rec.ResponseMetadata = unencodable(err)
+		return
 	}
-	rec.ResponseMetadata = j
+	rec.KeepMetadata(meta, j)
 }
 
 // unencodable is the response metadata that replaces metadata which could

@@ -50,6 +50,27 @@ var needles = func() (t [256][]needle) {
 	return t
 }()
 
+// byteSet is a set of bytes.
+type byteSet [4]uint64
+
+func (b *byteSet) add(c byte)      { b[c>>6] |= 1 << (c & 63) }
+func (b *byteSet) has(c byte) bool { return b[c>>6]&(1<<(c&63)) != 0 }
+
+// seconds are, by a needle's first byte, the bytes its second byte can be
+// (as hasFold and hasPrefix compare it): a cheap test before the words.
+var seconds = func() (t [256]byteSet) {
+	for first, ns := range needles {
+		for _, n := range ns {
+			for c := range 256 {
+				if b := byte(c); n.fold && b|0x20 == n.word[1] || !n.fold && b == n.word[1] {
+					t[first].add(b)
+				}
+			}
+		}
+	}
+	return t
+}()
+
 // hints reads s once and says which scans could change it.
 func hints[T string | []byte](s T) hint {
 	var h hint
@@ -68,7 +89,11 @@ func hints[T string | []byte](s T) hint {
 				h |= hintPEM
 			}
 		default:
-			for _, n := range needles[c] {
+			ns := needles[c]
+			if len(ns) == 0 || i+1 >= len(s) || !seconds[c].has(s[i+1]) {
+				continue // every needle is two bytes or more
+			}
+			for _, n := range ns {
 				if n.fold && hasFold(rest, n.word) || !n.fold && hasPrefix(rest, n.word) {
 					h |= n.h
 				}

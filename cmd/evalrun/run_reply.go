@@ -14,7 +14,7 @@ import (
 // one Response object as a whole (response_metadata.reply_note); "" when
 // it was.
 func replyNoteLine(c *models.CaseResult) string {
-	m, err := models.DecodeCaseMetadata(c.ResponseMetadata)
+	m, err := models.FactsOf(c)
 	if err != nil || m.ReplyNote == nil {
 		return ""
 	}
@@ -35,7 +35,7 @@ func replyNoteLine(c *models.CaseResult) string {
 func writeReplyWarnings(w io.Writer, run *models.Run) {
 	var asJSON, asText []string
 	for _, c := range run.Cases {
-		m, err := models.DecodeCaseMetadata(c.ResponseMetadata)
+		m, err := models.FactsOf(c)
 		if err != nil || m.ReplyNote == nil {
 			continue
 		}
