@@ -67,7 +67,7 @@ func TestRun_WithGateLabels(t *testing.T) {
 			continue
 		}
 		found++
-		if f.Gating || !strings.HasPrefix(f.Why, "not gating: Cohen's kappa 0.000 [0.000, 0.000] over 10 labels") {
+		if f.Gating || !strings.HasPrefix(f.Why, "not gating: Cohen's kappa 0.000 [-0.527, 0.527] over 10 labels") {
 			t.Errorf("finding %s/%s: gating %v, why %q, want not gating with the kappa", f.CaseID, f.Metric, f.Gating, f.Why)
 		}
 	}
