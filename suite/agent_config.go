@@ -108,13 +108,7 @@ func parseAgent(p Problems, path string, raw json.RawMessage, dir string) AgentC
 		p.add(child(path, "name"), "missing: want the agent's name (the history's agent column)")
 	}
 	if t, ok := obj["type"]; ok {
-		if cfg.Type, ok = p.str(child(path, "type"), t); ok {
-			switch cfg.Type {
-			case AgentCommand, AgentWorker, AgentHTTP, AgentLLM:
-			default:
-				p.add(child(path, "type"), "want one of command, worker, http, llm, got %q", cfg.Type)
-			}
-		}
+		cfg.Type = p.oneOf(child(path, "type"), t, AgentCommand, AgentWorker, AgentHTTP, AgentLLM)
 	}
 	if c, ok := obj["command"]; ok {
 		if cfg.Command, ok = p.strings(child(path, "command"), c); ok && len(cfg.Command) == 0 {
@@ -165,22 +159,10 @@ func parseAgent(p Problems, path string, raw json.RawMessage, dir string) AgentC
 		}
 	}
 	if r, ok := obj["reply"]; ok {
-		if cfg.Reply, ok = p.str(child(path, "reply"), r); ok {
-			switch cfg.Reply {
-			case ReplyAuto, ReplyJSON, ReplyText:
-			default:
-				p.add(child(path, "reply"), "want one of auto, json, text, got %q", cfg.Reply)
-			}
-		}
+		cfg.Reply = p.oneOf(child(path, "reply"), r, ReplyAuto, ReplyJSON, ReplyText)
 	}
 	if r, ok := obj["protocol"]; ok {
-		if cfg.Protocol, ok = p.str(child(path, "protocol"), r); ok {
-			switch cfg.Protocol {
-			case ProtocolEvalrun, ProtocolOpenAIChat, ProtocolOpenAIResponses, ProtocolAISDKUI:
-			default:
-				p.add(child(path, "protocol"), "want one of evalrun, openai_chat, openai_responses, ai_sdk_ui, got %q", cfg.Protocol)
-			}
-		}
+		cfg.Protocol = p.oneOf(child(path, "protocol"), r, ProtocolEvalrun, ProtocolOpenAIChat, ProtocolOpenAIResponses, ProtocolAISDKUI)
 	}
 	if len(*p.List) > before {
 		return cfg

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -150,6 +151,16 @@ func (p Problems) str(path string, raw json.RawMessage) (string, bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// oneOf reads a JSON string that must be one of values; the string is
+// returned even when it is not, with the problem added.
+func (p Problems) oneOf(path string, raw json.RawMessage, values ...string) string {
+	s, ok := p.str(path, raw)
+	if ok && !slices.Contains(values, s) {
+		p.add(path, "want one of %s, got %q", strings.Join(values, ", "), s)
+	}
+	return s
 }
 
 // nonEmpty reads a JSON string that must not be blank.
