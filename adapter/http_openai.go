@@ -59,10 +59,10 @@ func (openAIChat) read(contentType string, body []byte) (agent.Response, error) 
 	var calls []score.Action
 	for _, tc := range msg.ToolCalls {
 		if tc.Type == "custom" {
-			calls = append(calls, score.Action{Name: tc.Custom.Name, Arguments: toolArguments(tc.Custom.Input)})
+			calls = append(calls, score.Action{Name: tc.Custom.Name, Arguments: score.ActionJSON(tc.Custom.Input)})
 			continue
 		}
-		calls = append(calls, score.Action{Name: tc.Function.Name, Arguments: toolArguments(tc.Function.Arguments)})
+		calls = append(calls, score.Action{Name: tc.Function.Name, Arguments: score.ActionJSON(tc.Function.Arguments)})
 	}
 	return agent.Response{Output: textOutput(msg.Content), Actions: callActions(calls),
 		InputTokens: tokens(c.Usage.PromptTokens), OutputTokens: tokens(c.Usage.CompletionTokens)}, nil
@@ -121,7 +121,7 @@ func (openAIResponses) read(contentType string, body []byte) (agent.Response, er
 	for _, item := range r.Output {
 		if item.Type == "function_call" {
 			fc := item.AsFunctionCall()
-			calls = append(calls, score.Action{Name: fc.Name, Arguments: toolArguments(fc.Arguments)})
+			calls = append(calls, score.Action{Name: fc.Name, Arguments: score.ActionJSON(fc.Arguments)})
 		}
 	}
 	return agent.Response{Output: textOutput(r.OutputText()), Actions: callActions(calls),

@@ -82,19 +82,6 @@ func isEventStream(contentType string, body []byte) bool {
 	return bytes.HasPrefix([]byte(contentType), []byte("text/event-stream")) || bytes.HasPrefix(bytes.TrimSpace(body), []byte("data:"))
 }
 
-// toolArguments keeps a tool call's arguments as JSON: the arguments
-// string when it is JSON text, else that string as a JSON string.
-func toolArguments(s string) json.RawMessage {
-	if s == "" {
-		return nil
-	}
-	if json.Valid([]byte(s)) {
-		return json.RawMessage(s)
-	}
-	b, _ := json.Marshal(s)
-	return b
-}
-
 // textOutput is a reply's text as the Response's output.
 func textOutput(text string) json.RawMessage {
 	b, _ := json.Marshal(text)

@@ -1,7 +1,6 @@
 package otlp
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -237,7 +236,7 @@ func toolCall(s span) (act score.Action, rawArgs *string, ok bool) {
 	default:
 		return score.Action{}, nil, false
 	}
-	act = score.Action{Group: a[attrGroup], Name: name, Result: jsonOrText(result), Status: score.StatusOK}
+	act = score.Action{Group: a[attrGroup], Name: name, Result: score.ActionJSON(result), Status: score.StatusOK}
 	act.Arguments, rawArgs = argumentsOf(args)
 	if s.status == "error" || a[attrErrorType] != "" {
 		act.Status = score.StatusError
@@ -287,17 +286,4 @@ func first(vals ...string) string {
 		}
 	}
 	return ""
-}
-
-// jsonOrText keeps JSON text as JSON and any other text as a JSON string;
-// nil for none.
-func jsonOrText(s string) json.RawMessage {
-	if s == "" {
-		return nil
-	}
-	if json.Valid([]byte(s)) {
-		return json.RawMessage(s)
-	}
-	b, _ := json.Marshal(s)
-	return b
 }

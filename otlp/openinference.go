@@ -105,7 +105,7 @@ func toolMessageContent(raw json.RawMessage) (content json.RawMessage, failed, o
 	failed = m.Kwargs.Status == "error"
 	var text string
 	if json.Unmarshal(m.Kwargs.Content, &text) == nil {
-		return jsonOrText(text), failed, true
+		return score.ActionJSON(text), failed, true
 	}
 	return m.Kwargs.Content, failed, true
 }

@@ -28,6 +28,19 @@ type Action struct {
 	DurationMS *float64        `json:"duration_ms,omitempty"`
 }
 
+// ActionJSON keeps a call's arguments or result text as JSON: JSON text as
+// it is, any other text as a JSON string; nil for none.
+func ActionJSON(s string) json.RawMessage {
+	if s == "" {
+		return nil
+	}
+	if json.Valid([]byte(s)) {
+		return json.RawMessage(s)
+	}
+	b, _ := json.Marshal(s)
+	return b
+}
+
 // The statuses of an observed call (Action.Status).
 const (
 	StatusOK    = "ok"
