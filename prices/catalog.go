@@ -27,6 +27,9 @@ const CatalogDate = "2026-07-25"
 type Catalog struct {
 	own       []OwnPrice
 	providers []provider
+	// lazy: the providers are the vendored catalog's, parsed on the first
+	// lookup (a run that prices no call does not pay for the parse).
+	lazy bool
 }
 
 // Price is a model's price in USD per million tokens. A nil field is a
@@ -118,7 +121,7 @@ func (c *Catalog) providerFor(call Call) (provider, bool) {
 	if call.BaseURL == "" {
 		return c.byID(call.Provider)
 	}
-	for _, p := range c.providers {
+	for _, p := range c.list() {
 		if p.api != nil && p.api.MatchString(call.BaseURL) {
 			return p, true
 		}
@@ -127,7 +130,7 @@ func (c *Catalog) providerFor(call Call) (provider, bool) {
 }
 
 func (c *Catalog) byID(id string) (provider, bool) {
-	for _, p := range c.providers {
+	for _, p := range c.list() {
 		if p.ID == id {
 			return p, true
 		}
@@ -138,10 +141,22 @@ func (c *Catalog) byID(id string) (provider, bool) {
 // Models counts the models the catalog prices, per provider id.
 func (c *Catalog) Models() map[string]int {
 	n := map[string]int{}
-	for _, p := range c.providers {
+	for _, p := range c.list() {
 		n[p.ID] = len(p.Models)
 	}
 	return n
+}
+
+// list is the catalog's providers.
+func (c *Catalog) list() []provider {
+	if !c.lazy {
+		return c.providers
+	}
+	v, err := parsed()
+	if err != nil { // not reached: the tests parse the vendored file
+		return nil
+	}
+	return v.providers
 }
 
 var parsed = sync.OnceValues(func() (*Catalog, error) { return parse(vendored) })
@@ -151,11 +166,11 @@ var parsed = sync.OnceValues(func() (*Catalog, error) { return parse(vendored) }
 func Default() (*Catalog, error) { return parsed() }
 
 // Load returns the vendored catalog under the user's own prices read from
-// path (see OwnFile); an empty path gives Default.
+// path (see OwnFile; an empty path: none). The vendored part is parsed on
+// the first lookup that reaches it, not here.
 func Load(path string) (*Catalog, error) {
-	base, err := Default()
-	if err != nil || path == "" {
-		return base, err
+	if path == "" {
+		return &Catalog{lazy: true}, nil
 	}
 	b, err := readOwnFile(path)
 	if err != nil {
@@ -165,7 +180,7 @@ func Load(path string) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Catalog{own: own, providers: base.providers}, nil
+	return &Catalog{own: own, lazy: true}, nil
 }
 
 func parse(b []byte) (*Catalog, error) {

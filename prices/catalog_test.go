@@ -12,12 +12,20 @@ import (
 var callTime = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 
 // TestLookup_CurrentModels: the cost of a call is known offline for current
-// models of OpenAI, Anthropic, Google and Mistral, dated snapshots included.
+// models of OpenAI, Anthropic, Google and Mistral, dated snapshots included,
+// from Default and from Load without a file (which parses on first lookup).
 func TestLookup_CurrentModels(t *testing.T) {
-	c, err := Default()
-	if err != nil {
-		t.Fatal(err)
+	for _, load := range []func() (*Catalog, error){Default, func() (*Catalog, error) { return Load("") }} {
+		c, err := load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		lookupCurrentModels(t, c)
 	}
+}
+
+func lookupCurrentModels(t *testing.T, c *Catalog) {
+	t.Helper()
 	models := map[string][]string{
 		"openai": {"gpt-4o", "gpt-4o-mini", "gpt-4o-mini-2024-07-18", "gpt-4.1", "gpt-4.1-mini", "gpt-4.1-nano",
 			"gpt-5", "gpt-5-mini", "gpt-5-nano", "gpt-5.1", "gpt-5.2", "gpt-5.4", "gpt-5.4-mini", "gpt-5.5", "o1", "o3", "o3-mini", "o4-mini", "gpt-oss-120b"},
