@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
-
-	"github.com/agentevals-go/agentevals/models"
 )
 
 // keyID names an attribute the mapping reads (genai.go); noKey is any
@@ -115,14 +113,26 @@ type spanAttrs struct {
 	has   uint32
 }
 
+// attr is a kept attribute as text.
+type attr struct{ key, val string }
+
 // attrBlock holds the attributes of a run of spans.
 type attrBlock struct {
-	list models.Attrs
+	list []attr
 	ids  []keyID
 }
 
+// asMap is the attributes as the stored trace holds them.
+func (a *spanAttrs) asMap() map[string]string {
+	m := make(map[string]string, a.n)
+	for _, kv := range a.list() {
+		m[kv.key] = kv.val
+	}
+	return m
+}
+
 // list is the attributes, which an append cannot overwrite.
-func (a *spanAttrs) list() models.Attrs {
+func (a *spanAttrs) list() []attr {
 	if a.n == 0 {
 		return nil
 	}
@@ -143,7 +153,7 @@ func (a *spanAttrs) get(id keyID) string {
 	}
 	for i, x := range a.ids() {
 		if x == id {
-			return a.blk.list[int(a.lo)+i].Value
+			return a.blk.list[int(a.lo)+i].val
 		}
 	}
 	return ""
@@ -173,8 +183,8 @@ func (r *attrArena) start() spanAttrs {
 func (r *attrArena) set(a *spanAttrs, key, val string, id keyID) {
 	if id == noKey || id == keyOIToolCall || a.has&(1<<id) != 0 {
 		for i, x := range a.ids() {
-			if x == id && a.blk.list[int(a.lo)+i].Key == key {
-				a.blk.list[int(a.lo)+i].Value = val
+			if x == id && a.blk.list[int(a.lo)+i].key == key {
+				a.blk.list[int(a.lo)+i].val = val
 				return
 			}
 		}
@@ -182,7 +192,7 @@ func (r *attrArena) set(a *spanAttrs, key, val string, id keyID) {
 	if a.blk == nil || len(a.blk.list) == cap(a.blk.list) {
 		r.move(a)
 	}
-	a.blk.list = append(a.blk.list, models.Attr{Key: key, Value: val})
+	a.blk.list = append(a.blk.list, attr{key: key, val: val})
 	a.blk.ids = append(a.blk.ids, id)
 	a.n++
 	a.has |= 1 << id
@@ -193,7 +203,7 @@ func (r *attrArena) set(a *spanAttrs, key, val string, id keyID) {
 func (r *attrArena) move(a *spanAttrs) {
 	r.next = min(max(2*r.next, 64), attrBlockMax)
 	size := max(r.next, 2*int(a.n)+2)
-	blk := &attrBlock{list: make(models.Attrs, a.n, size), ids: make([]keyID, a.n, size)}
+	blk := &attrBlock{list: make([]attr, a.n, size), ids: make([]keyID, a.n, size)}
 	copy(blk.list, a.list())
 	copy(blk.ids, a.ids())
 	r.blk, a.blk, a.lo = blk, blk, 0

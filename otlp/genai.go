@@ -179,7 +179,7 @@ func (c Collected) Evidence() Evidence {
 			parent, parentText = s.parent, hex.EncodeToString(s.parent[:])
 		}
 		ts := models.TraceSpan{SpanID: ids[16*i : 16*i+16], Name: s.name, Kind: kindName(s.kind), StartMS: durationMS(first, s.start),
-			DurationMS: durationMS(s.start, s.end), Status: statusName(s.status), StatusMessage: s.statusMessage, Attributes: s.attrs.list()}
+			DurationMS: durationMS(s.start, s.end), Status: statusName(s.status), StatusMessage: s.statusMessage, Attributes: s.attrs.asMap()}
 		if !s.parent.IsEmpty() {
 			ts.ParentID = parentText
 		}

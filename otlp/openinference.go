@@ -32,7 +32,7 @@ func (a *spanAttrs) oiToolCalls() map[string]string {
 	list := a.list()
 	for i, id := range a.ids() {
 		if id == keyOIToolCall {
-			m[list[i].Key] = list[i].Value
+			m[list[i].key] = list[i].val
 		}
 	}
 	return m
