@@ -105,45 +105,30 @@ func idOf(key string) keyID {
 	return noKey
 }
 
-// spanAttrs are a kept span's attributes, each key once: a run of an
-// arena's block, with the id of each key and a bit per id the span has.
+// spanAttrs are a kept span's attributes: the map the stored trace holds,
+// and the values of the keys the mapping reads, by id (except
+// keyOIToolCall, read from the map), a run of an arena's block.
 type spanAttrs struct {
-	blk   *attrBlock
+	m     map[string]string
+	blk   *mappedBlock
 	lo, n int32
-	has   uint32
+	has   uint32 // a bit per id the span has
 }
 
-// attr is a kept attribute as text.
-type attr struct{ key, val string }
-
-// attrBlock holds the attributes of a run of spans.
-type attrBlock struct {
-	list []attr
-	ids  []keyID
+// mappedVal is the value of a key the mapping reads.
+type mappedVal struct {
+	id  keyID
+	val string
 }
 
-// asMap is the attributes as the stored trace holds them.
-func (a *spanAttrs) asMap() map[string]string {
-	m := make(map[string]string, a.n)
-	for _, kv := range a.list() {
-		m[kv.key] = kv.val
-	}
-	return m
-}
+// mappedBlock holds the mapped values of a run of spans.
+type mappedBlock struct{ vals []mappedVal }
 
-// list is the attributes, which an append cannot overwrite.
-func (a *spanAttrs) list() []attr {
+func (a *spanAttrs) vals() []mappedVal {
 	if a.n == 0 {
 		return nil
 	}
-	return a.blk.list[a.lo : a.lo+a.n : a.lo+a.n]
-}
-
-func (a *spanAttrs) ids() []keyID {
-	if a.n == 0 {
-		return nil
-	}
-	return a.blk.ids[a.lo : a.lo+a.n]
+	return a.blk.vals[a.lo : a.lo+a.n : a.lo+a.n]
 }
 
 // get is the value of the attribute id names, "" when the span has none.
@@ -151,61 +136,64 @@ func (a *spanAttrs) get(id keyID) string {
 	if a.has&(1<<id) == 0 {
 		return ""
 	}
-	for i, x := range a.ids() {
-		if x == id {
-			return a.blk.list[int(a.lo)+i].val
+	for _, v := range a.vals() {
+		if v.id == id {
+			return v.val
 		}
 	}
 	return ""
 }
 
-// attrArena holds the attributes of a case's spans in blocks, so that a
-// trace's attributes cost a few allocations: blocks double up to
-// attrBlockMax attributes, then stay at that, so the last one wastes
-// little.
-type attrArena struct {
-	blk  *attrBlock
+// mappedArena holds the mapped values of a case's spans in blocks, so
+// that a trace's cost a few allocations: blocks double up to
+// mappedBlockMax values, then stay at that, so the last one wastes little.
+type mappedArena struct {
+	blk  *mappedBlock
 	next int // the size of the next block
 }
 
-const attrBlockMax = 1024
+const mappedBlockMax = 1024
 
-// start begins a span's attributes; the span before has all its own.
-func (r *attrArena) start() spanAttrs {
-	if r.blk == nil {
-		return spanAttrs{}
+// start begins a span's attributes, at most n of them; the span before
+// has all its own.
+func (r *mappedArena) start(n int) spanAttrs {
+	a := spanAttrs{m: make(map[string]string, n)}
+	if r.blk != nil {
+		a.blk, a.lo = r.blk, int32(len(r.blk.vals))
 	}
-	return spanAttrs{blk: r.blk, lo: int32(len(r.blk.list))}
+	return a
 }
 
-// set keeps key's value in the span's attributes, replacing the one an
-// earlier attribute of the same key set, as a map would.
-func (r *attrArena) set(a *spanAttrs, key, val string, id keyID) {
-	if id == noKey || id == keyOIToolCall || a.has&(1<<id) != 0 {
-		for i, x := range a.ids() {
-			if x == id && a.blk.list[int(a.lo)+i].key == key {
-				a.blk.list[int(a.lo)+i].val = val
+// set keeps key's value, replacing the one an earlier attribute of the
+// same key set, as the map does.
+func (r *mappedArena) set(a *spanAttrs, key, val string, id keyID) {
+	a.m[key] = val
+	if id == noKey || id == keyOIToolCall {
+		return
+	}
+	if a.has&(1<<id) != 0 {
+		vals := a.vals()
+		for i := range vals {
+			if vals[i].id == id {
+				vals[i].val = val
 				return
 			}
 		}
 	}
-	if a.blk == nil || len(a.blk.list) == cap(a.blk.list) {
+	if a.blk == nil || len(a.blk.vals) == cap(a.blk.vals) {
 		r.move(a)
 	}
-	a.blk.list = append(a.blk.list, attr{key: key, val: val})
-	a.blk.ids = append(a.blk.ids, id)
+	a.blk.vals = append(a.blk.vals, mappedVal{id: id, val: val})
 	a.n++
 	a.has |= 1 << id
 }
 
-// move copies the span's attributes to a new block with room for more,
+// move copies the span's values to a new block with room for more,
 // which the spans after it use.
-func (r *attrArena) move(a *spanAttrs) {
-	r.next = min(max(2*r.next, 64), attrBlockMax)
-	size := max(r.next, 2*int(a.n)+2)
-	blk := &attrBlock{list: make([]attr, a.n, size), ids: make([]keyID, a.n, size)}
-	copy(blk.list, a.list())
-	copy(blk.ids, a.ids())
+func (r *mappedArena) move(a *spanAttrs) {
+	r.next = min(max(2*r.next, 64), mappedBlockMax)
+	blk := &mappedBlock{vals: make([]mappedVal, a.n, max(r.next, 2*int(a.n)+2))}
+	copy(blk.vals, a.vals())
 	r.blk, a.blk, a.lo = blk, blk, 0
 }
 

@@ -29,7 +29,7 @@ type Case struct {
 	// attribute text kept: [0] mapped keys, [1] the others
 	kept       [2]int
 	overBudget int // attributes left out for MaxTraceBytes
-	attrs      attrArena
+	attrs      mappedArena
 	numbers    numbers
 	// the last service seen, as text: a resource's spans share it
 	service, serviceText string
@@ -59,13 +59,15 @@ func (c *Case) add(sp ptrace.Span, service string, now time.Time) {
 	}
 	l := c.r.limits
 	k := span{id: sp.SpanID(), parent: sp.ParentSpanID(), name: text(sp.Name(), l.MaxValueBytes), kind: sp.Kind(),
-		start: uint64(sp.StartTimestamp()), end: uint64(sp.EndTimestamp()), status: sp.Status().Code(), attrs: c.attrs.start()}
+		start: uint64(sp.StartTimestamp()), end: uint64(sp.EndTimestamp()), status: sp.Status().Code()}
+	attrs := sp.Attributes()
+	k.attrs = c.attrs.start(min(attrs.Len()+1, l.MaxAttributes+1))
 	k.statusMessage = text(sp.Status().Message(), l.MaxValueBytes)
 	// keep keeps an attribute: key as text (mapped keys need no repair),
 	// the value as text unless given.
 	keep := func(key string, v pcommon.Value, val string) {
 		id := idOf(key)
-		if id == noKey && int(k.attrs.n) >= l.MaxAttributes {
+		if id == noKey && len(k.attrs.m) >= l.MaxAttributes {
 			k.droppedAttrs++
 			return
 		}
@@ -92,7 +94,7 @@ func (c *Case) add(sp ptrace.Span, service string, now time.Time) {
 		}
 		keep("service.name", pcommon.Value{}, c.serviceText)
 	}
-	sp.Attributes().Range(func(key string, v pcommon.Value) bool {
+	attrs.Range(func(key string, v pcommon.Value) bool {
 		keep(key, v, "")
 		return true
 	})

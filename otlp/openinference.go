@@ -23,21 +23,6 @@ func oiMapped(key string) bool {
 	return strings.HasPrefix(key, oiToolCallsPrefix) && strings.Contains(key, ".tool_call.function.")
 }
 
-// oiToolCalls are the model span's tool call attributes, nil when none.
-func (a *spanAttrs) oiToolCalls() map[string]string {
-	if a.has&(1<<keyOIToolCall) == 0 {
-		return nil
-	}
-	m := map[string]string{}
-	list := a.list()
-	for i, id := range a.ids() {
-		if id == keyOIToolCall {
-			m[list[i].key] = list[i].val
-		}
-	}
-	return m
-}
-
 // oiCall is a tool call a model span asked for.
 type oiCall struct {
 	name, args string
@@ -48,9 +33,6 @@ type oiCall struct {
 // in message and call order.
 func oiModelCalls(a map[string]string) []oiCall {
 	var out []oiCall
-	if len(a) == 0 {
-		return nil
-	}
 	for m := 0; m < 64; m++ {
 		found := false
 		for c := 0; c < 64; c++ {
