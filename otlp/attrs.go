@@ -8,8 +8,8 @@ import (
 )
 
 // keyID names an attribute the mapping reads (genai.go); noKey is any
-// other. A kept span notes each attribute's id, so that the mapping finds
-// what it reads without a map per span.
+// other. A kept span keeps these values by id beside its map, so that the
+// mapping finds what it reads without hashing a key.
 type keyID uint8
 
 const (
@@ -43,7 +43,8 @@ const (
 	keyOIToolCall // any of a model span's tool calls (oiMapped)
 )
 
-// idOf is the id of an attribute key.
+// idOf is the id of an attribute key. A span keeps the keys the mapping
+// reads (any id but noKey) even past the attribute cap.
 func idOf(key string) keyID {
 	switch key {
 	case attrOperation:
@@ -144,9 +145,9 @@ func (a *spanAttrs) get(id keyID) string {
 	return ""
 }
 
-// mappedArena holds the mapped values of a case's spans in blocks, so
-// that a trace's cost a few allocations: blocks double up to
-// mappedBlockMax values, then stay at that, so the last one wastes little.
+// mappedArena holds the mapped values of a case's spans in blocks, a few
+// allocations for a whole trace: blocks double up to mappedBlockMax
+// values, then stay at that, so the last one wastes little.
 type mappedArena struct {
 	blk  *mappedBlock
 	next int // the size of the next block
