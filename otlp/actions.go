@@ -28,16 +28,24 @@ type storedAction struct {
 // actions (group null when unknown, arguments an object), for the case's
 // actions column.
 func StoredActions(acts []score.Action) models.JSON {
-	return storedActions(acts, nil)
+	return storedActions(acts, nil, false)
 }
 
 // storedActions is StoredActions with each call's raw argument text beside
-// it where raw has one (the trace record's span_actions). It writes the
-// bytes json.Marshal writes for []storedAction, without reflection: a
-// trace of many tool calls is read on every case (see
+// it where raw has one (the trace record's span_actions); objects says
+// every call's arguments are already a JSON object (argText.arguments).
+// It writes the bytes json.Marshal writes for []storedAction, without
+// reflection: a trace of many tool calls is read on every case (see
 // TestStoredActions_AsMarshal).
-func storedActions(acts []score.Action, raw []*string) models.JSON {
-	b := make([]byte, 0, 256*len(acts)+2)
+func storedActions(acts []score.Action, raw []*string, objects bool) models.JSON {
+	size := 2
+	for i, a := range acts {
+		size += 100 + len(a.Group) + len(a.Name) + len(a.Arguments) + len(a.Result) + len(a.Status)
+		if i < len(raw) && raw[i] != nil {
+			size += 20 + len(*raw[i])
+		}
+	}
+	b := make([]byte, 0, size) // escapes aside, the size it will take
 	b = append(b, '[')
 	for i, a := range acts {
 		if i > 0 {
@@ -52,7 +60,11 @@ func storedActions(acts []score.Action, raw []*string) models.JSON {
 		b = append(b, `,"name":`...)
 		b = appendString(b, a.Name)
 		b = append(b, `,"arguments":`...)
-		b = appendRaw(b, objectArguments(a.Arguments))
+		if objects {
+			b = appendRaw(b, a.Arguments)
+		} else {
+			b = appendRaw(b, objectArguments(a.Arguments))
+		}
 		if len(a.Result) > 0 {
 			b = append(b, `,"result":`...)
 			b = appendRaw(b, a.Result)
@@ -120,15 +132,50 @@ func appendFloat(b []byte, f float64) []byte {
 	return b
 }
 
-// argumentsOf reads a tool call's argument text: a JSON object is kept as
+// argText holds the argument and result text of a trace's tool calls:
+// blocks of bytes, not one allocation a call.
+type argText struct{ b []byte }
+
+// arguments reads a tool call's argument text: a JSON object is kept as
 // it is; none is {}; anything else (a string, an array, text that is not
 // JSON) is {} with the text returned as raw, to be kept as evidence.
-func argumentsOf(text string) (args json.RawMessage, raw *string) {
-	obj := objectArguments(json.RawMessage(text))
-	if text != "" && string(obj) != text {
-		raw = &text
+func (t *argText) arguments(text string) (args json.RawMessage, raw *string) {
+	if text != "" && text[0] == '{' {
+		// Valid JSON that starts with a brace is an object: checking it
+		// is far cheaper than decoding it.
+		if b := t.copy(text); json.Valid(b) {
+			return b, nil
+		}
+		t.b = t.b[:len(t.b)-len(text)]
 	}
-	return obj, raw
+	if text != "" {
+		kept := text // escapes only here
+		raw = &kept
+	}
+	return t.copy("{}"), raw
+}
+
+// result keeps a call's result text as score.ActionJSON does: JSON text
+// as it is, any other text as a JSON string; nil for none.
+func (t *argText) result(text string) json.RawMessage {
+	if text == "" {
+		return nil
+	}
+	if b := t.copy(text); json.Valid(b) {
+		return b
+	}
+	t.b = t.b[:len(t.b)-len(text)]
+	return score.ActionJSON(text)
+}
+
+// copy is s in the current block, which a later copy does not overwrite.
+func (t *argText) copy(s string) json.RawMessage {
+	if cap(t.b)-len(t.b) < len(s) {
+		t.b = make([]byte, 0, max(len(s), min(2*cap(t.b), 64<<10), 1024))
+	}
+	l := len(t.b)
+	t.b = append(t.b, s...)
+	return t.b[l:len(t.b):len(t.b)]
 }
 
 // objectArguments is args when it is a JSON object, else {}.

@@ -49,8 +49,17 @@ func TestStoredActions_AsMarshal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := storedActions(tc.acts, tc.raw); !bytes.Equal(got, wantJSON) {
+			if got := storedActions(tc.acts, tc.raw, false); !bytes.Equal(got, wantJSON) {
 				t.Errorf("storedActions wrote\n%s\njson.Marshal writes\n%s", got, wantJSON)
+			}
+			var objects []score.Action // arguments read from spans: objects already
+			var buf argText
+			for _, a := range tc.acts {
+				a.Arguments, _ = buf.arguments(string(a.Arguments))
+				objects = append(objects, a)
+			}
+			if got, want := storedActions(objects, tc.raw, true), storedActions(objects, tc.raw, false); !bytes.Equal(got, want) {
+				t.Errorf("with arguments read as objects\n%s\nchecked again\n%s", got, want)
 			}
 		})
 	}

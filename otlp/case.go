@@ -29,18 +29,21 @@ type Case struct {
 	// attribute text kept: [0] mapped keys, [1] the others
 	kept       [2]int
 	overBudget int // attributes left out for MaxTraceBytes
-	// the last parent span id seen, in hex: siblings share it
-	lastParent    pcommon.SpanID
-	lastParentHex string
+	attrs      mappedArena
+	numbers    numbers
+	// the last service seen, as text: a resource's spans share it
+	service, serviceText string
 }
 
 // span is a kept span: text already cut to the limits and sanitized.
 type span struct {
-	id, parent, name, kind string
-	start, end             uint64 // unix nanoseconds
-	status, statusMessage  string
-	attrs                  map[string]string
-	droppedAttrs           int
+	id, parent          pcommon.SpanID // parent empty: none
+	start, end          uint64         // unix nanoseconds
+	name, statusMessage string
+	attrs               spanAttrs
+	droppedAttrs        int32
+	kind                ptrace.SpanKind
+	status              ptrace.StatusCode
 }
 
 // add keeps sp if the case has room; r.mu is held.
@@ -55,47 +58,44 @@ func (c *Case) add(sp ptrace.Span, service string, now time.Time) {
 		return
 	}
 	l := c.r.limits
-	k := span{id: hexID(sp.SpanID()), name: text(sp.Name(), l.MaxValueBytes), kind: kindName(sp.Kind()),
-		start: uint64(sp.StartTimestamp()), end: uint64(sp.EndTimestamp()), attrs: make(map[string]string, min(sp.Attributes().Len()+1, l.MaxAttributes+1))}
-	if p := sp.ParentSpanID(); !p.IsEmpty() {
-		if p != c.lastParent || c.lastParentHex == "" {
-			c.lastParent, c.lastParentHex = p, hexID(p)
-		}
-		k.parent = c.lastParentHex // siblings share their parent's id text
-	}
-	switch sp.Status().Code() {
-	case ptrace.StatusCodeError:
-		k.status = "error"
-	case ptrace.StatusCodeOk:
-		k.status = "ok"
-	default:
-		k.status = "unset"
-	}
+	k := span{id: sp.SpanID(), parent: sp.ParentSpanID(), name: text(sp.Name(), l.MaxValueBytes), kind: sp.Kind(),
+		start: uint64(sp.StartTimestamp()), end: uint64(sp.EndTimestamp()), status: sp.Status().Code()}
+	attrs := sp.Attributes()
+	k.attrs = c.attrs.start(min(attrs.Len()+1, l.MaxAttributes+1))
 	k.statusMessage = text(sp.Status().Message(), l.MaxValueBytes)
-	keep := func(key, val string) {
-		isMapped := mapped(key)
-		if !isMapped && len(k.attrs) >= l.MaxAttributes {
+	// keep keeps an attribute: key as text (mapped keys need no repair),
+	// the value as text unless given.
+	keep := func(key string, v pcommon.Value, val string) {
+		id := idOf(key)
+		if id == noKey && len(k.attrs.m) >= l.MaxAttributes {
 			k.droppedAttrs++
 			return
 		}
 		budget := 1
-		if isMapped {
+		if id != noKey {
 			budget = 0
 		}
-		key = text(key, 256)
-		val = text(val, l.MaxValueBytes)
+		if id == noKey || id == keyOIToolCall {
+			key = text(key, 256)
+		}
+		if val == "" {
+			val = text(c.valueString(v), l.MaxValueBytes)
+		}
 		if c.kept[budget]+len(key)+len(val) > l.MaxTraceBytes {
 			c.overBudget++
 			return
 		}
 		c.kept[budget] += len(key) + len(val)
-		k.attrs[key] = val
+		c.attrs.set(&k.attrs, key, val, id)
 	}
 	if service != "" {
-		keep("service.name", service)
+		if service != c.service {
+			c.service, c.serviceText = service, text(service, l.MaxValueBytes)
+		}
+		keep("service.name", pcommon.Value{}, c.serviceText)
 	}
-	sp.Attributes().Range(func(key string, v pcommon.Value) bool {
-		keep(key, valueString(v))
+	attrs.Range(func(key string, v pcommon.Value) bool {
+		keep(key, v, "")
 		return true
 	})
 	if c.spans == nil {
@@ -104,17 +104,28 @@ func (c *Case) add(sp ptrace.Span, service string, now time.Time) {
 	c.spans = append(c.spans, k)
 }
 
+// statusName is how a span's status is stored.
+func statusName(code ptrace.StatusCode) string {
+	switch code {
+	case ptrace.StatusCodeError:
+		return "error"
+	case ptrace.StatusCodeOk:
+		return "ok"
+	}
+	return "unset"
+}
+
 // valueString renders an attribute value as text, cut and repaired by
 // the caller. Maps and arrays are written as JSON by pdata; the request's
 // own depth limit bounds them.
-func valueString(v pcommon.Value) string {
+func (c *Case) valueString(v pcommon.Value) string {
 	switch v.Type() {
 	case pcommon.ValueTypeStr:
 		return v.Str()
 	case pcommon.ValueTypeBytes:
 		return fmt.Sprintf("(%d bytes)", v.Bytes().Len())
 	}
-	return v.AsString()
+	return c.numbers.text(v)
 }
 
 // text cuts s to n bytes and repairs it (NUL, invalid UTF-8). Redaction
@@ -125,8 +136,6 @@ func text(s string, n int) string {
 	out, _ := sanitize.Repair(clipText(s, n))
 	return out
 }
-
-func hexID(id pcommon.SpanID) string { return hex.EncodeToString(id[:]) }
 
 func kindName(k ptrace.SpanKind) string {
 	switch k {
@@ -233,15 +242,16 @@ func (c *Case) Complete() bool {
 	if len(c.spans) == 0 || len(c.spans) < c.received {
 		return false
 	}
-	parent := hex.EncodeToString(c.parentID[:])
-	ids := make(map[string]bool, len(c.spans))
+	ids := make(map[pcommon.SpanID]bool, len(c.spans))
 	for _, s := range c.spans {
 		ids[s.id] = true
 	}
 	rooted := false
 	for _, s := range c.spans {
 		switch {
-		case s.parent == parent:
+		case s.parent.IsEmpty():
+			return false // no parent: not under the traceparent
+		case s.parent == c.parentID:
 			rooted = true
 		case !ids[s.parent]:
 			return false

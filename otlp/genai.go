@@ -1,6 +1,7 @@
 package otlp
 
 import (
+	"encoding/hex"
 	"fmt"
 	"sort"
 	"strconv"
@@ -59,20 +60,6 @@ const (
 	attrAIToolName  = "ai.toolCall.name"
 	attrOIKind      = "openinference.span.kind"
 )
-
-// mappedKeys are the attributes the mapping reads: a span keeps them even
-// past the attribute cap.
-var mappedKeys = map[string]bool{
-	attrOperation: true, attrToolName: true, attrToolCallID: true, attrToolArgs: true, attrToolResult: true,
-	attrInputTok: true, attrOutputTok: true, attrErrorType: true, attrGroup: true, attrAIOperation: true,
-	attrAIToolName: true, "ai.toolCall.args": true, "ai.toolCall.input": true, "ai.toolCall.result": true,
-	"ai.toolCall.output": true, "ai.usage.inputTokens": true, "ai.usage.outputTokens": true,
-	"ai.usage.promptTokens": true, "ai.usage.completionTokens": true, attrOIKind: true, "tool.name": true,
-	"input.value": true, "output.value": true, "llm.token_count.prompt": true, "llm.token_count.completion": true,
-	attrMastraType: true,
-}
-
-func mapped(key string) bool { return mappedKeys[key] || oiMapped(key) }
 
 // Evidence is what one case's spans say.
 type Evidence struct {
@@ -149,7 +136,7 @@ func (c *Case) collected() Collected {
 	}
 	attrsDropped := 0
 	for _, sp := range c.spans {
-		attrsDropped += sp.droppedAttrs
+		attrsDropped += int(sp.droppedAttrs)
 	}
 	if attrsDropped > 0 {
 		out.Notes = append(out.Notes, fmt.Sprintf("%d span attributes left out (at most %d per span)", attrsDropped, l.MaxAttributes))
@@ -164,51 +151,83 @@ func (c *Case) collected() Collected {
 func (c Collected) Evidence() Evidence {
 	rec := &models.CaseTrace{TraceID: c.TraceID, ParentSpanID: c.ParentID, SpansReceived: c.Received, SpansDropped: c.Dropped, Notes: c.Notes, Spans: make([]models.TraceSpan, 0, len(c.spans))}
 	ev := Evidence{Record: rec, Trace: &score.Trace{Dropped: c.Dropped, Spans: make([]score.Span, 0, len(c.spans))}}
+	tools := 0
+	for i := range c.spans {
+		if toolDialect(&c.spans[i]) != notTool {
+			tools++
+		}
+	}
 	if len(c.spans) > 0 {
-		ev.Actions = []score.Action{}
+		ev.Actions = make([]score.Action, 0, tools)
 	}
 	var first uint64
 	if len(c.spans) > 0 {
 		first = c.spans[0].start
 	}
-	var raw []*string    // each call's argument text when not an object
-	var oiCalls []oiCall // tool calls OpenInference model spans asked for
+	ids := idText(c.spans)
+	var parent pcommon.SpanID // the last parent written, siblings share its text
+	var parentText string
+	var in, out tokenSum
+	var args argText
+	raw := make([]*string, 0, tools)  // each call's argument text when not an object
+	durs := make([]float64, 0, tools) // the calls' durations, one allocation
+	var oiCalls []oiCall              // tool calls OpenInference model spans asked for
 	var mastra mastraSteps
-	for _, s := range c.spans {
-		dur := durationMS(s.start, s.end)
-		rec.Spans = append(rec.Spans, models.TraceSpan{SpanID: s.id, ParentID: s.parent, Name: s.name, Kind: s.kind,
-			StartMS: durationMS(first, s.start), DurationMS: dur, Status: s.status, StatusMessage: s.statusMessage, Attributes: s.attrs})
-		ev.Trace.Spans = append(ev.Trace.Spans, score.Span{Name: s.name, DurationMS: dur, Error: s.status == "error"})
-		if strings.EqualFold(s.attrs[attrOIKind], "LLM") {
-			oiCalls = append(oiCalls, oiModelCalls(s.attrs)...)
+	for i := range c.spans {
+		s := &c.spans[i]
+		if !s.parent.IsEmpty() && (s.parent != parent || parentText == "") {
+			parent, parentText = s.parent, hex.EncodeToString(s.parent[:])
 		}
-		if a, rawArgs, ok := toolCall(s); ok {
-			if strings.EqualFold(s.attrs[attrOIKind], "TOOL") {
+		ts := models.TraceSpan{SpanID: ids[16*i : 16*i+16], Name: s.name, Kind: kindName(s.kind), StartMS: durationMS(first, s.start),
+			DurationMS: durationMS(s.start, s.end), Status: statusName(s.status), StatusMessage: s.statusMessage, Attributes: s.attrs.m}
+		if !s.parent.IsEmpty() {
+			ts.ParentID = parentText
+		}
+		rec.Spans = append(rec.Spans, ts)
+		ev.Trace.Spans = append(ev.Trace.Spans, score.Span{Name: s.name, DurationMS: ts.DurationMS, Error: s.status == ptrace.StatusCodeError})
+		if strings.EqualFold(s.attrs.get(keyOIKind), "LLM") {
+			oiCalls = append(oiCalls, oiModelCalls(s.attrs.m)...)
+		}
+		if a, rawArgs, ok := toolCall(s, &args); ok {
+			if strings.EqualFold(s.attrs.get(keyOIKind), "TOOL") {
 				// input.value was not an arguments object (stored as {}):
 				// the model span's tool call holds the arguments.
 				oiRepair(&a, rawArgs != nil || string(a.Arguments) == "{}", oiCalls)
 			}
-			a.DurationMS = &dur
+			durs = append(durs, ts.DurationMS)
+			a.DurationMS = &durs[len(durs)-1]
 			ev.Actions = append(ev.Actions, a)
 			raw = append(raw, rawArgs)
 			continue
 		}
-		in, out, ok := modelCall(s)
+		callIn, callOut, ok := modelCall(s)
 		if ok {
 			rec.ModelCalls++
-			ev.InputTokens = addTokens(ev.InputTokens, in)
-			ev.OutputTokens = addTokens(ev.OutputTokens, out)
+			in.add(callIn)
+			out.add(callOut)
 		}
-		if s.attrs[attrMastraType] != "" {
+		if s.attrs.get(keyMastraType) != "" {
 			mastra.see(s, ok)
 		}
 	}
 	rec.ModelCalls += mastra.extraCalls()
+	ev.InputTokens, ev.OutputTokens = in.total(), out.total()
 	rec.InputTokens, rec.OutputTokens = ev.InputTokens, ev.OutputTokens
 	if len(ev.Actions) > 0 {
-		rec.SpanActions = storedActions(ev.Actions, raw)
+		rec.SpanActions = storedActions(ev.Actions, raw, true)
 	}
 	return ev
+}
+
+// idText is the spans' ids in hex, 16 digits each, as one string.
+func idText(spans []span) string {
+	var b strings.Builder
+	b.Grow(16 * len(spans))
+	var digits [16]byte
+	for i := range spans {
+		b.Write(hex.AppendEncode(digits[:0], spans[i].id[:]))
+	}
+	return b.String()
 }
 
 func durationMS(from, to uint64) float64 {
@@ -218,44 +237,70 @@ func durationMS(from, to uint64) float64 {
 	return float64((to-from)/1000) / 1000
 }
 
+// The dialects that read a span as a tool call, in the order they are
+// tried.
+const (
+	notTool = iota
+	genAITool
+	vercelTool
+	openInferenceTool
+)
+
+// toolDialect is the first dialect that reads s as a tool call.
+func toolDialect(s *span) int {
+	a := &s.attrs
+	switch {
+	case a.get(keyOperation) == "execute_tool":
+		return genAITool
+	case a.get(keyAIToolName) != "":
+		return vercelTool
+	case strings.EqualFold(a.get(keyOIKind), "TOOL"):
+		return openInferenceTool
+	}
+	return notTool
+}
+
 // toolCall reads a tool-call span in the first dialect that knows it;
 // rawArgs is its argument text when that was not a JSON object.
-func toolCall(s span) (act score.Action, rawArgs *string, ok bool) {
-	a := s.attrs
+func toolCall(s *span, buf *argText) (act score.Action, rawArgs *string, ok bool) {
+	a := &s.attrs
 	var name, args, result string
-	switch {
-	case a[attrOperation] == "execute_tool":
-		name = first(a[attrToolName], strings.TrimSpace(strings.TrimPrefix(s.name, "execute_tool")))
-		args, result = a[attrToolArgs], a[attrToolResult]
-	case a[attrAIToolName] != "":
-		name = a[attrAIToolName]
-		args, result = first(a["ai.toolCall.args"], a["ai.toolCall.input"]), first(a["ai.toolCall.result"], a["ai.toolCall.output"])
-	case strings.EqualFold(a[attrOIKind], "TOOL"):
-		name = first(a["tool.name"], s.name)
-		args, result = a["input.value"], a["output.value"]
+	switch toolDialect(s) {
+	case genAITool:
+		name = a.get(keyToolName)
+		if name == "" {
+			name = strings.TrimSpace(strings.TrimPrefix(s.name, "execute_tool"))
+		}
+		args, result = a.get(keyToolArgs), a.get(keyToolResult)
+	case vercelTool:
+		name = a.get(keyAIToolName)
+		args, result = first(a.get(keyAIToolArgs), a.get(keyAIToolInput)), first(a.get(keyAIToolResult), a.get(keyAIToolOutput))
+	case openInferenceTool:
+		name = first(a.get(keyOIToolName), s.name)
+		args, result = a.get(keyOIInput), a.get(keyOIOutput)
 	default:
 		return score.Action{}, nil, false
 	}
-	act = score.Action{Group: a[attrGroup], Name: name, Result: score.ActionJSON(result), Status: score.StatusOK}
-	act.Arguments, rawArgs = argumentsOf(args)
-	if s.status == "error" || a[attrErrorType] != "" {
+	act = score.Action{Group: a.get(keyGroup), Name: name, Result: buf.result(result), Status: score.StatusOK}
+	act.Arguments, rawArgs = buf.arguments(args)
+	if s.status == ptrace.StatusCodeError || a.get(keyErrorType) != "" {
 		act.Status = score.StatusError
 	}
 	return act, rawArgs, true
 }
 
 // modelCall reads a model-call span's usage (-1: not reported).
-func modelCall(s span) (in, out int64, ok bool) {
-	a := s.attrs
-	switch op := a[attrOperation]; {
+func modelCall(s *span) (in, out int64, ok bool) {
+	a := &s.attrs
+	switch op := a.get(keyOperation); {
 	case op == "chat" || op == "text_completion" || op == "generate_content" || op == "embeddings":
-		return tokens(a[attrInputTok]), tokens(a[attrOutputTok]), true
-	case strings.HasSuffix(a[attrAIOperation], ".doGenerate") || strings.HasSuffix(a[attrAIOperation], ".doStream"):
-		in := tokens(first(a[attrInputTok], a["ai.usage.inputTokens"], a["ai.usage.promptTokens"]))
-		out := tokens(first(a[attrOutputTok], a["ai.usage.outputTokens"], a["ai.usage.completionTokens"]))
+		return tokens(a.get(keyInputTok)), tokens(a.get(keyOutputTok)), true
+	case strings.HasSuffix(a.get(keyAIOperation), ".doGenerate") || strings.HasSuffix(a.get(keyAIOperation), ".doStream"):
+		in := tokens(first(a.get(keyInputTok), a.get(keyAIInputTok), a.get(keyAIPromptTok)))
+		out := tokens(first(a.get(keyOutputTok), a.get(keyAIOutputTok), a.get(keyAICompletionTok)))
 		return in, out, true
-	case strings.EqualFold(a[attrOIKind], "LLM"):
-		return tokens(a["llm.token_count.prompt"]), tokens(a["llm.token_count.completion"]), true
+	case strings.EqualFold(a.get(keyOIKind), "LLM"):
+		return tokens(a.get(keyOIPromptTok)), tokens(a.get(keyOICompletionTok)), true
 	}
 	return 0, 0, false
 }
@@ -268,15 +313,26 @@ func tokens(s string) int64 {
 	return n
 }
 
-func addTokens(sum *int64, n int64) *int64 {
-	if n < 0 {
-		return sum
+// tokenSum sums the usage the model calls reported.
+type tokenSum struct {
+	n    int64
+	seen bool
+}
+
+// add counts n, unless it is -1 (not reported).
+func (t *tokenSum) add(n int64) {
+	if n >= 0 {
+		t.n += n
+		t.seen = true
 	}
-	v := n
-	if sum != nil {
-		v += *sum
+}
+
+// total is the sum, nil when no call reported any.
+func (t tokenSum) total() *int64 {
+	if !t.seen {
+		return nil
 	}
-	return &v
+	return &t.n
 }
 
 func first(vals ...string) string {

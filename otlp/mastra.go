@@ -1,5 +1,7 @@
 package otlp
 
+import "go.opentelemetry.io/collector/pdata/pcommon"
+
 // Mastra's OTel exporter names one span per model call "chat" when the
 // installed @mastra/core and @mastra/observability both emit model
 // inference spans. With a pairing that does not, the "chat" span is the
@@ -17,23 +19,27 @@ const (
 
 // mastraSteps counts the model calls of legacy Mastra generations.
 type mastraSteps struct {
-	generations map[string]bool // span ids of generations read as one model call
-	steps       map[string]int  // generation span id → its model_step children
+	generations map[pcommon.SpanID]bool // span ids of generations read as one model call
+	steps       map[pcommon.SpanID]int  // generation span id → its model_step children
 }
 
-// see notes a span: a generation read as a model call, or a step.
-func (m *mastraSteps) see(s span, modelCall bool) {
-	switch s.attrs[attrMastraType] {
+// see notes a span: a generation read as a model call, or a step (one
+// without a parent is no generation's).
+func (m *mastraSteps) see(s *span, modelCall bool) {
+	switch s.attrs.get(keyMastraType) {
 	case mastraGeneration:
 		if modelCall && len(m.generations) < mastraMaxGeneration {
 			if m.generations == nil {
-				m.generations = map[string]bool{}
+				m.generations = map[pcommon.SpanID]bool{}
 			}
 			m.generations[s.id] = true
 		}
 	case mastraStep:
+		if s.parent.IsEmpty() {
+			return
+		}
 		if m.steps == nil {
-			m.steps = map[string]int{}
+			m.steps = map[pcommon.SpanID]int{}
 		}
 		m.steps[s.parent]++
 	}
