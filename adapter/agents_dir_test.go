@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"context"
+	"github.com/agentevals-go/agentevals/internal/testkit/testfile"
 	"path/filepath"
 	"testing"
 
@@ -14,8 +15,8 @@ import (
 // one line ending in a newline, so one `while read` script serves both.
 func TestProcessAgents_WorkingDirectory(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir, "bin/agent.sh", `while IFS= read -r line; do printf '{"output":"%s"}\n' "$(pwd -P)"; done`)
-	writeFile(t, dir, "sub/.keep", "")
+	testfile.Write(t, dir, "bin/agent.sh", `while IFS= read -r line; do printf '{"output":"%s"}\n' "$(pwd -P)"; done`)
+	testfile.Write(t, dir, "sub/.keep", "")
 	t.Chdir(t.TempDir())
 	want, err := filepath.EvalSymlinks(dir)
 	if err != nil {
@@ -30,7 +31,7 @@ func TestProcessAgents_WorkingDirectory(t *testing.T) {
 		if tt.dirKey != "" {
 			script = `"../bin/agent.sh"`
 		}
-		path := writeFile(t, dir, "suite.json", `{"suite": "S", "agent": {"name": "A", "type": "`+tt.typ+`", `+tt.dirKey+
+		path := testfile.Write(t, dir, "suite.json", `{"suite": "S", "agent": {"name": "A", "type": "`+tt.typ+`", `+tt.dirKey+
 			`"command": ["sh", `+script+`]}, "questions": [{"question": "q", "minimum_scores": {"answer_relevancy": 0.9}}]}`)
 		s, err := suite.Load(path)
 		if err != nil {

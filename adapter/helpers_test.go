@@ -7,9 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentevals-go/agentevals/internal/testkit/testfile"
 	"io"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/agentevals-go/agentevals/agent"
@@ -17,24 +16,11 @@ import (
 	"github.com/agentevals-go/agentevals/suite"
 )
 
-// writeFile writes a file under dir and returns its path.
-func writeFile(tb testing.TB, dir, name, content string) string {
-	tb.Helper()
-	path := filepath.Join(dir, name)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		tb.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	return path
-}
-
 // shAgent writes a shell script and returns a command agent config running it.
 func shAgent(tb testing.TB, typ, script string) suite.AgentConfig {
 	tb.Helper()
 	dir := tb.TempDir()
-	writeFile(tb, dir, "agent.sh", script)
+	testfile.Write(tb, dir, "agent.sh", script)
 	return suite.AgentConfig{Name: "A", Type: typ, Command: []string{"sh", "agent.sh"}, Dir: dir}
 }
 

@@ -3,6 +3,7 @@ package replay_test
 import (
 	"bytes"
 	"context"
+	"github.com/agentevals-go/agentevals/internal/testkit/testfile"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -61,7 +62,7 @@ print(status, label)
 func TestProxy_RealClients(t *testing.T) {
 	curl, python := MustTool(t, "curl"), MustTool(t, "python3")
 	dir := t.TempDir()
-	writeFile(t, dir, "label.json", []byte("{\"label\": \"L-42\"}\n"))
+	testfile.Write(t, dir, "label.json", "{\"label\": \"L-42\"}\n")
 	ca := MustCA(t)
 	p := MustProxy(t, ca, nil)
 	fixtures := func(scheme string) *replay.Fixtures {
@@ -166,7 +167,7 @@ func TestProxy_CurlLargeBody(t *testing.T) {
 	p := MustProxy(t, ca, nil)
 	big := `{"blob": "` + strings.Repeat("x", 200_000) + `"}`
 	dir := t.TempDir()
-	writeFile(t, dir, "big.json", []byte(big))
+	testfile.Write(t, dir, "big.json", big)
 	s := MustLoad(t, `[{"expect_request": {"method": "POST", "url": "https://bulk.example/upload", "json": `+big+`},
 	                    "respond_with": {"json": {"stored": true}}}]`, dir).NewSession()
 	p.Arm(s)

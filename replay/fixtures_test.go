@@ -3,8 +3,7 @@ package replay_test
 import (
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
+	"github.com/agentevals-go/agentevals/internal/testkit/testfile"
 	"strings"
 	"testing"
 
@@ -21,20 +20,10 @@ func MustLoad(tb testing.TB, raw, dir string) *replay.Fixtures {
 	return fx
 }
 
-func writeFile(tb testing.TB, dir, name string, b []byte) {
-	tb.Helper()
-	if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-		tb.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-		tb.Fatal(err)
-	}
-}
-
 func TestLoad_Forms(t *testing.T) {
 	dir := t.TempDir()
 	fileBody := []byte("{ \"status\" :  \"ready\" }\n")
-	writeFile(t, dir, "fixtures/order.json", fileBody)
+	testfile.Write(t, dir, "fixtures/order.json", string(fileBody))
 
 	fx := MustLoad(t, `{"allow_hosts": ["API.OpenAI.com", "localhost:8080"],
 	  "interactions": [
@@ -86,9 +75,9 @@ func TestLoad_Forms(t *testing.T) {
 
 func TestLoad_Errors(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir, "bad.json", []byte("{not json"))
-	writeFile(t, dir, "latin1.json", []byte("\"caf\xe9\""))
-	writeFile(t, dir, "ok.json", []byte(`{"ok": true}`))
+	testfile.Write(t, dir, "bad.json", "{not json")
+	testfile.Write(t, dir, "latin1.json", "\"caf\xe9\"")
+	testfile.Write(t, dir, "ok.json", `{"ok": true}`)
 	const req = `"expect_request": {"method": "GET", "url": "https://a.example/"}`
 	for _, tc := range []struct {
 		name, raw, path, expected string
@@ -138,9 +127,9 @@ func TestLoad_Errors(t *testing.T) {
 
 func TestFixtures_Definition(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir, "a.json", []byte(`{"x": 1}`))
-	writeFile(t, dir, "b.json", []byte(`{"x": 1}`))
-	writeFile(t, dir, "spaced.json", []byte(`{"x":  1}`))
+	testfile.Write(t, dir, "a.json", `{"x": 1}`)
+	testfile.Write(t, dir, "b.json", `{"x": 1}`)
+	testfile.Write(t, dir, "spaced.json", `{"x":  1}`)
 	def := func(raw string) string {
 		t.Helper()
 		b, err := json.Marshal(MustLoad(t, raw, dir).Definition())

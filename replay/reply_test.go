@@ -2,6 +2,7 @@ package replay_test
 
 import (
 	"errors"
+	"github.com/agentevals-go/agentevals/internal/testkit/testfile"
 	"net/http"
 	"strings"
 	"testing"
@@ -12,7 +13,7 @@ import (
 func TestSession_Replies(t *testing.T) {
 	dir := t.TempDir()
 	fileBody := "{\n  \"status\":   \"ready\"\n}\n"
-	writeFile(t, dir, "fixtures/order.json", []byte(fileBody))
+	testfile.Write(t, dir, "fixtures/order.json", fileBody)
 	for _, v := range variants(t) {
 		t.Run(v.name, func(t *testing.T) {
 			fixtures := strings.ReplaceAll(`[

@@ -3,6 +3,7 @@ package replay_test
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/agentevals-go/agentevals/internal/testkit/testfile"
 	"strings"
 	"testing"
 
@@ -27,7 +28,7 @@ func TestJSONSchema_AgreesWithLoad(t *testing.T) {
 		t.Fatalf("compile schema: %v", err)
 	}
 	dir := t.TempDir()
-	writeFile(t, dir, "ok.json", []byte(`{"ok": true}`))
+	testfile.Write(t, dir, "ok.json", `{"ok": true}`)
 	const req = `"expect_request": {"method": "GET", "url": "https://a.example/"}`
 	for _, tc := range []struct {
 		raw  string

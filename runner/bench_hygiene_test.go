@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"github.com/agentevals-go/agentevals/internal/testkit/testfile"
 	"os/exec"
 	"strings"
 	"testing"
@@ -22,7 +23,7 @@ func BenchmarkCommandVsXargs(b *testing.B) {
 	const script = `cat >/dev/null; echo ok`
 	b.Run("xargs-P16", func(b *testing.B) {
 		dir := b.TempDir()
-		writeFile(b, dir, "agent.sh", script)
+		testfile.Write(b, dir, "agent.sh", script)
 		in := strings.Repeat("x\n", benchCases)
 		for b.Loop() {
 			// one `sh agent.sh x` per line, stdin /dev/null (what GNU xargs gives)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agentevals-go/agentevals/internal/testkit/testfile"
 	"strings"
 	"testing"
 
@@ -24,9 +25,9 @@ func benchSuites(b *testing.B) (named, inline string) {
 		qsInline = append(qsInline, fmt.Sprintf(`{"id": "q%d", "question": "q%d", "checks": [{"type": "contains", "value": "answer %d"}]}`, i, i, i))
 	}
 	dir := b.TempDir()
-	named = writeFile(b, dir, "named.json", `{"suite": "B", "agent": {"name": "A"}, "evaluators": {`+strings.Join(evs, ",")+
+	named = testfile.Write(b, dir, "named.json", `{"suite": "B", "agent": {"name": "A"}, "evaluators": {`+strings.Join(evs, ",")+
 		`}, "defaults": [], "questions": [`+strings.Join(qsNamed, ",")+`]}`)
-	inline = writeFile(b, dir, "inline.json", `{"suite": "B", "agent": {"name": "A"}, "questions": [`+strings.Join(qsInline, ",")+`]}`)
+	inline = testfile.Write(b, dir, "inline.json", `{"suite": "B", "agent": {"name": "A"}, "questions": [`+strings.Join(qsInline, ",")+`]}`)
 	return named, inline
 }
 

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"github.com/agentevals-go/agentevals/internal/testkit/testfile"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -33,8 +34,8 @@ const goldenTrapLines = `{"id": "capital", "input": "Capital of France?", "check
 
 func TestChecks_GoldenSetScoredOnlyByOwnAndDefaultChecks(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir, "golden.jsonl", goldenTrapLines)
-	s, err := suite.Load(writeFile(t, dir, "suite.json", goldenTrapSuite))
+	testfile.Write(t, dir, "golden.jsonl", goldenTrapLines)
+	s, err := suite.Load(testfile.Write(t, dir, "suite.json", goldenTrapSuite))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,10 +84,10 @@ func deref(s *string) string {
 
 func TestChecks_TrapIsWarned(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir, "golden.jsonl", `{"input": "Capital of France?", "expected": "Paris"}
+	testfile.Write(t, dir, "golden.jsonl", `{"input": "Capital of France?", "expected": "Paris"}
 {"input": "At what temperature does water boil?", "expected": "100 °C"}
 `)
-	s, err := suite.Load(writeFile(t, dir, "suite.json", `{"suite": "T", "agent": {"name": "A"},
+	s, err := suite.Load(testfile.Write(t, dir, "suite.json", `{"suite": "T", "agent": {"name": "A"},
 	  "evaluators": {"paris": {"type": "contains", "params": {"value": "Paris"}}, "exact": {"type": "exact_match"}},
 	  "golden_set": "golden.jsonl"}`))
 	if err != nil {
@@ -146,7 +147,7 @@ func TestChecks_Problems(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := writeFile(t, t.TempDir(), "suite.json", `{"suite": "T", "agent": {"name": "A"}, `+tt.suite+`}`)
+			path := testfile.Write(t, t.TempDir(), "suite.json", `{"suite": "T", "agent": {"name": "A"}, `+tt.suite+`}`)
 			_, err := suite.Load(path)
 			var ve *suite.ValidationError
 			if !errors.As(err, &ve) {

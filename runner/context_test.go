@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"github.com/agentevals-go/agentevals/internal/testkit/testfile"
 	"testing"
 
 	"github.com/agentevals-go/agentevals/compare"
@@ -16,8 +17,8 @@ import (
 // whose metadata already has a "context" key, and one without context.
 func contextSuite(tb testing.TB) *suite.Suite {
 	dir := tb.TempDir()
-	writeFile(tb, dir, "golden.jsonl", `{"id": "g", "input": "Refunds?", "expected": "14 days", "context": ["Refunds: 14 days."], "meta": {"topic": "refunds"}}`+"\n")
-	s, err := suite.Load(writeFile(tb, dir, "suite.json", `{"suite": "Context", "agent": {"name": "A", "command": ["true"]},
+	testfile.Write(tb, dir, "golden.jsonl", `{"id": "g", "input": "Refunds?", "expected": "14 days", "context": ["Refunds: 14 days."], "meta": {"topic": "refunds"}}`+"\n")
+	s, err := suite.Load(testfile.Write(tb, dir, "suite.json", `{"suite": "Context", "agent": {"name": "A", "command": ["true"]},
 	  "evaluators": {"exact": {"type": "exact_match"}},
 	  "questions": [
 	    {"id": "inline", "question": "Returns?", "expected_answer": "30 days", "metadata": {"tags": ["returns"]},

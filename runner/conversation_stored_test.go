@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"github.com/agentevals-go/agentevals/internal/testkit/testfile"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
@@ -104,7 +105,7 @@ func TestConverse_TurnReplay(t *testing.T) {
 func TestConverse_Record(t *testing.T) {
 	up := httptest.NewServer(weatherUpstream())
 	dir := t.TempDir()
-	path := writeFile(t, dir, "suite.json", `{"suite": "S", "version": "1", "agent": {"name": "Bot", "command": ["true"]},
+	path := testfile.Write(t, dir, "suite.json", `{"suite": "S", "version": "1", "agent": {"name": "Bot", "command": ["true"]},
   "questions": [{"id": "weather", "turns": ["Paris?", "Oslo?"], "checks": [{"type": "contains", "value": "Oslo"}]}]}`)
 	s, err := suite.Load(path)
 	if err != nil {

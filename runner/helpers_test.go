@@ -7,9 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentevals-go/agentevals/internal/testkit/testfile"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,23 +19,10 @@ import (
 	"github.com/agentevals-go/agentevals/suite"
 )
 
-// writeFile writes a file under dir and returns its path.
-func writeFile(tb testing.TB, dir, name, content string) string {
-	tb.Helper()
-	path := filepath.Join(dir, name)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		tb.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	return path
-}
-
 // mustLoad writes a suite file into a temp dir and loads it.
 func mustLoad(tb testing.TB, content string) *suite.Suite {
 	tb.Helper()
-	s, err := suite.Load(writeFile(tb, tb.TempDir(), "suite.json", content))
+	s, err := suite.Load(testfile.Write(tb, tb.TempDir(), "suite.json", content))
 	if err != nil {
 		tb.Fatalf("Load: %v", err)
 	}
@@ -47,7 +33,7 @@ func mustLoad(tb testing.TB, content string) *suite.Suite {
 func shAgent(tb testing.TB, typ, script string) suite.AgentConfig {
 	tb.Helper()
 	dir := tb.TempDir()
-	writeFile(tb, dir, "agent.sh", script)
+	testfile.Write(tb, dir, "agent.sh", script)
 	return suite.AgentConfig{Name: "A", Type: typ, Command: []string{"sh", "agent.sh"}, Dir: dir}
 }
 

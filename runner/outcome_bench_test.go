@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"github.com/agentevals-go/agentevals/internal/testkit/testfile"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -38,7 +39,7 @@ func benchSample() score.Sample {
 // and their ratio (verifier / bare pipe, target at most 1.2).
 func BenchmarkVerifierWorker(b *testing.B) {
 	dir := b.TempDir()
-	writeFile(b, dir, "verify.sh", verifierScript)
+	testfile.Write(b, dir, "verify.sh", verifierScript)
 	doc, err := json.Marshal(outcome.InputOf(benchSample()))
 	if err != nil {
 		b.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/agentevals-go/agentevals/internal/testkit/testfile"
 	"strings"
 	"testing"
 
@@ -142,7 +143,7 @@ func TestOutcome_StateExpectations(t *testing.T) {
 func TestOutcome_BadInputRefused(t *testing.T) {
 	deskDB(t)
 	dir := t.TempDir()
-	_, err := suite.Load(writeFile(t, dir, "suite.json", `{"suite": "X", "agent": {"name": "A"}, "databases": {"desk": {"url_env": "DESK_DB"}},
+	_, err := suite.Load(testfile.Write(t, dir, "suite.json", `{"suite": "X", "agent": {"name": "A"}, "databases": {"desk": {"url_env": "DESK_DB"}},
 	  "questions": [{"id": "a", "question": "q", "checks": [{"type": "db_state", "database": "shop", "query": "SELECT 1", "expect": {"rows": 1}}]}]}`))
 	if err == nil || !strings.Contains(err.Error(), "suite.json: $.questions[0].checks[0].database: unknown database \"shop\" (declared: desk)") {
 		t.Errorf("unknown database: %v", err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"github.com/agentevals-go/agentevals/internal/testkit/testfile"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,9 +20,9 @@ import (
 func loadIn(tb testing.TB, dir, content string, files map[string]string) *suite.Suite {
 	tb.Helper()
 	for name, body := range files {
-		writeFile(tb, dir, name, body)
+		testfile.Write(tb, dir, name, body)
 	}
-	s, err := suite.Load(writeFile(tb, dir, "suite.json", content))
+	s, err := suite.Load(testfile.Write(tb, dir, "suite.json", content))
 	if err != nil {
 		tb.Fatalf("Load: %v", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/agentevals-go/agentevals/internal/testkit/testfile"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -77,12 +78,12 @@ func TestRecord_ThenReplayStrictly(t *testing.T) {
 				t.Setenv("CITY", "Paris")
 				dir := t.TempDir()
 				a := `{"name": "A", "command": ["sh", "agent.sh"], "env": ["UPSTREAM", "CITY"]}`
-				writeFile(t, dir, "agent.sh", curlAgent)
+				testfile.Write(t, dir, "agent.sh", curlAgent)
 				if agentKind == "worker" { // the same requests, one question per line
 					a = `{"name": "A", "type": "worker", "command": ["sh", "worker.sh"], "env": ["UPSTREAM", "CITY"]}`
-					writeFile(t, dir, "worker.sh", "while IFS= read -r line; do printf '%s' \"$line\" | sh agent.sh || echo '{\"output\": \"request failed\"}'; done\n")
+					testfile.Write(t, dir, "worker.sh", "while IFS= read -r line; do printf '%s' \"$line\" | sh agent.sh || echo '{\"output\": \"request failed\"}'; done\n")
 				}
-				suitePath := writeFile(t, dir, "suite.json", `{"suite": "Weather", "agent": `+a+`,
+				suitePath := testfile.Write(t, dir, "suite.json", `{"suite": "Weather", "agent": `+a+`,
 				  "questions": [{"id": "paris", "question": "Weather in Paris?", "checks": [{"type": "contains", "value": "21"}]},
 				                {"id": "quiet", "question": "Say nothing", "checks": [{"type": "min_length", "limit": 0}]}]}`)
 				s, err := suite.Load(suitePath)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentevals-go/agentevals/internal/testkit/testfile"
 	"math"
 	"strings"
 	"sync"
@@ -218,7 +219,7 @@ func TestLoad_RepeatKey(t *testing.T) {
 		{"0", "got 0"}, {"101", "got 101"}, {"2.5", "got 2.5"}, {`"3"`, `got "3"`}, {"null", "got null"},
 	} {
 		t.Run(tc.value, func(t *testing.T) {
-			_, err := suite.Load(writeFile(t, t.TempDir(), "suite.json", strings.Replace(repeatSuite, `"repeat": 3`, `"repeat": `+tc.value, 1)))
+			_, err := suite.Load(testfile.Write(t, t.TempDir(), "suite.json", strings.Replace(repeatSuite, `"repeat": 3`, `"repeat": `+tc.value, 1)))
 			var ve *suite.ValidationError
 			if !errors.As(err, &ve) {
 				t.Fatalf("err = %v, want a *ValidationError", err)

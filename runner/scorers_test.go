@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agentevals-go/agentevals/internal/testkit/testfile"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -51,7 +52,7 @@ func (j fixedJudge) Assess(context.Context, string, string) (score.Assessment, e
 func TestScorers_BuiltOncePerSuite(t *testing.T) {
 	var builds atomic.Int64
 	dir := t.TempDir()
-	path := writeFile(t, dir, "suite.json", `{"suite": "S", "agent": {"name": "A", "command": ["true"]},
+	path := testfile.Write(t, dir, "suite.json", `{"suite": "S", "agent": {"name": "A", "command": ["true"]},
   "judge": {"provider": "openai", "model": "judge"},
   "evaluators": {"suite_level": {"type": "counted"}, "verdict": {"type": "judged"}},
   "questions": [

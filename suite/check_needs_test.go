@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"github.com/agentevals-go/agentevals/internal/testkit/testfile"
 	"strings"
 	"testing"
 )
@@ -40,7 +41,7 @@ func TestLoad_RefusesMetricsMissingTheirInputs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			path := writeFile(t, t.TempDir(), "suite.json", head+tt.question+`]}`)
+			path := testfile.Write(t, t.TempDir(), "suite.json", head+tt.question+`]}`)
 			_, err := Load(path)
 			if tt.want == "" {
 				if err != nil {
@@ -59,8 +60,8 @@ func TestLoad_RefusesMetricsMissingTheirInputs(t *testing.T) {
 // field name ("expected") when a default metric needs it.
 func TestLoad_GoldenLineMissingExpected(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir, "g.jsonl", `{"input": "a", "expected": "b"}`+"\n"+`{"input": "c"}`+"\n")
-	path := writeFile(t, dir, "suite.json", `{"suite": "S", "agent": {"name": "A", "command": ["true"]}, "golden_set": "g.jsonl"}`)
+	testfile.Write(t, dir, "g.jsonl", `{"input": "a", "expected": "b"}`+"\n"+`{"input": "c"}`+"\n")
+	path := testfile.Write(t, dir, "suite.json", `{"suite": "S", "agent": {"name": "A", "command": ["true"]}, "golden_set": "g.jsonl"}`)
 	_, err := Load(path)
 	want := `load suite: g.jsonl:2: $: default metric "semantic_accuracy" needs the line's expected (none given)`
 	if err == nil || err.Error() != want {

@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"github.com/agentevals-go/agentevals/internal/testkit/testfile"
 	"strings"
 	"testing"
 )
@@ -31,7 +32,7 @@ func TestLoad_CheckOptionsTwoWays(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Load(writeFile(t, t.TempDir(), "suite.json", head+tt.body))
+			_, err := Load(testfile.Write(t, t.TempDir(), "suite.json", head+tt.body))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Load = %v\nwant %s", err, tt.want)
 			}

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"encoding/json"
+	"github.com/agentevals-go/agentevals/internal/testkit/testfile"
 	"strings"
 	"testing"
 
@@ -74,7 +75,7 @@ func TestExportSuite_VerifierForCustomEvaluator(t *testing.T) {
 	if notes := strings.Join(exp.Notes, "\n"); !strings.Contains(notes, "refund_issued are exported as verifier checks") || !strings.Contains(notes, "evaluate blocks") {
 		t.Errorf("notes %q do not say what to fill in", notes)
 	}
-	path := writeFile(t, t.TempDir(), "suite.json", file)
+	path := testfile.Write(t, t.TempDir(), "suite.json", file)
 	if _, err := Load(path); err != nil {
 		t.Errorf("the exported suite does not load: %v", err)
 	}

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"bytes"
+	"github.com/agentevals-go/agentevals/internal/testkit/testfile"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,7 +85,7 @@ func TestJSONSchema_TypesChecks(t *testing.T) {
 				t.Error("validates")
 			}
 			// Load agrees with the schema.
-			_, lerr := Load(writeFile(t, t.TempDir(), "suite.json", head+tt.body+"}"))
+			_, lerr := Load(testfile.Write(t, t.TempDir(), "suite.json", head+tt.body+"}"))
 			if (lerr == nil) != tt.valid {
 				t.Errorf("Load: %v, schema valid: %v", lerr, tt.valid)
 			}

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"errors"
+	"github.com/agentevals-go/agentevals/internal/testkit/testfile"
 	"io/fs"
 	"path/filepath"
 	"reflect"
@@ -34,7 +35,7 @@ func TestPositions_JSON(t *testing.T) {
 	dir := t.TempDir()
 	// Line 6 holds two questions; the text of line 7's question holds
 	// braces and an escaped quote that must not confuse the scan.
-	path := writeFile(t, dir, "suite.json", `{"suite": "S", "agent": {"name": "A", "command": ["true"]},
+	path := testfile.Write(t, dir, "suite.json", `{"suite": "S", "agent": {"name": "A", "command": ["true"]},
   "evaluators": {"exact": {"type": "exact_match", "params": {"value": "x"}}},
   "questions": [
     {"id": "returns",
@@ -59,13 +60,13 @@ func TestPositions_JSON(t *testing.T) {
 
 func TestPositions_GoldenSet(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir, "evals/data/golden.jsonl", `{"id": "g1", "input": "What is 2+2?", "expected": "4"}
+	testfile.Write(t, dir, "evals/data/golden.jsonl", `{"id": "g1", "input": "What is 2+2?", "expected": "4"}
 
   {"input": {"text": "structured"}, "expected": {"n": 1}}
 {"input": "Capital of France?", "expected": "Paris"}
 `)
 	// golden_set comes before questions: inline questions still count first.
-	path := writeFile(t, dir, "evals/suite.json", `{"suite": "S", "agent": {"name": "A", "command": ["true"]},
+	path := testfile.Write(t, dir, "evals/suite.json", `{"suite": "S", "agent": {"name": "A", "command": ["true"]},
   "evaluators": {"exact": {"type": "exact_match", "params": {"value": "x"}}}, "golden_set": "data/golden.jsonl",
   "questions": [{"id": "inline", "question": "Hi"}]}`)
 	golden := filepath.Join(dir, "evals", "data", "golden.jsonl")
@@ -79,7 +80,7 @@ func TestPositions_GoldenSet(t *testing.T) {
 
 func TestPositions_YAML(t *testing.T) {
 	dir := t.TempDir()
-	path := writeFile(t, dir, "suite.yaml", `suite: S
+	path := testfile.Write(t, dir, "suite.yaml", `suite: S
 agent: {name: A, command: ["true"]}
 evaluators:
   exact: {type: exact_match, params: {value: x}}

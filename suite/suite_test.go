@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"github.com/agentevals-go/agentevals/internal/testkit/testfile"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -77,10 +78,10 @@ func TestLoad_EvaluatorsBecomeDefaults(t *testing.T) {
 
 func TestLoad_YAMLMatchesJSON(t *testing.T) {
 	dir := t.TempDir()
-	js := writeFile(t, dir, "suite.json", `{"suite": "S", "version": "2", "agent": {"name": "A", "command": ["sh", "a.sh"], "timeout": "5s"},
+	js := testfile.Write(t, dir, "suite.json", `{"suite": "S", "version": "2", "agent": {"name": "A", "command": ["sh", "a.sh"], "timeout": "5s"},
 	  "questions": [{"id": "q", "question": "Hi?", "expected_answer": "Hello", "metadata": {"facts": ["a", 1.0]},
 	    "minimum_scores": {"exact_match": 1}}]}`)
-	ym := writeFile(t, dir, "suite.yaml", `
+	ym := testfile.Write(t, dir, "suite.yaml", `
 suite: S
 version: "2"
 agent: {name: A, command: [sh, a.sh], timeout: 5s}
@@ -113,11 +114,11 @@ questions:
 
 func TestLoad_GoldenSetRelativeToSuite(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir, "evals/data/golden.jsonl", `{"id": "g1", "input": "What is 2+2?", "expected": "4", "context": ["2+2=4"], "meta": {"topic": "math"}}
+	testfile.Write(t, dir, "evals/data/golden.jsonl", `{"id": "g1", "input": "What is 2+2?", "expected": "4", "context": ["2+2=4"], "meta": {"topic": "math"}}
 
 {"input": {"text": "structured"}, "expected": {"n": 1}}
 `)
-	path := writeFile(t, dir, "evals/suite.json", `{"suite": "S", "agent": {"name": "A", "command": ["true"]},
+	path := testfile.Write(t, dir, "evals/suite.json", `{"suite": "S", "agent": {"name": "A", "command": ["true"]},
 	  "evaluators": {"exact": {"type": "exact_match"}},
 	  "questions": [{"id": "inline", "question": "Hi", "expected_answer": "Hello"}], "golden_set": "data/golden.jsonl"}`)
 	t.Chdir(t.TempDir()) // paths must not depend on the working directory
