@@ -29,6 +29,9 @@ func (c *CaseResult) Scrub(p sanitize.Policy) Sanitized {
 		if *v == nil {
 			return
 		}
+		if redact && v == &c.ResponseMetadata && c.keptMetadataClean(p) {
+			return // JSON would return it as it is (scrub_kept.go)
+		}
 		if !redact {
 			out, fixed := sanitize.RepairJSON(*v)
 			*v = JSON(out)
