@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/agentevals-go/agentevals/sanitize"
 )
@@ -44,10 +45,13 @@ func (c *CaseResult) keptMetadataClean(p sanitize.Policy) bool {
 // names, array elements, raw JSON values. A field of a kind it does not
 // know makes the record not clean.
 type cleaner struct {
-	p     sanitize.Policy
-	plans map[reflect.Type]structPlan
-	keys  map[string]sanitize.Key // map keys, read once
+	p    sanitize.Policy
+	keys map[string]sanitize.Key // map keys, read once
 }
+
+// cleanPlans caches each struct type's plan (reflect.Type -> structPlan),
+// as objectFieldsCache caches its fields: a plan never changes once made.
+var cleanPlans sync.Map
 
 // structPlan is how a struct type's fields are checked; not ok when
 // encoding/json writes one in a way the plan does not know.
@@ -172,11 +176,8 @@ func (c *cleaner) rawJSON(key sanitize.Key, j JSON) bool {
 
 // plan is how the fields of struct type t are checked.
 func (c *cleaner) plan(t reflect.Type) structPlan {
-	if p, ok := c.plans[t]; ok {
-		return p
-	}
-	if c.plans == nil {
-		c.plans = map[reflect.Type]structPlan{}
+	if p, ok := cleanPlans.Load(t); ok {
+		return p.(structPlan)
 	}
 	p := structPlan{ok: !customJSON(t)}
 	for i := 0; p.ok && i < t.NumField(); i++ {
@@ -201,7 +202,7 @@ func (c *cleaner) plan(t reflect.Type) structPlan {
 			p.fields = append(p.fields, fieldPlan{index: i, key: sanitize.NewKey(name), kind: k})
 		}
 	}
-	c.plans[t] = p
+	cleanPlans.Store(t, p)
 	return p
 }
 

@@ -46,7 +46,9 @@ func TestScrub_KeptTraceAsJSONScrubs(t *testing.T) {
 		}},
 		{name: "NUL in an attribute", edit: func(m *CaseMetadata) { m.Trace.Spans[0].Attributes["x"] = "a\x00b" }},
 		{name: "email with pii policy", pii: true, edit: func(m *CaseMetadata) { m.Trace.Spans[0].StatusMessage = "mail jane.doe@example.com" }},
-		{name: "key beside the trace", edit: func(m *CaseMetadata) { m.Extra = map[string]json.RawMessage{"stderr": json.RawMessage(`"token=abc123def456"`)} }},
+		{name: "key beside the trace", edit: func(m *CaseMetadata) {
+			m.Extra = map[string]json.RawMessage{"stderr": json.RawMessage(`"token=abc123def456"`)}
+		}},
 		{name: "lone surrogate beside the trace", edit: func(m *CaseMetadata) { m.Extra = map[string]json.RawMessage{"z": json.RawMessage(`"\ud800"`)} }},
 	}
 	for _, tt := range tests {
