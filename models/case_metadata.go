@@ -258,11 +258,19 @@ func FactsOf(c *CaseResult) (CaseFacts, error) {
 	if s := c.scored; s != nil && sameBytes(s.j, c.ResponseMetadata) {
 		return s.facts, nil
 	}
-	meta, err := DecodeCaseMetadata(c.ResponseMetadata)
-	if err != nil {
+	var r factsRecord // the facts' keys only: a trace's spans are not decoded
+	if _, _, err := decodeObject(c.ResponseMetadata, &r); err != nil {
 		return CaseFacts{}, err
 	}
-	return factsOf(meta), nil
+	return CaseFacts{JudgeUsage: r.JudgeUsage, ReplyNote: r.ReplyNote, CaseRepeats: r.CaseRepeats}, nil
+}
+
+// factsRecord is CaseMetadata's fields that CaseFacts holds, under the
+// same keys, read by decodeObject as a CaseMetadata's are.
+type factsRecord struct {
+	JudgeUsage JudgeUsage `json:"judge_usage,omitempty"`
+	*CaseRepeats
+	ReplyNote *ReplyNote `json:"reply_note,omitempty"`
 }
 
 // factsOf is meta's facts.
