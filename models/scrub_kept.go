@@ -1,6 +1,7 @@
 package models
 
 import (
+	"bytes"
 	"encoding"
 	"encoding/json"
 	"reflect"
@@ -38,6 +39,14 @@ func (c *CaseResult) keptMetadataClean(p sanitize.Policy) bool {
 	rest = append(append(append(rest, j[:s.traceAt[0]]...), "{}"...), j[s.traceAt[1]:]...)
 	_, rep := p.JSON(rest)
 	return !rep.Changed()
+}
+
+// keptSpanActions reports whether the actions column holds the very
+// text of the kept trace's span_actions, which keptMetadataClean found
+// clean: the actions read from spans, stored twice.
+func (c *CaseResult) keptSpanActions() bool {
+	sa := c.scored.trace.SpanActions
+	return len(sa) > 0 && bytes.Equal(c.Actions, sa)
 }
 
 // cleaner checks a record's strings as Policy.JSON reads the record's

@@ -41,6 +41,7 @@ func TestScrub_KeptTraceAsJSONScrubs(t *testing.T) {
 		{name: "usage count as text", typed: true, edit: func(m *CaseMetadata) { m.Trace.Spans[0].Attributes["llm.token_count.prompt"] = "12" }},
 		{name: "key in a span name", edit: func(m *CaseMetadata) { m.Trace.Spans[0].Name = key }},
 		{name: "key in a note", edit: func(m *CaseMetadata) { m.Trace.Notes = []string{"cut " + key} }},
+		{name: "no span actions", typed: true, edit: func(m *CaseMetadata) { m.Trace.SpanActions = nil }},
 		{name: "key in span actions", edit: func(m *CaseMetadata) {
 			m.Trace.SpanActions = JSON(`[{"name":"login","arguments":{"password":"hunter2"}}]`)
 		}},
@@ -66,10 +67,11 @@ func TestScrub_KeptTraceAsJSONScrubs(t *testing.T) {
 			if got := kept.keptMetadataClean(p); got != tt.typed {
 				t.Errorf("typed check = %v, want %v", got, tt.typed)
 			}
-			plain := CaseResult{ResponseMetadata: append(JSON(nil), kept.ResponseMetadata...)}
+			kept.Actions = append(JSON(nil), meta.Trace.SpanActions...) // the actions read from spans
+			plain := CaseResult{ResponseMetadata: append(JSON(nil), kept.ResponseMetadata...), Actions: append(JSON(nil), kept.Actions...)}
 			gotRep, wantRep := kept.Scrub(p), plain.Scrub(p)
-			if !bytes.Equal(kept.ResponseMetadata, plain.ResponseMetadata) || !reflect.DeepEqual(gotRep, wantRep) {
-				t.Errorf("kept scrub: %s %+v\nJSON scrub: %s %+v", kept.ResponseMetadata, gotRep, plain.ResponseMetadata, wantRep)
+			if !bytes.Equal(kept.ResponseMetadata, plain.ResponseMetadata) || !bytes.Equal(kept.Actions, plain.Actions) || !reflect.DeepEqual(gotRep, wantRep) {
+				t.Errorf("kept scrub: %s %s %+v\nJSON scrub: %s %s %+v", kept.ResponseMetadata, kept.Actions, gotRep, plain.ResponseMetadata, plain.Actions, wantRep)
 			}
 		})
 	}
