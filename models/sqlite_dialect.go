@@ -22,7 +22,11 @@ func (d sqliteDialect) AppendString(b []byte, s string) []byte {
 	if strings.IndexByte(s, 0) >= 0 || !utf8.ValidString(s) {
 		return d.Dialect.AppendString(b, s)
 	}
-	b = slices.Grow(b, len(s)+2+strings.Count(s, "'"))
+	if need := len(s) + 2 + strings.Count(s, "'"); cap(b)-len(b) < need {
+		// the statement holds a batch of rows: grow it by doubling, not
+		// by each value, so a batch of large values is copied O(1) times
+		b = slices.Grow(b, max(need, cap(b)))
+	}
 	b = append(b, '\'')
 	for {
 		i := strings.IndexByte(s, '\'')
