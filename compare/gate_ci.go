@@ -81,11 +81,11 @@ func JudgedMetrics(run, baseline *models.Run, opts Options) func(string) bool {
 			continue
 		}
 		for _, c := range r.Cases {
-			meta, err := models.DecodeCaseMetadata(c.ResponseMetadata)
+			facts, err := models.FactsOf(c) // a traced case's spans are not decoded again
 			if err != nil {
 				continue
 			}
-			for name := range meta.JudgeUsage {
+			for name := range facts.JudgeUsage {
 				set[name] = true
 			}
 		}

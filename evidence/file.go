@@ -175,22 +175,24 @@ func indented(v any, prefix string) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// encodeRows writes the case_results and metric_results members.
+// encodeRows writes the case_results and metric_results members, each
+// row as indented(encodeRow(rec), "  ") writes it (rowText).
 func (f *File) encodeRows(bw *bufio.Writer) error {
 	cols := fileColumns()
-	list := func(name string, rows func(emit func(Row) error) error) error {
+	var buf bytes.Buffer
+	list := func(name string, rows func(emit func(rec any, cols []column, extra map[string]json.RawMessage) error) error) error {
 		bw.WriteString(",\n \"" + name + "\": [")
 		n := 0
-		err := rows(func(r Row) error {
-			b, err := indented(r, "  ")
-			if err != nil {
+		err := rows(func(rec any, cols []column, extra map[string]json.RawMessage) error {
+			buf.Reset()
+			if err := rowText(&buf, rec, cols, "  ", extra); err != nil {
 				return err
 			}
 			if n > 0 {
 				bw.WriteString(",")
 			}
 			bw.WriteString("\n  ")
-			bw.Write(b)
+			bw.Write(buf.Bytes())
 			n++
 			return nil
 		})
@@ -200,13 +202,9 @@ func (f *File) encodeRows(bw *bufio.Writer) error {
 		bw.WriteString("]")
 		return err
 	}
-	err := list("case_results", func(emit func(Row) error) error {
+	err := list("case_results", func(emit func(any, []column, map[string]json.RawMessage) error) error {
 		for _, c := range f.Run.Cases {
-			row, err := encodeRow(c, cols.cases)
-			if err == nil {
-				err = emit(row)
-			}
-			if err != nil {
+			if err := emit(c, cols.cases, nil); err != nil {
 				return fmt.Errorf("encode case %q: %w", c.CaseID, err)
 			}
 		}
@@ -215,15 +213,11 @@ func (f *File) encodeRows(bw *bufio.Writer) error {
 	if err != nil {
 		return err
 	}
-	return list("metric_results", func(emit func(Row) error) error {
+	return list("metric_results", func(emit func(any, []column, map[string]json.RawMessage) error) error {
 		for _, c := range f.Run.Cases {
 			for _, m := range c.Metrics {
-				mrow, err := encodeRow(m, cols.metrics)
-				if err == nil {
-					mrow["case_position"] = json.RawMessage(fmt.Sprint(c.Position))
-					err = emit(mrow)
-				}
-				if err != nil {
+				pos := map[string]json.RawMessage{"case_position": json.RawMessage(fmt.Sprint(c.Position))}
+				if err := emit(m, cols.metrics, pos); err != nil {
 					return fmt.Errorf("encode metric %q of case %q: %w", m.Name, c.CaseID, err)
 				}
 			}

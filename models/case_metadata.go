@@ -201,6 +201,12 @@ func (f CaseFacts) Repeated() bool {
 type scoredFacts struct {
 	facts CaseFacts
 	j     JSON
+	// notCalculated: j has a not_calculated key (needsFold).
+	notCalculated bool
+	// trace is the record j's otlp_trace was encoded from (SetMetadata),
+	// written at j[traceAt[0]:traceAt[1]]; nil when not kept.
+	trace   *CaseTrace
+	traceAt [2]int
 }
 
 // KeepMetadata sets the case's response_metadata to j, the encoding of
@@ -216,7 +222,32 @@ func (c *CaseResult) KeepMetadata(meta CaseMetadata, j JSON) {
 			return
 		}
 	}
-	c.scored = &scoredFacts{facts: factsOf(meta), j: j}
+	c.scored = &scoredFacts{facts: factsOf(meta), j: j, notCalculated: len(meta.NotCalculated) > 0}
+}
+
+// SetMetadata encodes meta (Encode) into the case's response_metadata
+// and keeps it as KeepMetadata does, with the trace record and where its
+// value was written: Scrub then checks the spans' strings as the typed
+// text they are rather than scanning their JSON (scrub_kept.go). meta
+// must not be changed afterwards. On error the case is left as it was.
+func (c *CaseResult) SetMetadata(meta CaseMetadata) error {
+	if meta.read != nil || meta.Trace == nil {
+		j, err := meta.Encode()
+		if err != nil {
+			return err
+		}
+		c.KeepMetadata(meta, j)
+		return nil
+	}
+	j, at, err := encodeFieldsAt(&meta, meta.Extra, TraceKey)
+	if err != nil {
+		return err
+	}
+	c.KeepMetadata(meta, j)
+	if c.scored != nil && at[1] > at[0] {
+		c.scored.trace, c.scored.traceAt = meta.Trace, at
+	}
+	return nil
 }
 
 // FactsOf is the case's facts as DecodeCaseMetadata reads them: those kept
@@ -227,11 +258,19 @@ func FactsOf(c *CaseResult) (CaseFacts, error) {
 	if s := c.scored; s != nil && sameBytes(s.j, c.ResponseMetadata) {
 		return s.facts, nil
 	}
-	meta, err := DecodeCaseMetadata(c.ResponseMetadata)
-	if err != nil {
+	var r factsRecord // the facts' keys only: a trace's spans are not decoded
+	if _, _, err := decodeObject(c.ResponseMetadata, &r); err != nil {
 		return CaseFacts{}, err
 	}
-	return factsOf(meta), nil
+	return CaseFacts{JudgeUsage: r.JudgeUsage, ReplyNote: r.ReplyNote, CaseRepeats: r.CaseRepeats}, nil
+}
+
+// factsRecord is CaseMetadata's fields that CaseFacts holds, under the
+// same keys, read by decodeObject as a CaseMetadata's are.
+type factsRecord struct {
+	JudgeUsage JudgeUsage `json:"judge_usage,omitempty"`
+	*CaseRepeats
+	ReplyNote *ReplyNote `json:"reply_note,omitempty"`
 }
 
 // factsOf is meta's facts.

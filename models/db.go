@@ -217,7 +217,7 @@ func openSQLite(ctx context.Context, path string, opts OpenOptions) (*DB, error)
 	if err != nil {
 		return nil, fmt.Errorf("open database %q: %w", path, err)
 	}
-	db := &DB{DB: bun.NewDB(sqldb, sqlitedialect.New()), Dialect: SQLite, URL: "sqlite:" + path}
+	db := &DB{DB: bun.NewDB(sqldb, sqliteDialect{sqlitedialect.New()}), Dialect: SQLite, URL: "sqlite:" + path}
 	db.connectTimeout, db.statementTimeout = opts.timeouts()
 	readTolerantly(db.DB)
 	if err := db.PingContext(ctx); err != nil {

@@ -14,6 +14,13 @@ import (
 // key order, each value compacted as encoding/json writes a map of raw
 // values.
 func encodeFields(rec any, extra map[string]json.RawMessage) (JSON, error) {
+	j, _, err := encodeFieldsAt(rec, extra, "")
+	return j, err
+}
+
+// encodeFieldsAt is encodeFields that also says where the value of key at
+// was written: j[at[0]:at[1]], or at[0] == at[1] == 0 when it was not.
+func encodeFieldsAt(rec any, extra map[string]json.RawMessage, key string) (j JSON, at [2]int, err error) {
 	v := reflect.ValueOf(rec).Elem()
 	fields := objectFields(v.Type())
 	vals := make(map[string]json.RawMessage, len(fields)+len(extra))
@@ -24,7 +31,7 @@ func encodeFields(rec any, extra map[string]json.RawMessage) (JSON, error) {
 		}
 		b, err := json.Marshal(fv.Addr().Interface())
 		if err != nil {
-			return nil, fmt.Errorf("encode json column: %w", err)
+			return nil, at, fmt.Errorf("encode json column: %w", err)
 		}
 		vals[name] = b
 	}
@@ -34,7 +41,7 @@ func encodeFields(rec any, extra map[string]json.RawMessage) (JSON, error) {
 		}
 		b, err := json.Marshal(raw)
 		if err != nil {
-			return nil, fmt.Errorf("encode json column: %w", err)
+			return nil, at, fmt.Errorf("encode json column: %w", err)
 		}
 		vals[k] = b
 	}
@@ -54,14 +61,17 @@ func encodeFields(rec any, extra map[string]json.RawMessage) (JSON, error) {
 		}
 		kb, err := json.Marshal(k)
 		if err != nil {
-			return nil, fmt.Errorf("encode json column: %w", err)
+			return nil, at, fmt.Errorf("encode json column: %w", err)
 		}
 		buf.Write(kb)
 		buf.WriteByte(':')
+		if k == key {
+			at = [2]int{buf.Len(), buf.Len() + len(vals[k])}
+		}
 		buf.Write(vals[k])
 	}
 	buf.WriteByte('}')
-	return JSON(buf.Bytes()), nil
+	return JSON(buf.Bytes()), at, nil
 }
 
 // setField is the field of v at index; false when an embedded struct

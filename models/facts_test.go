@@ -49,3 +49,29 @@ func TestFactsOf_readsWhatADecodeReads(t *testing.T) {
 		})
 	}
 }
+
+// TestFactsOf_decodedColumnReadsAsADecode: a column read from the
+// database (no record kept) gives the facts a whole decode gives, also
+// when a key's value does not fit its field.
+func TestFactsOf_decodedColumnReadsAsADecode(t *testing.T) {
+	for _, doc := range []string{
+		`{"judge_usage":{"tone":{"calls":1}},"otlp_trace":{"spans":[{"name":"x"}]},"reply_note":{"note":"n","read_as":"text"}}`,
+		`{"judge_usage":"not an object","reply_note":7,"pass_at_k":true,"pass_hat_k":false,"repeats":[{"status":"passed"},{"status":"failed"}]}`,
+		`{"repeats":"no","pass_at_k":null}`,
+		`{}`, `null`,
+	} {
+		c := models.CaseResult{ResponseMetadata: models.JSON(doc)}
+		got, err := models.FactsOf(&c)
+		if err != nil {
+			t.Fatalf("%s: %v", doc, err)
+		}
+		want, _ := models.DecodeCaseMetadata(c.ResponseMetadata)
+		if !reflect.DeepEqual(got.ReplyNote, want.ReplyNote) || !reflect.DeepEqual(got.CaseRepeats, want.CaseRepeats) ||
+			!reflect.DeepEqual(got.JudgeUsage, want.JudgeUsage) {
+			t.Errorf("%s: FactsOf = %+v, a decode reads %+v", doc, got, want)
+		}
+	}
+	if _, err := models.FactsOf(&models.CaseResult{ResponseMetadata: models.JSON(`[1]`)}); err == nil {
+		t.Error("FactsOf of an array: no error")
+	}
+}

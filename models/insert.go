@@ -160,6 +160,9 @@ func needsFold(c *CaseResult) bool {
 			return true
 		}
 	}
+	if s := c.scored; s != nil && sameBytes(s.j, c.ResponseMetadata) {
+		return s.notCalculated // the record it was encoded from says
+	}
 	meta := []byte(c.ResponseMetadata)
 	return bytes.Contains(meta, []byte(NotCalculatedKey)) || bytes.Contains(meta, []byte(`\u005`)) ||
 		bytes.Contains(meta, []byte(`\u006`)) || bytes.Contains(meta, []byte(`\u007`))

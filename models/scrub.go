@@ -25,9 +25,13 @@ func (c *CaseResult) Scrub(p sanitize.Policy) Sanitized {
 		*v = out
 		s.Note(col, rep)
 	}
+	kept := c.keptMetadataClean(p) // scrub_kept.go
 	column := func(col string, v *JSON, redact bool) {
 		if *v == nil {
 			return
+		}
+		if redact && kept && (v == &c.ResponseMetadata || v == &c.Actions && c.keptSpanActions()) {
+			return // JSON would return it as it is
 		}
 		if !redact {
 			out, fixed := sanitize.RepairJSON(*v)

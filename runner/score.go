@@ -51,12 +51,9 @@ func setResponseMetadata(rec *models.CaseResult, agentMeta map[string]any, meta 
 
 // saveMetadata encodes meta into the case's response metadata.
 func saveMetadata(rec *models.CaseResult, meta models.CaseMetadata) {
-	j, err := meta.Encode()
-	if err != nil {
+	if err := rec.SetMetadata(meta); err != nil {
 		rec.ResponseMetadata = unencodable(err)
-		return
 	}
-	rec.KeepMetadata(meta, j)
 }
 
 // unencodable is the response metadata that replaces metadata which could

@@ -81,10 +81,10 @@ func cleanString(tok []byte, escaped bool, key []byte, keyed bool, p Policy) boo
 
 // maybePII is a cheap test that RedactPII could change a token: it needs
 // an '@' or a few digits.
-func maybePII(tok []byte) bool {
+func maybePII[T string | []byte](tok T) bool {
 	digits := 0
-	for _, c := range tok {
-		switch {
+	for i := range len(tok) {
+		switch c := tok[i]; {
 		case c == '@':
 			return true
 		case c >= '0' && c <= '9':
@@ -96,7 +96,7 @@ func maybePII(tok []byte) bool {
 
 // maybeSecretValue is a cheap test that SecretValue could hold for a
 // string starting with tok's first bytes.
-func maybeSecretValue(tok []byte) bool {
+func maybeSecretValue[T string | []byte](tok T) bool {
 	if len(tok) < 3 {
 		return false
 	}

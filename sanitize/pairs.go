@@ -252,10 +252,11 @@ func schemeAt(s string, i int) int {
 // ("input_tokens": "12", llm.token_count.prompt=7): numbers are no
 // secret, and usage names are the only sensitive-looking names that
 // routinely hold them.
-func usageCount(name, value string) bool {
-	if !isNumber(value) {
-		return false
-	}
+func usageCount(name, value string) bool { return isNumber(value) && usageName(name) }
+
+// usageName reports whether name is a usage name whose numbers
+// usageCount lets through.
+func usageName(name string) bool {
 	n := normalize(name)
 	if !strings.Contains(n, "token") {
 		return false
