@@ -178,21 +178,16 @@ func indented(v any, prefix string) ([]byte, error) {
 // encodeRows writes the case_results and metric_results members.
 func (f *File) encodeRows(bw *bufio.Writer) error {
 	cols := fileColumns()
-	list := func(name string, rows func(emit func(Row) error) error) error {
+	list := func(name string, rows func(emit func([]byte)) error) error {
 		bw.WriteString(",\n \"" + name + "\": [")
 		n := 0
-		err := rows(func(r Row) error {
-			b, err := indented(r, "  ")
-			if err != nil {
-				return err
-			}
+		err := rows(func(b []byte) {
 			if n > 0 {
 				bw.WriteString(",")
 			}
 			bw.WriteString("\n  ")
 			bw.Write(b)
 			n++
-			return nil
 		})
 		if n > 0 {
 			bw.WriteString("\n ")
@@ -200,32 +195,29 @@ func (f *File) encodeRows(bw *bufio.Writer) error {
 		bw.WriteString("]")
 		return err
 	}
-	err := list("case_results", func(emit func(Row) error) error {
+	cases := newRowWriter(cols.cases, false)
+	err := list("case_results", func(emit func([]byte)) error {
 		for _, c := range f.Run.Cases {
-			row, err := encodeRow(c, cols.cases)
-			if err == nil {
-				err = emit(row)
-			}
+			b, err := cases.row(c, 0, "  ")
 			if err != nil {
 				return fmt.Errorf("encode case %q: %w", c.CaseID, err)
 			}
+			emit(b)
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	return list("metric_results", func(emit func(Row) error) error {
+	metrics := newRowWriter(cols.metrics, true)
+	return list("metric_results", func(emit func([]byte)) error {
 		for _, c := range f.Run.Cases {
 			for _, m := range c.Metrics {
-				mrow, err := encodeRow(m, cols.metrics)
-				if err == nil {
-					mrow["case_position"] = json.RawMessage(fmt.Sprint(c.Position))
-					err = emit(mrow)
-				}
+				b, err := metrics.row(m, c.Position, "  ")
 				if err != nil {
 					return fmt.Errorf("encode metric %q of case %q: %w", m.Name, c.CaseID, err)
 				}
+				emit(b)
 			}
 		}
 		return nil
