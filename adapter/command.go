@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -130,19 +131,27 @@ func (a *Command) Answer(ctx context.Context, q agent.Question) (agent.Response,
 func (a *Command) run(ctx context.Context, in []byte) (*answerBuffer, map[string]any, error) {
 	ctx, cancel := context.WithTimeout(ctx, a.timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, a.program, a.cfg.Command[1:]...)
+	// exec.Command, not CommandContext: the end of ctx kills the group
+	// through context.AfterFunc, without a goroutine per process watching ctx.
+	cmd := exec.Command(a.program, a.cfg.Command[1:]...)
 	cmd.Dir = a.cfg.Dir
-	cmd.Env = append(append(append([]string(nil), a.env...), caseEnv(ctx)...), traceEnv(ctx)...)
+	cmd.Env = append(append(append(make([]string, 0, len(a.env)+8), a.env...), caseEnv(ctx)...), traceEnv(ctx)...)
 	tag := a.Procs.Prepare(cmd)
 	stdout := newAnswerBuffer(a.cfg.MaxAnswerBytes, maxStdout)
 	stderr := &tailBuffer{max: MaxStderr}
-	streams, err := startPiped(cmd, append(in, '\n'), stdout, stderr, &a.buffers) // one line, as for workers: `read` needs the newline
+	var streams *pipedStreams
+	err := ctx.Err() // what CommandContext's Start returns when ctx has ended (after a lookup error)
+	if cmd.Err != nil || err == nil {
+		streams, err = startPiped(cmd, append(in, '\n'), stdout, stderr, &a.buffers) // one line, as for workers: `read` needs the newline
+	}
 	start := time.Now()
 	if err != nil {
 		return nil, nil, &Error{Kind: "start", Message: err.Error(), Details: map[string]any{"command": a.cfg.Command}}
 	}
 	a.Procs.Started(cmd)
+	stop := context.AfterFunc(ctx, func() { _ = proc.KillGroup(cmd) })
 	err = cmd.Wait()
+	stop()
 	left := a.Procs.Cleanup(cmd, tag)
 	streams.finish(pipeDrain)
 	details := map[string]any{"stderr": stderr.String(), "command": a.cfg.Command}
@@ -174,47 +183,63 @@ func (a *Command) run(ctx context.Context, in []byte) (*answerBuffer, map[string
 // pipedStreams are a started command's stdin, stdout and stderr pipes.
 type pipedStreams struct {
 	readers []*os.File
-	stdinW  *os.File
-	done    sync.WaitGroup
+	stdinW  *os.File // nil when the input went in before the start
+	left    atomic.Int32
+	ended   chan struct{} // closed when the last stream has ended
 }
 
 // startPiped starts cmd with input on stdin and its stdout and stderr
 // copied into the writers (with buffers from the pool), through pipes
 // evalrun owns: cmd.Wait then waits
-// for the process alone, never for a child still holding a pipe.
+// for the process alone, never for a child still holding a pipe. An input
+// of at most PIPE_BUF bytes (a question, as a rule) is in the stdin pipe
+// before the start (proc.FilledPipe); a longer one is written by a
+// goroutine while the agent reads it.
 func startPiped(cmd *exec.Cmd, input []byte, stdout, stderr io.Writer, buffers *sync.Pool) (*pipedStreams, error) {
-	inW, inR, err := proc.Pipe(false) // only evalrun's ends are polled
+	inR, filled, err := proc.FilledPipe(input)
 	if err != nil {
 		return nil, err
 	}
+	var inW *os.File
+	if !filled {
+		if inW, inR, err = proc.Pipe(false); err != nil { // only evalrun's ends are polled
+			return nil, err
+		}
+	}
 	outR, outW, err := proc.Pipe(true)
 	if err != nil {
-		proc.CloseAll(inR, inW)
+		proc.CloseAll(inR)
+		closeIfSet(inW)
 		return nil, err
 	}
 	errR, errW, err := proc.Pipe(true)
 	if err != nil {
-		proc.CloseAll(inR, inW, outR, outW)
+		proc.CloseAll(inR, outR, outW)
+		closeIfSet(inW)
 		return nil, err
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	err = cmd.Start()
 	proc.CloseAll(inR, outW, errW) // the child has its copies
 	if err != nil {
-		proc.CloseAll(inW, outR, errR)
+		proc.CloseAll(outR, errR)
+		closeIfSet(inW)
 		return nil, err
 	}
-	s := &pipedStreams{readers: []*os.File{outR, errR}, stdinW: inW}
-	s.done.Add(3)
-	go func() {
-		defer s.done.Done()
-		_, _ = inW.Write(input) // EPIPE when the agent does not read: fine
-		_ = inW.Close()
-	}()
+	s := &pipedStreams{readers: []*os.File{outR, errR}, stdinW: inW, ended: make(chan struct{})}
+	s.left.Store(2)
+	if inW != nil {
+		s.left.Add(1)
+		go func() {
+			defer s.done()
+			_, _ = inW.Write(input) // EPIPE when the agent does not read: fine
+			_ = inW.Close()
+		}()
+	}
 	for i, w := range []io.Writer{stdout, stderr} {
 		r := s.readers[i]
 		go func() {
-			defer s.done.Done()
+			defer s.done()
 			buf := buffers.Get().(*[]byte)
 			defer buffers.Put(buf)
 			_, _ = io.CopyBuffer(onlyWriter{w}, onlyReader{r}, *buf)
@@ -223,22 +248,37 @@ func startPiped(cmd *exec.Cmd, input []byte, stdout, stderr io.Writer, buffers *
 	return s, nil
 }
 
+// done marks one stream ended; the last one closes ended.
+func (s *pipedStreams) done() {
+	if s.left.Add(-1) == 0 {
+		close(s.ended)
+	}
+}
+
 // finish waits up to drain for the copies to reach end of file, then
 // closes the pipes (ending copies that a stray process keeps open).
 func (s *pipedStreams) finish(drain time.Duration) {
-	ended := make(chan struct{})
-	go func() {
-		s.done.Wait()
-		close(ended)
-	}()
 	select {
-	case <-ended:
-	case <-time.After(drain):
-		proc.CloseAll(s.stdinW)
-		proc.CloseAll(s.readers...)
-		<-ended
+	case <-s.ended:
+	default:
+		t := time.NewTimer(drain)
+		select {
+		case <-s.ended:
+		case <-t.C:
+			closeIfSet(s.stdinW)
+			proc.CloseAll(s.readers...)
+			<-s.ended
+		}
+		t.Stop()
 	}
 	proc.CloseAll(s.readers...)
+}
+
+// closeIfSet closes f unless it is nil.
+func closeIfSet(f *os.File) {
+	if f != nil {
+		_ = f.Close()
+	}
 }
 
 // onlyReader and onlyWriter hide ReadFrom/WriteTo, so that io.CopyBuffer

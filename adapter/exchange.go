@@ -80,7 +80,7 @@ func (p *Program) Exchange(ctx context.Context, in []byte) ([]byte, error) {
 	}
 	var reply []byte
 	err := p.worker.withWorker(ctx, func(w *workerProc) error {
-		line, details, err := p.worker.roundTrip(ctx, w, in)
+		line, details, err := p.worker.roundTrip(ctx, w, append(in[:len(in):len(in)], '\n'))
 		if err == nil {
 			reply = line.Buf
 			err = overReply(line, details())

@@ -66,7 +66,7 @@ func ParseReply(b []byte, plainOK bool) (agent.Response, error) {
 	var top struct {
 		Cost json.RawMessage `json:"cost"`
 	}
-	if json.Unmarshal(t, &top) == nil && r.Cost != nil {
+	if r.Cost != nil && json.Unmarshal(t, &top) == nil { // a third decode of the reply, only for a cost
 		if d, err := money.ParseDecimal(string(top.Cost)); err == nil {
 			r.CostText = d // the cost's digits as written, not its float64
 		}

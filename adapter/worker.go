@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -54,6 +55,10 @@ type workerProc struct {
 	stderr *lockedTail
 	done   chan struct{} // closed when the process has exited
 	err    error         // exit error, valid after done
+	// question holds the line ask writes, encoded by enc: one buffer for
+	// every question rather than json.Marshal's and a copy with the newline.
+	question bytes.Buffer
+	enc      *json.Encoder
 }
 
 type lockedTail struct {
@@ -157,6 +162,7 @@ func (a *Worker) start(n int, extraEnv []string) (*workerProc, error) {
 	}
 	p := &workerProc{cmd: cmd, stdin: stdin, stdout: stdout, r: bufio.NewReaderSize(stdout, 64<<10),
 		stderr: &lockedTail{t: tailBuffer{max: MaxStderr}}, done: make(chan struct{})}
+	p.enc = json.NewEncoder(&p.question)
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start worker %d: %w", n, err)
@@ -200,11 +206,11 @@ func (a *Worker) readLine(p *workerProc) (*answerBuffer, error) {
 // reader goroutine hands every line over.
 func (a *Worker) ask(ctx context.Context, p *workerProc, q agent.Question) (agent.Response, error) {
 	q.Traceparent = traceparentOf(ctx)
-	in, err := json.Marshal(q)
-	if err != nil {
+	p.question.Reset()
+	if err := p.enc.Encode(q); err != nil { // json.Marshal's bytes and the newline, in a buffer kept across questions
 		return agent.Response{}, &Error{Kind: "bad_question", Message: err.Error()}
 	}
-	line, details, err := a.roundTrip(ctx, p, in)
+	line, details, err := a.roundTrip(ctx, p, p.question.Bytes())
 	if err != nil {
 		return agent.Response{}, err
 	}
@@ -218,8 +224,8 @@ func (a *Worker) ask(ctx context.Context, p *workerProc, q agent.Question) (agen
 	return withTruncation(resp, line), nil
 }
 
-// roundTrip writes one line (in and a newline) and reads one reply line,
-// under the deadlines ask describes.
+// roundTrip writes one line (in, which ends with its newline) and reads
+// one reply line, under the deadlines ask describes.
 func (a *Worker) roundTrip(ctx context.Context, p *workerProc, in []byte) (*answerBuffer, func() map[string]any, error) {
 	details := func() map[string]any {
 		return map[string]any{"stderr": p.stderr.String(), "command": a.cfg.Command}
@@ -236,7 +242,7 @@ func (a *Worker) roundTrip(ctx context.Context, p *workerProc, in []byte) (*answ
 		_ = p.stdout.SetReadDeadline(now)
 	})
 	defer stop()
-	if _, err := p.stdin.Write(append(in, '\n')); err != nil {
+	if _, err := p.stdin.Write(in); err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			return nil, nil, a.noAnswer(ctx, details())
 		}

@@ -84,8 +84,16 @@ func (s Store) keep(ctx context.Context, run *models.Run, st *suite.Suite, calcu
 		return Evidence{Kept: NotSaved}, nil
 	}
 	path := filepath.Join(s.EvidenceDir, run.ID.String()+".json")
-	undo := s.writeAhead(file, path)
-	saveErr := s.DB.SaveRun(ctx, run, s.Save)
+	written, undo := s.writeAhead(file, path)
+	save := s.Save
+	save.BeforeCommit = func() { // nothing commits before the file is complete
+		written()
+		if s.Save.BeforeCommit != nil {
+			s.Save.BeforeCommit()
+		}
+	}
+	saveErr := s.DB.SaveRun(ctx, run, save)
+	written()
 	if saveErr == nil {
 		undo()
 		return Evidence{Kept: Saved, URL: s.DB.URL}, nil
@@ -117,30 +125,67 @@ func allCases(n int) string {
 	return fmt.Sprintf("all %d cases", n)
 }
 
-// writeAhead writes the run's evidence file before the first save attempt,
-// so a process killed during the save (SIGKILL, the OOM killer, a CI
-// runner's last resort) leaves a file that db:import accepts; importing it
-// after a save that did commit finds the run there and inserts nothing. The
-// returned func removes the file (and the directory, when it made it and
-// it is empty) once the save has committed. Without an EvidenceDir, or when
-// the file cannot be written, the save goes ahead as before: the file is a
-// safety net, not a condition.
-func (s Store) writeAhead(file *evidence.File, path string) (undo func()) {
+// writeAhead writes the run's evidence file while the first save attempt
+// writes its rows, and no attempt commits before the file is complete
+// (written, which keep hands the save as its BeforeCommit), so a process
+// killed during the save (SIGKILL, the OOM killer, a CI runner's last
+// resort) leaves a file that db:import accepts; importing it after a save
+// that did commit finds the run there and inserts nothing. The file is
+// encoded from a copy of the run's records (snapshotRun): the save fills
+// ids and keys in on the originals meanwhile. undo waits for the file and
+// removes it (and the directory, when it made it and it is empty) once
+// the save has committed. Without an EvidenceDir, or when the file cannot
+// be written, the save goes ahead as before: the file is a safety net,
+// not a condition.
+func (s Store) writeAhead(file *evidence.File, path string) (written, undo func()) {
 	if s.EvidenceDir == "" {
-		return func() {}
+		return func() {}, func() {}
 	}
 	_, statErr := os.Stat(s.EvidenceDir)
 	made := os.IsNotExist(statErr)
-	file.Reason = "written before the save to " + s.DB.URL + " and removed once it commits: the process stopped during the save; " +
+	ahead := *file
+	ahead.Run = snapshotRun(file.Run)
+	ahead.Reason = "written before the save to " + s.DB.URL + " and removed once it commits: the process stopped during the save; " +
 		"db:import this file (a run that did commit is reported as already imported)"
-	if err := file.Write(path); err != nil {
-		return func() {}
-	}
-	return func() {
-		if os.Remove(path) == nil && made {
+	done := make(chan struct{})
+	ok := false
+	go func() {
+		defer close(done)
+		ok = ahead.Write(path) == nil
+	}()
+	written = func() { <-done }
+	return written, func() {
+		written()
+		if ok && os.Remove(path) == nil && made {
 			_ = os.Remove(s.EvidenceDir) // only when empty
 		}
 	}
+}
+
+// snapshotRun copies run, its cases and their metrics: the records, not
+// the values they point to (answers, scores, reasons), which a save
+// replaces but never changes in place.
+func snapshotRun(run *models.Run) *models.Run {
+	cp := *run
+	cases := make([]models.CaseResult, len(run.Cases))
+	cp.Cases = make([]*models.CaseResult, len(run.Cases))
+	n := 0
+	for _, c := range run.Cases {
+		n += len(c.Metrics)
+	}
+	metrics := make([]models.MetricResult, 0, n)
+	ptrs := make([]*models.MetricResult, 0, n)
+	for i, c := range run.Cases {
+		cases[i] = *c
+		first := len(ptrs)
+		for _, m := range c.Metrics {
+			metrics = append(metrics, *m)
+			ptrs = append(ptrs, &metrics[len(metrics)-1])
+		}
+		cases[i].Metrics = ptrs[first:len(ptrs):len(ptrs)]
+		cp.Cases[i] = &cases[i]
+	}
+	return &cp
 }
 
 // keepInterrupted writes the finished cases of an interrupted run to an

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentevals-go/agentevals/internal/atomicfile"
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // wholeDocument is the file as one document encoded at once: what
@@ -32,6 +33,11 @@ func wholeDocument(t testing.TB, f *File) []byte {
 
 func TestFile_streamedAsOneDocument(t *testing.T) {
 	run, def := benchRun(t, 7)
+	// text the row writer must encode as encoding/json does: HTML
+	// characters, U+2028, a JSON column written with spaces
+	awkward := "a <b> & c\u2028d \"e\""
+	run.Cases[2].Output = models.JSON(`{ "text" : "a <b> & c\u2028d", "n": [1, 2.50] }`)
+	run.Cases[3].Name, run.Cases[3].Metrics[1].Reason = awkward, &awkward
 	noCases := *run
 	noCases.Cases = nil
 	for _, f := range []*File{

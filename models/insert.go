@@ -24,11 +24,23 @@ func UTC(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
 // transaction. It assigns a UUID v7 when run.ID is zero, fills Rails
 // timestamps, case and metric foreign keys, and reads back the database's
 // sequence and ids. Positions are taken as given.
-func (db *DB) InsertRun(ctx context.Context, run *Run) error {
+func (db *DB) InsertRun(ctx context.Context, run *Run) error { return db.insertRun(ctx, run, nil) }
+
+// insertRun is InsertRun calling beforeCommit (when set) once the rows are
+// written, before the commit.
+func (db *DB) insertRun(ctx context.Context, run *Run, beforeCommit func()) error {
 	if err := prepareRun(run, time.Now()); err != nil {
 		return err
 	}
-	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error { return db.insertInTx(ctx, tx, run) })
+	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := db.insertInTx(ctx, tx, run); err != nil {
+			return err
+		}
+		if beforeCommit != nil {
+			beforeCommit()
+		}
+		return nil
+	})
 	if err != nil {
 		return fmt.Errorf("save run %s: %w", run.ID, err)
 	}

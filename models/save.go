@@ -32,6 +32,10 @@ type SaveOptions struct {
 	// OnRetry, when set, is told of each transient failure and how long
 	// SaveRun waits before the next attempt.
 	OnRetry func(attempt int, wait time.Duration, err error)
+	// BeforeCommit, when set, is called in each attempt once every row is
+	// written, before the commit: the commit waits for it (say, for an
+	// evidence file written meanwhile).
+	BeforeCommit func()
 }
 
 // SaveRun is InsertRun that does not give up easily: each attempt is
@@ -44,7 +48,7 @@ type SaveOptions struct {
 // twice. Permanent errors (a constraint, a full disk, a missing table)
 // return at once.
 func (db *DB) SaveRun(ctx context.Context, run *Run, opts SaveOptions) error {
-	return db.retrySave(ctx, opts, func(retry bool) error { return db.saveAttempt(ctx, run, retry) })
+	return db.retrySave(ctx, opts, func(retry bool) error { return db.saveAttempt(ctx, run, retry, opts.BeforeCommit) })
 }
 
 // retrySave calls attempt until it succeeds, fails for good or MaxWait
@@ -85,8 +89,8 @@ func (db *DB) retrySave(ctx context.Context, opts SaveOptions, attempt func(retr
 }
 
 // saveAttempt makes one bounded attempt; retry says an earlier attempt may
-// have committed.
-func (db *DB) saveAttempt(parent context.Context, run *Run, retry bool) (err error) {
+// have committed. beforeCommit is SaveOptions.BeforeCommit.
+func (db *DB) saveAttempt(parent context.Context, run *Run, retry bool, beforeCommit func()) (err error) {
 	ctx := parent
 	if limit := db.connectTimeout + db.statementTimeout; db.connectTimeout > 0 && db.statementTimeout > 0 {
 		var cancel context.CancelFunc
@@ -108,7 +112,7 @@ func (db *DB) saveAttempt(parent context.Context, run *Run, retry bool) (err err
 			return nil
 		}
 	}
-	return db.InsertRun(ctx, run)
+	return db.insertRun(ctx, run, beforeCommit)
 }
 
 // Transient reports whether err is worth retrying: the server was

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -52,6 +53,37 @@ func TestCommandAgent_Answer(t *testing.T) {
 			}
 			if (resp.Actions == nil) != tt.actionsNil {
 				t.Errorf("actions = %#v, want nil: %v", resp.Actions, tt.actionsNil)
+			}
+		})
+	}
+}
+
+// TestCommandAgent_QuestionSizes: a question that fits in a pipe's
+// buffer is there before the agent starts, a longer one is written while
+// the agent reads it; either way the agent reads all of it, and an agent
+// that reads none of a long one still answers.
+func TestCommandAgent_QuestionSizes(t *testing.T) {
+	for _, tc := range []struct {
+		name, script string
+		text         int // bytes of question text
+		want         string
+	}{
+		{"short, read", `wc -c`, 10, ""},
+		{"PIPE_BUF, read", `wc -c`, 4096 - len(`{"id":"q","name":"n","question":""}`+"\n"), ""},
+		{"long, read", `wc -c`, 1 << 20, ""},
+		{"long, unread", `echo ok`, 1 << 20, `"ok"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := mustAgent(t, shAgent(t, suite.AgentCommand, tc.script), adapter.Options{})
+			q := agent.Question{ID: "q", Name: "n", Question: json.RawMessage(`"` + strings.Repeat("x", tc.text) + `"`)}
+			want := tc.want
+			if want == "" { // wc -c: the question line, newline included
+				line, _ := json.Marshal(q)
+				want = fmt.Sprintf(`"%d"`, len(line)+1)
+			}
+			resp, err := a.Answer(context.Background(), q)
+			if err != nil || string(resp.Output) != want {
+				t.Errorf("output %s, %v; want %s", resp.Output, err, want)
 			}
 		})
 	}

@@ -73,36 +73,6 @@ func (p Problems) add(path, format string, args ...any) {
 	*p.List = append(*p.List, Problem{File: p.File, Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
-// member is one key of a JSON object, in file order.
-type member struct {
-	key   string
-	value json.RawMessage
-}
-
-// members splits a JSON object into its members in file order. It returns
-// false when raw is not an object.
-func members(raw json.RawMessage) ([]member, bool) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	tok, err := dec.Token()
-	if err != nil || tok != json.Delim('{') {
-		return nil, false
-	}
-	var out []member
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, false
-		}
-		key, _ := tok.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, false
-		}
-		out = append(out, member{key: key, value: v})
-	}
-	return out, true
-}
-
 // object reads a JSON object whose keys must come from allowed; unknown keys
 // are problems. It returns nil (and records a problem) when raw is not an object.
 func (p Problems) object(path string, raw json.RawMessage, allowed ...string) map[string]json.RawMessage {
@@ -118,6 +88,14 @@ func (p Problems) objectHint(path string, raw json.RawMessage, hint string, allo
 // objectKeyHint is object whose problem about an unknown key ends with
 // hint(key).
 func (p Problems) objectKeyHint(path string, raw json.RawMessage, hint func(key string) string, allowed ...string) map[string]json.RawMessage {
+	// An object of allowed keys only (every question of a valid suite)
+	// needs neither the file order nor the duplicates members keeps: one
+	// Unmarshal gives the same map (the last of a repeated key wins either
+	// way) without a Token per key.
+	var quick map[string]json.RawMessage
+	if len(raw) > 0 && raw[0] == '{' && json.Unmarshal(raw, &quick) == nil && allAllowed(quick, allowed) {
+		return quick
+	}
 	ms, ok := members(raw)
 	if !ok {
 		p.add(path, "want an object, got %s", describe(raw))

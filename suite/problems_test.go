@@ -1,9 +1,12 @@
 package suite
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -64,6 +67,37 @@ func TestIsIdent(t *testing.T) {
 			if got, want := isIdent(k), re.MatchString(k); got != want {
 				t.Errorf("isIdent(%q) = %v, want %v", k, got, want)
 			}
+		}
+	}
+}
+
+// TestObject_SameWithoutOrder: an object of allowed keys read in one
+// Unmarshal is the map the members in file order give (the last of a
+// repeated key wins); an unknown key is still reported in file order,
+// and a non-object is still refused.
+func TestObject_SameWithoutOrder(t *testing.T) {
+	allowed := []string{"a", "b", "é"}
+	for _, raw := range []string{`{}`, `{"a": 1, "b": [1, {"x": 2}]}`, `{"b": "x", "a": null, "b": "y"}`,
+		`{"\u00e9": " spaced " , "a":true}`, `{"z": 1, "a": 2, "y": 3}`, `[1]`, `"a"`, `{"a": 1} {}`} {
+		var got, want []Problem
+		m := Problems{File: "f", List: &got}.object("p", json.RawMessage(raw), allowed...)
+		// the map as members builds it, and its problems
+		var ref map[string]json.RawMessage
+		ps := Problems{File: "f", List: &want}
+		if ms, ok := members(json.RawMessage(raw)); !ok {
+			ps.add("p", "want an object, got %s", describe(json.RawMessage(raw)))
+		} else {
+			ref = map[string]json.RawMessage{}
+			for _, mb := range ms {
+				if !contains(allowed, mb.key) {
+					ps.add(child("p", mb.key), "unknown key (want one of %s)", strings.Join(allowed, ", "))
+					continue
+				}
+				ref[mb.key] = mb.value
+			}
+		}
+		if !reflect.DeepEqual(m, ref) || !reflect.DeepEqual(got, want) {
+			t.Errorf("object(%s) = %q, %v; want %q, %v", raw, m, got, ref, want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -89,6 +90,47 @@ func BenchmarkPipe(b *testing.B) {
 				_ = child.Fd()
 				_ = child.Close()
 				_ = parent.Close()
+			}
+		})
+	}
+}
+
+// TestFilledPipe: an input up to PIPE_BUF is in the pipe, its write end
+// closed (the reader sees the input, then end of file); a longer one is
+// refused and nothing is made.
+func TestFilledPipe(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		n    int
+		ok   bool
+	}{
+		{"empty", 0, true},
+		{"a line", 10, true},
+		{"PIPE_BUF", pipeBuf, true},
+		{"over", pipeBuf + 1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := bytes.Repeat([]byte("q"), tc.n)
+			r, ok, err := FilledPipe(in)
+			if err != nil || ok != tc.ok {
+				t.Fatalf("FilledPipe(%d bytes) = ok %v, %v; want ok %v", tc.n, ok, err, tc.ok)
+			}
+			if !ok {
+				if r != nil {
+					t.Fatalf("refused input, yet a pipe: %v", r)
+				}
+				return
+			}
+			defer r.Close()
+			if err := r.SetDeadline(time.Now().Add(time.Minute)); !errors.Is(err, os.ErrNoDeadline) {
+				t.Errorf("the child's end is polled (SetDeadline: %v)", err)
+			}
+			if flags := fcntl(t, r, unix.F_GETFD); flags&unix.FD_CLOEXEC == 0 {
+				t.Errorf("not close-on-exec (%#x)", flags)
+			}
+			got, err := io.ReadAll(r)
+			if err != nil || !bytes.Equal(got, in) {
+				t.Errorf("read %d bytes, %v; want the %d written", len(got), err, len(in))
 			}
 		})
 	}
