@@ -207,14 +207,13 @@ func sliceValue(c *models.CaseResult, key string) string {
 }
 
 // plan decides which localized families run and shares α: the aggregate
-// tests keep all of it when neither runs. The question family gets three
-// quarters when it runs: a drop of a few questions moves the mean by less
+// tests keep all of it when neither runs. The question family gets four
+// fifths when it runs: a drop of a few questions moves the mean by less
 // than the min effect, so only the question tests can find it, and with
 // one verdict per question even the best test of sparse drops needs that
-// much α to find nine drops of 0.4 among 200 four times in five. The
-// aggregate tests need far less to see a drop of every question, and a
-// slice pools its questions, so what is left goes three parts to the
-// aggregate and one to the slices.
+// much α to find nine drops of 0.4 among 200 four times in five. A drop of
+// every question or of a whole slice pools many questions and shows at
+// far less α: the aggregate and slice tests share the fifth left.
 func plan(order []string, pairs map[string][]pair, alpha float64) (agg, questions, slices float64) {
 	q, s := false, false
 	for _, name := range order {
@@ -238,9 +237,9 @@ func plan(order []string, pairs map[string][]pair, alpha float64) (agg, question
 	}
 	switch {
 	case q && s:
-		return 3 * alpha / 16, 3 * alpha / 4, alpha / 16
+		return alpha / 10, 4 * alpha / 5, alpha / 10
 	case q:
-		return alpha / 4, 3 * alpha / 4, 0
+		return alpha / 5, 4 * alpha / 5, 0
 	case s:
 		return alpha / 2, 0, alpha / 2
 	}

@@ -32,7 +32,7 @@ import (
 // per other drop cell, and the suite.
 const (
 	NoChangeTrials = 200
-	NineTrials     = 200
+	NineTrials     = 400
 	DropTrials     = 40
 	segment        = 50 // trials of one chain, run by one worker
 	// NineFloorOneVerdict is the least share of trials in which nine
@@ -99,10 +99,12 @@ type job struct {
 }
 
 // drop is a drop scenario of a job and its pace: a candidate every this
-// many steps of the chain.
+// many steps of the chain, its trial numbers starting at from (a scenario
+// with more trials than the chain has steps is listed again with a later
+// from).
 type drop struct {
 	scenario
-	every int
+	every, from int
 }
 
 // Simulate runs the table's cells of one judge at one repeat count (1 or
@@ -115,7 +117,8 @@ type drop struct {
 // one evalrun run --gate ci --fail-on regressions --baseline-from FILE
 // --save-to FILE whose baseline is a run of its own: the previous run of
 // its chain of no-change runs (so each baseline is compared with by one
-// no-change trial, and by at most one trial of each drop scenario). The
+// no-change trial, by two trials of nine questions dropping with one verdict
+// (each with its own nine), and by at most one trial of each other drop). The
 // rules: at most 5 % of no-change trials exit 1; nine questions dropping
 // by 0.4 exit 1 in at least NineFloorOneVerdict of trials with one verdict
 // and 95 % with --repeat 3; a uniform drop names a slice in at most 5 %; a one-slice
@@ -128,9 +131,12 @@ func Simulate(t *testing.T, bin string, j Judge, repeats int) {
 	var drops []drop
 	if j == Gaussian {
 		if repeats == 1 {
-			drops = []drop{{nine, NoChangeTrials / NineTrials}, {uniform, NoChangeTrials / DropTrials}, {oneSlice, NoChangeTrials / DropTrials}}
+			for from := 0; from < NineTrials; from += NoChangeTrials {
+				drops = append(drops, drop{nine, 1, from})
+			}
+			drops = append(drops, drop{uniform, NoChangeTrials / DropTrials, 0}, drop{oneSlice, NoChangeTrials / DropTrials, 0})
 		} else {
-			drops = []drop{{nine, NoChangeTrials / DropTrials}}
+			drops = []drop{{nine, NoChangeTrials / DropTrials, 0}}
 		}
 	}
 	var jobs []job
@@ -219,10 +225,10 @@ func runJob(t *testing.T, bin string, j job, record func(cell, bool, []string, s
 				continue
 			}
 			n := j.first + 500 + 10*step + si + 1
-			code, named, file := run(n, d.drop(trial/d.every), prev)
+			code, named, file := run(n, d.drop(d.from+trial/d.every), prev)
 			want := ""
 			if d.slice != nil {
-				want = d.slice(trial / d.every)
+				want = d.slice(d.from + trial/d.every)
 			}
 			crossCheck(t, j, d.name, n, code, named, prev, file)
 			record(cell{j.judge.Name, j.repeats, d.name}, code == 1, named, want)

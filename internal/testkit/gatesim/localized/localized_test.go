@@ -128,7 +128,7 @@ func check(t *testing.T, judge string, repeats int, scenario string, n, flagged,
 // by 0.4 must fail the gate with one verdict per question and a Gaussian
 // judge. With one verdict a question's drop can only be told from a
 // judge's rare large error by the signs of the largest changes, so the
-// share rests on the α the question family gets (three quarters of it).
+// share rests on the α the question family gets (four fifths of it).
 const nineFloor = 0.80
 
 // namedSlices are the regressed slices of a localization, each once.
