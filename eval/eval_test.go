@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/agentevals-go/agentevals/agent"
@@ -41,9 +42,9 @@ func loadSuite(t *testing.T) *suite.Suite {
 
 // answering is an agent that answers each question with answers[id]; it
 // counts its calls in calls.
-func answering(answers map[string]string, calls *int) agent.Agent {
+func answering(answers map[string]string, calls *atomic.Int64) agent.Agent {
 	return agent.Func(func(_ context.Context, q agent.Question) (agent.Response, error) {
-		*calls++
+		calls.Add(1)
 		return agent.Response{Output: json.RawMessage(strconv.Quote(answers[q.ID]))}, nil
 	})
 }
@@ -58,7 +59,7 @@ func TestRun_Pipeline(t *testing.T) {
 	db := testdb.SQLite(t)
 	defer db.Close()
 	s := loadSuite(t)
-	calls := 0
+	var calls atomic.Int64
 	var order []string
 	task := func(answers map[string]string, gate eval.Gate, reports ...eval.Report) eval.Task {
 		return eval.Task{Suite: s, Agent: answering(answers, &calls), Store: eval.Store{DB: db}, Gate: gate, Reports: reports,
@@ -73,8 +74,8 @@ func TestRun_Pipeline(t *testing.T) {
 		first.Decision != (eval.Decision{Code: eval.ExitOK, Line: "exit 0: no gated regression, no baseline to regress against (--fail-on regressions)"}) {
 		t.Errorf("first run: baseline %v, evidence %+v, decision %+v", first.Baseline, first.Evidence, first.Decision)
 	}
-	if strings.Join(order, ",") != "preflight,started,finished" || calls != 2 {
-		t.Errorf("stages %v, %d agent calls", order, calls)
+	if strings.Join(order, ",") != "preflight,started,finished" || calls.Load() != 2 {
+		t.Errorf("stages %v, %d agent calls", order, calls.Load())
 	}
 
 	html := filepath.Join(t.TempDir(), "report.html")
@@ -97,12 +98,13 @@ func TestRun_Pipeline(t *testing.T) {
 	}
 
 	// A named baseline that is no run stops the run before Preflight and the agent.
-	order, calls = nil, 0
+	order = nil
+	calls.Store(0)
 	_, err = eval.Run(ctx, task(map[string]string{}, eval.Gate{Baseline: "0190a3c8-0000-7000-8000-000000000000"}))
 	var e *eval.Error
 	if !errors.As(err, &e) || e.Code != eval.ExitInvalid || e.Stage != eval.StageBaseline ||
-		!strings.Contains(err.Error(), "--baseline 0190a3c8-0000-7000-8000-000000000000: no such run in") || len(order) > 0 || calls > 0 {
-		t.Errorf("unknown baseline: %v (%+v), stages %v, %d calls", err, e, order, calls)
+		!strings.Contains(err.Error(), "--baseline 0190a3c8-0000-7000-8000-000000000000: no such run in") || len(order) > 0 || calls.Load() > 0 {
+		t.Errorf("unknown baseline: %v (%+v), stages %v, %d calls", err, e, order, calls.Load())
 	}
 	// The first run, named, is the baseline of a third.
 	third, err := eval.Run(ctx, task(map[string]string{"alpha": "A", "beta": "B"}, eval.Gate{Baseline: first.Run.ID.String()}))
@@ -117,7 +119,7 @@ func TestRun_Pipeline(t *testing.T) {
 func TestRun_Stores(t *testing.T) {
 	ctx := context.Background()
 	s := loadSuite(t)
-	calls := 0
+	var calls atomic.Int64
 	ag := answering(map[string]string{"alpha": "A", "beta": "wrong"}, &calls)
 	res, err := eval.Run(ctx, eval.Task{Suite: s, Agent: ag})
 	if err != nil || res.Evidence.Kept != eval.NotSaved || res.Baseline != nil || res.Run.ID.String() == "" ||
@@ -137,11 +139,11 @@ func TestRun_Stores(t *testing.T) {
 	if !strings.Contains(fmtErr(err), "--baseline needs the database") {
 		t.Errorf("named baseline without a database: %v", err)
 	}
-	calls = 0
+	calls.Store(0)
 	_, err = eval.Run(ctx, eval.Task{Suite: s, Agent: ag, Preflight: func(context.Context) error { return errors.New("agent unreachable") }})
 	var e *eval.Error
-	if !errors.As(err, &e) || e.Code != eval.ExitInvalid || e.Stage != eval.StagePreflight || calls != 0 {
-		t.Errorf("failed preflight: %v (%+v), %d agent calls", err, e, calls)
+	if !errors.As(err, &e) || e.Code != eval.ExitInvalid || e.Stage != eval.StagePreflight || calls.Load() != 0 {
+		t.Errorf("failed preflight: %v (%+v), %d agent calls", err, e, calls.Load())
 	}
 	_, err = eval.Run(ctx, eval.Task{Suite: s, Agent: ag, Gate: eval.Gate{Mode: "lenient"}})
 	if !errors.As(err, &e) || e.Code != eval.ExitInvalid || e.Stage != eval.StageOptions {
@@ -174,7 +176,7 @@ func TestRun_Interrupted(t *testing.T) {
 // failed at the baseline and still fails, alpha newly fails.
 func TestGate_Decide(t *testing.T) {
 	s := loadSuite(t)
-	calls := 0
+	var calls atomic.Int64
 	base, err := eval.Run(context.Background(), eval.Task{Suite: s, Agent: answering(map[string]string{"alpha": "A", "beta": "wrong"}, &calls)})
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/uuid"
@@ -37,7 +38,7 @@ func TestRun_WriteAheadBeforeCommit(t *testing.T) {
 			t.Errorf("before the commit: reason %q, %d cases; want %d", f.Reason, len(f.Run.Cases), len(s.Cases))
 		}
 	}
-	calls := 0
+	var calls atomic.Int64
 	res, err := eval.Run(context.Background(), eval.Task{Suite: s, Agent: answering(map[string]string{"alpha": "A", "beta": "B"}, &calls),
 		Store: eval.Store{DB: db, EvidenceDir: dir, Save: models.SaveOptions{BeforeCommit: before}}})
 	if err != nil || res.Evidence.Kept != eval.Saved {
