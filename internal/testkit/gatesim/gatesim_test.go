@@ -11,15 +11,19 @@ import (
 
 // TestGate_Simulation is the ci gate's acceptance test: 200 judged
 // questions (semantic_accuracy >= 0.7) and a judge whose verdicts carry
-// noise of sd 0.10. Over 40 no-change run pairs the ci gate may flag at
-// most 5 % (2); over 40 pairs whose true quality dropped by 0.05 it must
-// flag at least 95 % (38). Both hold with one verdict per question and
+// noise of sd 0.10, through the pipeline. Over 40 pairs whose true
+// quality dropped by 0.05 the ci gate must flag at least 95 % (38). Over
+// 40 no-change pairs it may flag at most 4: a gate whose false alarms stay
+// within 5 % flags 5 or more of 40 less than 5 % of the time (forty pairs
+// cannot tell 4 % from 5 %; the 200-trial tables of package localized and
+// binarysim measure the rate itself). Both hold with one verdict per question and
 // with the runner's --repeat 3 (each question answered and judged three
 // times, the metric rows holding the means). Seeds are fixed, so the
 // counts are the same on every machine and every run. The strict gate's
 // counts are logged for comparison.
 func TestGate_Simulation(t *testing.T) {
-	const pairs = 40
+	// maxNoChange is the 95th percentile of Binomial(40, 0.05).
+	const pairs, maxNoChange = 40, 4
 	h, err := New(Config{Questions: 200, Threshold: 0.7, SD: 0.10, Seed: 20261201}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -51,8 +55,8 @@ func TestGate_Simulation(t *testing.T) {
 			}
 			t.Logf("repeat %d: no change: strict flagged %d of %d, ci %d of %d; drop 0.05: strict %d of %d, ci %d of %d",
 				tc.repeats, sameStrict, pairs, sameCI, pairs, dropStrict, pairs, dropCI, pairs)
-			if sameCI > pairs/20 {
-				t.Errorf("ci gate flagged %d of %d no-change pairs, want at most %d (5%%)", sameCI, pairs, pairs/20)
+			if sameCI > maxNoChange {
+				t.Errorf("ci gate flagged %d of %d no-change pairs, want at most %d (a 5 %% rate flags more in under 5 %% of such tables)", sameCI, pairs, maxNoChange)
 			}
 			if dropCI < pairs*95/100 {
 				t.Errorf("ci gate flagged %d of %d pairs with a true 0.05 drop, want at least %d (95%%)", dropCI, pairs, pairs*95/100)
