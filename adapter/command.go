@@ -208,22 +208,19 @@ func startPiped(cmd *exec.Cmd, input []byte, stdout, stderr io.Writer, buffers *
 	}
 	outR, outW, err := proc.Pipe(true)
 	if err != nil {
-		proc.CloseAll(inR)
-		closeIfSet(inW)
+		proc.CloseAll(inR, inW) // CloseAll skips a nil inW
 		return nil, err
 	}
 	errR, errW, err := proc.Pipe(true)
 	if err != nil {
-		proc.CloseAll(inR, outR, outW)
-		closeIfSet(inW)
+		proc.CloseAll(inR, inW, outR, outW)
 		return nil, err
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	err = cmd.Start()
 	proc.CloseAll(inR, outW, errW) // the child has its copies
 	if err != nil {
-		proc.CloseAll(outR, errR)
-		closeIfSet(inW)
+		proc.CloseAll(inW, outR, errR)
 		return nil, err
 	}
 	s := &pipedStreams{readers: []*os.File{outR, errR}, stdinW: inW, ended: make(chan struct{})}
@@ -265,20 +262,13 @@ func (s *pipedStreams) finish(drain time.Duration) {
 		select {
 		case <-s.ended:
 		case <-t.C:
-			closeIfSet(s.stdinW)
+			proc.CloseAll(s.stdinW)
 			proc.CloseAll(s.readers...)
 			<-s.ended
 		}
 		t.Stop()
 	}
 	proc.CloseAll(s.readers...)
-}
-
-// closeIfSet closes f unless it is nil.
-func closeIfSet(f *os.File) {
-	if f != nil {
-		_ = f.Close()
-	}
 }
 
 // onlyReader and onlyWriter hide ReadFrom/WriteTo, so that io.CopyBuffer

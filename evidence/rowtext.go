@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/agentevals-go/agentevals/models"
 )
@@ -46,7 +47,7 @@ func rowText(buf *bytes.Buffer, rec any, cols []column, prefix string, extra map
 	for k, b := range extra {
 		members = append(members, member{name: k, val: b})
 	}
-	slices.SortFunc(members, func(a, b member) int { return cmpString(a.name, b.name) })
+	slices.SortFunc(members, func(a, b member) int { return strings.Compare(a.name, b.name) })
 	if len(members) == 0 {
 		buf.WriteString("{}")
 		return nil
@@ -80,14 +81,4 @@ func rowText(buf *bytes.Buffer, rec any, cols []column, prefix string, extra map
 	buf.WriteString(prefix)
 	buf.WriteByte('}')
 	return nil
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

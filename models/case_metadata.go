@@ -255,7 +255,7 @@ func (c *CaseResult) SetMetadata(meta CaseMetadata) error {
 // sanitizer that rewrote it made a new one), else decoded. Their maps and
 // slices may be shared: read only.
 func FactsOf(c *CaseResult) (CaseFacts, error) {
-	if s := c.scored; s != nil && sameBytes(s.j, c.ResponseMetadata) {
+	if s := c.kept(); s != nil {
 		return s.facts, nil
 	}
 	var r factsRecord // the facts' keys only: a trace's spans are not decoded
@@ -276,6 +276,15 @@ type factsRecord struct {
 // factsOf is meta's facts.
 func factsOf(meta CaseMetadata) CaseFacts {
 	return CaseFacts{JudgeUsage: meta.JudgeUsage, ReplyNote: meta.ReplyNote, CaseRepeats: meta.CaseRepeats}
+}
+
+// kept is what KeepMetadata kept of the case's response_metadata, nil
+// when nothing was kept or the column has been replaced since.
+func (c *CaseResult) kept() *scoredFacts {
+	if s := c.scored; s != nil && sameBytes(s.j, c.ResponseMetadata) {
+		return s
+	}
+	return nil
 }
 
 // sameBytes reports whether a and b are the same non-empty slice of

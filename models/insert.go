@@ -172,7 +172,7 @@ func needsFold(c *CaseResult) bool {
 			return true
 		}
 	}
-	if s := c.scored; s != nil && sameBytes(s.j, c.ResponseMetadata) {
+	if s := c.kept(); s != nil {
 		return s.notCalculated // the record it was encoded from says
 	}
 	meta := []byte(c.ResponseMetadata)

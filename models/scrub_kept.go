@@ -25,8 +25,8 @@ import (
 // false when that is not known (no kept record, or the column has been
 // replaced since) or not so.
 func (c *CaseResult) keptMetadataClean(p sanitize.Policy) bool {
-	s := c.scored
-	if s == nil || s.trace == nil || !sameBytes(s.j, c.ResponseMetadata) {
+	s := c.kept()
+	if s == nil || s.trace == nil {
 		return false
 	}
 	if !(&cleaner{p: p}).record(reflect.ValueOf(s.trace).Elem()) {

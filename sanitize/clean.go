@@ -49,9 +49,6 @@ func (p Policy) CleanString(s string) bool {
 	if _, fixed := Repair(s); fixed {
 		return false
 	}
-	pii := p.PII && maybePII(s)
-	if hints(s)&^hintSep == 0 && !maybeSecretValue(s) && !pii {
-		return true
-	}
-	return !SecretValue(s) && RedactText(s) == s && (!pii || RedactPII(s) == s)
+	clean, pii := quickClean(p, s, hints(s))
+	return clean || cleanText(s, pii)
 }

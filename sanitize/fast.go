@@ -60,8 +60,8 @@ func cleanString(tok []byte, escaped bool, key []byte, keyed bool, p Policy) boo
 			return false
 		}
 	}
-	pii := p.PII && maybePII(tok)
-	if h&^hintSep == 0 && !maybeSecretValue(tok) && !pii {
+	clean, pii := quickClean(p, tok, h)
+	if clean {
 		return true
 	}
 	var s string
@@ -76,6 +76,20 @@ func cleanString(tok []byte, escaped bool, key []byte, keyed bool, p Policy) boo
 	} else {
 		s = string(tok)
 	}
+	return cleanText(s, pii)
+}
+
+// quickClean reports whether the cheap tests show that redaction leaves
+// the string tok (with hints h) as it is; when they cannot tell, pii says
+// whether cleanText must also try PII redaction.
+func quickClean[T string | []byte](p Policy, tok T, h hint) (clean, pii bool) {
+	pii = p.PII && maybePII(tok)
+	return h&^hintSep == 0 && !maybeSecretValue(tok) && !pii, pii
+}
+
+// cleanText reports whether redaction leaves the string s as it is: no
+// secret value, no marked secret and, when pii, no personal data.
+func cleanText(s string, pii bool) bool {
 	return !SecretValue(s) && RedactText(s) == s && (!pii || RedactPII(s) == s)
 }
 

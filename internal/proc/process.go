@@ -265,6 +265,8 @@ func KillGroup(cmd *exec.Cmd) error {
 	return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 }
 
+// CloseAll closes each file, ignoring errors; a nil file is skipped (its
+// Close returns os.ErrInvalid).
 func CloseAll(files ...*os.File) {
 	for _, f := range files {
 		_ = f.Close()
