@@ -85,18 +85,18 @@ func spanDetail(s models.TraceSpan) string {
 	a := s.Attributes
 	var parts []string
 	for _, k := range []string{"gen_ai.tool.name", "ai.toolCall.name", "tool.name"} {
-		if a[k] != "" && !strings.Contains(s.Name, a[k]) {
-			parts = append(parts, a[k])
+		if a.Value(k) != "" && !strings.Contains(s.Name, a.Value(k)) {
+			parts = append(parts, a.Value(k))
 		}
 	}
 	for _, k := range []string{"gen_ai.tool.call.arguments", "ai.toolCall.args", "ai.toolCall.input"} {
-		if a[k] != "" {
-			parts = append(parts, a[k])
+		if a.Value(k) != "" {
+			parts = append(parts, a.Value(k))
 			break
 		}
 	}
-	if in := a["gen_ai.usage.input_tokens"]; in != "" {
-		parts = append(parts, "tokens "+in+" in / "+a["gen_ai.usage.output_tokens"]+" out")
+	if in := a.Value("gen_ai.usage.input_tokens"); in != "" {
+		parts = append(parts, "tokens "+in+" in / "+a.Value("gen_ai.usage.output_tokens")+" out")
 	}
 	if s.StatusMessage != "" {
 		parts = append(parts, s.StatusMessage)

@@ -20,9 +20,9 @@ func seedTraced(t *testing.T, rw *models.DB) *models.Run {
 		InputTokens: &in, OutputTokens: &out, SpansReceived: 3, Notes: []string{"while this case ran the receiver refused 1 OTLP requests"},
 		Spans: []models.TraceSpan{
 			{SpanID: "a1", Name: "invoke_agent support", StartMS: 0, DurationMS: 100, Status: "unset"},
-			{SpanID: "b2", ParentID: "a1", Name: "chat gpt-4o", StartMS: 5, DurationMS: 40, Status: "ok", Attributes: map[string]string{"gen_ai.usage.input_tokens": "120", "gen_ai.usage.output_tokens": "30"}},
+			{SpanID: "b2", ParentID: "a1", Name: "chat gpt-4o", StartMS: 5, DurationMS: 40, Status: "ok", Attributes: models.SpanAttrsOf(map[string]string{"gen_ai.usage.input_tokens": "120", "gen_ai.usage.output_tokens": "30"})},
 			{SpanID: "c3", ParentID: "a1", Name: "execute_tool <img src=x onerror=alert(1)>", StartMS: 50, DurationMS: 30, Status: "error", StatusMessage: "order service down",
-				Attributes: map[string]string{"gen_ai.tool.call.arguments": `{"id": 42}`}},
+				Attributes: models.SpanAttrsOf(map[string]string{"gen_ai.tool.call.arguments": `{"id": 42}`})},
 		}}}
 	rm, err := meta.Encode()
 	if err != nil {

@@ -29,7 +29,7 @@ func encodeFieldsAt(rec any, extra map[string]json.RawMessage, key string) (j JS
 		if !ok || (f.omitEmpty && isEmpty(fv)) {
 			continue
 		}
-		b, err := json.Marshal(fv.Addr().Interface())
+		b, err := marshalField(fv)
 		if err != nil {
 			return nil, at, fmt.Errorf("encode json column: %w", err)
 		}
@@ -72,6 +72,25 @@ func encodeFieldsAt(rec any, extra map[string]json.RawMessage, key string) (j JS
 	}
 	buf.WriteByte('}')
 	return JSON(buf.Bytes()), at, nil
+}
+
+// appender is a record that writes itself as json.Marshal writes it,
+// without reflection.
+type appender interface {
+	appendJSON(b []byte) ([]byte, error)
+	size() int
+}
+
+var _ appender = (*CaseTrace)(nil)
+
+// marshalField writes a field's value as json.Marshal does.
+func marshalField(fv reflect.Value) ([]byte, error) {
+	if fv.Kind() == reflect.Pointer && !fv.IsNil() {
+		if a, ok := fv.Interface().(appender); ok {
+			return a.appendJSON(make([]byte, 0, a.size()))
+		}
+	}
+	return json.Marshal(fv.Addr().Interface())
 }
 
 // setField is the field of v at index; false when an embedded struct

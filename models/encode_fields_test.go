@@ -19,7 +19,7 @@ func TestEncodeFields_writesWhatEncodeObjectWrites(t *testing.T) {
 			MetricDetails: map[string]map[string]json.RawMessage{"tone": {"raw": json.RawMessage(` { "x" : "<y>" } `)}},
 			NotCalculated: []NotCalculated{{Name: "tone", Reason: &reason}},
 			Trace: &CaseTrace{InputTokens: &in, SpanActions: JSON(`[ {"name":"t"} ]`), TraceID: "ab",
-				Spans: []TraceSpan{{Name: "s\u2028", Attributes: map[string]string{"k": "v&w"}}}}}},
+				Spans: []TraceSpan{{Name: "s\u2028", Attributes: SpanAttrsOf(map[string]string{"k": "v&w"})}}}}},
 		{name: "repeats", meta: CaseMetadata{CaseRepeats: &CaseRepeats{PassAtK: &yes,
 			RepeatScores: map[string][]*float64{"m": {nil}}, Repeats: []RepeatAnswer{{Status: "passed"}}}}},
 		{name: "extra, a field wins", meta: CaseMetadata{ReplyNote: &ReplyNote{Note: "n", ReadAs: "text"},

@@ -84,6 +84,7 @@ const (
 	kindStringPtr                  // *string
 	kindStrings                    // []string: array elements
 	kindStringMap                  // map[string]string: keys and members
+	kindSpanAttrs                  // SpanAttrs: an object's keys and members
 	kindJSON                       // JSON: a raw document
 	kindStruct                     // a nested record
 	kindStructPtr                  // *struct
@@ -93,6 +94,7 @@ const (
 
 var (
 	jsonType      = reflect.TypeOf(JSON(nil))
+	spanAttrsType = reflect.TypeOf(SpanAttrs(nil))
 	marshalerType = reflect.TypeOf((*json.Marshaler)(nil)).Elem()
 	textType      = reflect.TypeOf((*encoding.TextMarshaler)(nil)).Elem()
 )
@@ -124,6 +126,10 @@ func (c *cleaner) record(v reflect.Value) bool {
 			if !f.key.Clean() || !c.stringMap(fv) {
 				return false
 			}
+		case kindSpanAttrs:
+			if !f.key.Clean() || !c.spanAttrs(fv.Interface().(SpanAttrs)) {
+				return false
+			}
 		case kindJSON:
 			if !c.rawJSON(f.key, JSON(fv.Bytes())) {
 				return false
@@ -153,20 +159,37 @@ func (c *cleaner) stringMap(v reflect.Value) bool {
 	if !ok {
 		return false // a named map type: not read here
 	}
-	if c.keys == nil {
-		c.keys = map[string]sanitize.Key{}
-	}
 	for name, s := range m {
-		k, ok := c.keys[name]
-		if !ok {
-			k = sanitize.NewKey(name)
-			c.keys[name] = k
-		}
-		if !c.p.CleanMember(k, s) {
+		if !c.member(name, s) {
 			return false
 		}
 	}
 	return true
+}
+
+// spanAttrs checks a span's attribute names and values (a replaced one
+// too: checking more than is written never makes a dirty record clean).
+func (c *cleaner) spanAttrs(a SpanAttrs) bool {
+	for _, at := range a {
+		if !c.member(at.Key, at.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// member checks an object member written under a name the record does
+// not fix.
+func (c *cleaner) member(name, s string) bool {
+	if c.keys == nil {
+		c.keys = map[string]sanitize.Key{}
+	}
+	k, ok := c.keys[name]
+	if !ok {
+		k = sanitize.NewKey(name)
+		c.keys[name] = k
+	}
+	return c.p.CleanMember(k, s)
 }
 
 // rawJSON checks a raw document written under key: clean when JSON keeps
@@ -217,8 +240,11 @@ func (c *cleaner) plan(t reflect.Type) structPlan {
 
 // kindOf is how a field of type t is checked.
 func kindOf(t reflect.Type) fieldKind {
-	if t == jsonType {
+	switch t {
+	case jsonType:
 		return kindJSON
+	case spanAttrsType:
+		return kindSpanAttrs
 	}
 	if customJSON(t) {
 		return kindUnknown

@@ -14,8 +14,8 @@ func BenchmarkScrub_trace(b *testing.B) {
 		tr := &CaseTrace{TraceID: "4bf92f3577b34da6a3ce929d0e0e4736", SpansReceived: n, SpanActions: JSON(`[{"name":"lookup_order","arguments":{"id":3}}]`)}
 		for i := range n {
 			tr.Spans = append(tr.Spans, TraceSpan{Name: "execute_tool lookup_order", SpanID: fmt.Sprintf("%016x", i), Status: "ok",
-				Attributes: map[string]string{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "lookup_order",
-					"gen_ai.usage.input_tokens": "700", "gen_ai.tool.call.result": `{"status": "shipped", "eta": "2026-12-08"}`}})
+				Attributes: SpanAttrsOf(map[string]string{"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "lookup_order",
+					"gen_ai.usage.input_tokens": "700", "gen_ai.tool.call.result": `{"status": "shipped", "eta": "2026-12-08"}`})})
 		}
 		meta := CaseMetadata{JudgeUsage: JudgeUsage{}, Trace: tr}
 		var kept CaseResult

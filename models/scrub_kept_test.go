@@ -16,7 +16,7 @@ import (
 func TestScrub_KeptTraceAsJSONScrubs(t *testing.T) {
 	const key = "sk-abcdefghijklmnop1234"
 	span := func(name string, attrs map[string]string) TraceSpan {
-		return TraceSpan{Name: name, SpanID: "00f067aa0ba902b7", Status: "ok", Attributes: attrs, DurationMS: 1.5}
+		return TraceSpan{Name: name, SpanID: "00f067aa0ba902b7", Status: "ok", Attributes: SpanAttrsOf(attrs), DurationMS: 1.5}
 	}
 	base := func() *CaseTrace {
 		in, out := int64(707), int64(42)
@@ -36,16 +36,16 @@ func TestScrub_KeptTraceAsJSONScrubs(t *testing.T) {
 	}{
 		{name: "clean", typed: true, edit: func(m *CaseMetadata) {}},
 		{name: "clean with pii policy", pii: true, typed: true, edit: func(m *CaseMetadata) {}},
-		{name: "key in an attribute", edit: func(m *CaseMetadata) { m.Trace.Spans[1].Attributes["gen_ai.tool.call.result"] = "use " + key }},
-		{name: "value under a sensitive attribute", edit: func(m *CaseMetadata) { m.Trace.Spans[0].Attributes["api_key"] = "abc" }},
-		{name: "usage count as text", typed: true, edit: func(m *CaseMetadata) { m.Trace.Spans[0].Attributes["llm.token_count.prompt"] = "12" }},
+		{name: "key in an attribute", edit: func(m *CaseMetadata) { m.Trace.Spans[1].Attributes.Set("gen_ai.tool.call.result", "use "+key) }},
+		{name: "value under a sensitive attribute", edit: func(m *CaseMetadata) { m.Trace.Spans[0].Attributes.Set("api_key", "abc") }},
+		{name: "usage count as text", typed: true, edit: func(m *CaseMetadata) { m.Trace.Spans[0].Attributes.Set("llm.token_count.prompt", "12") }},
 		{name: "key in a span name", edit: func(m *CaseMetadata) { m.Trace.Spans[0].Name = key }},
 		{name: "key in a note", edit: func(m *CaseMetadata) { m.Trace.Notes = []string{"cut " + key} }},
 		{name: "no span actions", typed: true, edit: func(m *CaseMetadata) { m.Trace.SpanActions = nil }},
 		{name: "key in span actions", edit: func(m *CaseMetadata) {
 			m.Trace.SpanActions = JSON(`[{"name":"login","arguments":{"password":"hunter2"}}]`)
 		}},
-		{name: "NUL in an attribute", edit: func(m *CaseMetadata) { m.Trace.Spans[0].Attributes["x"] = "a\x00b" }},
+		{name: "NUL in an attribute", edit: func(m *CaseMetadata) { m.Trace.Spans[0].Attributes.Set("x", "a\x00b") }},
 		{name: "email with pii policy", pii: true, edit: func(m *CaseMetadata) { m.Trace.Spans[0].StatusMessage = "mail jane.doe@example.com" }},
 		{name: "key beside the trace", edit: func(m *CaseMetadata) {
 			m.Extra = map[string]json.RawMessage{"stderr": json.RawMessage(`"token=abc123def456"`)}

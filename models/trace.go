@@ -42,13 +42,13 @@ type CaseTrace struct {
 type TraceSpan struct {
 	// Attributes are the span's attributes as text, each value cut to the
 	// attribute cap; only a bounded number are kept.
-	Attributes map[string]string `json:"attributes,omitempty"`
-	DurationMS float64           `json:"duration_ms"`
-	Kind       string            `json:"kind,omitempty"`
-	Name       string            `json:"name"`
-	ParentID   string            `json:"parent_id,omitempty"`
-	SpanID     string            `json:"span_id"`
-	StartMS    float64           `json:"start_ms"`
+	Attributes SpanAttrs `json:"attributes,omitempty"`
+	DurationMS float64   `json:"duration_ms"`
+	Kind       string    `json:"kind,omitempty"`
+	Name       string    `json:"name"`
+	ParentID   string    `json:"parent_id,omitempty"`
+	SpanID     string    `json:"span_id"`
+	StartMS    float64   `json:"start_ms"`
 	// Status is "ok", "error" or "unset".
 	Status        string `json:"status"`
 	StatusMessage string `json:"status_message,omitempty"`

@@ -28,11 +28,11 @@ func (f Filter) Match(c *tracefile.Case) bool {
 			if !root && (sp.ParentID == "" || !ids[sp.ParentID]) && sp.Name == f.RootSpan {
 				root = true
 			}
-			if !agentName && sp.Attributes["gen_ai.agent.name"] == f.AgentName {
+			if !agentName && sp.Attributes.Value("gen_ai.agent.name") == f.AgentName {
 				agentName = true
 			}
 			for k, v := range f.Attributes {
-				if got, ok := sp.Attributes[k]; ok && got == v {
+				if got, ok := sp.Attributes.Get(k); ok && got == v {
 					attrs[k] = true
 				}
 			}

@@ -5,11 +5,12 @@ import (
 	"strings"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
+
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // keyID names an attribute the mapping reads (genai.go); noKey is any
-// other. A kept span keeps these values by id beside its map, so that the
-// mapping finds what it reads without hashing a key.
+// other.
 type keyID uint8
 
 const (
@@ -106,96 +107,59 @@ func idOf(key string) keyID {
 	return noKey
 }
 
-// spanAttrs are a kept span's attributes: the map the stored trace holds,
-// and the values of the keys the mapping reads, by id (except
-// keyOIToolCall, read from the map), a run of an arena's block.
+// spanAttrs are a kept span's attributes as the stored trace holds them,
+// with the id of each key beside it, so that the mapping finds what it
+// reads without comparing keys; each a run of one of the arena's blocks.
 type spanAttrs struct {
-	m     map[string]string
-	blk   *mappedBlock
-	lo, n int32
-	has   uint32 // a bit per id the span has
+	list models.SpanAttrs
+	ids  []keyID
+	has  uint32 // a bit per id the span has
 }
 
-// mappedVal is the value of a key the mapping reads.
-type mappedVal struct {
-	id  keyID
-	val string
-}
-
-// mappedBlock holds the mapped values of a run of spans.
-type mappedBlock struct{ vals []mappedVal }
-
-func (a *spanAttrs) vals() []mappedVal {
-	if a.n == 0 {
-		return nil
-	}
-	return a.blk.vals[a.lo : a.lo+a.n : a.lo+a.n]
-}
-
-// get is the value of the attribute id names, "" when the span has none.
+// get is the value of the attribute id names (the last one of that key),
+// "" when the span has none.
 func (a *spanAttrs) get(id keyID) string {
 	if a.has&(1<<id) == 0 {
 		return ""
 	}
-	for _, v := range a.vals() {
-		if v.id == id {
-			return v.val
+	for i := len(a.ids) - 1; i >= 0; i-- {
+		if a.ids[i] == id {
+			return a.list[i].Value
 		}
 	}
 	return ""
 }
 
-// mappedArena holds the mapped values of a case's spans in blocks, a few
-// allocations for a whole trace: blocks double up to mappedBlockMax
-// values, then stay at that, so the last one wastes little.
-type mappedArena struct {
-	blk  *mappedBlock
-	next int // the size of the next block
+// attrArena holds the attributes of a case's spans in blocks, a few
+// allocations for a whole trace: blocks double up to attrBlockMax
+// attributes, then stay at that, so the last one wastes little.
+type attrArena struct {
+	pairs []models.SpanAttr
+	ids   []keyID
+	next  int // the size of the next block
 }
 
-const mappedBlockMax = 1024
+const attrBlockMax = 1024
 
-// start begins a span's attributes, at most n of them; the span before
-// has all its own.
-func (r *mappedArena) start(n int) spanAttrs {
-	a := spanAttrs{m: make(map[string]string, n)}
-	if r.blk != nil {
-		a.blk, a.lo = r.blk, int32(len(r.blk.vals))
+// start begins a span's attributes with room for n of them (more are
+// kept apart).
+func (r *attrArena) start(n int) spanAttrs {
+	if cap(r.pairs)-len(r.pairs) < n {
+		r.next = min(max(2*r.next, 64), attrBlockMax)
+		size := max(n, r.next)
+		r.pairs, r.ids = make([]models.SpanAttr, 0, size), make([]keyID, 0, size)
 	}
-	return a
+	l := len(r.pairs)
+	r.pairs, r.ids = r.pairs[:l+n], r.ids[:l+n]
+	return spanAttrs{list: r.pairs[l : l : l+n], ids: r.ids[l : l : l+n]}
 }
 
-// set keeps key's value, replacing the one an earlier attribute of the
-// same key set, as the map does.
-func (r *mappedArena) set(a *spanAttrs, key, val string, id keyID) {
-	a.m[key] = val
-	if id == noKey || id == keyOIToolCall {
-		return
-	}
-	if a.has&(1<<id) != 0 {
-		vals := a.vals()
-		for i := range vals {
-			if vals[i].id == id {
-				vals[i].val = val
-				return
-			}
-		}
-	}
-	if a.blk == nil || len(a.blk.vals) == cap(a.blk.vals) {
-		r.move(a)
-	}
-	a.blk.vals = append(a.blk.vals, mappedVal{id: id, val: val})
-	a.n++
+// set keeps an attribute; a later one of the same key replaces it, as
+// get and the stored record read them.
+func (a *spanAttrs) set(key, val string, id keyID) {
+	a.list = append(a.list, models.SpanAttr{Key: key, Value: val})
+	a.ids = append(a.ids, id)
 	a.has |= 1 << id
-}
-
-// move copies the span's values to a new block with room for more,
-// which the spans after it use.
-func (r *mappedArena) move(a *spanAttrs) {
-	r.next = min(max(2*r.next, 64), mappedBlockMax)
-	blk := &mappedBlock{vals: make([]mappedVal, a.n, max(r.next, 2*int(a.n)+2))}
-	copy(blk.vals, a.vals())
-	r.blk, a.blk, a.lo = blk, blk, 0
 }
 
 // numbers holds the text of a case's numeric attributes: one buffer, not

@@ -46,11 +46,11 @@ func TestMappedArena_acrossBlocks(t *testing.T) {
 			if id == keyOperation {
 				want = fmt.Sprintf("op=%d", i)
 			}
-			if got := sp.attrs.get(id); got != want || sp.attrs.m[k] != want {
-				t.Fatalf("span %d %s = %q (map %q), want %q", i, k, got, sp.attrs.m[k], want)
+			if got := sp.attrs.get(id); got != want || sp.attrs.list.Value(k) != want {
+				t.Fatalf("span %d %s = %q (list %q), want %q", i, k, got, sp.attrs.list.Value(k), want)
 			}
 		}
-		if _, ok := sp.attrs.m["unmapped"]; ok || sp.droppedAttrs != 1 {
+		if _, ok := sp.attrs.list.Get("unmapped"); ok || sp.droppedAttrs != 1 {
 			t.Fatalf("span %d: the unmapped attribute kept past the cap of 1 (dropped %d)", i, sp.droppedAttrs)
 		}
 	}
@@ -76,7 +76,7 @@ func TestSpans_repeatedKey(t *testing.T) {
 	EachSpan(td, s.Add)
 	ev := s.Collected().Evidence()
 	attrs := ev.Record.Spans[0].Attributes
-	if _, b := attrs["b"]; len(attrs) != 3 || attrs["a"] != "2" || b || attrs[attrOperation] != "execute_tool" {
+	if _, b := attrs.Get("b"); len(attrs.Unique()) != 3 || attrs.Value("a") != "2" || b || attrs.Value(attrOperation) != "execute_tool" {
 		t.Errorf("attributes %v; want a=2, b past the cap, the operation's last value", attrs)
 	}
 	if len(ev.Actions) != 1 || ev.Actions[0].Name != "lookup" || ev.Record.ModelCalls != 0 {

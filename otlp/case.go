@@ -29,7 +29,7 @@ type Case struct {
 	// attribute text kept: [0] mapped keys, [1] the others
 	kept       [2]int
 	overBudget int // attributes left out for MaxTraceBytes
-	attrs      mappedArena
+	attrs      attrArena
 	numbers    numbers
 	// the last service seen, as text: a resource's spans share it
 	service, serviceText string
@@ -63,11 +63,12 @@ func (c *Case) add(sp ptrace.Span, service string, now time.Time) {
 	attrs := sp.Attributes()
 	k.attrs = c.attrs.start(min(attrs.Len()+1, l.MaxAttributes+1))
 	k.statusMessage = text(sp.Status().Message(), l.MaxValueBytes)
-	// keep keeps an attribute: key as text (mapped keys need no repair),
-	// the value as text unless given.
+	// keep keeps an attribute: the key cut, the value as text cut, unless
+	// given. The values the mapping reads are repaired here; the others
+	// only when the record is scrubbed (see text).
 	keep := func(key string, v pcommon.Value, val string) {
 		id := idOf(key)
-		if id == noKey && len(k.attrs.m) >= l.MaxAttributes {
+		if id == noKey && len(k.attrs.list) >= l.MaxAttributes {
 			k.droppedAttrs++
 			return
 		}
@@ -75,18 +76,24 @@ func (c *Case) add(sp ptrace.Span, service string, now time.Time) {
 		if id != noKey {
 			budget = 0
 		}
-		if id == noKey || id == keyOIToolCall {
+		switch id {
+		case noKey:
+			key = clipText(key, 256)
+		case keyOIToolCall:
 			key = text(key, 256)
 		}
 		if val == "" {
-			val = text(c.valueString(v), l.MaxValueBytes)
+			val = clipText(c.valueString(v), l.MaxValueBytes)
+			if id != noKey {
+				val, _ = sanitize.Repair(val)
+			}
 		}
 		if c.kept[budget]+len(key)+len(val) > l.MaxTraceBytes {
 			c.overBudget++
 			return
 		}
 		c.kept[budget] += len(key) + len(val)
-		c.attrs.set(&k.attrs, key, val, id)
+		k.attrs.set(key, val, id)
 	}
 	if service != "" {
 		if service != c.service {
@@ -129,9 +136,10 @@ func (c *Case) valueString(v pcommon.Value) string {
 }
 
 // text cuts s to n bytes and repairs it (NUL, invalid UTF-8). Redaction
-// of credentials happens once for the whole case, when the runner
-// sanitizes every column it stores (runner/scrub.go): the response
-// metadata holding the spans, the actions and the metric reasons.
+// of credentials, and the repair of attributes the mapping does not read,
+// happen once for the whole case, when the runner sanitizes every column
+// it stores (runner/scrub.go): the response metadata holding the spans,
+// the actions and the metric reasons.
 func text(s string, n int) string {
 	out, _ := sanitize.Repair(clipText(s, n))
 	return out

@@ -179,14 +179,14 @@ func (c Collected) Evidence() Evidence {
 			parent, parentText = s.parent, hex.EncodeToString(s.parent[:])
 		}
 		ts := models.TraceSpan{SpanID: ids[16*i : 16*i+16], Name: s.name, Kind: kindName(s.kind), StartMS: durationMS(first, s.start),
-			DurationMS: durationMS(s.start, s.end), Status: statusName(s.status), StatusMessage: s.statusMessage, Attributes: s.attrs.m}
+			DurationMS: durationMS(s.start, s.end), Status: statusName(s.status), StatusMessage: s.statusMessage, Attributes: s.attrs.list}
 		if !s.parent.IsEmpty() {
 			ts.ParentID = parentText
 		}
 		rec.Spans = append(rec.Spans, ts)
 		ev.Trace.Spans = append(ev.Trace.Spans, score.Span{Name: s.name, DurationMS: ts.DurationMS, Error: s.status == ptrace.StatusCodeError})
 		if strings.EqualFold(s.attrs.get(keyOIKind), "LLM") {
-			oiCalls = append(oiCalls, oiModelCalls(s.attrs.m)...)
+			oiCalls = append(oiCalls, oiModelCalls(s.attrs.list)...)
 		}
 		if a, rawArgs, ok := toolCall(s, &args); ok {
 			if strings.EqualFold(s.attrs.get(keyOIKind), "TOOL") {

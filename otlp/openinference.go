@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/score"
 )
 
@@ -31,18 +32,18 @@ type oiCall struct {
 
 // oiModelCalls lists the tool calls an LLM span's output messages carry,
 // in message and call order.
-func oiModelCalls(a map[string]string) []oiCall {
+func oiModelCalls(a models.SpanAttrs) []oiCall {
 	var out []oiCall
 	for m := 0; m < 64; m++ {
 		found := false
 		for c := 0; c < 64; c++ {
 			base := oiToolCallsPrefix + strconv.Itoa(m) + ".message.tool_calls." + strconv.Itoa(c) + ".tool_call.function."
-			name, ok := a[base+"name"]
+			name, ok := a.Get(base + "name")
 			if !ok {
 				break
 			}
 			found = true
-			out = append(out, oiCall{name: name, args: a[base+"arguments"]})
+			out = append(out, oiCall{name: name, args: a.Value(base + "arguments")})
 		}
 		if !found && m > 0 {
 			break

@@ -24,7 +24,7 @@ func BenchmarkScrubCase_trace512(b *testing.B) {
 			tr.ModelCalls++
 		}
 		tr.Spans = append(tr.Spans, models.TraceSpan{SpanID: fmt.Sprintf("%016x", i+1), Name: "span", Status: "ok",
-			StartMS: float64(i), DurationMS: 0.5, Attributes: attrs})
+			StartMS: float64(i), DurationMS: 0.5, Attributes: models.SpanAttrsOf(attrs)})
 	}
 	meta, err := models.CaseMetadata{Trace: tr}.Encode()
 	if err != nil {

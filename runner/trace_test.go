@@ -147,7 +147,7 @@ func TestExecute_tracesNodeSDK(t *testing.T) {
 	s := mustLoad(t, fmt.Sprintf(traceSuite, nodeAgent(t, "sdk-agent.mjs")))
 	run := mustExecute(t, s, mustAgent(t, s.Agent, adapter.Options{}), ExecOptions{Traces: recv, Concurrency: 2})
 	wantTraced(t, run)
-	if tr := caseTrace(t, run.Cases[0]); tr.Spans[0].Attributes["service.name"] != "otel-node-sdk-agent" {
+	if tr := caseTrace(t, run.Cases[0]); tr.Spans[0].Attributes.Value("service.name") != "otel-node-sdk-agent" {
 		t.Errorf("root span attributes %v", tr.Spans[0].Attributes)
 	}
 }
