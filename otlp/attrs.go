@@ -109,7 +109,7 @@ func idOf(key string) keyID {
 
 // spanAttrs are a kept span's attributes as the stored trace holds them,
 // with the id of each key beside it, so that the mapping finds what it
-// reads without comparing keys; each a run of one of the arena's blocks.
+// reads without comparing keys.
 type spanAttrs struct {
 	list models.SpanAttrs
 	ids  []keyID
@@ -130,36 +130,70 @@ func (a *spanAttrs) get(id keyID) string {
 	return ""
 }
 
-// attrArena holds the attributes of a case's spans in blocks, a few
-// allocations for a whole trace: blocks double up to attrBlockMax
-// attributes, then stay at that, so the last one wastes little.
-type attrArena struct {
-	pairs []models.SpanAttr
-	ids   []keyID
+// textArena holds the text of a case's spans in blocks, a few
+// allocations for a whole trace: each span's run is its name, its status
+// message, then its attributes. Blocks double up to textBlockMax
+// entries, then stay at that, so the last one wastes little; a span
+// keeps no pointer, so the case's span list grows without the garbage
+// collector reading it.
+type textArena struct {
+	pairs [][]models.SpanAttr
+	ids   [][]keyID
 	next  int // the size of the next block
 }
 
-const attrBlockMax = 1024
+// textRef is where a span's run is: block blk, from lo, n entries of
+// room made for size.
+type textRef struct{ blk, lo, n, size uint32 }
 
-// start begins a span's attributes with room for n of them (more are
-// kept apart).
-func (r *attrArena) start(n int) spanAttrs {
-	if cap(r.pairs)-len(r.pairs) < n {
-		r.next = min(max(2*r.next, 64), attrBlockMax)
+const textBlockMax = 1024
+
+// runHead is how many entries of a run precede its attributes: the name
+// and the status message.
+const runHead = 2
+
+// start makes room for a span's run of n entries (more are moved to a
+// bigger room).
+func (r *textArena) start(n int) textRef {
+	last := len(r.pairs) - 1
+	if last < 0 || cap(r.pairs[last])-len(r.pairs[last]) < n {
+		r.next = min(max(2*r.next, 64), textBlockMax)
 		size := max(n, r.next)
-		r.pairs, r.ids = make([]models.SpanAttr, 0, size), make([]keyID, 0, size)
+		r.pairs = append(r.pairs, make([]models.SpanAttr, 0, size))
+		r.ids = append(r.ids, make([]keyID, 0, size))
+		last++
 	}
-	l := len(r.pairs)
-	r.pairs, r.ids = r.pairs[:l+n], r.ids[:l+n]
-	return spanAttrs{list: r.pairs[l : l : l+n], ids: r.ids[l : l : l+n]}
+	l := len(r.pairs[last])
+	r.pairs[last], r.ids[last] = r.pairs[last][:l+n], r.ids[last][:l+n]
+	return textRef{blk: uint32(last), lo: uint32(l), size: uint32(n)}
 }
 
-// set keeps an attribute; a later one of the same key replaces it, as
-// get and the stored record read them.
-func (a *spanAttrs) set(key, val string, id keyID) {
-	a.list = append(a.list, models.SpanAttr{Key: key, Value: val})
-	a.ids = append(a.ids, id)
-	a.has |= 1 << id
+// set adds an entry to the run at t; *has gets id's bit.
+func (r *textArena) set(t *textRef, has *uint32, key, val string, id keyID) {
+	if t.n == t.size {
+		r.move(t)
+	}
+	at := t.lo + t.n
+	r.pairs[t.blk][at], r.ids[t.blk][at] = models.SpanAttr{Key: key, Value: val}, id
+	t.n++
+	*has |= 1 << id
+}
+
+// move copies the run at t to a room twice its size.
+func (r *textArena) move(t *textRef) {
+	to := r.start(2 * int(t.size))
+	copy(r.pairs[to.blk][to.lo:], r.pairs[t.blk][t.lo:t.lo+t.n])
+	copy(r.ids[to.blk][to.lo:], r.ids[t.blk][t.lo:t.lo+t.n])
+	to.n = t.n
+	*t = to
+}
+
+// run is the span's text: its name, status message and attributes.
+func (r *textArena) run(s *span) (name, statusMessage string, attrs spanAttrs) {
+	t := s.text
+	pairs := r.pairs[t.blk][t.lo : t.lo+t.n : t.lo+t.n]
+	ids := r.ids[t.blk][t.lo : t.lo+t.n : t.lo+t.n]
+	return pairs[0].Value, pairs[1].Value, spanAttrs{list: pairs[runHead:], ids: ids[runHead:], has: s.has}
 }
 
 // numbers holds the text of a case's numeric attributes: one buffer, not

@@ -40,7 +40,9 @@ func TestMappedArena_acrossBlocks(t *testing.T) {
 	if len(s.c.spans) != n {
 		t.Fatalf("%d spans kept", len(s.c.spans))
 	}
-	for i, sp := range s.c.spans {
+	col := s.Collected()
+	for i := range col.spans {
+		sp := col.kept(i)
 		for k, id := range keys {
 			want := fmt.Sprintf("%s=%d", k, i)
 			if id == keyOperation {

@@ -29,21 +29,21 @@ type Case struct {
 	// attribute text kept: [0] mapped keys, [1] the others
 	kept       [2]int
 	overBudget int // attributes left out for MaxTraceBytes
-	attrs      attrArena
+	text       textArena
 	numbers    numbers
 	// the last service seen, as text: a resource's spans share it
 	service, serviceText string
 }
 
-// span is a kept span: text already cut to the limits and sanitized.
+// span is a kept span, its text (cut to the limits) in the case's arena.
 type span struct {
-	id, parent          pcommon.SpanID // parent empty: none
-	start, end          uint64         // unix nanoseconds
-	name, statusMessage string
-	attrs               spanAttrs
-	droppedAttrs        int32
-	kind                ptrace.SpanKind
-	status              ptrace.StatusCode
+	id, parent   pcommon.SpanID // parent empty: none
+	start, end   uint64         // unix nanoseconds
+	text         textRef
+	has          uint32 // a bit per keyID among its attributes
+	droppedAttrs int32
+	kind         ptrace.SpanKind
+	status       ptrace.StatusCode
 }
 
 // add keeps sp if the case has room; r.mu is held.
@@ -58,17 +58,18 @@ func (c *Case) add(sp ptrace.Span, service string, now time.Time) {
 		return
 	}
 	l := c.r.limits
-	k := span{id: sp.SpanID(), parent: sp.ParentSpanID(), name: text(sp.Name(), l.MaxValueBytes), kind: sp.Kind(),
+	k := span{id: sp.SpanID(), parent: sp.ParentSpanID(), kind: sp.Kind(),
 		start: uint64(sp.StartTimestamp()), end: uint64(sp.EndTimestamp()), status: sp.Status().Code()}
 	attrs := sp.Attributes()
-	k.attrs = c.attrs.start(min(attrs.Len()+1, l.MaxAttributes+1))
-	k.statusMessage = text(sp.Status().Message(), l.MaxValueBytes)
+	t := c.text.start(runHead + min(attrs.Len()+1, l.MaxAttributes+1))
+	c.text.set(&t, &k.has, "", text(sp.Name(), l.MaxValueBytes), noKey)
+	c.text.set(&t, &k.has, "", text(sp.Status().Message(), l.MaxValueBytes), noKey)
 	// keep keeps an attribute: the key cut, the value as text cut, unless
 	// given. The values the mapping reads are repaired here; the others
 	// only when the record is scrubbed (see text).
 	keep := func(key string, v pcommon.Value, val string) {
 		id := idOf(key)
-		if id == noKey && len(k.attrs.list) >= l.MaxAttributes {
+		if id == noKey && int(t.n)-runHead >= l.MaxAttributes {
 			k.droppedAttrs++
 			return
 		}
@@ -93,7 +94,7 @@ func (c *Case) add(sp ptrace.Span, service string, now time.Time) {
 			return
 		}
 		c.kept[budget] += len(key) + len(val)
-		k.attrs.set(key, val, id)
+		c.text.set(&t, &k.has, key, val, id)
 	}
 	if service != "" {
 		if service != c.service {
@@ -105,6 +106,7 @@ func (c *Case) add(sp ptrace.Span, service string, now time.Time) {
 		keep(key, v, "")
 		return true
 	})
+	k.text = t
 	if c.spans == nil {
 		c.spans = make([]span, 0, 4) // an agent call's few spans in one allocation
 	}
@@ -296,4 +298,5 @@ type Collected struct {
 	// LastSpanMS is when the last span arrived, in ms after Begin.
 	LastSpanMS float64
 	spans      []span
+	text       textArena // the spans' text
 }

@@ -130,7 +130,7 @@ func (s *Spans) Collected() Collected {
 // attributes the limits left out; its spans in arrival order.
 func (c *Case) collected() Collected {
 	l := c.r.limits
-	out := Collected{TraceID: c.TraceID(), Received: c.received, Dropped: c.received - len(c.spans), spans: c.spans}
+	out := Collected{TraceID: c.TraceID(), Received: c.received, Dropped: c.received - len(c.spans), spans: c.spans, text: c.text}
 	if out.Dropped > 0 {
 		out.Notes = append(out.Notes, fmt.Sprintf("kept the first %d of %d spans (the span cap)", len(c.spans), c.received))
 	}
@@ -153,7 +153,7 @@ func (c Collected) Evidence() Evidence {
 	ev := Evidence{Record: rec, Trace: &score.Trace{Dropped: c.Dropped, Spans: make([]score.Span, 0, len(c.spans))}}
 	tools := 0
 	for i := range c.spans {
-		if toolDialect(&c.spans[i]) != notTool {
+		if k := c.kept(i); toolDialect(&k) != notTool {
 			tools++
 		}
 	}
@@ -174,7 +174,8 @@ func (c Collected) Evidence() Evidence {
 	var oiCalls []oiCall              // tool calls OpenInference model spans asked for
 	var mastra mastraSteps
 	for i := range c.spans {
-		s := &c.spans[i]
+		k := c.kept(i)
+		s := &k
 		if !s.parent.IsEmpty() && (s.parent != parent || parentText == "") {
 			parent, parentText = s.parent, hex.EncodeToString(s.parent[:])
 		}
@@ -219,6 +220,20 @@ func (c Collected) Evidence() Evidence {
 	return ev
 }
 
+// keptSpan is a kept span with its text, as the mapping reads it.
+type keptSpan struct {
+	*span
+	name, statusMessage string
+	attrs               spanAttrs
+}
+
+// kept is span i with its text.
+func (c *Collected) kept(i int) keptSpan {
+	k := keptSpan{span: &c.spans[i]}
+	k.name, k.statusMessage, k.attrs = c.text.run(k.span)
+	return k
+}
+
 // idText is the spans' ids in hex, 16 digits each, as one string.
 func idText(spans []span) string {
 	var b strings.Builder
@@ -247,7 +262,7 @@ const (
 )
 
 // toolDialect is the first dialect that reads s as a tool call.
-func toolDialect(s *span) int {
+func toolDialect(s *keptSpan) int {
 	a := &s.attrs
 	switch {
 	case a.get(keyOperation) == "execute_tool":
@@ -262,7 +277,7 @@ func toolDialect(s *span) int {
 
 // toolCall reads a tool-call span in the first dialect that knows it;
 // rawArgs is its argument text when that was not a JSON object.
-func toolCall(s *span, buf *argText) (act score.Action, rawArgs *string, ok bool) {
+func toolCall(s *keptSpan, buf *argText) (act score.Action, rawArgs *string, ok bool) {
 	a := &s.attrs
 	var name, args, result string
 	switch toolDialect(s) {
@@ -290,7 +305,7 @@ func toolCall(s *span, buf *argText) (act score.Action, rawArgs *string, ok bool
 }
 
 // modelCall reads a model-call span's usage (-1: not reported).
-func modelCall(s *span) (in, out int64, ok bool) {
+func modelCall(s *keptSpan) (in, out int64, ok bool) {
 	a := &s.attrs
 	switch op := a.get(keyOperation); {
 	case op == "chat" || op == "text_completion" || op == "generate_content" || op == "embeddings":

@@ -25,7 +25,7 @@ type mastraSteps struct {
 
 // see notes a span: a generation read as a model call, or a step (one
 // without a parent is no generation's).
-func (m *mastraSteps) see(s *span, modelCall bool) {
+func (m *mastraSteps) see(s *keptSpan, modelCall bool) {
 	switch s.attrs.get(keyMastraType) {
 	case mastraGeneration:
 		if modelCall && len(m.generations) < mastraMaxGeneration {
