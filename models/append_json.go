@@ -15,7 +15,7 @@ import (
 // AppendJSONString writes s as json.Marshal does.
 func AppendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+		if stringRewrites[s[i]] {
 			out, _ := json.Marshal(s) // a string always encodes
 			return append(b, out...)
 		}
@@ -31,7 +31,7 @@ func AppendJSONString(b []byte, s string) []byte {
 // finds it is not.
 func AppendJSONRaw(b []byte, raw json.RawMessage) ([]byte, error) {
 	for _, c := range raw {
-		if c <= ' ' || c >= 0x80 || c == '<' || c == '>' || c == '&' {
+		if rawRewrites[c] {
 			out, err := json.Marshal(raw)
 			if err != nil {
 				return b, err
@@ -61,3 +61,13 @@ func AppendJSONFloat(b []byte, f float64) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// stringRewrites are the bytes encoding/json escapes or checks in a
+// string; rawRewrites those it removes or escapes in raw JSON text.
+var stringRewrites, rawRewrites = func() (str, raw [256]bool) {
+	for c := range 256 {
+		str[c] = c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&'
+		raw[c] = c <= ' ' || c >= 0x80 || c == '<' || c == '>' || c == '&'
+	}
+	return str, raw
+}()

@@ -52,7 +52,8 @@ func BenchmarkReceiver_throughput(b *testing.B) {
 // BenchmarkActions_1000Spans reads one agent trace of 1,000 spans (an
 // invoke_agent root, then model calls and tool calls in turn, with the
 // GenAI attributes the SDKs write) from an OTLP protobuf request into
-// actions and usage, against decoding the same request with pdata alone:
+// actions and usage, against decoding the same request with pdata alone,
+// and against the floor any reading has (see floor):
 //
 //	go test ./otlp/ -run '^$' -bench Actions_1000Spans -cpu 1 -benchmem
 func BenchmarkActions_1000Spans(b *testing.B) {
@@ -67,6 +68,31 @@ func BenchmarkActions_1000Spans(b *testing.B) {
 			td, err := (&ptrace.ProtoUnmarshaler{}).UnmarshalTraces(body)
 			if err != nil || td.SpanCount() != 1000 {
 				b.Fatalf("decoded %d spans, %v", td.SpanCount(), err)
+			}
+		}
+	})
+	// floor reads no more than any reading must: each attribute's key is
+	// matched against the mapping's, and each tool call's arguments and
+	// result are checked as JSON; nothing is kept.
+	b.Run("floor", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		defer reportCPU(b, cpuTime())
+		for b.Loop() {
+			td, err := (&ptrace.ProtoUnmarshaler{}).UnmarshalTraces(body)
+			if err != nil {
+				b.Fatal(err)
+			}
+			valid := 0
+			EachSpan(td, func(sp ptrace.Span, _ string) {
+				sp.Attributes().Range(func(k string, v pcommon.Value) bool {
+					if id := idOf(k); (id == keyToolArgs || id == keyToolResult) && validJSON(v.Str()) {
+						valid++
+					}
+					return true
+				})
+			})
+			if valid != 998 {
+				b.Fatalf("%d valid tool texts; want 998", valid)
 			}
 		}
 	})

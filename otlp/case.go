@@ -65,8 +65,8 @@ func (c *Case) add(sp ptrace.Span, service string, now time.Time) {
 	c.text.set(&t, &k.has, "", text(sp.Name(), l.MaxValueBytes), noKey)
 	c.text.set(&t, &k.has, "", text(sp.Status().Message(), l.MaxValueBytes), noKey)
 	// keep keeps an attribute: the key cut, the value as text cut, unless
-	// given. The values the mapping reads are repaired here; the others
-	// only when the record is scrubbed (see text).
+	// given. Values are repaired where the mapping turns them into
+	// actions, and in the record when it is scrubbed (see text).
 	keep := func(key string, v pcommon.Value, val string) {
 		id := idOf(key)
 		if id == noKey && int(t.n)-runHead >= l.MaxAttributes {
@@ -77,17 +77,11 @@ func (c *Case) add(sp ptrace.Span, service string, now time.Time) {
 		if id != noKey {
 			budget = 0
 		}
-		switch id {
-		case noKey:
+		if id == noKey || id == keyOIToolCall {
 			key = clipText(key, 256)
-		case keyOIToolCall:
-			key = text(key, 256)
 		}
 		if val == "" {
 			val = clipText(c.valueString(v), l.MaxValueBytes)
-			if id != noKey {
-				val, _ = sanitize.Repair(val)
-			}
 		}
 		if c.kept[budget]+len(key)+len(val) > l.MaxTraceBytes {
 			c.overBudget++
@@ -138,10 +132,10 @@ func (c *Case) valueString(v pcommon.Value) string {
 }
 
 // text cuts s to n bytes and repairs it (NUL, invalid UTF-8). Redaction
-// of credentials, and the repair of attributes the mapping does not read,
-// happen once for the whole case, when the runner sanitizes every column
-// it stores (runner/scrub.go): the response metadata holding the spans,
-// the actions and the metric reasons.
+// of credentials, and the repair of attribute values, happen once for
+// the whole case, when the runner sanitizes every column it stores
+// (runner/scrub.go): the response metadata holding the spans, the
+// actions and the metric reasons.
 func text(s string, n int) string {
 	out, _ := sanitize.Repair(clipText(s, n))
 	return out

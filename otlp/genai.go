@@ -12,6 +12,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/agentevals-go/agentevals/models"
+	"github.com/agentevals-go/agentevals/sanitize"
 	"github.com/agentevals-go/agentevals/score"
 )
 
@@ -296,12 +297,19 @@ func toolCall(s *keptSpan, buf *argText) (act score.Action, rawArgs *string, ok 
 	default:
 		return score.Action{}, nil, false
 	}
-	act = score.Action{Group: a.get(keyGroup), Name: name, Result: buf.result(result), Status: score.StatusOK}
-	act.Arguments, rawArgs = buf.arguments(args)
+	act = score.Action{Group: repaired(a.get(keyGroup)), Name: repaired(name), Result: buf.result(repaired(result)), Status: score.StatusOK}
+	act.Arguments, rawArgs = buf.arguments(repaired(args))
 	if s.status == ptrace.StatusCodeError || a.get(keyErrorType) != "" {
 		act.Status = score.StatusError
 	}
 	return act, rawArgs, true
+}
+
+// repaired is s with NUL and invalid UTF-8 replaced, as an action holds
+// text.
+func repaired(s string) string {
+	out, _ := sanitize.Repair(s)
+	return out
 }
 
 // modelCall reads a model-call span's usage (-1: not reported).

@@ -43,7 +43,7 @@ func oiModelCalls(a models.SpanAttrs) []oiCall {
 				break
 			}
 			found = true
-			out = append(out, oiCall{name: name, args: a.Value(base + "arguments")})
+			out = append(out, oiCall{name: repaired(name), args: repaired(a.Value(base + "arguments"))})
 		}
 		if !found && m > 0 {
 			break
