@@ -5,41 +5,118 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
 )
 
-// The Append functions write values exactly as encoding/json writes them,
-// without reflection: a record of many spans or tool calls is written on
-// every case. Text that encoding/json would escape or change goes through
-// encoding/json itself.
+// ValidJSON reports whether s is one JSON value, as json.Valid does
+// (FuzzValidJSON) at a third of its cost: a trace's every tool call has
+// its arguments and result checked, and its record its actions.
+func ValidJSON(s string) bool { return gjson.Valid(s) }
 
-// AppendJSONString writes s as json.Marshal does.
+// ValidJSONBytes is ValidJSON for bytes.
+func ValidJSONBytes(b []byte) bool { return gjson.ValidBytes(b) }
+
+// The Append functions write values exactly as encoding/json writes them
+// (FuzzAppendJSONString, FuzzAppendJSONRaw), without reflection: a record
+// of many spans or tool calls is written on every case.
+
+// AppendJSONString writes s as json.Marshal does: quoted, with <, > and &
+// escaped, invalid UTF-8 as U+FFFD.
 func AppendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if stringRewrites[s[i]] {
-			out, _ := json.Marshal(s) // a string always encodes
-			return append(b, out...)
-		}
-	}
+	const hex = "0123456789abcdef"
 	b = append(b, '"')
-	b = append(b, s...)
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if !stringEscapes[c] {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(append(b, s[start:i]...), `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hex[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
 	return append(b, '"')
 }
 
-// AppendJSONRaw writes JSON text as json.Marshal writes a RawMessage
-// (compacted, HTML characters escaped). raw must be JSON (json.Valid):
-// written as it is, it is not checked again; an error when a rewrite
-// finds it is not.
-func AppendJSONRaw(b []byte, raw json.RawMessage) ([]byte, error) {
-	for _, c := range raw {
-		if rawRewrites[c] {
-			out, err := json.Marshal(raw)
-			if err != nil {
-				return b, err
+// stringEscapes are the ASCII bytes encoding/json escapes in a string.
+var stringEscapes = func() (esc [utf8.RuneSelf]bool) {
+	for c := range utf8.RuneSelf {
+		esc[c] = c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&'
+	}
+	return esc
+}()
+
+// AppendJSONRaw writes JSON text as json.Marshal writes a RawMessage:
+// white space between tokens removed; <, >, &, U+2028 and U+2029 escaped.
+// raw must be valid JSON (json.Valid).
+func AppendJSONRaw(b []byte, raw json.RawMessage) []byte {
+	const hex = "0123456789abcdef"
+	inString := false
+	start := 0
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if !inString {
+			switch c {
+			case '"':
+				inString = true
+			case ' ', '\t', '\n', '\r':
+				b = append(b, raw[start:i]...)
+				start = i + 1
 			}
-			return append(b, out...), nil
+			continue
+		}
+		switch c {
+		case '\\':
+			i++ // the escaped byte neither ends the string nor needs escaping
+		case '"':
+			inString = false
+		case '<', '>', '&':
+			b = append(append(b, raw[start:i]...), '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			start = i + 1
+		case 0xE2: // U+2028 and U+2029 are E2 80 A8 and E2 80 A9
+			if i+2 < len(raw) && raw[i+1] == 0x80 && raw[i+2]&^1 == 0xA8 {
+				b = append(append(b, raw[start:i]...), '\\', 'u', '2', '0', '2', hex[raw[i+2]&0xF])
+				i += 2
+				start = i + 1
+			}
 		}
 	}
-	return append(b, raw...), nil
+	return append(b, raw[start:]...)
 }
 
 // AppendJSONFloat writes f as json.Marshal writes a float64; an error
@@ -61,13 +138,3 @@ func AppendJSONFloat(b []byte, f float64) ([]byte, error) {
 	}
 	return b, nil
 }
-
-// stringRewrites are the bytes encoding/json escapes or checks in a
-// string; rawRewrites those it removes or escapes in raw JSON text.
-var stringRewrites, rawRewrites = func() (str, raw [256]bool) {
-	for c := range 256 {
-		str[c] = c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&'
-		raw[c] = c <= ' ' || c >= 0x80 || c == '<' || c == '>' || c == '&'
-	}
-	return str, raw
-}()

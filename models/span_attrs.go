@@ -34,14 +34,28 @@ func (a SpanAttrs) Value(key string) string {
 // Unique is a in key order with each key once (its last value). It is a
 // itself when a is so already.
 func (a SpanAttrs) Unique() SpanAttrs {
-	if slices.IsSortedFunc(a, func(x, y SpanAttr) int { return cmp.Compare(x.Key, y.Key) }) && !repeatsKey(a) {
+	if a.inKeyOrder() {
 		return a
 	}
-	out := slices.Clone(a)
-	slices.SortStableFunc(out, func(x, y SpanAttr) int { return cmp.Compare(x.Key, y.Key) })
-	kept := out[:0]
-	for i, at := range out {
-		if i+1 < len(out) && out[i+1].Key == at.Key {
+	return slices.Clone(a).sortUnique()
+}
+
+// inKeyOrder reports whether every key is greater than the one before.
+func (a SpanAttrs) inKeyOrder() bool {
+	for i := 1; i < len(a); i++ {
+		if a[i].Key <= a[i-1].Key {
+			return false
+		}
+	}
+	return true
+}
+
+// sortUnique sorts a in place by key, keeping the last value of a key.
+func (a SpanAttrs) sortUnique() SpanAttrs {
+	slices.SortStableFunc(a, func(x, y SpanAttr) int { return cmp.Compare(x.Key, y.Key) })
+	kept := a[:0]
+	for i, at := range a {
+		if i+1 < len(a) && a[i+1].Key == at.Key {
 			continue // a later attribute of the key replaces this one
 		}
 		kept = append(kept, at)
@@ -49,25 +63,21 @@ func (a SpanAttrs) Unique() SpanAttrs {
 	return kept
 }
 
-// repeatsKey reports whether sorted attributes hold a key twice.
-func repeatsKey(sorted SpanAttrs) bool {
-	for i := 1; i < len(sorted); i++ {
-		if sorted[i].Key == sorted[i-1].Key {
-			return true
-		}
-	}
-	return false
-}
-
 // MarshalJSON writes the attributes as a JSON object in key order.
 func (a SpanAttrs) MarshalJSON() ([]byte, error) {
-	return a.appendJSON(nil), nil
+	var scratch SpanAttrs
+	return a.appendJSON(nil, &scratch), nil
 }
 
-// appendJSON writes the attributes as MarshalJSON does.
-func (a SpanAttrs) appendJSON(b []byte) []byte {
+// appendJSON writes the attributes as MarshalJSON does; scratch holds
+// their sorted copy when they are not in key order.
+func (a SpanAttrs) appendJSON(b []byte, scratch *SpanAttrs) []byte {
+	if !a.inKeyOrder() {
+		*scratch = append((*scratch)[:0], a...)
+		a = scratch.sortUnique()
+	}
 	b = append(b, '{')
-	for i, at := range a.Unique() {
+	for i, at := range a {
 		if i > 0 {
 			b = append(b, ',')
 		}

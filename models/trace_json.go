@@ -50,24 +50,23 @@ func (t *CaseTrace) appendJSON(b []byte) ([]byte, error) {
 	}
 	if len(t.SpanActions) > 0 {
 		key("span_actions")
-		if !json.Valid(t.SpanActions) {
+		if !ValidJSONBytes(t.SpanActions) {
 			_, err = json.Marshal(t.SpanActions) // encoding/json's own error
 			return nil, fmt.Errorf("encode trace span_actions: %w", err)
 		}
-		if b, err = AppendJSONRaw(b, json.RawMessage(t.SpanActions)); err != nil {
-			return nil, fmt.Errorf("encode trace span_actions: %w", err)
-		}
+		b = AppendJSONRaw(b, json.RawMessage(t.SpanActions))
 	}
 	key("spans")
 	if t.Spans == nil {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
+		var scratch SpanAttrs // a span's attributes in key order
 		for i := range t.Spans {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			if b, err = t.Spans[i].appendJSON(b); err != nil {
+			if b, err = t.Spans[i].appendJSON(b, &scratch); err != nil {
 				return nil, fmt.Errorf("encode trace span %d: %w", i, err)
 			}
 		}
@@ -85,12 +84,12 @@ func (t *CaseTrace) appendJSON(b []byte) ([]byte, error) {
 }
 
 // appendJSON writes the span as json.Marshal does.
-func (s *TraceSpan) appendJSON(b []byte) ([]byte, error) {
+func (s *TraceSpan) appendJSON(b []byte, scratch *SpanAttrs) ([]byte, error) {
 	var err error
 	b = append(b, '{')
 	if len(s.Attributes) > 0 {
 		b = append(b, `"attributes":`...)
-		b = s.Attributes.appendJSON(b)
+		b = s.Attributes.appendJSON(b, scratch)
 		b = append(b, ',')
 	}
 	b = append(b, `"duration_ms":`...)

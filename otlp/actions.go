@@ -3,8 +3,6 @@ package otlp
 import (
 	"encoding/json"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/agentevals-go/agentevals/models"
 	"github.com/agentevals-go/agentevals/score"
 )
@@ -61,13 +59,13 @@ func storedActions(acts []score.Action, raw []*string, objects bool) models.JSON
 		b = models.AppendJSONString(b, a.Name)
 		b = append(b, `,"arguments":`...)
 		if objects {
-			b = appendRaw(b, a.Arguments)
+			b = models.AppendJSONRaw(b, a.Arguments)
 		} else {
-			b = appendRaw(b, objectArguments(a.Arguments))
+			b = models.AppendJSONRaw(b, objectArguments(a.Arguments))
 		}
 		if len(a.Result) > 0 {
 			b = append(b, `,"result":`...)
-			b = appendRaw(b, a.Result)
+			b = models.AppendJSONRaw(b, a.Result)
 		}
 		if a.Status != "" {
 			b = append(b, `,"status":`...)
@@ -86,16 +84,6 @@ func storedActions(acts []score.Action, raw []*string, objects bool) models.JSON
 	return append(b, ']')
 }
 
-// appendRaw writes JSON text the reader validated as json.Marshal writes
-// a RawMessage.
-func appendRaw(b []byte, raw json.RawMessage) []byte {
-	b, err := models.AppendJSONRaw(b, raw)
-	if err != nil {
-		panic(err) // the callers pass only JSON they validated, as MustJSON did
-	}
-	return b
-}
-
 // argText holds the argument and result text of a trace's tool calls:
 // blocks of bytes, not one allocation a call.
 type argText struct{ b []byte }
@@ -104,7 +92,7 @@ type argText struct{ b []byte }
 // it is; none is {}; anything else (a string, an array, text that is not
 // JSON) is {} with the text returned as raw, to be kept as evidence.
 func (t *argText) arguments(text string) (args json.RawMessage, raw *string) {
-	if text != "" && text[0] == '{' && validJSON(text) {
+	if text != "" && text[0] == '{' && models.ValidJSON(text) {
 		// Valid JSON that starts with a brace is an object: checking it
 		// is far cheaper than decoding it.
 		return t.copy(text), nil
@@ -122,7 +110,7 @@ func (t *argText) result(text string) json.RawMessage {
 	if text == "" {
 		return nil
 	}
-	if validJSON(text) {
+	if models.ValidJSON(text) {
 		return t.copy(text)
 	}
 	return score.ActionJSON(text)
@@ -137,11 +125,6 @@ func (t *argText) copy(s string) json.RawMessage {
 	t.b = append(t.b, s...)
 	return t.b[l:len(t.b):len(t.b)]
 }
-
-// validJSON reports whether s is one JSON value, as json.Valid does (see
-// FuzzValidJSON) at a third of its cost: a trace's every tool call has
-// its arguments and result checked.
-func validJSON(s string) bool { return gjson.Valid(s) }
 
 // objectArguments is args when it is a JSON object, else {}.
 func objectArguments(args json.RawMessage) json.RawMessage {

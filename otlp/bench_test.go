@@ -10,6 +10,8 @@ import (
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/agentevals-go/agentevals/models"
 )
 
 // BenchmarkReceiver_throughput posts batches of 512 GenAI tool spans (the
@@ -85,7 +87,7 @@ func BenchmarkActions_1000Spans(b *testing.B) {
 			valid := 0
 			EachSpan(td, func(sp ptrace.Span, _ string) {
 				sp.Attributes().Range(func(k string, v pcommon.Value) bool {
-					if id := idOf(k); (id == keyToolArgs || id == keyToolResult) && validJSON(v.Str()) {
+					if id := idOf(k); (id == keyToolArgs || id == keyToolResult) && models.ValidJSON(v.Str()) {
 						valid++
 					}
 					return true

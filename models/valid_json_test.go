@@ -1,4 +1,4 @@
-package otlp
+package models
 
 import (
 	"encoding/json"
@@ -11,15 +11,15 @@ var validJSONSeeds = []string{
 	`{"a":1,}`, `[`, ``, ` `, `1e`, `.5`, `+1`, `{"a":"b"`, `"\q"`, `[[[[[]]]]]`, `{"":""}`, "\"a\tb\"",
 }
 
-// validJSON decides as json.Valid does on every shape the seeds and the
-// fuzzer reach (go test -fuzz FuzzValidJSON ./otlp/).
+// ValidJSON decides as json.Valid does on every shape the seeds and the
+// fuzzer reach (go test -fuzz FuzzValidJSON ./models/).
 func FuzzValidJSON(f *testing.F) {
 	for _, s := range validJSONSeeds {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := validJSON(s), json.Valid([]byte(s)); got != want {
-			t.Fatalf("validJSON(%q) = %v; json.Valid says %v", s, got, want)
+		if got, want := ValidJSON(s), json.Valid([]byte(s)); got != want || ValidJSONBytes([]byte(s)) != want {
+			t.Fatalf("ValidJSON(%q) = %v; json.Valid says %v", s, got, want)
 		}
 	})
 }
