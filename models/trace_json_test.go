@@ -34,22 +34,24 @@ func TestCaseTrace_AsMarshal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := json.Marshal(asMaps(tt.rec))
+			// encoding/json by reflection, the attributes through their
+			// MarshalJSON, which is held to a map's encoding in turn.
+			want, err := json.Marshal(&tt.rec)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(got, want) {
 				t.Fatalf("wrote\n%s\nencoding/json writes\n%s", got, want)
 			}
-			if viaMarshaler, _ := json.Marshal(&tt.rec); !bytes.Equal(viaMarshaler, want) {
-				t.Fatalf("json.Marshal of the record wrote\n%s\nwant\n%s", viaMarshaler, want)
+			for _, s := range tt.rec.Spans {
+				assertAttrsAsMap(t, s.Attributes)
 			}
 			back, err := DecodeTrace(got)
 			if err != nil {
 				t.Fatal(err)
 			}
 			again, _ := back.appendJSON(nil)
-			if want, _ := json.Marshal(asMaps(*back)); !bytes.Equal(again, want) {
+			if want, _ := json.Marshal(back); !bytes.Equal(again, want) {
 				t.Fatalf("read back and written again\n%s\nwant\n%s", again, want)
 			}
 		})
@@ -65,45 +67,16 @@ func TestCaseTrace_AsMarshal(t *testing.T) {
 	}
 }
 
-// asMaps is rec as encoding/json sees it with map attributes.
-func asMaps(rec CaseTrace) any {
-	type span struct {
-		Attributes    map[string]string `json:"attributes,omitempty"`
-		DurationMS    float64           `json:"duration_ms"`
-		Kind          string            `json:"kind,omitempty"`
-		Name          string            `json:"name"`
-		ParentID      string            `json:"parent_id,omitempty"`
-		SpanID        string            `json:"span_id"`
-		StartMS       float64           `json:"start_ms"`
-		Status        string            `json:"status"`
-		StatusMessage string            `json:"status_message,omitempty"`
+// assertAttrsAsMap holds the attributes' JSON to encoding/json's for a
+// map of them.
+func assertAttrsAsMap(t *testing.T, a SpanAttrs) {
+	t.Helper()
+	m := map[string]string{}
+	for _, at := range a {
+		m[at.Key] = at.Value
 	}
-	type record struct {
-		ActionsFrom   string   `json:"actions_from,omitempty"`
-		InputTokens   *int64   `json:"input_tokens,omitempty"`
-		ModelCalls    int      `json:"model_calls"`
-		Notes         []string `json:"notes,omitempty"`
-		OutputTokens  *int64   `json:"output_tokens,omitempty"`
-		ParentSpanID  string   `json:"parent_span_id,omitempty"`
-		SpanActions   JSON     `json:"span_actions,omitempty"`
-		Spans         []span   `json:"spans"`
-		SpansDropped  int      `json:"spans_dropped,omitempty"`
-		SpansReceived int      `json:"spans_received"`
-		TraceID       string   `json:"trace_id"`
+	want, _ := json.Marshal(m)
+	if got, _ := a.MarshalJSON(); !bytes.Equal(got, want) {
+		t.Fatalf("attributes wrote\n%s\na map of them is\n%s", got, want)
 	}
-	r := record{rec.ActionsFrom, rec.InputTokens, rec.ModelCalls, rec.Notes, rec.OutputTokens, rec.ParentSpanID, rec.SpanActions, nil, rec.SpansDropped, rec.SpansReceived, rec.TraceID}
-	if rec.Spans != nil {
-		r.Spans = []span{}
-	}
-	for _, s := range rec.Spans {
-		var m map[string]string
-		for _, a := range s.Attributes {
-			if m == nil {
-				m = map[string]string{}
-			}
-			m[a.Key] = a.Value
-		}
-		r.Spans = append(r.Spans, span{m, s.DurationMS, s.Kind, s.Name, s.ParentID, s.SpanID, s.StartMS, s.Status, s.StatusMessage})
-	}
-	return r
 }
