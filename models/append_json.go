@@ -90,6 +90,9 @@ func AppendJSONRaw(b []byte, raw json.RawMessage) []byte {
 	start := 0
 	for i := 0; i < len(raw); i++ {
 		c := raw[i]
+		if !rawSpecial[c] {
+			continue
+		}
 		if !inString {
 			switch c {
 			case '"':
@@ -118,6 +121,15 @@ func AppendJSONRaw(b []byte, raw json.RawMessage) []byte {
 	}
 	return append(b, raw[start:]...)
 }
+
+// rawSpecial are the bytes AppendJSONRaw looks at: the others are
+// written as they are, in a string or out of one.
+var rawSpecial = func() (sp [256]bool) {
+	for _, c := range []byte{'"', '\\', ' ', '\t', '\n', '\r', '<', '>', '&', 0xE2} {
+		sp[c] = true
+	}
+	return sp
+}()
 
 // AppendJSONFloat writes f as json.Marshal writes a float64; an error
 // for NaN and the infinities, which JSON cannot hold.
