@@ -34,11 +34,22 @@ func (a SpanAttrs) Value(key string) string {
 // Unique is a in key order with each key once (its last value). It is a
 // itself when a is so already.
 func (a SpanAttrs) Unique() SpanAttrs {
+	var sorted SpanAttrs
+	return a.uniqueInto(&sorted)
+}
+
+// uniqueInto is Unique with the sorted copy, when one is needed, made in
+// *scratch.
+func (a SpanAttrs) uniqueInto(scratch *SpanAttrs) SpanAttrs {
 	if a.inKeyOrder() {
 		return a
 	}
-	return slices.Clone(a).sortUnique()
+	*scratch = append((*scratch)[:0], a...)
+	return scratch.sortUnique()
 }
+
+// byKey orders attributes by key, as encoding/json orders a map's.
+func byKey(x, y SpanAttr) int { return cmp.Compare(x.Key, y.Key) }
 
 // inKeyOrder reports whether every key is greater than the one before.
 func (a SpanAttrs) inKeyOrder() bool {
@@ -52,7 +63,7 @@ func (a SpanAttrs) inKeyOrder() bool {
 
 // sortUnique sorts a in place by key, keeping the last value of a key.
 func (a SpanAttrs) sortUnique() SpanAttrs {
-	slices.SortStableFunc(a, func(x, y SpanAttr) int { return cmp.Compare(x.Key, y.Key) })
+	slices.SortStableFunc(a, byKey)
 	kept := a[:0]
 	for i, at := range a {
 		if i+1 < len(a) && a[i+1].Key == at.Key {
@@ -65,19 +76,14 @@ func (a SpanAttrs) sortUnique() SpanAttrs {
 
 // MarshalJSON writes the attributes as a JSON object in key order.
 func (a SpanAttrs) MarshalJSON() ([]byte, error) {
-	var scratch SpanAttrs
-	return a.appendJSON(nil, &scratch), nil
+	return a.appendJSON(nil, new(SpanAttrs)), nil
 }
 
 // appendJSON writes the attributes as MarshalJSON does; scratch holds
 // their sorted copy when they are not in key order.
 func (a SpanAttrs) appendJSON(b []byte, scratch *SpanAttrs) []byte {
-	if !a.inKeyOrder() {
-		*scratch = append((*scratch)[:0], a...)
-		a = scratch.sortUnique()
-	}
 	b = append(b, '{')
-	for i, at := range a {
+	for i, at := range a.uniqueInto(scratch) {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -107,7 +113,7 @@ func SpanAttrsOf(m map[string]string) SpanAttrs {
 	for k, v := range m {
 		out = append(out, SpanAttr{Key: k, Value: v})
 	}
-	slices.SortFunc(out, func(x, y SpanAttr) int { return cmp.Compare(x.Key, y.Key) })
+	slices.SortFunc(out, byKey)
 	return out
 }
 

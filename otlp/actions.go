@@ -130,7 +130,7 @@ func (t *argText) copy(s string) json.RawMessage {
 func objectArguments(args json.RawMessage) json.RawMessage {
 	// Valid JSON that starts with a brace is an object: checking it is
 	// far cheaper than decoding it.
-	if len(args) > 0 && args[0] == '{' && json.Valid(args) {
+	if len(args) > 0 && args[0] == '{' && models.ValidJSONBytes(args) {
 		return args
 	}
 	return json.RawMessage(`{}`)
